@@ -1,0 +1,51 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "swift-sdl",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "SDLRuntime", targets: ["SDLRuntime"]),
+        .library(name: "SDLRPC", targets: ["SDLRPC"]),
+        .library(name: "SDLSpec", targets: ["SDLSpec"]),
+        .library(name: "SDLCodegen", targets: ["SDLCodegen"]),
+        .executable(name: "sdlgen", targets: ["sdlgen"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
+    ],
+    targets: [
+        // libxml2 through pkg-config; Debian/Ubuntu `libxml2-dev`, Homebrew `libxml2`.
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        // The spec model: XML reader, typed model, validator. No dependency on generated code.
+        .target(name: "SDLSpec", dependencies: ["CLibXML2"]),
+        // Spec model -> render model -> templates -> files.
+        .target(
+            name: "SDLCodegen",
+            dependencies: ["SDLSpec", .product(name: "Mustache", package: "swift-mustache")]
+        ),
+        .executableTarget(
+            name: "sdlgen",
+            dependencies: ["SDLCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The small base every generated type conforms to.
+        .target(name: "SDLRuntime"),
+        // The committed output of `sdlgen generate` for spec 8.0.0.
+        .target(name: "SDLRPC", dependencies: ["SDLRuntime"], path: "Generated"),
+
+        .testTarget(name: "SDLSpecTests", dependencies: ["SDLSpec"], path: "Tests/SDLSpecTests"),
+        .testTarget(
+            name: "SDLCodegenTests",
+            dependencies: ["SDLCodegen"],
+            path: "Tests/SDLCodegenTests",
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "SDLRPCTests", dependencies: ["SDLRPC"], path: "Tests/SDLRPCTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,69 @@
+import SDLSpec
+
+/// One file of output.
+public struct OutputFile: Sendable, Hashable {
+    public var name: String
+    public var contents: String
+
+    public init(name: String, contents: String) {
+        self.name = name
+        self.contents = contents
+    }
+}
+
+/// The pipeline: validated spec → render model → templates → files.
+public enum Generator {
+    public struct Output: Sendable {
+        public var files: [OutputFile]
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// Renders `spec`. Throws when the spec has errors, so nothing is written from a broken spec.
+    public static func generate(_ spec: LoadedSpec, options: GeneratorOptions, templates: TemplateSet) throws(SpecError) -> Output {
+        if spec.hasErrors {
+            throw SpecError(spec.diagnostics)
+        }
+        var builder = RenderModelBuilder(interface: spec.interface, options: options, specSHA256: spec.sha256)
+        let models = try builder.build()
+        var files: [OutputFile] = []
+        for model in models {
+            files.append(OutputFile(name: model.fileName, contents: try templates.render(model)))
+        }
+        return Output(files: files, diagnostics: spec.diagnostics + builder.diagnostics.all)
+    }
+}
+
+/// Writes output files, touching only those whose bytes changed, so incremental builds stay
+/// incremental; or, in check mode, lists the files that differ.
+public enum OutputWriter {
+    public struct Report: Sendable {
+        /// Files written (or, when checking, that would be).
+        public var changed: [String] = []
+        public var unchanged: [String] = []
+    }
+
+    public static func write(_ files: [OutputFile], to directory: String, checkOnly: Bool = false) throws(SpecError) -> Report {
+        var report = Report()
+        if !checkOnly {
+            do { try FileBytes.createDirectory(directory) } catch {
+                throw SpecError([Diagnostic(.error, "cannot create the output folder: \(error)", at: nil)])
+            }
+        }
+        for file in files {
+            let path = directory.hasSuffix("/") ? directory + file.name : directory + "/" + file.name
+            let bytes = Array(file.contents.utf8)
+            let existing = FileBytes.exists(path) ? try? FileBytes.read(path) : nil
+            if existing == bytes {
+                report.unchanged.append(file.name)
+                continue
+            }
+            report.changed.append(file.name)
+            if !checkOnly {
+                do { try FileBytes.write(bytes, to: path) } catch {
+                    throw SpecError([Diagnostic(.error, "cannot write: \(error)", at: nil)])
+                }
+            }
+        }
+        return report
+    }
+}

@@ -1,0 +1,396 @@
+import SDLSpec
+
+/// Spec model → render model: chooses what to generate, names it and spells every literal.
+public struct RenderModelBuilder {
+    public let interface: Interface
+    public let options: GeneratorOptions
+    public let specSHA256: String
+    public private(set) var diagnostics = DiagnosticList()
+
+    private var enumNames: [String: String] = [:]
+    private var structNames: [String: String] = [:]
+
+    /// The fixed set of files every run writes, even when a filter leaves one empty, so build
+    /// plugins can declare their outputs up front.
+    public static let fileNames = [
+        "Enums.swift", "Structs.swift", "Requests.swift", "Responses.swift", "Notifications.swift", "MobileAPI.swift",
+    ]
+
+    public init(interface: Interface, options: GeneratorOptions, specSHA256: String) {
+        self.interface = interface
+        self.options = options
+        self.specSHA256 = specSHA256
+    }
+
+    public mutating func build() throws(SpecError) -> [FileModel] {
+        let selection = try select()
+        assignTypeNames()
+
+        let enums = interface.enums.filter { selection.enums.contains($0.name) }.map(enumModel)
+        let structs = interface.structs.filter { selection.structs.contains($0.name) }.map { structModel($0) }
+        let functionIDs = interface.enumDefinition(named: "FunctionID")
+        let functionIDIncluded = selection.enums.contains("FunctionID")
+        var messages: [MessageType: [StructModel]] = [:]
+        for function in interface.functions where selection.functions.contains(FunctionKey(function)) {
+            messages[function.messageType, default: []].append(messageModel(function, functionIDs: functionIDs, includeFunctionIDCase: functionIDIncluded))
+        }
+        try checkUniqueTypeNames(enums: enums, structs: structs, messages: messages.values.flatMap { $0 })
+
+        func file(_ name: String, _ template: String) -> FileModel {
+            FileModel(
+                fileName: name, template: template, access: accessPrefix,
+                interfaceName: interface.name, specVersion: interface.versionText ?? "unknown",
+                specFileName: options.specFileName, specSHA256: specSHA256)
+        }
+        var enumsFile = file("Enums.swift", "Enums")
+        enumsFile.enums = enums
+        var structsFile = file("Structs.swift", "Structs")
+        structsFile.structs = structs
+        var requestsFile = file("Requests.swift", "Requests")
+        requestsFile.structs = messages[.request] ?? []
+        var responsesFile = file("Responses.swift", "Responses")
+        responsesFile.structs = messages[.response] ?? []
+        var notificationsFile = file("Notifications.swift", "Notifications")
+        notificationsFile.structs = messages[.notification] ?? []
+        var catalogFile = file("MobileAPI.swift", "MobileAPI")
+        catalogFile.catalog = CatalogModel(
+            interfaceNameLiteral: SwiftLiteral.string(interface.name),
+            versionLiteral: versionLiteral(interface.version) ?? ".version(0, 0)",
+            minVersionLiteral: SwiftLiteral.optionalString(interface.minVersion),
+            dateLiteral: SwiftLiteral.optionalString(interface.date),
+            sha256Literal: SwiftLiteral.string(specSHA256),
+            enums: enums.map { .init(swiftName: $0.swiftName) },
+            structs: structs.map { .init(swiftName: $0.swiftName) },
+            requests: (messages[.request] ?? []).map { .init(swiftName: $0.swiftName) },
+            responses: (messages[.response] ?? []).map { .init(swiftName: $0.swiftName) },
+            notifications: (messages[.notification] ?? []).map { .init(swiftName: $0.swiftName) })
+        return [enumsFile, structsFile, requestsFile, responsesFile, notificationsFile, catalogFile]
+    }
+
+    private var accessPrefix: String {
+        switch options.accessLevel {
+        case .public: "public "
+        case .package: "package "
+        case .internal: ""
+        }
+    }
+
+    // MARK: Selection
+
+    struct FunctionKey: Hashable {
+        var name: String
+        var messageType: MessageType
+        init(name: String, messageType: MessageType) {
+            self.name = name
+            self.messageType = messageType
+        }
+        init(_ function: FunctionDefinition) {
+            self.init(name: function.name, messageType: function.messageType)
+        }
+    }
+
+    struct Selection {
+        var enums: Set<String> = []
+        var structs: Set<String> = []
+        var functions: Set<FunctionKey> = []
+    }
+
+    private mutating func select() throws(SpecError) -> Selection {
+        let pattern: Regex<AnyRegexOutput>?
+        if let only = options.only {
+            do {
+                pattern = try Regex(only)
+            } catch {
+                throw SpecError([Diagnostic(.error, "--only '\(only)' is not a valid regular expression: \(error)", at: nil)])
+            }
+        } else {
+            pattern = nil
+        }
+        func matches(_ name: String) -> Bool {
+            guard let pattern else { return true }
+            return (try? pattern.wholeMatch(in: name)) != nil
+        }
+
+        var selection = Selection()
+        if options.kinds.contains(.enums) {
+            selection.enums = Set(interface.enums.map(\.name).filter(matches))
+        }
+        if options.kinds.contains(.structs) {
+            selection.structs = Set(interface.structs.map(\.name).filter(matches))
+        }
+        if options.kinds.contains(.functions) {
+            selection.functions = Set(interface.functions.filter { matches($0.name) }.map(FunctionKey.init))
+        }
+        if options.only != nil, selection.enums.isEmpty, selection.structs.isEmpty, selection.functions.isEmpty {
+            diagnostics.warning("--only '\(options.only ?? "")' matches no definition of the selected kinds", at: nil)
+        }
+        guard options.includeDependencies else { return selection }
+
+        // Requests need their responses; messages need the FunctionID enum their metadata names.
+        for key in selection.functions where key.messageType == .request {
+            if interface.function(named: key.name, type: .response) != nil {
+                selection.functions.insert(FunctionKey(name: key.name, messageType: .response))
+            }
+        }
+        let structsByName = Dictionary(interface.structs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var pending: [Parameter] = interface.structs.filter { selection.structs.contains($0.name) }.flatMap(\.parameters)
+            + interface.functions.filter { selection.functions.contains(FunctionKey($0)) }.flatMap(\.parameters)
+        while let parameter = pending.popLast() {
+            switch parameter.type {
+            case .enumeration(let name):
+                selection.enums.insert(name)
+            case .structure(let name):
+                if selection.structs.insert(name).inserted, let definition = structsByName[name] {
+                    pending.append(contentsOf: definition.parameters)
+                }
+            default:
+                break
+            }
+        }
+        return selection
+    }
+
+    private mutating func assignTypeNames() {
+        for definition in interface.enums { enumNames[definition.name] = SwiftNamer.typeName(definition.name) }
+        for definition in interface.structs { structNames[definition.name] = SwiftNamer.typeName(definition.name) }
+    }
+
+    private func checkUniqueTypeNames(enums: [EnumModel], structs: [StructModel], messages: [StructModel]) throws(SpecError) {
+        var seen: [String: String] = [:]
+        var problems: [Diagnostic] = []
+        for (swiftName, specName) in enums.map({ ($0.swiftName, "enum \($0.specName)") })
+            + structs.map({ ($0.swiftName, "struct \($0.specName)") })
+            + messages.map({ ($0.swiftName, "function \($0.specName)") })
+        {
+            if let first = seen[swiftName] {
+                problems.append(Diagnostic(.error, "\(specName) and \(first) would both be named '\(swiftName)' in Swift", at: nil))
+            } else {
+                seen[swiftName] = specName
+            }
+        }
+        if !problems.isEmpty { throw SpecError(problems) }
+    }
+
+    // MARK: Enums
+
+    private func enumModel(_ definition: EnumDefinition) -> EnumModel {
+        let swiftNames = SwiftNamer.uniqueMemberNames(definition.elements.map(\.name))
+        var usedValues: Set<Int> = []
+        var cases: [EnumCaseModel] = []
+        var valueCases: [EnumCaseModel] = []
+        for (element, swiftName) in zip(definition.elements, swiftNames) {
+            var arguments = ["name: \(SwiftLiteral.string(element.name))"]
+            if let value = element.value { arguments.append("value: \(value)") }
+            if let availability = availabilityLiteral(element.availability) { arguments.append("availability: \(availability)") }
+            let model = EnumCaseModel(
+                swiftName: swiftName,
+                rawValueLiteral: SwiftLiteral.string(element.name),
+                docs: docs(element.documentation, availability: element.availability),
+                value: element.value,
+                metadataArguments: arguments.joined(separator: ", "))
+            cases.append(model)
+            if let value = element.value, usedValues.insert(value).inserted {
+                valueCases.append(model)
+            }
+        }
+        let hasValues = !valueCases.isEmpty
+        var documentation = docs(definition.documentation, availability: definition.availability)
+        appendRemark(to: &documentation, "enum", definition.name, definition.location)
+        return EnumModel(
+            swiftName: enumNames[definition.name] ?? definition.name,
+            specName: definition.name,
+            docs: documentation,
+            cases: cases,
+            hasValues: hasValues,
+            valueCases: valueCases,
+            valuesAreComplete: hasValues && valueCases.count == cases.count,
+            availabilityLiteral: availabilityLiteral(definition.availability).map { ", availability: \($0)" } ?? "")
+    }
+
+    // MARK: Structs and messages
+
+    private func structModel(_ definition: StructDefinition) -> StructModel {
+        var documentation = docs(definition.documentation, availability: definition.availability)
+        appendRemark(to: &documentation, "struct", definition.name, definition.location)
+        return StructModel(
+            swiftName: structNames[definition.name] ?? definition.name,
+            specName: definition.name,
+            docs: documentation,
+            properties: properties(definition.parameters),
+            availabilityLiteral: availabilityLiteral(definition.availability).map { ", availability: \($0)" } ?? "",
+            message: nil)
+    }
+
+    private func messageModel(_ function: FunctionDefinition, functionIDs: EnumDefinition?, includeFunctionIDCase: Bool) -> StructModel {
+        var functionIDCase: String?
+        var functionIDValue = 0
+        if let functionIDs, let index = functionIDs.elements.firstIndex(where: { $0.name == function.functionID }) {
+            functionIDValue = functionIDs.elements[index].value ?? 0
+            if includeFunctionIDCase {
+                functionIDCase = SwiftNamer.uniqueMemberNames(functionIDs.elements.map(\.name))[index]
+            }
+        }
+        let protocolName: String
+        var responseType: String?
+        switch function.messageType {
+        case .request:
+            protocolName = "SDLRuntime.SDLRequest"
+            if interface.function(named: function.name, type: .response) != nil {
+                responseType = messageTypeName(function.name, .response)
+            } else {
+                responseType = "SDLRuntime.SDLNoResponse"
+            }
+        case .response: protocolName = "SDLRuntime.SDLResponse"
+        case .notification: protocolName = "SDLRuntime.SDLNotification"
+        }
+        var documentation = docs(function.documentation, availability: function.availability)
+        appendRemark(to: &documentation, "function", "\(function.name) (\(function.messageType.rawValue))", function.location)
+        return StructModel(
+            swiftName: messageTypeName(function.name, function.messageType),
+            specName: function.name,
+            docs: documentation,
+            properties: properties(function.parameters),
+            availabilityLiteral: availabilityLiteral(function.availability).map { ", availability: \($0)" } ?? "",
+            message: MessageModel(
+                functionName: function.name,
+                messageType: function.messageType.rawValue,
+                functionIDValue: functionIDValue,
+                functionIDCase: functionIDCase,
+                protocolName: protocolName,
+                responseType: responseType))
+    }
+
+    /// Swift name of a function message; a name a type already has gets its message type appended.
+    private func messageTypeName(_ name: String, _ messageType: MessageType) -> String {
+        let base = SwiftNamer.messageTypeName(name, messageType: messageType.rawValue)
+        let takenByType = Set(enumNames.values).union(structNames.values).contains(base)
+        let requestAndNotification = messageType == .notification && interface.function(named: name, type: .request) != nil
+        if takenByType || requestAndNotification {
+            return base + (messageType == .request ? "Request" : messageType == .response ? "" : "Notification")
+        }
+        return base
+    }
+
+    private func properties(_ parameters: [Parameter]) -> [PropertyModel] {
+        let names = SwiftNamer.uniqueMemberNames(parameters.map(\.name))
+        var models = zip(parameters, names).map { parameter, swiftName in property(parameter, swiftName: swiftName) }
+        if !models.isEmpty { models[models.count - 1].isLast = true }
+        return models
+    }
+
+    private func property(_ parameter: Parameter, swiftName: String) -> PropertyModel {
+        let baseType: String
+        let valueKind: ValueKind
+        let typeLiteral: String
+        switch parameter.type {
+        case .boolean: (baseType, valueKind, typeLiteral) = ("Swift.Bool", .boolean, ".boolean")
+        case .integer: (baseType, valueKind, typeLiteral) = ("Swift.Int", .integer, ".integer")
+        case .float: (baseType, valueKind, typeLiteral) = ("Swift.Double", .float, ".float")
+        case .string, .unresolved: (baseType, valueKind, typeLiteral) = ("Swift.String", .string, ".string")
+        case .enumeration(let name):
+            (baseType, valueKind, typeLiteral) = (enumNames[name] ?? name, .enumeration, ".enumeration(\(SwiftLiteral.string(name)))")
+        case .structure(let name):
+            (baseType, valueKind, typeLiteral) = (structNames[name] ?? name, .structure, ".structure(\(SwiftLiteral.string(name)))")
+        }
+        var swiftType = parameter.isArray ? "[\(baseType)]" : baseType
+        if !parameter.isMandatory { swiftType += "?" }
+
+        var arguments = ["name: \(SwiftLiteral.string(parameter.name))", "type: \(typeLiteral)"]
+        if parameter.isArray { arguments.append("isArray: true") }
+        arguments.append("isMandatory: \(parameter.isMandatory)")
+        if let value = parameter.minValue { arguments.append("minValue: \(SwiftLiteral.number(value))") }
+        if let value = parameter.maxValue { arguments.append("maxValue: \(SwiftLiteral.number(value))") }
+        if let value = parameter.minLength { arguments.append("minLength: \(value)") }
+        if let value = parameter.maxLength { arguments.append("maxLength: \(value)") }
+        if let value = parameter.minSize { arguments.append("minSize: \(value)") }
+        if let value = parameter.maxSize { arguments.append("maxSize: \(value)") }
+        if let value = parameter.defaultValue { arguments.append("defaultValue: \(SwiftLiteral.string(value))") }
+        if let availability = availabilityLiteral(parameter.availability) { arguments.append("availability: \(availability)") }
+
+        var documentation = docs(parameter.documentation, availability: parameter.availability)
+        let constraints = constraintLines(parameter)
+        if !constraints.isEmpty {
+            if !documentation.isEmpty && documentation.last?.text.isEmpty == false { documentation.append(DocLine(text: "")) }
+            documentation.append(contentsOf: constraints)
+        }
+        return PropertyModel(
+            swiftName: swiftName, wireName: parameter.name, baseType: baseType, swiftType: swiftType,
+            valueKind: valueKind, isArray: parameter.isArray, isOptional: !parameter.isMandatory,
+            docs: documentation, metadataArguments: arguments.joined(separator: ", "))
+    }
+
+    // MARK: Literals and docs
+
+    private func versionLiteral(_ version: SpecVersion?) -> String? {
+        guard let version else { return nil }
+        return version.patch == 0
+            ? ".version(\(version.major), \(version.minor))"
+            : ".version(\(version.major), \(version.minor), \(version.patch))"
+    }
+
+    private func availabilityLiteral(_ availability: Availability) -> String? {
+        var arguments: [String] = []
+        if let since = versionLiteral(availability.since) { arguments.append("since: \(since)") }
+        if let until = versionLiteral(availability.until) { arguments.append("until: \(until)") }
+        if availability.deprecated { arguments.append("isDeprecated: true") }
+        return arguments.isEmpty ? nil : ".init(\(arguments.joined(separator: ", ")))"
+    }
+
+    private func docs(_ documentation: Documentation, availability: Availability) -> [DocLine] {
+        var lines: [DocLine] = []
+        func paragraph(_ text: String) {
+            if !lines.isEmpty { lines.append(DocLine(text: "")) }
+            lines.append(contentsOf: text.split(separator: "\n", omittingEmptySubsequences: false).map { DocLine(text: String($0)) })
+        }
+        for text in documentation.descriptions + documentation.designDescriptions where !text.isEmpty {
+            paragraph(text)
+        }
+        var callouts: [String] = []
+        if availability.deprecated {
+            callouts.append("- Important: Deprecated in the RPC spec\(availability.since.map { " since \(short($0))" } ?? "").")
+        }
+        if availability.removed { callouts.append("- Important: Removed from the RPC spec.") }
+        for warning in documentation.warnings where !warning.isEmpty {
+            callouts.append("- Warning: " + warning.split(separator: "\n").joined(separator: " "))
+        }
+        if let since = availability.since { callouts.append("- Since: SmartDeviceLink \(short(since))") }
+        if let until = availability.until { callouts.append("- Note: Available until SmartDeviceLink \(short(until)).") }
+        if !callouts.isEmpty {
+            if !lines.isEmpty { lines.append(DocLine(text: "")) }
+            lines.append(contentsOf: callouts.map { DocLine(text: $0) })
+        }
+        return lines
+    }
+
+    private func constraintLines(_ parameter: Parameter) -> [DocLine] {
+        var parts: [String] = []
+        func range(_ low: String?, _ high: String?) -> String {
+            switch (low, high) {
+            case let (low?, high?): "\(low)...\(high)"
+            case let (low?, nil): "at least \(low)"
+            case let (nil, high?): "at most \(high)"
+            case (nil, nil): ""
+            }
+        }
+        if parameter.minValue != nil || parameter.maxValue != nil {
+            parts.append("Value: \(range(parameter.minValue.map(SwiftLiteral.number), parameter.maxValue.map(SwiftLiteral.number))).")
+        }
+        if parameter.minLength != nil || parameter.maxLength != nil {
+            parts.append("Length: \(range(parameter.minLength.map(String.init), parameter.maxLength.map(String.init))) characters.")
+        }
+        if parameter.minSize != nil || parameter.maxSize != nil {
+            parts.append("Size: \(range(parameter.minSize.map(String.init), parameter.maxSize.map(String.init))) items.")
+        }
+        if let value = parameter.defaultValue { parts.append("Default: `\(value)`.") }
+        return parts.isEmpty ? [] : [DocLine(text: parts.joined(separator: " "))]
+    }
+
+    private func appendRemark(to lines: inout [DocLine], _ kind: String, _ name: String, _ location: SourceLocation) {
+        if !lines.isEmpty { lines.append(DocLine(text: "")) }
+        lines.append(DocLine(text: "- Remark: Generated from \(kind) `\(name)` in \(options.specFileName), line \(location.line)."))
+    }
+
+    private func short(_ version: SpecVersion) -> String {
+        version.patch == 0 ? "\(version.major).\(version.minor)" : version.description
+    }
+}

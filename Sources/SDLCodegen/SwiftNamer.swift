@@ -1,0 +1,166 @@
+/// Turns spec names into Swift names by fixed, tested rules (README, "Naming rules").
+///
+/// - Types keep their spec name (`TTSChunk`, `HMILevel`). A name that is a Swift keyword, or a
+///   top-level type of the Swift standard library or Foundation that apps use daily (`Result`,
+///   `Data`, `URL`), gets the prefix `SDL` (`SDLResult`), so importing the module never shadows
+///   them. Characters that cannot appear in an identifier are dropped at word boundaries.
+/// - Requests and notifications take the function name (`Show`, `OnHMIStatus`); responses add
+///   `Response` (`ShowResponse`) unless the name already ends in it (`GenericResponse`). A
+///   function name taken by a type gets `Request` or `Notification` appended.
+/// - Enum cases and properties are lowerCamelCase: `HMI_FULL` → `hmiFull`, `EN-US` → `enUs`,
+///   `AddCommandID` → `addCommandID`, `fuelLevel_State` → `fuelLevelState`, `URL` → `url`.
+///   A name starting with a digit gets a leading underscore (`8KHZ` → `_8khz`, `2D` → `_2d`);
+///   digits on both sides of a separator keep an underscore (`GEN3_8-INCH` → `gen3_8Inch`).
+/// - Swift keywords are escaped with backticks (`` `protocol` ``, `` `default` ``).
+/// - Names the generated code declares itself (`unrecognized`, `hashValue`, ...) get a
+///   trailing underscore; two spec names that map to the same Swift name get `_2`, `_3`, ...
+public enum SwiftNamer {
+    /// Swift keywords that must be escaped as identifiers.
+    public static let keywords: Set<String> = [
+        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate",
+        "func", "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private",
+        "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
+        "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for",
+        "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "as", "await", "false",
+        "is", "nil", "self", "Self", "super", "throws", "true", "try", "Any", "Type", "Protocol", "_",
+    ]
+
+    /// Type names that would shadow the Swift standard library or Foundation in app code,
+    /// or that name this package's own modules.
+    public static let reservedTypeNames: Set<String> = [
+        // Swift keywords and special types usable as identifiers only with backticks.
+        "Any", "AnyObject", "Self", "Type", "Protocol",
+        // Swift standard library.
+        "Array", "Bool", "Character", "ClosedRange", "Codable", "Collection", "Comparable", "Decodable",
+        "Dictionary", "Double", "Duration", "Encodable", "Equatable", "Error", "Float", "Float16", "Float32",
+        "Float64", "Hashable", "Hasher", "Identifiable", "Int", "Int8", "Int16", "Int32", "Int64", "KeyPath",
+        "Mirror", "Never", "Optional", "Range", "Regex", "Result", "Sendable", "Sequence", "Set", "Slice",
+        "StaticString", "String", "Substring", "Task", "UInt", "UInt8", "UInt16", "UInt32", "UInt64",
+        "Unicode", "Void",
+        // Foundation.
+        "AttributedString", "Bundle", "Calendar", "CharacterSet", "Data", "Date", "DateComponents",
+        "Decimal", "FileHandle", "FileManager", "IndexPath", "IndexSet", "JSONDecoder", "JSONEncoder",
+        "Locale", "Measurement", "Notification", "NotificationCenter", "NSError", "NSNumber", "NSObject",
+        "NSString", "Operation", "OperationQueue", "Pipe", "Process", "ProcessInfo", "Progress", "RunLoop",
+        "Scanner", "Thread", "TimeInterval", "TimeZone", "Timer", "Unit", "URL", "URLComponents",
+        "URLRequest", "URLSession", "UUID",
+        // This package.
+        "SDLRuntime", "SDLRPC", "MobileAPI",
+    ]
+
+    /// Members every generated enum or struct declares or inherits.
+    public static let reservedMemberNames: Set<String> = [
+        "unrecognized", "rawValue", "isRecognized", "allCases", "enumInfo", "structInfo", "hashValue",
+        "hash", "functionName", "functionIDValue", "messageType", "description",
+    ]
+
+    // MARK: Types
+
+    public static func typeName(_ specName: String) -> String {
+        let words = splitWords(specName)
+        var name = words.map { word in
+            guard let first = word.first else { return "" }
+            return first.uppercased() + word.dropFirst()
+        }.joined()
+        if name.isEmpty { name = "Unnamed" }
+        if let first = name.first, first.isNumber || reservedTypeNames.contains(name) || keywords.contains(name) {
+            name = "SDL" + name
+        }
+        return name
+    }
+
+    public static func messageTypeName(_ functionName: String, messageType: String) -> String {
+        let base = typeName(functionName)
+        if messageType == "response" && !base.hasSuffix("Response") {
+            return base + "Response"
+        }
+        return base
+    }
+
+    // MARK: Members
+
+    /// The lowerCamelCase Swift name for an enum element or parameter, escaped if it is a keyword.
+    public static func memberName(_ specName: String) -> String {
+        let words = splitWords(specName)
+        let allUppercase = !specName.contains { $0.isLowercase }
+        var name = ""
+        for (index, word) in words.enumerated() {
+            var piece: String
+            if allUppercase {
+                piece = word.lowercased()
+                if index > 0, let first = piece.first { piece = first.uppercased() + piece.dropFirst() }
+            } else if index == 0 {
+                piece = lowercasingLeadingCapitals(word)
+            } else {
+                piece = word.prefix(1).uppercased() + word.dropFirst()
+            }
+            if let last = name.last, last.isNumber, let first = piece.first, first.isNumber {
+                name += "_"
+            }
+            name += piece
+        }
+        if name.isEmpty { name = "unnamed" }
+        if let first = name.first, first.isNumber { name = "_" + name }
+        if reservedMemberNames.contains(name) { name += "_" }
+        return escaped(name)
+    }
+
+    /// `` `name` `` for keywords, `name` otherwise.
+    public static func escaped(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// Gives each name in `names` a distinct Swift name, suffixing later duplicates with `_2`, `_3`...
+    public static func uniqueMemberNames(_ names: [String]) -> [String] {
+        var used: Set<String> = []
+        return names.map { specName in
+            let base = memberName(specName)
+            var candidate = base
+            var counter = 2
+            while used.contains(unescaped(candidate)) {
+                candidate = escaped(unescaped(base) + "_\(counter)")
+                counter += 1
+            }
+            used.insert(unescaped(candidate))
+            return candidate
+        }
+    }
+
+    static func unescaped(_ name: String) -> String {
+        name.hasPrefix("`") ? String(name.dropFirst().dropLast()) : name
+    }
+
+    // MARK: Words
+
+    /// Splits at characters that cannot appear in an identifier (`_`, `-`, spaces, dots).
+    static func splitWords(_ text: String) -> [String] {
+        var words: [String] = []
+        var current = ""
+        for character in text {
+            if character.isASCII && (character.isLetter || character.isNumber) {
+                current.append(character)
+            } else if !character.isASCII && (character.isLetter || character.isNumber) {
+                current.append(character)
+            } else if !current.isEmpty {
+                words.append(current)
+                current = ""
+            }
+        }
+        if !current.isEmpty { words.append(current) }
+        return words
+    }
+
+    /// `URLString` → `urlString`, `AddCommandID` → `addCommandID`, `Timeout` → `timeout`, `CT` → `ct`.
+    static func lowercasingLeadingCapitals(_ word: String) -> String {
+        let characters = Array(word)
+        var upperRun = 0
+        while upperRun < characters.count, characters[upperRun].isUppercase { upperRun += 1 }
+        if upperRun == 0 { return word }
+        if upperRun == characters.count {
+            return word.lowercased()
+        }
+        // Keep the capital that starts the next word: `URLString` → `url` + `String`.
+        let lowered = upperRun > 1 && characters[upperRun].isLetter ? upperRun - 1 : upperRun
+        return String(characters[..<lowered]).lowercased() + String(characters[lowered...])
+    }
+}

@@ -1,0 +1,43 @@
+/// The spec pipeline's front door: bytes → raw XML → typed model → validated model.
+public struct LoadedSpec: Sendable {
+    public var interface: Interface
+    public var diagnostics: [Diagnostic]
+    /// SHA-256 of the file's bytes, in lowercase hex.
+    public var sha256: String
+    public var path: String
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+public enum SpecLoader {
+    /// Reads, builds and validates the spec at `path`. Throws `SpecError` when the file cannot
+    /// be read or is not a spec at all; validation findings are in `diagnostics`.
+    public static func load(path: String, validate: Bool = true) throws(SpecError) -> LoadedSpec {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileBytes.read(path)
+        } catch {
+            throw SpecError([Diagnostic(.error, "cannot read the spec: \(error)", at: nil)])
+        }
+        return try load(bytes: bytes, path: path, validate: validate)
+    }
+
+    public static func load(bytes: [UInt8], path: String, validate: Bool = true) throws(SpecError) -> LoadedSpec {
+        let root: RawNode
+        switch XMLReader.parse(bytes, path: path) {
+        case .success(let node): root = node
+        case .failure(let error): throw error
+        }
+        var builder = SpecBuilder(path: path)
+        guard let interface = builder.build(root) else {
+            throw SpecError(builder.diagnostics.sorted)
+        }
+        var diagnostics = builder.diagnostics
+        if validate {
+            var validator = SpecValidator()
+            validator.validate(interface)
+            diagnostics.append(contentsOf: validator.diagnostics.all)
+        }
+        return LoadedSpec(interface: interface, diagnostics: diagnostics.sorted, sha256: SHA256.hex(of: bytes), path: path)
+    }
+}

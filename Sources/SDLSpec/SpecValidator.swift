@@ -1,0 +1,244 @@
+/// Checks a built model the way a compiler checks a program: names resolve and are unique,
+/// bounds are ordered, defaults fit their type, every request has its response and every
+/// function has a unique FunctionID.
+public struct SpecValidator {
+    public private(set) var diagnostics = DiagnosticList()
+
+    public init() {}
+
+    public mutating func validate(_ interface: Interface) {
+        checkUniqueTypeNames(interface)
+        let enums = Dictionary(interface.enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+
+        for definition in interface.enums {
+            checkAvailability(definition.availability, of: "enum '\(definition.name)'", at: definition.location)
+            checkUnique(definition.elements.map { ($0.name, $0.location) }, what: "element", in: "enum '\(definition.name)'")
+            for element in definition.elements {
+                checkAvailability(element.availability, of: "element '\(definition.name).\(element.name)'", at: element.location)
+            }
+        }
+        for definition in interface.structs {
+            checkAvailability(definition.availability, of: "struct '\(definition.name)'", at: definition.location)
+            checkParameters(definition.parameters, owner: definition.name, enums: enums)
+            for old in definition.history {
+                checkParameters(old.parameters, owner: "\(old.name) (history)", enums: enums)
+            }
+        }
+        for function in interface.functions {
+            let owner = "\(function.name) (\(function.messageType.rawValue))"
+            checkAvailability(function.availability, of: "function \(owner)", at: function.location)
+            checkParameters(function.parameters, owner: owner, enums: enums)
+            for old in function.history {
+                checkParameters(old.parameters, owner: "\(owner) (history)", enums: enums)
+            }
+        }
+        checkFunctions(interface, enums: enums)
+    }
+
+    // MARK: Names
+
+    private mutating func checkUniqueTypeNames(_ interface: Interface) {
+        var seen: [String: (kind: String, location: SourceLocation)] = [:]
+        let types = interface.enums.map { ("enum", $0.name, $0.location) } + interface.structs.map { ("struct", $0.name, $0.location) }
+        for (kind, name, location) in types {
+            if let first = seen[name] {
+                diagnostics.error(
+                    "\(kind) '\(name)' is already defined as \(first.kind) at line \(first.location.line)", at: location)
+            } else {
+                seen[name] = (kind, location)
+                if ["Boolean", "Integer", "Float", "String"].contains(name) {
+                    diagnostics.error("\(kind) '\(name)' has the name of a built-in type", at: location)
+                }
+            }
+        }
+        var functions: [String: SourceLocation] = [:]
+        for function in interface.functions {
+            let key = "\(function.name) (\(function.messageType.rawValue))"
+            if let first = functions[key] {
+                diagnostics.error("function \(key) is already defined at line \(first.line)", at: function.location)
+            } else {
+                functions[key] = function.location
+            }
+        }
+    }
+
+    private mutating func checkUnique(_ names: [(String, SourceLocation)], what: String, in owner: String) {
+        var seen: [String: SourceLocation] = [:]
+        for (name, location) in names {
+            if let first = seen[name] {
+                diagnostics.error("\(what) '\(name)' of \(owner) is already defined at line \(first.line)", at: location)
+            } else {
+                seen[name] = location
+            }
+        }
+    }
+
+    private mutating func checkAvailability(_ availability: Availability, of what: String, at location: SourceLocation) {
+        if let since = availability.since, let until = availability.until, until < since {
+            diagnostics.error("\(what) has until=\(until) before since=\(since)", at: location)
+        }
+    }
+
+    // MARK: Parameters
+
+    private mutating func checkParameters(_ parameters: [Parameter], owner: String, enums: [String: EnumDefinition]) {
+        checkUnique(parameters.map { ($0.name, $0.location) }, what: "param", in: owner)
+        for parameter in parameters {
+            checkParameter(parameter, owner: owner, enums: enums)
+            for old in parameter.history {
+                checkParameter(old, owner: "\(owner) (history)", enums: enums)
+            }
+        }
+    }
+
+    private mutating func checkParameter(_ parameter: Parameter, owner: String, enums: [String: EnumDefinition]) {
+        let name = "\(owner).\(parameter.name)"
+        let location = parameter.location
+        checkAvailability(parameter.availability, of: "param '\(name)'", at: location)
+        if case .unresolved(let typeName) = parameter.type {
+            diagnostics.error("param '\(name)' has type '\(typeName)', which is not defined", at: location)
+        }
+        checkOrder(parameter.minValue, parameter.maxValue, "minvalue", "maxvalue", name, location)
+        checkOrder(parameter.minLength.map(Double.init), parameter.maxLength.map(Double.init), "minlength", "maxlength", name, location)
+        checkOrder(parameter.minSize.map(Double.init), parameter.maxSize.map(Double.init), "minsize", "maxsize", name, location)
+        if parameter.type == .integer {
+            for (attribute, bound) in [("minvalue", parameter.minValue), ("maxvalue", parameter.maxValue)] {
+                if let bound, bound.rounded() != bound {
+                    diagnostics.error("param '\(name)' is an Integer, but its \(attribute) \(bound) is not a whole number", at: location)
+                }
+            }
+        }
+        if !parameter.type.isNumeric, parameter.minValue != nil || parameter.maxValue != nil {
+            diagnostics.warning("param '\(name)' has minvalue/maxvalue, which only apply to Integer and Float; they are ignored", at: location)
+        }
+        if parameter.type != .string, parameter.minLength != nil || parameter.maxLength != nil {
+            diagnostics.warning("param '\(name)' has minlength/maxlength, which only apply to String; they are ignored", at: location)
+        }
+        if !parameter.isArray, parameter.minSize != nil || parameter.maxSize != nil {
+            diagnostics.warning("param '\(name)' has minsize/maxsize but is not an array; they are ignored", at: location)
+        }
+        if let defaultValue = parameter.defaultValue {
+            checkDefault(defaultValue, of: parameter, name: name, enums: enums)
+        }
+        if !parameter.possibleElements.isEmpty {
+            if case .enumeration(let enumName) = parameter.type, let definition = enums[enumName] {
+                let known = Set(definition.elements.map(\.name))
+                for element in parameter.possibleElements where !known.contains(element) {
+                    diagnostics.error("param '\(name)' lists element '\(element)', which is not in enum '\(enumName)'", at: location)
+                }
+            } else if case .unresolved = parameter.type {
+                // already reported
+            } else {
+                diagnostics.warning("param '\(name)' lists <element>s, but its type \(parameter.type) is not an enum", at: location)
+            }
+        }
+    }
+
+    private mutating func checkOrder(_ low: Double?, _ high: Double?, _ lowName: String, _ highName: String, _ name: String, _ location: SourceLocation) {
+        if let low, let high, low > high {
+            diagnostics.error(
+                "param '\(name)' has \(lowName) \(Self.format(low)) greater than \(highName) \(Self.format(high))", at: location)
+        }
+    }
+
+    private mutating func checkDefault(_ value: String, of parameter: Parameter, name: String, enums: [String: EnumDefinition]) {
+        let location = parameter.location
+        switch parameter.type {
+        case .boolean:
+            if value != "true" && value != "false" {
+                diagnostics.error("param '\(name)' has defvalue '\(value)', which is not true or false", at: location)
+            }
+        case .integer, .float:
+            guard let number = Double(value), number.isFinite,
+                  parameter.type == .float || Int(value) != nil
+            else {
+                let kind = parameter.type == .integer ? "an integer" : "a number"
+                diagnostics.error("param '\(name)' has defvalue '\(value)', which is not \(kind)", at: location)
+                return
+            }
+            if let min = parameter.minValue, number < min {
+                diagnostics.error("param '\(name)' has defvalue \(value) below its minvalue \(Self.format(min))", at: location)
+            }
+            if let max = parameter.maxValue, number > max {
+                diagnostics.error("param '\(name)' has defvalue \(value) above its maxvalue \(Self.format(max))", at: location)
+            }
+        case .string:
+            let length = value.count
+            if let min = parameter.minLength, length < min {
+                diagnostics.error("param '\(name)' has defvalue of \(length) characters, shorter than its minlength \(min)", at: location)
+            }
+            if let max = parameter.maxLength, length > max {
+                diagnostics.error("param '\(name)' has defvalue of \(length) characters, longer than its maxlength \(max)", at: location)
+            }
+        case .enumeration(let enumName):
+            if let definition = enums[enumName], !definition.elements.contains(where: { $0.name == value }) {
+                diagnostics.error("param '\(name)' has defvalue '\(value)', which is not an element of enum '\(enumName)'", at: location)
+            }
+        case .structure(let structName):
+            diagnostics.error("param '\(name)' has defvalue '\(value)', but struct '\(structName)' cannot have a default", at: location)
+        case .unresolved:
+            break
+        }
+    }
+
+    static func format(_ number: Double) -> String {
+        if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
+        return String(number)
+    }
+
+    // MARK: Functions
+
+    private mutating func checkFunctions(_ interface: Interface, enums: [String: EnumDefinition]) {
+        guard !interface.functions.isEmpty else { return }
+        var ids: [String: EnumElement] = [:]
+        if let functionIDs = enums["FunctionID"] {
+            var values: [Int: EnumElement] = [:]
+            for element in functionIDs.elements {
+                ids[element.name] = element
+                guard let value = element.value else {
+                    diagnostics.error("FunctionID element '\(element.name)' has no 'value'", at: element.location)
+                    continue
+                }
+                if let first = values[value] {
+                    diagnostics.error(
+                        "FunctionID element '\(element.name)' has value \(value), already used by '\(first.name)' at line \(first.location.line)",
+                        at: element.location)
+                } else {
+                    values[value] = element
+                }
+            }
+        } else {
+            diagnostics.error("the spec defines functions but no enum 'FunctionID'", at: interface.location)
+        }
+
+        var owners: [String: [MessageType: FunctionDefinition]] = [:]
+        for function in interface.functions {
+            if !ids.isEmpty, !function.functionID.isEmpty, ids[function.functionID] == nil {
+                diagnostics.error(
+                    "function \(function.name) (\(function.messageType.rawValue)) has functionID '\(function.functionID)', which is not an element of enum 'FunctionID'",
+                    at: function.location)
+            }
+            guard !function.functionID.isEmpty else { continue }
+            if let other = owners[function.functionID]?[function.messageType], other.name != function.name {
+                diagnostics.error(
+                    "function \(function.name) (\(function.messageType.rawValue)) uses functionID '\(function.functionID)', already used by \(other.name) at line \(other.location.line)",
+                    at: function.location)
+            }
+            owners[function.functionID, default: [:]][function.messageType] = function
+        }
+
+        let responses = Set(interface.functions.filter { $0.messageType == .response }.map(\.name))
+        for request in interface.functions where request.messageType == .request && !responses.contains(request.name) {
+            diagnostics.error("request '\(request.name)' has no response with the same name", at: request.location)
+        }
+        let requests = Dictionary(
+            interface.functions.filter { $0.messageType == .request }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        for response in interface.functions where response.messageType == .response {
+            if let request = requests[response.name], request.functionID != response.functionID {
+                diagnostics.error(
+                    "response '\(response.name)' has functionID '\(response.functionID)', but its request has '\(request.functionID)'",
+                    at: response.location)
+            }
+        }
+    }
+}

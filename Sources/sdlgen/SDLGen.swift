@@ -1,0 +1,53 @@
+import ArgumentParser
+import SDLCodegen
+import SDLSpec
+
+@main
+struct SDLGen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sdlgen",
+        abstract: "Generate Swift types from the SmartDeviceLink RPC spec (MOBILE_API.xml).",
+        subcommands: [Generate.self, Validate.self, Dump.self, Templates.self],
+        defaultSubcommand: nil
+    )
+}
+
+/// Where the spec comes from: `--spec`, else the `SDL_SPEC` environment variable.
+struct SpecOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Path to MOBILE_API.xml (default: $SDL_SPEC).", valueName: "path"))
+    var spec: String?
+
+    func resolvedPath() throws -> String {
+        if let spec { return spec }
+        if let fromEnvironment = Environment.value("SDL_SPEC"), !fromEnvironment.isEmpty { return fromEnvironment }
+        throw ValidationError("Give the spec with --spec PATH or the SDL_SPEC environment variable.")
+    }
+}
+
+/// Prints diagnostics to standard error in compiler format.
+enum Report {
+    static func print(_ diagnostics: [Diagnostic], quiet: Bool = false) {
+        for diagnostic in diagnostics where !(quiet && diagnostic.severity != .error) {
+            StandardError.write(diagnostic.description + "\n")
+        }
+    }
+
+    static func summary(_ diagnostics: [Diagnostic]) -> String {
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        let warnings = diagnostics.filter { $0.severity == .warning }.count
+        return "\(errors) error\(errors == 1 ? "" : "s"), \(warnings) warning\(warnings == 1 ? "" : "s")"
+    }
+}
+
+func loadSpec(_ path: String) throws -> LoadedSpec {
+    do {
+        return try SpecLoader.load(path: path)
+    } catch {
+        Report.print(error.diagnostics.map { diagnostic in
+            var located = diagnostic
+            if located.location == nil { located.location = SourceLocation(file: path, line: 1) }
+            return located
+        })
+        throw ExitCode.failure
+    }
+}
