@@ -9,6 +9,9 @@ public struct RenderModelBuilder {
 
     private var enumNames: [String: String] = [:]
     private var structNames: [String: String] = [:]
+    private var typeNames: Set<String> = []
+    /// Swift case names of the `FunctionID` enum's elements, by spec name.
+    private var functionIDCases: [String: String] = [:]
 
     /// The fixed set of files every run writes, even when a filter leaves one empty, so build
     /// plugins can declare their outputs up front.
@@ -153,6 +156,13 @@ public struct RenderModelBuilder {
     private mutating func assignTypeNames() {
         for definition in interface.enums { enumNames[definition.name] = SwiftNamer.typeName(definition.name) }
         for definition in interface.structs { structNames[definition.name] = SwiftNamer.typeName(definition.name) }
+        typeNames = Set(enumNames.values).union(structNames.values)
+        if let functionIDs = interface.enumDefinition(named: "FunctionID") {
+            let names = SwiftNamer.uniqueMemberNames(functionIDs.elements.map(\.name))
+            for (element, swiftName) in zip(functionIDs.elements, names) where functionIDCases[element.name] == nil {
+                functionIDCases[element.name] = swiftName
+            }
+        }
     }
 
     private func checkUniqueTypeNames(enums: [EnumModel], structs: [StructModel], messages: [StructModel]) throws(SpecError) {
@@ -224,10 +234,10 @@ public struct RenderModelBuilder {
     private func messageModel(_ function: FunctionDefinition, functionIDs: EnumDefinition?, includeFunctionIDCase: Bool) -> StructModel {
         var functionIDCase: String?
         var functionIDValue = 0
-        if let functionIDs, let index = functionIDs.elements.firstIndex(where: { $0.name == function.functionID }) {
-            functionIDValue = functionIDs.elements[index].value ?? 0
+        if let functionIDs, let element = functionIDs.elements.first(where: { $0.name == function.functionID }) {
+            functionIDValue = element.value ?? 0
             if includeFunctionIDCase {
-                functionIDCase = SwiftNamer.uniqueMemberNames(functionIDs.elements.map(\.name))[index]
+                functionIDCase = functionIDCases[element.name]
             }
         }
         let protocolName: String
@@ -263,7 +273,7 @@ public struct RenderModelBuilder {
     /// Swift name of a function message; a name a type already has gets its message type appended.
     private func messageTypeName(_ name: String, _ messageType: MessageType) -> String {
         let base = SwiftNamer.messageTypeName(name, messageType: messageType.rawValue)
-        let takenByType = Set(enumNames.values).union(structNames.values).contains(base)
+        let takenByType = typeNames.contains(base)
         let requestAndNotification = messageType == .notification && interface.function(named: name, type: .request) != nil
         if takenByType || requestAndNotification {
             return base + (messageType == .request ? "Request" : messageType == .response ? "" : "Notification")
