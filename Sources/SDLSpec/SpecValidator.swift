@@ -40,7 +40,8 @@ public struct SpecValidator {
     private mutating func checkUniqueTypeNames(_ interface: Interface) {
         var seen: [String: (kind: String, location: SourceLocation)] = [:]
         let types = interface.enums.map { ("enum", $0.name, $0.location) } + interface.structs.map { ("struct", $0.name, $0.location) }
-        for (kind, name, location) in types {
+        // In file order, so the second definition is the one reported, whatever its kind.
+        for (kind, name, location) in types.sorted(by: { $0.2.line < $1.2.line }) {
             if let first = seen[name] {
                 diagnostics.error(
                     "\(kind) '\(name)' is already defined as \(first.kind) at line \(first.location.line)", at: location)
@@ -191,7 +192,8 @@ public struct SpecValidator {
     private mutating func checkFunctions(_ interface: Interface, enums: [String: EnumDefinition]) {
         guard !interface.functions.isEmpty else { return }
         var ids: [String: EnumElement] = [:]
-        if let functionIDs = enums["FunctionID"] {
+        let functionIDs = enums["FunctionID"]
+        if let functionIDs {
             var values: [Int: EnumElement] = [:]
             for element in functionIDs.elements {
                 ids[element.name] = element
@@ -213,7 +215,7 @@ public struct SpecValidator {
 
         var owners: [String: [MessageType: FunctionDefinition]] = [:]
         for function in interface.functions {
-            if !ids.isEmpty, !function.functionID.isEmpty, ids[function.functionID] == nil {
+            if functionIDs != nil, !function.functionID.isEmpty, ids[function.functionID] == nil {
                 diagnostics.error(
                     "function \(function.name) (\(function.messageType.rawValue)) has functionID '\(function.functionID)', which is not an element of enum 'FunctionID'",
                     at: function.location)

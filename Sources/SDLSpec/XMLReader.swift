@@ -22,6 +22,7 @@ public enum XMLReader {
             return .failure(SpecError([Diagnostic(.error, "libxml2 could not allocate a parser", at: nil)]))
         }
         defer { xmlFreeParserCtxt(context) }
+        context.pointee.sax.pointee.startElementNs = recordLine
 
         let document = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
@@ -54,18 +55,30 @@ public enum XMLReader {
         )
     }
 
+    /// libxml2 keeps an element's line in 16 bits; past line 65535 `xmlGetLineNo` borrows a
+    /// neighbouring text node's line (often the next line) or answers 65535, even with
+    /// `XML_PARSE_BIG_LINES`. So each new element also gets its full line in `_private`.
+    private static let recordLine: startElementNsSAX2Func = {
+        context, name, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes in
+        let parser = context?.assumingMemoryBound(to: xmlParserCtxt.self)
+        let parent = parser?.pointee.node
+        xmlSAX2StartElementNs(
+            context, name, prefix, uri, namespaceCount, namespaces, attributeCount, defaultedCount, attributes)
+        if let node = parser?.pointee.node, node != parent, let line = parser?.pointee.input?.pointee.line, line > 0 {
+            node.pointee._private = UnsafeMutableRawPointer(bitPattern: Int(line))
+        }
+    }
+
+    private static func line(of element: xmlNodePtr) -> Int {
+        if let recorded = element.pointee._private { return Int(bitPattern: recorded) }
+        return Int(xmlGetLineNo(element))
+    }
+
     private static func convert(_ element: xmlNodePtr) -> RawNode {
-        var node = RawNode(name: string(element.pointee.name), line: Int(xmlGetLineNo(element)))
+        var node = RawNode(name: string(element.pointee.name), line: line(of: element))
         var attribute = element.pointee.properties
         while let current = attribute {
-            let value: String
-            if let raw = xmlNodeListGetString(element.pointee.doc, current.pointee.children, 1) {
-                value = String(cString: raw)
-                clibxml2_free(raw)
-            } else {
-                value = ""
-            }
-            node.attributes.append(RawNode.Attribute(name: string(current.pointee.name), value: value))
+            node.attributes.append(RawNode.Attribute(name: string(current.pointee.name), value: attributeValue(current)))
             attribute = current.pointee.next
         }
         var text = ""
@@ -85,6 +98,27 @@ public enum XMLReader {
         }
         node.text = text
         return node
+    }
+
+    /// The attribute's text. A reference to an entity the document declares stays as written
+    /// (`&name;`): expanding it, as `xmlNodeListGetString` does, lets a few kilobytes of entity
+    /// declarations grow into gigabytes. libxml2 has already turned character references and
+    /// the predefined entities into text.
+    private static func attributeValue(_ attribute: xmlAttrPtr) -> String {
+        var value = ""
+        var child = attribute.pointee.children
+        while let current = child {
+            switch current.pointee.type {
+            case XML_TEXT_NODE:
+                if let content = current.pointee.content { value += String(cString: content) }
+            case XML_ENTITY_REF_NODE:
+                value += "&\(string(current.pointee.name));"
+            default:
+                break
+            }
+            child = current.pointee.next
+        }
+        return value
     }
 
     private static func string(_ pointer: UnsafePointer<xmlChar>?) -> String {
