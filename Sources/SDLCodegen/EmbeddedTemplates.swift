@@ -40,9 +40,9 @@ enum EmbeddedTemplates {
                 /// The element's `value` in the spec.
                 {{access}}init?(value: Swift.Int) {
                     switch value {
-            {{#valueCases}}
+            {{#uniqueValueCases}}
                     case {{value}}: self = .{{swiftName}}
-            {{/valueCases}}
+            {{/uniqueValueCases}}
                     default: return nil
                     }
                 }

@@ -43,7 +43,10 @@ public struct EnumModel: MustacheParent, Sendable, Hashable {
     public var cases: [EnumCaseModel]
     /// Whether the spec gives elements numeric values (then `init?(value:)` and `value` exist).
     public var hasValues: Bool
+    /// Every case with a value, for `value`.
     public var valueCases: [EnumCaseModel]
+    /// The first case of each value, for `init?(value:)` (a repeated value cannot be a second `case`).
+    public var uniqueValueCases: [EnumCaseModel]
     /// Every known case has a value, so `value`'s switch needs no `default`.
     public var valuesAreComplete: Bool
     public var availabilityLiteral: String
@@ -57,6 +60,7 @@ public struct EnumModel: MustacheParent, Sendable, Hashable {
         case "cases": cases
         case "hasValues": hasValues
         case "valueCases": valueCases
+        case "uniqueValueCases": uniqueValueCases
         case "valuesAreComplete": valuesAreComplete
         case "availabilityLiteral": availabilityLiteral
         default: nil

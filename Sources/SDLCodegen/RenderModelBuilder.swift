@@ -129,7 +129,7 @@ public struct RenderModelBuilder {
         }
         guard options.includeDependencies else { return selection }
 
-        // Requests need their responses; messages need the FunctionID enum their metadata names.
+        // Requests need their responses (`Response` names them); then the types params use.
         for key in selection.functions where key.messageType == .request {
             if interface.function(named: key.name, type: .response) != nil {
                 selection.functions.insert(FunctionKey(name: key.name, messageType: .response))
@@ -188,6 +188,7 @@ public struct RenderModelBuilder {
         var usedValues: Set<Int> = []
         var cases: [EnumCaseModel] = []
         var valueCases: [EnumCaseModel] = []
+        var uniqueValueCases: [EnumCaseModel] = []
         for (element, swiftName) in zip(definition.elements, swiftNames) {
             var arguments = ["name: \(SwiftLiteral.string(element.name))"]
             if let value = element.value { arguments.append("value: \(value)") }
@@ -199,8 +200,9 @@ public struct RenderModelBuilder {
                 value: element.value,
                 metadataArguments: arguments.joined(separator: ", "))
             cases.append(model)
-            if let value = element.value, usedValues.insert(value).inserted {
+            if let value = element.value {
                 valueCases.append(model)
+                if usedValues.insert(value).inserted { uniqueValueCases.append(model) }
             }
         }
         let hasValues = !valueCases.isEmpty
@@ -213,6 +215,7 @@ public struct RenderModelBuilder {
             cases: cases,
             hasValues: hasValues,
             valueCases: valueCases,
+            uniqueValueCases: uniqueValueCases,
             valuesAreComplete: hasValues && valueCases.count == cases.count,
             availabilityLiteral: availabilityLiteral(definition.availability).map { ", availability: \($0)" } ?? "")
     }

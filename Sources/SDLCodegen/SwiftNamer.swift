@@ -12,7 +12,7 @@
 ///   A name starting with a digit gets a leading underscore (`8KHZ` → `_8khz`, `2D` → `_2d`);
 ///   digits on both sides of a separator keep an underscore (`GEN3_8-INCH` → `gen3_8Inch`).
 /// - Swift keywords are escaped with backticks (`` `protocol` ``, `` `default` ``).
-/// - Names the generated code declares itself (`unrecognized`, `hashValue`, ...) get a
+/// - Names the generated code declares itself (`unrecognized`, `hashValue`, `self`, ...) get a
 ///   trailing underscore; two spec names that map to the same Swift name get `_2`, `_3`, ...
 public enum SwiftNamer {
     /// Swift keywords that must be escaped as identifiers.
@@ -48,9 +48,10 @@ public enum SwiftNamer {
         "SDLRuntime", "SDLRPC", "MobileAPI",
     ]
 
-    /// Members every generated enum or struct declares or inherits.
+    /// Members every generated enum or struct declares or inherits. `self` is here too: a
+    /// parameter named `` `self` `` would shadow `self` in the memberwise initializer.
     public static let reservedMemberNames: Set<String> = [
-        "unrecognized", "rawValue", "isRecognized", "allCases", "enumInfo", "structInfo", "hashValue",
+        "self", "unrecognized", "rawValue", "isRecognized", "allCases", "enumInfo", "structInfo", "hashValue",
         "hash", "functionName", "functionIDValue", "messageType", "description",
     ]
 
