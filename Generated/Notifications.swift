@@ -779,6 +779,21 @@ extension OnSubtleAlertPressed {
     ])
 }
 
+extension OnSubtleAlertPressed {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
+}
+
 extension OnHMIStatus {
     public static let functionName = "OnHMIStatus"
     public static let functionIDValue = 32768
@@ -794,6 +809,57 @@ extension OnHMIStatus {
     ])
 }
 
+extension OnHMIStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var hmiLevel: HMILevel?
+        var audioStreamingState: AudioStreamingState?
+        var systemContext: SystemContext?
+        var videoStreamingState: VideoStreamingState?
+        var windowID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "hmiLevel": hmiLevel = try reader.readEnum(HMILevel.self, parameters[0])
+            case "audioStreamingState": audioStreamingState = try reader.readEnum(AudioStreamingState.self, parameters[1])
+            case "systemContext": systemContext = try reader.readEnum(SystemContext.self, parameters[2])
+            case "videoStreamingState": videoStreamingState = try reader.readEnum(VideoStreamingState.self, parameters[3])
+            case "windowID": windowID = try reader.readInteger(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let hmiLevel, let audioStreamingState, let systemContext else {
+            if hmiLevel == nil { reader.missing(parameters[0]) }
+            if audioStreamingState == nil { reader.missing(parameters[1]) }
+            if systemContext == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            hmiLevel: hmiLevel,
+            audioStreamingState: audioStreamingState,
+            systemContext: systemContext,
+            videoStreamingState: videoStreamingState,
+            windowID: windowID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(hmiLevel, forKey: "hmiLevel")
+        writer.writeEnum(audioStreamingState, forKey: "audioStreamingState")
+        writer.writeEnum(systemContext, forKey: "systemContext")
+        if let videoStreamingState { writer.writeEnum(videoStreamingState, forKey: "videoStreamingState") }
+        if let windowID { writer.writeInteger(windowID, forKey: "windowID") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(hmiLevel, parameters[0])
+        validator.checkEnum(audioStreamingState, parameters[1])
+        validator.checkEnum(systemContext, parameters[2])
+        validator.checkEnum(videoStreamingState, parameters[3])
+        validator.checkInteger(windowID, parameters[4])
+    }
+}
+
 extension OnAppInterfaceUnregistered {
     public static let functionName = "OnAppInterfaceUnregistered"
     public static let functionIDValue = 32769
@@ -803,6 +869,35 @@ extension OnAppInterfaceUnregistered {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "OnAppInterfaceUnregistered", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "reason", type: .enumeration("AppInterfaceUnregisteredReason"), isMandatory: true),
     ])
+}
+
+extension OnAppInterfaceUnregistered {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var reason: AppInterfaceUnregisteredReason?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "reason": reason = try reader.readEnum(AppInterfaceUnregisteredReason.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let reason else {
+            if reason == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            reason: reason
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(reason, forKey: "reason")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(reason, parameters[0])
+    }
 }
 
 extension OnButtonEvent {
@@ -818,6 +913,46 @@ extension OnButtonEvent {
     ])
 }
 
+extension OnButtonEvent {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var buttonName: ButtonName?
+        var buttonEventMode: ButtonEventMode?
+        var customButtonID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "buttonName": buttonName = try reader.readEnum(ButtonName.self, parameters[0])
+            case "buttonEventMode": buttonEventMode = try reader.readEnum(ButtonEventMode.self, parameters[1])
+            case "customButtonID": customButtonID = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let buttonName, let buttonEventMode else {
+            if buttonName == nil { reader.missing(parameters[0]) }
+            if buttonEventMode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            buttonName: buttonName,
+            buttonEventMode: buttonEventMode,
+            customButtonID: customButtonID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(buttonName, forKey: "buttonName")
+        writer.writeEnum(buttonEventMode, forKey: "buttonEventMode")
+        if let customButtonID { writer.writeInteger(customButtonID, forKey: "customButtonID") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(buttonName, parameters[0])
+        validator.checkEnum(buttonEventMode, parameters[1])
+        validator.checkInteger(customButtonID, parameters[2])
+    }
+}
+
 extension OnButtonPress {
     public static let functionName = "OnButtonPress"
     public static let functionIDValue = 32771
@@ -829,6 +964,46 @@ extension OnButtonPress {
         .init(name: "buttonPressMode", type: .enumeration("ButtonPressMode"), isMandatory: true),
         .init(name: "customButtonID", type: .integer, isMandatory: false, minValue: 0, maxValue: 65536, availability: .init(since: .version(2, 0))),
     ])
+}
+
+extension OnButtonPress {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var buttonName: ButtonName?
+        var buttonPressMode: ButtonPressMode?
+        var customButtonID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "buttonName": buttonName = try reader.readEnum(ButtonName.self, parameters[0])
+            case "buttonPressMode": buttonPressMode = try reader.readEnum(ButtonPressMode.self, parameters[1])
+            case "customButtonID": customButtonID = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let buttonName, let buttonPressMode else {
+            if buttonName == nil { reader.missing(parameters[0]) }
+            if buttonPressMode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            buttonName: buttonName,
+            buttonPressMode: buttonPressMode,
+            customButtonID: customButtonID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(buttonName, forKey: "buttonName")
+        writer.writeEnum(buttonPressMode, forKey: "buttonPressMode")
+        if let customButtonID { writer.writeInteger(customButtonID, forKey: "customButtonID") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(buttonName, parameters[0])
+        validator.checkEnum(buttonPressMode, parameters[1])
+        validator.checkInteger(customButtonID, parameters[2])
+    }
 }
 
 extension OnVehicleData {
@@ -877,6 +1052,206 @@ extension OnVehicleData {
     ])
 }
 
+extension OnVehicleData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var gps: GPSData?
+        var speed: Swift.Double?
+        var rpm: Swift.Int?
+        var fuelLevel: Swift.Double?
+        var fuelLevelState: ComponentVolumeStatus?
+        var instantFuelConsumption: Swift.Double?
+        var fuelRange: [FuelRange]?
+        var climateData: ClimateData?
+        var externalTemperature: Swift.Double?
+        var turnSignal: TurnSignal?
+        var vin: Swift.String?
+        var gearStatus: GearStatus?
+        var prndl: PRNDL?
+        var tirePressure: TireStatus?
+        var odometer: Swift.Int?
+        var beltStatus: BeltStatus?
+        var bodyInformation: BodyInformation?
+        var deviceStatus: DeviceStatus?
+        var driverBraking: VehicleDataEventStatus?
+        var wiperStatus: WiperStatus?
+        var headLampStatus: HeadLampStatus?
+        var engineTorque: Swift.Double?
+        var accPedalPosition: Swift.Double?
+        var steeringWheelAngle: Swift.Double?
+        var engineOilLife: Swift.Double?
+        var electronicParkBrakeStatus: ElectronicParkBrakeStatus?
+        var cloudAppVehicleID: Swift.String?
+        var stabilityControlsStatus: StabilityControlsStatus?
+        var eCallInfo: ECallInfo?
+        var airbagStatus: AirbagStatus?
+        var emergencyEvent: EmergencyEvent?
+        var clusterModeStatus: ClusterModeStatus?
+        var myKey: MyKey?
+        var windowStatus: [WindowStatus]?
+        var handsOffSteering: Swift.Bool?
+        var seatOccupancy: SeatOccupancy?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "gps": gps = try reader.readStruct(GPSData.self, parameters[0])
+            case "speed": speed = try reader.readFloat(parameters[1])
+            case "rpm": rpm = try reader.readInteger(parameters[2])
+            case "fuelLevel": fuelLevel = try reader.readFloat(parameters[3])
+            case "fuelLevel_State": fuelLevelState = try reader.readEnum(ComponentVolumeStatus.self, parameters[4])
+            case "instantFuelConsumption": instantFuelConsumption = try reader.readFloat(parameters[5])
+            case "fuelRange": fuelRange = try reader.readStructArray(FuelRange.self, parameters[6])
+            case "climateData": climateData = try reader.readStruct(ClimateData.self, parameters[7])
+            case "externalTemperature": externalTemperature = try reader.readFloat(parameters[8])
+            case "turnSignal": turnSignal = try reader.readEnum(TurnSignal.self, parameters[9])
+            case "vin": vin = try reader.readString(parameters[10])
+            case "gearStatus": gearStatus = try reader.readStruct(GearStatus.self, parameters[11])
+            case "prndl": prndl = try reader.readEnum(PRNDL.self, parameters[12])
+            case "tirePressure": tirePressure = try reader.readStruct(TireStatus.self, parameters[13])
+            case "odometer": odometer = try reader.readInteger(parameters[14])
+            case "beltStatus": beltStatus = try reader.readStruct(BeltStatus.self, parameters[15])
+            case "bodyInformation": bodyInformation = try reader.readStruct(BodyInformation.self, parameters[16])
+            case "deviceStatus": deviceStatus = try reader.readStruct(DeviceStatus.self, parameters[17])
+            case "driverBraking": driverBraking = try reader.readEnum(VehicleDataEventStatus.self, parameters[18])
+            case "wiperStatus": wiperStatus = try reader.readEnum(WiperStatus.self, parameters[19])
+            case "headLampStatus": headLampStatus = try reader.readStruct(HeadLampStatus.self, parameters[20])
+            case "engineTorque": engineTorque = try reader.readFloat(parameters[21])
+            case "accPedalPosition": accPedalPosition = try reader.readFloat(parameters[22])
+            case "steeringWheelAngle": steeringWheelAngle = try reader.readFloat(parameters[23])
+            case "engineOilLife": engineOilLife = try reader.readFloat(parameters[24])
+            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readEnum(ElectronicParkBrakeStatus.self, parameters[25])
+            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readString(parameters[26])
+            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readStruct(StabilityControlsStatus.self, parameters[27])
+            case "eCallInfo": eCallInfo = try reader.readStruct(ECallInfo.self, parameters[28])
+            case "airbagStatus": airbagStatus = try reader.readStruct(AirbagStatus.self, parameters[29])
+            case "emergencyEvent": emergencyEvent = try reader.readStruct(EmergencyEvent.self, parameters[30])
+            case "clusterModeStatus": clusterModeStatus = try reader.readStruct(ClusterModeStatus.self, parameters[31])
+            case "myKey": myKey = try reader.readStruct(MyKey.self, parameters[32])
+            case "windowStatus": windowStatus = try reader.readStructArray(WindowStatus.self, parameters[33])
+            case "handsOffSteering": handsOffSteering = try reader.readBool(parameters[34])
+            case "seatOccupancy": seatOccupancy = try reader.readStruct(SeatOccupancy.self, parameters[35])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            gps: gps,
+            speed: speed,
+            rpm: rpm,
+            fuelLevel: fuelLevel,
+            fuelLevelState: fuelLevelState,
+            instantFuelConsumption: instantFuelConsumption,
+            fuelRange: fuelRange,
+            climateData: climateData,
+            externalTemperature: externalTemperature,
+            turnSignal: turnSignal,
+            vin: vin,
+            gearStatus: gearStatus,
+            prndl: prndl,
+            tirePressure: tirePressure,
+            odometer: odometer,
+            beltStatus: beltStatus,
+            bodyInformation: bodyInformation,
+            deviceStatus: deviceStatus,
+            driverBraking: driverBraking,
+            wiperStatus: wiperStatus,
+            headLampStatus: headLampStatus,
+            engineTorque: engineTorque,
+            accPedalPosition: accPedalPosition,
+            steeringWheelAngle: steeringWheelAngle,
+            engineOilLife: engineOilLife,
+            electronicParkBrakeStatus: electronicParkBrakeStatus,
+            cloudAppVehicleID: cloudAppVehicleID,
+            stabilityControlsStatus: stabilityControlsStatus,
+            eCallInfo: eCallInfo,
+            airbagStatus: airbagStatus,
+            emergencyEvent: emergencyEvent,
+            clusterModeStatus: clusterModeStatus,
+            myKey: myKey,
+            windowStatus: windowStatus,
+            handsOffSteering: handsOffSteering,
+            seatOccupancy: seatOccupancy
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let gps { writer.writeStruct(gps, forKey: "gps") }
+        if let speed { writer.writeFloat(speed, forKey: "speed") }
+        if let rpm { writer.writeInteger(rpm, forKey: "rpm") }
+        if let fuelLevel { writer.writeFloat(fuelLevel, forKey: "fuelLevel") }
+        if let fuelLevelState { writer.writeEnum(fuelLevelState, forKey: "fuelLevel_State") }
+        if let instantFuelConsumption { writer.writeFloat(instantFuelConsumption, forKey: "instantFuelConsumption") }
+        if let fuelRange { writer.writeStructArray(fuelRange, forKey: "fuelRange") }
+        if let climateData { writer.writeStruct(climateData, forKey: "climateData") }
+        if let externalTemperature { writer.writeFloat(externalTemperature, forKey: "externalTemperature") }
+        if let turnSignal { writer.writeEnum(turnSignal, forKey: "turnSignal") }
+        if let vin { writer.writeString(vin, forKey: "vin") }
+        if let gearStatus { writer.writeStruct(gearStatus, forKey: "gearStatus") }
+        if let prndl { writer.writeEnum(prndl, forKey: "prndl") }
+        if let tirePressure { writer.writeStruct(tirePressure, forKey: "tirePressure") }
+        if let odometer { writer.writeInteger(odometer, forKey: "odometer") }
+        if let beltStatus { writer.writeStruct(beltStatus, forKey: "beltStatus") }
+        if let bodyInformation { writer.writeStruct(bodyInformation, forKey: "bodyInformation") }
+        if let deviceStatus { writer.writeStruct(deviceStatus, forKey: "deviceStatus") }
+        if let driverBraking { writer.writeEnum(driverBraking, forKey: "driverBraking") }
+        if let wiperStatus { writer.writeEnum(wiperStatus, forKey: "wiperStatus") }
+        if let headLampStatus { writer.writeStruct(headLampStatus, forKey: "headLampStatus") }
+        if let engineTorque { writer.writeFloat(engineTorque, forKey: "engineTorque") }
+        if let accPedalPosition { writer.writeFloat(accPedalPosition, forKey: "accPedalPosition") }
+        if let steeringWheelAngle { writer.writeFloat(steeringWheelAngle, forKey: "steeringWheelAngle") }
+        if let engineOilLife { writer.writeFloat(engineOilLife, forKey: "engineOilLife") }
+        if let electronicParkBrakeStatus { writer.writeEnum(electronicParkBrakeStatus, forKey: "electronicParkBrakeStatus") }
+        if let cloudAppVehicleID { writer.writeString(cloudAppVehicleID, forKey: "cloudAppVehicleID") }
+        if let stabilityControlsStatus { writer.writeStruct(stabilityControlsStatus, forKey: "stabilityControlsStatus") }
+        if let eCallInfo { writer.writeStruct(eCallInfo, forKey: "eCallInfo") }
+        if let airbagStatus { writer.writeStruct(airbagStatus, forKey: "airbagStatus") }
+        if let emergencyEvent { writer.writeStruct(emergencyEvent, forKey: "emergencyEvent") }
+        if let clusterModeStatus { writer.writeStruct(clusterModeStatus, forKey: "clusterModeStatus") }
+        if let myKey { writer.writeStruct(myKey, forKey: "myKey") }
+        if let windowStatus { writer.writeStructArray(windowStatus, forKey: "windowStatus") }
+        if let handsOffSteering { writer.writeBool(handsOffSteering, forKey: "handsOffSteering") }
+        if let seatOccupancy { writer.writeStruct(seatOccupancy, forKey: "seatOccupancy") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(gps, parameters[0])
+        validator.checkFloat(speed, parameters[1])
+        validator.checkInteger(rpm, parameters[2])
+        validator.checkFloat(fuelLevel, parameters[3])
+        validator.checkEnum(fuelLevelState, parameters[4])
+        validator.checkFloat(instantFuelConsumption, parameters[5])
+        validator.checkStructArray(fuelRange, parameters[6])
+        validator.checkStruct(climateData, parameters[7])
+        validator.checkFloat(externalTemperature, parameters[8])
+        validator.checkEnum(turnSignal, parameters[9])
+        validator.checkString(vin, parameters[10])
+        validator.checkStruct(gearStatus, parameters[11])
+        validator.checkEnum(prndl, parameters[12])
+        validator.checkStruct(tirePressure, parameters[13])
+        validator.checkInteger(odometer, parameters[14])
+        validator.checkStruct(beltStatus, parameters[15])
+        validator.checkStruct(bodyInformation, parameters[16])
+        validator.checkStruct(deviceStatus, parameters[17])
+        validator.checkEnum(driverBraking, parameters[18])
+        validator.checkEnum(wiperStatus, parameters[19])
+        validator.checkStruct(headLampStatus, parameters[20])
+        validator.checkFloat(engineTorque, parameters[21])
+        validator.checkFloat(accPedalPosition, parameters[22])
+        validator.checkFloat(steeringWheelAngle, parameters[23])
+        validator.checkFloat(engineOilLife, parameters[24])
+        validator.checkEnum(electronicParkBrakeStatus, parameters[25])
+        validator.checkString(cloudAppVehicleID, parameters[26])
+        validator.checkStruct(stabilityControlsStatus, parameters[27])
+        validator.checkStruct(eCallInfo, parameters[28])
+        validator.checkStruct(airbagStatus, parameters[29])
+        validator.checkStruct(emergencyEvent, parameters[30])
+        validator.checkStruct(clusterModeStatus, parameters[31])
+        validator.checkStruct(myKey, parameters[32])
+        validator.checkStructArray(windowStatus, parameters[33])
+        validator.checkBool(handsOffSteering, parameters[34])
+        validator.checkStruct(seatOccupancy, parameters[35])
+    }
+}
+
 extension OnCommand {
     public static let functionName = "OnCommand"
     public static let functionIDValue = 32773
@@ -889,6 +1264,41 @@ extension OnCommand {
     ])
 }
 
+extension OnCommand {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var cmdID: Swift.Int?
+        var triggerSource: TriggerSource?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "cmdID": cmdID = try reader.readInteger(parameters[0])
+            case "triggerSource": triggerSource = try reader.readEnum(TriggerSource.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let cmdID, let triggerSource else {
+            if cmdID == nil { reader.missing(parameters[0]) }
+            if triggerSource == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            cmdID: cmdID,
+            triggerSource: triggerSource
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(cmdID, forKey: "cmdID")
+        writer.writeEnum(triggerSource, forKey: "triggerSource")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(cmdID, parameters[0])
+        validator.checkEnum(triggerSource, parameters[1])
+    }
+}
+
 extension OnTBTClientState {
     public static let functionName = "OnTBTClientState"
     public static let functionIDValue = 32774
@@ -898,6 +1308,35 @@ extension OnTBTClientState {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "OnTBTClientState", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "state", type: .enumeration("TBTState"), isMandatory: true),
     ])
+}
+
+extension OnTBTClientState {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var state: TBTState?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "state": state = try reader.readEnum(TBTState.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let state else {
+            if state == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            state: state
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(state, forKey: "state")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(state, parameters[0])
+    }
 }
 
 extension OnDriverDistraction {
@@ -913,6 +1352,45 @@ extension OnDriverDistraction {
     ])
 }
 
+extension OnDriverDistraction {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var state: DriverDistractionState?
+        var lockScreenDismissalEnabled: Swift.Bool?
+        var lockScreenDismissalWarning: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "state": state = try reader.readEnum(DriverDistractionState.self, parameters[0])
+            case "lockScreenDismissalEnabled": lockScreenDismissalEnabled = try reader.readBool(parameters[1])
+            case "lockScreenDismissalWarning": lockScreenDismissalWarning = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let state else {
+            if state == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            state: state,
+            lockScreenDismissalEnabled: lockScreenDismissalEnabled,
+            lockScreenDismissalWarning: lockScreenDismissalWarning
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(state, forKey: "state")
+        if let lockScreenDismissalEnabled { writer.writeBool(lockScreenDismissalEnabled, forKey: "lockScreenDismissalEnabled") }
+        if let lockScreenDismissalWarning { writer.writeString(lockScreenDismissalWarning, forKey: "lockScreenDismissalWarning") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(state, parameters[0])
+        validator.checkBool(lockScreenDismissalEnabled, parameters[1])
+        validator.checkString(lockScreenDismissalWarning, parameters[2])
+    }
+}
+
 extension OnPermissionsChange {
     public static let functionName = "OnPermissionsChange"
     public static let functionIDValue = 32776
@@ -925,6 +1403,40 @@ extension OnPermissionsChange {
     ])
 }
 
+extension OnPermissionsChange {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var permissionItem: [PermissionItem]?
+        var requireEncryption: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "permissionItem": permissionItem = try reader.readStructArray(PermissionItem.self, parameters[0])
+            case "requireEncryption": requireEncryption = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let permissionItem else {
+            if permissionItem == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            permissionItem: permissionItem,
+            requireEncryption: requireEncryption
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStructArray(permissionItem, forKey: "permissionItem")
+        if let requireEncryption { writer.writeBool(requireEncryption, forKey: "requireEncryption") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(permissionItem, parameters[0])
+        validator.checkBool(requireEncryption, parameters[1])
+    }
+}
+
 extension OnAudioPassThru {
     public static let functionName = "OnAudioPassThru"
     public static let functionIDValue = 32777
@@ -933,6 +1445,21 @@ extension OnAudioPassThru {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "OnAudioPassThru", availability: .init(since: .version(2, 0)), parameters: [
     ])
+}
+
+extension OnAudioPassThru {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }
 
 extension OnLanguageChange {
@@ -947,6 +1474,41 @@ extension OnLanguageChange {
     ])
 }
 
+extension OnLanguageChange {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var language: Language?
+        var hmiDisplayLanguage: Language?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "language": language = try reader.readEnum(Language.self, parameters[0])
+            case "hmiDisplayLanguage": hmiDisplayLanguage = try reader.readEnum(Language.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let language, let hmiDisplayLanguage else {
+            if language == nil { reader.missing(parameters[0]) }
+            if hmiDisplayLanguage == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            language: language,
+            hmiDisplayLanguage: hmiDisplayLanguage
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(language, forKey: "language")
+        writer.writeEnum(hmiDisplayLanguage, forKey: "hmiDisplayLanguage")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(language, parameters[0])
+        validator.checkEnum(hmiDisplayLanguage, parameters[1])
+    }
+}
+
 extension OnKeyboardInput {
     public static let functionName = "OnKeyboardInput"
     public static let functionIDValue = 32779
@@ -959,6 +1521,40 @@ extension OnKeyboardInput {
     ])
 }
 
+extension OnKeyboardInput {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var event: KeyboardEvent?
+        var data: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "event": event = try reader.readEnum(KeyboardEvent.self, parameters[0])
+            case "data": data = try reader.readString(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let event else {
+            if event == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            event: event,
+            data: data
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(event, forKey: "event")
+        if let data { writer.writeString(data, forKey: "data") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(event, parameters[0])
+        validator.checkString(data, parameters[1])
+    }
+}
+
 extension OnTouchEvent {
     public static let functionName = "OnTouchEvent"
     public static let functionIDValue = 32780
@@ -969,6 +1565,41 @@ extension OnTouchEvent {
         .init(name: "type", type: .enumeration("TouchType"), isMandatory: true),
         .init(name: "event", type: .structure("TouchEvent"), isArray: true, isMandatory: true, minSize: 1, maxSize: 10),
     ])
+}
+
+extension OnTouchEvent {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var type: TouchType?
+        var event: [TouchEvent]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "type": type = try reader.readEnum(TouchType.self, parameters[0])
+            case "event": event = try reader.readStructArray(TouchEvent.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let type, let event else {
+            if type == nil { reader.missing(parameters[0]) }
+            if event == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            type: type,
+            event: event
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(type, forKey: "type")
+        writer.writeStructArray(event, forKey: "event")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(type, parameters[0])
+        validator.checkStructArray(event, parameters[1])
+    }
 }
 
 extension OnSystemRequest {
@@ -988,6 +1619,65 @@ extension OnSystemRequest {
     ])
 }
 
+extension OnSystemRequest {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var requestType: RequestType?
+        var requestSubType: Swift.String?
+        var url: Swift.String?
+        var timeout: Swift.Int?
+        var fileType: FileType?
+        var offset: Swift.Int?
+        var length: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "requestType": requestType = try reader.readEnum(RequestType.self, parameters[0])
+            case "requestSubType": requestSubType = try reader.readString(parameters[1])
+            case "url": url = try reader.readString(parameters[2])
+            case "timeout": timeout = try reader.readInteger(parameters[3])
+            case "fileType": fileType = try reader.readEnum(FileType.self, parameters[4])
+            case "offset": offset = try reader.readInteger(parameters[5])
+            case "length": length = try reader.readInteger(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let requestType else {
+            if requestType == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            requestType: requestType,
+            requestSubType: requestSubType,
+            url: url,
+            timeout: timeout,
+            fileType: fileType,
+            offset: offset,
+            length: length
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(requestType, forKey: "requestType")
+        if let requestSubType { writer.writeString(requestSubType, forKey: "requestSubType") }
+        if let url { writer.writeString(url, forKey: "url") }
+        if let timeout { writer.writeInteger(timeout, forKey: "timeout") }
+        if let fileType { writer.writeEnum(fileType, forKey: "fileType") }
+        if let offset { writer.writeInteger(offset, forKey: "offset") }
+        if let length { writer.writeInteger(length, forKey: "length") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(requestType, parameters[0])
+        validator.checkString(requestSubType, parameters[1])
+        validator.checkString(url, parameters[2])
+        validator.checkInteger(timeout, parameters[3])
+        validator.checkEnum(fileType, parameters[4])
+        validator.checkInteger(offset, parameters[5])
+        validator.checkInteger(length, parameters[6])
+    }
+}
+
 extension OnHashChange {
     public static let functionName = "OnHashChange"
     public static let functionIDValue = 32782
@@ -997,6 +1687,35 @@ extension OnHashChange {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "OnHashChange", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "hashID", type: .string, isMandatory: true, maxLength: 100),
     ])
+}
+
+extension OnHashChange {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var hashID: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "hashID": hashID = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let hashID else {
+            if hashID == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            hashID: hashID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(hashID, forKey: "hashID")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(hashID, parameters[0])
+    }
 }
 
 extension OnWayPointChange {
@@ -1010,6 +1729,35 @@ extension OnWayPointChange {
     ])
 }
 
+extension OnWayPointChange {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var wayPoints: [LocationDetails]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "wayPoints": wayPoints = try reader.readStructArray(LocationDetails.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let wayPoints else {
+            if wayPoints == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            wayPoints: wayPoints
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStructArray(wayPoints, forKey: "wayPoints")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(wayPoints, parameters[0])
+    }
+}
+
 extension OnInteriorVehicleData {
     public static let functionName = "OnInteriorVehicleData"
     public static let functionIDValue = 32783
@@ -1019,6 +1767,35 @@ extension OnInteriorVehicleData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "OnInteriorVehicleData", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "moduleData", type: .structure("ModuleData"), isMandatory: true),
     ])
+}
+
+extension OnInteriorVehicleData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleData: ModuleData?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleData": moduleData = try reader.readStruct(ModuleData.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleData else {
+            if moduleData == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleData: moduleData
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(moduleData, forKey: "moduleData")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(moduleData, parameters[0])
+    }
 }
 
 extension OnRCStatus {
@@ -1034,6 +1811,46 @@ extension OnRCStatus {
     ])
 }
 
+extension OnRCStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var allowed: Swift.Bool?
+        var allocatedModules: [ModuleData]?
+        var freeModules: [ModuleData]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "allowed": allowed = try reader.readBool(parameters[0])
+            case "allocatedModules": allocatedModules = try reader.readStructArray(ModuleData.self, parameters[1])
+            case "freeModules": freeModules = try reader.readStructArray(ModuleData.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let allocatedModules, let freeModules else {
+            if allocatedModules == nil { reader.missing(parameters[1]) }
+            if freeModules == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            allowed: allowed,
+            allocatedModules: allocatedModules,
+            freeModules: freeModules
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let allowed { writer.writeBool(allowed, forKey: "allowed") }
+        writer.writeStructArray(allocatedModules, forKey: "allocatedModules")
+        writer.writeStructArray(freeModules, forKey: "freeModules")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(allowed, parameters[0])
+        validator.checkStructArray(allocatedModules, parameters[1])
+        validator.checkStructArray(freeModules, parameters[2])
+    }
+}
+
 extension OnAppServiceData {
     public static let functionName = "OnAppServiceData"
     public static let functionIDValue = 32786
@@ -1043,6 +1860,35 @@ extension OnAppServiceData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "OnAppServiceData", availability: .init(since: .version(5, 1)), parameters: [
         .init(name: "serviceData", type: .structure("AppServiceData"), isMandatory: true),
     ])
+}
+
+extension OnAppServiceData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var serviceData: AppServiceData?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "serviceData": serviceData = try reader.readStruct(AppServiceData.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let serviceData else {
+            if serviceData == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            serviceData: serviceData
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(serviceData, forKey: "serviceData")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(serviceData, parameters[0])
+    }
 }
 
 extension OnSystemCapabilityUpdated {
@@ -1056,6 +1902,35 @@ extension OnSystemCapabilityUpdated {
     ])
 }
 
+extension OnSystemCapabilityUpdated {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var systemCapability: SystemCapability?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "systemCapability": systemCapability = try reader.readStruct(SystemCapability.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let systemCapability else {
+            if systemCapability == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            systemCapability: systemCapability
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(systemCapability, forKey: "systemCapability")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(systemCapability, parameters[0])
+    }
+}
+
 extension OnAppCapabilityUpdated {
     public static let functionName = "OnAppCapabilityUpdated"
     public static let functionIDValue = 32791
@@ -1067,6 +1942,35 @@ extension OnAppCapabilityUpdated {
     ])
 }
 
+extension OnAppCapabilityUpdated {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var appCapability: AppCapability?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "appCapability": appCapability = try reader.readStruct(AppCapability.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let appCapability else {
+            if appCapability == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            appCapability: appCapability
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(appCapability, forKey: "appCapability")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(appCapability, parameters[0])
+    }
+}
+
 extension OnUpdateFile {
     public static let functionName = "OnUpdateFile"
     public static let functionIDValue = 32789
@@ -1076,6 +1980,35 @@ extension OnUpdateFile {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "OnUpdateFile", availability: .init(since: .version(7, 0)), parameters: [
         .init(name: "fileName", type: .string, isMandatory: true, maxLength: 255),
     ])
+}
+
+extension OnUpdateFile {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var fileName: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "fileName": fileName = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let fileName else {
+            if fileName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            fileName: fileName
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(fileName, forKey: "fileName")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(fileName, parameters[0])
+    }
 }
 
 extension OnUpdateSubMenu {
@@ -1090,6 +2023,40 @@ extension OnUpdateSubMenu {
     ])
 }
 
+extension OnUpdateSubMenu {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var menuID: Swift.Int?
+        var updateSubCells: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "menuID": menuID = try reader.readInteger(parameters[0])
+            case "updateSubCells": updateSubCells = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let menuID else {
+            if menuID == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            menuID: menuID,
+            updateSubCells: updateSubCells
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(menuID, forKey: "menuID")
+        if let updateSubCells { writer.writeBool(updateSubCells, forKey: "updateSubCells") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(menuID, parameters[0])
+        validator.checkBool(updateSubCells, parameters[1])
+    }
+}
+
 extension OnEncodedSyncPData {
     public static let functionName = "OnEncodedSyncPData"
     public static let functionIDValue = 98304
@@ -1101,4 +2068,43 @@ extension OnEncodedSyncPData {
         .init(name: "URL", type: .string, isMandatory: false, maxLength: 1000),
         .init(name: "Timeout", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000),
     ])
+}
+
+extension OnEncodedSyncPData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var data: [Swift.String]?
+        var url: Swift.String?
+        var timeout: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "data": data = try reader.readStringArray(parameters[0])
+            case "URL": url = try reader.readString(parameters[1])
+            case "Timeout": timeout = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let data else {
+            if data == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            data: data,
+            url: url,
+            timeout: timeout
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStringArray(data, forKey: "data")
+        if let url { writer.writeString(url, forKey: "URL") }
+        if let timeout { writer.writeInteger(timeout, forKey: "Timeout") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStringArray(data, parameters[0])
+        validator.checkString(url, parameters[1])
+        validator.checkInteger(timeout, parameters[2])
+    }
 }

@@ -2804,6 +2804,115 @@ extension RegisterAppInterface {
     ])
 }
 
+extension RegisterAppInterface {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var syncMsgVersion: SyncMsgVersion?
+        var appName: Swift.String?
+        var ttsName: [TTSChunk]?
+        var ngnMediaScreenAppName: Swift.String?
+        var vrSynonyms: [Swift.String]?
+        var isMediaApplication: Swift.Bool?
+        var languageDesired: Language?
+        var hmiDisplayLanguageDesired: Language?
+        var appHMIType: [AppHMIType]?
+        var hashID: Swift.String?
+        var deviceInfo: DeviceInfo?
+        var appID: Swift.String?
+        var fullAppID: Swift.String?
+        var appInfo: AppInfo?
+        var dayColorScheme: TemplateColorScheme?
+        var nightColorScheme: TemplateColorScheme?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "syncMsgVersion": syncMsgVersion = try reader.readStruct(SyncMsgVersion.self, parameters[0])
+            case "appName": appName = try reader.readString(parameters[1])
+            case "ttsName": ttsName = try reader.readStructArray(TTSChunk.self, parameters[2])
+            case "ngnMediaScreenAppName": ngnMediaScreenAppName = try reader.readString(parameters[3])
+            case "vrSynonyms": vrSynonyms = try reader.readStringArray(parameters[4])
+            case "isMediaApplication": isMediaApplication = try reader.readBool(parameters[5])
+            case "languageDesired": languageDesired = try reader.readEnum(Language.self, parameters[6])
+            case "hmiDisplayLanguageDesired": hmiDisplayLanguageDesired = try reader.readEnum(Language.self, parameters[7])
+            case "appHMIType": appHMIType = try reader.readEnumArray(AppHMIType.self, parameters[8])
+            case "hashID": hashID = try reader.readString(parameters[9])
+            case "deviceInfo": deviceInfo = try reader.readStruct(DeviceInfo.self, parameters[10])
+            case "appID": appID = try reader.readString(parameters[11])
+            case "fullAppID": fullAppID = try reader.readString(parameters[12])
+            case "appInfo": appInfo = try reader.readStruct(AppInfo.self, parameters[13])
+            case "dayColorScheme": dayColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[14])
+            case "nightColorScheme": nightColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[15])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let syncMsgVersion, let appName, let isMediaApplication, let languageDesired, let hmiDisplayLanguageDesired, let appID else {
+            if syncMsgVersion == nil { reader.missing(parameters[0]) }
+            if appName == nil { reader.missing(parameters[1]) }
+            if isMediaApplication == nil { reader.missing(parameters[5]) }
+            if languageDesired == nil { reader.missing(parameters[6]) }
+            if hmiDisplayLanguageDesired == nil { reader.missing(parameters[7]) }
+            if appID == nil { reader.missing(parameters[11]) }
+            throw .invalidValue
+        }
+        self.init(
+            syncMsgVersion: syncMsgVersion,
+            appName: appName,
+            ttsName: ttsName,
+            ngnMediaScreenAppName: ngnMediaScreenAppName,
+            vrSynonyms: vrSynonyms,
+            isMediaApplication: isMediaApplication,
+            languageDesired: languageDesired,
+            hmiDisplayLanguageDesired: hmiDisplayLanguageDesired,
+            appHMIType: appHMIType,
+            hashID: hashID,
+            deviceInfo: deviceInfo,
+            appID: appID,
+            fullAppID: fullAppID,
+            appInfo: appInfo,
+            dayColorScheme: dayColorScheme,
+            nightColorScheme: nightColorScheme
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(syncMsgVersion, forKey: "syncMsgVersion")
+        writer.writeString(appName, forKey: "appName")
+        if let ttsName { writer.writeStructArray(ttsName, forKey: "ttsName") }
+        if let ngnMediaScreenAppName { writer.writeString(ngnMediaScreenAppName, forKey: "ngnMediaScreenAppName") }
+        if let vrSynonyms { writer.writeStringArray(vrSynonyms, forKey: "vrSynonyms") }
+        writer.writeBool(isMediaApplication, forKey: "isMediaApplication")
+        writer.writeEnum(languageDesired, forKey: "languageDesired")
+        writer.writeEnum(hmiDisplayLanguageDesired, forKey: "hmiDisplayLanguageDesired")
+        if let appHMIType { writer.writeEnumArray(appHMIType, forKey: "appHMIType") }
+        if let hashID { writer.writeString(hashID, forKey: "hashID") }
+        if let deviceInfo { writer.writeStruct(deviceInfo, forKey: "deviceInfo") }
+        writer.writeString(appID, forKey: "appID")
+        if let fullAppID { writer.writeString(fullAppID, forKey: "fullAppID") }
+        if let appInfo { writer.writeStruct(appInfo, forKey: "appInfo") }
+        if let dayColorScheme { writer.writeStruct(dayColorScheme, forKey: "dayColorScheme") }
+        if let nightColorScheme { writer.writeStruct(nightColorScheme, forKey: "nightColorScheme") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(syncMsgVersion, parameters[0])
+        validator.checkString(appName, parameters[1])
+        validator.checkStructArray(ttsName, parameters[2])
+        validator.checkString(ngnMediaScreenAppName, parameters[3])
+        validator.checkStringArray(vrSynonyms, parameters[4])
+        validator.checkBool(isMediaApplication, parameters[5])
+        validator.checkEnum(languageDesired, parameters[6])
+        validator.checkEnum(hmiDisplayLanguageDesired, parameters[7])
+        validator.checkEnumArray(appHMIType, parameters[8])
+        validator.checkString(hashID, parameters[9])
+        validator.checkStruct(deviceInfo, parameters[10])
+        validator.checkString(appID, parameters[11])
+        validator.checkString(fullAppID, parameters[12])
+        validator.checkStruct(appInfo, parameters[13])
+        validator.checkStruct(dayColorScheme, parameters[14])
+        validator.checkStruct(nightColorScheme, parameters[15])
+    }
+}
+
 extension UnregisterAppInterface {
     public static let functionName = "UnregisterAppInterface"
     public static let functionIDValue = 2
@@ -2812,6 +2921,21 @@ extension UnregisterAppInterface {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "UnregisterAppInterface", availability: .init(since: .version(1, 0)), parameters: [
     ])
+}
+
+extension UnregisterAppInterface {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }
 
 extension CreateWindow {
@@ -2829,6 +2953,57 @@ extension CreateWindow {
     ])
 }
 
+extension CreateWindow {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var windowID: Swift.Int?
+        var windowName: Swift.String?
+        var type: WindowType?
+        var associatedServiceType: Swift.String?
+        var duplicateUpdatesFromWindowID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "windowID": windowID = try reader.readInteger(parameters[0])
+            case "windowName": windowName = try reader.readString(parameters[1])
+            case "type": type = try reader.readEnum(WindowType.self, parameters[2])
+            case "associatedServiceType": associatedServiceType = try reader.readString(parameters[3])
+            case "duplicateUpdatesFromWindowID": duplicateUpdatesFromWindowID = try reader.readInteger(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let windowID, let windowName, let type else {
+            if windowID == nil { reader.missing(parameters[0]) }
+            if windowName == nil { reader.missing(parameters[1]) }
+            if type == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            windowID: windowID,
+            windowName: windowName,
+            type: type,
+            associatedServiceType: associatedServiceType,
+            duplicateUpdatesFromWindowID: duplicateUpdatesFromWindowID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(windowID, forKey: "windowID")
+        writer.writeString(windowName, forKey: "windowName")
+        writer.writeEnum(type, forKey: "type")
+        if let associatedServiceType { writer.writeString(associatedServiceType, forKey: "associatedServiceType") }
+        if let duplicateUpdatesFromWindowID { writer.writeInteger(duplicateUpdatesFromWindowID, forKey: "duplicateUpdatesFromWindowID") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(windowID, parameters[0])
+        validator.checkString(windowName, parameters[1])
+        validator.checkEnum(type, parameters[2])
+        validator.checkString(associatedServiceType, parameters[3])
+        validator.checkInteger(duplicateUpdatesFromWindowID, parameters[4])
+    }
+}
+
 extension DeleteWindow {
     public static let functionName = "DeleteWindow"
     public static let functionIDValue = 61
@@ -2838,6 +3013,35 @@ extension DeleteWindow {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DeleteWindow", availability: .init(since: .version(6, 0)), parameters: [
         .init(name: "windowID", type: .integer, isMandatory: true),
     ])
+}
+
+extension DeleteWindow {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var windowID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "windowID": windowID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let windowID else {
+            if windowID == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            windowID: windowID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(windowID, forKey: "windowID")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(windowID, parameters[0])
+    }
 }
 
 extension SetGlobalProperties {
@@ -2859,6 +3063,71 @@ extension SetGlobalProperties {
     ])
 }
 
+extension SetGlobalProperties {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var userLocation: SeatLocation?
+        var helpPrompt: [TTSChunk]?
+        var timeoutPrompt: [TTSChunk]?
+        var vrHelpTitle: Swift.String?
+        var vrHelp: [VrHelpItem]?
+        var menuTitle: Swift.String?
+        var menuIcon: Image?
+        var keyboardProperties: KeyboardProperties?
+        var menuLayout: MenuLayout?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "userLocation": userLocation = try reader.readStruct(SeatLocation.self, parameters[0])
+            case "helpPrompt": helpPrompt = try reader.readStructArray(TTSChunk.self, parameters[1])
+            case "timeoutPrompt": timeoutPrompt = try reader.readStructArray(TTSChunk.self, parameters[2])
+            case "vrHelpTitle": vrHelpTitle = try reader.readString(parameters[3])
+            case "vrHelp": vrHelp = try reader.readStructArray(VrHelpItem.self, parameters[4])
+            case "menuTitle": menuTitle = try reader.readString(parameters[5])
+            case "menuIcon": menuIcon = try reader.readStruct(Image.self, parameters[6])
+            case "keyboardProperties": keyboardProperties = try reader.readStruct(KeyboardProperties.self, parameters[7])
+            case "menuLayout": menuLayout = try reader.readEnum(MenuLayout.self, parameters[8])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            userLocation: userLocation,
+            helpPrompt: helpPrompt,
+            timeoutPrompt: timeoutPrompt,
+            vrHelpTitle: vrHelpTitle,
+            vrHelp: vrHelp,
+            menuTitle: menuTitle,
+            menuIcon: menuIcon,
+            keyboardProperties: keyboardProperties,
+            menuLayout: menuLayout
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let userLocation { writer.writeStruct(userLocation, forKey: "userLocation") }
+        if let helpPrompt { writer.writeStructArray(helpPrompt, forKey: "helpPrompt") }
+        if let timeoutPrompt { writer.writeStructArray(timeoutPrompt, forKey: "timeoutPrompt") }
+        if let vrHelpTitle { writer.writeString(vrHelpTitle, forKey: "vrHelpTitle") }
+        if let vrHelp { writer.writeStructArray(vrHelp, forKey: "vrHelp") }
+        if let menuTitle { writer.writeString(menuTitle, forKey: "menuTitle") }
+        if let menuIcon { writer.writeStruct(menuIcon, forKey: "menuIcon") }
+        if let keyboardProperties { writer.writeStruct(keyboardProperties, forKey: "keyboardProperties") }
+        if let menuLayout { writer.writeEnum(menuLayout, forKey: "menuLayout") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(userLocation, parameters[0])
+        validator.checkStructArray(helpPrompt, parameters[1])
+        validator.checkStructArray(timeoutPrompt, parameters[2])
+        validator.checkString(vrHelpTitle, parameters[3])
+        validator.checkStructArray(vrHelp, parameters[4])
+        validator.checkString(menuTitle, parameters[5])
+        validator.checkStruct(menuIcon, parameters[6])
+        validator.checkStruct(keyboardProperties, parameters[7])
+        validator.checkEnum(menuLayout, parameters[8])
+    }
+}
+
 extension ResetGlobalProperties {
     public static let functionName = "ResetGlobalProperties"
     public static let functionIDValue = 4
@@ -2868,6 +3137,35 @@ extension ResetGlobalProperties {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "ResetGlobalProperties", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "properties", type: .enumeration("GlobalProperty"), isArray: true, isMandatory: true, minSize: 1, maxSize: 100),
     ])
+}
+
+extension ResetGlobalProperties {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var properties: [GlobalProperty]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "properties": properties = try reader.readEnumArray(GlobalProperty.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let properties else {
+            if properties == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            properties: properties
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnumArray(properties, forKey: "properties")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnumArray(properties, parameters[0])
+    }
 }
 
 extension AddCommand {
@@ -2885,6 +3183,55 @@ extension AddCommand {
     ])
 }
 
+extension AddCommand {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var cmdID: Swift.Int?
+        var menuParams: MenuParams?
+        var vrCommands: [Swift.String]?
+        var cmdIcon: Image?
+        var secondaryImage: Image?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "cmdID": cmdID = try reader.readInteger(parameters[0])
+            case "menuParams": menuParams = try reader.readStruct(MenuParams.self, parameters[1])
+            case "vrCommands": vrCommands = try reader.readStringArray(parameters[2])
+            case "cmdIcon": cmdIcon = try reader.readStruct(Image.self, parameters[3])
+            case "secondaryImage": secondaryImage = try reader.readStruct(Image.self, parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let cmdID else {
+            if cmdID == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            cmdID: cmdID,
+            menuParams: menuParams,
+            vrCommands: vrCommands,
+            cmdIcon: cmdIcon,
+            secondaryImage: secondaryImage
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(cmdID, forKey: "cmdID")
+        if let menuParams { writer.writeStruct(menuParams, forKey: "menuParams") }
+        if let vrCommands { writer.writeStringArray(vrCommands, forKey: "vrCommands") }
+        if let cmdIcon { writer.writeStruct(cmdIcon, forKey: "cmdIcon") }
+        if let secondaryImage { writer.writeStruct(secondaryImage, forKey: "secondaryImage") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(cmdID, parameters[0])
+        validator.checkStruct(menuParams, parameters[1])
+        validator.checkStringArray(vrCommands, parameters[2])
+        validator.checkStruct(cmdIcon, parameters[3])
+        validator.checkStruct(secondaryImage, parameters[4])
+    }
+}
+
 extension DeleteCommand {
     public static let functionName = "DeleteCommand"
     public static let functionIDValue = 6
@@ -2894,6 +3241,35 @@ extension DeleteCommand {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DeleteCommand", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "cmdID", type: .integer, isMandatory: true, minValue: 0, maxValue: 2000000000),
     ])
+}
+
+extension DeleteCommand {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var cmdID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "cmdID": cmdID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let cmdID else {
+            if cmdID == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            cmdID: cmdID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(cmdID, forKey: "cmdID")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(cmdID, parameters[0])
+    }
 }
 
 extension AddSubMenu {
@@ -2915,6 +3291,76 @@ extension AddSubMenu {
     ])
 }
 
+extension AddSubMenu {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var menuID: Swift.Int?
+        var position: Swift.Int?
+        var menuName: Swift.String?
+        var menuIcon: Image?
+        var menuLayout: MenuLayout?
+        var parentID: Swift.Int?
+        var secondaryText: Swift.String?
+        var tertiaryText: Swift.String?
+        var secondaryImage: Image?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "menuID": menuID = try reader.readInteger(parameters[0])
+            case "position": position = try reader.readInteger(parameters[1])
+            case "menuName": menuName = try reader.readString(parameters[2])
+            case "menuIcon": menuIcon = try reader.readStruct(Image.self, parameters[3])
+            case "menuLayout": menuLayout = try reader.readEnum(MenuLayout.self, parameters[4])
+            case "parentID": parentID = try reader.readInteger(parameters[5])
+            case "secondaryText": secondaryText = try reader.readString(parameters[6])
+            case "tertiaryText": tertiaryText = try reader.readString(parameters[7])
+            case "secondaryImage": secondaryImage = try reader.readStruct(Image.self, parameters[8])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let menuID, let menuName else {
+            if menuID == nil { reader.missing(parameters[0]) }
+            if menuName == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            menuID: menuID,
+            position: position,
+            menuName: menuName,
+            menuIcon: menuIcon,
+            menuLayout: menuLayout,
+            parentID: parentID,
+            secondaryText: secondaryText,
+            tertiaryText: tertiaryText,
+            secondaryImage: secondaryImage
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(menuID, forKey: "menuID")
+        if let position { writer.writeInteger(position, forKey: "position") }
+        writer.writeString(menuName, forKey: "menuName")
+        if let menuIcon { writer.writeStruct(menuIcon, forKey: "menuIcon") }
+        if let menuLayout { writer.writeEnum(menuLayout, forKey: "menuLayout") }
+        if let parentID { writer.writeInteger(parentID, forKey: "parentID") }
+        if let secondaryText { writer.writeString(secondaryText, forKey: "secondaryText") }
+        if let tertiaryText { writer.writeString(tertiaryText, forKey: "tertiaryText") }
+        if let secondaryImage { writer.writeStruct(secondaryImage, forKey: "secondaryImage") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(menuID, parameters[0])
+        validator.checkInteger(position, parameters[1])
+        validator.checkString(menuName, parameters[2])
+        validator.checkStruct(menuIcon, parameters[3])
+        validator.checkEnum(menuLayout, parameters[4])
+        validator.checkInteger(parentID, parameters[5])
+        validator.checkString(secondaryText, parameters[6])
+        validator.checkString(tertiaryText, parameters[7])
+        validator.checkStruct(secondaryImage, parameters[8])
+    }
+}
+
 extension DeleteSubMenu {
     public static let functionName = "DeleteSubMenu"
     public static let functionIDValue = 8
@@ -2924,6 +3370,35 @@ extension DeleteSubMenu {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DeleteSubMenu", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "menuID", type: .integer, isMandatory: true, minValue: 1, maxValue: 2000000000),
     ])
+}
+
+extension DeleteSubMenu {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var menuID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "menuID": menuID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let menuID else {
+            if menuID == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            menuID: menuID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(menuID, forKey: "menuID")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(menuID, parameters[0])
+    }
 }
 
 extension ShowAppMenu {
@@ -2937,6 +3412,31 @@ extension ShowAppMenu {
     ])
 }
 
+extension ShowAppMenu {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var menuID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "menuID": menuID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            menuID: menuID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let menuID { writer.writeInteger(menuID, forKey: "menuID") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(menuID, parameters[0])
+    }
+}
+
 extension CreateInteractionChoiceSet {
     public static let functionName = "CreateInteractionChoiceSet"
     public static let functionIDValue = 9
@@ -2947,6 +3447,41 @@ extension CreateInteractionChoiceSet {
         .init(name: "interactionChoiceSetID", type: .integer, isMandatory: true, minValue: 0, maxValue: 2000000000),
         .init(name: "choiceSet", type: .structure("Choice"), isArray: true, isMandatory: true, minSize: 1, maxSize: 100),
     ])
+}
+
+extension CreateInteractionChoiceSet {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var interactionChoiceSetID: Swift.Int?
+        var choiceSet: [Choice]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "interactionChoiceSetID": interactionChoiceSetID = try reader.readInteger(parameters[0])
+            case "choiceSet": choiceSet = try reader.readStructArray(Choice.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let interactionChoiceSetID, let choiceSet else {
+            if interactionChoiceSetID == nil { reader.missing(parameters[0]) }
+            if choiceSet == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            interactionChoiceSetID: interactionChoiceSetID,
+            choiceSet: choiceSet
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(interactionChoiceSetID, forKey: "interactionChoiceSetID")
+        writer.writeStructArray(choiceSet, forKey: "choiceSet")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(interactionChoiceSetID, parameters[0])
+        validator.checkStructArray(choiceSet, parameters[1])
+    }
 }
 
 extension PerformInteraction {
@@ -2969,6 +3504,82 @@ extension PerformInteraction {
     ])
 }
 
+extension PerformInteraction {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var initialText: Swift.String?
+        var initialPrompt: [TTSChunk]?
+        var interactionMode: InteractionMode?
+        var interactionChoiceSetIDList: [Swift.Int]?
+        var helpPrompt: [TTSChunk]?
+        var timeoutPrompt: [TTSChunk]?
+        var timeout: Swift.Int?
+        var vrHelp: [VrHelpItem]?
+        var interactionLayout: LayoutMode?
+        var cancelID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "initialText": initialText = try reader.readString(parameters[0])
+            case "initialPrompt": initialPrompt = try reader.readStructArray(TTSChunk.self, parameters[1])
+            case "interactionMode": interactionMode = try reader.readEnum(InteractionMode.self, parameters[2])
+            case "interactionChoiceSetIDList": interactionChoiceSetIDList = try reader.readIntegerArray(parameters[3])
+            case "helpPrompt": helpPrompt = try reader.readStructArray(TTSChunk.self, parameters[4])
+            case "timeoutPrompt": timeoutPrompt = try reader.readStructArray(TTSChunk.self, parameters[5])
+            case "timeout": timeout = try reader.readInteger(parameters[6])
+            case "vrHelp": vrHelp = try reader.readStructArray(VrHelpItem.self, parameters[7])
+            case "interactionLayout": interactionLayout = try reader.readEnum(LayoutMode.self, parameters[8])
+            case "cancelID": cancelID = try reader.readInteger(parameters[9])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let initialText, let interactionMode, let interactionChoiceSetIDList else {
+            if initialText == nil { reader.missing(parameters[0]) }
+            if interactionMode == nil { reader.missing(parameters[2]) }
+            if interactionChoiceSetIDList == nil { reader.missing(parameters[3]) }
+            throw .invalidValue
+        }
+        self.init(
+            initialText: initialText,
+            initialPrompt: initialPrompt,
+            interactionMode: interactionMode,
+            interactionChoiceSetIDList: interactionChoiceSetIDList,
+            helpPrompt: helpPrompt,
+            timeoutPrompt: timeoutPrompt,
+            timeout: timeout,
+            vrHelp: vrHelp,
+            interactionLayout: interactionLayout,
+            cancelID: cancelID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(initialText, forKey: "initialText")
+        if let initialPrompt { writer.writeStructArray(initialPrompt, forKey: "initialPrompt") }
+        writer.writeEnum(interactionMode, forKey: "interactionMode")
+        writer.writeIntegerArray(interactionChoiceSetIDList, forKey: "interactionChoiceSetIDList")
+        if let helpPrompt { writer.writeStructArray(helpPrompt, forKey: "helpPrompt") }
+        if let timeoutPrompt { writer.writeStructArray(timeoutPrompt, forKey: "timeoutPrompt") }
+        if let timeout { writer.writeInteger(timeout, forKey: "timeout") }
+        if let vrHelp { writer.writeStructArray(vrHelp, forKey: "vrHelp") }
+        if let interactionLayout { writer.writeEnum(interactionLayout, forKey: "interactionLayout") }
+        if let cancelID { writer.writeInteger(cancelID, forKey: "cancelID") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(initialText, parameters[0])
+        validator.checkStructArray(initialPrompt, parameters[1])
+        validator.checkEnum(interactionMode, parameters[2])
+        validator.checkIntegerArray(interactionChoiceSetIDList, parameters[3])
+        validator.checkStructArray(helpPrompt, parameters[4])
+        validator.checkStructArray(timeoutPrompt, parameters[5])
+        validator.checkInteger(timeout, parameters[6])
+        validator.checkStructArray(vrHelp, parameters[7])
+        validator.checkEnum(interactionLayout, parameters[8])
+        validator.checkInteger(cancelID, parameters[9])
+    }
+}
+
 extension DeleteInteractionChoiceSet {
     public static let functionName = "DeleteInteractionChoiceSet"
     public static let functionIDValue = 11
@@ -2978,6 +3589,35 @@ extension DeleteInteractionChoiceSet {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DeleteInteractionChoiceSet", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "interactionChoiceSetID", type: .integer, isMandatory: true, minValue: 0, maxValue: 2000000000),
     ])
+}
+
+extension DeleteInteractionChoiceSet {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var interactionChoiceSetID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "interactionChoiceSetID": interactionChoiceSetID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let interactionChoiceSetID else {
+            if interactionChoiceSetID == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            interactionChoiceSetID: interactionChoiceSetID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(interactionChoiceSetID, forKey: "interactionChoiceSetID")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(interactionChoiceSetID, parameters[0])
+    }
 }
 
 extension Alert {
@@ -3000,6 +3640,76 @@ extension Alert {
     ])
 }
 
+extension Alert {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var alertText1: Swift.String?
+        var alertText2: Swift.String?
+        var alertText3: Swift.String?
+        var ttsChunks: [TTSChunk]?
+        var duration: Swift.Int?
+        var playTone: Swift.Bool?
+        var progressIndicator: Swift.Bool?
+        var softButtons: [SoftButton]?
+        var alertIcon: Image?
+        var cancelID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "alertText1": alertText1 = try reader.readString(parameters[0])
+            case "alertText2": alertText2 = try reader.readString(parameters[1])
+            case "alertText3": alertText3 = try reader.readString(parameters[2])
+            case "ttsChunks": ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[3])
+            case "duration": duration = try reader.readInteger(parameters[4])
+            case "playTone": playTone = try reader.readBool(parameters[5])
+            case "progressIndicator": progressIndicator = try reader.readBool(parameters[6])
+            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[7])
+            case "alertIcon": alertIcon = try reader.readStruct(Image.self, parameters[8])
+            case "cancelID": cancelID = try reader.readInteger(parameters[9])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            alertText1: alertText1,
+            alertText2: alertText2,
+            alertText3: alertText3,
+            ttsChunks: ttsChunks,
+            duration: duration,
+            playTone: playTone,
+            progressIndicator: progressIndicator,
+            softButtons: softButtons,
+            alertIcon: alertIcon,
+            cancelID: cancelID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let alertText1 { writer.writeString(alertText1, forKey: "alertText1") }
+        if let alertText2 { writer.writeString(alertText2, forKey: "alertText2") }
+        if let alertText3 { writer.writeString(alertText3, forKey: "alertText3") }
+        if let ttsChunks { writer.writeStructArray(ttsChunks, forKey: "ttsChunks") }
+        if let duration { writer.writeInteger(duration, forKey: "duration") }
+        if let playTone { writer.writeBool(playTone, forKey: "playTone") }
+        if let progressIndicator { writer.writeBool(progressIndicator, forKey: "progressIndicator") }
+        if let softButtons { writer.writeStructArray(softButtons, forKey: "softButtons") }
+        if let alertIcon { writer.writeStruct(alertIcon, forKey: "alertIcon") }
+        if let cancelID { writer.writeInteger(cancelID, forKey: "cancelID") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(alertText1, parameters[0])
+        validator.checkString(alertText2, parameters[1])
+        validator.checkString(alertText3, parameters[2])
+        validator.checkStructArray(ttsChunks, parameters[3])
+        validator.checkInteger(duration, parameters[4])
+        validator.checkBool(playTone, parameters[5])
+        validator.checkBool(progressIndicator, parameters[6])
+        validator.checkStructArray(softButtons, parameters[7])
+        validator.checkStruct(alertIcon, parameters[8])
+        validator.checkInteger(cancelID, parameters[9])
+    }
+}
+
 extension SubtleAlert {
     public static let functionName = "SubtleAlert"
     public static let functionIDValue = 64
@@ -3015,6 +3725,61 @@ extension SubtleAlert {
         .init(name: "softButtons", type: .structure("SoftButton"), isArray: true, isMandatory: false, minSize: 0, maxSize: 2),
         .init(name: "cancelID", type: .integer, isMandatory: false),
     ])
+}
+
+extension SubtleAlert {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var alertText1: Swift.String?
+        var alertText2: Swift.String?
+        var alertIcon: Image?
+        var ttsChunks: [TTSChunk]?
+        var duration: Swift.Int?
+        var softButtons: [SoftButton]?
+        var cancelID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "alertText1": alertText1 = try reader.readString(parameters[0])
+            case "alertText2": alertText2 = try reader.readString(parameters[1])
+            case "alertIcon": alertIcon = try reader.readStruct(Image.self, parameters[2])
+            case "ttsChunks": ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[3])
+            case "duration": duration = try reader.readInteger(parameters[4])
+            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[5])
+            case "cancelID": cancelID = try reader.readInteger(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            alertText1: alertText1,
+            alertText2: alertText2,
+            alertIcon: alertIcon,
+            ttsChunks: ttsChunks,
+            duration: duration,
+            softButtons: softButtons,
+            cancelID: cancelID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let alertText1 { writer.writeString(alertText1, forKey: "alertText1") }
+        if let alertText2 { writer.writeString(alertText2, forKey: "alertText2") }
+        if let alertIcon { writer.writeStruct(alertIcon, forKey: "alertIcon") }
+        if let ttsChunks { writer.writeStructArray(ttsChunks, forKey: "ttsChunks") }
+        if let duration { writer.writeInteger(duration, forKey: "duration") }
+        if let softButtons { writer.writeStructArray(softButtons, forKey: "softButtons") }
+        if let cancelID { writer.writeInteger(cancelID, forKey: "cancelID") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(alertText1, parameters[0])
+        validator.checkString(alertText2, parameters[1])
+        validator.checkStruct(alertIcon, parameters[2])
+        validator.checkStructArray(ttsChunks, parameters[3])
+        validator.checkInteger(duration, parameters[4])
+        validator.checkStructArray(softButtons, parameters[5])
+        validator.checkInteger(cancelID, parameters[6])
+    }
 }
 
 extension Show {
@@ -3043,6 +3808,106 @@ extension Show {
     ])
 }
 
+extension Show {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var mainField1: Swift.String?
+        var mainField2: Swift.String?
+        var mainField3: Swift.String?
+        var mainField4: Swift.String?
+        var alignment: TextAlignment?
+        var statusBar: Swift.String?
+        var mediaClock: Swift.String?
+        var mediaTrack: Swift.String?
+        var graphic: Image?
+        var secondaryGraphic: Image?
+        var softButtons: [SoftButton]?
+        var customPresets: [Swift.String]?
+        var metadataTags: MetadataTags?
+        var templateTitle: Swift.String?
+        var windowID: Swift.Int?
+        var templateConfiguration: TemplateConfiguration?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "mainField1": mainField1 = try reader.readString(parameters[0])
+            case "mainField2": mainField2 = try reader.readString(parameters[1])
+            case "mainField3": mainField3 = try reader.readString(parameters[2])
+            case "mainField4": mainField4 = try reader.readString(parameters[3])
+            case "alignment": alignment = try reader.readEnum(TextAlignment.self, parameters[4])
+            case "statusBar": statusBar = try reader.readString(parameters[5])
+            case "mediaClock": mediaClock = try reader.readString(parameters[6])
+            case "mediaTrack": mediaTrack = try reader.readString(parameters[7])
+            case "graphic": graphic = try reader.readStruct(Image.self, parameters[8])
+            case "secondaryGraphic": secondaryGraphic = try reader.readStruct(Image.self, parameters[9])
+            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[10])
+            case "customPresets": customPresets = try reader.readStringArray(parameters[11])
+            case "metadataTags": metadataTags = try reader.readStruct(MetadataTags.self, parameters[12])
+            case "templateTitle": templateTitle = try reader.readString(parameters[13])
+            case "windowID": windowID = try reader.readInteger(parameters[14])
+            case "templateConfiguration": templateConfiguration = try reader.readStruct(TemplateConfiguration.self, parameters[15])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            mainField1: mainField1,
+            mainField2: mainField2,
+            mainField3: mainField3,
+            mainField4: mainField4,
+            alignment: alignment,
+            statusBar: statusBar,
+            mediaClock: mediaClock,
+            mediaTrack: mediaTrack,
+            graphic: graphic,
+            secondaryGraphic: secondaryGraphic,
+            softButtons: softButtons,
+            customPresets: customPresets,
+            metadataTags: metadataTags,
+            templateTitle: templateTitle,
+            windowID: windowID,
+            templateConfiguration: templateConfiguration
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let mainField1 { writer.writeString(mainField1, forKey: "mainField1") }
+        if let mainField2 { writer.writeString(mainField2, forKey: "mainField2") }
+        if let mainField3 { writer.writeString(mainField3, forKey: "mainField3") }
+        if let mainField4 { writer.writeString(mainField4, forKey: "mainField4") }
+        if let alignment { writer.writeEnum(alignment, forKey: "alignment") }
+        if let statusBar { writer.writeString(statusBar, forKey: "statusBar") }
+        if let mediaClock { writer.writeString(mediaClock, forKey: "mediaClock") }
+        if let mediaTrack { writer.writeString(mediaTrack, forKey: "mediaTrack") }
+        if let graphic { writer.writeStruct(graphic, forKey: "graphic") }
+        if let secondaryGraphic { writer.writeStruct(secondaryGraphic, forKey: "secondaryGraphic") }
+        if let softButtons { writer.writeStructArray(softButtons, forKey: "softButtons") }
+        if let customPresets { writer.writeStringArray(customPresets, forKey: "customPresets") }
+        if let metadataTags { writer.writeStruct(metadataTags, forKey: "metadataTags") }
+        if let templateTitle { writer.writeString(templateTitle, forKey: "templateTitle") }
+        if let windowID { writer.writeInteger(windowID, forKey: "windowID") }
+        if let templateConfiguration { writer.writeStruct(templateConfiguration, forKey: "templateConfiguration") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(mainField1, parameters[0])
+        validator.checkString(mainField2, parameters[1])
+        validator.checkString(mainField3, parameters[2])
+        validator.checkString(mainField4, parameters[3])
+        validator.checkEnum(alignment, parameters[4])
+        validator.checkString(statusBar, parameters[5])
+        validator.checkString(mediaClock, parameters[6])
+        validator.checkString(mediaTrack, parameters[7])
+        validator.checkStruct(graphic, parameters[8])
+        validator.checkStruct(secondaryGraphic, parameters[9])
+        validator.checkStructArray(softButtons, parameters[10])
+        validator.checkStringArray(customPresets, parameters[11])
+        validator.checkStruct(metadataTags, parameters[12])
+        validator.checkString(templateTitle, parameters[13])
+        validator.checkInteger(windowID, parameters[14])
+        validator.checkStruct(templateConfiguration, parameters[15])
+    }
+}
+
 extension Speak {
     public static let functionName = "Speak"
     public static let functionIDValue = 14
@@ -3052,6 +3917,35 @@ extension Speak {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Speak", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "ttsChunks", type: .structure("TTSChunk"), isArray: true, isMandatory: true, minSize: 1, maxSize: 100),
     ])
+}
+
+extension Speak {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var ttsChunks: [TTSChunk]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "ttsChunks": ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let ttsChunks else {
+            if ttsChunks == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            ttsChunks: ttsChunks
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStructArray(ttsChunks, forKey: "ttsChunks")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(ttsChunks, parameters[0])
+    }
 }
 
 extension SetMediaClockTimer {
@@ -3069,6 +3963,65 @@ extension SetMediaClockTimer {
         .init(name: "backSeekIndicator", type: .structure("SeekStreamingIndicator"), isMandatory: false, availability: .init(since: .version(7, 1))),
         .init(name: "countRate", type: .float, isMandatory: false, minValue: 0.1, maxValue: 100, defaultValue: "1.0", availability: .init(since: .version(7, 1))),
     ])
+}
+
+extension SetMediaClockTimer {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var startTime: StartTime?
+        var endTime: StartTime?
+        var updateMode: UpdateMode?
+        var audioStreamingIndicator: AudioStreamingIndicator?
+        var forwardSeekIndicator: SeekStreamingIndicator?
+        var backSeekIndicator: SeekStreamingIndicator?
+        var countRate: Swift.Double?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "startTime": startTime = try reader.readStruct(StartTime.self, parameters[0])
+            case "endTime": endTime = try reader.readStruct(StartTime.self, parameters[1])
+            case "updateMode": updateMode = try reader.readEnum(UpdateMode.self, parameters[2])
+            case "audioStreamingIndicator": audioStreamingIndicator = try reader.readEnum(AudioStreamingIndicator.self, parameters[3])
+            case "forwardSeekIndicator": forwardSeekIndicator = try reader.readStruct(SeekStreamingIndicator.self, parameters[4])
+            case "backSeekIndicator": backSeekIndicator = try reader.readStruct(SeekStreamingIndicator.self, parameters[5])
+            case "countRate": countRate = try reader.readFloat(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let updateMode else {
+            if updateMode == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            startTime: startTime,
+            endTime: endTime,
+            updateMode: updateMode,
+            audioStreamingIndicator: audioStreamingIndicator,
+            forwardSeekIndicator: forwardSeekIndicator,
+            backSeekIndicator: backSeekIndicator,
+            countRate: countRate
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let startTime { writer.writeStruct(startTime, forKey: "startTime") }
+        if let endTime { writer.writeStruct(endTime, forKey: "endTime") }
+        writer.writeEnum(updateMode, forKey: "updateMode")
+        if let audioStreamingIndicator { writer.writeEnum(audioStreamingIndicator, forKey: "audioStreamingIndicator") }
+        if let forwardSeekIndicator { writer.writeStruct(forwardSeekIndicator, forKey: "forwardSeekIndicator") }
+        if let backSeekIndicator { writer.writeStruct(backSeekIndicator, forKey: "backSeekIndicator") }
+        if let countRate { writer.writeFloat(countRate, forKey: "countRate") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(startTime, parameters[0])
+        validator.checkStruct(endTime, parameters[1])
+        validator.checkEnum(updateMode, parameters[2])
+        validator.checkEnum(audioStreamingIndicator, parameters[3])
+        validator.checkStruct(forwardSeekIndicator, parameters[4])
+        validator.checkStruct(backSeekIndicator, parameters[5])
+        validator.checkFloat(countRate, parameters[6])
+    }
 }
 
 extension PerformAudioPassThru {
@@ -3089,6 +4042,73 @@ extension PerformAudioPassThru {
     ])
 }
 
+extension PerformAudioPassThru {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var initialPrompt: [TTSChunk]?
+        var audioPassThruDisplayText1: Swift.String?
+        var audioPassThruDisplayText2: Swift.String?
+        var samplingRate: SamplingRate?
+        var maxDuration: Swift.Int?
+        var bitsPerSample: BitsPerSample?
+        var audioType: AudioType?
+        var muteAudio: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "initialPrompt": initialPrompt = try reader.readStructArray(TTSChunk.self, parameters[0])
+            case "audioPassThruDisplayText1": audioPassThruDisplayText1 = try reader.readString(parameters[1])
+            case "audioPassThruDisplayText2": audioPassThruDisplayText2 = try reader.readString(parameters[2])
+            case "samplingRate": samplingRate = try reader.readEnum(SamplingRate.self, parameters[3])
+            case "maxDuration": maxDuration = try reader.readInteger(parameters[4])
+            case "bitsPerSample": bitsPerSample = try reader.readEnum(BitsPerSample.self, parameters[5])
+            case "audioType": audioType = try reader.readEnum(AudioType.self, parameters[6])
+            case "muteAudio": muteAudio = try reader.readBool(parameters[7])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let samplingRate, let maxDuration, let bitsPerSample, let audioType else {
+            if samplingRate == nil { reader.missing(parameters[3]) }
+            if maxDuration == nil { reader.missing(parameters[4]) }
+            if bitsPerSample == nil { reader.missing(parameters[5]) }
+            if audioType == nil { reader.missing(parameters[6]) }
+            throw .invalidValue
+        }
+        self.init(
+            initialPrompt: initialPrompt,
+            audioPassThruDisplayText1: audioPassThruDisplayText1,
+            audioPassThruDisplayText2: audioPassThruDisplayText2,
+            samplingRate: samplingRate,
+            maxDuration: maxDuration,
+            bitsPerSample: bitsPerSample,
+            audioType: audioType,
+            muteAudio: muteAudio
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let initialPrompt { writer.writeStructArray(initialPrompt, forKey: "initialPrompt") }
+        if let audioPassThruDisplayText1 { writer.writeString(audioPassThruDisplayText1, forKey: "audioPassThruDisplayText1") }
+        if let audioPassThruDisplayText2 { writer.writeString(audioPassThruDisplayText2, forKey: "audioPassThruDisplayText2") }
+        writer.writeEnum(samplingRate, forKey: "samplingRate")
+        writer.writeInteger(maxDuration, forKey: "maxDuration")
+        writer.writeEnum(bitsPerSample, forKey: "bitsPerSample")
+        writer.writeEnum(audioType, forKey: "audioType")
+        if let muteAudio { writer.writeBool(muteAudio, forKey: "muteAudio") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(initialPrompt, parameters[0])
+        validator.checkString(audioPassThruDisplayText1, parameters[1])
+        validator.checkString(audioPassThruDisplayText2, parameters[2])
+        validator.checkEnum(samplingRate, parameters[3])
+        validator.checkInteger(maxDuration, parameters[4])
+        validator.checkEnum(bitsPerSample, parameters[5])
+        validator.checkEnum(audioType, parameters[6])
+        validator.checkBool(muteAudio, parameters[7])
+    }
+}
+
 extension EndAudioPassThru {
     public static let functionName = "EndAudioPassThru"
     public static let functionIDValue = 17
@@ -3097,6 +4117,21 @@ extension EndAudioPassThru {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "EndAudioPassThru", availability: .init(since: .version(2, 0)), parameters: [
     ])
+}
+
+extension EndAudioPassThru {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }
 
 extension SubscribeButton {
@@ -3110,6 +4145,35 @@ extension SubscribeButton {
     ])
 }
 
+extension SubscribeButton {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var buttonName: ButtonName?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "buttonName": buttonName = try reader.readEnum(ButtonName.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let buttonName else {
+            if buttonName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            buttonName: buttonName
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(buttonName, forKey: "buttonName")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(buttonName, parameters[0])
+    }
+}
+
 extension UnsubscribeButton {
     public static let functionName = "UnsubscribeButton"
     public static let functionIDValue = 19
@@ -3119,6 +4183,35 @@ extension UnsubscribeButton {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "UnsubscribeButton", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "buttonName", type: .enumeration("ButtonName"), isMandatory: true),
     ])
+}
+
+extension UnsubscribeButton {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var buttonName: ButtonName?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "buttonName": buttonName = try reader.readEnum(ButtonName.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let buttonName else {
+            if buttonName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            buttonName: buttonName
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(buttonName, forKey: "buttonName")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(buttonName, parameters[0])
+    }
 }
 
 extension SubscribeVehicleData {
@@ -3166,6 +4259,201 @@ extension SubscribeVehicleData {
     ])
 }
 
+extension SubscribeVehicleData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var gps: Swift.Bool?
+        var speed: Swift.Bool?
+        var rpm: Swift.Bool?
+        var fuelLevel: Swift.Bool?
+        var fuelLevelState: Swift.Bool?
+        var instantFuelConsumption: Swift.Bool?
+        var fuelRange: Swift.Bool?
+        var climateData: Swift.Bool?
+        var externalTemperature: Swift.Bool?
+        var turnSignal: Swift.Bool?
+        var gearStatus: Swift.Bool?
+        var prndl: Swift.Bool?
+        var tirePressure: Swift.Bool?
+        var odometer: Swift.Bool?
+        var beltStatus: Swift.Bool?
+        var bodyInformation: Swift.Bool?
+        var deviceStatus: Swift.Bool?
+        var driverBraking: Swift.Bool?
+        var wiperStatus: Swift.Bool?
+        var headLampStatus: Swift.Bool?
+        var engineTorque: Swift.Bool?
+        var accPedalPosition: Swift.Bool?
+        var steeringWheelAngle: Swift.Bool?
+        var engineOilLife: Swift.Bool?
+        var electronicParkBrakeStatus: Swift.Bool?
+        var cloudAppVehicleID: Swift.Bool?
+        var stabilityControlsStatus: Swift.Bool?
+        var eCallInfo: Swift.Bool?
+        var airbagStatus: Swift.Bool?
+        var emergencyEvent: Swift.Bool?
+        var clusterModeStatus: Swift.Bool?
+        var myKey: Swift.Bool?
+        var windowStatus: Swift.Bool?
+        var handsOffSteering: Swift.Bool?
+        var seatOccupancy: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "gps": gps = try reader.readBool(parameters[0])
+            case "speed": speed = try reader.readBool(parameters[1])
+            case "rpm": rpm = try reader.readBool(parameters[2])
+            case "fuelLevel": fuelLevel = try reader.readBool(parameters[3])
+            case "fuelLevel_State": fuelLevelState = try reader.readBool(parameters[4])
+            case "instantFuelConsumption": instantFuelConsumption = try reader.readBool(parameters[5])
+            case "fuelRange": fuelRange = try reader.readBool(parameters[6])
+            case "climateData": climateData = try reader.readBool(parameters[7])
+            case "externalTemperature": externalTemperature = try reader.readBool(parameters[8])
+            case "turnSignal": turnSignal = try reader.readBool(parameters[9])
+            case "gearStatus": gearStatus = try reader.readBool(parameters[10])
+            case "prndl": prndl = try reader.readBool(parameters[11])
+            case "tirePressure": tirePressure = try reader.readBool(parameters[12])
+            case "odometer": odometer = try reader.readBool(parameters[13])
+            case "beltStatus": beltStatus = try reader.readBool(parameters[14])
+            case "bodyInformation": bodyInformation = try reader.readBool(parameters[15])
+            case "deviceStatus": deviceStatus = try reader.readBool(parameters[16])
+            case "driverBraking": driverBraking = try reader.readBool(parameters[17])
+            case "wiperStatus": wiperStatus = try reader.readBool(parameters[18])
+            case "headLampStatus": headLampStatus = try reader.readBool(parameters[19])
+            case "engineTorque": engineTorque = try reader.readBool(parameters[20])
+            case "accPedalPosition": accPedalPosition = try reader.readBool(parameters[21])
+            case "steeringWheelAngle": steeringWheelAngle = try reader.readBool(parameters[22])
+            case "engineOilLife": engineOilLife = try reader.readBool(parameters[23])
+            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readBool(parameters[24])
+            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readBool(parameters[25])
+            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readBool(parameters[26])
+            case "eCallInfo": eCallInfo = try reader.readBool(parameters[27])
+            case "airbagStatus": airbagStatus = try reader.readBool(parameters[28])
+            case "emergencyEvent": emergencyEvent = try reader.readBool(parameters[29])
+            case "clusterModeStatus": clusterModeStatus = try reader.readBool(parameters[30])
+            case "myKey": myKey = try reader.readBool(parameters[31])
+            case "windowStatus": windowStatus = try reader.readBool(parameters[32])
+            case "handsOffSteering": handsOffSteering = try reader.readBool(parameters[33])
+            case "seatOccupancy": seatOccupancy = try reader.readBool(parameters[34])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            gps: gps,
+            speed: speed,
+            rpm: rpm,
+            fuelLevel: fuelLevel,
+            fuelLevelState: fuelLevelState,
+            instantFuelConsumption: instantFuelConsumption,
+            fuelRange: fuelRange,
+            climateData: climateData,
+            externalTemperature: externalTemperature,
+            turnSignal: turnSignal,
+            gearStatus: gearStatus,
+            prndl: prndl,
+            tirePressure: tirePressure,
+            odometer: odometer,
+            beltStatus: beltStatus,
+            bodyInformation: bodyInformation,
+            deviceStatus: deviceStatus,
+            driverBraking: driverBraking,
+            wiperStatus: wiperStatus,
+            headLampStatus: headLampStatus,
+            engineTorque: engineTorque,
+            accPedalPosition: accPedalPosition,
+            steeringWheelAngle: steeringWheelAngle,
+            engineOilLife: engineOilLife,
+            electronicParkBrakeStatus: electronicParkBrakeStatus,
+            cloudAppVehicleID: cloudAppVehicleID,
+            stabilityControlsStatus: stabilityControlsStatus,
+            eCallInfo: eCallInfo,
+            airbagStatus: airbagStatus,
+            emergencyEvent: emergencyEvent,
+            clusterModeStatus: clusterModeStatus,
+            myKey: myKey,
+            windowStatus: windowStatus,
+            handsOffSteering: handsOffSteering,
+            seatOccupancy: seatOccupancy
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let gps { writer.writeBool(gps, forKey: "gps") }
+        if let speed { writer.writeBool(speed, forKey: "speed") }
+        if let rpm { writer.writeBool(rpm, forKey: "rpm") }
+        if let fuelLevel { writer.writeBool(fuelLevel, forKey: "fuelLevel") }
+        if let fuelLevelState { writer.writeBool(fuelLevelState, forKey: "fuelLevel_State") }
+        if let instantFuelConsumption { writer.writeBool(instantFuelConsumption, forKey: "instantFuelConsumption") }
+        if let fuelRange { writer.writeBool(fuelRange, forKey: "fuelRange") }
+        if let climateData { writer.writeBool(climateData, forKey: "climateData") }
+        if let externalTemperature { writer.writeBool(externalTemperature, forKey: "externalTemperature") }
+        if let turnSignal { writer.writeBool(turnSignal, forKey: "turnSignal") }
+        if let gearStatus { writer.writeBool(gearStatus, forKey: "gearStatus") }
+        if let prndl { writer.writeBool(prndl, forKey: "prndl") }
+        if let tirePressure { writer.writeBool(tirePressure, forKey: "tirePressure") }
+        if let odometer { writer.writeBool(odometer, forKey: "odometer") }
+        if let beltStatus { writer.writeBool(beltStatus, forKey: "beltStatus") }
+        if let bodyInformation { writer.writeBool(bodyInformation, forKey: "bodyInformation") }
+        if let deviceStatus { writer.writeBool(deviceStatus, forKey: "deviceStatus") }
+        if let driverBraking { writer.writeBool(driverBraking, forKey: "driverBraking") }
+        if let wiperStatus { writer.writeBool(wiperStatus, forKey: "wiperStatus") }
+        if let headLampStatus { writer.writeBool(headLampStatus, forKey: "headLampStatus") }
+        if let engineTorque { writer.writeBool(engineTorque, forKey: "engineTorque") }
+        if let accPedalPosition { writer.writeBool(accPedalPosition, forKey: "accPedalPosition") }
+        if let steeringWheelAngle { writer.writeBool(steeringWheelAngle, forKey: "steeringWheelAngle") }
+        if let engineOilLife { writer.writeBool(engineOilLife, forKey: "engineOilLife") }
+        if let electronicParkBrakeStatus { writer.writeBool(electronicParkBrakeStatus, forKey: "electronicParkBrakeStatus") }
+        if let cloudAppVehicleID { writer.writeBool(cloudAppVehicleID, forKey: "cloudAppVehicleID") }
+        if let stabilityControlsStatus { writer.writeBool(stabilityControlsStatus, forKey: "stabilityControlsStatus") }
+        if let eCallInfo { writer.writeBool(eCallInfo, forKey: "eCallInfo") }
+        if let airbagStatus { writer.writeBool(airbagStatus, forKey: "airbagStatus") }
+        if let emergencyEvent { writer.writeBool(emergencyEvent, forKey: "emergencyEvent") }
+        if let clusterModeStatus { writer.writeBool(clusterModeStatus, forKey: "clusterModeStatus") }
+        if let myKey { writer.writeBool(myKey, forKey: "myKey") }
+        if let windowStatus { writer.writeBool(windowStatus, forKey: "windowStatus") }
+        if let handsOffSteering { writer.writeBool(handsOffSteering, forKey: "handsOffSteering") }
+        if let seatOccupancy { writer.writeBool(seatOccupancy, forKey: "seatOccupancy") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(gps, parameters[0])
+        validator.checkBool(speed, parameters[1])
+        validator.checkBool(rpm, parameters[2])
+        validator.checkBool(fuelLevel, parameters[3])
+        validator.checkBool(fuelLevelState, parameters[4])
+        validator.checkBool(instantFuelConsumption, parameters[5])
+        validator.checkBool(fuelRange, parameters[6])
+        validator.checkBool(climateData, parameters[7])
+        validator.checkBool(externalTemperature, parameters[8])
+        validator.checkBool(turnSignal, parameters[9])
+        validator.checkBool(gearStatus, parameters[10])
+        validator.checkBool(prndl, parameters[11])
+        validator.checkBool(tirePressure, parameters[12])
+        validator.checkBool(odometer, parameters[13])
+        validator.checkBool(beltStatus, parameters[14])
+        validator.checkBool(bodyInformation, parameters[15])
+        validator.checkBool(deviceStatus, parameters[16])
+        validator.checkBool(driverBraking, parameters[17])
+        validator.checkBool(wiperStatus, parameters[18])
+        validator.checkBool(headLampStatus, parameters[19])
+        validator.checkBool(engineTorque, parameters[20])
+        validator.checkBool(accPedalPosition, parameters[21])
+        validator.checkBool(steeringWheelAngle, parameters[22])
+        validator.checkBool(engineOilLife, parameters[23])
+        validator.checkBool(electronicParkBrakeStatus, parameters[24])
+        validator.checkBool(cloudAppVehicleID, parameters[25])
+        validator.checkBool(stabilityControlsStatus, parameters[26])
+        validator.checkBool(eCallInfo, parameters[27])
+        validator.checkBool(airbagStatus, parameters[28])
+        validator.checkBool(emergencyEvent, parameters[29])
+        validator.checkBool(clusterModeStatus, parameters[30])
+        validator.checkBool(myKey, parameters[31])
+        validator.checkBool(windowStatus, parameters[32])
+        validator.checkBool(handsOffSteering, parameters[33])
+        validator.checkBool(seatOccupancy, parameters[34])
+    }
+}
+
 extension UnsubscribeVehicleData {
     public static let functionName = "UnsubscribeVehicleData"
     public static let functionIDValue = 21
@@ -3209,6 +4497,201 @@ extension UnsubscribeVehicleData {
         .init(name: "handsOffSteering", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0))),
         .init(name: "seatOccupancy", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1))),
     ])
+}
+
+extension UnsubscribeVehicleData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var gps: Swift.Bool?
+        var speed: Swift.Bool?
+        var rpm: Swift.Bool?
+        var fuelLevel: Swift.Bool?
+        var fuelLevelState: Swift.Bool?
+        var instantFuelConsumption: Swift.Bool?
+        var fuelRange: Swift.Bool?
+        var climateData: Swift.Bool?
+        var externalTemperature: Swift.Bool?
+        var turnSignal: Swift.Bool?
+        var gearStatus: Swift.Bool?
+        var prndl: Swift.Bool?
+        var tirePressure: Swift.Bool?
+        var odometer: Swift.Bool?
+        var beltStatus: Swift.Bool?
+        var bodyInformation: Swift.Bool?
+        var deviceStatus: Swift.Bool?
+        var driverBraking: Swift.Bool?
+        var wiperStatus: Swift.Bool?
+        var headLampStatus: Swift.Bool?
+        var engineTorque: Swift.Bool?
+        var accPedalPosition: Swift.Bool?
+        var steeringWheelAngle: Swift.Bool?
+        var engineOilLife: Swift.Bool?
+        var electronicParkBrakeStatus: Swift.Bool?
+        var cloudAppVehicleID: Swift.Bool?
+        var stabilityControlsStatus: Swift.Bool?
+        var eCallInfo: Swift.Bool?
+        var airbagStatus: Swift.Bool?
+        var emergencyEvent: Swift.Bool?
+        var clusterModeStatus: Swift.Bool?
+        var myKey: Swift.Bool?
+        var windowStatus: Swift.Bool?
+        var handsOffSteering: Swift.Bool?
+        var seatOccupancy: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "gps": gps = try reader.readBool(parameters[0])
+            case "speed": speed = try reader.readBool(parameters[1])
+            case "rpm": rpm = try reader.readBool(parameters[2])
+            case "fuelLevel": fuelLevel = try reader.readBool(parameters[3])
+            case "fuelLevel_State": fuelLevelState = try reader.readBool(parameters[4])
+            case "instantFuelConsumption": instantFuelConsumption = try reader.readBool(parameters[5])
+            case "fuelRange": fuelRange = try reader.readBool(parameters[6])
+            case "climateData": climateData = try reader.readBool(parameters[7])
+            case "externalTemperature": externalTemperature = try reader.readBool(parameters[8])
+            case "turnSignal": turnSignal = try reader.readBool(parameters[9])
+            case "gearStatus": gearStatus = try reader.readBool(parameters[10])
+            case "prndl": prndl = try reader.readBool(parameters[11])
+            case "tirePressure": tirePressure = try reader.readBool(parameters[12])
+            case "odometer": odometer = try reader.readBool(parameters[13])
+            case "beltStatus": beltStatus = try reader.readBool(parameters[14])
+            case "bodyInformation": bodyInformation = try reader.readBool(parameters[15])
+            case "deviceStatus": deviceStatus = try reader.readBool(parameters[16])
+            case "driverBraking": driverBraking = try reader.readBool(parameters[17])
+            case "wiperStatus": wiperStatus = try reader.readBool(parameters[18])
+            case "headLampStatus": headLampStatus = try reader.readBool(parameters[19])
+            case "engineTorque": engineTorque = try reader.readBool(parameters[20])
+            case "accPedalPosition": accPedalPosition = try reader.readBool(parameters[21])
+            case "steeringWheelAngle": steeringWheelAngle = try reader.readBool(parameters[22])
+            case "engineOilLife": engineOilLife = try reader.readBool(parameters[23])
+            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readBool(parameters[24])
+            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readBool(parameters[25])
+            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readBool(parameters[26])
+            case "eCallInfo": eCallInfo = try reader.readBool(parameters[27])
+            case "airbagStatus": airbagStatus = try reader.readBool(parameters[28])
+            case "emergencyEvent": emergencyEvent = try reader.readBool(parameters[29])
+            case "clusterModeStatus": clusterModeStatus = try reader.readBool(parameters[30])
+            case "myKey": myKey = try reader.readBool(parameters[31])
+            case "windowStatus": windowStatus = try reader.readBool(parameters[32])
+            case "handsOffSteering": handsOffSteering = try reader.readBool(parameters[33])
+            case "seatOccupancy": seatOccupancy = try reader.readBool(parameters[34])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            gps: gps,
+            speed: speed,
+            rpm: rpm,
+            fuelLevel: fuelLevel,
+            fuelLevelState: fuelLevelState,
+            instantFuelConsumption: instantFuelConsumption,
+            fuelRange: fuelRange,
+            climateData: climateData,
+            externalTemperature: externalTemperature,
+            turnSignal: turnSignal,
+            gearStatus: gearStatus,
+            prndl: prndl,
+            tirePressure: tirePressure,
+            odometer: odometer,
+            beltStatus: beltStatus,
+            bodyInformation: bodyInformation,
+            deviceStatus: deviceStatus,
+            driverBraking: driverBraking,
+            wiperStatus: wiperStatus,
+            headLampStatus: headLampStatus,
+            engineTorque: engineTorque,
+            accPedalPosition: accPedalPosition,
+            steeringWheelAngle: steeringWheelAngle,
+            engineOilLife: engineOilLife,
+            electronicParkBrakeStatus: electronicParkBrakeStatus,
+            cloudAppVehicleID: cloudAppVehicleID,
+            stabilityControlsStatus: stabilityControlsStatus,
+            eCallInfo: eCallInfo,
+            airbagStatus: airbagStatus,
+            emergencyEvent: emergencyEvent,
+            clusterModeStatus: clusterModeStatus,
+            myKey: myKey,
+            windowStatus: windowStatus,
+            handsOffSteering: handsOffSteering,
+            seatOccupancy: seatOccupancy
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let gps { writer.writeBool(gps, forKey: "gps") }
+        if let speed { writer.writeBool(speed, forKey: "speed") }
+        if let rpm { writer.writeBool(rpm, forKey: "rpm") }
+        if let fuelLevel { writer.writeBool(fuelLevel, forKey: "fuelLevel") }
+        if let fuelLevelState { writer.writeBool(fuelLevelState, forKey: "fuelLevel_State") }
+        if let instantFuelConsumption { writer.writeBool(instantFuelConsumption, forKey: "instantFuelConsumption") }
+        if let fuelRange { writer.writeBool(fuelRange, forKey: "fuelRange") }
+        if let climateData { writer.writeBool(climateData, forKey: "climateData") }
+        if let externalTemperature { writer.writeBool(externalTemperature, forKey: "externalTemperature") }
+        if let turnSignal { writer.writeBool(turnSignal, forKey: "turnSignal") }
+        if let gearStatus { writer.writeBool(gearStatus, forKey: "gearStatus") }
+        if let prndl { writer.writeBool(prndl, forKey: "prndl") }
+        if let tirePressure { writer.writeBool(tirePressure, forKey: "tirePressure") }
+        if let odometer { writer.writeBool(odometer, forKey: "odometer") }
+        if let beltStatus { writer.writeBool(beltStatus, forKey: "beltStatus") }
+        if let bodyInformation { writer.writeBool(bodyInformation, forKey: "bodyInformation") }
+        if let deviceStatus { writer.writeBool(deviceStatus, forKey: "deviceStatus") }
+        if let driverBraking { writer.writeBool(driverBraking, forKey: "driverBraking") }
+        if let wiperStatus { writer.writeBool(wiperStatus, forKey: "wiperStatus") }
+        if let headLampStatus { writer.writeBool(headLampStatus, forKey: "headLampStatus") }
+        if let engineTorque { writer.writeBool(engineTorque, forKey: "engineTorque") }
+        if let accPedalPosition { writer.writeBool(accPedalPosition, forKey: "accPedalPosition") }
+        if let steeringWheelAngle { writer.writeBool(steeringWheelAngle, forKey: "steeringWheelAngle") }
+        if let engineOilLife { writer.writeBool(engineOilLife, forKey: "engineOilLife") }
+        if let electronicParkBrakeStatus { writer.writeBool(electronicParkBrakeStatus, forKey: "electronicParkBrakeStatus") }
+        if let cloudAppVehicleID { writer.writeBool(cloudAppVehicleID, forKey: "cloudAppVehicleID") }
+        if let stabilityControlsStatus { writer.writeBool(stabilityControlsStatus, forKey: "stabilityControlsStatus") }
+        if let eCallInfo { writer.writeBool(eCallInfo, forKey: "eCallInfo") }
+        if let airbagStatus { writer.writeBool(airbagStatus, forKey: "airbagStatus") }
+        if let emergencyEvent { writer.writeBool(emergencyEvent, forKey: "emergencyEvent") }
+        if let clusterModeStatus { writer.writeBool(clusterModeStatus, forKey: "clusterModeStatus") }
+        if let myKey { writer.writeBool(myKey, forKey: "myKey") }
+        if let windowStatus { writer.writeBool(windowStatus, forKey: "windowStatus") }
+        if let handsOffSteering { writer.writeBool(handsOffSteering, forKey: "handsOffSteering") }
+        if let seatOccupancy { writer.writeBool(seatOccupancy, forKey: "seatOccupancy") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(gps, parameters[0])
+        validator.checkBool(speed, parameters[1])
+        validator.checkBool(rpm, parameters[2])
+        validator.checkBool(fuelLevel, parameters[3])
+        validator.checkBool(fuelLevelState, parameters[4])
+        validator.checkBool(instantFuelConsumption, parameters[5])
+        validator.checkBool(fuelRange, parameters[6])
+        validator.checkBool(climateData, parameters[7])
+        validator.checkBool(externalTemperature, parameters[8])
+        validator.checkBool(turnSignal, parameters[9])
+        validator.checkBool(gearStatus, parameters[10])
+        validator.checkBool(prndl, parameters[11])
+        validator.checkBool(tirePressure, parameters[12])
+        validator.checkBool(odometer, parameters[13])
+        validator.checkBool(beltStatus, parameters[14])
+        validator.checkBool(bodyInformation, parameters[15])
+        validator.checkBool(deviceStatus, parameters[16])
+        validator.checkBool(driverBraking, parameters[17])
+        validator.checkBool(wiperStatus, parameters[18])
+        validator.checkBool(headLampStatus, parameters[19])
+        validator.checkBool(engineTorque, parameters[20])
+        validator.checkBool(accPedalPosition, parameters[21])
+        validator.checkBool(steeringWheelAngle, parameters[22])
+        validator.checkBool(engineOilLife, parameters[23])
+        validator.checkBool(electronicParkBrakeStatus, parameters[24])
+        validator.checkBool(cloudAppVehicleID, parameters[25])
+        validator.checkBool(stabilityControlsStatus, parameters[26])
+        validator.checkBool(eCallInfo, parameters[27])
+        validator.checkBool(airbagStatus, parameters[28])
+        validator.checkBool(emergencyEvent, parameters[29])
+        validator.checkBool(clusterModeStatus, parameters[30])
+        validator.checkBool(myKey, parameters[31])
+        validator.checkBool(windowStatus, parameters[32])
+        validator.checkBool(handsOffSteering, parameters[33])
+        validator.checkBool(seatOccupancy, parameters[34])
+    }
 }
 
 extension GetVehicleData {
@@ -3257,6 +4740,206 @@ extension GetVehicleData {
     ])
 }
 
+extension GetVehicleData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var gps: Swift.Bool?
+        var speed: Swift.Bool?
+        var rpm: Swift.Bool?
+        var fuelLevel: Swift.Bool?
+        var fuelLevelState: Swift.Bool?
+        var instantFuelConsumption: Swift.Bool?
+        var fuelRange: Swift.Bool?
+        var climateData: Swift.Bool?
+        var externalTemperature: Swift.Bool?
+        var turnSignal: Swift.Bool?
+        var vin: Swift.Bool?
+        var gearStatus: Swift.Bool?
+        var prndl: Swift.Bool?
+        var tirePressure: Swift.Bool?
+        var odometer: Swift.Bool?
+        var beltStatus: Swift.Bool?
+        var bodyInformation: Swift.Bool?
+        var deviceStatus: Swift.Bool?
+        var driverBraking: Swift.Bool?
+        var wiperStatus: Swift.Bool?
+        var headLampStatus: Swift.Bool?
+        var engineTorque: Swift.Bool?
+        var accPedalPosition: Swift.Bool?
+        var steeringWheelAngle: Swift.Bool?
+        var engineOilLife: Swift.Bool?
+        var electronicParkBrakeStatus: Swift.Bool?
+        var cloudAppVehicleID: Swift.Bool?
+        var stabilityControlsStatus: Swift.Bool?
+        var eCallInfo: Swift.Bool?
+        var airbagStatus: Swift.Bool?
+        var emergencyEvent: Swift.Bool?
+        var clusterModeStatus: Swift.Bool?
+        var myKey: Swift.Bool?
+        var windowStatus: Swift.Bool?
+        var handsOffSteering: Swift.Bool?
+        var seatOccupancy: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "gps": gps = try reader.readBool(parameters[0])
+            case "speed": speed = try reader.readBool(parameters[1])
+            case "rpm": rpm = try reader.readBool(parameters[2])
+            case "fuelLevel": fuelLevel = try reader.readBool(parameters[3])
+            case "fuelLevel_State": fuelLevelState = try reader.readBool(parameters[4])
+            case "instantFuelConsumption": instantFuelConsumption = try reader.readBool(parameters[5])
+            case "fuelRange": fuelRange = try reader.readBool(parameters[6])
+            case "climateData": climateData = try reader.readBool(parameters[7])
+            case "externalTemperature": externalTemperature = try reader.readBool(parameters[8])
+            case "turnSignal": turnSignal = try reader.readBool(parameters[9])
+            case "vin": vin = try reader.readBool(parameters[10])
+            case "gearStatus": gearStatus = try reader.readBool(parameters[11])
+            case "prndl": prndl = try reader.readBool(parameters[12])
+            case "tirePressure": tirePressure = try reader.readBool(parameters[13])
+            case "odometer": odometer = try reader.readBool(parameters[14])
+            case "beltStatus": beltStatus = try reader.readBool(parameters[15])
+            case "bodyInformation": bodyInformation = try reader.readBool(parameters[16])
+            case "deviceStatus": deviceStatus = try reader.readBool(parameters[17])
+            case "driverBraking": driverBraking = try reader.readBool(parameters[18])
+            case "wiperStatus": wiperStatus = try reader.readBool(parameters[19])
+            case "headLampStatus": headLampStatus = try reader.readBool(parameters[20])
+            case "engineTorque": engineTorque = try reader.readBool(parameters[21])
+            case "accPedalPosition": accPedalPosition = try reader.readBool(parameters[22])
+            case "steeringWheelAngle": steeringWheelAngle = try reader.readBool(parameters[23])
+            case "engineOilLife": engineOilLife = try reader.readBool(parameters[24])
+            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readBool(parameters[25])
+            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readBool(parameters[26])
+            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readBool(parameters[27])
+            case "eCallInfo": eCallInfo = try reader.readBool(parameters[28])
+            case "airbagStatus": airbagStatus = try reader.readBool(parameters[29])
+            case "emergencyEvent": emergencyEvent = try reader.readBool(parameters[30])
+            case "clusterModeStatus": clusterModeStatus = try reader.readBool(parameters[31])
+            case "myKey": myKey = try reader.readBool(parameters[32])
+            case "windowStatus": windowStatus = try reader.readBool(parameters[33])
+            case "handsOffSteering": handsOffSteering = try reader.readBool(parameters[34])
+            case "seatOccupancy": seatOccupancy = try reader.readBool(parameters[35])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            gps: gps,
+            speed: speed,
+            rpm: rpm,
+            fuelLevel: fuelLevel,
+            fuelLevelState: fuelLevelState,
+            instantFuelConsumption: instantFuelConsumption,
+            fuelRange: fuelRange,
+            climateData: climateData,
+            externalTemperature: externalTemperature,
+            turnSignal: turnSignal,
+            vin: vin,
+            gearStatus: gearStatus,
+            prndl: prndl,
+            tirePressure: tirePressure,
+            odometer: odometer,
+            beltStatus: beltStatus,
+            bodyInformation: bodyInformation,
+            deviceStatus: deviceStatus,
+            driverBraking: driverBraking,
+            wiperStatus: wiperStatus,
+            headLampStatus: headLampStatus,
+            engineTorque: engineTorque,
+            accPedalPosition: accPedalPosition,
+            steeringWheelAngle: steeringWheelAngle,
+            engineOilLife: engineOilLife,
+            electronicParkBrakeStatus: electronicParkBrakeStatus,
+            cloudAppVehicleID: cloudAppVehicleID,
+            stabilityControlsStatus: stabilityControlsStatus,
+            eCallInfo: eCallInfo,
+            airbagStatus: airbagStatus,
+            emergencyEvent: emergencyEvent,
+            clusterModeStatus: clusterModeStatus,
+            myKey: myKey,
+            windowStatus: windowStatus,
+            handsOffSteering: handsOffSteering,
+            seatOccupancy: seatOccupancy
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let gps { writer.writeBool(gps, forKey: "gps") }
+        if let speed { writer.writeBool(speed, forKey: "speed") }
+        if let rpm { writer.writeBool(rpm, forKey: "rpm") }
+        if let fuelLevel { writer.writeBool(fuelLevel, forKey: "fuelLevel") }
+        if let fuelLevelState { writer.writeBool(fuelLevelState, forKey: "fuelLevel_State") }
+        if let instantFuelConsumption { writer.writeBool(instantFuelConsumption, forKey: "instantFuelConsumption") }
+        if let fuelRange { writer.writeBool(fuelRange, forKey: "fuelRange") }
+        if let climateData { writer.writeBool(climateData, forKey: "climateData") }
+        if let externalTemperature { writer.writeBool(externalTemperature, forKey: "externalTemperature") }
+        if let turnSignal { writer.writeBool(turnSignal, forKey: "turnSignal") }
+        if let vin { writer.writeBool(vin, forKey: "vin") }
+        if let gearStatus { writer.writeBool(gearStatus, forKey: "gearStatus") }
+        if let prndl { writer.writeBool(prndl, forKey: "prndl") }
+        if let tirePressure { writer.writeBool(tirePressure, forKey: "tirePressure") }
+        if let odometer { writer.writeBool(odometer, forKey: "odometer") }
+        if let beltStatus { writer.writeBool(beltStatus, forKey: "beltStatus") }
+        if let bodyInformation { writer.writeBool(bodyInformation, forKey: "bodyInformation") }
+        if let deviceStatus { writer.writeBool(deviceStatus, forKey: "deviceStatus") }
+        if let driverBraking { writer.writeBool(driverBraking, forKey: "driverBraking") }
+        if let wiperStatus { writer.writeBool(wiperStatus, forKey: "wiperStatus") }
+        if let headLampStatus { writer.writeBool(headLampStatus, forKey: "headLampStatus") }
+        if let engineTorque { writer.writeBool(engineTorque, forKey: "engineTorque") }
+        if let accPedalPosition { writer.writeBool(accPedalPosition, forKey: "accPedalPosition") }
+        if let steeringWheelAngle { writer.writeBool(steeringWheelAngle, forKey: "steeringWheelAngle") }
+        if let engineOilLife { writer.writeBool(engineOilLife, forKey: "engineOilLife") }
+        if let electronicParkBrakeStatus { writer.writeBool(electronicParkBrakeStatus, forKey: "electronicParkBrakeStatus") }
+        if let cloudAppVehicleID { writer.writeBool(cloudAppVehicleID, forKey: "cloudAppVehicleID") }
+        if let stabilityControlsStatus { writer.writeBool(stabilityControlsStatus, forKey: "stabilityControlsStatus") }
+        if let eCallInfo { writer.writeBool(eCallInfo, forKey: "eCallInfo") }
+        if let airbagStatus { writer.writeBool(airbagStatus, forKey: "airbagStatus") }
+        if let emergencyEvent { writer.writeBool(emergencyEvent, forKey: "emergencyEvent") }
+        if let clusterModeStatus { writer.writeBool(clusterModeStatus, forKey: "clusterModeStatus") }
+        if let myKey { writer.writeBool(myKey, forKey: "myKey") }
+        if let windowStatus { writer.writeBool(windowStatus, forKey: "windowStatus") }
+        if let handsOffSteering { writer.writeBool(handsOffSteering, forKey: "handsOffSteering") }
+        if let seatOccupancy { writer.writeBool(seatOccupancy, forKey: "seatOccupancy") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(gps, parameters[0])
+        validator.checkBool(speed, parameters[1])
+        validator.checkBool(rpm, parameters[2])
+        validator.checkBool(fuelLevel, parameters[3])
+        validator.checkBool(fuelLevelState, parameters[4])
+        validator.checkBool(instantFuelConsumption, parameters[5])
+        validator.checkBool(fuelRange, parameters[6])
+        validator.checkBool(climateData, parameters[7])
+        validator.checkBool(externalTemperature, parameters[8])
+        validator.checkBool(turnSignal, parameters[9])
+        validator.checkBool(vin, parameters[10])
+        validator.checkBool(gearStatus, parameters[11])
+        validator.checkBool(prndl, parameters[12])
+        validator.checkBool(tirePressure, parameters[13])
+        validator.checkBool(odometer, parameters[14])
+        validator.checkBool(beltStatus, parameters[15])
+        validator.checkBool(bodyInformation, parameters[16])
+        validator.checkBool(deviceStatus, parameters[17])
+        validator.checkBool(driverBraking, parameters[18])
+        validator.checkBool(wiperStatus, parameters[19])
+        validator.checkBool(headLampStatus, parameters[20])
+        validator.checkBool(engineTorque, parameters[21])
+        validator.checkBool(accPedalPosition, parameters[22])
+        validator.checkBool(steeringWheelAngle, parameters[23])
+        validator.checkBool(engineOilLife, parameters[24])
+        validator.checkBool(electronicParkBrakeStatus, parameters[25])
+        validator.checkBool(cloudAppVehicleID, parameters[26])
+        validator.checkBool(stabilityControlsStatus, parameters[27])
+        validator.checkBool(eCallInfo, parameters[28])
+        validator.checkBool(airbagStatus, parameters[29])
+        validator.checkBool(emergencyEvent, parameters[30])
+        validator.checkBool(clusterModeStatus, parameters[31])
+        validator.checkBool(myKey, parameters[32])
+        validator.checkBool(windowStatus, parameters[33])
+        validator.checkBool(handsOffSteering, parameters[34])
+        validator.checkBool(seatOccupancy, parameters[35])
+    }
+}
+
 extension ReadDID {
     public static let functionName = "ReadDID"
     public static let functionIDValue = 23
@@ -3267,6 +4950,41 @@ extension ReadDID {
         .init(name: "ecuName", type: .integer, isMandatory: true, minValue: 0, maxValue: 65535),
         .init(name: "didLocation", type: .integer, isArray: true, isMandatory: true, minValue: 0, maxValue: 65535, minSize: 1, maxSize: 1000),
     ])
+}
+
+extension ReadDID {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var ecuName: Swift.Int?
+        var didLocation: [Swift.Int]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "ecuName": ecuName = try reader.readInteger(parameters[0])
+            case "didLocation": didLocation = try reader.readIntegerArray(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let ecuName, let didLocation else {
+            if ecuName == nil { reader.missing(parameters[0]) }
+            if didLocation == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            ecuName: ecuName,
+            didLocation: didLocation
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(ecuName, forKey: "ecuName")
+        writer.writeIntegerArray(didLocation, forKey: "didLocation")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(ecuName, parameters[0])
+        validator.checkIntegerArray(didLocation, parameters[1])
+    }
 }
 
 extension GetDTCs {
@@ -3281,6 +4999,40 @@ extension GetDTCs {
     ])
 }
 
+extension GetDTCs {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var ecuName: Swift.Int?
+        var dtcMask: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "ecuName": ecuName = try reader.readInteger(parameters[0])
+            case "dtcMask": dtcMask = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let ecuName else {
+            if ecuName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            ecuName: ecuName,
+            dtcMask: dtcMask
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(ecuName, forKey: "ecuName")
+        if let dtcMask { writer.writeInteger(dtcMask, forKey: "dtcMask") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(ecuName, parameters[0])
+        validator.checkInteger(dtcMask, parameters[1])
+    }
+}
+
 extension DiagnosticMessage {
     public static let functionName = "DiagnosticMessage"
     public static let functionIDValue = 37
@@ -3292,6 +5044,47 @@ extension DiagnosticMessage {
         .init(name: "messageLength", type: .integer, isMandatory: true, minValue: 0, maxValue: 65535),
         .init(name: "messageData", type: .integer, isArray: true, isMandatory: true, minValue: 0, maxValue: 255, minSize: 1, maxSize: 65535),
     ])
+}
+
+extension DiagnosticMessage {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var targetID: Swift.Int?
+        var messageLength: Swift.Int?
+        var messageData: [Swift.Int]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "targetID": targetID = try reader.readInteger(parameters[0])
+            case "messageLength": messageLength = try reader.readInteger(parameters[1])
+            case "messageData": messageData = try reader.readIntegerArray(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let targetID, let messageLength, let messageData else {
+            if targetID == nil { reader.missing(parameters[0]) }
+            if messageLength == nil { reader.missing(parameters[1]) }
+            if messageData == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            targetID: targetID,
+            messageLength: messageLength,
+            messageData: messageData
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(targetID, forKey: "targetID")
+        writer.writeInteger(messageLength, forKey: "messageLength")
+        writer.writeIntegerArray(messageData, forKey: "messageData")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(targetID, parameters[0])
+        validator.checkInteger(messageLength, parameters[1])
+        validator.checkIntegerArray(messageData, parameters[2])
+    }
 }
 
 extension ScrollableMessage {
@@ -3308,6 +5101,50 @@ extension ScrollableMessage {
     ])
 }
 
+extension ScrollableMessage {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var scrollableMessageBody: Swift.String?
+        var timeout: Swift.Int?
+        var softButtons: [SoftButton]?
+        var cancelID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "scrollableMessageBody": scrollableMessageBody = try reader.readString(parameters[0])
+            case "timeout": timeout = try reader.readInteger(parameters[1])
+            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[2])
+            case "cancelID": cancelID = try reader.readInteger(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let scrollableMessageBody else {
+            if scrollableMessageBody == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            scrollableMessageBody: scrollableMessageBody,
+            timeout: timeout,
+            softButtons: softButtons,
+            cancelID: cancelID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(scrollableMessageBody, forKey: "scrollableMessageBody")
+        if let timeout { writer.writeInteger(timeout, forKey: "timeout") }
+        if let softButtons { writer.writeStructArray(softButtons, forKey: "softButtons") }
+        if let cancelID { writer.writeInteger(cancelID, forKey: "cancelID") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(scrollableMessageBody, parameters[0])
+        validator.checkInteger(timeout, parameters[1])
+        validator.checkStructArray(softButtons, parameters[2])
+        validator.checkInteger(cancelID, parameters[3])
+    }
+}
+
 extension Slider {
     public static let functionName = "Slider"
     public static let functionIDValue = 26
@@ -3322,6 +5159,62 @@ extension Slider {
         .init(name: "timeout", type: .integer, isMandatory: false, minValue: 1000, maxValue: 65535, defaultValue: "10000"),
         .init(name: "cancelID", type: .integer, isMandatory: false, availability: .init(since: .version(6, 0))),
     ])
+}
+
+extension Slider {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var numTicks: Swift.Int?
+        var position: Swift.Int?
+        var sliderHeader: Swift.String?
+        var sliderFooter: [Swift.String]?
+        var timeout: Swift.Int?
+        var cancelID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "numTicks": numTicks = try reader.readInteger(parameters[0])
+            case "position": position = try reader.readInteger(parameters[1])
+            case "sliderHeader": sliderHeader = try reader.readString(parameters[2])
+            case "sliderFooter": sliderFooter = try reader.readStringArray(parameters[3])
+            case "timeout": timeout = try reader.readInteger(parameters[4])
+            case "cancelID": cancelID = try reader.readInteger(parameters[5])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let numTicks, let position, let sliderHeader else {
+            if numTicks == nil { reader.missing(parameters[0]) }
+            if position == nil { reader.missing(parameters[1]) }
+            if sliderHeader == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            numTicks: numTicks,
+            position: position,
+            sliderHeader: sliderHeader,
+            sliderFooter: sliderFooter,
+            timeout: timeout,
+            cancelID: cancelID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(numTicks, forKey: "numTicks")
+        writer.writeInteger(position, forKey: "position")
+        writer.writeString(sliderHeader, forKey: "sliderHeader")
+        if let sliderFooter { writer.writeStringArray(sliderFooter, forKey: "sliderFooter") }
+        if let timeout { writer.writeInteger(timeout, forKey: "timeout") }
+        if let cancelID { writer.writeInteger(cancelID, forKey: "cancelID") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(numTicks, parameters[0])
+        validator.checkInteger(position, parameters[1])
+        validator.checkString(sliderHeader, parameters[2])
+        validator.checkStringArray(sliderFooter, parameters[3])
+        validator.checkInteger(timeout, parameters[4])
+        validator.checkInteger(cancelID, parameters[5])
+    }
 }
 
 extension ShowConstantTBT {
@@ -3345,6 +5238,81 @@ extension ShowConstantTBT {
     ])
 }
 
+extension ShowConstantTBT {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var navigationText1: Swift.String?
+        var navigationText2: Swift.String?
+        var eta: Swift.String?
+        var timeToDestination: Swift.String?
+        var totalDistance: Swift.String?
+        var turnIcon: Image?
+        var nextTurnIcon: Image?
+        var distanceToManeuver: Swift.Double?
+        var distanceToManeuverScale: Swift.Double?
+        var maneuverComplete: Swift.Bool?
+        var softButtons: [SoftButton]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "navigationText1": navigationText1 = try reader.readString(parameters[0])
+            case "navigationText2": navigationText2 = try reader.readString(parameters[1])
+            case "eta": eta = try reader.readString(parameters[2])
+            case "timeToDestination": timeToDestination = try reader.readString(parameters[3])
+            case "totalDistance": totalDistance = try reader.readString(parameters[4])
+            case "turnIcon": turnIcon = try reader.readStruct(Image.self, parameters[5])
+            case "nextTurnIcon": nextTurnIcon = try reader.readStruct(Image.self, parameters[6])
+            case "distanceToManeuver": distanceToManeuver = try reader.readFloat(parameters[7])
+            case "distanceToManeuverScale": distanceToManeuverScale = try reader.readFloat(parameters[8])
+            case "maneuverComplete": maneuverComplete = try reader.readBool(parameters[9])
+            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[10])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            navigationText1: navigationText1,
+            navigationText2: navigationText2,
+            eta: eta,
+            timeToDestination: timeToDestination,
+            totalDistance: totalDistance,
+            turnIcon: turnIcon,
+            nextTurnIcon: nextTurnIcon,
+            distanceToManeuver: distanceToManeuver,
+            distanceToManeuverScale: distanceToManeuverScale,
+            maneuverComplete: maneuverComplete,
+            softButtons: softButtons
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let navigationText1 { writer.writeString(navigationText1, forKey: "navigationText1") }
+        if let navigationText2 { writer.writeString(navigationText2, forKey: "navigationText2") }
+        if let eta { writer.writeString(eta, forKey: "eta") }
+        if let timeToDestination { writer.writeString(timeToDestination, forKey: "timeToDestination") }
+        if let totalDistance { writer.writeString(totalDistance, forKey: "totalDistance") }
+        if let turnIcon { writer.writeStruct(turnIcon, forKey: "turnIcon") }
+        if let nextTurnIcon { writer.writeStruct(nextTurnIcon, forKey: "nextTurnIcon") }
+        if let distanceToManeuver { writer.writeFloat(distanceToManeuver, forKey: "distanceToManeuver") }
+        if let distanceToManeuverScale { writer.writeFloat(distanceToManeuverScale, forKey: "distanceToManeuverScale") }
+        if let maneuverComplete { writer.writeBool(maneuverComplete, forKey: "maneuverComplete") }
+        if let softButtons { writer.writeStructArray(softButtons, forKey: "softButtons") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(navigationText1, parameters[0])
+        validator.checkString(navigationText2, parameters[1])
+        validator.checkString(eta, parameters[2])
+        validator.checkString(timeToDestination, parameters[3])
+        validator.checkString(totalDistance, parameters[4])
+        validator.checkStruct(turnIcon, parameters[5])
+        validator.checkStruct(nextTurnIcon, parameters[6])
+        validator.checkFloat(distanceToManeuver, parameters[7])
+        validator.checkFloat(distanceToManeuverScale, parameters[8])
+        validator.checkBool(maneuverComplete, parameters[9])
+        validator.checkStructArray(softButtons, parameters[10])
+    }
+}
+
 extension AlertManeuver {
     public static let functionName = "AlertManeuver"
     public static let functionIDValue = 28
@@ -3357,6 +5325,36 @@ extension AlertManeuver {
     ])
 }
 
+extension AlertManeuver {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var ttsChunks: [TTSChunk]?
+        var softButtons: [SoftButton]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "ttsChunks": ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[0])
+            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            ttsChunks: ttsChunks,
+            softButtons: softButtons
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let ttsChunks { writer.writeStructArray(ttsChunks, forKey: "ttsChunks") }
+        if let softButtons { writer.writeStructArray(softButtons, forKey: "softButtons") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(ttsChunks, parameters[0])
+        validator.checkStructArray(softButtons, parameters[1])
+    }
+}
+
 extension UpdateTurnList {
     public static let functionName = "UpdateTurnList"
     public static let functionIDValue = 29
@@ -3367,6 +5365,36 @@ extension UpdateTurnList {
         .init(name: "turnList", type: .structure("Turn"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100),
         .init(name: "softButtons", type: .structure("SoftButton"), isArray: true, isMandatory: false, minSize: 0, maxSize: 1),
     ])
+}
+
+extension UpdateTurnList {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var turnList: [Turn]?
+        var softButtons: [SoftButton]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "turnList": turnList = try reader.readStructArray(Turn.self, parameters[0])
+            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            turnList: turnList,
+            softButtons: softButtons
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let turnList { writer.writeStructArray(turnList, forKey: "turnList") }
+        if let softButtons { writer.writeStructArray(softButtons, forKey: "softButtons") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(turnList, parameters[0])
+        validator.checkStructArray(softButtons, parameters[1])
+    }
 }
 
 extension ChangeRegistration {
@@ -3383,6 +5411,61 @@ extension ChangeRegistration {
         .init(name: "ngnMediaScreenAppName", type: .string, isMandatory: false, maxLength: 100, availability: .init(since: .version(3, 0))),
         .init(name: "vrSynonyms", type: .string, isArray: true, isMandatory: false, maxLength: 40, minSize: 1, maxSize: 100, availability: .init(since: .version(3, 0))),
     ])
+}
+
+extension ChangeRegistration {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var language: Language?
+        var hmiDisplayLanguage: Language?
+        var appName: Swift.String?
+        var ttsName: [TTSChunk]?
+        var ngnMediaScreenAppName: Swift.String?
+        var vrSynonyms: [Swift.String]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "language": language = try reader.readEnum(Language.self, parameters[0])
+            case "hmiDisplayLanguage": hmiDisplayLanguage = try reader.readEnum(Language.self, parameters[1])
+            case "appName": appName = try reader.readString(parameters[2])
+            case "ttsName": ttsName = try reader.readStructArray(TTSChunk.self, parameters[3])
+            case "ngnMediaScreenAppName": ngnMediaScreenAppName = try reader.readString(parameters[4])
+            case "vrSynonyms": vrSynonyms = try reader.readStringArray(parameters[5])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let language, let hmiDisplayLanguage else {
+            if language == nil { reader.missing(parameters[0]) }
+            if hmiDisplayLanguage == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            language: language,
+            hmiDisplayLanguage: hmiDisplayLanguage,
+            appName: appName,
+            ttsName: ttsName,
+            ngnMediaScreenAppName: ngnMediaScreenAppName,
+            vrSynonyms: vrSynonyms
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(language, forKey: "language")
+        writer.writeEnum(hmiDisplayLanguage, forKey: "hmiDisplayLanguage")
+        if let appName { writer.writeString(appName, forKey: "appName") }
+        if let ttsName { writer.writeStructArray(ttsName, forKey: "ttsName") }
+        if let ngnMediaScreenAppName { writer.writeString(ngnMediaScreenAppName, forKey: "ngnMediaScreenAppName") }
+        if let vrSynonyms { writer.writeStringArray(vrSynonyms, forKey: "vrSynonyms") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(language, parameters[0])
+        validator.checkEnum(hmiDisplayLanguage, parameters[1])
+        validator.checkString(appName, parameters[2])
+        validator.checkStructArray(ttsName, parameters[3])
+        validator.checkString(ngnMediaScreenAppName, parameters[4])
+        validator.checkStringArray(vrSynonyms, parameters[5])
+    }
 }
 
 extension PutFile {
@@ -3402,6 +5485,66 @@ extension PutFile {
     ])
 }
 
+extension PutFile {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var syncFileName: Swift.String?
+        var fileType: FileType?
+        var persistentFile: Swift.Bool?
+        var systemFile: Swift.Bool?
+        var offset: Swift.Int?
+        var length: Swift.Int?
+        var crc: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "syncFileName": syncFileName = try reader.readString(parameters[0])
+            case "fileType": fileType = try reader.readEnum(FileType.self, parameters[1])
+            case "persistentFile": persistentFile = try reader.readBool(parameters[2])
+            case "systemFile": systemFile = try reader.readBool(parameters[3])
+            case "offset": offset = try reader.readInteger(parameters[4])
+            case "length": length = try reader.readInteger(parameters[5])
+            case "crc": crc = try reader.readInteger(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let syncFileName, let fileType else {
+            if syncFileName == nil { reader.missing(parameters[0]) }
+            if fileType == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            syncFileName: syncFileName,
+            fileType: fileType,
+            persistentFile: persistentFile,
+            systemFile: systemFile,
+            offset: offset,
+            length: length,
+            crc: crc
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(syncFileName, forKey: "syncFileName")
+        writer.writeEnum(fileType, forKey: "fileType")
+        if let persistentFile { writer.writeBool(persistentFile, forKey: "persistentFile") }
+        if let systemFile { writer.writeBool(systemFile, forKey: "systemFile") }
+        if let offset { writer.writeInteger(offset, forKey: "offset") }
+        if let length { writer.writeInteger(length, forKey: "length") }
+        if let crc { writer.writeInteger(crc, forKey: "crc") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(syncFileName, parameters[0])
+        validator.checkEnum(fileType, parameters[1])
+        validator.checkBool(persistentFile, parameters[2])
+        validator.checkBool(systemFile, parameters[3])
+        validator.checkInteger(offset, parameters[4])
+        validator.checkInteger(length, parameters[5])
+        validator.checkInteger(crc, parameters[6])
+    }
+}
+
 extension GetFile {
     public static let functionName = "GetFile"
     public static let functionIDValue = 54
@@ -3417,6 +5560,55 @@ extension GetFile {
     ])
 }
 
+extension GetFile {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var fileName: Swift.String?
+        var appServiceId: Swift.String?
+        var fileType: FileType?
+        var offset: Swift.Int?
+        var length: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "fileName": fileName = try reader.readString(parameters[0])
+            case "appServiceId": appServiceId = try reader.readString(parameters[1])
+            case "fileType": fileType = try reader.readEnum(FileType.self, parameters[2])
+            case "offset": offset = try reader.readInteger(parameters[3])
+            case "length": length = try reader.readInteger(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let fileName else {
+            if fileName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            fileName: fileName,
+            appServiceId: appServiceId,
+            fileType: fileType,
+            offset: offset,
+            length: length
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(fileName, forKey: "fileName")
+        if let appServiceId { writer.writeString(appServiceId, forKey: "appServiceId") }
+        if let fileType { writer.writeEnum(fileType, forKey: "fileType") }
+        if let offset { writer.writeInteger(offset, forKey: "offset") }
+        if let length { writer.writeInteger(length, forKey: "length") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(fileName, parameters[0])
+        validator.checkString(appServiceId, parameters[1])
+        validator.checkEnum(fileType, parameters[2])
+        validator.checkInteger(offset, parameters[3])
+        validator.checkInteger(length, parameters[4])
+    }
+}
+
 extension DeleteFile {
     public static let functionName = "DeleteFile"
     public static let functionIDValue = 33
@@ -3426,6 +5618,35 @@ extension DeleteFile {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DeleteFile", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "syncFileName", type: .string, isMandatory: true, maxLength: 500),
     ])
+}
+
+extension DeleteFile {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var syncFileName: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "syncFileName": syncFileName = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let syncFileName else {
+            if syncFileName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            syncFileName: syncFileName
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(syncFileName, forKey: "syncFileName")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(syncFileName, parameters[0])
+    }
 }
 
 extension ListFiles {
@@ -3438,6 +5659,21 @@ extension ListFiles {
     ])
 }
 
+extension ListFiles {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
+}
+
 extension SetAppIcon {
     public static let functionName = "SetAppIcon"
     public static let functionIDValue = 35
@@ -3447,6 +5683,35 @@ extension SetAppIcon {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SetAppIcon", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "syncFileName", type: .string, isMandatory: true, maxLength: 500),
     ])
+}
+
+extension SetAppIcon {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var syncFileName: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "syncFileName": syncFileName = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let syncFileName else {
+            if syncFileName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            syncFileName: syncFileName
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(syncFileName, forKey: "syncFileName")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(syncFileName, parameters[0])
+    }
 }
 
 extension SetDisplayLayout {
@@ -3462,6 +5727,45 @@ extension SetDisplayLayout {
     ])
 }
 
+extension SetDisplayLayout {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var displayLayout: Swift.String?
+        var dayColorScheme: TemplateColorScheme?
+        var nightColorScheme: TemplateColorScheme?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "displayLayout": displayLayout = try reader.readString(parameters[0])
+            case "dayColorScheme": dayColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[1])
+            case "nightColorScheme": nightColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let displayLayout else {
+            if displayLayout == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            displayLayout: displayLayout,
+            dayColorScheme: dayColorScheme,
+            nightColorScheme: nightColorScheme
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(displayLayout, forKey: "displayLayout")
+        if let dayColorScheme { writer.writeStruct(dayColorScheme, forKey: "dayColorScheme") }
+        if let nightColorScheme { writer.writeStruct(nightColorScheme, forKey: "nightColorScheme") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(displayLayout, parameters[0])
+        validator.checkStruct(dayColorScheme, parameters[1])
+        validator.checkStruct(nightColorScheme, parameters[2])
+    }
+}
+
 extension SystemRequest {
     public static let functionName = "SystemRequest"
     public static let functionIDValue = 38
@@ -3473,6 +5777,45 @@ extension SystemRequest {
         .init(name: "requestSubType", type: .string, isMandatory: false, maxLength: 255, availability: .init(since: .version(5, 0))),
         .init(name: "fileName", type: .string, isMandatory: false, maxLength: 255),
     ])
+}
+
+extension SystemRequest {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var requestType: RequestType?
+        var requestSubType: Swift.String?
+        var fileName: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "requestType": requestType = try reader.readEnum(RequestType.self, parameters[0])
+            case "requestSubType": requestSubType = try reader.readString(parameters[1])
+            case "fileName": fileName = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let requestType else {
+            if requestType == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            requestType: requestType,
+            requestSubType: requestSubType,
+            fileName: fileName
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(requestType, forKey: "requestType")
+        if let requestSubType { writer.writeString(requestSubType, forKey: "requestSubType") }
+        if let fileName { writer.writeString(fileName, forKey: "fileName") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(requestType, parameters[0])
+        validator.checkString(requestSubType, parameters[1])
+        validator.checkString(fileName, parameters[2])
+    }
 }
 
 extension SendLocation {
@@ -3495,6 +5838,76 @@ extension SendLocation {
     ])
 }
 
+extension SendLocation {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var longitudeDegrees: Swift.Double?
+        var latitudeDegrees: Swift.Double?
+        var locationName: Swift.String?
+        var locationDescription: Swift.String?
+        var addressLines: [Swift.String]?
+        var phoneNumber: Swift.String?
+        var locationImage: Image?
+        var timeStamp: DateTime?
+        var address: OASISAddress?
+        var deliveryMode: DeliveryMode?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "longitudeDegrees": longitudeDegrees = try reader.readFloat(parameters[0])
+            case "latitudeDegrees": latitudeDegrees = try reader.readFloat(parameters[1])
+            case "locationName": locationName = try reader.readString(parameters[2])
+            case "locationDescription": locationDescription = try reader.readString(parameters[3])
+            case "addressLines": addressLines = try reader.readStringArray(parameters[4])
+            case "phoneNumber": phoneNumber = try reader.readString(parameters[5])
+            case "locationImage": locationImage = try reader.readStruct(Image.self, parameters[6])
+            case "timeStamp": timeStamp = try reader.readStruct(DateTime.self, parameters[7])
+            case "address": address = try reader.readStruct(OASISAddress.self, parameters[8])
+            case "deliveryMode": deliveryMode = try reader.readEnum(DeliveryMode.self, parameters[9])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            longitudeDegrees: longitudeDegrees,
+            latitudeDegrees: latitudeDegrees,
+            locationName: locationName,
+            locationDescription: locationDescription,
+            addressLines: addressLines,
+            phoneNumber: phoneNumber,
+            locationImage: locationImage,
+            timeStamp: timeStamp,
+            address: address,
+            deliveryMode: deliveryMode
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let longitudeDegrees { writer.writeFloat(longitudeDegrees, forKey: "longitudeDegrees") }
+        if let latitudeDegrees { writer.writeFloat(latitudeDegrees, forKey: "latitudeDegrees") }
+        if let locationName { writer.writeString(locationName, forKey: "locationName") }
+        if let locationDescription { writer.writeString(locationDescription, forKey: "locationDescription") }
+        if let addressLines { writer.writeStringArray(addressLines, forKey: "addressLines") }
+        if let phoneNumber { writer.writeString(phoneNumber, forKey: "phoneNumber") }
+        if let locationImage { writer.writeStruct(locationImage, forKey: "locationImage") }
+        if let timeStamp { writer.writeStruct(timeStamp, forKey: "timeStamp") }
+        if let address { writer.writeStruct(address, forKey: "address") }
+        if let deliveryMode { writer.writeEnum(deliveryMode, forKey: "deliveryMode") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkFloat(longitudeDegrees, parameters[0])
+        validator.checkFloat(latitudeDegrees, parameters[1])
+        validator.checkString(locationName, parameters[2])
+        validator.checkString(locationDescription, parameters[3])
+        validator.checkStringArray(addressLines, parameters[4])
+        validator.checkString(phoneNumber, parameters[5])
+        validator.checkStruct(locationImage, parameters[6])
+        validator.checkStruct(timeStamp, parameters[7])
+        validator.checkStruct(address, parameters[8])
+        validator.checkEnum(deliveryMode, parameters[9])
+    }
+}
+
 extension DialNumber {
     public static let functionName = "DialNumber"
     public static let functionIDValue = 40
@@ -3504,6 +5917,35 @@ extension DialNumber {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DialNumber", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "number", type: .string, isMandatory: true, maxLength: 40),
     ])
+}
+
+extension DialNumber {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var number: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "number": number = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let number else {
+            if number == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            number: number
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(number, forKey: "number")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(number, parameters[0])
+    }
 }
 
 extension ButtonPress {
@@ -3520,6 +5962,52 @@ extension ButtonPress {
     ])
 }
 
+extension ButtonPress {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleType: ModuleType?
+        var moduleId: Swift.String?
+        var buttonName: ButtonName?
+        var buttonPressMode: ButtonPressMode?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleType": moduleType = try reader.readEnum(ModuleType.self, parameters[0])
+            case "moduleId": moduleId = try reader.readString(parameters[1])
+            case "buttonName": buttonName = try reader.readEnum(ButtonName.self, parameters[2])
+            case "buttonPressMode": buttonPressMode = try reader.readEnum(ButtonPressMode.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleType, let buttonName, let buttonPressMode else {
+            if moduleType == nil { reader.missing(parameters[0]) }
+            if buttonName == nil { reader.missing(parameters[2]) }
+            if buttonPressMode == nil { reader.missing(parameters[3]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleType: moduleType,
+            moduleId: moduleId,
+            buttonName: buttonName,
+            buttonPressMode: buttonPressMode
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(moduleType, forKey: "moduleType")
+        if let moduleId { writer.writeString(moduleId, forKey: "moduleId") }
+        writer.writeEnum(buttonName, forKey: "buttonName")
+        writer.writeEnum(buttonPressMode, forKey: "buttonPressMode")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(moduleType, parameters[0])
+        validator.checkString(moduleId, parameters[1])
+        validator.checkEnum(buttonName, parameters[2])
+        validator.checkEnum(buttonPressMode, parameters[3])
+    }
+}
+
 extension GetInteriorVehicleData {
     public static let functionName = "GetInteriorVehicleData"
     public static let functionIDValue = 43
@@ -3531,6 +6019,45 @@ extension GetInteriorVehicleData {
         .init(name: "moduleId", type: .string, isMandatory: false, maxLength: 100, availability: .init(since: .version(6, 0))),
         .init(name: "subscribe", type: .boolean, isMandatory: false, availability: .init(since: .version(4, 5, 1))),
     ])
+}
+
+extension GetInteriorVehicleData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleType: ModuleType?
+        var moduleId: Swift.String?
+        var subscribe: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleType": moduleType = try reader.readEnum(ModuleType.self, parameters[0])
+            case "moduleId": moduleId = try reader.readString(parameters[1])
+            case "subscribe": subscribe = try reader.readBool(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleType else {
+            if moduleType == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleType: moduleType,
+            moduleId: moduleId,
+            subscribe: subscribe
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(moduleType, forKey: "moduleType")
+        if let moduleId { writer.writeString(moduleId, forKey: "moduleId") }
+        if let subscribe { writer.writeBool(subscribe, forKey: "subscribe") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(moduleType, parameters[0])
+        validator.checkString(moduleId, parameters[1])
+        validator.checkBool(subscribe, parameters[2])
+    }
 }
 
 extension GetInteriorVehicleDataConsent {
@@ -3545,6 +6072,41 @@ extension GetInteriorVehicleDataConsent {
     ])
 }
 
+extension GetInteriorVehicleDataConsent {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleType: ModuleType?
+        var moduleIds: [Swift.String]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleType": moduleType = try reader.readEnum(ModuleType.self, parameters[0])
+            case "moduleIds": moduleIds = try reader.readStringArray(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleType, let moduleIds else {
+            if moduleType == nil { reader.missing(parameters[0]) }
+            if moduleIds == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleType: moduleType,
+            moduleIds: moduleIds
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(moduleType, forKey: "moduleType")
+        writer.writeStringArray(moduleIds, forKey: "moduleIds")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(moduleType, parameters[0])
+        validator.checkStringArray(moduleIds, parameters[1])
+    }
+}
+
 extension ReleaseInteriorVehicleDataModule {
     public static let functionName = "ReleaseInteriorVehicleDataModule"
     public static let functionIDValue = 63
@@ -3555,6 +6117,40 @@ extension ReleaseInteriorVehicleDataModule {
         .init(name: "moduleType", type: .enumeration("ModuleType"), isMandatory: true),
         .init(name: "moduleId", type: .string, isMandatory: false, maxLength: 100, availability: .init(since: .version(5, 1))),
     ])
+}
+
+extension ReleaseInteriorVehicleDataModule {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleType: ModuleType?
+        var moduleId: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleType": moduleType = try reader.readEnum(ModuleType.self, parameters[0])
+            case "moduleId": moduleId = try reader.readString(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleType else {
+            if moduleType == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleType: moduleType,
+            moduleId: moduleId
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(moduleType, forKey: "moduleType")
+        if let moduleId { writer.writeString(moduleId, forKey: "moduleId") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(moduleType, parameters[0])
+        validator.checkString(moduleId, parameters[1])
+    }
 }
 
 extension SetInteriorVehicleData {
@@ -3568,6 +6164,35 @@ extension SetInteriorVehicleData {
     ])
 }
 
+extension SetInteriorVehicleData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleData: ModuleData?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleData": moduleData = try reader.readStruct(ModuleData.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleData else {
+            if moduleData == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleData: moduleData
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(moduleData, forKey: "moduleData")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(moduleData, parameters[0])
+    }
+}
+
 extension SubscribeWayPoints {
     public static let functionName = "SubscribeWayPoints"
     public static let functionIDValue = 46
@@ -3576,6 +6201,21 @@ extension SubscribeWayPoints {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SubscribeWayPoints", availability: .init(since: .version(4, 1)), parameters: [
     ])
+}
+
+extension SubscribeWayPoints {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }
 
 extension GetWayPoints {
@@ -3589,6 +6229,35 @@ extension GetWayPoints {
     ])
 }
 
+extension GetWayPoints {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var wayPointType: WayPointType?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "wayPointType": wayPointType = try reader.readEnum(WayPointType.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let wayPointType else {
+            if wayPointType == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            wayPointType: wayPointType
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(wayPointType, forKey: "wayPointType")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(wayPointType, parameters[0])
+    }
+}
+
 extension UnsubscribeWayPoints {
     public static let functionName = "UnsubscribeWayPoints"
     public static let functionIDValue = 47
@@ -3597,6 +6266,21 @@ extension UnsubscribeWayPoints {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "UnsubscribeWayPoints", availability: .init(since: .version(4, 1)), parameters: [
     ])
+}
+
+extension UnsubscribeWayPoints {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }
 
 extension GetSystemCapability {
@@ -3611,6 +6295,40 @@ extension GetSystemCapability {
     ])
 }
 
+extension GetSystemCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var systemCapabilityType: SystemCapabilityType?
+        var subscribe: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "systemCapabilityType": systemCapabilityType = try reader.readEnum(SystemCapabilityType.self, parameters[0])
+            case "subscribe": subscribe = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let systemCapabilityType else {
+            if systemCapabilityType == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            systemCapabilityType: systemCapabilityType,
+            subscribe: subscribe
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(systemCapabilityType, forKey: "systemCapabilityType")
+        if let subscribe { writer.writeBool(subscribe, forKey: "subscribe") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(systemCapabilityType, parameters[0])
+        validator.checkBool(subscribe, parameters[1])
+    }
+}
+
 extension SendHapticData {
     public static let functionName = "SendHapticData"
     public static let functionIDValue = 49
@@ -3620,6 +6338,31 @@ extension SendHapticData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SendHapticData", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "hapticRectData", type: .structure("HapticRect"), isArray: true, isMandatory: false, minSize: 0, maxSize: 1000),
     ])
+}
+
+extension SendHapticData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var hapticRectData: [HapticRect]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "hapticRectData": hapticRectData = try reader.readStructArray(HapticRect.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            hapticRectData: hapticRectData
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let hapticRectData { writer.writeStructArray(hapticRectData, forKey: "hapticRectData") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(hapticRectData, parameters[0])
+    }
 }
 
 extension SetCloudAppProperties {
@@ -3633,6 +6376,35 @@ extension SetCloudAppProperties {
     ])
 }
 
+extension SetCloudAppProperties {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var properties: CloudAppProperties?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "properties": properties = try reader.readStruct(CloudAppProperties.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let properties else {
+            if properties == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            properties: properties
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(properties, forKey: "properties")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(properties, parameters[0])
+    }
+}
+
 extension GetCloudAppProperties {
     public static let functionName = "GetCloudAppProperties"
     public static let functionIDValue = 51
@@ -3642,6 +6414,35 @@ extension GetCloudAppProperties {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "GetCloudAppProperties", availability: .init(since: .version(5, 1)), parameters: [
         .init(name: "appID", type: .string, isMandatory: true, maxLength: 100),
     ])
+}
+
+extension GetCloudAppProperties {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var appID: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "appID": appID = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let appID else {
+            if appID == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            appID: appID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(appID, forKey: "appID")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(appID, parameters[0])
+    }
 }
 
 extension PublishAppService {
@@ -3655,6 +6456,35 @@ extension PublishAppService {
     ])
 }
 
+extension PublishAppService {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var appServiceManifest: AppServiceManifest?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "appServiceManifest": appServiceManifest = try reader.readStruct(AppServiceManifest.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let appServiceManifest else {
+            if appServiceManifest == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            appServiceManifest: appServiceManifest
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(appServiceManifest, forKey: "appServiceManifest")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(appServiceManifest, parameters[0])
+    }
+}
+
 extension UnpublishAppService {
     public static let functionName = "UnpublishAppService"
     public static let functionIDValue = 56
@@ -3664,6 +6494,35 @@ extension UnpublishAppService {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "UnpublishAppService", availability: .init(since: .version(6, 0)), parameters: [
         .init(name: "serviceID", type: .string, isMandatory: true),
     ])
+}
+
+extension UnpublishAppService {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var serviceID: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "serviceID": serviceID = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let serviceID else {
+            if serviceID == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            serviceID: serviceID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(serviceID, forKey: "serviceID")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(serviceID, parameters[0])
+    }
 }
 
 extension GetAppServiceData {
@@ -3676,6 +6535,40 @@ extension GetAppServiceData {
         .init(name: "serviceType", type: .string, isMandatory: true),
         .init(name: "subscribe", type: .boolean, isMandatory: false),
     ])
+}
+
+extension GetAppServiceData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var serviceType: Swift.String?
+        var subscribe: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "serviceType": serviceType = try reader.readString(parameters[0])
+            case "subscribe": subscribe = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let serviceType else {
+            if serviceType == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            serviceType: serviceType,
+            subscribe: subscribe
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(serviceType, forKey: "serviceType")
+        if let subscribe { writer.writeBool(subscribe, forKey: "subscribe") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(serviceType, parameters[0])
+        validator.checkBool(subscribe, parameters[1])
+    }
 }
 
 extension PerformAppServiceInteraction {
@@ -3692,6 +6585,52 @@ extension PerformAppServiceInteraction {
     ])
 }
 
+extension PerformAppServiceInteraction {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var serviceUri: Swift.String?
+        var serviceID: Swift.String?
+        var originApp: Swift.String?
+        var requestServiceActive: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "serviceUri": serviceUri = try reader.readString(parameters[0])
+            case "serviceID": serviceID = try reader.readString(parameters[1])
+            case "originApp": originApp = try reader.readString(parameters[2])
+            case "requestServiceActive": requestServiceActive = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let serviceUri, let serviceID, let originApp else {
+            if serviceUri == nil { reader.missing(parameters[0]) }
+            if serviceID == nil { reader.missing(parameters[1]) }
+            if originApp == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            serviceUri: serviceUri,
+            serviceID: serviceID,
+            originApp: originApp,
+            requestServiceActive: requestServiceActive
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(serviceUri, forKey: "serviceUri")
+        writer.writeString(serviceID, forKey: "serviceID")
+        writer.writeString(originApp, forKey: "originApp")
+        if let requestServiceActive { writer.writeBool(requestServiceActive, forKey: "requestServiceActive") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(serviceUri, parameters[0])
+        validator.checkString(serviceID, parameters[1])
+        validator.checkString(originApp, parameters[2])
+        validator.checkBool(requestServiceActive, parameters[3])
+    }
+}
+
 extension CancelInteraction {
     public static let functionName = "CancelInteraction"
     public static let functionIDValue = 57
@@ -3704,6 +6643,40 @@ extension CancelInteraction {
     ])
 }
 
+extension CancelInteraction {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var cancelID: Swift.Int?
+        var functionID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "cancelID": cancelID = try reader.readInteger(parameters[0])
+            case "functionID": functionID = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let functionID else {
+            if functionID == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            cancelID: cancelID,
+            functionID: functionID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let cancelID { writer.writeInteger(cancelID, forKey: "cancelID") }
+        writer.writeInteger(functionID, forKey: "functionID")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(cancelID, parameters[0])
+        validator.checkInteger(functionID, parameters[1])
+    }
+}
+
 extension CloseApplication {
     public static let functionName = "CloseApplication"
     public static let functionIDValue = 58
@@ -3712,6 +6685,21 @@ extension CloseApplication {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "CloseApplication", availability: .init(since: .version(6, 0)), parameters: [
     ])
+}
+
+extension CloseApplication {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }
 
 extension EncodedSyncPData {
@@ -3723,4 +6711,33 @@ extension EncodedSyncPData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "EncodedSyncPData", availability: .init(since: .version(7, 1), isDeprecated: true), parameters: [
         .init(name: "data", type: .string, isArray: true, isMandatory: true, maxLength: 1000000, minSize: 1, maxSize: 100),
     ])
+}
+
+extension EncodedSyncPData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var data: [Swift.String]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "data": data = try reader.readStringArray(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let data else {
+            if data == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            data: data
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStringArray(data, forKey: "data")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStringArray(data, parameters[0])
+    }
 }

@@ -2496,6 +2496,141 @@ extension RegisterAppInterfaceResponse {
     ])
 }
 
+extension RegisterAppInterfaceResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var syncMsgVersion: SyncMsgVersion?
+        var language: Language?
+        var hmiDisplayLanguage: Language?
+        var displayCapabilities: DisplayCapabilities?
+        var buttonCapabilities: [ButtonCapabilities]?
+        var softButtonCapabilities: [SoftButtonCapabilities]?
+        var presetBankCapabilities: PresetBankCapabilities?
+        var hmiZoneCapabilities: [HmiZoneCapabilities]?
+        var speechCapabilities: [SpeechCapabilities]?
+        var prerecordedSpeech: [PrerecordedSpeech]?
+        var vrCapabilities: [VrCapabilities]?
+        var audioPassThruCapabilities: [AudioPassThruCapabilities]?
+        var pcmStreamCapabilities: AudioPassThruCapabilities?
+        var vehicleType: VehicleType?
+        var supportedDiagModes: [Swift.Int]?
+        var hmiCapabilities: HMICapabilities?
+        var sdlVersion: Swift.String?
+        var systemSoftwareVersion: Swift.String?
+        var iconResumed: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "syncMsgVersion": syncMsgVersion = try reader.readStruct(SyncMsgVersion.self, parameters[3])
+            case "language": language = try reader.readEnum(Language.self, parameters[4])
+            case "hmiDisplayLanguage": hmiDisplayLanguage = try reader.readEnum(Language.self, parameters[5])
+            case "displayCapabilities": displayCapabilities = try reader.readStruct(DisplayCapabilities.self, parameters[6])
+            case "buttonCapabilities": buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[7])
+            case "softButtonCapabilities": softButtonCapabilities = try reader.readStructArray(SoftButtonCapabilities.self, parameters[8])
+            case "presetBankCapabilities": presetBankCapabilities = try reader.readStruct(PresetBankCapabilities.self, parameters[9])
+            case "hmiZoneCapabilities": hmiZoneCapabilities = try reader.readEnumArray(HmiZoneCapabilities.self, parameters[10])
+            case "speechCapabilities": speechCapabilities = try reader.readEnumArray(SpeechCapabilities.self, parameters[11])
+            case "prerecordedSpeech": prerecordedSpeech = try reader.readEnumArray(PrerecordedSpeech.self, parameters[12])
+            case "vrCapabilities": vrCapabilities = try reader.readEnumArray(VrCapabilities.self, parameters[13])
+            case "audioPassThruCapabilities": audioPassThruCapabilities = try reader.readStructArray(AudioPassThruCapabilities.self, parameters[14])
+            case "pcmStreamCapabilities": pcmStreamCapabilities = try reader.readStruct(AudioPassThruCapabilities.self, parameters[15])
+            case "vehicleType": vehicleType = try reader.readStruct(VehicleType.self, parameters[16])
+            case "supportedDiagModes": supportedDiagModes = try reader.readIntegerArray(parameters[17])
+            case "hmiCapabilities": hmiCapabilities = try reader.readStruct(HMICapabilities.self, parameters[18])
+            case "sdlVersion": sdlVersion = try reader.readString(parameters[19])
+            case "systemSoftwareVersion": systemSoftwareVersion = try reader.readString(parameters[20])
+            case "iconResumed": iconResumed = try reader.readBool(parameters[21])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            syncMsgVersion: syncMsgVersion,
+            language: language,
+            hmiDisplayLanguage: hmiDisplayLanguage,
+            displayCapabilities: displayCapabilities,
+            buttonCapabilities: buttonCapabilities,
+            softButtonCapabilities: softButtonCapabilities,
+            presetBankCapabilities: presetBankCapabilities,
+            hmiZoneCapabilities: hmiZoneCapabilities,
+            speechCapabilities: speechCapabilities,
+            prerecordedSpeech: prerecordedSpeech,
+            vrCapabilities: vrCapabilities,
+            audioPassThruCapabilities: audioPassThruCapabilities,
+            pcmStreamCapabilities: pcmStreamCapabilities,
+            vehicleType: vehicleType,
+            supportedDiagModes: supportedDiagModes,
+            hmiCapabilities: hmiCapabilities,
+            sdlVersion: sdlVersion,
+            systemSoftwareVersion: systemSoftwareVersion,
+            iconResumed: iconResumed
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let syncMsgVersion { writer.writeStruct(syncMsgVersion, forKey: "syncMsgVersion") }
+        if let language { writer.writeEnum(language, forKey: "language") }
+        if let hmiDisplayLanguage { writer.writeEnum(hmiDisplayLanguage, forKey: "hmiDisplayLanguage") }
+        if let displayCapabilities { writer.writeStruct(displayCapabilities, forKey: "displayCapabilities") }
+        if let buttonCapabilities { writer.writeStructArray(buttonCapabilities, forKey: "buttonCapabilities") }
+        if let softButtonCapabilities { writer.writeStructArray(softButtonCapabilities, forKey: "softButtonCapabilities") }
+        if let presetBankCapabilities { writer.writeStruct(presetBankCapabilities, forKey: "presetBankCapabilities") }
+        if let hmiZoneCapabilities { writer.writeEnumArray(hmiZoneCapabilities, forKey: "hmiZoneCapabilities") }
+        if let speechCapabilities { writer.writeEnumArray(speechCapabilities, forKey: "speechCapabilities") }
+        if let prerecordedSpeech { writer.writeEnumArray(prerecordedSpeech, forKey: "prerecordedSpeech") }
+        if let vrCapabilities { writer.writeEnumArray(vrCapabilities, forKey: "vrCapabilities") }
+        if let audioPassThruCapabilities { writer.writeStructArray(audioPassThruCapabilities, forKey: "audioPassThruCapabilities") }
+        if let pcmStreamCapabilities { writer.writeStruct(pcmStreamCapabilities, forKey: "pcmStreamCapabilities") }
+        if let vehicleType { writer.writeStruct(vehicleType, forKey: "vehicleType") }
+        if let supportedDiagModes { writer.writeIntegerArray(supportedDiagModes, forKey: "supportedDiagModes") }
+        if let hmiCapabilities { writer.writeStruct(hmiCapabilities, forKey: "hmiCapabilities") }
+        if let sdlVersion { writer.writeString(sdlVersion, forKey: "sdlVersion") }
+        if let systemSoftwareVersion { writer.writeString(systemSoftwareVersion, forKey: "systemSoftwareVersion") }
+        if let iconResumed { writer.writeBool(iconResumed, forKey: "iconResumed") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkStruct(syncMsgVersion, parameters[3])
+        validator.checkEnum(language, parameters[4])
+        validator.checkEnum(hmiDisplayLanguage, parameters[5])
+        validator.checkStruct(displayCapabilities, parameters[6])
+        validator.checkStructArray(buttonCapabilities, parameters[7])
+        validator.checkStructArray(softButtonCapabilities, parameters[8])
+        validator.checkStruct(presetBankCapabilities, parameters[9])
+        validator.checkEnumArray(hmiZoneCapabilities, parameters[10])
+        validator.checkEnumArray(speechCapabilities, parameters[11])
+        validator.checkEnumArray(prerecordedSpeech, parameters[12])
+        validator.checkEnumArray(vrCapabilities, parameters[13])
+        validator.checkStructArray(audioPassThruCapabilities, parameters[14])
+        validator.checkStruct(pcmStreamCapabilities, parameters[15])
+        validator.checkStruct(vehicleType, parameters[16])
+        validator.checkIntegerArray(supportedDiagModes, parameters[17])
+        validator.checkStruct(hmiCapabilities, parameters[18])
+        validator.checkString(sdlVersion, parameters[19])
+        validator.checkString(systemSoftwareVersion, parameters[20])
+        validator.checkBool(iconResumed, parameters[21])
+    }
+}
+
 extension UnregisterAppInterfaceResponse {
     public static let functionName = "UnregisterAppInterface"
     public static let functionIDValue = 2
@@ -2507,6 +2642,46 @@ extension UnregisterAppInterfaceResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension UnregisterAppInterfaceResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension CreateWindowResponse {
@@ -2522,6 +2697,46 @@ extension CreateWindowResponse {
     ])
 }
 
+extension CreateWindowResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var info: Swift.String?
+        var resultCode: SDLResult?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "info": info = try reader.readString(parameters[1])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            info: info,
+            resultCode: resultCode
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        if let info { writer.writeString(info, forKey: "info") }
+        writer.writeEnum(resultCode, forKey: "resultCode")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkString(info, parameters[1])
+        validator.checkEnum(resultCode, parameters[2])
+    }
+}
+
 extension DeleteWindowResponse {
     public static let functionName = "DeleteWindow"
     public static let functionIDValue = 61
@@ -2533,6 +2748,46 @@ extension DeleteWindowResponse {
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
     ])
+}
+
+extension DeleteWindowResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var info: Swift.String?
+        var resultCode: SDLResult?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "info": info = try reader.readString(parameters[1])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            info: info,
+            resultCode: resultCode
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        if let info { writer.writeString(info, forKey: "info") }
+        writer.writeEnum(resultCode, forKey: "resultCode")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkString(info, parameters[1])
+        validator.checkEnum(resultCode, parameters[2])
+    }
 }
 
 extension SetGlobalPropertiesResponse {
@@ -2548,6 +2803,46 @@ extension SetGlobalPropertiesResponse {
     ])
 }
 
+extension SetGlobalPropertiesResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension ResetGlobalPropertiesResponse {
     public static let functionName = "ResetGlobalProperties"
     public static let functionIDValue = 4
@@ -2559,6 +2854,46 @@ extension ResetGlobalPropertiesResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension ResetGlobalPropertiesResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension AddCommandResponse {
@@ -2574,6 +2909,46 @@ extension AddCommandResponse {
     ])
 }
 
+extension AddCommandResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension DeleteCommandResponse {
     public static let functionName = "DeleteCommand"
     public static let functionIDValue = 6
@@ -2585,6 +2960,46 @@ extension DeleteCommandResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension DeleteCommandResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension AddSubMenuResponse {
@@ -2600,6 +3015,46 @@ extension AddSubMenuResponse {
     ])
 }
 
+extension AddSubMenuResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension DeleteSubMenuResponse {
     public static let functionName = "DeleteSubMenu"
     public static let functionIDValue = 8
@@ -2611,6 +3066,46 @@ extension DeleteSubMenuResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension DeleteSubMenuResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension ShowAppMenuResponse {
@@ -2626,6 +3121,46 @@ extension ShowAppMenuResponse {
     ])
 }
 
+extension ShowAppMenuResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension CreateInteractionChoiceSetResponse {
     public static let functionName = "CreateInteractionChoiceSet"
     public static let functionIDValue = 9
@@ -2637,6 +3172,46 @@ extension CreateInteractionChoiceSetResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension CreateInteractionChoiceSetResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension PerformInteractionResponse {
@@ -2655,6 +3230,61 @@ extension PerformInteractionResponse {
     ])
 }
 
+extension PerformInteractionResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var choiceID: Swift.Int?
+        var manualTextEntry: Swift.String?
+        var triggerSource: TriggerSource?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "choiceID": choiceID = try reader.readInteger(parameters[3])
+            case "manualTextEntry": manualTextEntry = try reader.readString(parameters[4])
+            case "triggerSource": triggerSource = try reader.readEnum(TriggerSource.self, parameters[5])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            choiceID: choiceID,
+            manualTextEntry: manualTextEntry,
+            triggerSource: triggerSource
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let choiceID { writer.writeInteger(choiceID, forKey: "choiceID") }
+        if let manualTextEntry { writer.writeString(manualTextEntry, forKey: "manualTextEntry") }
+        if let triggerSource { writer.writeEnum(triggerSource, forKey: "triggerSource") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkInteger(choiceID, parameters[3])
+        validator.checkString(manualTextEntry, parameters[4])
+        validator.checkEnum(triggerSource, parameters[5])
+    }
+}
+
 extension DeleteInteractionChoiceSetResponse {
     public static let functionName = "DeleteInteractionChoiceSet"
     public static let functionIDValue = 11
@@ -2666,6 +3296,46 @@ extension DeleteInteractionChoiceSetResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension DeleteInteractionChoiceSetResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension AlertResponse {
@@ -2682,6 +3352,51 @@ extension AlertResponse {
     ])
 }
 
+extension AlertResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var tryAgainTime: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "tryAgainTime": tryAgainTime = try reader.readInteger(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            tryAgainTime: tryAgainTime
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let tryAgainTime { writer.writeInteger(tryAgainTime, forKey: "tryAgainTime") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkInteger(tryAgainTime, parameters[3])
+    }
+}
+
 extension SubtleAlertResponse {
     public static let functionName = "SubtleAlert"
     public static let functionIDValue = 64
@@ -2694,6 +3409,51 @@ extension SubtleAlertResponse {
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
         .init(name: "tryAgainTime", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000),
     ])
+}
+
+extension SubtleAlertResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var tryAgainTime: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "tryAgainTime": tryAgainTime = try reader.readInteger(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            tryAgainTime: tryAgainTime
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let tryAgainTime { writer.writeInteger(tryAgainTime, forKey: "tryAgainTime") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkInteger(tryAgainTime, parameters[3])
+    }
 }
 
 extension ShowResponse {
@@ -2709,6 +3469,46 @@ extension ShowResponse {
     ])
 }
 
+extension ShowResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension SpeakResponse {
     public static let functionName = "Speak"
     public static let functionIDValue = 14
@@ -2720,6 +3520,46 @@ extension SpeakResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension SpeakResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension SetMediaClockTimerResponse {
@@ -2735,6 +3575,46 @@ extension SetMediaClockTimerResponse {
     ])
 }
 
+extension SetMediaClockTimerResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension PerformAudioPassThruResponse {
     public static let functionName = "PerformAudioPassThru"
     public static let functionIDValue = 16
@@ -2746,6 +3626,46 @@ extension PerformAudioPassThruResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension PerformAudioPassThruResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension EndAudioPassThruResponse {
@@ -2761,6 +3681,46 @@ extension EndAudioPassThruResponse {
     ])
 }
 
+extension EndAudioPassThruResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension SubscribeButtonResponse {
     public static let functionName = "SubscribeButton"
     public static let functionIDValue = 18
@@ -2774,6 +3734,46 @@ extension SubscribeButtonResponse {
     ])
 }
 
+extension SubscribeButtonResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension UnsubscribeButtonResponse {
     public static let functionName = "UnsubscribeButton"
     public static let functionIDValue = 19
@@ -2785,6 +3785,46 @@ extension UnsubscribeButtonResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension UnsubscribeButtonResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension SubscribeVehicleDataResponse {
@@ -2835,6 +3875,221 @@ extension SubscribeVehicleDataResponse {
     ])
 }
 
+extension SubscribeVehicleDataResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var gps: VehicleDataResult?
+        var speed: VehicleDataResult?
+        var rpm: VehicleDataResult?
+        var fuelLevel: VehicleDataResult?
+        var fuelLevelState: VehicleDataResult?
+        var instantFuelConsumption: VehicleDataResult?
+        var fuelRange: VehicleDataResult?
+        var climateData: VehicleDataResult?
+        var externalTemperature: VehicleDataResult?
+        var turnSignal: VehicleDataResult?
+        var gearStatus: VehicleDataResult?
+        var prndl: VehicleDataResult?
+        var tirePressure: VehicleDataResult?
+        var odometer: VehicleDataResult?
+        var beltStatus: VehicleDataResult?
+        var bodyInformation: VehicleDataResult?
+        var deviceStatus: VehicleDataResult?
+        var driverBraking: VehicleDataResult?
+        var wiperStatus: VehicleDataResult?
+        var headLampStatus: VehicleDataResult?
+        var engineTorque: VehicleDataResult?
+        var accPedalPosition: VehicleDataResult?
+        var steeringWheelAngle: VehicleDataResult?
+        var engineOilLife: VehicleDataResult?
+        var electronicParkBrakeStatus: VehicleDataResult?
+        var cloudAppVehicleID: VehicleDataResult?
+        var stabilityControlsStatus: VehicleDataResult?
+        var eCallInfo: VehicleDataResult?
+        var airbagStatus: VehicleDataResult?
+        var emergencyEvent: VehicleDataResult?
+        var clusterModes: VehicleDataResult?
+        var myKey: VehicleDataResult?
+        var windowStatus: VehicleDataResult?
+        var handsOffSteering: VehicleDataResult?
+        var seatOccupancy: VehicleDataResult?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "gps": gps = try reader.readStruct(VehicleDataResult.self, parameters[3])
+            case "speed": speed = try reader.readStruct(VehicleDataResult.self, parameters[4])
+            case "rpm": rpm = try reader.readStruct(VehicleDataResult.self, parameters[5])
+            case "fuelLevel": fuelLevel = try reader.readStruct(VehicleDataResult.self, parameters[6])
+            case "fuelLevel_State": fuelLevelState = try reader.readStruct(VehicleDataResult.self, parameters[7])
+            case "instantFuelConsumption": instantFuelConsumption = try reader.readStruct(VehicleDataResult.self, parameters[8])
+            case "fuelRange": fuelRange = try reader.readStruct(VehicleDataResult.self, parameters[9])
+            case "climateData": climateData = try reader.readStruct(VehicleDataResult.self, parameters[10])
+            case "externalTemperature": externalTemperature = try reader.readStruct(VehicleDataResult.self, parameters[11])
+            case "turnSignal": turnSignal = try reader.readStruct(VehicleDataResult.self, parameters[12])
+            case "gearStatus": gearStatus = try reader.readStruct(VehicleDataResult.self, parameters[13])
+            case "prndl": prndl = try reader.readStruct(VehicleDataResult.self, parameters[14])
+            case "tirePressure": tirePressure = try reader.readStruct(VehicleDataResult.self, parameters[15])
+            case "odometer": odometer = try reader.readStruct(VehicleDataResult.self, parameters[16])
+            case "beltStatus": beltStatus = try reader.readStruct(VehicleDataResult.self, parameters[17])
+            case "bodyInformation": bodyInformation = try reader.readStruct(VehicleDataResult.self, parameters[18])
+            case "deviceStatus": deviceStatus = try reader.readStruct(VehicleDataResult.self, parameters[19])
+            case "driverBraking": driverBraking = try reader.readStruct(VehicleDataResult.self, parameters[20])
+            case "wiperStatus": wiperStatus = try reader.readStruct(VehicleDataResult.self, parameters[21])
+            case "headLampStatus": headLampStatus = try reader.readStruct(VehicleDataResult.self, parameters[22])
+            case "engineTorque": engineTorque = try reader.readStruct(VehicleDataResult.self, parameters[23])
+            case "accPedalPosition": accPedalPosition = try reader.readStruct(VehicleDataResult.self, parameters[24])
+            case "steeringWheelAngle": steeringWheelAngle = try reader.readStruct(VehicleDataResult.self, parameters[25])
+            case "engineOilLife": engineOilLife = try reader.readStruct(VehicleDataResult.self, parameters[26])
+            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readStruct(VehicleDataResult.self, parameters[27])
+            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readStruct(VehicleDataResult.self, parameters[28])
+            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readStruct(VehicleDataResult.self, parameters[29])
+            case "eCallInfo": eCallInfo = try reader.readStruct(VehicleDataResult.self, parameters[30])
+            case "airbagStatus": airbagStatus = try reader.readStruct(VehicleDataResult.self, parameters[31])
+            case "emergencyEvent": emergencyEvent = try reader.readStruct(VehicleDataResult.self, parameters[32])
+            case "clusterModes": clusterModes = try reader.readStruct(VehicleDataResult.self, parameters[33])
+            case "myKey": myKey = try reader.readStruct(VehicleDataResult.self, parameters[34])
+            case "windowStatus": windowStatus = try reader.readStruct(VehicleDataResult.self, parameters[35])
+            case "handsOffSteering": handsOffSteering = try reader.readStruct(VehicleDataResult.self, parameters[36])
+            case "seatOccupancy": seatOccupancy = try reader.readStruct(VehicleDataResult.self, parameters[37])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            gps: gps,
+            speed: speed,
+            rpm: rpm,
+            fuelLevel: fuelLevel,
+            fuelLevelState: fuelLevelState,
+            instantFuelConsumption: instantFuelConsumption,
+            fuelRange: fuelRange,
+            climateData: climateData,
+            externalTemperature: externalTemperature,
+            turnSignal: turnSignal,
+            gearStatus: gearStatus,
+            prndl: prndl,
+            tirePressure: tirePressure,
+            odometer: odometer,
+            beltStatus: beltStatus,
+            bodyInformation: bodyInformation,
+            deviceStatus: deviceStatus,
+            driverBraking: driverBraking,
+            wiperStatus: wiperStatus,
+            headLampStatus: headLampStatus,
+            engineTorque: engineTorque,
+            accPedalPosition: accPedalPosition,
+            steeringWheelAngle: steeringWheelAngle,
+            engineOilLife: engineOilLife,
+            electronicParkBrakeStatus: electronicParkBrakeStatus,
+            cloudAppVehicleID: cloudAppVehicleID,
+            stabilityControlsStatus: stabilityControlsStatus,
+            eCallInfo: eCallInfo,
+            airbagStatus: airbagStatus,
+            emergencyEvent: emergencyEvent,
+            clusterModes: clusterModes,
+            myKey: myKey,
+            windowStatus: windowStatus,
+            handsOffSteering: handsOffSteering,
+            seatOccupancy: seatOccupancy
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let gps { writer.writeStruct(gps, forKey: "gps") }
+        if let speed { writer.writeStruct(speed, forKey: "speed") }
+        if let rpm { writer.writeStruct(rpm, forKey: "rpm") }
+        if let fuelLevel { writer.writeStruct(fuelLevel, forKey: "fuelLevel") }
+        if let fuelLevelState { writer.writeStruct(fuelLevelState, forKey: "fuelLevel_State") }
+        if let instantFuelConsumption { writer.writeStruct(instantFuelConsumption, forKey: "instantFuelConsumption") }
+        if let fuelRange { writer.writeStruct(fuelRange, forKey: "fuelRange") }
+        if let climateData { writer.writeStruct(climateData, forKey: "climateData") }
+        if let externalTemperature { writer.writeStruct(externalTemperature, forKey: "externalTemperature") }
+        if let turnSignal { writer.writeStruct(turnSignal, forKey: "turnSignal") }
+        if let gearStatus { writer.writeStruct(gearStatus, forKey: "gearStatus") }
+        if let prndl { writer.writeStruct(prndl, forKey: "prndl") }
+        if let tirePressure { writer.writeStruct(tirePressure, forKey: "tirePressure") }
+        if let odometer { writer.writeStruct(odometer, forKey: "odometer") }
+        if let beltStatus { writer.writeStruct(beltStatus, forKey: "beltStatus") }
+        if let bodyInformation { writer.writeStruct(bodyInformation, forKey: "bodyInformation") }
+        if let deviceStatus { writer.writeStruct(deviceStatus, forKey: "deviceStatus") }
+        if let driverBraking { writer.writeStruct(driverBraking, forKey: "driverBraking") }
+        if let wiperStatus { writer.writeStruct(wiperStatus, forKey: "wiperStatus") }
+        if let headLampStatus { writer.writeStruct(headLampStatus, forKey: "headLampStatus") }
+        if let engineTorque { writer.writeStruct(engineTorque, forKey: "engineTorque") }
+        if let accPedalPosition { writer.writeStruct(accPedalPosition, forKey: "accPedalPosition") }
+        if let steeringWheelAngle { writer.writeStruct(steeringWheelAngle, forKey: "steeringWheelAngle") }
+        if let engineOilLife { writer.writeStruct(engineOilLife, forKey: "engineOilLife") }
+        if let electronicParkBrakeStatus { writer.writeStruct(electronicParkBrakeStatus, forKey: "electronicParkBrakeStatus") }
+        if let cloudAppVehicleID { writer.writeStruct(cloudAppVehicleID, forKey: "cloudAppVehicleID") }
+        if let stabilityControlsStatus { writer.writeStruct(stabilityControlsStatus, forKey: "stabilityControlsStatus") }
+        if let eCallInfo { writer.writeStruct(eCallInfo, forKey: "eCallInfo") }
+        if let airbagStatus { writer.writeStruct(airbagStatus, forKey: "airbagStatus") }
+        if let emergencyEvent { writer.writeStruct(emergencyEvent, forKey: "emergencyEvent") }
+        if let clusterModes { writer.writeStruct(clusterModes, forKey: "clusterModes") }
+        if let myKey { writer.writeStruct(myKey, forKey: "myKey") }
+        if let windowStatus { writer.writeStruct(windowStatus, forKey: "windowStatus") }
+        if let handsOffSteering { writer.writeStruct(handsOffSteering, forKey: "handsOffSteering") }
+        if let seatOccupancy { writer.writeStruct(seatOccupancy, forKey: "seatOccupancy") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkStruct(gps, parameters[3])
+        validator.checkStruct(speed, parameters[4])
+        validator.checkStruct(rpm, parameters[5])
+        validator.checkStruct(fuelLevel, parameters[6])
+        validator.checkStruct(fuelLevelState, parameters[7])
+        validator.checkStruct(instantFuelConsumption, parameters[8])
+        validator.checkStruct(fuelRange, parameters[9])
+        validator.checkStruct(climateData, parameters[10])
+        validator.checkStruct(externalTemperature, parameters[11])
+        validator.checkStruct(turnSignal, parameters[12])
+        validator.checkStruct(gearStatus, parameters[13])
+        validator.checkStruct(prndl, parameters[14])
+        validator.checkStruct(tirePressure, parameters[15])
+        validator.checkStruct(odometer, parameters[16])
+        validator.checkStruct(beltStatus, parameters[17])
+        validator.checkStruct(bodyInformation, parameters[18])
+        validator.checkStruct(deviceStatus, parameters[19])
+        validator.checkStruct(driverBraking, parameters[20])
+        validator.checkStruct(wiperStatus, parameters[21])
+        validator.checkStruct(headLampStatus, parameters[22])
+        validator.checkStruct(engineTorque, parameters[23])
+        validator.checkStruct(accPedalPosition, parameters[24])
+        validator.checkStruct(steeringWheelAngle, parameters[25])
+        validator.checkStruct(engineOilLife, parameters[26])
+        validator.checkStruct(electronicParkBrakeStatus, parameters[27])
+        validator.checkStruct(cloudAppVehicleID, parameters[28])
+        validator.checkStruct(stabilityControlsStatus, parameters[29])
+        validator.checkStruct(eCallInfo, parameters[30])
+        validator.checkStruct(airbagStatus, parameters[31])
+        validator.checkStruct(emergencyEvent, parameters[32])
+        validator.checkStruct(clusterModes, parameters[33])
+        validator.checkStruct(myKey, parameters[34])
+        validator.checkStruct(windowStatus, parameters[35])
+        validator.checkStruct(handsOffSteering, parameters[36])
+        validator.checkStruct(seatOccupancy, parameters[37])
+    }
+}
+
 extension UnsubscribeVehicleDataResponse {
     public static let functionName = "UnsubscribeVehicleData"
     public static let functionIDValue = 21
@@ -2881,6 +4136,221 @@ extension UnsubscribeVehicleDataResponse {
         .init(name: "handsOffSteering", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 0))),
         .init(name: "seatOccupancy", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 1))),
     ])
+}
+
+extension UnsubscribeVehicleDataResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var gps: VehicleDataResult?
+        var speed: VehicleDataResult?
+        var rpm: VehicleDataResult?
+        var fuelLevel: VehicleDataResult?
+        var fuelLevelState: VehicleDataResult?
+        var instantFuelConsumption: VehicleDataResult?
+        var fuelRange: VehicleDataResult?
+        var climateData: VehicleDataResult?
+        var externalTemperature: VehicleDataResult?
+        var turnSignal: VehicleDataResult?
+        var gearStatus: VehicleDataResult?
+        var prndl: VehicleDataResult?
+        var tirePressure: VehicleDataResult?
+        var odometer: VehicleDataResult?
+        var beltStatus: VehicleDataResult?
+        var bodyInformation: VehicleDataResult?
+        var deviceStatus: VehicleDataResult?
+        var driverBraking: VehicleDataResult?
+        var wiperStatus: VehicleDataResult?
+        var headLampStatus: VehicleDataResult?
+        var engineTorque: VehicleDataResult?
+        var accPedalPosition: VehicleDataResult?
+        var steeringWheelAngle: VehicleDataResult?
+        var engineOilLife: VehicleDataResult?
+        var electronicParkBrakeStatus: VehicleDataResult?
+        var cloudAppVehicleID: VehicleDataResult?
+        var stabilityControlsStatus: VehicleDataResult?
+        var eCallInfo: VehicleDataResult?
+        var airbagStatus: VehicleDataResult?
+        var emergencyEvent: VehicleDataResult?
+        var clusterModes: VehicleDataResult?
+        var myKey: VehicleDataResult?
+        var windowStatus: VehicleDataResult?
+        var handsOffSteering: VehicleDataResult?
+        var seatOccupancy: VehicleDataResult?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "gps": gps = try reader.readStruct(VehicleDataResult.self, parameters[3])
+            case "speed": speed = try reader.readStruct(VehicleDataResult.self, parameters[4])
+            case "rpm": rpm = try reader.readStruct(VehicleDataResult.self, parameters[5])
+            case "fuelLevel": fuelLevel = try reader.readStruct(VehicleDataResult.self, parameters[6])
+            case "fuelLevel_State": fuelLevelState = try reader.readStruct(VehicleDataResult.self, parameters[7])
+            case "instantFuelConsumption": instantFuelConsumption = try reader.readStruct(VehicleDataResult.self, parameters[8])
+            case "fuelRange": fuelRange = try reader.readStruct(VehicleDataResult.self, parameters[9])
+            case "climateData": climateData = try reader.readStruct(VehicleDataResult.self, parameters[10])
+            case "externalTemperature": externalTemperature = try reader.readStruct(VehicleDataResult.self, parameters[11])
+            case "turnSignal": turnSignal = try reader.readStruct(VehicleDataResult.self, parameters[12])
+            case "gearStatus": gearStatus = try reader.readStruct(VehicleDataResult.self, parameters[13])
+            case "prndl": prndl = try reader.readStruct(VehicleDataResult.self, parameters[14])
+            case "tirePressure": tirePressure = try reader.readStruct(VehicleDataResult.self, parameters[15])
+            case "odometer": odometer = try reader.readStruct(VehicleDataResult.self, parameters[16])
+            case "beltStatus": beltStatus = try reader.readStruct(VehicleDataResult.self, parameters[17])
+            case "bodyInformation": bodyInformation = try reader.readStruct(VehicleDataResult.self, parameters[18])
+            case "deviceStatus": deviceStatus = try reader.readStruct(VehicleDataResult.self, parameters[19])
+            case "driverBraking": driverBraking = try reader.readStruct(VehicleDataResult.self, parameters[20])
+            case "wiperStatus": wiperStatus = try reader.readStruct(VehicleDataResult.self, parameters[21])
+            case "headLampStatus": headLampStatus = try reader.readStruct(VehicleDataResult.self, parameters[22])
+            case "engineTorque": engineTorque = try reader.readStruct(VehicleDataResult.self, parameters[23])
+            case "accPedalPosition": accPedalPosition = try reader.readStruct(VehicleDataResult.self, parameters[24])
+            case "steeringWheelAngle": steeringWheelAngle = try reader.readStruct(VehicleDataResult.self, parameters[25])
+            case "engineOilLife": engineOilLife = try reader.readStruct(VehicleDataResult.self, parameters[26])
+            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readStruct(VehicleDataResult.self, parameters[27])
+            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readStruct(VehicleDataResult.self, parameters[28])
+            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readStruct(VehicleDataResult.self, parameters[29])
+            case "eCallInfo": eCallInfo = try reader.readStruct(VehicleDataResult.self, parameters[30])
+            case "airbagStatus": airbagStatus = try reader.readStruct(VehicleDataResult.self, parameters[31])
+            case "emergencyEvent": emergencyEvent = try reader.readStruct(VehicleDataResult.self, parameters[32])
+            case "clusterModes": clusterModes = try reader.readStruct(VehicleDataResult.self, parameters[33])
+            case "myKey": myKey = try reader.readStruct(VehicleDataResult.self, parameters[34])
+            case "windowStatus": windowStatus = try reader.readStruct(VehicleDataResult.self, parameters[35])
+            case "handsOffSteering": handsOffSteering = try reader.readStruct(VehicleDataResult.self, parameters[36])
+            case "seatOccupancy": seatOccupancy = try reader.readStruct(VehicleDataResult.self, parameters[37])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            gps: gps,
+            speed: speed,
+            rpm: rpm,
+            fuelLevel: fuelLevel,
+            fuelLevelState: fuelLevelState,
+            instantFuelConsumption: instantFuelConsumption,
+            fuelRange: fuelRange,
+            climateData: climateData,
+            externalTemperature: externalTemperature,
+            turnSignal: turnSignal,
+            gearStatus: gearStatus,
+            prndl: prndl,
+            tirePressure: tirePressure,
+            odometer: odometer,
+            beltStatus: beltStatus,
+            bodyInformation: bodyInformation,
+            deviceStatus: deviceStatus,
+            driverBraking: driverBraking,
+            wiperStatus: wiperStatus,
+            headLampStatus: headLampStatus,
+            engineTorque: engineTorque,
+            accPedalPosition: accPedalPosition,
+            steeringWheelAngle: steeringWheelAngle,
+            engineOilLife: engineOilLife,
+            electronicParkBrakeStatus: electronicParkBrakeStatus,
+            cloudAppVehicleID: cloudAppVehicleID,
+            stabilityControlsStatus: stabilityControlsStatus,
+            eCallInfo: eCallInfo,
+            airbagStatus: airbagStatus,
+            emergencyEvent: emergencyEvent,
+            clusterModes: clusterModes,
+            myKey: myKey,
+            windowStatus: windowStatus,
+            handsOffSteering: handsOffSteering,
+            seatOccupancy: seatOccupancy
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let gps { writer.writeStruct(gps, forKey: "gps") }
+        if let speed { writer.writeStruct(speed, forKey: "speed") }
+        if let rpm { writer.writeStruct(rpm, forKey: "rpm") }
+        if let fuelLevel { writer.writeStruct(fuelLevel, forKey: "fuelLevel") }
+        if let fuelLevelState { writer.writeStruct(fuelLevelState, forKey: "fuelLevel_State") }
+        if let instantFuelConsumption { writer.writeStruct(instantFuelConsumption, forKey: "instantFuelConsumption") }
+        if let fuelRange { writer.writeStruct(fuelRange, forKey: "fuelRange") }
+        if let climateData { writer.writeStruct(climateData, forKey: "climateData") }
+        if let externalTemperature { writer.writeStruct(externalTemperature, forKey: "externalTemperature") }
+        if let turnSignal { writer.writeStruct(turnSignal, forKey: "turnSignal") }
+        if let gearStatus { writer.writeStruct(gearStatus, forKey: "gearStatus") }
+        if let prndl { writer.writeStruct(prndl, forKey: "prndl") }
+        if let tirePressure { writer.writeStruct(tirePressure, forKey: "tirePressure") }
+        if let odometer { writer.writeStruct(odometer, forKey: "odometer") }
+        if let beltStatus { writer.writeStruct(beltStatus, forKey: "beltStatus") }
+        if let bodyInformation { writer.writeStruct(bodyInformation, forKey: "bodyInformation") }
+        if let deviceStatus { writer.writeStruct(deviceStatus, forKey: "deviceStatus") }
+        if let driverBraking { writer.writeStruct(driverBraking, forKey: "driverBraking") }
+        if let wiperStatus { writer.writeStruct(wiperStatus, forKey: "wiperStatus") }
+        if let headLampStatus { writer.writeStruct(headLampStatus, forKey: "headLampStatus") }
+        if let engineTorque { writer.writeStruct(engineTorque, forKey: "engineTorque") }
+        if let accPedalPosition { writer.writeStruct(accPedalPosition, forKey: "accPedalPosition") }
+        if let steeringWheelAngle { writer.writeStruct(steeringWheelAngle, forKey: "steeringWheelAngle") }
+        if let engineOilLife { writer.writeStruct(engineOilLife, forKey: "engineOilLife") }
+        if let electronicParkBrakeStatus { writer.writeStruct(electronicParkBrakeStatus, forKey: "electronicParkBrakeStatus") }
+        if let cloudAppVehicleID { writer.writeStruct(cloudAppVehicleID, forKey: "cloudAppVehicleID") }
+        if let stabilityControlsStatus { writer.writeStruct(stabilityControlsStatus, forKey: "stabilityControlsStatus") }
+        if let eCallInfo { writer.writeStruct(eCallInfo, forKey: "eCallInfo") }
+        if let airbagStatus { writer.writeStruct(airbagStatus, forKey: "airbagStatus") }
+        if let emergencyEvent { writer.writeStruct(emergencyEvent, forKey: "emergencyEvent") }
+        if let clusterModes { writer.writeStruct(clusterModes, forKey: "clusterModes") }
+        if let myKey { writer.writeStruct(myKey, forKey: "myKey") }
+        if let windowStatus { writer.writeStruct(windowStatus, forKey: "windowStatus") }
+        if let handsOffSteering { writer.writeStruct(handsOffSteering, forKey: "handsOffSteering") }
+        if let seatOccupancy { writer.writeStruct(seatOccupancy, forKey: "seatOccupancy") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkStruct(gps, parameters[3])
+        validator.checkStruct(speed, parameters[4])
+        validator.checkStruct(rpm, parameters[5])
+        validator.checkStruct(fuelLevel, parameters[6])
+        validator.checkStruct(fuelLevelState, parameters[7])
+        validator.checkStruct(instantFuelConsumption, parameters[8])
+        validator.checkStruct(fuelRange, parameters[9])
+        validator.checkStruct(climateData, parameters[10])
+        validator.checkStruct(externalTemperature, parameters[11])
+        validator.checkStruct(turnSignal, parameters[12])
+        validator.checkStruct(gearStatus, parameters[13])
+        validator.checkStruct(prndl, parameters[14])
+        validator.checkStruct(tirePressure, parameters[15])
+        validator.checkStruct(odometer, parameters[16])
+        validator.checkStruct(beltStatus, parameters[17])
+        validator.checkStruct(bodyInformation, parameters[18])
+        validator.checkStruct(deviceStatus, parameters[19])
+        validator.checkStruct(driverBraking, parameters[20])
+        validator.checkStruct(wiperStatus, parameters[21])
+        validator.checkStruct(headLampStatus, parameters[22])
+        validator.checkStruct(engineTorque, parameters[23])
+        validator.checkStruct(accPedalPosition, parameters[24])
+        validator.checkStruct(steeringWheelAngle, parameters[25])
+        validator.checkStruct(engineOilLife, parameters[26])
+        validator.checkStruct(electronicParkBrakeStatus, parameters[27])
+        validator.checkStruct(cloudAppVehicleID, parameters[28])
+        validator.checkStruct(stabilityControlsStatus, parameters[29])
+        validator.checkStruct(eCallInfo, parameters[30])
+        validator.checkStruct(airbagStatus, parameters[31])
+        validator.checkStruct(emergencyEvent, parameters[32])
+        validator.checkStruct(clusterModes, parameters[33])
+        validator.checkStruct(myKey, parameters[34])
+        validator.checkStruct(windowStatus, parameters[35])
+        validator.checkStruct(handsOffSteering, parameters[36])
+        validator.checkStruct(seatOccupancy, parameters[37])
+    }
 }
 
 extension GetVehicleDataResponse {
@@ -2932,6 +4402,226 @@ extension GetVehicleDataResponse {
     ])
 }
 
+extension GetVehicleDataResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var gps: GPSData?
+        var speed: Swift.Double?
+        var rpm: Swift.Int?
+        var fuelLevel: Swift.Double?
+        var fuelLevelState: ComponentVolumeStatus?
+        var instantFuelConsumption: Swift.Double?
+        var fuelRange: [FuelRange]?
+        var climateData: ClimateData?
+        var externalTemperature: Swift.Double?
+        var turnSignal: TurnSignal?
+        var vin: Swift.String?
+        var gearStatus: GearStatus?
+        var prndl: PRNDL?
+        var tirePressure: TireStatus?
+        var odometer: Swift.Int?
+        var beltStatus: BeltStatus?
+        var bodyInformation: BodyInformation?
+        var deviceStatus: DeviceStatus?
+        var driverBraking: VehicleDataEventStatus?
+        var wiperStatus: WiperStatus?
+        var headLampStatus: HeadLampStatus?
+        var engineTorque: Swift.Double?
+        var accPedalPosition: Swift.Double?
+        var steeringWheelAngle: Swift.Double?
+        var engineOilLife: Swift.Double?
+        var electronicParkBrakeStatus: ElectronicParkBrakeStatus?
+        var cloudAppVehicleID: Swift.String?
+        var stabilityControlsStatus: StabilityControlsStatus?
+        var eCallInfo: ECallInfo?
+        var airbagStatus: AirbagStatus?
+        var emergencyEvent: EmergencyEvent?
+        var clusterModeStatus: ClusterModeStatus?
+        var myKey: MyKey?
+        var windowStatus: [WindowStatus]?
+        var handsOffSteering: Swift.Bool?
+        var seatOccupancy: SeatOccupancy?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "gps": gps = try reader.readStruct(GPSData.self, parameters[3])
+            case "speed": speed = try reader.readFloat(parameters[4])
+            case "rpm": rpm = try reader.readInteger(parameters[5])
+            case "fuelLevel": fuelLevel = try reader.readFloat(parameters[6])
+            case "fuelLevel_State": fuelLevelState = try reader.readEnum(ComponentVolumeStatus.self, parameters[7])
+            case "instantFuelConsumption": instantFuelConsumption = try reader.readFloat(parameters[8])
+            case "fuelRange": fuelRange = try reader.readStructArray(FuelRange.self, parameters[9])
+            case "climateData": climateData = try reader.readStruct(ClimateData.self, parameters[10])
+            case "externalTemperature": externalTemperature = try reader.readFloat(parameters[11])
+            case "turnSignal": turnSignal = try reader.readEnum(TurnSignal.self, parameters[12])
+            case "vin": vin = try reader.readString(parameters[13])
+            case "gearStatus": gearStatus = try reader.readStruct(GearStatus.self, parameters[14])
+            case "prndl": prndl = try reader.readEnum(PRNDL.self, parameters[15])
+            case "tirePressure": tirePressure = try reader.readStruct(TireStatus.self, parameters[16])
+            case "odometer": odometer = try reader.readInteger(parameters[17])
+            case "beltStatus": beltStatus = try reader.readStruct(BeltStatus.self, parameters[18])
+            case "bodyInformation": bodyInformation = try reader.readStruct(BodyInformation.self, parameters[19])
+            case "deviceStatus": deviceStatus = try reader.readStruct(DeviceStatus.self, parameters[20])
+            case "driverBraking": driverBraking = try reader.readEnum(VehicleDataEventStatus.self, parameters[21])
+            case "wiperStatus": wiperStatus = try reader.readEnum(WiperStatus.self, parameters[22])
+            case "headLampStatus": headLampStatus = try reader.readStruct(HeadLampStatus.self, parameters[23])
+            case "engineTorque": engineTorque = try reader.readFloat(parameters[24])
+            case "accPedalPosition": accPedalPosition = try reader.readFloat(parameters[25])
+            case "steeringWheelAngle": steeringWheelAngle = try reader.readFloat(parameters[26])
+            case "engineOilLife": engineOilLife = try reader.readFloat(parameters[27])
+            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readEnum(ElectronicParkBrakeStatus.self, parameters[28])
+            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readString(parameters[29])
+            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readStruct(StabilityControlsStatus.self, parameters[30])
+            case "eCallInfo": eCallInfo = try reader.readStruct(ECallInfo.self, parameters[31])
+            case "airbagStatus": airbagStatus = try reader.readStruct(AirbagStatus.self, parameters[32])
+            case "emergencyEvent": emergencyEvent = try reader.readStruct(EmergencyEvent.self, parameters[33])
+            case "clusterModeStatus": clusterModeStatus = try reader.readStruct(ClusterModeStatus.self, parameters[34])
+            case "myKey": myKey = try reader.readStruct(MyKey.self, parameters[35])
+            case "windowStatus": windowStatus = try reader.readStructArray(WindowStatus.self, parameters[36])
+            case "handsOffSteering": handsOffSteering = try reader.readBool(parameters[37])
+            case "seatOccupancy": seatOccupancy = try reader.readStruct(SeatOccupancy.self, parameters[38])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            gps: gps,
+            speed: speed,
+            rpm: rpm,
+            fuelLevel: fuelLevel,
+            fuelLevelState: fuelLevelState,
+            instantFuelConsumption: instantFuelConsumption,
+            fuelRange: fuelRange,
+            climateData: climateData,
+            externalTemperature: externalTemperature,
+            turnSignal: turnSignal,
+            vin: vin,
+            gearStatus: gearStatus,
+            prndl: prndl,
+            tirePressure: tirePressure,
+            odometer: odometer,
+            beltStatus: beltStatus,
+            bodyInformation: bodyInformation,
+            deviceStatus: deviceStatus,
+            driverBraking: driverBraking,
+            wiperStatus: wiperStatus,
+            headLampStatus: headLampStatus,
+            engineTorque: engineTorque,
+            accPedalPosition: accPedalPosition,
+            steeringWheelAngle: steeringWheelAngle,
+            engineOilLife: engineOilLife,
+            electronicParkBrakeStatus: electronicParkBrakeStatus,
+            cloudAppVehicleID: cloudAppVehicleID,
+            stabilityControlsStatus: stabilityControlsStatus,
+            eCallInfo: eCallInfo,
+            airbagStatus: airbagStatus,
+            emergencyEvent: emergencyEvent,
+            clusterModeStatus: clusterModeStatus,
+            myKey: myKey,
+            windowStatus: windowStatus,
+            handsOffSteering: handsOffSteering,
+            seatOccupancy: seatOccupancy
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let gps { writer.writeStruct(gps, forKey: "gps") }
+        if let speed { writer.writeFloat(speed, forKey: "speed") }
+        if let rpm { writer.writeInteger(rpm, forKey: "rpm") }
+        if let fuelLevel { writer.writeFloat(fuelLevel, forKey: "fuelLevel") }
+        if let fuelLevelState { writer.writeEnum(fuelLevelState, forKey: "fuelLevel_State") }
+        if let instantFuelConsumption { writer.writeFloat(instantFuelConsumption, forKey: "instantFuelConsumption") }
+        if let fuelRange { writer.writeStructArray(fuelRange, forKey: "fuelRange") }
+        if let climateData { writer.writeStruct(climateData, forKey: "climateData") }
+        if let externalTemperature { writer.writeFloat(externalTemperature, forKey: "externalTemperature") }
+        if let turnSignal { writer.writeEnum(turnSignal, forKey: "turnSignal") }
+        if let vin { writer.writeString(vin, forKey: "vin") }
+        if let gearStatus { writer.writeStruct(gearStatus, forKey: "gearStatus") }
+        if let prndl { writer.writeEnum(prndl, forKey: "prndl") }
+        if let tirePressure { writer.writeStruct(tirePressure, forKey: "tirePressure") }
+        if let odometer { writer.writeInteger(odometer, forKey: "odometer") }
+        if let beltStatus { writer.writeStruct(beltStatus, forKey: "beltStatus") }
+        if let bodyInformation { writer.writeStruct(bodyInformation, forKey: "bodyInformation") }
+        if let deviceStatus { writer.writeStruct(deviceStatus, forKey: "deviceStatus") }
+        if let driverBraking { writer.writeEnum(driverBraking, forKey: "driverBraking") }
+        if let wiperStatus { writer.writeEnum(wiperStatus, forKey: "wiperStatus") }
+        if let headLampStatus { writer.writeStruct(headLampStatus, forKey: "headLampStatus") }
+        if let engineTorque { writer.writeFloat(engineTorque, forKey: "engineTorque") }
+        if let accPedalPosition { writer.writeFloat(accPedalPosition, forKey: "accPedalPosition") }
+        if let steeringWheelAngle { writer.writeFloat(steeringWheelAngle, forKey: "steeringWheelAngle") }
+        if let engineOilLife { writer.writeFloat(engineOilLife, forKey: "engineOilLife") }
+        if let electronicParkBrakeStatus { writer.writeEnum(electronicParkBrakeStatus, forKey: "electronicParkBrakeStatus") }
+        if let cloudAppVehicleID { writer.writeString(cloudAppVehicleID, forKey: "cloudAppVehicleID") }
+        if let stabilityControlsStatus { writer.writeStruct(stabilityControlsStatus, forKey: "stabilityControlsStatus") }
+        if let eCallInfo { writer.writeStruct(eCallInfo, forKey: "eCallInfo") }
+        if let airbagStatus { writer.writeStruct(airbagStatus, forKey: "airbagStatus") }
+        if let emergencyEvent { writer.writeStruct(emergencyEvent, forKey: "emergencyEvent") }
+        if let clusterModeStatus { writer.writeStruct(clusterModeStatus, forKey: "clusterModeStatus") }
+        if let myKey { writer.writeStruct(myKey, forKey: "myKey") }
+        if let windowStatus { writer.writeStructArray(windowStatus, forKey: "windowStatus") }
+        if let handsOffSteering { writer.writeBool(handsOffSteering, forKey: "handsOffSteering") }
+        if let seatOccupancy { writer.writeStruct(seatOccupancy, forKey: "seatOccupancy") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkStruct(gps, parameters[3])
+        validator.checkFloat(speed, parameters[4])
+        validator.checkInteger(rpm, parameters[5])
+        validator.checkFloat(fuelLevel, parameters[6])
+        validator.checkEnum(fuelLevelState, parameters[7])
+        validator.checkFloat(instantFuelConsumption, parameters[8])
+        validator.checkStructArray(fuelRange, parameters[9])
+        validator.checkStruct(climateData, parameters[10])
+        validator.checkFloat(externalTemperature, parameters[11])
+        validator.checkEnum(turnSignal, parameters[12])
+        validator.checkString(vin, parameters[13])
+        validator.checkStruct(gearStatus, parameters[14])
+        validator.checkEnum(prndl, parameters[15])
+        validator.checkStruct(tirePressure, parameters[16])
+        validator.checkInteger(odometer, parameters[17])
+        validator.checkStruct(beltStatus, parameters[18])
+        validator.checkStruct(bodyInformation, parameters[19])
+        validator.checkStruct(deviceStatus, parameters[20])
+        validator.checkEnum(driverBraking, parameters[21])
+        validator.checkEnum(wiperStatus, parameters[22])
+        validator.checkStruct(headLampStatus, parameters[23])
+        validator.checkFloat(engineTorque, parameters[24])
+        validator.checkFloat(accPedalPosition, parameters[25])
+        validator.checkFloat(steeringWheelAngle, parameters[26])
+        validator.checkFloat(engineOilLife, parameters[27])
+        validator.checkEnum(electronicParkBrakeStatus, parameters[28])
+        validator.checkString(cloudAppVehicleID, parameters[29])
+        validator.checkStruct(stabilityControlsStatus, parameters[30])
+        validator.checkStruct(eCallInfo, parameters[31])
+        validator.checkStruct(airbagStatus, parameters[32])
+        validator.checkStruct(emergencyEvent, parameters[33])
+        validator.checkStruct(clusterModeStatus, parameters[34])
+        validator.checkStruct(myKey, parameters[35])
+        validator.checkStructArray(windowStatus, parameters[36])
+        validator.checkBool(handsOffSteering, parameters[37])
+        validator.checkStruct(seatOccupancy, parameters[38])
+    }
+}
+
 extension ReadDIDResponse {
     public static let functionName = "ReadDID"
     public static let functionIDValue = 23
@@ -2944,6 +4634,51 @@ extension ReadDIDResponse {
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
         .init(name: "didResult", type: .structure("DIDResult"), isArray: true, isMandatory: false, minSize: 0, maxSize: 1000),
     ])
+}
+
+extension ReadDIDResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var didResult: [DIDResult]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "didResult": didResult = try reader.readStructArray(DIDResult.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            didResult: didResult
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let didResult { writer.writeStructArray(didResult, forKey: "didResult") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkStructArray(didResult, parameters[3])
+    }
 }
 
 extension GetDTCsResponse {
@@ -2961,6 +4696,56 @@ extension GetDTCsResponse {
     ])
 }
 
+extension GetDTCsResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var ecuHeader: Swift.Int?
+        var dtc: [Swift.String]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "ecuHeader": ecuHeader = try reader.readInteger(parameters[3])
+            case "dtc": dtc = try reader.readStringArray(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            ecuHeader: ecuHeader,
+            dtc: dtc
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let ecuHeader { writer.writeInteger(ecuHeader, forKey: "ecuHeader") }
+        if let dtc { writer.writeStringArray(dtc, forKey: "dtc") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkInteger(ecuHeader, parameters[3])
+        validator.checkStringArray(dtc, parameters[4])
+    }
+}
+
 extension DiagnosticMessageResponse {
     public static let functionName = "DiagnosticMessage"
     public static let functionIDValue = 37
@@ -2975,6 +4760,51 @@ extension DiagnosticMessageResponse {
     ])
 }
 
+extension DiagnosticMessageResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var messageDataResult: [Swift.Int]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "messageDataResult": messageDataResult = try reader.readIntegerArray(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            messageDataResult: messageDataResult
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let messageDataResult { writer.writeIntegerArray(messageDataResult, forKey: "messageDataResult") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkIntegerArray(messageDataResult, parameters[3])
+    }
+}
+
 extension ScrollableMessageResponse {
     public static let functionName = "ScrollableMessage"
     public static let functionIDValue = 25
@@ -2986,6 +4816,46 @@ extension ScrollableMessageResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension ScrollableMessageResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension SliderResponse {
@@ -3002,6 +4872,51 @@ extension SliderResponse {
     ])
 }
 
+extension SliderResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var sliderPosition: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "sliderPosition": sliderPosition = try reader.readInteger(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            sliderPosition: sliderPosition
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let sliderPosition { writer.writeInteger(sliderPosition, forKey: "sliderPosition") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkInteger(sliderPosition, parameters[3])
+    }
+}
+
 extension ShowConstantTBTResponse {
     public static let functionName = "ShowConstantTBT"
     public static let functionIDValue = 27
@@ -3013,6 +4928,46 @@ extension ShowConstantTBTResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension ShowConstantTBTResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension AlertManeuverResponse {
@@ -3028,6 +4983,46 @@ extension AlertManeuverResponse {
     ])
 }
 
+extension AlertManeuverResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension UpdateTurnListResponse {
     public static let functionName = "UpdateTurnList"
     public static let functionIDValue = 29
@@ -3039,6 +5034,46 @@ extension UpdateTurnListResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension UpdateTurnListResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension ChangeRegistrationResponse {
@@ -3054,6 +5089,46 @@ extension ChangeRegistrationResponse {
     ])
 }
 
+extension ChangeRegistrationResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension GenericResponse {
     public static let functionName = "GenericResponse"
     public static let functionIDValue = 31
@@ -3065,6 +5140,46 @@ extension GenericResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension GenericResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension PutFileResponse {
@@ -3079,6 +5194,51 @@ extension PutFileResponse {
         .init(name: "spaceAvailable", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000, availability: .init(since: .version(5, 0))),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension PutFileResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var spaceAvailable: Swift.Int?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "spaceAvailable": spaceAvailable = try reader.readInteger(parameters[2])
+            case "info": info = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            spaceAvailable: spaceAvailable,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let spaceAvailable { writer.writeInteger(spaceAvailable, forKey: "spaceAvailable") }
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkInteger(spaceAvailable, parameters[2])
+        validator.checkString(info, parameters[3])
+    }
 }
 
 extension GetFileResponse {
@@ -3098,6 +5258,66 @@ extension GetFileResponse {
     ])
 }
 
+extension GetFileResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var offset: Swift.Int?
+        var length: Swift.Int?
+        var fileType: FileType?
+        var crc: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "offset": offset = try reader.readInteger(parameters[3])
+            case "length": length = try reader.readInteger(parameters[4])
+            case "fileType": fileType = try reader.readEnum(FileType.self, parameters[5])
+            case "crc": crc = try reader.readInteger(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            offset: offset,
+            length: length,
+            fileType: fileType,
+            crc: crc
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let offset { writer.writeInteger(offset, forKey: "offset") }
+        if let length { writer.writeInteger(length, forKey: "length") }
+        if let fileType { writer.writeEnum(fileType, forKey: "fileType") }
+        if let crc { writer.writeInteger(crc, forKey: "crc") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkInteger(offset, parameters[3])
+        validator.checkInteger(length, parameters[4])
+        validator.checkEnum(fileType, parameters[5])
+        validator.checkInteger(crc, parameters[6])
+    }
+}
+
 extension DeleteFileResponse {
     public static let functionName = "DeleteFile"
     public static let functionIDValue = 33
@@ -3110,6 +5330,51 @@ extension DeleteFileResponse {
         .init(name: "spaceAvailable", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000, availability: .init(since: .version(5, 0))),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension DeleteFileResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var spaceAvailable: Swift.Int?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "spaceAvailable": spaceAvailable = try reader.readInteger(parameters[2])
+            case "info": info = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            spaceAvailable: spaceAvailable,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let spaceAvailable { writer.writeInteger(spaceAvailable, forKey: "spaceAvailable") }
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkInteger(spaceAvailable, parameters[2])
+        validator.checkString(info, parameters[3])
+    }
 }
 
 extension ListFilesResponse {
@@ -3127,6 +5392,56 @@ extension ListFilesResponse {
     ])
 }
 
+extension ListFilesResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var filenames: [Swift.String]?
+        var spaceAvailable: Swift.Int?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "filenames": filenames = try reader.readStringArray(parameters[2])
+            case "spaceAvailable": spaceAvailable = try reader.readInteger(parameters[3])
+            case "info": info = try reader.readString(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            filenames: filenames,
+            spaceAvailable: spaceAvailable,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let filenames { writer.writeStringArray(filenames, forKey: "filenames") }
+        if let spaceAvailable { writer.writeInteger(spaceAvailable, forKey: "spaceAvailable") }
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkStringArray(filenames, parameters[2])
+        validator.checkInteger(spaceAvailable, parameters[3])
+        validator.checkString(info, parameters[4])
+    }
+}
+
 extension SetAppIconResponse {
     public static let functionName = "SetAppIcon"
     public static let functionIDValue = 35
@@ -3138,6 +5453,46 @@ extension SetAppIconResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension SetAppIconResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension SetDisplayLayoutResponse {
@@ -3157,6 +5512,66 @@ extension SetDisplayLayoutResponse {
     ])
 }
 
+extension SetDisplayLayoutResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var displayCapabilities: DisplayCapabilities?
+        var buttonCapabilities: [ButtonCapabilities]?
+        var softButtonCapabilities: [SoftButtonCapabilities]?
+        var presetBankCapabilities: PresetBankCapabilities?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "displayCapabilities": displayCapabilities = try reader.readStruct(DisplayCapabilities.self, parameters[2])
+            case "buttonCapabilities": buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[3])
+            case "softButtonCapabilities": softButtonCapabilities = try reader.readStructArray(SoftButtonCapabilities.self, parameters[4])
+            case "presetBankCapabilities": presetBankCapabilities = try reader.readStruct(PresetBankCapabilities.self, parameters[5])
+            case "info": info = try reader.readString(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            displayCapabilities: displayCapabilities,
+            buttonCapabilities: buttonCapabilities,
+            softButtonCapabilities: softButtonCapabilities,
+            presetBankCapabilities: presetBankCapabilities,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let displayCapabilities { writer.writeStruct(displayCapabilities, forKey: "displayCapabilities") }
+        if let buttonCapabilities { writer.writeStructArray(buttonCapabilities, forKey: "buttonCapabilities") }
+        if let softButtonCapabilities { writer.writeStructArray(softButtonCapabilities, forKey: "softButtonCapabilities") }
+        if let presetBankCapabilities { writer.writeStruct(presetBankCapabilities, forKey: "presetBankCapabilities") }
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkStruct(displayCapabilities, parameters[2])
+        validator.checkStructArray(buttonCapabilities, parameters[3])
+        validator.checkStructArray(softButtonCapabilities, parameters[4])
+        validator.checkStruct(presetBankCapabilities, parameters[5])
+        validator.checkString(info, parameters[6])
+    }
+}
+
 extension SystemRequestResponse {
     public static let functionName = "SystemRequest"
     public static let functionIDValue = 38
@@ -3168,6 +5583,46 @@ extension SystemRequestResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension SystemRequestResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension SendLocationResponse {
@@ -3183,6 +5638,46 @@ extension SendLocationResponse {
     ])
 }
 
+extension SendLocationResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension DialNumberResponse {
     public static let functionName = "DialNumber"
     public static let functionIDValue = 40
@@ -3196,6 +5691,46 @@ extension DialNumberResponse {
     ])
 }
 
+extension DialNumberResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension ButtonPressResponse {
     public static let functionName = "ButtonPress"
     public static let functionIDValue = 41
@@ -3207,6 +5742,46 @@ extension ButtonPressResponse {
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
         .init(name: "success", type: .boolean, isMandatory: true),
     ])
+}
+
+extension ButtonPressResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var success: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[0])
+            case "info": info = try reader.readString(parameters[1])
+            case "success": success = try reader.readBool(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let resultCode, let success else {
+            if resultCode == nil { reader.missing(parameters[0]) }
+            if success == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            resultCode: resultCode,
+            info: info,
+            success: success
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        writer.writeBool(success, forKey: "success")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(resultCode, parameters[0])
+        validator.checkString(info, parameters[1])
+        validator.checkBool(success, parameters[2])
+    }
 }
 
 extension GetInteriorVehicleDataResponse {
@@ -3224,6 +5799,56 @@ extension GetInteriorVehicleDataResponse {
     ])
 }
 
+extension GetInteriorVehicleDataResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleData: ModuleData?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var success: Swift.Bool?
+        var isSubscribed: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleData": moduleData = try reader.readStruct(ModuleData.self, parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "success": success = try reader.readBool(parameters[3])
+            case "isSubscribed": isSubscribed = try reader.readBool(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let resultCode, let success else {
+            if resultCode == nil { reader.missing(parameters[1]) }
+            if success == nil { reader.missing(parameters[3]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleData: moduleData,
+            resultCode: resultCode,
+            info: info,
+            success: success,
+            isSubscribed: isSubscribed
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let moduleData { writer.writeStruct(moduleData, forKey: "moduleData") }
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        writer.writeBool(success, forKey: "success")
+        if let isSubscribed { writer.writeBool(isSubscribed, forKey: "isSubscribed") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(moduleData, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkBool(success, parameters[3])
+        validator.checkBool(isSubscribed, parameters[4])
+    }
+}
+
 extension GetInteriorVehicleDataConsentResponse {
     public static let functionName = "GetInteriorVehicleDataConsent"
     public static let functionIDValue = 62
@@ -3238,6 +5863,51 @@ extension GetInteriorVehicleDataConsentResponse {
     ])
 }
 
+extension GetInteriorVehicleDataConsentResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var allowed: [Swift.Bool]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "allowed": allowed = try reader.readBoolArray(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            allowed: allowed
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let allowed { writer.writeBoolArray(allowed, forKey: "allowed") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkBoolArray(allowed, parameters[3])
+    }
+}
+
 extension ReleaseInteriorVehicleDataModuleResponse {
     public static let functionName = "ReleaseInteriorVehicleDataModule"
     public static let functionIDValue = 63
@@ -3249,6 +5919,46 @@ extension ReleaseInteriorVehicleDataModuleResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension ReleaseInteriorVehicleDataModuleResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension SetInteriorVehicleDataResponse {
@@ -3265,6 +5975,51 @@ extension SetInteriorVehicleDataResponse {
     ])
 }
 
+extension SetInteriorVehicleDataResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleData: ModuleData?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var success: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleData": moduleData = try reader.readStruct(ModuleData.self, parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "success": success = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let resultCode, let success else {
+            if resultCode == nil { reader.missing(parameters[1]) }
+            if success == nil { reader.missing(parameters[3]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleData: moduleData,
+            resultCode: resultCode,
+            info: info,
+            success: success
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let moduleData { writer.writeStruct(moduleData, forKey: "moduleData") }
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        writer.writeBool(success, forKey: "success")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(moduleData, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkBool(success, parameters[3])
+    }
+}
+
 extension SubscribeWayPointsResponse {
     public static let functionName = "SubscribeWayPoints"
     public static let functionIDValue = 46
@@ -3276,6 +6031,46 @@ extension SubscribeWayPointsResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension SubscribeWayPointsResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension GetWayPointsResponse {
@@ -3292,6 +6087,51 @@ extension GetWayPointsResponse {
     ])
 }
 
+extension GetWayPointsResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var wayPoints: [LocationDetails]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "wayPoints": wayPoints = try reader.readStructArray(LocationDetails.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            wayPoints: wayPoints
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let wayPoints { writer.writeStructArray(wayPoints, forKey: "wayPoints") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkStructArray(wayPoints, parameters[3])
+    }
+}
+
 extension UnsubscribeWayPointsResponse {
     public static let functionName = "UnsubscribeWayPoints"
     public static let functionIDValue = 47
@@ -3304,6 +6144,51 @@ extension UnsubscribeWayPointsResponse {
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
         .init(name: "wayPoints", type: .structure("LocationDetails"), isArray: true, isMandatory: false, minSize: 1, maxSize: 10),
     ])
+}
+
+extension UnsubscribeWayPointsResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var wayPoints: [LocationDetails]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "wayPoints": wayPoints = try reader.readStructArray(LocationDetails.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            wayPoints: wayPoints
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let wayPoints { writer.writeStructArray(wayPoints, forKey: "wayPoints") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkStructArray(wayPoints, parameters[3])
+    }
 }
 
 extension GetSystemCapabilityResponse {
@@ -3320,6 +6205,51 @@ extension GetSystemCapabilityResponse {
     ])
 }
 
+extension GetSystemCapabilityResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var systemCapability: SystemCapability?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var success: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "systemCapability": systemCapability = try reader.readStruct(SystemCapability.self, parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "success": success = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let resultCode, let success else {
+            if resultCode == nil { reader.missing(parameters[1]) }
+            if success == nil { reader.missing(parameters[3]) }
+            throw .invalidValue
+        }
+        self.init(
+            systemCapability: systemCapability,
+            resultCode: resultCode,
+            info: info,
+            success: success
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let systemCapability { writer.writeStruct(systemCapability, forKey: "systemCapability") }
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        writer.writeBool(success, forKey: "success")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(systemCapability, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkBool(success, parameters[3])
+    }
+}
+
 extension SendHapticDataResponse {
     public static let functionName = "SendHapticData"
     public static let functionIDValue = 49
@@ -3333,6 +6263,46 @@ extension SendHapticDataResponse {
     ])
 }
 
+extension SendHapticDataResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var info: Swift.String?
+        var resultCode: SDLResult?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "info": info = try reader.readString(parameters[1])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            info: info,
+            resultCode: resultCode
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        if let info { writer.writeString(info, forKey: "info") }
+        writer.writeEnum(resultCode, forKey: "resultCode")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkString(info, parameters[1])
+        validator.checkEnum(resultCode, parameters[2])
+    }
+}
+
 extension SetCloudAppPropertiesResponse {
     public static let functionName = "SetCloudAppProperties"
     public static let functionIDValue = 50
@@ -3344,6 +6314,46 @@ extension SetCloudAppPropertiesResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension SetCloudAppPropertiesResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension GetCloudAppPropertiesResponse {
@@ -3360,6 +6370,51 @@ extension GetCloudAppPropertiesResponse {
     ])
 }
 
+extension GetCloudAppPropertiesResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var properties: CloudAppProperties?
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "properties": properties = try reader.readStruct(CloudAppProperties.self, parameters[0])
+            case "success": success = try reader.readBool(parameters[1])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[2])
+            case "info": info = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[1]) }
+            if resultCode == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            properties: properties,
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let properties { writer.writeStruct(properties, forKey: "properties") }
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(properties, parameters[0])
+        validator.checkBool(success, parameters[1])
+        validator.checkEnum(resultCode, parameters[2])
+        validator.checkString(info, parameters[3])
+    }
+}
+
 extension PublishAppServiceResponse {
     public static let functionName = "PublishAppService"
     public static let functionIDValue = 52
@@ -3374,6 +6429,51 @@ extension PublishAppServiceResponse {
     ])
 }
 
+extension PublishAppServiceResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var appServiceRecord: AppServiceRecord?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "appServiceRecord": appServiceRecord = try reader.readStruct(AppServiceRecord.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            appServiceRecord: appServiceRecord
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let appServiceRecord { writer.writeStruct(appServiceRecord, forKey: "appServiceRecord") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkStruct(appServiceRecord, parameters[3])
+    }
+}
+
 extension UnpublishAppServiceResponse {
     public static let functionName = "UnpublishAppService"
     public static let functionIDValue = 56
@@ -3385,6 +6485,46 @@ extension UnpublishAppServiceResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension UnpublishAppServiceResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }
 
 extension GetAppServiceDataResponse {
@@ -3401,6 +6541,51 @@ extension GetAppServiceDataResponse {
     ])
 }
 
+extension GetAppServiceDataResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var serviceData: AppServiceData?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "serviceData": serviceData = try reader.readStruct(AppServiceData.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            serviceData: serviceData
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let serviceData { writer.writeStruct(serviceData, forKey: "serviceData") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkStruct(serviceData, parameters[3])
+    }
+}
+
 extension PerformAppServiceInteractionResponse {
     public static let functionName = "PerformAppServiceInteraction"
     public static let functionIDValue = 55
@@ -3413,6 +6598,51 @@ extension PerformAppServiceInteractionResponse {
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
         .init(name: "serviceSpecificResult", type: .string, isMandatory: false),
     ])
+}
+
+extension PerformAppServiceInteractionResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        var serviceSpecificResult: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "serviceSpecificResult": serviceSpecificResult = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            serviceSpecificResult: serviceSpecificResult
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let serviceSpecificResult { writer.writeString(serviceSpecificResult, forKey: "serviceSpecificResult") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkString(serviceSpecificResult, parameters[3])
+    }
 }
 
 extension CancelInteractionResponse {
@@ -3428,6 +6658,46 @@ extension CancelInteractionResponse {
     ])
 }
 
+extension CancelInteractionResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension CloseApplicationResponse {
     public static let functionName = "CloseApplication"
     public static let functionIDValue = 58
@@ -3441,6 +6711,46 @@ extension CloseApplicationResponse {
     ])
 }
 
+extension CloseApplicationResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
+}
+
 extension EncodedSyncPDataResponse {
     public static let functionName = "EncodedSyncPData"
     public static let functionIDValue = 65536
@@ -3452,4 +6762,44 @@ extension EncodedSyncPDataResponse {
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
+}
+
+extension EncodedSyncPDataResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        var info: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+    }
 }

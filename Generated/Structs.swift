@@ -17,7 +17,7 @@ fileprivate struct _GeneratedWithSDLRuntimeVersion1: SDLRuntime.SDLGeneratedCode
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `AudioPassThruCapabilities` in MOBILE_API.xml, line 532.
-nonisolated public struct AudioPassThruCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct AudioPassThruCapabilities: SDLRuntime.SDLCodable {
     public var samplingRate: SamplingRate
     public var bitsPerSample: BitsPerSample
     public var audioType: AudioType
@@ -36,7 +36,7 @@ nonisolated public struct AudioPassThruCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `CloudAppProperties` in MOBILE_API.xml, line 609.
-nonisolated public struct CloudAppProperties: SDLRuntime.SDLStructure {
+nonisolated public struct CloudAppProperties: SDLRuntime.SDLCodable {
     /// An array of app names a cloud app is allowed to register with. If included in a SetCloudAppProperties request, this value will overwrite the existing "nicknames" field in the app policies section of the policy table.
     ///
     /// Length: 0...100 characters. Size: 0...100 items.
@@ -82,7 +82,7 @@ nonisolated public struct CloudAppProperties: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `Image` in MOBILE_API.xml, line 1202.
-nonisolated public struct Image: SDLRuntime.SDLStructure {
+nonisolated public struct Image: SDLRuntime.SDLCodable {
     /// Either the static hex icon value or the binary image file name identifier (sent by PutFile).
     ///
     /// Length: 0...65535 characters.
@@ -108,7 +108,7 @@ nonisolated public struct Image: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `SoftButton` in MOBILE_API.xml, line 1214.
-nonisolated public struct SoftButton: SDLRuntime.SDLStructure {
+nonisolated public struct SoftButton: SDLRuntime.SDLCodable {
     /// Describes, whether it is text, highlighted text, icon, or dynamic image. See softButtonType
     public var type: SoftButtonType
     /// Optional text to display (if defined as TEXT or BOTH)
@@ -153,7 +153,7 @@ nonisolated public struct SoftButton: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 1.0
 ///
 /// - Remark: Generated from struct `Choice` in MOBILE_API.xml, line 1238.
-nonisolated public struct Choice: SDLRuntime.SDLStructure {
+nonisolated public struct Choice: SDLRuntime.SDLCodable {
     /// Value: 0...65535.
     public var choiceID: Swift.Int
     /// Length: at most 500 characters.
@@ -203,7 +203,7 @@ nonisolated public struct Choice: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `VrHelpItem` in MOBILE_API.xml, line 1259.
-nonisolated public struct VrHelpItem: SDLRuntime.SDLStructure {
+nonisolated public struct VrHelpItem: SDLRuntime.SDLCodable {
     /// Text to display for VR Help item
     ///
     /// Length: at most 500 characters.
@@ -231,7 +231,7 @@ nonisolated public struct VrHelpItem: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 1.0
 ///
 /// - Remark: Generated from struct `SyncMsgVersion` in MOBILE_API.xml, line 1271.
-nonisolated public struct SyncMsgVersion: SDLRuntime.SDLStructure {
+nonisolated public struct SyncMsgVersion: SDLRuntime.SDLCodable {
     /// The major version indicates versions that is not-compatible to previous versions.
     ///
     /// Value: 1...10.
@@ -261,7 +261,7 @@ nonisolated public struct SyncMsgVersion: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `FuelRange` in MOBILE_API.xml, line 1484.
-nonisolated public struct FuelRange: SDLRuntime.SDLStructure {
+nonisolated public struct FuelRange: SDLRuntime.SDLCodable {
     public var type: FuelType?
     /// The estimate range in KM the vehicle can travel based on fuel level and consumption.
     ///
@@ -308,7 +308,7 @@ nonisolated public struct FuelRange: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `SingleTireStatus` in MOBILE_API.xml, line 1533.
-nonisolated public struct SingleTireStatus: SDLRuntime.SDLStructure {
+nonisolated public struct SingleTireStatus: SDLRuntime.SDLCodable {
     /// See ComponentVolumeStatus.
     public var status: ComponentVolumeStatus
     /// The status of TPMS according to the particular tire.
@@ -336,7 +336,7 @@ nonisolated public struct SingleTireStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `BeltStatus` in MOBILE_API.xml, line 1763.
-nonisolated public struct BeltStatus: SDLRuntime.SDLStructure {
+nonisolated public struct BeltStatus: SDLRuntime.SDLCodable {
     /// References signal "VedsDrvBelt_D_Ltchd". See VehicleDataEventStatus.
     public var driverBeltDeployed: VehicleDataEventStatus
     /// References signal "VedsPasBelt_D_Ltchd". See VehicleDataEventStatus.
@@ -408,7 +408,7 @@ nonisolated public struct BeltStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 6.0
 ///
 /// - Remark: Generated from struct `Grid` in MOBILE_API.xml, line 1818.
-nonisolated public struct Grid: SDLRuntime.SDLStructure {
+nonisolated public struct Grid: SDLRuntime.SDLCodable {
     /// Value: -1...100.
     public var col: Swift.Int
     /// Value: -1...100.
@@ -444,7 +444,7 @@ nonisolated public struct Grid: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.1
 ///
 /// - Remark: Generated from struct `DoorStatus` in MOBILE_API.xml, line 1834.
-nonisolated public struct DoorStatus: SDLRuntime.SDLStructure {
+nonisolated public struct DoorStatus: SDLRuntime.SDLCodable {
     public var location: Grid
     public var status: DoorStatusType
 
@@ -462,7 +462,7 @@ nonisolated public struct DoorStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.1
 ///
 /// - Remark: Generated from struct `GateStatus` in MOBILE_API.xml, line 1840.
-nonisolated public struct GateStatus: SDLRuntime.SDLStructure {
+nonisolated public struct GateStatus: SDLRuntime.SDLCodable {
     public var location: Grid
     public var status: DoorStatusType
 
@@ -478,7 +478,7 @@ nonisolated public struct GateStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.0
 ///
 /// - Remark: Generated from struct `WindowState` in MOBILE_API.xml, line 1846.
-nonisolated public struct WindowState: SDLRuntime.SDLStructure {
+nonisolated public struct WindowState: SDLRuntime.SDLCodable {
     /// The approximate percentage that the window is open - 0 being fully closed, 100 being fully open
     ///
     /// Value: 0...100.
@@ -503,7 +503,7 @@ nonisolated public struct WindowState: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.1
 ///
 /// - Remark: Generated from struct `RoofStatus` in MOBILE_API.xml, line 1855.
-nonisolated public struct RoofStatus: SDLRuntime.SDLStructure {
+nonisolated public struct RoofStatus: SDLRuntime.SDLCodable {
     public var location: Grid
     public var status: DoorStatusType
     public var state: WindowState?
@@ -522,7 +522,7 @@ nonisolated public struct RoofStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `BodyInformation` in MOBILE_API.xml, line 1865.
-nonisolated public struct BodyInformation: SDLRuntime.SDLStructure {
+nonisolated public struct BodyInformation: SDLRuntime.SDLCodable {
     /// References signal "PrkBrkActv_B_Actl".
     public var parkBrakeActive: Swift.Bool
     /// References signal "Ignition_Switch_Stable". See IgnitionStableStatus.
@@ -596,7 +596,7 @@ nonisolated public struct BodyInformation: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `DeviceStatus` in MOBILE_API.xml, line 1910.
-nonisolated public struct DeviceStatus: SDLRuntime.SDLStructure {
+nonisolated public struct DeviceStatus: SDLRuntime.SDLCodable {
     /// References signal "CPM_VoiceRec_STAT".
     public var voiceRecOn: Swift.Bool
     /// References signal "BT_ICON".
@@ -650,7 +650,7 @@ nonisolated public struct DeviceStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `HeadLampStatus` in MOBILE_API.xml, line 1946.
-nonisolated public struct HeadLampStatus: SDLRuntime.SDLStructure {
+nonisolated public struct HeadLampStatus: SDLRuntime.SDLCodable {
     /// Status of the low beam lamps.  References signal "HeadLampLoActv_B_Stat".
     public var lowBeamsOn: Swift.Bool
     /// Status of the high beam lamps.  References signal "HeadLghtHiOn_B_Stat".
@@ -674,7 +674,7 @@ nonisolated public struct HeadLampStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.2
 ///
 /// - Remark: Generated from struct `AppInfo` in MOBILE_API.xml, line 1958.
-nonisolated public struct AppInfo: SDLRuntime.SDLStructure {
+nonisolated public struct AppInfo: SDLRuntime.SDLCodable {
     /// The name displayed for the mobile application on the mobile device (can differ from the app name set in the initial RAI request).
     ///
     /// Length: at most 100 characters.
@@ -708,7 +708,7 @@ nonisolated public struct AppInfo: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `ECallInfo` in MOBILE_API.xml, line 2082.
-nonisolated public struct ECallInfo: SDLRuntime.SDLStructure {
+nonisolated public struct ECallInfo: SDLRuntime.SDLCodable {
     /// References signal "eCallNotification_4A". See VehicleDataNotificationStatus.
     public var eCallNotificationStatus: VehicleDataNotificationStatus
     /// References signal "eCallNotification". See VehicleDataNotificationStatus.
@@ -730,7 +730,7 @@ nonisolated public struct ECallInfo: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `AirbagStatus` in MOBILE_API.xml, line 2094.
-nonisolated public struct AirbagStatus: SDLRuntime.SDLStructure {
+nonisolated public struct AirbagStatus: SDLRuntime.SDLCodable {
     /// References signal "VedsDrvBag_D_Ltchd". See VehicleDataEventStatus.
     public var driverAirbagDeployed: VehicleDataEventStatus
     /// References signal "VedsDrvSideBag_D_Ltchd". See VehicleDataEventStatus.
@@ -772,7 +772,7 @@ nonisolated public struct AirbagStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `EmergencyEvent` in MOBILE_API.xml, line 2121.
-nonisolated public struct EmergencyEvent: SDLRuntime.SDLStructure {
+nonisolated public struct EmergencyEvent: SDLRuntime.SDLCodable {
     /// References signal "VedsEvntType_D_Ltchd". See EmergencyEventType.
     public var emergencyEventType: EmergencyEventType
     /// References signal "RCM_FuelCutoff". See FuelCutoffStatus.
@@ -807,7 +807,7 @@ nonisolated public struct EmergencyEvent: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `ClusterModeStatus` in MOBILE_API.xml, line 2145.
-nonisolated public struct ClusterModeStatus: SDLRuntime.SDLStructure {
+nonisolated public struct ClusterModeStatus: SDLRuntime.SDLCodable {
     /// References signal "PowerMode_UB".
     public var powerModeActive: Swift.Bool
     /// References signal "PowerModeQF". See PowerModeQualificationStatus.
@@ -833,7 +833,7 @@ nonisolated public struct ClusterModeStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `MyKey` in MOBILE_API.xml, line 2160.
-nonisolated public struct MyKey: SDLRuntime.SDLStructure {
+nonisolated public struct MyKey: SDLRuntime.SDLCodable {
     /// Indicates whether e911 override is on.  References signal "MyKey_e911Override_St". See VehicleDataStatus.
     public var e911Override: VehicleDataStatus
 
@@ -849,7 +849,7 @@ nonisolated public struct MyKey: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `TireStatus` in MOBILE_API.xml, line 2197.
-nonisolated public struct TireStatus: SDLRuntime.SDLStructure {
+nonisolated public struct TireStatus: SDLRuntime.SDLCodable {
     /// Status of the Tire Pressure Telltale. See WarningLightStatus.
     ///
     /// - Since: SmartDeviceLink 8.0
@@ -901,7 +901,7 @@ nonisolated public struct TireStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.0
 ///
 /// - Remark: Generated from struct `StabilityControlsStatus` in MOBILE_API.xml, line 2244.
-nonisolated public struct StabilityControlsStatus: SDLRuntime.SDLStructure {
+nonisolated public struct StabilityControlsStatus: SDLRuntime.SDLCodable {
     /// true if vehicle stability control is ON, else false
     public var escSystem: VehicleDataStatus?
     /// true if vehicle trailer sway control is ON, else false
@@ -921,7 +921,7 @@ nonisolated public struct StabilityControlsStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `GPSData` in MOBILE_API.xml, line 2275.
-nonisolated public struct GPSData: SDLRuntime.SDLStructure {
+nonisolated public struct GPSData: SDLRuntime.SDLCodable {
     /// Value: -180...180.
     public var longitudeDegrees: Swift.Double
     /// Value: -90...90.
@@ -1072,7 +1072,7 @@ nonisolated public struct GPSData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `VehicleDataResult` in MOBILE_API.xml, line 2389.
-nonisolated public struct VehicleDataResult: SDLRuntime.SDLStructure {
+nonisolated public struct VehicleDataResult: SDLRuntime.SDLCodable {
     /// Defined published data element type.
     public var dataType: VehicleDataType
     /// Published data result code.
@@ -1098,7 +1098,7 @@ nonisolated public struct VehicleDataResult: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `DIDResult` in MOBILE_API.xml, line 2402.
-nonisolated public struct DIDResult: SDLRuntime.SDLStructure {
+nonisolated public struct DIDResult: SDLRuntime.SDLCodable {
     /// Individual DID result code.
     public var resultCode: VehicleDataResultCode
     /// Location of raw data from vehicle data DID
@@ -1124,7 +1124,7 @@ nonisolated public struct DIDResult: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 1.0
 ///
 /// - Remark: Generated from struct `StartTime` in MOBILE_API.xml, line 2415.
-nonisolated public struct StartTime: SDLRuntime.SDLStructure {
+nonisolated public struct StartTime: SDLRuntime.SDLCodable {
     /// The hour of the media clock.
     /// Some radios only support a max of 19 hours. If out of range, it will be rejected.
     ///
@@ -1149,7 +1149,7 @@ nonisolated public struct StartTime: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 1.0
 ///
 /// - Remark: Generated from struct `TextField` in MOBILE_API.xml, line 2426.
-nonisolated public struct TextField: SDLRuntime.SDLStructure {
+nonisolated public struct TextField: SDLRuntime.SDLCodable {
     /// The name that identifies the field. See TextFieldName.
     public var name: TextFieldName
     /// The set of characters that are supported by this text field.
@@ -1181,7 +1181,7 @@ nonisolated public struct TextField: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 3.0
 ///
 /// - Remark: Generated from struct `ImageResolution` in MOBILE_API.xml, line 2445.
-nonisolated public struct ImageResolution: SDLRuntime.SDLStructure {
+nonisolated public struct ImageResolution: SDLRuntime.SDLCodable {
     /// The image resolution width.
     ///
     /// Value: 1...10000.
@@ -1203,7 +1203,7 @@ nonisolated public struct ImageResolution: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 3.0
 ///
 /// - Remark: Generated from struct `ImageField` in MOBILE_API.xml, line 2454.
-nonisolated public struct ImageField: SDLRuntime.SDLStructure {
+nonisolated public struct ImageField: SDLRuntime.SDLCodable {
     /// The name that identifies the field. See ImageFieldName.
     public var name: ImageFieldName
     /// The image types that are supported in this field. See FileType.
@@ -1227,7 +1227,7 @@ nonisolated public struct ImageField: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 3.0
 ///
 /// - Remark: Generated from struct `TouchCoord` in MOBILE_API.xml, line 2466.
-nonisolated public struct TouchCoord: SDLRuntime.SDLStructure {
+nonisolated public struct TouchCoord: SDLRuntime.SDLCodable {
     /// The x coordinate of the touch.
     ///
     /// Value: 0...10000.
@@ -1249,7 +1249,7 @@ nonisolated public struct TouchCoord: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 3.0
 ///
 /// - Remark: Generated from struct `TouchEvent` in MOBILE_API.xml, line 2482.
-nonisolated public struct TouchEvent: SDLRuntime.SDLStructure {
+nonisolated public struct TouchEvent: SDLRuntime.SDLCodable {
     /// A touch's unique identifier.  The application can track the current touch events by id.
     /// If a touch event has type begin, the id should be added to the set of touches.
     /// If a touch event has type end, the id should be removed from the set of touches.
@@ -1280,7 +1280,7 @@ nonisolated public struct TouchEvent: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 3.0
 ///
 /// - Remark: Generated from struct `TouchEventCapabilities` in MOBILE_API.xml, line 2502.
-nonisolated public struct TouchEventCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct TouchEventCapabilities: SDLRuntime.SDLCodable {
     public var pressAvailable: Swift.Bool
     public var multiTouchAvailable: Swift.Bool
     public var doublePressAvailable: Swift.Bool
@@ -1299,7 +1299,7 @@ nonisolated public struct TouchEventCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 3.0
 ///
 /// - Remark: Generated from struct `ScreenParams` in MOBILE_API.xml, line 2511.
-nonisolated public struct ScreenParams: SDLRuntime.SDLStructure {
+nonisolated public struct ScreenParams: SDLRuntime.SDLCodable {
     /// The resolution of the prescribed screen area.
     public var resolution: ImageResolution
     /// Types of screen touch events available in screen area.
@@ -1317,7 +1317,7 @@ nonisolated public struct ScreenParams: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `HMIPermissions` in MOBILE_API.xml, line 2528.
-nonisolated public struct HMIPermissions: SDLRuntime.SDLStructure {
+nonisolated public struct HMIPermissions: SDLRuntime.SDLCodable {
     /// A set of all HMI levels that are permitted for this given RPC.
     ///
     /// Size: 0...100 items.
@@ -1339,7 +1339,7 @@ nonisolated public struct HMIPermissions: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `ParameterPermissions` in MOBILE_API.xml, line 2537.
-nonisolated public struct ParameterPermissions: SDLRuntime.SDLStructure {
+nonisolated public struct ParameterPermissions: SDLRuntime.SDLCodable {
     /// A set of all parameters that are permitted for this given RPC.
     ///
     /// Length: at most 100 characters. Size: 0...100 items.
@@ -1361,7 +1361,7 @@ nonisolated public struct ParameterPermissions: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `PermissionItem` in MOBILE_API.xml, line 2546.
-nonisolated public struct PermissionItem: SDLRuntime.SDLStructure {
+nonisolated public struct PermissionItem: SDLRuntime.SDLCodable {
     /// Name of the individual RPC in the policy table.
     ///
     /// Length: at most 100 characters.
@@ -1390,7 +1390,7 @@ nonisolated public struct PermissionItem: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 6.0
 ///
 /// - Remark: Generated from struct `DisplayCapabilities` in MOBILE_API.xml, line 2555.
-nonisolated public struct DisplayCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct DisplayCapabilities: SDLRuntime.SDLCodable {
     /// The type of the display. See DisplayType
     ///
     /// - Important: Deprecated in the RPC spec since 5.0.
@@ -1461,7 +1461,7 @@ nonisolated public struct DisplayCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.0
 ///
 /// - Remark: Generated from struct `WindowStatus` in MOBILE_API.xml, line 2593.
-nonisolated public struct WindowStatus: SDLRuntime.SDLStructure {
+nonisolated public struct WindowStatus: SDLRuntime.SDLCodable {
     public var location: Grid
     public var state: WindowState
 
@@ -1479,7 +1479,7 @@ nonisolated public struct WindowStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 6.0
 ///
 /// - Remark: Generated from struct `ModuleInfo` in MOBILE_API.xml, line 2599.
-nonisolated public struct ModuleInfo: SDLRuntime.SDLStructure {
+nonisolated public struct ModuleInfo: SDLRuntime.SDLCodable {
     /// UUID of a module. "moduleId + moduleType" uniquely identify a module.
     ///
     /// Length: at most 100 characters.
@@ -1512,7 +1512,7 @@ nonisolated public struct ModuleInfo: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 1.0
 ///
 /// - Remark: Generated from struct `ButtonCapabilities` in MOBILE_API.xml, line 2615.
-nonisolated public struct ButtonCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct ButtonCapabilities: SDLRuntime.SDLCodable {
     /// The name of the button. See ButtonName.
     public var name: ButtonName
     /// Information about an RC module, including its id.
@@ -1550,7 +1550,7 @@ nonisolated public struct ButtonCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `SoftButtonCapabilities` in MOBILE_API.xml, line 2647.
-nonisolated public struct SoftButtonCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct SoftButtonCapabilities: SDLRuntime.SDLCodable {
     /// The button supports a short press.
     /// Whenever the button is pressed short, onButtonPressed( SHORT) will be invoked.
     public var shortPressAvailable: Swift.Bool
@@ -1589,7 +1589,7 @@ nonisolated public struct SoftButtonCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `PresetBankCapabilities` in MOBILE_API.xml, line 2679.
-nonisolated public struct PresetBankCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct PresetBankCapabilities: SDLRuntime.SDLCodable {
     /// Onscreen custom presets are available.
     public var onScreenPresetsAvailable: Swift.Bool
 
@@ -1603,7 +1603,7 @@ nonisolated public struct PresetBankCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.0
 ///
 /// - Remark: Generated from struct `DynamicUpdateCapabilities` in MOBILE_API.xml, line 2686.
-nonisolated public struct DynamicUpdateCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct DynamicUpdateCapabilities: SDLRuntime.SDLCodable {
     /// An array of ImageFieldName values for which the system supports sending OnFileUpdate notifications. If you send an Image struct for that image field with a name without having uploaded the image data using PutFile that matches that name, the system will request that you upload the data with PutFile at a later point when the HMI needs it. The HMI will then display the image in the appropriate field. If not sent, assume false.
     ///
     /// Size: at least 1 items.
@@ -1625,7 +1625,7 @@ nonisolated public struct DynamicUpdateCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.1
 ///
 /// - Remark: Generated from struct `KeyboardLayoutCapability` in MOBILE_API.xml, line 2704.
-nonisolated public struct KeyboardLayoutCapability: SDLRuntime.SDLStructure {
+nonisolated public struct KeyboardLayoutCapability: SDLRuntime.SDLCodable {
     public var keyboardLayout: KeyboardLayout
     /// Number of keys available for special characters, App can customize as per their needs.
     ///
@@ -1644,7 +1644,7 @@ nonisolated public struct KeyboardLayoutCapability: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.1
 ///
 /// - Remark: Generated from struct `KeyboardCapabilities` in MOBILE_API.xml, line 2714.
-nonisolated public struct KeyboardCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct KeyboardCapabilities: SDLRuntime.SDLCodable {
     /// Availability of capability to mask input characters using keyboard. True: Available, False: Not Available
     public var maskInputCharactersSupported: Swift.Bool?
     /// Capabilities of supported keyboard layouts by HMI.
@@ -1664,7 +1664,7 @@ nonisolated public struct KeyboardCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 6.0
 ///
 /// - Remark: Generated from struct `WindowCapability` in MOBILE_API.xml, line 2723.
-nonisolated public struct WindowCapability: SDLRuntime.SDLStructure {
+nonisolated public struct WindowCapability: SDLRuntime.SDLCodable {
     /// The specified ID of the window. This ID is either one used when sending the CreateWindow request,
     /// or one of the predefined window ID values from the enum PredefinedWindows. If omitted, value is
     /// assumed to be the main window on the main display.
@@ -1742,7 +1742,7 @@ nonisolated public struct WindowCapability: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 6.0
 ///
 /// - Remark: Generated from struct `WindowTypeCapabilities` in MOBILE_API.xml, line 2763.
-nonisolated public struct WindowTypeCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct WindowTypeCapabilities: SDLRuntime.SDLCodable {
     public var type: WindowType
     public var maximumNumberOfWindows: Swift.Int
 
@@ -1758,7 +1758,7 @@ nonisolated public struct WindowTypeCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 6.0
 ///
 /// - Remark: Generated from struct `DisplayCapability` in MOBILE_API.xml, line 2768.
-nonisolated public struct DisplayCapability: SDLRuntime.SDLStructure {
+nonisolated public struct DisplayCapability: SDLRuntime.SDLCodable {
     public var displayName: Swift.String?
     /// Informs the application how many windows the app is allowed to create per type.
     ///
@@ -1788,7 +1788,7 @@ nonisolated public struct DisplayCapability: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 3.0
 ///
 /// - Remark: Generated from struct `HMICapabilities` in MOBILE_API.xml, line 2787.
-nonisolated public struct HMICapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct HMICapabilities: SDLRuntime.SDLCodable {
     /// Availability of build in Nav. True: Available, False: Not Available
     public var navigation: Swift.Bool?
     /// Availability of build in phone. True: Available, False: Not Available
@@ -1842,7 +1842,7 @@ nonisolated public struct HMICapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 1.0
 ///
 /// - Remark: Generated from struct `MenuParams` in MOBILE_API.xml, line 2814.
-nonisolated public struct MenuParams: SDLRuntime.SDLStructure {
+nonisolated public struct MenuParams: SDLRuntime.SDLCodable {
     /// unique ID of the sub menu, the command will be added to.
     /// If not provided, it will be provided to the top level of the in application menu.
     ///
@@ -1893,7 +1893,7 @@ nonisolated public struct MenuParams: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 1.0
 ///
 /// - Remark: Generated from struct `TTSChunk` in MOBILE_API.xml, line 2841.
-nonisolated public struct TTSChunk: SDLRuntime.SDLStructure {
+nonisolated public struct TTSChunk: SDLRuntime.SDLCodable {
     /// The text or phonemes to speak, or the name of the audio file to play.
     /// May not be empty.
     ///
@@ -1914,7 +1914,7 @@ nonisolated public struct TTSChunk: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `Turn` in MOBILE_API.xml, line 2855.
-nonisolated public struct Turn: SDLRuntime.SDLStructure {
+nonisolated public struct Turn: SDLRuntime.SDLCodable {
     /// Individual turn text.  Must provide at least text or icon for a given turn.
     ///
     /// Length: at most 500 characters.
@@ -1934,7 +1934,7 @@ nonisolated public struct Turn: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `VehicleType` in MOBILE_API.xml, line 2864.
-nonisolated public struct VehicleType: SDLRuntime.SDLStructure {
+nonisolated public struct VehicleType: SDLRuntime.SDLCodable {
     /// Make of the vehicle, e.g. Ford
     ///
     /// Length: at most 500 characters.
@@ -1970,7 +1970,7 @@ nonisolated public struct VehicleType: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 3.0
 ///
 /// - Remark: Generated from struct `KeyboardProperties` in MOBILE_API.xml, line 2910.
-nonisolated public struct KeyboardProperties: SDLRuntime.SDLStructure {
+nonisolated public struct KeyboardProperties: SDLRuntime.SDLCodable {
     /// The keyboard language.
     public var language: Language?
     /// Desired keyboard layout.
@@ -2038,7 +2038,7 @@ nonisolated public struct KeyboardProperties: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 3.0
 ///
 /// - Remark: Generated from struct `DeviceInfo` in MOBILE_API.xml, line 2952.
-nonisolated public struct DeviceInfo: SDLRuntime.SDLStructure {
+nonisolated public struct DeviceInfo: SDLRuntime.SDLCodable {
     /// Device model
     ///
     /// Length: 0...500 characters.
@@ -2084,7 +2084,7 @@ nonisolated public struct DeviceInfo: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.1
 ///
 /// - Remark: Generated from struct `DateTime` in MOBILE_API.xml, line 3276.
-nonisolated public struct DateTime: SDLRuntime.SDLStructure {
+nonisolated public struct DateTime: SDLRuntime.SDLCodable {
     /// Milliseconds
     ///
     /// - Since: SmartDeviceLink 4.2.2
@@ -2166,7 +2166,7 @@ nonisolated public struct DateTime: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.1
 ///
 /// - Remark: Generated from struct `Coordinate` in MOBILE_API.xml, line 3336.
-nonisolated public struct Coordinate: SDLRuntime.SDLStructure {
+nonisolated public struct Coordinate: SDLRuntime.SDLCodable {
     /// Latitude of the location.
     ///
     /// Value: -90...90.
@@ -2188,7 +2188,7 @@ nonisolated public struct Coordinate: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.1
 ///
 /// - Remark: Generated from struct `OASISAddress` in MOBILE_API.xml, line 3345.
-nonisolated public struct OASISAddress: SDLRuntime.SDLStructure {
+nonisolated public struct OASISAddress: SDLRuntime.SDLCodable {
     /// Name of the country (localized)
     ///
     /// Length: 0...200 characters.
@@ -2252,7 +2252,7 @@ nonisolated public struct OASISAddress: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.1
 ///
 /// - Remark: Generated from struct `LocationDetails` in MOBILE_API.xml, line 3375.
-nonisolated public struct LocationDetails: SDLRuntime.SDLStructure {
+nonisolated public struct LocationDetails: SDLRuntime.SDLCodable {
     /// Latitude/Longitude of the location.
     public var coordinate: Coordinate?
     /// Name of location.
@@ -2300,7 +2300,7 @@ nonisolated public struct LocationDetails: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `NavigationCapability` in MOBILE_API.xml, line 3411.
-nonisolated public struct NavigationCapability: SDLRuntime.SDLStructure {
+nonisolated public struct NavigationCapability: SDLRuntime.SDLCodable {
     /// If the module has the ability to add locations to the onboard nav
     public var sendLocationEnabled: Swift.Bool?
     /// If the module has the ability to return way points from onboard nav
@@ -2320,7 +2320,7 @@ nonisolated public struct NavigationCapability: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `PhoneCapability` in MOBILE_API.xml, line 3421.
-nonisolated public struct PhoneCapability: SDLRuntime.SDLStructure {
+nonisolated public struct PhoneCapability: SDLRuntime.SDLCodable {
     /// If the module has the ability to perform dial number
     public var dialNumberEnabled: Swift.Bool?
 
@@ -2336,7 +2336,7 @@ nonisolated public struct PhoneCapability: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `VideoStreamingFormat` in MOBILE_API.xml, line 3428.
-nonisolated public struct VideoStreamingFormat: SDLRuntime.SDLStructure {
+nonisolated public struct VideoStreamingFormat: SDLRuntime.SDLCodable {
     /// Protocol type, see VideoStreamingProtocol
     public var `protocol`: VideoStreamingProtocol
     /// Codec type, see VideoStreamingCodec
@@ -2356,7 +2356,7 @@ nonisolated public struct VideoStreamingFormat: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `VideoStreamingCapability` in MOBILE_API.xml, line 3438.
-nonisolated public struct VideoStreamingCapability: SDLRuntime.SDLStructure {
+nonisolated public struct VideoStreamingCapability: SDLRuntime.SDLCodable {
     /// The preferred resolution of a video stream for decoding and rendering on HMI.
     public var preferredResolution: ImageResolution?
     /// The maximum bitrate of video stream that is supported, in kbps.
@@ -2422,7 +2422,7 @@ nonisolated public struct VideoStreamingCapability: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.0
 ///
 /// - Remark: Generated from struct `DriverDistractionCapability` in MOBILE_API.xml, line 3468.
-nonisolated public struct DriverDistractionCapability: SDLRuntime.SDLStructure {
+nonisolated public struct DriverDistractionCapability: SDLRuntime.SDLCodable {
     /// The number of items allowed in a Choice Set or Command menu while the driver is distracted
     public var menuLength: Swift.Int?
     /// The depth of submenus allowed when the driver is distracted. e.g. 3 == top level menu -> submenu -> submenu; 1 == top level menu only
@@ -2442,7 +2442,7 @@ nonisolated public struct DriverDistractionCapability: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `RGBColor` in MOBILE_API.xml, line 3477.
-nonisolated public struct RGBColor: SDLRuntime.SDLStructure {
+nonisolated public struct RGBColor: SDLRuntime.SDLCodable {
     /// Value: 0...255.
     public var red: Swift.Int
     /// Value: 0...255.
@@ -2466,7 +2466,7 @@ nonisolated public struct RGBColor: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `TemplateColorScheme` in MOBILE_API.xml, line 3483.
-nonisolated public struct TemplateColorScheme: SDLRuntime.SDLStructure {
+nonisolated public struct TemplateColorScheme: SDLRuntime.SDLCodable {
     /// The primary "accent" color
     public var primaryColor: RGBColor?
     /// The secondary "accent" color
@@ -2488,7 +2488,7 @@ nonisolated public struct TemplateColorScheme: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 6.0
 ///
 /// - Remark: Generated from struct `TemplateConfiguration` in MOBILE_API.xml, line 3498.
-nonisolated public struct TemplateConfiguration: SDLRuntime.SDLStructure {
+nonisolated public struct TemplateConfiguration: SDLRuntime.SDLCodable {
     /// Predefined or dynamically created window template.
     /// Currently only predefined window template layouts are defined.
     ///
@@ -2513,7 +2513,7 @@ nonisolated public struct TemplateConfiguration: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 6.0
 ///
 /// - Remark: Generated from struct `SeatLocation` in MOBILE_API.xml, line 3511.
-nonisolated public struct SeatLocation: SDLRuntime.SDLStructure {
+nonisolated public struct SeatLocation: SDLRuntime.SDLCodable {
     public var grid: Grid?
 
     public init(
@@ -2528,7 +2528,7 @@ nonisolated public struct SeatLocation: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 6.0
 ///
 /// - Remark: Generated from struct `SeatLocationCapability` in MOBILE_API.xml, line 3517.
-nonisolated public struct SeatLocationCapability: SDLRuntime.SDLStructure {
+nonisolated public struct SeatLocationCapability: SDLRuntime.SDLCodable {
     /// Value: 1...100.
     public var rows: Swift.Int?
     /// Value: 1...100.
@@ -2556,7 +2556,7 @@ nonisolated public struct SeatLocationCapability: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `MassageModeData` in MOBILE_API.xml, line 3545.
-nonisolated public struct MassageModeData: SDLRuntime.SDLStructure {
+nonisolated public struct MassageModeData: SDLRuntime.SDLCodable {
     public var massageZone: MassageZone
     public var massageMode: MassageMode
 
@@ -2574,7 +2574,7 @@ nonisolated public struct MassageModeData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `MassageCushionFirmness` in MOBILE_API.xml, line 3560.
-nonisolated public struct MassageCushionFirmness: SDLRuntime.SDLStructure {
+nonisolated public struct MassageCushionFirmness: SDLRuntime.SDLCodable {
     public var cushion: MassageCushion
     /// Value: 0...100.
     public var firmness: Swift.Int
@@ -2591,7 +2591,7 @@ nonisolated public struct MassageCushionFirmness: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `SeatMemoryAction` in MOBILE_API.xml, line 3578.
-nonisolated public struct SeatMemoryAction: SDLRuntime.SDLStructure {
+nonisolated public struct SeatMemoryAction: SDLRuntime.SDLCodable {
     /// Value: 1...10.
     public var id: Swift.Int
     /// Length: at most 100 characters.
@@ -2614,7 +2614,7 @@ nonisolated public struct SeatMemoryAction: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `SeatControlData` in MOBILE_API.xml, line 3593.
-nonisolated public struct SeatControlData: SDLRuntime.SDLStructure {
+nonisolated public struct SeatControlData: SDLRuntime.SDLCodable {
     /// - Important: Deprecated in the RPC spec since 6.0.
     /// - Since: SmartDeviceLink 6.0
     public var id: SupportedSeat
@@ -2685,7 +2685,7 @@ nonisolated public struct SeatControlData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `SeatControlCapabilities` in MOBILE_API.xml, line 3622.
-nonisolated public struct SeatControlCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct SeatControlCapabilities: SDLRuntime.SDLCodable {
     /// The short friendly name of the seat control module.
     /// It should not be used to identify a module by mobile application.
     ///
@@ -2753,7 +2753,7 @@ nonisolated public struct SeatControlCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `Temperature` in MOBILE_API.xml, line 3664.
-nonisolated public struct Temperature: SDLRuntime.SDLStructure {
+nonisolated public struct Temperature: SDLRuntime.SDLCodable {
     /// Temperature Unit
     public var unit: TemperatureUnit
     /// Temperature Value in TemperatureUnit specified unit. Range depends on OEM and is not checked by SDL.
@@ -2771,7 +2771,7 @@ nonisolated public struct Temperature: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `RdsData` in MOBILE_API.xml, line 3673.
-nonisolated public struct RdsData: SDLRuntime.SDLStructure {
+nonisolated public struct RdsData: SDLRuntime.SDLCodable {
     /// Program Service Name
     ///
     /// Length: 0...8 characters.
@@ -2823,7 +2823,7 @@ nonisolated public struct RdsData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `StationIDNumber` in MOBILE_API.xml, line 3700.
-nonisolated public struct StationIDNumber: SDLRuntime.SDLStructure {
+nonisolated public struct StationIDNumber: SDLRuntime.SDLCodable {
     /// Binary Representation of ITU Country Code. USA Code is 001.
     ///
     /// Value: 0...999.
@@ -2845,7 +2845,7 @@ nonisolated public struct StationIDNumber: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `SisData` in MOBILE_API.xml, line 3709.
-nonisolated public struct SisData: SDLRuntime.SDLStructure {
+nonisolated public struct SisData: SDLRuntime.SDLCodable {
     /// Identifies the 4-alpha-character station call sign plus an optional (-FM) extension
     ///
     /// Length: 4...7 characters.
@@ -2881,7 +2881,7 @@ nonisolated public struct SisData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `RadioControlData` in MOBILE_API.xml, line 3727.
-nonisolated public struct RadioControlData: SDLRuntime.SDLStructure {
+nonisolated public struct RadioControlData: SDLRuntime.SDLCodable {
     /// The integer part of the frequency ie for 101.7 this value should be 101
     ///
     /// Value: 0...1710.
@@ -2963,7 +2963,7 @@ nonisolated public struct RadioControlData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `ClimateControlData` in MOBILE_API.xml, line 3773.
-nonisolated public struct ClimateControlData: SDLRuntime.SDLStructure {
+nonisolated public struct ClimateControlData: SDLRuntime.SDLCodable {
     /// Value: 0...100.
     public var fanSpeed: Swift.Int?
     public var currentTemperature: Temperature?
@@ -3036,7 +3036,7 @@ nonisolated public struct ClimateControlData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `RadioControlCapabilities` in MOBILE_API.xml, line 3811.
-nonisolated public struct RadioControlCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct RadioControlCapabilities: SDLRuntime.SDLCodable {
     /// The short friendly name of the radio control module.
     /// It should not be used to identify a module by mobile application.
     ///
@@ -3137,7 +3137,7 @@ nonisolated public struct RadioControlCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `ClimateControlCapabilities` in MOBILE_API.xml, line 3905.
-nonisolated public struct ClimateControlCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct ClimateControlCapabilities: SDLRuntime.SDLCodable {
     /// The short friendly name of the climate control module.
     /// It should not be used to identify a module by mobile application.
     ///
@@ -3261,7 +3261,7 @@ nonisolated public struct ClimateControlCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `EqualizerSettings` in MOBILE_API.xml, line 4016.
-nonisolated public struct EqualizerSettings: SDLRuntime.SDLStructure {
+nonisolated public struct EqualizerSettings: SDLRuntime.SDLCodable {
     /// Value: 1...100.
     public var channelId: Swift.Int
     /// read-only channel / frequency name (e.i. "Treble, Midrange, Bass" or "125 Hz")
@@ -3287,7 +3287,7 @@ nonisolated public struct EqualizerSettings: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `AudioControlData` in MOBILE_API.xml, line 4027.
-nonisolated public struct AudioControlData: SDLRuntime.SDLStructure {
+nonisolated public struct AudioControlData: SDLRuntime.SDLCodable {
     /// In a getter response or a notification, it is the current primary audio source of the system.
     /// In a setter request, it is the target audio source that the system shall switch to.
     /// If the value is MOBILE_APP, the system shall switch to the mobile media app that issues the setter RPC.
@@ -3323,7 +3323,7 @@ nonisolated public struct AudioControlData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `AudioControlCapabilities` in MOBILE_API.xml, line 4052.
-nonisolated public struct AudioControlCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct AudioControlCapabilities: SDLRuntime.SDLCodable {
     /// The short friendly name of the audio control module.
     /// It should not be used to identify a module by mobile application.
     ///
@@ -3368,7 +3368,7 @@ nonisolated public struct AudioControlCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `LightCapabilities` in MOBILE_API.xml, line 4192.
-nonisolated public struct LightCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct LightCapabilities: SDLRuntime.SDLCodable {
     public var name: LightName
     /// Indicates if the status (ON/OFF) can be set remotely. App shall not use read-only values (RAMP_UP/RAMP_DOWN/UNKNOWN/INVALID) in a setInteriorVehicleData request.
     public var statusAvailable: Swift.Bool?
@@ -3393,7 +3393,7 @@ nonisolated public struct LightCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `LightControlCapabilities` in MOBILE_API.xml, line 4211.
-nonisolated public struct LightControlCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct LightControlCapabilities: SDLRuntime.SDLCodable {
     /// The short friendly name of the light control module.
     /// It should not be used to identify a module by mobile application.
     ///
@@ -3422,7 +3422,7 @@ nonisolated public struct LightControlCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `LightState` in MOBILE_API.xml, line 4226.
-nonisolated public struct LightState: SDLRuntime.SDLStructure {
+nonisolated public struct LightState: SDLRuntime.SDLCodable {
     /// The name of a light or a group of lights.
     public var id: LightName
     public var status: LightStatus
@@ -3446,7 +3446,7 @@ nonisolated public struct LightState: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `LightControlData` in MOBILE_API.xml, line 4235.
-nonisolated public struct LightControlData: SDLRuntime.SDLStructure {
+nonisolated public struct LightControlData: SDLRuntime.SDLCodable {
     /// An array of LightNames and their current or desired status. No change to the status of the LightNames that are not listed in the array.
     ///
     /// Size: 1...100 items.
@@ -3464,7 +3464,7 @@ nonisolated public struct LightControlData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `HMISettingsControlData` in MOBILE_API.xml, line 4252.
-nonisolated public struct HMISettingsControlData: SDLRuntime.SDLStructure {
+nonisolated public struct HMISettingsControlData: SDLRuntime.SDLCodable {
     public var displayMode: DisplayMode?
     public var temperatureUnit: TemperatureUnit?
     public var distanceUnit: DistanceUnit?
@@ -3483,7 +3483,7 @@ nonisolated public struct HMISettingsControlData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.0
 ///
 /// - Remark: Generated from struct `HMISettingsControlCapabilities` in MOBILE_API.xml, line 4259.
-nonisolated public struct HMISettingsControlCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct HMISettingsControlCapabilities: SDLRuntime.SDLCodable {
     /// The short friendly name of the hmi setting module.
     /// It should not be used to identify a module by mobile application.
     ///
@@ -3520,7 +3520,7 @@ nonisolated public struct HMISettingsControlCapabilities: SDLRuntime.SDLStructur
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `ModuleData` in MOBILE_API.xml, line 4280.
-nonisolated public struct ModuleData: SDLRuntime.SDLStructure {
+nonisolated public struct ModuleData: SDLRuntime.SDLCodable {
     public var moduleType: ModuleType
     /// Id of a module, published by System Capability.
     ///
@@ -3563,7 +3563,7 @@ nonisolated public struct ModuleData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `RemoteControlCapabilities` in MOBILE_API.xml, line 4301.
-nonisolated public struct RemoteControlCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct RemoteControlCapabilities: SDLRuntime.SDLCodable {
     /// If included, the platform supports RC climate controls. For this baseline version, maxsize=1. i.e. only one climate control module is supported.
     ///
     /// Size: 1...100 items.
@@ -3620,7 +3620,7 @@ nonisolated public struct RemoteControlCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `MetadataTags` in MOBILE_API.xml, line 4369.
-nonisolated public struct MetadataTags: SDLRuntime.SDLStructure {
+nonisolated public struct MetadataTags: SDLRuntime.SDLCodable {
     /// The type of data contained in the "mainField1" text field.
     ///
     /// Size: 0...5 items.
@@ -3654,7 +3654,7 @@ nonisolated public struct MetadataTags: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `Rectangle` in MOBILE_API.xml, line 4384.
-nonisolated public struct Rectangle: SDLRuntime.SDLStructure {
+nonisolated public struct Rectangle: SDLRuntime.SDLCodable {
     /// The upper left X-coordinate of the rectangle
     public var x: Swift.Double
     /// The upper left Y-coordinate of the rectangle
@@ -3682,7 +3682,7 @@ nonisolated public struct Rectangle: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `HapticRect` in MOBILE_API.xml, line 4399.
-nonisolated public struct HapticRect: SDLRuntime.SDLStructure {
+nonisolated public struct HapticRect: SDLRuntime.SDLCodable {
     /// A user control spatial identifier
     ///
     /// Value: 0...2000000000.
@@ -3702,7 +3702,7 @@ nonisolated public struct HapticRect: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `MediaServiceManifest` in MOBILE_API.xml, line 4417.
-nonisolated public struct MediaServiceManifest: SDLRuntime.SDLStructure {
+nonisolated public struct MediaServiceManifest: SDLRuntime.SDLCodable {
     public init() {}
 }
 
@@ -3711,7 +3711,7 @@ nonisolated public struct MediaServiceManifest: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `MediaServiceData` in MOBILE_API.xml, line 4427.
-nonisolated public struct MediaServiceData: SDLRuntime.SDLStructure {
+nonisolated public struct MediaServiceData: SDLRuntime.SDLCodable {
     /// The type of the currently playing or paused track.
     public var mediaType: MediaType?
     /// Music: The name of the current track
@@ -3797,7 +3797,7 @@ nonisolated public struct MediaServiceData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `WeatherServiceManifest` in MOBILE_API.xml, line 4526.
-nonisolated public struct WeatherServiceManifest: SDLRuntime.SDLStructure {
+nonisolated public struct WeatherServiceManifest: SDLRuntime.SDLCodable {
     public var currentForecastSupported: Swift.Bool?
     public var maxMultidayForecastAmount: Swift.Int?
     public var maxHourlyForecastAmount: Swift.Int?
@@ -3822,7 +3822,7 @@ nonisolated public struct WeatherServiceManifest: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `WeatherAlert` in MOBILE_API.xml, line 4534.
-nonisolated public struct WeatherAlert: SDLRuntime.SDLStructure {
+nonisolated public struct WeatherAlert: SDLRuntime.SDLCodable {
     public var title: Swift.String?
     public var summary: Swift.String?
     public var expires: DateTime?
@@ -3851,7 +3851,7 @@ nonisolated public struct WeatherAlert: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `WeatherData` in MOBILE_API.xml, line 4543.
-nonisolated public struct WeatherData: SDLRuntime.SDLStructure {
+nonisolated public struct WeatherData: SDLRuntime.SDLCodable {
     /// The central temperature depending on the context of the weather data. It could be the present temperature, the temperature of a future minute, the temperature of a future hour, or an average temperature of a future day, for example.
     public var currentTemperature: Temperature?
     public var temperatureHigh: Temperature?
@@ -3951,7 +3951,7 @@ nonisolated public struct WeatherData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `WeatherServiceData` in MOBILE_API.xml, line 4600.
-nonisolated public struct WeatherServiceData: SDLRuntime.SDLStructure {
+nonisolated public struct WeatherServiceData: SDLRuntime.SDLCodable {
     public var location: LocationDetails
     public var currentForecast: WeatherData?
     /// Size: 15...60 items.
@@ -3985,7 +3985,7 @@ nonisolated public struct WeatherServiceData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `NavigationServiceManifest` in MOBILE_API.xml, line 4612.
-nonisolated public struct NavigationServiceManifest: SDLRuntime.SDLStructure {
+nonisolated public struct NavigationServiceManifest: SDLRuntime.SDLCodable {
     /// Informs the subscriber if this service can actually accept way points.
     public var acceptsWayPoints: Swift.Bool?
 
@@ -3999,7 +3999,7 @@ nonisolated public struct NavigationServiceManifest: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `NavigationInstruction` in MOBILE_API.xml, line 4662.
-nonisolated public struct NavigationInstruction: SDLRuntime.SDLStructure {
+nonisolated public struct NavigationInstruction: SDLRuntime.SDLCodable {
     public var locationDetails: LocationDetails
     public var action: NavigationAction
     public var eta: DateTime?
@@ -4041,7 +4041,7 @@ nonisolated public struct NavigationInstruction: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `NavigationServiceData` in MOBILE_API.xml, line 4688.
-nonisolated public struct NavigationServiceData: SDLRuntime.SDLStructure {
+nonisolated public struct NavigationServiceData: SDLRuntime.SDLCodable {
     /// This is the timestamp of when the data was generated. This is to ensure any time or distance given in the data can accurately be adjusted if necessary.
     public var timeStamp: DateTime
     public var origin: LocationDetails?
@@ -4085,7 +4085,7 @@ nonisolated public struct NavigationServiceData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `AppServiceManifest` in MOBILE_API.xml, line 4716.
-nonisolated public struct AppServiceManifest: SDLRuntime.SDLStructure {
+nonisolated public struct AppServiceManifest: SDLRuntime.SDLCodable {
     /// Unique name of this service
     public var serviceName: Swift.String?
     /// The type of service that is to be offered by this app. See AppServiceType for known enum equivalent types. Parameter is a string to allow for new service types to be used by apps on older versions of SDL Core.
@@ -4132,7 +4132,7 @@ nonisolated public struct AppServiceManifest: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `AppServiceRecord` in MOBILE_API.xml, line 4748.
-nonisolated public struct AppServiceRecord: SDLRuntime.SDLStructure {
+nonisolated public struct AppServiceRecord: SDLRuntime.SDLCodable {
     /// A unique ID tied to this specific service record. The ID is supplied by the module that services publish themselves.
     public var serviceID: Swift.String
     /// Manifest for the service that this record is for.
@@ -4160,7 +4160,7 @@ nonisolated public struct AppServiceRecord: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `AppServiceData` in MOBILE_API.xml, line 4768.
-nonisolated public struct AppServiceData: SDLRuntime.SDLStructure {
+nonisolated public struct AppServiceData: SDLRuntime.SDLCodable {
     /// The type of service that is to be offered by this app. See AppServiceType for known enum equivalent types. Parameter is a string to allow for new service types to be used by apps on older versions of SDL Core.
     public var serviceType: Swift.String
     public var serviceID: Swift.String
@@ -4186,7 +4186,7 @@ nonisolated public struct AppServiceData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `AppServiceCapability` in MOBILE_API.xml, line 4799.
-nonisolated public struct AppServiceCapability: SDLRuntime.SDLStructure {
+nonisolated public struct AppServiceCapability: SDLRuntime.SDLCodable {
     /// Only included in OnSystemCapabilityUpdated. Update reason for service record.
     public var updateReason: ServiceUpdateReason?
     /// Service record for a specific app service provider
@@ -4206,7 +4206,7 @@ nonisolated public struct AppServiceCapability: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 5.1
 ///
 /// - Remark: Generated from struct `AppServicesCapabilities` in MOBILE_API.xml, line 4808.
-nonisolated public struct AppServicesCapabilities: SDLRuntime.SDLStructure {
+nonisolated public struct AppServicesCapabilities: SDLRuntime.SDLCodable {
     /// An array of currently available services. If this is an update to the capability the affected services will include an update reason in that item
     public var appServices: [AppServiceCapability]?
 
@@ -4222,7 +4222,7 @@ nonisolated public struct AppServicesCapabilities: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `SystemCapability` in MOBILE_API.xml, line 4817.
-nonisolated public struct SystemCapability: SDLRuntime.SDLStructure {
+nonisolated public struct SystemCapability: SDLRuntime.SDLCodable {
     /// Used as a descriptor of what data to expect in this struct. The corresponding param to this enum should be included and the only other param included.
     public var systemCapabilityType: SystemCapabilityType
     /// Describes extended capabilities for onboard navigation system
@@ -4276,7 +4276,7 @@ nonisolated public struct SystemCapability: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.1
 ///
 /// - Remark: Generated from struct `ClimateData` in MOBILE_API.xml, line 4846.
-nonisolated public struct ClimateData: SDLRuntime.SDLStructure {
+nonisolated public struct ClimateData: SDLRuntime.SDLCodable {
     /// The external temperature in degrees celsius
     public var externalTemperature: Temperature?
     /// Internal ambient cabin temperature in degrees celsius
@@ -4300,7 +4300,7 @@ nonisolated public struct ClimateData: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.0
 ///
 /// - Remark: Generated from struct `GearStatus` in MOBILE_API.xml, line 4858.
-nonisolated public struct GearStatus: SDLRuntime.SDLStructure {
+nonisolated public struct GearStatus: SDLRuntime.SDLCodable {
     /// Gear position selected by the user i.e. Park, Drive, Reverse
     public var userSelectedGear: PRNDL?
     /// Actual Gear in use by the transmission
@@ -4324,7 +4324,7 @@ nonisolated public struct GearStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.1
 ///
 /// - Remark: Generated from struct `SeatStatus` in MOBILE_API.xml, line 4870.
-nonisolated public struct SeatStatus: SDLRuntime.SDLStructure {
+nonisolated public struct SeatStatus: SDLRuntime.SDLCodable {
     public var seatLocation: SeatLocation
     public var conditionActive: Swift.Bool
 
@@ -4340,7 +4340,7 @@ nonisolated public struct SeatStatus: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.1
 ///
 /// - Remark: Generated from struct `SeatOccupancy` in MOBILE_API.xml, line 4876.
-nonisolated public struct SeatOccupancy: SDLRuntime.SDLStructure {
+nonisolated public struct SeatOccupancy: SDLRuntime.SDLCodable {
     /// Seat status array containing location and whether the seats are occupied.
     ///
     /// Size: 0...100 items.
@@ -4364,7 +4364,7 @@ nonisolated public struct SeatOccupancy: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.1
 ///
 /// - Remark: Generated from struct `SeekStreamingIndicator` in MOBILE_API.xml, line 4890.
-nonisolated public struct SeekStreamingIndicator: SDLRuntime.SDLStructure {
+nonisolated public struct SeekStreamingIndicator: SDLRuntime.SDLCodable {
     public var type: SeekIndicatorType
     /// If the type is TIME, this number of seconds may be present alongside the skip indicator. It will indicate the number of seconds that the currently playing media will skip forward or backward.
     ///
@@ -4383,7 +4383,7 @@ nonisolated public struct SeekStreamingIndicator: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 7.1
 ///
 /// - Remark: Generated from struct `AppCapability` in MOBILE_API.xml, line 4900.
-nonisolated public struct AppCapability: SDLRuntime.SDLStructure {
+nonisolated public struct AppCapability: SDLRuntime.SDLCodable {
     /// Used as a descriptor of what data to expect in this struct.
     /// The corresponding param to this enum should be included and the only other param included.
     public var appCapabilityType: AppCapabilityType
@@ -4409,6 +4409,47 @@ extension AudioPassThruCapabilities {
     ])
 }
 
+extension AudioPassThruCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var samplingRate: SamplingRate?
+        var bitsPerSample: BitsPerSample?
+        var audioType: AudioType?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "samplingRate": samplingRate = try reader.readEnum(SamplingRate.self, parameters[0])
+            case "bitsPerSample": bitsPerSample = try reader.readEnum(BitsPerSample.self, parameters[1])
+            case "audioType": audioType = try reader.readEnum(AudioType.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let samplingRate, let bitsPerSample, let audioType else {
+            if samplingRate == nil { reader.missing(parameters[0]) }
+            if bitsPerSample == nil { reader.missing(parameters[1]) }
+            if audioType == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            samplingRate: samplingRate,
+            bitsPerSample: bitsPerSample,
+            audioType: audioType
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(samplingRate, forKey: "samplingRate")
+        writer.writeEnum(bitsPerSample, forKey: "bitsPerSample")
+        writer.writeEnum(audioType, forKey: "audioType")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(samplingRate, parameters[0])
+        validator.checkEnum(bitsPerSample, parameters[1])
+        validator.checkEnum(audioType, parameters[2])
+    }
+}
+
 extension CloudAppProperties {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "CloudAppProperties", availability: .init(since: .version(5, 1)), parameters: [
         .init(name: "nicknames", type: .string, isArray: true, isMandatory: false, minLength: 0, maxLength: 100, minSize: 0, maxSize: 100),
@@ -4421,12 +4462,111 @@ extension CloudAppProperties {
     ])
 }
 
+extension CloudAppProperties {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var nicknames: [Swift.String]?
+        var appID: Swift.String?
+        var enabled: Swift.Bool?
+        var authToken: Swift.String?
+        var cloudTransportType: Swift.String?
+        var hybridAppPreference: HybridAppPreference?
+        var endpoint: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "nicknames": nicknames = try reader.readStringArray(parameters[0])
+            case "appID": appID = try reader.readString(parameters[1])
+            case "enabled": enabled = try reader.readBool(parameters[2])
+            case "authToken": authToken = try reader.readString(parameters[3])
+            case "cloudTransportType": cloudTransportType = try reader.readString(parameters[4])
+            case "hybridAppPreference": hybridAppPreference = try reader.readEnum(HybridAppPreference.self, parameters[5])
+            case "endpoint": endpoint = try reader.readString(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let appID else {
+            if appID == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            nicknames: nicknames,
+            appID: appID,
+            enabled: enabled,
+            authToken: authToken,
+            cloudTransportType: cloudTransportType,
+            hybridAppPreference: hybridAppPreference,
+            endpoint: endpoint
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let nicknames { writer.writeStringArray(nicknames, forKey: "nicknames") }
+        writer.writeString(appID, forKey: "appID")
+        if let enabled { writer.writeBool(enabled, forKey: "enabled") }
+        if let authToken { writer.writeString(authToken, forKey: "authToken") }
+        if let cloudTransportType { writer.writeString(cloudTransportType, forKey: "cloudTransportType") }
+        if let hybridAppPreference { writer.writeEnum(hybridAppPreference, forKey: "hybridAppPreference") }
+        if let endpoint { writer.writeString(endpoint, forKey: "endpoint") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStringArray(nicknames, parameters[0])
+        validator.checkString(appID, parameters[1])
+        validator.checkBool(enabled, parameters[2])
+        validator.checkString(authToken, parameters[3])
+        validator.checkString(cloudTransportType, parameters[4])
+        validator.checkEnum(hybridAppPreference, parameters[5])
+        validator.checkString(endpoint, parameters[6])
+    }
+}
+
 extension Image {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Image", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "value", type: .string, isMandatory: true, minLength: 0, maxLength: 65535),
         .init(name: "imageType", type: .enumeration("ImageType"), isMandatory: true),
         .init(name: "isTemplate", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
     ])
+}
+
+extension Image {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var value: Swift.String?
+        var imageType: ImageType?
+        var isTemplate: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "value": value = try reader.readString(parameters[0])
+            case "imageType": imageType = try reader.readEnum(ImageType.self, parameters[1])
+            case "isTemplate": isTemplate = try reader.readBool(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let value, let imageType else {
+            if value == nil { reader.missing(parameters[0]) }
+            if imageType == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            value: value,
+            imageType: imageType,
+            isTemplate: isTemplate
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(value, forKey: "value")
+        writer.writeEnum(imageType, forKey: "imageType")
+        if let isTemplate { writer.writeBool(isTemplate, forKey: "isTemplate") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(value, parameters[0])
+        validator.checkEnum(imageType, parameters[1])
+        validator.checkBool(isTemplate, parameters[2])
+    }
 }
 
 extension SoftButton {
@@ -4438,6 +4578,61 @@ extension SoftButton {
         .init(name: "softButtonID", type: .integer, isMandatory: true, minValue: 0, maxValue: 65535),
         .init(name: "systemAction", type: .enumeration("SystemAction"), isMandatory: false, defaultValue: "DEFAULT_ACTION"),
     ])
+}
+
+extension SoftButton {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var type: SoftButtonType?
+        var text: Swift.String?
+        var image: Image?
+        var isHighlighted: Swift.Bool?
+        var softButtonID: Swift.Int?
+        var systemAction: SystemAction?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "type": type = try reader.readEnum(SoftButtonType.self, parameters[0])
+            case "text": text = try reader.readString(parameters[1])
+            case "image": image = try reader.readStruct(Image.self, parameters[2])
+            case "isHighlighted": isHighlighted = try reader.readBool(parameters[3])
+            case "softButtonID": softButtonID = try reader.readInteger(parameters[4])
+            case "systemAction": systemAction = try reader.readEnum(SystemAction.self, parameters[5])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let type, let softButtonID else {
+            if type == nil { reader.missing(parameters[0]) }
+            if softButtonID == nil { reader.missing(parameters[4]) }
+            throw .invalidValue
+        }
+        self.init(
+            type: type,
+            text: text,
+            image: image,
+            isHighlighted: isHighlighted,
+            softButtonID: softButtonID,
+            systemAction: systemAction
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(type, forKey: "type")
+        if let text { writer.writeString(text, forKey: "text") }
+        if let image { writer.writeStruct(image, forKey: "image") }
+        if let isHighlighted { writer.writeBool(isHighlighted, forKey: "isHighlighted") }
+        writer.writeInteger(softButtonID, forKey: "softButtonID")
+        if let systemAction { writer.writeEnum(systemAction, forKey: "systemAction") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(type, parameters[0])
+        validator.checkString(text, parameters[1])
+        validator.checkStruct(image, parameters[2])
+        validator.checkBool(isHighlighted, parameters[3])
+        validator.checkInteger(softButtonID, parameters[4])
+        validator.checkEnum(systemAction, parameters[5])
+    }
 }
 
 extension Choice {
@@ -4452,6 +4647,66 @@ extension Choice {
     ])
 }
 
+extension Choice {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var choiceID: Swift.Int?
+        var menuName: Swift.String?
+        var vrCommands: [Swift.String]?
+        var image: Image?
+        var secondaryText: Swift.String?
+        var tertiaryText: Swift.String?
+        var secondaryImage: Image?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "choiceID": choiceID = try reader.readInteger(parameters[0])
+            case "menuName": menuName = try reader.readString(parameters[1])
+            case "vrCommands": vrCommands = try reader.readStringArray(parameters[2])
+            case "image": image = try reader.readStruct(Image.self, parameters[3])
+            case "secondaryText": secondaryText = try reader.readString(parameters[4])
+            case "tertiaryText": tertiaryText = try reader.readString(parameters[5])
+            case "secondaryImage": secondaryImage = try reader.readStruct(Image.self, parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let choiceID, let menuName else {
+            if choiceID == nil { reader.missing(parameters[0]) }
+            if menuName == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            choiceID: choiceID,
+            menuName: menuName,
+            vrCommands: vrCommands,
+            image: image,
+            secondaryText: secondaryText,
+            tertiaryText: tertiaryText,
+            secondaryImage: secondaryImage
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(choiceID, forKey: "choiceID")
+        writer.writeString(menuName, forKey: "menuName")
+        if let vrCommands { writer.writeStringArray(vrCommands, forKey: "vrCommands") }
+        if let image { writer.writeStruct(image, forKey: "image") }
+        if let secondaryText { writer.writeString(secondaryText, forKey: "secondaryText") }
+        if let tertiaryText { writer.writeString(tertiaryText, forKey: "tertiaryText") }
+        if let secondaryImage { writer.writeStruct(secondaryImage, forKey: "secondaryImage") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(choiceID, parameters[0])
+        validator.checkString(menuName, parameters[1])
+        validator.checkStringArray(vrCommands, parameters[2])
+        validator.checkStruct(image, parameters[3])
+        validator.checkString(secondaryText, parameters[4])
+        validator.checkString(tertiaryText, parameters[5])
+        validator.checkStruct(secondaryImage, parameters[6])
+    }
+}
+
 extension VrHelpItem {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "VrHelpItem", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "text", type: .string, isMandatory: true, maxLength: 500),
@@ -4460,12 +4715,92 @@ extension VrHelpItem {
     ])
 }
 
+extension VrHelpItem {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var text: Swift.String?
+        var image: Image?
+        var position: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "text": text = try reader.readString(parameters[0])
+            case "image": image = try reader.readStruct(Image.self, parameters[1])
+            case "position": position = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let text, let position else {
+            if text == nil { reader.missing(parameters[0]) }
+            if position == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            text: text,
+            image: image,
+            position: position
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(text, forKey: "text")
+        if let image { writer.writeStruct(image, forKey: "image") }
+        writer.writeInteger(position, forKey: "position")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(text, parameters[0])
+        validator.checkStruct(image, parameters[1])
+        validator.checkInteger(position, parameters[2])
+    }
+}
+
 extension SyncMsgVersion {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SyncMsgVersion", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "majorVersion", type: .integer, isMandatory: true, minValue: 1, maxValue: 10),
         .init(name: "minorVersion", type: .integer, isMandatory: true, minValue: 0, maxValue: 1000),
         .init(name: "patchVersion", type: .integer, isMandatory: false, minValue: 0, maxValue: 1000, availability: .init(since: .version(4, 3))),
     ])
+}
+
+extension SyncMsgVersion {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var majorVersion: Swift.Int?
+        var minorVersion: Swift.Int?
+        var patchVersion: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "majorVersion": majorVersion = try reader.readInteger(parameters[0])
+            case "minorVersion": minorVersion = try reader.readInteger(parameters[1])
+            case "patchVersion": patchVersion = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let majorVersion, let minorVersion else {
+            if majorVersion == nil { reader.missing(parameters[0]) }
+            if minorVersion == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            majorVersion: majorVersion,
+            minorVersion: minorVersion,
+            patchVersion: patchVersion
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(majorVersion, forKey: "majorVersion")
+        writer.writeInteger(minorVersion, forKey: "minorVersion")
+        if let patchVersion { writer.writeInteger(patchVersion, forKey: "patchVersion") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(majorVersion, parameters[0])
+        validator.checkInteger(minorVersion, parameters[1])
+        validator.checkInteger(patchVersion, parameters[2])
+    }
 }
 
 extension FuelRange {
@@ -4479,12 +4814,101 @@ extension FuelRange {
     ])
 }
 
+extension FuelRange {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var type: FuelType?
+        var range: Swift.Double?
+        var level: Swift.Double?
+        var levelState: ComponentVolumeStatus?
+        var capacity: Swift.Double?
+        var capacityUnit: CapacityUnit?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "type": type = try reader.readEnum(FuelType.self, parameters[0])
+            case "range": range = try reader.readFloat(parameters[1])
+            case "level": level = try reader.readFloat(parameters[2])
+            case "levelState": levelState = try reader.readEnum(ComponentVolumeStatus.self, parameters[3])
+            case "capacity": capacity = try reader.readFloat(parameters[4])
+            case "capacityUnit": capacityUnit = try reader.readEnum(CapacityUnit.self, parameters[5])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            type: type,
+            range: range,
+            level: level,
+            levelState: levelState,
+            capacity: capacity,
+            capacityUnit: capacityUnit
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let type { writer.writeEnum(type, forKey: "type") }
+        if let range { writer.writeFloat(range, forKey: "range") }
+        if let level { writer.writeFloat(level, forKey: "level") }
+        if let levelState { writer.writeEnum(levelState, forKey: "levelState") }
+        if let capacity { writer.writeFloat(capacity, forKey: "capacity") }
+        if let capacityUnit { writer.writeEnum(capacityUnit, forKey: "capacityUnit") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(type, parameters[0])
+        validator.checkFloat(range, parameters[1])
+        validator.checkFloat(level, parameters[2])
+        validator.checkEnum(levelState, parameters[3])
+        validator.checkFloat(capacity, parameters[4])
+        validator.checkEnum(capacityUnit, parameters[5])
+    }
+}
+
 extension SingleTireStatus {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SingleTireStatus", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "status", type: .enumeration("ComponentVolumeStatus"), isMandatory: true),
         .init(name: "tpms", type: .enumeration("TPMS"), isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "pressure", type: .float, isMandatory: false, minValue: 0, maxValue: 2000, availability: .init(since: .version(5, 0))),
     ])
+}
+
+extension SingleTireStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var status: ComponentVolumeStatus?
+        var tpms: TPMS?
+        var pressure: Swift.Double?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "status": status = try reader.readEnum(ComponentVolumeStatus.self, parameters[0])
+            case "tpms": tpms = try reader.readEnum(TPMS.self, parameters[1])
+            case "pressure": pressure = try reader.readFloat(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let status else {
+            if status == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            status: status,
+            tpms: tpms,
+            pressure: pressure
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(status, forKey: "status")
+        if let tpms { writer.writeEnum(tpms, forKey: "tpms") }
+        if let pressure { writer.writeFloat(pressure, forKey: "pressure") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(status, parameters[0])
+        validator.checkEnum(tpms, parameters[1])
+        validator.checkFloat(pressure, parameters[2])
+    }
 }
 
 extension BeltStatus {
@@ -4507,6 +4931,119 @@ extension BeltStatus {
     ])
 }
 
+extension BeltStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var driverBeltDeployed: VehicleDataEventStatus?
+        var passengerBeltDeployed: VehicleDataEventStatus?
+        var passengerBuckleBelted: VehicleDataEventStatus?
+        var driverBuckleBelted: VehicleDataEventStatus?
+        var leftRow2BuckleBelted: VehicleDataEventStatus?
+        var passengerChildDetected: VehicleDataEventStatus?
+        var rightRow2BuckleBelted: VehicleDataEventStatus?
+        var middleRow2BuckleBelted: VehicleDataEventStatus?
+        var middleRow3BuckleBelted: VehicleDataEventStatus?
+        var leftRow3BuckleBelted: VehicleDataEventStatus?
+        var rightRow3BuckleBelted: VehicleDataEventStatus?
+        var leftRearInflatableBelted: VehicleDataEventStatus?
+        var rightRearInflatableBelted: VehicleDataEventStatus?
+        var middleRow1BeltDeployed: VehicleDataEventStatus?
+        var middleRow1BuckleBelted: VehicleDataEventStatus?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "driverBeltDeployed": driverBeltDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[0])
+            case "passengerBeltDeployed": passengerBeltDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[1])
+            case "passengerBuckleBelted": passengerBuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[2])
+            case "driverBuckleBelted": driverBuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[3])
+            case "leftRow2BuckleBelted": leftRow2BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[4])
+            case "passengerChildDetected": passengerChildDetected = try reader.readEnum(VehicleDataEventStatus.self, parameters[5])
+            case "rightRow2BuckleBelted": rightRow2BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[6])
+            case "middleRow2BuckleBelted": middleRow2BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[7])
+            case "middleRow3BuckleBelted": middleRow3BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[8])
+            case "leftRow3BuckleBelted": leftRow3BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[9])
+            case "rightRow3BuckleBelted": rightRow3BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[10])
+            case "leftRearInflatableBelted": leftRearInflatableBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[11])
+            case "rightRearInflatableBelted": rightRearInflatableBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[12])
+            case "middleRow1BeltDeployed": middleRow1BeltDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[13])
+            case "middleRow1BuckleBelted": middleRow1BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[14])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let driverBeltDeployed, let passengerBeltDeployed, let passengerBuckleBelted, let driverBuckleBelted, let leftRow2BuckleBelted, let passengerChildDetected, let rightRow2BuckleBelted, let middleRow2BuckleBelted, let middleRow3BuckleBelted, let leftRow3BuckleBelted, let rightRow3BuckleBelted, let leftRearInflatableBelted, let rightRearInflatableBelted, let middleRow1BeltDeployed, let middleRow1BuckleBelted else {
+            if driverBeltDeployed == nil { reader.missing(parameters[0]) }
+            if passengerBeltDeployed == nil { reader.missing(parameters[1]) }
+            if passengerBuckleBelted == nil { reader.missing(parameters[2]) }
+            if driverBuckleBelted == nil { reader.missing(parameters[3]) }
+            if leftRow2BuckleBelted == nil { reader.missing(parameters[4]) }
+            if passengerChildDetected == nil { reader.missing(parameters[5]) }
+            if rightRow2BuckleBelted == nil { reader.missing(parameters[6]) }
+            if middleRow2BuckleBelted == nil { reader.missing(parameters[7]) }
+            if middleRow3BuckleBelted == nil { reader.missing(parameters[8]) }
+            if leftRow3BuckleBelted == nil { reader.missing(parameters[9]) }
+            if rightRow3BuckleBelted == nil { reader.missing(parameters[10]) }
+            if leftRearInflatableBelted == nil { reader.missing(parameters[11]) }
+            if rightRearInflatableBelted == nil { reader.missing(parameters[12]) }
+            if middleRow1BeltDeployed == nil { reader.missing(parameters[13]) }
+            if middleRow1BuckleBelted == nil { reader.missing(parameters[14]) }
+            throw .invalidValue
+        }
+        self.init(
+            driverBeltDeployed: driverBeltDeployed,
+            passengerBeltDeployed: passengerBeltDeployed,
+            passengerBuckleBelted: passengerBuckleBelted,
+            driverBuckleBelted: driverBuckleBelted,
+            leftRow2BuckleBelted: leftRow2BuckleBelted,
+            passengerChildDetected: passengerChildDetected,
+            rightRow2BuckleBelted: rightRow2BuckleBelted,
+            middleRow2BuckleBelted: middleRow2BuckleBelted,
+            middleRow3BuckleBelted: middleRow3BuckleBelted,
+            leftRow3BuckleBelted: leftRow3BuckleBelted,
+            rightRow3BuckleBelted: rightRow3BuckleBelted,
+            leftRearInflatableBelted: leftRearInflatableBelted,
+            rightRearInflatableBelted: rightRearInflatableBelted,
+            middleRow1BeltDeployed: middleRow1BeltDeployed,
+            middleRow1BuckleBelted: middleRow1BuckleBelted
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(driverBeltDeployed, forKey: "driverBeltDeployed")
+        writer.writeEnum(passengerBeltDeployed, forKey: "passengerBeltDeployed")
+        writer.writeEnum(passengerBuckleBelted, forKey: "passengerBuckleBelted")
+        writer.writeEnum(driverBuckleBelted, forKey: "driverBuckleBelted")
+        writer.writeEnum(leftRow2BuckleBelted, forKey: "leftRow2BuckleBelted")
+        writer.writeEnum(passengerChildDetected, forKey: "passengerChildDetected")
+        writer.writeEnum(rightRow2BuckleBelted, forKey: "rightRow2BuckleBelted")
+        writer.writeEnum(middleRow2BuckleBelted, forKey: "middleRow2BuckleBelted")
+        writer.writeEnum(middleRow3BuckleBelted, forKey: "middleRow3BuckleBelted")
+        writer.writeEnum(leftRow3BuckleBelted, forKey: "leftRow3BuckleBelted")
+        writer.writeEnum(rightRow3BuckleBelted, forKey: "rightRow3BuckleBelted")
+        writer.writeEnum(leftRearInflatableBelted, forKey: "leftRearInflatableBelted")
+        writer.writeEnum(rightRearInflatableBelted, forKey: "rightRearInflatableBelted")
+        writer.writeEnum(middleRow1BeltDeployed, forKey: "middleRow1BeltDeployed")
+        writer.writeEnum(middleRow1BuckleBelted, forKey: "middleRow1BuckleBelted")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(driverBeltDeployed, parameters[0])
+        validator.checkEnum(passengerBeltDeployed, parameters[1])
+        validator.checkEnum(passengerBuckleBelted, parameters[2])
+        validator.checkEnum(driverBuckleBelted, parameters[3])
+        validator.checkEnum(leftRow2BuckleBelted, parameters[4])
+        validator.checkEnum(passengerChildDetected, parameters[5])
+        validator.checkEnum(rightRow2BuckleBelted, parameters[6])
+        validator.checkEnum(middleRow2BuckleBelted, parameters[7])
+        validator.checkEnum(middleRow3BuckleBelted, parameters[8])
+        validator.checkEnum(leftRow3BuckleBelted, parameters[9])
+        validator.checkEnum(rightRow3BuckleBelted, parameters[10])
+        validator.checkEnum(leftRearInflatableBelted, parameters[11])
+        validator.checkEnum(rightRearInflatableBelted, parameters[12])
+        validator.checkEnum(middleRow1BeltDeployed, parameters[13])
+        validator.checkEnum(middleRow1BuckleBelted, parameters[14])
+    }
+}
+
 extension Grid {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Grid", availability: .init(since: .version(6, 0)), parameters: [
         .init(name: "col", type: .integer, isMandatory: true, minValue: -1, maxValue: 100),
@@ -4518,11 +5055,101 @@ extension Grid {
     ])
 }
 
+extension Grid {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var col: Swift.Int?
+        var row: Swift.Int?
+        var level: Swift.Int?
+        var colspan: Swift.Int?
+        var rowspan: Swift.Int?
+        var levelspan: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "col": col = try reader.readInteger(parameters[0])
+            case "row": row = try reader.readInteger(parameters[1])
+            case "level": level = try reader.readInteger(parameters[2])
+            case "colspan": colspan = try reader.readInteger(parameters[3])
+            case "rowspan": rowspan = try reader.readInteger(parameters[4])
+            case "levelspan": levelspan = try reader.readInteger(parameters[5])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let col, let row else {
+            if col == nil { reader.missing(parameters[0]) }
+            if row == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            col: col,
+            row: row,
+            level: level,
+            colspan: colspan,
+            rowspan: rowspan,
+            levelspan: levelspan
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(col, forKey: "col")
+        writer.writeInteger(row, forKey: "row")
+        if let level { writer.writeInteger(level, forKey: "level") }
+        if let colspan { writer.writeInteger(colspan, forKey: "colspan") }
+        if let rowspan { writer.writeInteger(rowspan, forKey: "rowspan") }
+        if let levelspan { writer.writeInteger(levelspan, forKey: "levelspan") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(col, parameters[0])
+        validator.checkInteger(row, parameters[1])
+        validator.checkInteger(level, parameters[2])
+        validator.checkInteger(colspan, parameters[3])
+        validator.checkInteger(rowspan, parameters[4])
+        validator.checkInteger(levelspan, parameters[5])
+    }
+}
+
 extension DoorStatus {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DoorStatus", availability: .init(since: .version(7, 1)), parameters: [
         .init(name: "location", type: .structure("Grid"), isMandatory: true),
         .init(name: "status", type: .enumeration("DoorStatusType"), isMandatory: true),
     ])
+}
+
+extension DoorStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var location: Grid?
+        var status: DoorStatusType?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "location": location = try reader.readStruct(Grid.self, parameters[0])
+            case "status": status = try reader.readEnum(DoorStatusType.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let location, let status else {
+            if location == nil { reader.missing(parameters[0]) }
+            if status == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            location: location,
+            status: status
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(location, forKey: "location")
+        writer.writeEnum(status, forKey: "status")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(location, parameters[0])
+        validator.checkEnum(status, parameters[1])
+    }
 }
 
 extension GateStatus {
@@ -4532,11 +5159,81 @@ extension GateStatus {
     ])
 }
 
+extension GateStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var location: Grid?
+        var status: DoorStatusType?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "location": location = try reader.readStruct(Grid.self, parameters[0])
+            case "status": status = try reader.readEnum(DoorStatusType.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let location, let status else {
+            if location == nil { reader.missing(parameters[0]) }
+            if status == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            location: location,
+            status: status
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(location, forKey: "location")
+        writer.writeEnum(status, forKey: "status")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(location, parameters[0])
+        validator.checkEnum(status, parameters[1])
+    }
+}
+
 extension WindowState {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "WindowState", availability: .init(since: .version(7, 0)), parameters: [
         .init(name: "approximatePosition", type: .integer, isMandatory: true, minValue: 0, maxValue: 100),
         .init(name: "deviation", type: .integer, isMandatory: true, minValue: 0, maxValue: 100),
     ])
+}
+
+extension WindowState {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var approximatePosition: Swift.Int?
+        var deviation: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "approximatePosition": approximatePosition = try reader.readInteger(parameters[0])
+            case "deviation": deviation = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let approximatePosition, let deviation else {
+            if approximatePosition == nil { reader.missing(parameters[0]) }
+            if deviation == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            approximatePosition: approximatePosition,
+            deviation: deviation
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(approximatePosition, forKey: "approximatePosition")
+        writer.writeInteger(deviation, forKey: "deviation")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(approximatePosition, parameters[0])
+        validator.checkInteger(deviation, parameters[1])
+    }
 }
 
 extension RoofStatus {
@@ -4545,6 +5242,46 @@ extension RoofStatus {
         .init(name: "status", type: .enumeration("DoorStatusType"), isMandatory: true),
         .init(name: "state", type: .structure("WindowState"), isMandatory: false),
     ])
+}
+
+extension RoofStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var location: Grid?
+        var status: DoorStatusType?
+        var state: WindowState?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "location": location = try reader.readStruct(Grid.self, parameters[0])
+            case "status": status = try reader.readEnum(DoorStatusType.self, parameters[1])
+            case "state": state = try reader.readStruct(WindowState.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let location, let status else {
+            if location == nil { reader.missing(parameters[0]) }
+            if status == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            location: location,
+            status: status,
+            state: state
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(location, forKey: "location")
+        writer.writeEnum(status, forKey: "status")
+        if let state { writer.writeStruct(state, forKey: "state") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(location, parameters[0])
+        validator.checkEnum(status, parameters[1])
+        validator.checkStruct(state, parameters[2])
+    }
 }
 
 extension BodyInformation {
@@ -4560,6 +5297,82 @@ extension BodyInformation {
         .init(name: "gateStatuses", type: .structure("GateStatus"), isArray: true, isMandatory: false, minSize: 0, maxSize: 100, availability: .init(since: .version(7, 1))),
         .init(name: "roofStatuses", type: .structure("RoofStatus"), isArray: true, isMandatory: false, minSize: 0, maxSize: 100, availability: .init(since: .version(7, 1))),
     ])
+}
+
+extension BodyInformation {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var parkBrakeActive: Swift.Bool?
+        var ignitionStableStatus: IgnitionStableStatus?
+        var ignitionStatus: IgnitionStatus?
+        var driverDoorAjar: Swift.Bool?
+        var passengerDoorAjar: Swift.Bool?
+        var rearLeftDoorAjar: Swift.Bool?
+        var rearRightDoorAjar: Swift.Bool?
+        var doorStatuses: [DoorStatus]?
+        var gateStatuses: [GateStatus]?
+        var roofStatuses: [RoofStatus]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "parkBrakeActive": parkBrakeActive = try reader.readBool(parameters[0])
+            case "ignitionStableStatus": ignitionStableStatus = try reader.readEnum(IgnitionStableStatus.self, parameters[1])
+            case "ignitionStatus": ignitionStatus = try reader.readEnum(IgnitionStatus.self, parameters[2])
+            case "driverDoorAjar": driverDoorAjar = try reader.readBool(parameters[3])
+            case "passengerDoorAjar": passengerDoorAjar = try reader.readBool(parameters[4])
+            case "rearLeftDoorAjar": rearLeftDoorAjar = try reader.readBool(parameters[5])
+            case "rearRightDoorAjar": rearRightDoorAjar = try reader.readBool(parameters[6])
+            case "doorStatuses": doorStatuses = try reader.readStructArray(DoorStatus.self, parameters[7])
+            case "gateStatuses": gateStatuses = try reader.readStructArray(GateStatus.self, parameters[8])
+            case "roofStatuses": roofStatuses = try reader.readStructArray(RoofStatus.self, parameters[9])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let parkBrakeActive, let ignitionStableStatus, let ignitionStatus else {
+            if parkBrakeActive == nil { reader.missing(parameters[0]) }
+            if ignitionStableStatus == nil { reader.missing(parameters[1]) }
+            if ignitionStatus == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            parkBrakeActive: parkBrakeActive,
+            ignitionStableStatus: ignitionStableStatus,
+            ignitionStatus: ignitionStatus,
+            driverDoorAjar: driverDoorAjar,
+            passengerDoorAjar: passengerDoorAjar,
+            rearLeftDoorAjar: rearLeftDoorAjar,
+            rearRightDoorAjar: rearRightDoorAjar,
+            doorStatuses: doorStatuses,
+            gateStatuses: gateStatuses,
+            roofStatuses: roofStatuses
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(parkBrakeActive, forKey: "parkBrakeActive")
+        writer.writeEnum(ignitionStableStatus, forKey: "ignitionStableStatus")
+        writer.writeEnum(ignitionStatus, forKey: "ignitionStatus")
+        if let driverDoorAjar { writer.writeBool(driverDoorAjar, forKey: "driverDoorAjar") }
+        if let passengerDoorAjar { writer.writeBool(passengerDoorAjar, forKey: "passengerDoorAjar") }
+        if let rearLeftDoorAjar { writer.writeBool(rearLeftDoorAjar, forKey: "rearLeftDoorAjar") }
+        if let rearRightDoorAjar { writer.writeBool(rearRightDoorAjar, forKey: "rearRightDoorAjar") }
+        if let doorStatuses { writer.writeStructArray(doorStatuses, forKey: "doorStatuses") }
+        if let gateStatuses { writer.writeStructArray(gateStatuses, forKey: "gateStatuses") }
+        if let roofStatuses { writer.writeStructArray(roofStatuses, forKey: "roofStatuses") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(parkBrakeActive, parameters[0])
+        validator.checkEnum(ignitionStableStatus, parameters[1])
+        validator.checkEnum(ignitionStatus, parameters[2])
+        validator.checkBool(driverDoorAjar, parameters[3])
+        validator.checkBool(passengerDoorAjar, parameters[4])
+        validator.checkBool(rearLeftDoorAjar, parameters[5])
+        validator.checkBool(rearRightDoorAjar, parameters[6])
+        validator.checkStructArray(doorStatuses, parameters[7])
+        validator.checkStructArray(gateStatuses, parameters[8])
+        validator.checkStructArray(roofStatuses, parameters[9])
+    }
 }
 
 extension DeviceStatus {
@@ -4578,12 +5391,141 @@ extension DeviceStatus {
     ])
 }
 
+extension DeviceStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var voiceRecOn: Swift.Bool?
+        var btIconOn: Swift.Bool?
+        var callActive: Swift.Bool?
+        var phoneRoaming: Swift.Bool?
+        var textMsgAvailable: Swift.Bool?
+        var battLevelStatus: DeviceLevelStatus?
+        var stereoAudioOutputMuted: Swift.Bool?
+        var monoAudioOutputMuted: Swift.Bool?
+        var signalLevelStatus: DeviceLevelStatus?
+        var primaryAudioSource: PrimaryAudioSource?
+        var eCallEventActive: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "voiceRecOn": voiceRecOn = try reader.readBool(parameters[0])
+            case "btIconOn": btIconOn = try reader.readBool(parameters[1])
+            case "callActive": callActive = try reader.readBool(parameters[2])
+            case "phoneRoaming": phoneRoaming = try reader.readBool(parameters[3])
+            case "textMsgAvailable": textMsgAvailable = try reader.readBool(parameters[4])
+            case "battLevelStatus": battLevelStatus = try reader.readEnum(DeviceLevelStatus.self, parameters[5])
+            case "stereoAudioOutputMuted": stereoAudioOutputMuted = try reader.readBool(parameters[6])
+            case "monoAudioOutputMuted": monoAudioOutputMuted = try reader.readBool(parameters[7])
+            case "signalLevelStatus": signalLevelStatus = try reader.readEnum(DeviceLevelStatus.self, parameters[8])
+            case "primaryAudioSource": primaryAudioSource = try reader.readEnum(PrimaryAudioSource.self, parameters[9])
+            case "eCallEventActive": eCallEventActive = try reader.readBool(parameters[10])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let voiceRecOn, let btIconOn, let callActive, let phoneRoaming, let textMsgAvailable, let battLevelStatus, let stereoAudioOutputMuted, let monoAudioOutputMuted, let signalLevelStatus, let primaryAudioSource, let eCallEventActive else {
+            if voiceRecOn == nil { reader.missing(parameters[0]) }
+            if btIconOn == nil { reader.missing(parameters[1]) }
+            if callActive == nil { reader.missing(parameters[2]) }
+            if phoneRoaming == nil { reader.missing(parameters[3]) }
+            if textMsgAvailable == nil { reader.missing(parameters[4]) }
+            if battLevelStatus == nil { reader.missing(parameters[5]) }
+            if stereoAudioOutputMuted == nil { reader.missing(parameters[6]) }
+            if monoAudioOutputMuted == nil { reader.missing(parameters[7]) }
+            if signalLevelStatus == nil { reader.missing(parameters[8]) }
+            if primaryAudioSource == nil { reader.missing(parameters[9]) }
+            if eCallEventActive == nil { reader.missing(parameters[10]) }
+            throw .invalidValue
+        }
+        self.init(
+            voiceRecOn: voiceRecOn,
+            btIconOn: btIconOn,
+            callActive: callActive,
+            phoneRoaming: phoneRoaming,
+            textMsgAvailable: textMsgAvailable,
+            battLevelStatus: battLevelStatus,
+            stereoAudioOutputMuted: stereoAudioOutputMuted,
+            monoAudioOutputMuted: monoAudioOutputMuted,
+            signalLevelStatus: signalLevelStatus,
+            primaryAudioSource: primaryAudioSource,
+            eCallEventActive: eCallEventActive
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(voiceRecOn, forKey: "voiceRecOn")
+        writer.writeBool(btIconOn, forKey: "btIconOn")
+        writer.writeBool(callActive, forKey: "callActive")
+        writer.writeBool(phoneRoaming, forKey: "phoneRoaming")
+        writer.writeBool(textMsgAvailable, forKey: "textMsgAvailable")
+        writer.writeEnum(battLevelStatus, forKey: "battLevelStatus")
+        writer.writeBool(stereoAudioOutputMuted, forKey: "stereoAudioOutputMuted")
+        writer.writeBool(monoAudioOutputMuted, forKey: "monoAudioOutputMuted")
+        writer.writeEnum(signalLevelStatus, forKey: "signalLevelStatus")
+        writer.writeEnum(primaryAudioSource, forKey: "primaryAudioSource")
+        writer.writeBool(eCallEventActive, forKey: "eCallEventActive")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(voiceRecOn, parameters[0])
+        validator.checkBool(btIconOn, parameters[1])
+        validator.checkBool(callActive, parameters[2])
+        validator.checkBool(phoneRoaming, parameters[3])
+        validator.checkBool(textMsgAvailable, parameters[4])
+        validator.checkEnum(battLevelStatus, parameters[5])
+        validator.checkBool(stereoAudioOutputMuted, parameters[6])
+        validator.checkBool(monoAudioOutputMuted, parameters[7])
+        validator.checkEnum(signalLevelStatus, parameters[8])
+        validator.checkEnum(primaryAudioSource, parameters[9])
+        validator.checkBool(eCallEventActive, parameters[10])
+    }
+}
+
 extension HeadLampStatus {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "HeadLampStatus", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "lowBeamsOn", type: .boolean, isMandatory: true),
         .init(name: "highBeamsOn", type: .boolean, isMandatory: true),
         .init(name: "ambientLightSensorStatus", type: .enumeration("AmbientLightStatus"), isMandatory: false),
     ])
+}
+
+extension HeadLampStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var lowBeamsOn: Swift.Bool?
+        var highBeamsOn: Swift.Bool?
+        var ambientLightSensorStatus: AmbientLightStatus?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "lowBeamsOn": lowBeamsOn = try reader.readBool(parameters[0])
+            case "highBeamsOn": highBeamsOn = try reader.readBool(parameters[1])
+            case "ambientLightSensorStatus": ambientLightSensorStatus = try reader.readEnum(AmbientLightStatus.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let lowBeamsOn, let highBeamsOn else {
+            if lowBeamsOn == nil { reader.missing(parameters[0]) }
+            if highBeamsOn == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            lowBeamsOn: lowBeamsOn,
+            highBeamsOn: highBeamsOn,
+            ambientLightSensorStatus: ambientLightSensorStatus
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(lowBeamsOn, forKey: "lowBeamsOn")
+        writer.writeBool(highBeamsOn, forKey: "highBeamsOn")
+        if let ambientLightSensorStatus { writer.writeEnum(ambientLightSensorStatus, forKey: "ambientLightSensorStatus") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(lowBeamsOn, parameters[0])
+        validator.checkBool(highBeamsOn, parameters[1])
+        validator.checkEnum(ambientLightSensorStatus, parameters[2])
+    }
 }
 
 extension AppInfo {
@@ -4595,12 +5537,99 @@ extension AppInfo {
     ])
 }
 
+extension AppInfo {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var appDisplayName: Swift.String?
+        var appBundleID: Swift.String?
+        var appVersion: Swift.String?
+        var appIcon: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "appDisplayName": appDisplayName = try reader.readString(parameters[0])
+            case "appBundleID": appBundleID = try reader.readString(parameters[1])
+            case "appVersion": appVersion = try reader.readString(parameters[2])
+            case "appIcon": appIcon = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let appDisplayName, let appBundleID, let appVersion else {
+            if appDisplayName == nil { reader.missing(parameters[0]) }
+            if appBundleID == nil { reader.missing(parameters[1]) }
+            if appVersion == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            appDisplayName: appDisplayName,
+            appBundleID: appBundleID,
+            appVersion: appVersion,
+            appIcon: appIcon
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(appDisplayName, forKey: "appDisplayName")
+        writer.writeString(appBundleID, forKey: "appBundleID")
+        writer.writeString(appVersion, forKey: "appVersion")
+        if let appIcon { writer.writeString(appIcon, forKey: "appIcon") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(appDisplayName, parameters[0])
+        validator.checkString(appBundleID, parameters[1])
+        validator.checkString(appVersion, parameters[2])
+        validator.checkString(appIcon, parameters[3])
+    }
+}
+
 extension ECallInfo {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "ECallInfo", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "eCallNotificationStatus", type: .enumeration("VehicleDataNotificationStatus"), isMandatory: true),
         .init(name: "auxECallNotificationStatus", type: .enumeration("VehicleDataNotificationStatus"), isMandatory: true),
         .init(name: "eCallConfirmationStatus", type: .enumeration("ECallConfirmationStatus"), isMandatory: true),
     ])
+}
+
+extension ECallInfo {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var eCallNotificationStatus: VehicleDataNotificationStatus?
+        var auxECallNotificationStatus: VehicleDataNotificationStatus?
+        var eCallConfirmationStatus: ECallConfirmationStatus?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "eCallNotificationStatus": eCallNotificationStatus = try reader.readEnum(VehicleDataNotificationStatus.self, parameters[0])
+            case "auxECallNotificationStatus": auxECallNotificationStatus = try reader.readEnum(VehicleDataNotificationStatus.self, parameters[1])
+            case "eCallConfirmationStatus": eCallConfirmationStatus = try reader.readEnum(ECallConfirmationStatus.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let eCallNotificationStatus, let auxECallNotificationStatus, let eCallConfirmationStatus else {
+            if eCallNotificationStatus == nil { reader.missing(parameters[0]) }
+            if auxECallNotificationStatus == nil { reader.missing(parameters[1]) }
+            if eCallConfirmationStatus == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            eCallNotificationStatus: eCallNotificationStatus,
+            auxECallNotificationStatus: auxECallNotificationStatus,
+            eCallConfirmationStatus: eCallConfirmationStatus
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(eCallNotificationStatus, forKey: "eCallNotificationStatus")
+        writer.writeEnum(auxECallNotificationStatus, forKey: "auxECallNotificationStatus")
+        writer.writeEnum(eCallConfirmationStatus, forKey: "eCallConfirmationStatus")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(eCallNotificationStatus, parameters[0])
+        validator.checkEnum(auxECallNotificationStatus, parameters[1])
+        validator.checkEnum(eCallConfirmationStatus, parameters[2])
+    }
 }
 
 extension AirbagStatus {
@@ -4616,6 +5645,77 @@ extension AirbagStatus {
     ])
 }
 
+extension AirbagStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var driverAirbagDeployed: VehicleDataEventStatus?
+        var driverSideAirbagDeployed: VehicleDataEventStatus?
+        var driverCurtainAirbagDeployed: VehicleDataEventStatus?
+        var passengerAirbagDeployed: VehicleDataEventStatus?
+        var passengerCurtainAirbagDeployed: VehicleDataEventStatus?
+        var driverKneeAirbagDeployed: VehicleDataEventStatus?
+        var passengerSideAirbagDeployed: VehicleDataEventStatus?
+        var passengerKneeAirbagDeployed: VehicleDataEventStatus?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "driverAirbagDeployed": driverAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[0])
+            case "driverSideAirbagDeployed": driverSideAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[1])
+            case "driverCurtainAirbagDeployed": driverCurtainAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[2])
+            case "passengerAirbagDeployed": passengerAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[3])
+            case "passengerCurtainAirbagDeployed": passengerCurtainAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[4])
+            case "driverKneeAirbagDeployed": driverKneeAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[5])
+            case "passengerSideAirbagDeployed": passengerSideAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[6])
+            case "passengerKneeAirbagDeployed": passengerKneeAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[7])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let driverAirbagDeployed, let driverSideAirbagDeployed, let driverCurtainAirbagDeployed, let passengerAirbagDeployed, let passengerCurtainAirbagDeployed, let driverKneeAirbagDeployed, let passengerSideAirbagDeployed, let passengerKneeAirbagDeployed else {
+            if driverAirbagDeployed == nil { reader.missing(parameters[0]) }
+            if driverSideAirbagDeployed == nil { reader.missing(parameters[1]) }
+            if driverCurtainAirbagDeployed == nil { reader.missing(parameters[2]) }
+            if passengerAirbagDeployed == nil { reader.missing(parameters[3]) }
+            if passengerCurtainAirbagDeployed == nil { reader.missing(parameters[4]) }
+            if driverKneeAirbagDeployed == nil { reader.missing(parameters[5]) }
+            if passengerSideAirbagDeployed == nil { reader.missing(parameters[6]) }
+            if passengerKneeAirbagDeployed == nil { reader.missing(parameters[7]) }
+            throw .invalidValue
+        }
+        self.init(
+            driverAirbagDeployed: driverAirbagDeployed,
+            driverSideAirbagDeployed: driverSideAirbagDeployed,
+            driverCurtainAirbagDeployed: driverCurtainAirbagDeployed,
+            passengerAirbagDeployed: passengerAirbagDeployed,
+            passengerCurtainAirbagDeployed: passengerCurtainAirbagDeployed,
+            driverKneeAirbagDeployed: driverKneeAirbagDeployed,
+            passengerSideAirbagDeployed: passengerSideAirbagDeployed,
+            passengerKneeAirbagDeployed: passengerKneeAirbagDeployed
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(driverAirbagDeployed, forKey: "driverAirbagDeployed")
+        writer.writeEnum(driverSideAirbagDeployed, forKey: "driverSideAirbagDeployed")
+        writer.writeEnum(driverCurtainAirbagDeployed, forKey: "driverCurtainAirbagDeployed")
+        writer.writeEnum(passengerAirbagDeployed, forKey: "passengerAirbagDeployed")
+        writer.writeEnum(passengerCurtainAirbagDeployed, forKey: "passengerCurtainAirbagDeployed")
+        writer.writeEnum(driverKneeAirbagDeployed, forKey: "driverKneeAirbagDeployed")
+        writer.writeEnum(passengerSideAirbagDeployed, forKey: "passengerSideAirbagDeployed")
+        writer.writeEnum(passengerKneeAirbagDeployed, forKey: "passengerKneeAirbagDeployed")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(driverAirbagDeployed, parameters[0])
+        validator.checkEnum(driverSideAirbagDeployed, parameters[1])
+        validator.checkEnum(driverCurtainAirbagDeployed, parameters[2])
+        validator.checkEnum(passengerAirbagDeployed, parameters[3])
+        validator.checkEnum(passengerCurtainAirbagDeployed, parameters[4])
+        validator.checkEnum(driverKneeAirbagDeployed, parameters[5])
+        validator.checkEnum(passengerSideAirbagDeployed, parameters[6])
+        validator.checkEnum(passengerKneeAirbagDeployed, parameters[7])
+    }
+}
+
 extension EmergencyEvent {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "EmergencyEvent", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "emergencyEventType", type: .enumeration("EmergencyEventType"), isMandatory: true),
@@ -4624,6 +5724,59 @@ extension EmergencyEvent {
         .init(name: "maximumChangeVelocity", type: .integer, isMandatory: true, minValue: 0, maxValue: 255),
         .init(name: "multipleEvents", type: .enumeration("VehicleDataEventStatus"), isMandatory: true),
     ])
+}
+
+extension EmergencyEvent {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var emergencyEventType: EmergencyEventType?
+        var fuelCutoffStatus: FuelCutoffStatus?
+        var rolloverEvent: VehicleDataEventStatus?
+        var maximumChangeVelocity: Swift.Int?
+        var multipleEvents: VehicleDataEventStatus?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "emergencyEventType": emergencyEventType = try reader.readEnum(EmergencyEventType.self, parameters[0])
+            case "fuelCutoffStatus": fuelCutoffStatus = try reader.readEnum(FuelCutoffStatus.self, parameters[1])
+            case "rolloverEvent": rolloverEvent = try reader.readEnum(VehicleDataEventStatus.self, parameters[2])
+            case "maximumChangeVelocity": maximumChangeVelocity = try reader.readInteger(parameters[3])
+            case "multipleEvents": multipleEvents = try reader.readEnum(VehicleDataEventStatus.self, parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let emergencyEventType, let fuelCutoffStatus, let rolloverEvent, let maximumChangeVelocity, let multipleEvents else {
+            if emergencyEventType == nil { reader.missing(parameters[0]) }
+            if fuelCutoffStatus == nil { reader.missing(parameters[1]) }
+            if rolloverEvent == nil { reader.missing(parameters[2]) }
+            if maximumChangeVelocity == nil { reader.missing(parameters[3]) }
+            if multipleEvents == nil { reader.missing(parameters[4]) }
+            throw .invalidValue
+        }
+        self.init(
+            emergencyEventType: emergencyEventType,
+            fuelCutoffStatus: fuelCutoffStatus,
+            rolloverEvent: rolloverEvent,
+            maximumChangeVelocity: maximumChangeVelocity,
+            multipleEvents: multipleEvents
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(emergencyEventType, forKey: "emergencyEventType")
+        writer.writeEnum(fuelCutoffStatus, forKey: "fuelCutoffStatus")
+        writer.writeEnum(rolloverEvent, forKey: "rolloverEvent")
+        writer.writeInteger(maximumChangeVelocity, forKey: "maximumChangeVelocity")
+        writer.writeEnum(multipleEvents, forKey: "multipleEvents")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(emergencyEventType, parameters[0])
+        validator.checkEnum(fuelCutoffStatus, parameters[1])
+        validator.checkEnum(rolloverEvent, parameters[2])
+        validator.checkInteger(maximumChangeVelocity, parameters[3])
+        validator.checkEnum(multipleEvents, parameters[4])
+    }
 }
 
 extension ClusterModeStatus {
@@ -4635,10 +5788,86 @@ extension ClusterModeStatus {
     ])
 }
 
+extension ClusterModeStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var powerModeActive: Swift.Bool?
+        var powerModeQualificationStatus: PowerModeQualificationStatus?
+        var carModeStatus: CarModeStatus?
+        var powerModeStatus: PowerModeStatus?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "powerModeActive": powerModeActive = try reader.readBool(parameters[0])
+            case "powerModeQualificationStatus": powerModeQualificationStatus = try reader.readEnum(PowerModeQualificationStatus.self, parameters[1])
+            case "carModeStatus": carModeStatus = try reader.readEnum(CarModeStatus.self, parameters[2])
+            case "powerModeStatus": powerModeStatus = try reader.readEnum(PowerModeStatus.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let powerModeActive, let powerModeQualificationStatus, let carModeStatus, let powerModeStatus else {
+            if powerModeActive == nil { reader.missing(parameters[0]) }
+            if powerModeQualificationStatus == nil { reader.missing(parameters[1]) }
+            if carModeStatus == nil { reader.missing(parameters[2]) }
+            if powerModeStatus == nil { reader.missing(parameters[3]) }
+            throw .invalidValue
+        }
+        self.init(
+            powerModeActive: powerModeActive,
+            powerModeQualificationStatus: powerModeQualificationStatus,
+            carModeStatus: carModeStatus,
+            powerModeStatus: powerModeStatus
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(powerModeActive, forKey: "powerModeActive")
+        writer.writeEnum(powerModeQualificationStatus, forKey: "powerModeQualificationStatus")
+        writer.writeEnum(carModeStatus, forKey: "carModeStatus")
+        writer.writeEnum(powerModeStatus, forKey: "powerModeStatus")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(powerModeActive, parameters[0])
+        validator.checkEnum(powerModeQualificationStatus, parameters[1])
+        validator.checkEnum(carModeStatus, parameters[2])
+        validator.checkEnum(powerModeStatus, parameters[3])
+    }
+}
+
 extension MyKey {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "MyKey", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "e911Override", type: .enumeration("VehicleDataStatus"), isMandatory: true),
     ])
+}
+
+extension MyKey {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var e911Override: VehicleDataStatus?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "e911Override": e911Override = try reader.readEnum(VehicleDataStatus.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let e911Override else {
+            if e911Override == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            e911Override: e911Override
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(e911Override, forKey: "e911Override")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(e911Override, parameters[0])
+    }
 }
 
 extension TireStatus {
@@ -4653,11 +5882,96 @@ extension TireStatus {
     ])
 }
 
+extension TireStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var pressureTelltale: WarningLightStatus?
+        var leftFront: SingleTireStatus?
+        var rightFront: SingleTireStatus?
+        var leftRear: SingleTireStatus?
+        var rightRear: SingleTireStatus?
+        var innerLeftRear: SingleTireStatus?
+        var innerRightRear: SingleTireStatus?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "pressureTelltale": pressureTelltale = try reader.readEnum(WarningLightStatus.self, parameters[0])
+            case "leftFront": leftFront = try reader.readStruct(SingleTireStatus.self, parameters[1])
+            case "rightFront": rightFront = try reader.readStruct(SingleTireStatus.self, parameters[2])
+            case "leftRear": leftRear = try reader.readStruct(SingleTireStatus.self, parameters[3])
+            case "rightRear": rightRear = try reader.readStruct(SingleTireStatus.self, parameters[4])
+            case "innerLeftRear": innerLeftRear = try reader.readStruct(SingleTireStatus.self, parameters[5])
+            case "innerRightRear": innerRightRear = try reader.readStruct(SingleTireStatus.self, parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            pressureTelltale: pressureTelltale,
+            leftFront: leftFront,
+            rightFront: rightFront,
+            leftRear: leftRear,
+            rightRear: rightRear,
+            innerLeftRear: innerLeftRear,
+            innerRightRear: innerRightRear
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let pressureTelltale { writer.writeEnum(pressureTelltale, forKey: "pressureTelltale") }
+        if let leftFront { writer.writeStruct(leftFront, forKey: "leftFront") }
+        if let rightFront { writer.writeStruct(rightFront, forKey: "rightFront") }
+        if let leftRear { writer.writeStruct(leftRear, forKey: "leftRear") }
+        if let rightRear { writer.writeStruct(rightRear, forKey: "rightRear") }
+        if let innerLeftRear { writer.writeStruct(innerLeftRear, forKey: "innerLeftRear") }
+        if let innerRightRear { writer.writeStruct(innerRightRear, forKey: "innerRightRear") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(pressureTelltale, parameters[0])
+        validator.checkStruct(leftFront, parameters[1])
+        validator.checkStruct(rightFront, parameters[2])
+        validator.checkStruct(leftRear, parameters[3])
+        validator.checkStruct(rightRear, parameters[4])
+        validator.checkStruct(innerLeftRear, parameters[5])
+        validator.checkStruct(innerRightRear, parameters[6])
+    }
+}
+
 extension StabilityControlsStatus {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "StabilityControlsStatus", availability: .init(since: .version(7, 0)), parameters: [
         .init(name: "escSystem", type: .enumeration("VehicleDataStatus"), isMandatory: false),
         .init(name: "trailerSwayControl", type: .enumeration("VehicleDataStatus"), isMandatory: false),
     ])
+}
+
+extension StabilityControlsStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var escSystem: VehicleDataStatus?
+        var trailerSwayControl: VehicleDataStatus?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "escSystem": escSystem = try reader.readEnum(VehicleDataStatus.self, parameters[0])
+            case "trailerSwayControl": trailerSwayControl = try reader.readEnum(VehicleDataStatus.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            escSystem: escSystem,
+            trailerSwayControl: trailerSwayControl
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let escSystem { writer.writeEnum(escSystem, forKey: "escSystem") }
+        if let trailerSwayControl { writer.writeEnum(trailerSwayControl, forKey: "trailerSwayControl") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(escSystem, parameters[0])
+        validator.checkEnum(trailerSwayControl, parameters[1])
+    }
 }
 
 extension GPSData {
@@ -4684,12 +5998,172 @@ extension GPSData {
     ])
 }
 
+extension GPSData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var longitudeDegrees: Swift.Double?
+        var latitudeDegrees: Swift.Double?
+        var utcYear: Swift.Int?
+        var utcMonth: Swift.Int?
+        var utcDay: Swift.Int?
+        var utcHours: Swift.Int?
+        var utcMinutes: Swift.Int?
+        var utcSeconds: Swift.Int?
+        var compassDirection: CompassDirection?
+        var pdop: Swift.Double?
+        var hdop: Swift.Double?
+        var vdop: Swift.Double?
+        var actual: Swift.Bool?
+        var satellites: Swift.Int?
+        var dimension: Dimension?
+        var altitude: Swift.Double?
+        var heading: Swift.Double?
+        var speed: Swift.Double?
+        var shifted: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "longitudeDegrees": longitudeDegrees = try reader.readFloat(parameters[0])
+            case "latitudeDegrees": latitudeDegrees = try reader.readFloat(parameters[1])
+            case "utcYear": utcYear = try reader.readInteger(parameters[2])
+            case "utcMonth": utcMonth = try reader.readInteger(parameters[3])
+            case "utcDay": utcDay = try reader.readInteger(parameters[4])
+            case "utcHours": utcHours = try reader.readInteger(parameters[5])
+            case "utcMinutes": utcMinutes = try reader.readInteger(parameters[6])
+            case "utcSeconds": utcSeconds = try reader.readInteger(parameters[7])
+            case "compassDirection": compassDirection = try reader.readEnum(CompassDirection.self, parameters[8])
+            case "pdop": pdop = try reader.readFloat(parameters[9])
+            case "hdop": hdop = try reader.readFloat(parameters[10])
+            case "vdop": vdop = try reader.readFloat(parameters[11])
+            case "actual": actual = try reader.readBool(parameters[12])
+            case "satellites": satellites = try reader.readInteger(parameters[13])
+            case "dimension": dimension = try reader.readEnum(Dimension.self, parameters[14])
+            case "altitude": altitude = try reader.readFloat(parameters[15])
+            case "heading": heading = try reader.readFloat(parameters[16])
+            case "speed": speed = try reader.readFloat(parameters[17])
+            case "shifted": shifted = try reader.readBool(parameters[18])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let longitudeDegrees, let latitudeDegrees else {
+            if longitudeDegrees == nil { reader.missing(parameters[0]) }
+            if latitudeDegrees == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            longitudeDegrees: longitudeDegrees,
+            latitudeDegrees: latitudeDegrees,
+            utcYear: utcYear,
+            utcMonth: utcMonth,
+            utcDay: utcDay,
+            utcHours: utcHours,
+            utcMinutes: utcMinutes,
+            utcSeconds: utcSeconds,
+            compassDirection: compassDirection,
+            pdop: pdop,
+            hdop: hdop,
+            vdop: vdop,
+            actual: actual,
+            satellites: satellites,
+            dimension: dimension,
+            altitude: altitude,
+            heading: heading,
+            speed: speed,
+            shifted: shifted
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeFloat(longitudeDegrees, forKey: "longitudeDegrees")
+        writer.writeFloat(latitudeDegrees, forKey: "latitudeDegrees")
+        if let utcYear { writer.writeInteger(utcYear, forKey: "utcYear") }
+        if let utcMonth { writer.writeInteger(utcMonth, forKey: "utcMonth") }
+        if let utcDay { writer.writeInteger(utcDay, forKey: "utcDay") }
+        if let utcHours { writer.writeInteger(utcHours, forKey: "utcHours") }
+        if let utcMinutes { writer.writeInteger(utcMinutes, forKey: "utcMinutes") }
+        if let utcSeconds { writer.writeInteger(utcSeconds, forKey: "utcSeconds") }
+        if let compassDirection { writer.writeEnum(compassDirection, forKey: "compassDirection") }
+        if let pdop { writer.writeFloat(pdop, forKey: "pdop") }
+        if let hdop { writer.writeFloat(hdop, forKey: "hdop") }
+        if let vdop { writer.writeFloat(vdop, forKey: "vdop") }
+        if let actual { writer.writeBool(actual, forKey: "actual") }
+        if let satellites { writer.writeInteger(satellites, forKey: "satellites") }
+        if let dimension { writer.writeEnum(dimension, forKey: "dimension") }
+        if let altitude { writer.writeFloat(altitude, forKey: "altitude") }
+        if let heading { writer.writeFloat(heading, forKey: "heading") }
+        if let speed { writer.writeFloat(speed, forKey: "speed") }
+        if let shifted { writer.writeBool(shifted, forKey: "shifted") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkFloat(longitudeDegrees, parameters[0])
+        validator.checkFloat(latitudeDegrees, parameters[1])
+        validator.checkInteger(utcYear, parameters[2])
+        validator.checkInteger(utcMonth, parameters[3])
+        validator.checkInteger(utcDay, parameters[4])
+        validator.checkInteger(utcHours, parameters[5])
+        validator.checkInteger(utcMinutes, parameters[6])
+        validator.checkInteger(utcSeconds, parameters[7])
+        validator.checkEnum(compassDirection, parameters[8])
+        validator.checkFloat(pdop, parameters[9])
+        validator.checkFloat(hdop, parameters[10])
+        validator.checkFloat(vdop, parameters[11])
+        validator.checkBool(actual, parameters[12])
+        validator.checkInteger(satellites, parameters[13])
+        validator.checkEnum(dimension, parameters[14])
+        validator.checkFloat(altitude, parameters[15])
+        validator.checkFloat(heading, parameters[16])
+        validator.checkFloat(speed, parameters[17])
+        validator.checkBool(shifted, parameters[18])
+    }
+}
+
 extension VehicleDataResult {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "VehicleDataResult", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "dataType", type: .enumeration("VehicleDataType"), isMandatory: true),
         .init(name: "resultCode", type: .enumeration("VehicleDataResultCode"), isMandatory: true),
         .init(name: "oemCustomDataType", type: .string, isMandatory: false, availability: .init(since: .version(6, 0))),
     ])
+}
+
+extension VehicleDataResult {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var dataType: VehicleDataType?
+        var resultCode: VehicleDataResultCode?
+        var oemCustomDataType: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "dataType": dataType = try reader.readEnum(VehicleDataType.self, parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(VehicleDataResultCode.self, parameters[1])
+            case "oemCustomDataType": oemCustomDataType = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let dataType, let resultCode else {
+            if dataType == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            dataType: dataType,
+            resultCode: resultCode,
+            oemCustomDataType: oemCustomDataType
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(dataType, forKey: "dataType")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let oemCustomDataType { writer.writeString(oemCustomDataType, forKey: "oemCustomDataType") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(dataType, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(oemCustomDataType, parameters[2])
+    }
 }
 
 extension DIDResult {
@@ -4700,12 +6174,93 @@ extension DIDResult {
     ])
 }
 
+extension DIDResult {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var resultCode: VehicleDataResultCode?
+        var didLocation: Swift.Int?
+        var data: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "resultCode": resultCode = try reader.readEnum(VehicleDataResultCode.self, parameters[0])
+            case "didLocation": didLocation = try reader.readInteger(parameters[1])
+            case "data": data = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let resultCode, let didLocation else {
+            if resultCode == nil { reader.missing(parameters[0]) }
+            if didLocation == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            resultCode: resultCode,
+            didLocation: didLocation,
+            data: data
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        writer.writeInteger(didLocation, forKey: "didLocation")
+        if let data { writer.writeString(data, forKey: "data") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(resultCode, parameters[0])
+        validator.checkInteger(didLocation, parameters[1])
+        validator.checkString(data, parameters[2])
+    }
+}
+
 extension StartTime {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "StartTime", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "hours", type: .integer, isMandatory: true, minValue: 0, maxValue: 59),
         .init(name: "minutes", type: .integer, isMandatory: true, minValue: 0, maxValue: 59),
         .init(name: "seconds", type: .integer, isMandatory: true, minValue: 0, maxValue: 59),
     ])
+}
+
+extension StartTime {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var hours: Swift.Int?
+        var minutes: Swift.Int?
+        var seconds: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "hours": hours = try reader.readInteger(parameters[0])
+            case "minutes": minutes = try reader.readInteger(parameters[1])
+            case "seconds": seconds = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let hours, let minutes, let seconds else {
+            if hours == nil { reader.missing(parameters[0]) }
+            if minutes == nil { reader.missing(parameters[1]) }
+            if seconds == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            hours: hours,
+            minutes: minutes,
+            seconds: seconds
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(hours, forKey: "hours")
+        writer.writeInteger(minutes, forKey: "minutes")
+        writer.writeInteger(seconds, forKey: "seconds")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(hours, parameters[0])
+        validator.checkInteger(minutes, parameters[1])
+        validator.checkInteger(seconds, parameters[2])
+    }
 }
 
 extension TextField {
@@ -4717,11 +6272,93 @@ extension TextField {
     ])
 }
 
+extension TextField {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var name: TextFieldName?
+        var characterSet: SDLCharacterSet?
+        var width: Swift.Int?
+        var rows: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "name": name = try reader.readEnum(TextFieldName.self, parameters[0])
+            case "characterSet": characterSet = try reader.readEnum(SDLCharacterSet.self, parameters[1])
+            case "width": width = try reader.readInteger(parameters[2])
+            case "rows": rows = try reader.readInteger(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let name, let characterSet, let width, let rows else {
+            if name == nil { reader.missing(parameters[0]) }
+            if characterSet == nil { reader.missing(parameters[1]) }
+            if width == nil { reader.missing(parameters[2]) }
+            if rows == nil { reader.missing(parameters[3]) }
+            throw .invalidValue
+        }
+        self.init(
+            name: name,
+            characterSet: characterSet,
+            width: width,
+            rows: rows
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(name, forKey: "name")
+        writer.writeEnum(characterSet, forKey: "characterSet")
+        writer.writeInteger(width, forKey: "width")
+        writer.writeInteger(rows, forKey: "rows")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(name, parameters[0])
+        validator.checkEnum(characterSet, parameters[1])
+        validator.checkInteger(width, parameters[2])
+        validator.checkInteger(rows, parameters[3])
+    }
+}
+
 extension ImageResolution {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "ImageResolution", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "resolutionWidth", type: .integer, isMandatory: true, minValue: 1, maxValue: 10000),
         .init(name: "resolutionHeight", type: .integer, isMandatory: true, minValue: 1, maxValue: 10000),
     ])
+}
+
+extension ImageResolution {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var resolutionWidth: Swift.Int?
+        var resolutionHeight: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "resolutionWidth": resolutionWidth = try reader.readInteger(parameters[0])
+            case "resolutionHeight": resolutionHeight = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let resolutionWidth, let resolutionHeight else {
+            if resolutionWidth == nil { reader.missing(parameters[0]) }
+            if resolutionHeight == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            resolutionWidth: resolutionWidth,
+            resolutionHeight: resolutionHeight
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(resolutionWidth, forKey: "resolutionWidth")
+        writer.writeInteger(resolutionHeight, forKey: "resolutionHeight")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(resolutionWidth, parameters[0])
+        validator.checkInteger(resolutionHeight, parameters[1])
+    }
 }
 
 extension ImageField {
@@ -4732,11 +6369,86 @@ extension ImageField {
     ])
 }
 
+extension ImageField {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var name: ImageFieldName?
+        var imageTypeSupported: [FileType]?
+        var imageResolution: ImageResolution?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "name": name = try reader.readEnum(ImageFieldName.self, parameters[0])
+            case "imageTypeSupported": imageTypeSupported = try reader.readEnumArray(FileType.self, parameters[1])
+            case "imageResolution": imageResolution = try reader.readStruct(ImageResolution.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let name, let imageTypeSupported else {
+            if name == nil { reader.missing(parameters[0]) }
+            if imageTypeSupported == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            name: name,
+            imageTypeSupported: imageTypeSupported,
+            imageResolution: imageResolution
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(name, forKey: "name")
+        writer.writeEnumArray(imageTypeSupported, forKey: "imageTypeSupported")
+        if let imageResolution { writer.writeStruct(imageResolution, forKey: "imageResolution") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(name, parameters[0])
+        validator.checkEnumArray(imageTypeSupported, parameters[1])
+        validator.checkStruct(imageResolution, parameters[2])
+    }
+}
+
 extension TouchCoord {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "TouchCoord", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "x", type: .integer, isMandatory: true, minValue: 0, maxValue: 10000),
         .init(name: "y", type: .integer, isMandatory: true, minValue: 0, maxValue: 10000),
     ])
+}
+
+extension TouchCoord {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var x: Swift.Int?
+        var y: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "x": x = try reader.readInteger(parameters[0])
+            case "y": y = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let x, let y else {
+            if x == nil { reader.missing(parameters[0]) }
+            if y == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            x: x,
+            y: y
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(x, forKey: "x")
+        writer.writeInteger(y, forKey: "y")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(x, parameters[0])
+        validator.checkInteger(y, parameters[1])
+    }
 }
 
 extension TouchEvent {
@@ -4747,12 +6459,94 @@ extension TouchEvent {
     ])
 }
 
+extension TouchEvent {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var id: Swift.Int?
+        var ts: [Swift.Int]?
+        var c: [TouchCoord]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "id": id = try reader.readInteger(parameters[0])
+            case "ts": ts = try reader.readIntegerArray(parameters[1])
+            case "c": c = try reader.readStructArray(TouchCoord.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let id, let ts, let c else {
+            if id == nil { reader.missing(parameters[0]) }
+            if ts == nil { reader.missing(parameters[1]) }
+            if c == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            id: id,
+            ts: ts,
+            c: c
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(id, forKey: "id")
+        writer.writeIntegerArray(ts, forKey: "ts")
+        writer.writeStructArray(c, forKey: "c")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(id, parameters[0])
+        validator.checkIntegerArray(ts, parameters[1])
+        validator.checkStructArray(c, parameters[2])
+    }
+}
+
 extension TouchEventCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "TouchEventCapabilities", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "pressAvailable", type: .boolean, isMandatory: true),
         .init(name: "multiTouchAvailable", type: .boolean, isMandatory: true),
         .init(name: "doublePressAvailable", type: .boolean, isMandatory: true),
     ])
+}
+
+extension TouchEventCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var pressAvailable: Swift.Bool?
+        var multiTouchAvailable: Swift.Bool?
+        var doublePressAvailable: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "pressAvailable": pressAvailable = try reader.readBool(parameters[0])
+            case "multiTouchAvailable": multiTouchAvailable = try reader.readBool(parameters[1])
+            case "doublePressAvailable": doublePressAvailable = try reader.readBool(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let pressAvailable, let multiTouchAvailable, let doublePressAvailable else {
+            if pressAvailable == nil { reader.missing(parameters[0]) }
+            if multiTouchAvailable == nil { reader.missing(parameters[1]) }
+            if doublePressAvailable == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            pressAvailable: pressAvailable,
+            multiTouchAvailable: multiTouchAvailable,
+            doublePressAvailable: doublePressAvailable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(pressAvailable, forKey: "pressAvailable")
+        writer.writeBool(multiTouchAvailable, forKey: "multiTouchAvailable")
+        writer.writeBool(doublePressAvailable, forKey: "doublePressAvailable")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(pressAvailable, parameters[0])
+        validator.checkBool(multiTouchAvailable, parameters[1])
+        validator.checkBool(doublePressAvailable, parameters[2])
+    }
 }
 
 extension ScreenParams {
@@ -4762,11 +6556,80 @@ extension ScreenParams {
     ])
 }
 
+extension ScreenParams {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var resolution: ImageResolution?
+        var touchEventAvailable: TouchEventCapabilities?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "resolution": resolution = try reader.readStruct(ImageResolution.self, parameters[0])
+            case "touchEventAvailable": touchEventAvailable = try reader.readStruct(TouchEventCapabilities.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let resolution else {
+            if resolution == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            resolution: resolution,
+            touchEventAvailable: touchEventAvailable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(resolution, forKey: "resolution")
+        if let touchEventAvailable { writer.writeStruct(touchEventAvailable, forKey: "touchEventAvailable") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(resolution, parameters[0])
+        validator.checkStruct(touchEventAvailable, parameters[1])
+    }
+}
+
 extension HMIPermissions {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "HMIPermissions", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "allowed", type: .enumeration("HMILevel"), isArray: true, isMandatory: true, minSize: 0, maxSize: 100),
         .init(name: "userDisallowed", type: .enumeration("HMILevel"), isArray: true, isMandatory: true, minSize: 0, maxSize: 100),
     ])
+}
+
+extension HMIPermissions {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var allowed: [HMILevel]?
+        var userDisallowed: [HMILevel]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "allowed": allowed = try reader.readEnumArray(HMILevel.self, parameters[0])
+            case "userDisallowed": userDisallowed = try reader.readEnumArray(HMILevel.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let allowed, let userDisallowed else {
+            if allowed == nil { reader.missing(parameters[0]) }
+            if userDisallowed == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            allowed: allowed,
+            userDisallowed: userDisallowed
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnumArray(allowed, forKey: "allowed")
+        writer.writeEnumArray(userDisallowed, forKey: "userDisallowed")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnumArray(allowed, parameters[0])
+        validator.checkEnumArray(userDisallowed, parameters[1])
+    }
 }
 
 extension ParameterPermissions {
@@ -4776,6 +6639,41 @@ extension ParameterPermissions {
     ])
 }
 
+extension ParameterPermissions {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var allowed: [Swift.String]?
+        var userDisallowed: [Swift.String]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "allowed": allowed = try reader.readStringArray(parameters[0])
+            case "userDisallowed": userDisallowed = try reader.readStringArray(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let allowed, let userDisallowed else {
+            if allowed == nil { reader.missing(parameters[0]) }
+            if userDisallowed == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            allowed: allowed,
+            userDisallowed: userDisallowed
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStringArray(allowed, forKey: "allowed")
+        writer.writeStringArray(userDisallowed, forKey: "userDisallowed")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStringArray(allowed, parameters[0])
+        validator.checkStringArray(userDisallowed, parameters[1])
+    }
+}
+
 extension PermissionItem {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "PermissionItem", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "rpcName", type: .string, isMandatory: true, maxLength: 100),
@@ -4783,6 +6681,52 @@ extension PermissionItem {
         .init(name: "parameterPermissions", type: .structure("ParameterPermissions"), isMandatory: true),
         .init(name: "requireEncryption", type: .boolean, isMandatory: false, availability: .init(since: .version(6, 0))),
     ])
+}
+
+extension PermissionItem {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var rpcName: Swift.String?
+        var hmiPermissions: HMIPermissions?
+        var parameterPermissions: ParameterPermissions?
+        var requireEncryption: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "rpcName": rpcName = try reader.readString(parameters[0])
+            case "hmiPermissions": hmiPermissions = try reader.readStruct(HMIPermissions.self, parameters[1])
+            case "parameterPermissions": parameterPermissions = try reader.readStruct(ParameterPermissions.self, parameters[2])
+            case "requireEncryption": requireEncryption = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let rpcName, let hmiPermissions, let parameterPermissions else {
+            if rpcName == nil { reader.missing(parameters[0]) }
+            if hmiPermissions == nil { reader.missing(parameters[1]) }
+            if parameterPermissions == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            rpcName: rpcName,
+            hmiPermissions: hmiPermissions,
+            parameterPermissions: parameterPermissions,
+            requireEncryption: requireEncryption
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(rpcName, forKey: "rpcName")
+        writer.writeStruct(hmiPermissions, forKey: "hmiPermissions")
+        writer.writeStruct(parameterPermissions, forKey: "parameterPermissions")
+        if let requireEncryption { writer.writeBool(requireEncryption, forKey: "requireEncryption") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(rpcName, parameters[0])
+        validator.checkStruct(hmiPermissions, parameters[1])
+        validator.checkStruct(parameterPermissions, parameters[2])
+        validator.checkBool(requireEncryption, parameters[3])
+    }
 }
 
 extension DisplayCapabilities {
@@ -4799,11 +6743,118 @@ extension DisplayCapabilities {
     ])
 }
 
+extension DisplayCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var displayType: DisplayType?
+        var displayName: Swift.String?
+        var textFields: [TextField]?
+        var imageFields: [ImageField]?
+        var mediaClockFormats: [MediaClockFormat]?
+        var graphicSupported: Swift.Bool?
+        var templatesAvailable: [Swift.String]?
+        var screenParams: ScreenParams?
+        var numCustomPresetsAvailable: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "displayType": displayType = try reader.readEnum(DisplayType.self, parameters[0])
+            case "displayName": displayName = try reader.readString(parameters[1])
+            case "textFields": textFields = try reader.readStructArray(TextField.self, parameters[2])
+            case "imageFields": imageFields = try reader.readStructArray(ImageField.self, parameters[3])
+            case "mediaClockFormats": mediaClockFormats = try reader.readEnumArray(MediaClockFormat.self, parameters[4])
+            case "graphicSupported": graphicSupported = try reader.readBool(parameters[5])
+            case "templatesAvailable": templatesAvailable = try reader.readStringArray(parameters[6])
+            case "screenParams": screenParams = try reader.readStruct(ScreenParams.self, parameters[7])
+            case "numCustomPresetsAvailable": numCustomPresetsAvailable = try reader.readInteger(parameters[8])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let displayType, let textFields, let mediaClockFormats, let graphicSupported else {
+            if displayType == nil { reader.missing(parameters[0]) }
+            if textFields == nil { reader.missing(parameters[2]) }
+            if mediaClockFormats == nil { reader.missing(parameters[4]) }
+            if graphicSupported == nil { reader.missing(parameters[5]) }
+            throw .invalidValue
+        }
+        self.init(
+            displayType: displayType,
+            displayName: displayName,
+            textFields: textFields,
+            imageFields: imageFields,
+            mediaClockFormats: mediaClockFormats,
+            graphicSupported: graphicSupported,
+            templatesAvailable: templatesAvailable,
+            screenParams: screenParams,
+            numCustomPresetsAvailable: numCustomPresetsAvailable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(displayType, forKey: "displayType")
+        if let displayName { writer.writeString(displayName, forKey: "displayName") }
+        writer.writeStructArray(textFields, forKey: "textFields")
+        if let imageFields { writer.writeStructArray(imageFields, forKey: "imageFields") }
+        writer.writeEnumArray(mediaClockFormats, forKey: "mediaClockFormats")
+        writer.writeBool(graphicSupported, forKey: "graphicSupported")
+        if let templatesAvailable { writer.writeStringArray(templatesAvailable, forKey: "templatesAvailable") }
+        if let screenParams { writer.writeStruct(screenParams, forKey: "screenParams") }
+        if let numCustomPresetsAvailable { writer.writeInteger(numCustomPresetsAvailable, forKey: "numCustomPresetsAvailable") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(displayType, parameters[0])
+        validator.checkString(displayName, parameters[1])
+        validator.checkStructArray(textFields, parameters[2])
+        validator.checkStructArray(imageFields, parameters[3])
+        validator.checkEnumArray(mediaClockFormats, parameters[4])
+        validator.checkBool(graphicSupported, parameters[5])
+        validator.checkStringArray(templatesAvailable, parameters[6])
+        validator.checkStruct(screenParams, parameters[7])
+        validator.checkInteger(numCustomPresetsAvailable, parameters[8])
+    }
+}
+
 extension WindowStatus {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "WindowStatus", availability: .init(since: .version(7, 0)), parameters: [
         .init(name: "location", type: .structure("Grid"), isMandatory: true),
         .init(name: "state", type: .structure("WindowState"), isMandatory: true),
     ])
+}
+
+extension WindowStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var location: Grid?
+        var state: WindowState?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "location": location = try reader.readStruct(Grid.self, parameters[0])
+            case "state": state = try reader.readStruct(WindowState.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let location, let state else {
+            if location == nil { reader.missing(parameters[0]) }
+            if state == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            location: location,
+            state: state
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(location, forKey: "location")
+        writer.writeStruct(state, forKey: "state")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(location, parameters[0])
+        validator.checkStruct(state, parameters[1])
+    }
 }
 
 extension ModuleInfo {
@@ -4813,6 +6864,50 @@ extension ModuleInfo {
         .init(name: "serviceArea", type: .structure("Grid"), isMandatory: false),
         .init(name: "allowMultipleAccess", type: .boolean, isMandatory: false, defaultValue: "true"),
     ])
+}
+
+extension ModuleInfo {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleId: Swift.String?
+        var location: Grid?
+        var serviceArea: Grid?
+        var allowMultipleAccess: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleId": moduleId = try reader.readString(parameters[0])
+            case "location": location = try reader.readStruct(Grid.self, parameters[1])
+            case "serviceArea": serviceArea = try reader.readStruct(Grid.self, parameters[2])
+            case "allowMultipleAccess": allowMultipleAccess = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleId else {
+            if moduleId == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleId: moduleId,
+            location: location,
+            serviceArea: serviceArea,
+            allowMultipleAccess: allowMultipleAccess
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(moduleId, forKey: "moduleId")
+        if let location { writer.writeStruct(location, forKey: "location") }
+        if let serviceArea { writer.writeStruct(serviceArea, forKey: "serviceArea") }
+        if let allowMultipleAccess { writer.writeBool(allowMultipleAccess, forKey: "allowMultipleAccess") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(moduleId, parameters[0])
+        validator.checkStruct(location, parameters[1])
+        validator.checkStruct(serviceArea, parameters[2])
+        validator.checkBool(allowMultipleAccess, parameters[3])
+    }
 }
 
 extension ButtonCapabilities {
@@ -4825,6 +6920,58 @@ extension ButtonCapabilities {
     ])
 }
 
+extension ButtonCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var name: ButtonName?
+        var moduleInfo: ModuleInfo?
+        var shortPressAvailable: Swift.Bool?
+        var longPressAvailable: Swift.Bool?
+        var upDownAvailable: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "name": name = try reader.readEnum(ButtonName.self, parameters[0])
+            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case "shortPressAvailable": shortPressAvailable = try reader.readBool(parameters[2])
+            case "longPressAvailable": longPressAvailable = try reader.readBool(parameters[3])
+            case "upDownAvailable": upDownAvailable = try reader.readBool(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let name, let shortPressAvailable, let longPressAvailable, let upDownAvailable else {
+            if name == nil { reader.missing(parameters[0]) }
+            if shortPressAvailable == nil { reader.missing(parameters[2]) }
+            if longPressAvailable == nil { reader.missing(parameters[3]) }
+            if upDownAvailable == nil { reader.missing(parameters[4]) }
+            throw .invalidValue
+        }
+        self.init(
+            name: name,
+            moduleInfo: moduleInfo,
+            shortPressAvailable: shortPressAvailable,
+            longPressAvailable: longPressAvailable,
+            upDownAvailable: upDownAvailable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(name, forKey: "name")
+        if let moduleInfo { writer.writeStruct(moduleInfo, forKey: "moduleInfo") }
+        writer.writeBool(shortPressAvailable, forKey: "shortPressAvailable")
+        writer.writeBool(longPressAvailable, forKey: "longPressAvailable")
+        writer.writeBool(upDownAvailable, forKey: "upDownAvailable")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(name, parameters[0])
+        validator.checkStruct(moduleInfo, parameters[1])
+        validator.checkBool(shortPressAvailable, parameters[2])
+        validator.checkBool(longPressAvailable, parameters[3])
+        validator.checkBool(upDownAvailable, parameters[4])
+    }
+}
+
 extension SoftButtonCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SoftButtonCapabilities", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "shortPressAvailable", type: .boolean, isMandatory: true),
@@ -4835,10 +6982,91 @@ extension SoftButtonCapabilities {
     ])
 }
 
+extension SoftButtonCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var shortPressAvailable: Swift.Bool?
+        var longPressAvailable: Swift.Bool?
+        var upDownAvailable: Swift.Bool?
+        var imageSupported: Swift.Bool?
+        var textSupported: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "shortPressAvailable": shortPressAvailable = try reader.readBool(parameters[0])
+            case "longPressAvailable": longPressAvailable = try reader.readBool(parameters[1])
+            case "upDownAvailable": upDownAvailable = try reader.readBool(parameters[2])
+            case "imageSupported": imageSupported = try reader.readBool(parameters[3])
+            case "textSupported": textSupported = try reader.readBool(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let shortPressAvailable, let longPressAvailable, let upDownAvailable, let imageSupported else {
+            if shortPressAvailable == nil { reader.missing(parameters[0]) }
+            if longPressAvailable == nil { reader.missing(parameters[1]) }
+            if upDownAvailable == nil { reader.missing(parameters[2]) }
+            if imageSupported == nil { reader.missing(parameters[3]) }
+            throw .invalidValue
+        }
+        self.init(
+            shortPressAvailable: shortPressAvailable,
+            longPressAvailable: longPressAvailable,
+            upDownAvailable: upDownAvailable,
+            imageSupported: imageSupported,
+            textSupported: textSupported
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(shortPressAvailable, forKey: "shortPressAvailable")
+        writer.writeBool(longPressAvailable, forKey: "longPressAvailable")
+        writer.writeBool(upDownAvailable, forKey: "upDownAvailable")
+        writer.writeBool(imageSupported, forKey: "imageSupported")
+        if let textSupported { writer.writeBool(textSupported, forKey: "textSupported") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(shortPressAvailable, parameters[0])
+        validator.checkBool(longPressAvailable, parameters[1])
+        validator.checkBool(upDownAvailable, parameters[2])
+        validator.checkBool(imageSupported, parameters[3])
+        validator.checkBool(textSupported, parameters[4])
+    }
+}
+
 extension PresetBankCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "PresetBankCapabilities", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "onScreenPresetsAvailable", type: .boolean, isMandatory: true),
     ])
+}
+
+extension PresetBankCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var onScreenPresetsAvailable: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "onScreenPresetsAvailable": onScreenPresetsAvailable = try reader.readBool(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let onScreenPresetsAvailable else {
+            if onScreenPresetsAvailable == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            onScreenPresetsAvailable: onScreenPresetsAvailable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(onScreenPresetsAvailable, forKey: "onScreenPresetsAvailable")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(onScreenPresetsAvailable, parameters[0])
+    }
 }
 
 extension DynamicUpdateCapabilities {
@@ -4848,6 +7076,36 @@ extension DynamicUpdateCapabilities {
     ])
 }
 
+extension DynamicUpdateCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var supportedDynamicImageFieldNames: [ImageFieldName]?
+        var supportsDynamicSubMenus: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "supportedDynamicImageFieldNames": supportedDynamicImageFieldNames = try reader.readEnumArray(ImageFieldName.self, parameters[0])
+            case "supportsDynamicSubMenus": supportsDynamicSubMenus = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            supportedDynamicImageFieldNames: supportedDynamicImageFieldNames,
+            supportsDynamicSubMenus: supportsDynamicSubMenus
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let supportedDynamicImageFieldNames { writer.writeEnumArray(supportedDynamicImageFieldNames, forKey: "supportedDynamicImageFieldNames") }
+        if let supportsDynamicSubMenus { writer.writeBool(supportsDynamicSubMenus, forKey: "supportsDynamicSubMenus") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnumArray(supportedDynamicImageFieldNames, parameters[0])
+        validator.checkBool(supportsDynamicSubMenus, parameters[1])
+    }
+}
+
 extension KeyboardLayoutCapability {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "KeyboardLayoutCapability", availability: .init(since: .version(7, 1)), parameters: [
         .init(name: "keyboardLayout", type: .enumeration("KeyboardLayout"), isMandatory: true),
@@ -4855,11 +7113,76 @@ extension KeyboardLayoutCapability {
     ])
 }
 
+extension KeyboardLayoutCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var keyboardLayout: KeyboardLayout?
+        var numConfigurableKeys: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "keyboardLayout": keyboardLayout = try reader.readEnum(KeyboardLayout.self, parameters[0])
+            case "numConfigurableKeys": numConfigurableKeys = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let keyboardLayout, let numConfigurableKeys else {
+            if keyboardLayout == nil { reader.missing(parameters[0]) }
+            if numConfigurableKeys == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            keyboardLayout: keyboardLayout,
+            numConfigurableKeys: numConfigurableKeys
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(keyboardLayout, forKey: "keyboardLayout")
+        writer.writeInteger(numConfigurableKeys, forKey: "numConfigurableKeys")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(keyboardLayout, parameters[0])
+        validator.checkInteger(numConfigurableKeys, parameters[1])
+    }
+}
+
 extension KeyboardCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "KeyboardCapabilities", availability: .init(since: .version(7, 1)), parameters: [
         .init(name: "maskInputCharactersSupported", type: .boolean, isMandatory: false),
         .init(name: "supportedKeyboards", type: .structure("KeyboardLayoutCapability"), isArray: true, isMandatory: false, minSize: 1, maxSize: 1000),
     ])
+}
+
+extension KeyboardCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var maskInputCharactersSupported: Swift.Bool?
+        var supportedKeyboards: [KeyboardLayoutCapability]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "maskInputCharactersSupported": maskInputCharactersSupported = try reader.readBool(parameters[0])
+            case "supportedKeyboards": supportedKeyboards = try reader.readStructArray(KeyboardLayoutCapability.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            maskInputCharactersSupported: maskInputCharactersSupported,
+            supportedKeyboards: supportedKeyboards
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let maskInputCharactersSupported { writer.writeBool(maskInputCharactersSupported, forKey: "maskInputCharactersSupported") }
+        if let supportedKeyboards { writer.writeStructArray(supportedKeyboards, forKey: "supportedKeyboards") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(maskInputCharactersSupported, parameters[0])
+        validator.checkStructArray(supportedKeyboards, parameters[1])
+    }
 }
 
 extension WindowCapability {
@@ -4878,11 +7201,121 @@ extension WindowCapability {
     ])
 }
 
+extension WindowCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var windowID: Swift.Int?
+        var textFields: [TextField]?
+        var imageFields: [ImageField]?
+        var imageTypeSupported: [ImageType]?
+        var templatesAvailable: [Swift.String]?
+        var numCustomPresetsAvailable: Swift.Int?
+        var buttonCapabilities: [ButtonCapabilities]?
+        var softButtonCapabilities: [SoftButtonCapabilities]?
+        var menuLayoutsAvailable: [MenuLayout]?
+        var dynamicUpdateCapabilities: DynamicUpdateCapabilities?
+        var keyboardCapabilities: KeyboardCapabilities?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "windowID": windowID = try reader.readInteger(parameters[0])
+            case "textFields": textFields = try reader.readStructArray(TextField.self, parameters[1])
+            case "imageFields": imageFields = try reader.readStructArray(ImageField.self, parameters[2])
+            case "imageTypeSupported": imageTypeSupported = try reader.readEnumArray(ImageType.self, parameters[3])
+            case "templatesAvailable": templatesAvailable = try reader.readStringArray(parameters[4])
+            case "numCustomPresetsAvailable": numCustomPresetsAvailable = try reader.readInteger(parameters[5])
+            case "buttonCapabilities": buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[6])
+            case "softButtonCapabilities": softButtonCapabilities = try reader.readStructArray(SoftButtonCapabilities.self, parameters[7])
+            case "menuLayoutsAvailable": menuLayoutsAvailable = try reader.readEnumArray(MenuLayout.self, parameters[8])
+            case "dynamicUpdateCapabilities": dynamicUpdateCapabilities = try reader.readStruct(DynamicUpdateCapabilities.self, parameters[9])
+            case "keyboardCapabilities": keyboardCapabilities = try reader.readStruct(KeyboardCapabilities.self, parameters[10])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            windowID: windowID,
+            textFields: textFields,
+            imageFields: imageFields,
+            imageTypeSupported: imageTypeSupported,
+            templatesAvailable: templatesAvailable,
+            numCustomPresetsAvailable: numCustomPresetsAvailable,
+            buttonCapabilities: buttonCapabilities,
+            softButtonCapabilities: softButtonCapabilities,
+            menuLayoutsAvailable: menuLayoutsAvailable,
+            dynamicUpdateCapabilities: dynamicUpdateCapabilities,
+            keyboardCapabilities: keyboardCapabilities
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let windowID { writer.writeInteger(windowID, forKey: "windowID") }
+        if let textFields { writer.writeStructArray(textFields, forKey: "textFields") }
+        if let imageFields { writer.writeStructArray(imageFields, forKey: "imageFields") }
+        if let imageTypeSupported { writer.writeEnumArray(imageTypeSupported, forKey: "imageTypeSupported") }
+        if let templatesAvailable { writer.writeStringArray(templatesAvailable, forKey: "templatesAvailable") }
+        if let numCustomPresetsAvailable { writer.writeInteger(numCustomPresetsAvailable, forKey: "numCustomPresetsAvailable") }
+        if let buttonCapabilities { writer.writeStructArray(buttonCapabilities, forKey: "buttonCapabilities") }
+        if let softButtonCapabilities { writer.writeStructArray(softButtonCapabilities, forKey: "softButtonCapabilities") }
+        if let menuLayoutsAvailable { writer.writeEnumArray(menuLayoutsAvailable, forKey: "menuLayoutsAvailable") }
+        if let dynamicUpdateCapabilities { writer.writeStruct(dynamicUpdateCapabilities, forKey: "dynamicUpdateCapabilities") }
+        if let keyboardCapabilities { writer.writeStruct(keyboardCapabilities, forKey: "keyboardCapabilities") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(windowID, parameters[0])
+        validator.checkStructArray(textFields, parameters[1])
+        validator.checkStructArray(imageFields, parameters[2])
+        validator.checkEnumArray(imageTypeSupported, parameters[3])
+        validator.checkStringArray(templatesAvailable, parameters[4])
+        validator.checkInteger(numCustomPresetsAvailable, parameters[5])
+        validator.checkStructArray(buttonCapabilities, parameters[6])
+        validator.checkStructArray(softButtonCapabilities, parameters[7])
+        validator.checkEnumArray(menuLayoutsAvailable, parameters[8])
+        validator.checkStruct(dynamicUpdateCapabilities, parameters[9])
+        validator.checkStruct(keyboardCapabilities, parameters[10])
+    }
+}
+
 extension WindowTypeCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "WindowTypeCapabilities", availability: .init(since: .version(6, 0)), parameters: [
         .init(name: "type", type: .enumeration("WindowType"), isMandatory: true),
         .init(name: "maximumNumberOfWindows", type: .integer, isMandatory: true),
     ])
+}
+
+extension WindowTypeCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var type: WindowType?
+        var maximumNumberOfWindows: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "type": type = try reader.readEnum(WindowType.self, parameters[0])
+            case "maximumNumberOfWindows": maximumNumberOfWindows = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let type, let maximumNumberOfWindows else {
+            if type == nil { reader.missing(parameters[0]) }
+            if maximumNumberOfWindows == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            type: type,
+            maximumNumberOfWindows: maximumNumberOfWindows
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(type, forKey: "type")
+        writer.writeInteger(maximumNumberOfWindows, forKey: "maximumNumberOfWindows")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(type, parameters[0])
+        validator.checkInteger(maximumNumberOfWindows, parameters[1])
+    }
 }
 
 extension DisplayCapability {
@@ -4891,6 +7324,41 @@ extension DisplayCapability {
         .init(name: "windowTypeSupported", type: .structure("WindowTypeCapabilities"), isArray: true, isMandatory: false, minSize: 1),
         .init(name: "windowCapabilities", type: .structure("WindowCapability"), isArray: true, isMandatory: false, minSize: 1, maxSize: 1000),
     ])
+}
+
+extension DisplayCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var displayName: Swift.String?
+        var windowTypeSupported: [WindowTypeCapabilities]?
+        var windowCapabilities: [WindowCapability]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "displayName": displayName = try reader.readString(parameters[0])
+            case "windowTypeSupported": windowTypeSupported = try reader.readStructArray(WindowTypeCapabilities.self, parameters[1])
+            case "windowCapabilities": windowCapabilities = try reader.readStructArray(WindowCapability.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            displayName: displayName,
+            windowTypeSupported: windowTypeSupported,
+            windowCapabilities: windowCapabilities
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let displayName { writer.writeString(displayName, forKey: "displayName") }
+        if let windowTypeSupported { writer.writeStructArray(windowTypeSupported, forKey: "windowTypeSupported") }
+        if let windowCapabilities { writer.writeStructArray(windowCapabilities, forKey: "windowCapabilities") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(displayName, parameters[0])
+        validator.checkStructArray(windowTypeSupported, parameters[1])
+        validator.checkStructArray(windowCapabilities, parameters[2])
+    }
 }
 
 extension HMICapabilities {
@@ -4906,6 +7374,66 @@ extension HMICapabilities {
     ])
 }
 
+extension HMICapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var navigation: Swift.Bool?
+        var phoneCall: Swift.Bool?
+        var videoStreaming: Swift.Bool?
+        var remoteControl: Swift.Bool?
+        var appServices: Swift.Bool?
+        var displays: Swift.Bool?
+        var seatLocation: Swift.Bool?
+        var driverDistraction: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "navigation": navigation = try reader.readBool(parameters[0])
+            case "phoneCall": phoneCall = try reader.readBool(parameters[1])
+            case "videoStreaming": videoStreaming = try reader.readBool(parameters[2])
+            case "remoteControl": remoteControl = try reader.readBool(parameters[3])
+            case "appServices": appServices = try reader.readBool(parameters[4])
+            case "displays": displays = try reader.readBool(parameters[5])
+            case "seatLocation": seatLocation = try reader.readBool(parameters[6])
+            case "driverDistraction": driverDistraction = try reader.readBool(parameters[7])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            navigation: navigation,
+            phoneCall: phoneCall,
+            videoStreaming: videoStreaming,
+            remoteControl: remoteControl,
+            appServices: appServices,
+            displays: displays,
+            seatLocation: seatLocation,
+            driverDistraction: driverDistraction
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let navigation { writer.writeBool(navigation, forKey: "navigation") }
+        if let phoneCall { writer.writeBool(phoneCall, forKey: "phoneCall") }
+        if let videoStreaming { writer.writeBool(videoStreaming, forKey: "videoStreaming") }
+        if let remoteControl { writer.writeBool(remoteControl, forKey: "remoteControl") }
+        if let appServices { writer.writeBool(appServices, forKey: "appServices") }
+        if let displays { writer.writeBool(displays, forKey: "displays") }
+        if let seatLocation { writer.writeBool(seatLocation, forKey: "seatLocation") }
+        if let driverDistraction { writer.writeBool(driverDistraction, forKey: "driverDistraction") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(navigation, parameters[0])
+        validator.checkBool(phoneCall, parameters[1])
+        validator.checkBool(videoStreaming, parameters[2])
+        validator.checkBool(remoteControl, parameters[3])
+        validator.checkBool(appServices, parameters[4])
+        validator.checkBool(displays, parameters[5])
+        validator.checkBool(seatLocation, parameters[6])
+        validator.checkBool(driverDistraction, parameters[7])
+    }
+}
+
 extension MenuParams {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "MenuParams", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "parentID", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000, defaultValue: "0"),
@@ -4916,11 +7444,95 @@ extension MenuParams {
     ])
 }
 
+extension MenuParams {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var parentID: Swift.Int?
+        var position: Swift.Int?
+        var menuName: Swift.String?
+        var secondaryText: Swift.String?
+        var tertiaryText: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "parentID": parentID = try reader.readInteger(parameters[0])
+            case "position": position = try reader.readInteger(parameters[1])
+            case "menuName": menuName = try reader.readString(parameters[2])
+            case "secondaryText": secondaryText = try reader.readString(parameters[3])
+            case "tertiaryText": tertiaryText = try reader.readString(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let menuName else {
+            if menuName == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            parentID: parentID,
+            position: position,
+            menuName: menuName,
+            secondaryText: secondaryText,
+            tertiaryText: tertiaryText
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let parentID { writer.writeInteger(parentID, forKey: "parentID") }
+        if let position { writer.writeInteger(position, forKey: "position") }
+        writer.writeString(menuName, forKey: "menuName")
+        if let secondaryText { writer.writeString(secondaryText, forKey: "secondaryText") }
+        if let tertiaryText { writer.writeString(tertiaryText, forKey: "tertiaryText") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(parentID, parameters[0])
+        validator.checkInteger(position, parameters[1])
+        validator.checkString(menuName, parameters[2])
+        validator.checkString(secondaryText, parameters[3])
+        validator.checkString(tertiaryText, parameters[4])
+    }
+}
+
 extension TTSChunk {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "TTSChunk", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "text", type: .string, isMandatory: true, minLength: 0, maxLength: 500),
         .init(name: "type", type: .enumeration("SpeechCapabilities"), isMandatory: true),
     ])
+}
+
+extension TTSChunk {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var text: Swift.String?
+        var type: SpeechCapabilities?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "text": text = try reader.readString(parameters[0])
+            case "type": type = try reader.readEnum(SpeechCapabilities.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let text, let type else {
+            if text == nil { reader.missing(parameters[0]) }
+            if type == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            text: text,
+            type: type
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(text, forKey: "text")
+        writer.writeEnum(type, forKey: "type")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(text, parameters[0])
+        validator.checkEnum(type, parameters[1])
+    }
 }
 
 extension Turn {
@@ -4930,6 +7542,36 @@ extension Turn {
     ])
 }
 
+extension Turn {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var navigationText: Swift.String?
+        var turnIcon: Image?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "navigationText": navigationText = try reader.readString(parameters[0])
+            case "turnIcon": turnIcon = try reader.readStruct(Image.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            navigationText: navigationText,
+            turnIcon: turnIcon
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let navigationText { writer.writeString(navigationText, forKey: "navigationText") }
+        if let turnIcon { writer.writeStruct(turnIcon, forKey: "turnIcon") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(navigationText, parameters[0])
+        validator.checkStruct(turnIcon, parameters[1])
+    }
+}
+
 extension VehicleType {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "VehicleType", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "make", type: .string, isMandatory: false, maxLength: 500),
@@ -4937,6 +7579,46 @@ extension VehicleType {
         .init(name: "modelYear", type: .string, isMandatory: false, maxLength: 500),
         .init(name: "trim", type: .string, isMandatory: false, maxLength: 500),
     ])
+}
+
+extension VehicleType {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var make: Swift.String?
+        var model: Swift.String?
+        var modelYear: Swift.String?
+        var trim: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "make": make = try reader.readString(parameters[0])
+            case "model": model = try reader.readString(parameters[1])
+            case "modelYear": modelYear = try reader.readString(parameters[2])
+            case "trim": trim = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            make: make,
+            model: model,
+            modelYear: modelYear,
+            trim: trim
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let make { writer.writeString(make, forKey: "make") }
+        if let model { writer.writeString(model, forKey: "model") }
+        if let modelYear { writer.writeString(modelYear, forKey: "modelYear") }
+        if let trim { writer.writeString(trim, forKey: "trim") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(make, parameters[0])
+        validator.checkString(model, parameters[1])
+        validator.checkString(modelYear, parameters[2])
+        validator.checkString(trim, parameters[3])
+    }
 }
 
 extension KeyboardProperties {
@@ -4952,6 +7634,66 @@ extension KeyboardProperties {
     ])
 }
 
+extension KeyboardProperties {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var language: Language?
+        var keyboardLayout: KeyboardLayout?
+        var keypressMode: KeypressMode?
+        var limitedCharacterList: [Swift.String]?
+        var autoCompleteText: Swift.String?
+        var autoCompleteList: [Swift.String]?
+        var maskInputCharacters: KeyboardInputMask?
+        var customKeys: [Swift.String]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "language": language = try reader.readEnum(Language.self, parameters[0])
+            case "keyboardLayout": keyboardLayout = try reader.readEnum(KeyboardLayout.self, parameters[1])
+            case "keypressMode": keypressMode = try reader.readEnum(KeypressMode.self, parameters[2])
+            case "limitedCharacterList": limitedCharacterList = try reader.readStringArray(parameters[3])
+            case "autoCompleteText": autoCompleteText = try reader.readString(parameters[4])
+            case "autoCompleteList": autoCompleteList = try reader.readStringArray(parameters[5])
+            case "maskInputCharacters": maskInputCharacters = try reader.readEnum(KeyboardInputMask.self, parameters[6])
+            case "customKeys": customKeys = try reader.readStringArray(parameters[7])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            language: language,
+            keyboardLayout: keyboardLayout,
+            keypressMode: keypressMode,
+            limitedCharacterList: limitedCharacterList,
+            autoCompleteText: autoCompleteText,
+            autoCompleteList: autoCompleteList,
+            maskInputCharacters: maskInputCharacters,
+            customKeys: customKeys
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let language { writer.writeEnum(language, forKey: "language") }
+        if let keyboardLayout { writer.writeEnum(keyboardLayout, forKey: "keyboardLayout") }
+        if let keypressMode { writer.writeEnum(keypressMode, forKey: "keypressMode") }
+        if let limitedCharacterList { writer.writeStringArray(limitedCharacterList, forKey: "limitedCharacterList") }
+        if let autoCompleteText { writer.writeString(autoCompleteText, forKey: "autoCompleteText") }
+        if let autoCompleteList { writer.writeStringArray(autoCompleteList, forKey: "autoCompleteList") }
+        if let maskInputCharacters { writer.writeEnum(maskInputCharacters, forKey: "maskInputCharacters") }
+        if let customKeys { writer.writeStringArray(customKeys, forKey: "customKeys") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(language, parameters[0])
+        validator.checkEnum(keyboardLayout, parameters[1])
+        validator.checkEnum(keypressMode, parameters[2])
+        validator.checkStringArray(limitedCharacterList, parameters[3])
+        validator.checkString(autoCompleteText, parameters[4])
+        validator.checkStringArray(autoCompleteList, parameters[5])
+        validator.checkEnum(maskInputCharacters, parameters[6])
+        validator.checkStringArray(customKeys, parameters[7])
+    }
+}
+
 extension DeviceInfo {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DeviceInfo", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "hardware", type: .string, isMandatory: false, minLength: 0, maxLength: 500),
@@ -4961,6 +7703,56 @@ extension DeviceInfo {
         .init(name: "carrier", type: .string, isMandatory: false, minLength: 0, maxLength: 500),
         .init(name: "maxNumberRFCOMMPorts", type: .integer, isMandatory: false, minValue: 0, maxValue: 100),
     ])
+}
+
+extension DeviceInfo {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var hardware: Swift.String?
+        var firmwareRev: Swift.String?
+        var os: Swift.String?
+        var osVersion: Swift.String?
+        var carrier: Swift.String?
+        var maxNumberRFCOMMPorts: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "hardware": hardware = try reader.readString(parameters[0])
+            case "firmwareRev": firmwareRev = try reader.readString(parameters[1])
+            case "os": os = try reader.readString(parameters[2])
+            case "osVersion": osVersion = try reader.readString(parameters[3])
+            case "carrier": carrier = try reader.readString(parameters[4])
+            case "maxNumberRFCOMMPorts": maxNumberRFCOMMPorts = try reader.readInteger(parameters[5])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            hardware: hardware,
+            firmwareRev: firmwareRev,
+            os: os,
+            osVersion: osVersion,
+            carrier: carrier,
+            maxNumberRFCOMMPorts: maxNumberRFCOMMPorts
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let hardware { writer.writeString(hardware, forKey: "hardware") }
+        if let firmwareRev { writer.writeString(firmwareRev, forKey: "firmwareRev") }
+        if let os { writer.writeString(os, forKey: "os") }
+        if let osVersion { writer.writeString(osVersion, forKey: "osVersion") }
+        if let carrier { writer.writeString(carrier, forKey: "carrier") }
+        if let maxNumberRFCOMMPorts { writer.writeInteger(maxNumberRFCOMMPorts, forKey: "maxNumberRFCOMMPorts") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(hardware, parameters[0])
+        validator.checkString(firmwareRev, parameters[1])
+        validator.checkString(os, parameters[2])
+        validator.checkString(osVersion, parameters[3])
+        validator.checkString(carrier, parameters[4])
+        validator.checkInteger(maxNumberRFCOMMPorts, parameters[5])
+    }
 }
 
 extension DateTime {
@@ -4977,11 +7769,111 @@ extension DateTime {
     ])
 }
 
+extension DateTime {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var millisecond: Swift.Int?
+        var second: Swift.Int?
+        var minute: Swift.Int?
+        var hour: Swift.Int?
+        var day: Swift.Int?
+        var month: Swift.Int?
+        var year: Swift.Int?
+        var tzHour: Swift.Int?
+        var tzMinute: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "millisecond": millisecond = try reader.readInteger(parameters[0])
+            case "second": second = try reader.readInteger(parameters[1])
+            case "minute": minute = try reader.readInteger(parameters[2])
+            case "hour": hour = try reader.readInteger(parameters[3])
+            case "day": day = try reader.readInteger(parameters[4])
+            case "month": month = try reader.readInteger(parameters[5])
+            case "year": year = try reader.readInteger(parameters[6])
+            case "tz_hour": tzHour = try reader.readInteger(parameters[7])
+            case "tz_minute": tzMinute = try reader.readInteger(parameters[8])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            millisecond: millisecond,
+            second: second,
+            minute: minute,
+            hour: hour,
+            day: day,
+            month: month,
+            year: year,
+            tzHour: tzHour,
+            tzMinute: tzMinute
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let millisecond { writer.writeInteger(millisecond, forKey: "millisecond") }
+        if let second { writer.writeInteger(second, forKey: "second") }
+        if let minute { writer.writeInteger(minute, forKey: "minute") }
+        if let hour { writer.writeInteger(hour, forKey: "hour") }
+        if let day { writer.writeInteger(day, forKey: "day") }
+        if let month { writer.writeInteger(month, forKey: "month") }
+        if let year { writer.writeInteger(year, forKey: "year") }
+        if let tzHour { writer.writeInteger(tzHour, forKey: "tz_hour") }
+        if let tzMinute { writer.writeInteger(tzMinute, forKey: "tz_minute") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(millisecond, parameters[0])
+        validator.checkInteger(second, parameters[1])
+        validator.checkInteger(minute, parameters[2])
+        validator.checkInteger(hour, parameters[3])
+        validator.checkInteger(day, parameters[4])
+        validator.checkInteger(month, parameters[5])
+        validator.checkInteger(year, parameters[6])
+        validator.checkInteger(tzHour, parameters[7])
+        validator.checkInteger(tzMinute, parameters[8])
+    }
+}
+
 extension Coordinate {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Coordinate", availability: .init(since: .version(4, 1)), parameters: [
         .init(name: "latitudeDegrees", type: .float, isMandatory: true, minValue: -90, maxValue: 90),
         .init(name: "longitudeDegrees", type: .float, isMandatory: true, minValue: -180, maxValue: 180),
     ])
+}
+
+extension Coordinate {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var latitudeDegrees: Swift.Double?
+        var longitudeDegrees: Swift.Double?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "latitudeDegrees": latitudeDegrees = try reader.readFloat(parameters[0])
+            case "longitudeDegrees": longitudeDegrees = try reader.readFloat(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let latitudeDegrees, let longitudeDegrees else {
+            if latitudeDegrees == nil { reader.missing(parameters[0]) }
+            if longitudeDegrees == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            latitudeDegrees: latitudeDegrees,
+            longitudeDegrees: longitudeDegrees
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeFloat(latitudeDegrees, forKey: "latitudeDegrees")
+        writer.writeFloat(longitudeDegrees, forKey: "longitudeDegrees")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkFloat(latitudeDegrees, parameters[0])
+        validator.checkFloat(longitudeDegrees, parameters[1])
+    }
 }
 
 extension OASISAddress {
@@ -4998,6 +7890,71 @@ extension OASISAddress {
     ])
 }
 
+extension OASISAddress {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var countryName: Swift.String?
+        var countryCode: Swift.String?
+        var postalCode: Swift.String?
+        var administrativeArea: Swift.String?
+        var subAdministrativeArea: Swift.String?
+        var locality: Swift.String?
+        var subLocality: Swift.String?
+        var thoroughfare: Swift.String?
+        var subThoroughfare: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "countryName": countryName = try reader.readString(parameters[0])
+            case "countryCode": countryCode = try reader.readString(parameters[1])
+            case "postalCode": postalCode = try reader.readString(parameters[2])
+            case "administrativeArea": administrativeArea = try reader.readString(parameters[3])
+            case "subAdministrativeArea": subAdministrativeArea = try reader.readString(parameters[4])
+            case "locality": locality = try reader.readString(parameters[5])
+            case "subLocality": subLocality = try reader.readString(parameters[6])
+            case "thoroughfare": thoroughfare = try reader.readString(parameters[7])
+            case "subThoroughfare": subThoroughfare = try reader.readString(parameters[8])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            countryName: countryName,
+            countryCode: countryCode,
+            postalCode: postalCode,
+            administrativeArea: administrativeArea,
+            subAdministrativeArea: subAdministrativeArea,
+            locality: locality,
+            subLocality: subLocality,
+            thoroughfare: thoroughfare,
+            subThoroughfare: subThoroughfare
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let countryName { writer.writeString(countryName, forKey: "countryName") }
+        if let countryCode { writer.writeString(countryCode, forKey: "countryCode") }
+        if let postalCode { writer.writeString(postalCode, forKey: "postalCode") }
+        if let administrativeArea { writer.writeString(administrativeArea, forKey: "administrativeArea") }
+        if let subAdministrativeArea { writer.writeString(subAdministrativeArea, forKey: "subAdministrativeArea") }
+        if let locality { writer.writeString(locality, forKey: "locality") }
+        if let subLocality { writer.writeString(subLocality, forKey: "subLocality") }
+        if let thoroughfare { writer.writeString(thoroughfare, forKey: "thoroughfare") }
+        if let subThoroughfare { writer.writeString(subThoroughfare, forKey: "subThoroughfare") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(countryName, parameters[0])
+        validator.checkString(countryCode, parameters[1])
+        validator.checkString(postalCode, parameters[2])
+        validator.checkString(administrativeArea, parameters[3])
+        validator.checkString(subAdministrativeArea, parameters[4])
+        validator.checkString(locality, parameters[5])
+        validator.checkString(subLocality, parameters[6])
+        validator.checkString(thoroughfare, parameters[7])
+        validator.checkString(subThoroughfare, parameters[8])
+    }
+}
+
 extension LocationDetails {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "LocationDetails", availability: .init(since: .version(4, 1)), parameters: [
         .init(name: "coordinate", type: .structure("Coordinate"), isMandatory: false),
@@ -5010,11 +7967,96 @@ extension LocationDetails {
     ])
 }
 
+extension LocationDetails {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var coordinate: Coordinate?
+        var locationName: Swift.String?
+        var addressLines: [Swift.String]?
+        var locationDescription: Swift.String?
+        var phoneNumber: Swift.String?
+        var locationImage: Image?
+        var searchAddress: OASISAddress?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "coordinate": coordinate = try reader.readStruct(Coordinate.self, parameters[0])
+            case "locationName": locationName = try reader.readString(parameters[1])
+            case "addressLines": addressLines = try reader.readStringArray(parameters[2])
+            case "locationDescription": locationDescription = try reader.readString(parameters[3])
+            case "phoneNumber": phoneNumber = try reader.readString(parameters[4])
+            case "locationImage": locationImage = try reader.readStruct(Image.self, parameters[5])
+            case "searchAddress": searchAddress = try reader.readStruct(OASISAddress.self, parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            coordinate: coordinate,
+            locationName: locationName,
+            addressLines: addressLines,
+            locationDescription: locationDescription,
+            phoneNumber: phoneNumber,
+            locationImage: locationImage,
+            searchAddress: searchAddress
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let coordinate { writer.writeStruct(coordinate, forKey: "coordinate") }
+        if let locationName { writer.writeString(locationName, forKey: "locationName") }
+        if let addressLines { writer.writeStringArray(addressLines, forKey: "addressLines") }
+        if let locationDescription { writer.writeString(locationDescription, forKey: "locationDescription") }
+        if let phoneNumber { writer.writeString(phoneNumber, forKey: "phoneNumber") }
+        if let locationImage { writer.writeStruct(locationImage, forKey: "locationImage") }
+        if let searchAddress { writer.writeStruct(searchAddress, forKey: "searchAddress") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(coordinate, parameters[0])
+        validator.checkString(locationName, parameters[1])
+        validator.checkStringArray(addressLines, parameters[2])
+        validator.checkString(locationDescription, parameters[3])
+        validator.checkString(phoneNumber, parameters[4])
+        validator.checkStruct(locationImage, parameters[5])
+        validator.checkStruct(searchAddress, parameters[6])
+    }
+}
+
 extension NavigationCapability {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "NavigationCapability", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "sendLocationEnabled", type: .boolean, isMandatory: false),
         .init(name: "getWayPointsEnabled", type: .boolean, isMandatory: false),
     ])
+}
+
+extension NavigationCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var sendLocationEnabled: Swift.Bool?
+        var getWayPointsEnabled: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "sendLocationEnabled": sendLocationEnabled = try reader.readBool(parameters[0])
+            case "getWayPointsEnabled": getWayPointsEnabled = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            sendLocationEnabled: sendLocationEnabled,
+            getWayPointsEnabled: getWayPointsEnabled
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let sendLocationEnabled { writer.writeBool(sendLocationEnabled, forKey: "sendLocationEnabled") }
+        if let getWayPointsEnabled { writer.writeBool(getWayPointsEnabled, forKey: "getWayPointsEnabled") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(sendLocationEnabled, parameters[0])
+        validator.checkBool(getWayPointsEnabled, parameters[1])
+    }
 }
 
 extension PhoneCapability {
@@ -5023,11 +8065,71 @@ extension PhoneCapability {
     ])
 }
 
+extension PhoneCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var dialNumberEnabled: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "dialNumberEnabled": dialNumberEnabled = try reader.readBool(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            dialNumberEnabled: dialNumberEnabled
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let dialNumberEnabled { writer.writeBool(dialNumberEnabled, forKey: "dialNumberEnabled") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(dialNumberEnabled, parameters[0])
+    }
+}
+
 extension VideoStreamingFormat {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "VideoStreamingFormat", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "protocol", type: .enumeration("VideoStreamingProtocol"), isMandatory: true),
         .init(name: "codec", type: .enumeration("VideoStreamingCodec"), isMandatory: true),
     ])
+}
+
+extension VideoStreamingFormat {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var `protocol`: VideoStreamingProtocol?
+        var codec: VideoStreamingCodec?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "protocol": `protocol` = try reader.readEnum(VideoStreamingProtocol.self, parameters[0])
+            case "codec": codec = try reader.readEnum(VideoStreamingCodec.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let `protocol`, let codec else {
+            if `protocol` == nil { reader.missing(parameters[0]) }
+            if codec == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            protocol: `protocol`,
+            codec: codec
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(`protocol`, forKey: "protocol")
+        writer.writeEnum(codec, forKey: "codec")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(`protocol`, parameters[0])
+        validator.checkEnum(codec, parameters[1])
+    }
 }
 
 extension VideoStreamingCapability {
@@ -5044,11 +8146,106 @@ extension VideoStreamingCapability {
     ])
 }
 
+extension VideoStreamingCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var preferredResolution: ImageResolution?
+        var maxBitrate: Swift.Int?
+        var supportedFormats: [VideoStreamingFormat]?
+        var hapticSpatialDataSupported: Swift.Bool?
+        var diagonalScreenSize: Swift.Double?
+        var pixelPerInch: Swift.Double?
+        var scale: Swift.Double?
+        var preferredFPS: Swift.Int?
+        var additionalVideoStreamingCapabilities: [VideoStreamingCapability]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "preferredResolution": preferredResolution = try reader.readStruct(ImageResolution.self, parameters[0])
+            case "maxBitrate": maxBitrate = try reader.readInteger(parameters[1])
+            case "supportedFormats": supportedFormats = try reader.readStructArray(VideoStreamingFormat.self, parameters[2])
+            case "hapticSpatialDataSupported": hapticSpatialDataSupported = try reader.readBool(parameters[3])
+            case "diagonalScreenSize": diagonalScreenSize = try reader.readFloat(parameters[4])
+            case "pixelPerInch": pixelPerInch = try reader.readFloat(parameters[5])
+            case "scale": scale = try reader.readFloat(parameters[6])
+            case "preferredFPS": preferredFPS = try reader.readInteger(parameters[7])
+            case "additionalVideoStreamingCapabilities": additionalVideoStreamingCapabilities = try reader.readStructArray(VideoStreamingCapability.self, parameters[8])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            preferredResolution: preferredResolution,
+            maxBitrate: maxBitrate,
+            supportedFormats: supportedFormats,
+            hapticSpatialDataSupported: hapticSpatialDataSupported,
+            diagonalScreenSize: diagonalScreenSize,
+            pixelPerInch: pixelPerInch,
+            scale: scale,
+            preferredFPS: preferredFPS,
+            additionalVideoStreamingCapabilities: additionalVideoStreamingCapabilities
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let preferredResolution { writer.writeStruct(preferredResolution, forKey: "preferredResolution") }
+        if let maxBitrate { writer.writeInteger(maxBitrate, forKey: "maxBitrate") }
+        if let supportedFormats { writer.writeStructArray(supportedFormats, forKey: "supportedFormats") }
+        if let hapticSpatialDataSupported { writer.writeBool(hapticSpatialDataSupported, forKey: "hapticSpatialDataSupported") }
+        if let diagonalScreenSize { writer.writeFloat(diagonalScreenSize, forKey: "diagonalScreenSize") }
+        if let pixelPerInch { writer.writeFloat(pixelPerInch, forKey: "pixelPerInch") }
+        if let scale { writer.writeFloat(scale, forKey: "scale") }
+        if let preferredFPS { writer.writeInteger(preferredFPS, forKey: "preferredFPS") }
+        if let additionalVideoStreamingCapabilities { writer.writeStructArray(additionalVideoStreamingCapabilities, forKey: "additionalVideoStreamingCapabilities") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(preferredResolution, parameters[0])
+        validator.checkInteger(maxBitrate, parameters[1])
+        validator.checkStructArray(supportedFormats, parameters[2])
+        validator.checkBool(hapticSpatialDataSupported, parameters[3])
+        validator.checkFloat(diagonalScreenSize, parameters[4])
+        validator.checkFloat(pixelPerInch, parameters[5])
+        validator.checkFloat(scale, parameters[6])
+        validator.checkInteger(preferredFPS, parameters[7])
+        validator.checkStructArray(additionalVideoStreamingCapabilities, parameters[8])
+    }
+}
+
 extension DriverDistractionCapability {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DriverDistractionCapability", availability: .init(since: .version(7, 0)), parameters: [
         .init(name: "menuLength", type: .integer, isMandatory: false),
         .init(name: "subMenuDepth", type: .integer, isMandatory: false, minValue: 1),
     ])
+}
+
+extension DriverDistractionCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var menuLength: Swift.Int?
+        var subMenuDepth: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "menuLength": menuLength = try reader.readInteger(parameters[0])
+            case "subMenuDepth": subMenuDepth = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            menuLength: menuLength,
+            subMenuDepth: subMenuDepth
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let menuLength { writer.writeInteger(menuLength, forKey: "menuLength") }
+        if let subMenuDepth { writer.writeInteger(subMenuDepth, forKey: "subMenuDepth") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(menuLength, parameters[0])
+        validator.checkInteger(subMenuDepth, parameters[1])
+    }
 }
 
 extension RGBColor {
@@ -5059,12 +8256,88 @@ extension RGBColor {
     ])
 }
 
+extension RGBColor {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var red: Swift.Int?
+        var green: Swift.Int?
+        var blue: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "red": red = try reader.readInteger(parameters[0])
+            case "green": green = try reader.readInteger(parameters[1])
+            case "blue": blue = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let red, let green, let blue else {
+            if red == nil { reader.missing(parameters[0]) }
+            if green == nil { reader.missing(parameters[1]) }
+            if blue == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            red: red,
+            green: green,
+            blue: blue
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(red, forKey: "red")
+        writer.writeInteger(green, forKey: "green")
+        writer.writeInteger(blue, forKey: "blue")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(red, parameters[0])
+        validator.checkInteger(green, parameters[1])
+        validator.checkInteger(blue, parameters[2])
+    }
+}
+
 extension TemplateColorScheme {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "TemplateColorScheme", availability: .init(since: .version(5, 0)), parameters: [
         .init(name: "primaryColor", type: .structure("RGBColor"), isMandatory: false),
         .init(name: "secondaryColor", type: .structure("RGBColor"), isMandatory: false),
         .init(name: "backgroundColor", type: .structure("RGBColor"), isMandatory: false),
     ])
+}
+
+extension TemplateColorScheme {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var primaryColor: RGBColor?
+        var secondaryColor: RGBColor?
+        var backgroundColor: RGBColor?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "primaryColor": primaryColor = try reader.readStruct(RGBColor.self, parameters[0])
+            case "secondaryColor": secondaryColor = try reader.readStruct(RGBColor.self, parameters[1])
+            case "backgroundColor": backgroundColor = try reader.readStruct(RGBColor.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            primaryColor: primaryColor,
+            secondaryColor: secondaryColor,
+            backgroundColor: backgroundColor
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let primaryColor { writer.writeStruct(primaryColor, forKey: "primaryColor") }
+        if let secondaryColor { writer.writeStruct(secondaryColor, forKey: "secondaryColor") }
+        if let backgroundColor { writer.writeStruct(backgroundColor, forKey: "backgroundColor") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(primaryColor, parameters[0])
+        validator.checkStruct(secondaryColor, parameters[1])
+        validator.checkStruct(backgroundColor, parameters[2])
+    }
 }
 
 extension TemplateConfiguration {
@@ -5075,10 +8348,74 @@ extension TemplateConfiguration {
     ])
 }
 
+extension TemplateConfiguration {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var template: Swift.String?
+        var dayColorScheme: TemplateColorScheme?
+        var nightColorScheme: TemplateColorScheme?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "template": template = try reader.readString(parameters[0])
+            case "dayColorScheme": dayColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[1])
+            case "nightColorScheme": nightColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let template else {
+            if template == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            template: template,
+            dayColorScheme: dayColorScheme,
+            nightColorScheme: nightColorScheme
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(template, forKey: "template")
+        if let dayColorScheme { writer.writeStruct(dayColorScheme, forKey: "dayColorScheme") }
+        if let nightColorScheme { writer.writeStruct(nightColorScheme, forKey: "nightColorScheme") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(template, parameters[0])
+        validator.checkStruct(dayColorScheme, parameters[1])
+        validator.checkStruct(nightColorScheme, parameters[2])
+    }
+}
+
 extension SeatLocation {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SeatLocation", availability: .init(since: .version(6, 0)), parameters: [
         .init(name: "grid", type: .structure("Grid"), isMandatory: false),
     ])
+}
+
+extension SeatLocation {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var grid: Grid?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "grid": grid = try reader.readStruct(Grid.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            grid: grid
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let grid { writer.writeStruct(grid, forKey: "grid") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(grid, parameters[0])
+    }
 }
 
 extension SeatLocationCapability {
@@ -5090,11 +8427,86 @@ extension SeatLocationCapability {
     ])
 }
 
+extension SeatLocationCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var rows: Swift.Int?
+        var columns: Swift.Int?
+        var levels: Swift.Int?
+        var seats: [SeatLocation]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "rows": rows = try reader.readInteger(parameters[0])
+            case "columns": columns = try reader.readInteger(parameters[1])
+            case "levels": levels = try reader.readInteger(parameters[2])
+            case "seats": seats = try reader.readStructArray(SeatLocation.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            rows: rows,
+            columns: columns,
+            levels: levels,
+            seats: seats
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let rows { writer.writeInteger(rows, forKey: "rows") }
+        if let columns { writer.writeInteger(columns, forKey: "columns") }
+        if let levels { writer.writeInteger(levels, forKey: "levels") }
+        if let seats { writer.writeStructArray(seats, forKey: "seats") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(rows, parameters[0])
+        validator.checkInteger(columns, parameters[1])
+        validator.checkInteger(levels, parameters[2])
+        validator.checkStructArray(seats, parameters[3])
+    }
+}
+
 extension MassageModeData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "MassageModeData", availability: .init(since: .version(5, 0)), parameters: [
         .init(name: "massageZone", type: .enumeration("MassageZone"), isMandatory: true),
         .init(name: "massageMode", type: .enumeration("MassageMode"), isMandatory: true),
     ])
+}
+
+extension MassageModeData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var massageZone: MassageZone?
+        var massageMode: MassageMode?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "massageZone": massageZone = try reader.readEnum(MassageZone.self, parameters[0])
+            case "massageMode": massageMode = try reader.readEnum(MassageMode.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let massageZone, let massageMode else {
+            if massageZone == nil { reader.missing(parameters[0]) }
+            if massageMode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            massageZone: massageZone,
+            massageMode: massageMode
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(massageZone, forKey: "massageZone")
+        writer.writeEnum(massageMode, forKey: "massageMode")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(massageZone, parameters[0])
+        validator.checkEnum(massageMode, parameters[1])
+    }
 }
 
 extension MassageCushionFirmness {
@@ -5104,12 +8516,87 @@ extension MassageCushionFirmness {
     ])
 }
 
+extension MassageCushionFirmness {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var cushion: MassageCushion?
+        var firmness: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "cushion": cushion = try reader.readEnum(MassageCushion.self, parameters[0])
+            case "firmness": firmness = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let cushion, let firmness else {
+            if cushion == nil { reader.missing(parameters[0]) }
+            if firmness == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            cushion: cushion,
+            firmness: firmness
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(cushion, forKey: "cushion")
+        writer.writeInteger(firmness, forKey: "firmness")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(cushion, parameters[0])
+        validator.checkInteger(firmness, parameters[1])
+    }
+}
+
 extension SeatMemoryAction {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SeatMemoryAction", availability: .init(since: .version(5, 0)), parameters: [
         .init(name: "id", type: .integer, isMandatory: true, minValue: 1, maxValue: 10),
         .init(name: "label", type: .string, isMandatory: false, maxLength: 100),
         .init(name: "action", type: .enumeration("SeatMemoryActionType"), isMandatory: true),
     ])
+}
+
+extension SeatMemoryAction {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var id: Swift.Int?
+        var label: Swift.String?
+        var action: SeatMemoryActionType?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "id": id = try reader.readInteger(parameters[0])
+            case "label": label = try reader.readString(parameters[1])
+            case "action": action = try reader.readEnum(SeatMemoryActionType.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let id, let action else {
+            if id == nil { reader.missing(parameters[0]) }
+            if action == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            id: id,
+            label: label,
+            action: action
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(id, forKey: "id")
+        if let label { writer.writeString(label, forKey: "label") }
+        writer.writeEnum(action, forKey: "action")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(id, parameters[0])
+        validator.checkString(label, parameters[1])
+        validator.checkEnum(action, parameters[2])
+    }
 }
 
 extension SeatControlData {
@@ -5131,6 +8618,110 @@ extension SeatControlData {
         .init(name: "massageCushionFirmness", type: .structure("MassageCushionFirmness"), isArray: true, isMandatory: false, minSize: 1, maxSize: 5),
         .init(name: "memory", type: .structure("SeatMemoryAction"), isMandatory: false),
     ])
+}
+
+extension SeatControlData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var id: SupportedSeat?
+        var heatingEnabled: Swift.Bool?
+        var coolingEnabled: Swift.Bool?
+        var heatingLevel: Swift.Int?
+        var coolingLevel: Swift.Int?
+        var horizontalPosition: Swift.Int?
+        var verticalPosition: Swift.Int?
+        var frontVerticalPosition: Swift.Int?
+        var backVerticalPosition: Swift.Int?
+        var backTiltAngle: Swift.Int?
+        var headSupportHorizontalPosition: Swift.Int?
+        var headSupportVerticalPosition: Swift.Int?
+        var massageEnabled: Swift.Bool?
+        var massageMode: [MassageModeData]?
+        var massageCushionFirmness: [MassageCushionFirmness]?
+        var memory: SeatMemoryAction?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "id": id = try reader.readEnum(SupportedSeat.self, parameters[0])
+            case "heatingEnabled": heatingEnabled = try reader.readBool(parameters[1])
+            case "coolingEnabled": coolingEnabled = try reader.readBool(parameters[2])
+            case "heatingLevel": heatingLevel = try reader.readInteger(parameters[3])
+            case "coolingLevel": coolingLevel = try reader.readInteger(parameters[4])
+            case "horizontalPosition": horizontalPosition = try reader.readInteger(parameters[5])
+            case "verticalPosition": verticalPosition = try reader.readInteger(parameters[6])
+            case "frontVerticalPosition": frontVerticalPosition = try reader.readInteger(parameters[7])
+            case "backVerticalPosition": backVerticalPosition = try reader.readInteger(parameters[8])
+            case "backTiltAngle": backTiltAngle = try reader.readInteger(parameters[9])
+            case "headSupportHorizontalPosition": headSupportHorizontalPosition = try reader.readInteger(parameters[10])
+            case "headSupportVerticalPosition": headSupportVerticalPosition = try reader.readInteger(parameters[11])
+            case "massageEnabled": massageEnabled = try reader.readBool(parameters[12])
+            case "massageMode": massageMode = try reader.readStructArray(MassageModeData.self, parameters[13])
+            case "massageCushionFirmness": massageCushionFirmness = try reader.readStructArray(MassageCushionFirmness.self, parameters[14])
+            case "memory": memory = try reader.readStruct(SeatMemoryAction.self, parameters[15])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let id else {
+            if id == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            id: id,
+            heatingEnabled: heatingEnabled,
+            coolingEnabled: coolingEnabled,
+            heatingLevel: heatingLevel,
+            coolingLevel: coolingLevel,
+            horizontalPosition: horizontalPosition,
+            verticalPosition: verticalPosition,
+            frontVerticalPosition: frontVerticalPosition,
+            backVerticalPosition: backVerticalPosition,
+            backTiltAngle: backTiltAngle,
+            headSupportHorizontalPosition: headSupportHorizontalPosition,
+            headSupportVerticalPosition: headSupportVerticalPosition,
+            massageEnabled: massageEnabled,
+            massageMode: massageMode,
+            massageCushionFirmness: massageCushionFirmness,
+            memory: memory
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(id, forKey: "id")
+        if let heatingEnabled { writer.writeBool(heatingEnabled, forKey: "heatingEnabled") }
+        if let coolingEnabled { writer.writeBool(coolingEnabled, forKey: "coolingEnabled") }
+        if let heatingLevel { writer.writeInteger(heatingLevel, forKey: "heatingLevel") }
+        if let coolingLevel { writer.writeInteger(coolingLevel, forKey: "coolingLevel") }
+        if let horizontalPosition { writer.writeInteger(horizontalPosition, forKey: "horizontalPosition") }
+        if let verticalPosition { writer.writeInteger(verticalPosition, forKey: "verticalPosition") }
+        if let frontVerticalPosition { writer.writeInteger(frontVerticalPosition, forKey: "frontVerticalPosition") }
+        if let backVerticalPosition { writer.writeInteger(backVerticalPosition, forKey: "backVerticalPosition") }
+        if let backTiltAngle { writer.writeInteger(backTiltAngle, forKey: "backTiltAngle") }
+        if let headSupportHorizontalPosition { writer.writeInteger(headSupportHorizontalPosition, forKey: "headSupportHorizontalPosition") }
+        if let headSupportVerticalPosition { writer.writeInteger(headSupportVerticalPosition, forKey: "headSupportVerticalPosition") }
+        if let massageEnabled { writer.writeBool(massageEnabled, forKey: "massageEnabled") }
+        if let massageMode { writer.writeStructArray(massageMode, forKey: "massageMode") }
+        if let massageCushionFirmness { writer.writeStructArray(massageCushionFirmness, forKey: "massageCushionFirmness") }
+        if let memory { writer.writeStruct(memory, forKey: "memory") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(id, parameters[0])
+        validator.checkBool(heatingEnabled, parameters[1])
+        validator.checkBool(coolingEnabled, parameters[2])
+        validator.checkInteger(heatingLevel, parameters[3])
+        validator.checkInteger(coolingLevel, parameters[4])
+        validator.checkInteger(horizontalPosition, parameters[5])
+        validator.checkInteger(verticalPosition, parameters[6])
+        validator.checkInteger(frontVerticalPosition, parameters[7])
+        validator.checkInteger(backVerticalPosition, parameters[8])
+        validator.checkInteger(backTiltAngle, parameters[9])
+        validator.checkInteger(headSupportHorizontalPosition, parameters[10])
+        validator.checkInteger(headSupportVerticalPosition, parameters[11])
+        validator.checkBool(massageEnabled, parameters[12])
+        validator.checkStructArray(massageMode, parameters[13])
+        validator.checkStructArray(massageCushionFirmness, parameters[14])
+        validator.checkStruct(memory, parameters[15])
+    }
 }
 
 extension SeatControlCapabilities {
@@ -5155,11 +8746,155 @@ extension SeatControlCapabilities {
     ])
 }
 
+extension SeatControlCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleName: Swift.String?
+        var moduleInfo: ModuleInfo?
+        var heatingEnabledAvailable: Swift.Bool?
+        var coolingEnabledAvailable: Swift.Bool?
+        var heatingLevelAvailable: Swift.Bool?
+        var coolingLevelAvailable: Swift.Bool?
+        var horizontalPositionAvailable: Swift.Bool?
+        var verticalPositionAvailable: Swift.Bool?
+        var frontVerticalPositionAvailable: Swift.Bool?
+        var backVerticalPositionAvailable: Swift.Bool?
+        var backTiltAngleAvailable: Swift.Bool?
+        var headSupportHorizontalPositionAvailable: Swift.Bool?
+        var headSupportVerticalPositionAvailable: Swift.Bool?
+        var massageEnabledAvailable: Swift.Bool?
+        var massageModeAvailable: Swift.Bool?
+        var massageCushionFirmnessAvailable: Swift.Bool?
+        var memoryAvailable: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleName": moduleName = try reader.readString(parameters[0])
+            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case "heatingEnabledAvailable": heatingEnabledAvailable = try reader.readBool(parameters[2])
+            case "coolingEnabledAvailable": coolingEnabledAvailable = try reader.readBool(parameters[3])
+            case "heatingLevelAvailable": heatingLevelAvailable = try reader.readBool(parameters[4])
+            case "coolingLevelAvailable": coolingLevelAvailable = try reader.readBool(parameters[5])
+            case "horizontalPositionAvailable": horizontalPositionAvailable = try reader.readBool(parameters[6])
+            case "verticalPositionAvailable": verticalPositionAvailable = try reader.readBool(parameters[7])
+            case "frontVerticalPositionAvailable": frontVerticalPositionAvailable = try reader.readBool(parameters[8])
+            case "backVerticalPositionAvailable": backVerticalPositionAvailable = try reader.readBool(parameters[9])
+            case "backTiltAngleAvailable": backTiltAngleAvailable = try reader.readBool(parameters[10])
+            case "headSupportHorizontalPositionAvailable": headSupportHorizontalPositionAvailable = try reader.readBool(parameters[11])
+            case "headSupportVerticalPositionAvailable": headSupportVerticalPositionAvailable = try reader.readBool(parameters[12])
+            case "massageEnabledAvailable": massageEnabledAvailable = try reader.readBool(parameters[13])
+            case "massageModeAvailable": massageModeAvailable = try reader.readBool(parameters[14])
+            case "massageCushionFirmnessAvailable": massageCushionFirmnessAvailable = try reader.readBool(parameters[15])
+            case "memoryAvailable": memoryAvailable = try reader.readBool(parameters[16])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleName else {
+            if moduleName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleName: moduleName,
+            moduleInfo: moduleInfo,
+            heatingEnabledAvailable: heatingEnabledAvailable,
+            coolingEnabledAvailable: coolingEnabledAvailable,
+            heatingLevelAvailable: heatingLevelAvailable,
+            coolingLevelAvailable: coolingLevelAvailable,
+            horizontalPositionAvailable: horizontalPositionAvailable,
+            verticalPositionAvailable: verticalPositionAvailable,
+            frontVerticalPositionAvailable: frontVerticalPositionAvailable,
+            backVerticalPositionAvailable: backVerticalPositionAvailable,
+            backTiltAngleAvailable: backTiltAngleAvailable,
+            headSupportHorizontalPositionAvailable: headSupportHorizontalPositionAvailable,
+            headSupportVerticalPositionAvailable: headSupportVerticalPositionAvailable,
+            massageEnabledAvailable: massageEnabledAvailable,
+            massageModeAvailable: massageModeAvailable,
+            massageCushionFirmnessAvailable: massageCushionFirmnessAvailable,
+            memoryAvailable: memoryAvailable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(moduleName, forKey: "moduleName")
+        if let moduleInfo { writer.writeStruct(moduleInfo, forKey: "moduleInfo") }
+        if let heatingEnabledAvailable { writer.writeBool(heatingEnabledAvailable, forKey: "heatingEnabledAvailable") }
+        if let coolingEnabledAvailable { writer.writeBool(coolingEnabledAvailable, forKey: "coolingEnabledAvailable") }
+        if let heatingLevelAvailable { writer.writeBool(heatingLevelAvailable, forKey: "heatingLevelAvailable") }
+        if let coolingLevelAvailable { writer.writeBool(coolingLevelAvailable, forKey: "coolingLevelAvailable") }
+        if let horizontalPositionAvailable { writer.writeBool(horizontalPositionAvailable, forKey: "horizontalPositionAvailable") }
+        if let verticalPositionAvailable { writer.writeBool(verticalPositionAvailable, forKey: "verticalPositionAvailable") }
+        if let frontVerticalPositionAvailable { writer.writeBool(frontVerticalPositionAvailable, forKey: "frontVerticalPositionAvailable") }
+        if let backVerticalPositionAvailable { writer.writeBool(backVerticalPositionAvailable, forKey: "backVerticalPositionAvailable") }
+        if let backTiltAngleAvailable { writer.writeBool(backTiltAngleAvailable, forKey: "backTiltAngleAvailable") }
+        if let headSupportHorizontalPositionAvailable { writer.writeBool(headSupportHorizontalPositionAvailable, forKey: "headSupportHorizontalPositionAvailable") }
+        if let headSupportVerticalPositionAvailable { writer.writeBool(headSupportVerticalPositionAvailable, forKey: "headSupportVerticalPositionAvailable") }
+        if let massageEnabledAvailable { writer.writeBool(massageEnabledAvailable, forKey: "massageEnabledAvailable") }
+        if let massageModeAvailable { writer.writeBool(massageModeAvailable, forKey: "massageModeAvailable") }
+        if let massageCushionFirmnessAvailable { writer.writeBool(massageCushionFirmnessAvailable, forKey: "massageCushionFirmnessAvailable") }
+        if let memoryAvailable { writer.writeBool(memoryAvailable, forKey: "memoryAvailable") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(moduleName, parameters[0])
+        validator.checkStruct(moduleInfo, parameters[1])
+        validator.checkBool(heatingEnabledAvailable, parameters[2])
+        validator.checkBool(coolingEnabledAvailable, parameters[3])
+        validator.checkBool(heatingLevelAvailable, parameters[4])
+        validator.checkBool(coolingLevelAvailable, parameters[5])
+        validator.checkBool(horizontalPositionAvailable, parameters[6])
+        validator.checkBool(verticalPositionAvailable, parameters[7])
+        validator.checkBool(frontVerticalPositionAvailable, parameters[8])
+        validator.checkBool(backVerticalPositionAvailable, parameters[9])
+        validator.checkBool(backTiltAngleAvailable, parameters[10])
+        validator.checkBool(headSupportHorizontalPositionAvailable, parameters[11])
+        validator.checkBool(headSupportVerticalPositionAvailable, parameters[12])
+        validator.checkBool(massageEnabledAvailable, parameters[13])
+        validator.checkBool(massageModeAvailable, parameters[14])
+        validator.checkBool(massageCushionFirmnessAvailable, parameters[15])
+        validator.checkBool(memoryAvailable, parameters[16])
+    }
+}
+
 extension Temperature {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Temperature", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "unit", type: .enumeration("TemperatureUnit"), isMandatory: true),
         .init(name: "value", type: .float, isMandatory: true),
     ])
+}
+
+extension Temperature {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var unit: TemperatureUnit?
+        var value: Swift.Double?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "unit": unit = try reader.readEnum(TemperatureUnit.self, parameters[0])
+            case "value": value = try reader.readFloat(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let unit, let value else {
+            if unit == nil { reader.missing(parameters[0]) }
+            if value == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            unit: unit,
+            value: value
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(unit, forKey: "unit")
+        writer.writeFloat(value, forKey: "value")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(unit, parameters[0])
+        validator.checkFloat(value, parameters[1])
+    }
 }
 
 extension RdsData {
@@ -5175,11 +8910,101 @@ extension RdsData {
     ])
 }
 
+extension RdsData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var ps: Swift.String?
+        var rt: Swift.String?
+        var ct: Swift.String?
+        var pi: Swift.String?
+        var pty: Swift.Int?
+        var tp: Swift.Bool?
+        var ta: Swift.Bool?
+        var reg: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "PS": ps = try reader.readString(parameters[0])
+            case "RT": rt = try reader.readString(parameters[1])
+            case "CT": ct = try reader.readString(parameters[2])
+            case "PI": pi = try reader.readString(parameters[3])
+            case "PTY": pty = try reader.readInteger(parameters[4])
+            case "TP": tp = try reader.readBool(parameters[5])
+            case "TA": ta = try reader.readBool(parameters[6])
+            case "REG": reg = try reader.readString(parameters[7])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            ps: ps,
+            rt: rt,
+            ct: ct,
+            pi: pi,
+            pty: pty,
+            tp: tp,
+            ta: ta,
+            reg: reg
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let ps { writer.writeString(ps, forKey: "PS") }
+        if let rt { writer.writeString(rt, forKey: "RT") }
+        if let ct { writer.writeString(ct, forKey: "CT") }
+        if let pi { writer.writeString(pi, forKey: "PI") }
+        if let pty { writer.writeInteger(pty, forKey: "PTY") }
+        if let tp { writer.writeBool(tp, forKey: "TP") }
+        if let ta { writer.writeBool(ta, forKey: "TA") }
+        if let reg { writer.writeString(reg, forKey: "REG") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(ps, parameters[0])
+        validator.checkString(rt, parameters[1])
+        validator.checkString(ct, parameters[2])
+        validator.checkString(pi, parameters[3])
+        validator.checkInteger(pty, parameters[4])
+        validator.checkBool(tp, parameters[5])
+        validator.checkBool(ta, parameters[6])
+        validator.checkString(reg, parameters[7])
+    }
+}
+
 extension StationIDNumber {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "StationIDNumber", availability: .init(since: .version(5, 0)), parameters: [
         .init(name: "countryCode", type: .integer, isMandatory: false, minValue: 0, maxValue: 999),
         .init(name: "fccFacilityId", type: .integer, isMandatory: false, minValue: 0, maxValue: 999999),
     ])
+}
+
+extension StationIDNumber {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var countryCode: Swift.Int?
+        var fccFacilityId: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "countryCode": countryCode = try reader.readInteger(parameters[0])
+            case "fccFacilityId": fccFacilityId = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            countryCode: countryCode,
+            fccFacilityId: fccFacilityId
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let countryCode { writer.writeInteger(countryCode, forKey: "countryCode") }
+        if let fccFacilityId { writer.writeInteger(fccFacilityId, forKey: "fccFacilityId") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(countryCode, parameters[0])
+        validator.checkInteger(fccFacilityId, parameters[1])
+    }
 }
 
 extension SisData {
@@ -5190,6 +9015,51 @@ extension SisData {
         .init(name: "stationLocation", type: .structure("GPSData"), isMandatory: false),
         .init(name: "stationMessage", type: .string, isMandatory: false, minLength: 0, maxLength: 56),
     ])
+}
+
+extension SisData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var stationShortName: Swift.String?
+        var stationIDNumber: StationIDNumber?
+        var stationLongName: Swift.String?
+        var stationLocation: GPSData?
+        var stationMessage: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "stationShortName": stationShortName = try reader.readString(parameters[0])
+            case "stationIDNumber": stationIDNumber = try reader.readStruct(StationIDNumber.self, parameters[1])
+            case "stationLongName": stationLongName = try reader.readString(parameters[2])
+            case "stationLocation": stationLocation = try reader.readStruct(GPSData.self, parameters[3])
+            case "stationMessage": stationMessage = try reader.readString(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            stationShortName: stationShortName,
+            stationIDNumber: stationIDNumber,
+            stationLongName: stationLongName,
+            stationLocation: stationLocation,
+            stationMessage: stationMessage
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let stationShortName { writer.writeString(stationShortName, forKey: "stationShortName") }
+        if let stationIDNumber { writer.writeStruct(stationIDNumber, forKey: "stationIDNumber") }
+        if let stationLongName { writer.writeString(stationLongName, forKey: "stationLongName") }
+        if let stationLocation { writer.writeStruct(stationLocation, forKey: "stationLocation") }
+        if let stationMessage { writer.writeString(stationMessage, forKey: "stationMessage") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(stationShortName, parameters[0])
+        validator.checkStruct(stationIDNumber, parameters[1])
+        validator.checkString(stationLongName, parameters[2])
+        validator.checkStruct(stationLocation, parameters[3])
+        validator.checkString(stationMessage, parameters[4])
+    }
 }
 
 extension RadioControlData {
@@ -5208,6 +9078,91 @@ extension RadioControlData {
         .init(name: "state", type: .enumeration("RadioState"), isMandatory: false),
         .init(name: "sisData", type: .structure("SisData"), isMandatory: false, availability: .init(since: .version(5, 0))),
     ])
+}
+
+extension RadioControlData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var frequencyInteger: Swift.Int?
+        var frequencyFraction: Swift.Int?
+        var band: RadioBand?
+        var rdsData: RdsData?
+        var hdRadioEnable: Swift.Bool?
+        var availableHDs: Swift.Int?
+        var availableHdChannels: [Swift.Int]?
+        var hdChannel: Swift.Int?
+        var signalStrength: Swift.Int?
+        var signalChangeThreshold: Swift.Int?
+        var radioEnable: Swift.Bool?
+        var state: RadioState?
+        var sisData: SisData?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "frequencyInteger": frequencyInteger = try reader.readInteger(parameters[0])
+            case "frequencyFraction": frequencyFraction = try reader.readInteger(parameters[1])
+            case "band": band = try reader.readEnum(RadioBand.self, parameters[2])
+            case "rdsData": rdsData = try reader.readStruct(RdsData.self, parameters[3])
+            case "hdRadioEnable": hdRadioEnable = try reader.readBool(parameters[4])
+            case "availableHDs": availableHDs = try reader.readInteger(parameters[5])
+            case "availableHdChannels": availableHdChannels = try reader.readIntegerArray(parameters[6])
+            case "hdChannel": hdChannel = try reader.readInteger(parameters[7])
+            case "signalStrength": signalStrength = try reader.readInteger(parameters[8])
+            case "signalChangeThreshold": signalChangeThreshold = try reader.readInteger(parameters[9])
+            case "radioEnable": radioEnable = try reader.readBool(parameters[10])
+            case "state": state = try reader.readEnum(RadioState.self, parameters[11])
+            case "sisData": sisData = try reader.readStruct(SisData.self, parameters[12])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            frequencyInteger: frequencyInteger,
+            frequencyFraction: frequencyFraction,
+            band: band,
+            rdsData: rdsData,
+            hdRadioEnable: hdRadioEnable,
+            availableHDs: availableHDs,
+            availableHdChannels: availableHdChannels,
+            hdChannel: hdChannel,
+            signalStrength: signalStrength,
+            signalChangeThreshold: signalChangeThreshold,
+            radioEnable: radioEnable,
+            state: state,
+            sisData: sisData
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let frequencyInteger { writer.writeInteger(frequencyInteger, forKey: "frequencyInteger") }
+        if let frequencyFraction { writer.writeInteger(frequencyFraction, forKey: "frequencyFraction") }
+        if let band { writer.writeEnum(band, forKey: "band") }
+        if let rdsData { writer.writeStruct(rdsData, forKey: "rdsData") }
+        if let hdRadioEnable { writer.writeBool(hdRadioEnable, forKey: "hdRadioEnable") }
+        if let availableHDs { writer.writeInteger(availableHDs, forKey: "availableHDs") }
+        if let availableHdChannels { writer.writeIntegerArray(availableHdChannels, forKey: "availableHdChannels") }
+        if let hdChannel { writer.writeInteger(hdChannel, forKey: "hdChannel") }
+        if let signalStrength { writer.writeInteger(signalStrength, forKey: "signalStrength") }
+        if let signalChangeThreshold { writer.writeInteger(signalChangeThreshold, forKey: "signalChangeThreshold") }
+        if let radioEnable { writer.writeBool(radioEnable, forKey: "radioEnable") }
+        if let state { writer.writeEnum(state, forKey: "state") }
+        if let sisData { writer.writeStruct(sisData, forKey: "sisData") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(frequencyInteger, parameters[0])
+        validator.checkInteger(frequencyFraction, parameters[1])
+        validator.checkEnum(band, parameters[2])
+        validator.checkStruct(rdsData, parameters[3])
+        validator.checkBool(hdRadioEnable, parameters[4])
+        validator.checkInteger(availableHDs, parameters[5])
+        validator.checkIntegerArray(availableHdChannels, parameters[6])
+        validator.checkInteger(hdChannel, parameters[7])
+        validator.checkInteger(signalStrength, parameters[8])
+        validator.checkInteger(signalChangeThreshold, parameters[9])
+        validator.checkBool(radioEnable, parameters[10])
+        validator.checkEnum(state, parameters[11])
+        validator.checkStruct(sisData, parameters[12])
+    }
 }
 
 extension ClimateControlData {
@@ -5230,6 +9185,101 @@ extension ClimateControlData {
     ])
 }
 
+extension ClimateControlData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var fanSpeed: Swift.Int?
+        var currentTemperature: Temperature?
+        var desiredTemperature: Temperature?
+        var acEnable: Swift.Bool?
+        var circulateAirEnable: Swift.Bool?
+        var autoModeEnable: Swift.Bool?
+        var defrostZone: DefrostZone?
+        var dualModeEnable: Swift.Bool?
+        var acMaxEnable: Swift.Bool?
+        var ventilationMode: VentilationMode?
+        var heatedSteeringWheelEnable: Swift.Bool?
+        var heatedWindshieldEnable: Swift.Bool?
+        var heatedRearWindowEnable: Swift.Bool?
+        var heatedMirrorsEnable: Swift.Bool?
+        var climateEnable: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "fanSpeed": fanSpeed = try reader.readInteger(parameters[0])
+            case "currentTemperature": currentTemperature = try reader.readStruct(Temperature.self, parameters[1])
+            case "desiredTemperature": desiredTemperature = try reader.readStruct(Temperature.self, parameters[2])
+            case "acEnable": acEnable = try reader.readBool(parameters[3])
+            case "circulateAirEnable": circulateAirEnable = try reader.readBool(parameters[4])
+            case "autoModeEnable": autoModeEnable = try reader.readBool(parameters[5])
+            case "defrostZone": defrostZone = try reader.readEnum(DefrostZone.self, parameters[6])
+            case "dualModeEnable": dualModeEnable = try reader.readBool(parameters[7])
+            case "acMaxEnable": acMaxEnable = try reader.readBool(parameters[8])
+            case "ventilationMode": ventilationMode = try reader.readEnum(VentilationMode.self, parameters[9])
+            case "heatedSteeringWheelEnable": heatedSteeringWheelEnable = try reader.readBool(parameters[10])
+            case "heatedWindshieldEnable": heatedWindshieldEnable = try reader.readBool(parameters[11])
+            case "heatedRearWindowEnable": heatedRearWindowEnable = try reader.readBool(parameters[12])
+            case "heatedMirrorsEnable": heatedMirrorsEnable = try reader.readBool(parameters[13])
+            case "climateEnable": climateEnable = try reader.readBool(parameters[14])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            fanSpeed: fanSpeed,
+            currentTemperature: currentTemperature,
+            desiredTemperature: desiredTemperature,
+            acEnable: acEnable,
+            circulateAirEnable: circulateAirEnable,
+            autoModeEnable: autoModeEnable,
+            defrostZone: defrostZone,
+            dualModeEnable: dualModeEnable,
+            acMaxEnable: acMaxEnable,
+            ventilationMode: ventilationMode,
+            heatedSteeringWheelEnable: heatedSteeringWheelEnable,
+            heatedWindshieldEnable: heatedWindshieldEnable,
+            heatedRearWindowEnable: heatedRearWindowEnable,
+            heatedMirrorsEnable: heatedMirrorsEnable,
+            climateEnable: climateEnable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let fanSpeed { writer.writeInteger(fanSpeed, forKey: "fanSpeed") }
+        if let currentTemperature { writer.writeStruct(currentTemperature, forKey: "currentTemperature") }
+        if let desiredTemperature { writer.writeStruct(desiredTemperature, forKey: "desiredTemperature") }
+        if let acEnable { writer.writeBool(acEnable, forKey: "acEnable") }
+        if let circulateAirEnable { writer.writeBool(circulateAirEnable, forKey: "circulateAirEnable") }
+        if let autoModeEnable { writer.writeBool(autoModeEnable, forKey: "autoModeEnable") }
+        if let defrostZone { writer.writeEnum(defrostZone, forKey: "defrostZone") }
+        if let dualModeEnable { writer.writeBool(dualModeEnable, forKey: "dualModeEnable") }
+        if let acMaxEnable { writer.writeBool(acMaxEnable, forKey: "acMaxEnable") }
+        if let ventilationMode { writer.writeEnum(ventilationMode, forKey: "ventilationMode") }
+        if let heatedSteeringWheelEnable { writer.writeBool(heatedSteeringWheelEnable, forKey: "heatedSteeringWheelEnable") }
+        if let heatedWindshieldEnable { writer.writeBool(heatedWindshieldEnable, forKey: "heatedWindshieldEnable") }
+        if let heatedRearWindowEnable { writer.writeBool(heatedRearWindowEnable, forKey: "heatedRearWindowEnable") }
+        if let heatedMirrorsEnable { writer.writeBool(heatedMirrorsEnable, forKey: "heatedMirrorsEnable") }
+        if let climateEnable { writer.writeBool(climateEnable, forKey: "climateEnable") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(fanSpeed, parameters[0])
+        validator.checkStruct(currentTemperature, parameters[1])
+        validator.checkStruct(desiredTemperature, parameters[2])
+        validator.checkBool(acEnable, parameters[3])
+        validator.checkBool(circulateAirEnable, parameters[4])
+        validator.checkBool(autoModeEnable, parameters[5])
+        validator.checkEnum(defrostZone, parameters[6])
+        validator.checkBool(dualModeEnable, parameters[7])
+        validator.checkBool(acMaxEnable, parameters[8])
+        validator.checkEnum(ventilationMode, parameters[9])
+        validator.checkBool(heatedSteeringWheelEnable, parameters[10])
+        validator.checkBool(heatedWindshieldEnable, parameters[11])
+        validator.checkBool(heatedRearWindowEnable, parameters[12])
+        validator.checkBool(heatedMirrorsEnable, parameters[13])
+        validator.checkBool(climateEnable, parameters[14])
+    }
+}
+
 extension RadioControlCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "RadioControlCapabilities", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "moduleName", type: .string, isMandatory: true, maxLength: 100),
@@ -5248,6 +9298,105 @@ extension RadioControlCapabilities {
         .init(name: "hdRadioEnableAvailable", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "siriusxmRadioAvailable", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
     ])
+}
+
+extension RadioControlCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleName: Swift.String?
+        var moduleInfo: ModuleInfo?
+        var radioEnableAvailable: Swift.Bool?
+        var radioBandAvailable: Swift.Bool?
+        var radioFrequencyAvailable: Swift.Bool?
+        var hdChannelAvailable: Swift.Bool?
+        var rdsDataAvailable: Swift.Bool?
+        var availableHDsAvailable: Swift.Bool?
+        var availableHdChannelsAvailable: Swift.Bool?
+        var stateAvailable: Swift.Bool?
+        var signalStrengthAvailable: Swift.Bool?
+        var signalChangeThresholdAvailable: Swift.Bool?
+        var sisDataAvailable: Swift.Bool?
+        var hdRadioEnableAvailable: Swift.Bool?
+        var siriusxmRadioAvailable: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleName": moduleName = try reader.readString(parameters[0])
+            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case "radioEnableAvailable": radioEnableAvailable = try reader.readBool(parameters[2])
+            case "radioBandAvailable": radioBandAvailable = try reader.readBool(parameters[3])
+            case "radioFrequencyAvailable": radioFrequencyAvailable = try reader.readBool(parameters[4])
+            case "hdChannelAvailable": hdChannelAvailable = try reader.readBool(parameters[5])
+            case "rdsDataAvailable": rdsDataAvailable = try reader.readBool(parameters[6])
+            case "availableHDsAvailable": availableHDsAvailable = try reader.readBool(parameters[7])
+            case "availableHdChannelsAvailable": availableHdChannelsAvailable = try reader.readBool(parameters[8])
+            case "stateAvailable": stateAvailable = try reader.readBool(parameters[9])
+            case "signalStrengthAvailable": signalStrengthAvailable = try reader.readBool(parameters[10])
+            case "signalChangeThresholdAvailable": signalChangeThresholdAvailable = try reader.readBool(parameters[11])
+            case "sisDataAvailable": sisDataAvailable = try reader.readBool(parameters[12])
+            case "hdRadioEnableAvailable": hdRadioEnableAvailable = try reader.readBool(parameters[13])
+            case "siriusxmRadioAvailable": siriusxmRadioAvailable = try reader.readBool(parameters[14])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleName else {
+            if moduleName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleName: moduleName,
+            moduleInfo: moduleInfo,
+            radioEnableAvailable: radioEnableAvailable,
+            radioBandAvailable: radioBandAvailable,
+            radioFrequencyAvailable: radioFrequencyAvailable,
+            hdChannelAvailable: hdChannelAvailable,
+            rdsDataAvailable: rdsDataAvailable,
+            availableHDsAvailable: availableHDsAvailable,
+            availableHdChannelsAvailable: availableHdChannelsAvailable,
+            stateAvailable: stateAvailable,
+            signalStrengthAvailable: signalStrengthAvailable,
+            signalChangeThresholdAvailable: signalChangeThresholdAvailable,
+            sisDataAvailable: sisDataAvailable,
+            hdRadioEnableAvailable: hdRadioEnableAvailable,
+            siriusxmRadioAvailable: siriusxmRadioAvailable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(moduleName, forKey: "moduleName")
+        if let moduleInfo { writer.writeStruct(moduleInfo, forKey: "moduleInfo") }
+        if let radioEnableAvailable { writer.writeBool(radioEnableAvailable, forKey: "radioEnableAvailable") }
+        if let radioBandAvailable { writer.writeBool(radioBandAvailable, forKey: "radioBandAvailable") }
+        if let radioFrequencyAvailable { writer.writeBool(radioFrequencyAvailable, forKey: "radioFrequencyAvailable") }
+        if let hdChannelAvailable { writer.writeBool(hdChannelAvailable, forKey: "hdChannelAvailable") }
+        if let rdsDataAvailable { writer.writeBool(rdsDataAvailable, forKey: "rdsDataAvailable") }
+        if let availableHDsAvailable { writer.writeBool(availableHDsAvailable, forKey: "availableHDsAvailable") }
+        if let availableHdChannelsAvailable { writer.writeBool(availableHdChannelsAvailable, forKey: "availableHdChannelsAvailable") }
+        if let stateAvailable { writer.writeBool(stateAvailable, forKey: "stateAvailable") }
+        if let signalStrengthAvailable { writer.writeBool(signalStrengthAvailable, forKey: "signalStrengthAvailable") }
+        if let signalChangeThresholdAvailable { writer.writeBool(signalChangeThresholdAvailable, forKey: "signalChangeThresholdAvailable") }
+        if let sisDataAvailable { writer.writeBool(sisDataAvailable, forKey: "sisDataAvailable") }
+        if let hdRadioEnableAvailable { writer.writeBool(hdRadioEnableAvailable, forKey: "hdRadioEnableAvailable") }
+        if let siriusxmRadioAvailable { writer.writeBool(siriusxmRadioAvailable, forKey: "siriusxmRadioAvailable") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(moduleName, parameters[0])
+        validator.checkStruct(moduleInfo, parameters[1])
+        validator.checkBool(radioEnableAvailable, parameters[2])
+        validator.checkBool(radioBandAvailable, parameters[3])
+        validator.checkBool(radioFrequencyAvailable, parameters[4])
+        validator.checkBool(hdChannelAvailable, parameters[5])
+        validator.checkBool(rdsDataAvailable, parameters[6])
+        validator.checkBool(availableHDsAvailable, parameters[7])
+        validator.checkBool(availableHdChannelsAvailable, parameters[8])
+        validator.checkBool(stateAvailable, parameters[9])
+        validator.checkBool(signalStrengthAvailable, parameters[10])
+        validator.checkBool(signalChangeThresholdAvailable, parameters[11])
+        validator.checkBool(sisDataAvailable, parameters[12])
+        validator.checkBool(hdRadioEnableAvailable, parameters[13])
+        validator.checkBool(siriusxmRadioAvailable, parameters[14])
+    }
 }
 
 extension ClimateControlCapabilities {
@@ -5274,12 +9423,171 @@ extension ClimateControlCapabilities {
     ])
 }
 
+extension ClimateControlCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleName: Swift.String?
+        var moduleInfo: ModuleInfo?
+        var currentTemperatureAvailable: Swift.Bool?
+        var fanSpeedAvailable: Swift.Bool?
+        var desiredTemperatureAvailable: Swift.Bool?
+        var acEnableAvailable: Swift.Bool?
+        var acMaxEnableAvailable: Swift.Bool?
+        var circulateAirEnableAvailable: Swift.Bool?
+        var autoModeEnableAvailable: Swift.Bool?
+        var dualModeEnableAvailable: Swift.Bool?
+        var defrostZoneAvailable: Swift.Bool?
+        var defrostZone: [DefrostZone]?
+        var ventilationModeAvailable: Swift.Bool?
+        var ventilationMode: [VentilationMode]?
+        var heatedSteeringWheelAvailable: Swift.Bool?
+        var heatedWindshieldAvailable: Swift.Bool?
+        var heatedRearWindowAvailable: Swift.Bool?
+        var heatedMirrorsAvailable: Swift.Bool?
+        var climateEnableAvailable: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleName": moduleName = try reader.readString(parameters[0])
+            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case "currentTemperatureAvailable": currentTemperatureAvailable = try reader.readBool(parameters[2])
+            case "fanSpeedAvailable": fanSpeedAvailable = try reader.readBool(parameters[3])
+            case "desiredTemperatureAvailable": desiredTemperatureAvailable = try reader.readBool(parameters[4])
+            case "acEnableAvailable": acEnableAvailable = try reader.readBool(parameters[5])
+            case "acMaxEnableAvailable": acMaxEnableAvailable = try reader.readBool(parameters[6])
+            case "circulateAirEnableAvailable": circulateAirEnableAvailable = try reader.readBool(parameters[7])
+            case "autoModeEnableAvailable": autoModeEnableAvailable = try reader.readBool(parameters[8])
+            case "dualModeEnableAvailable": dualModeEnableAvailable = try reader.readBool(parameters[9])
+            case "defrostZoneAvailable": defrostZoneAvailable = try reader.readBool(parameters[10])
+            case "defrostZone": defrostZone = try reader.readEnumArray(DefrostZone.self, parameters[11])
+            case "ventilationModeAvailable": ventilationModeAvailable = try reader.readBool(parameters[12])
+            case "ventilationMode": ventilationMode = try reader.readEnumArray(VentilationMode.self, parameters[13])
+            case "heatedSteeringWheelAvailable": heatedSteeringWheelAvailable = try reader.readBool(parameters[14])
+            case "heatedWindshieldAvailable": heatedWindshieldAvailable = try reader.readBool(parameters[15])
+            case "heatedRearWindowAvailable": heatedRearWindowAvailable = try reader.readBool(parameters[16])
+            case "heatedMirrorsAvailable": heatedMirrorsAvailable = try reader.readBool(parameters[17])
+            case "climateEnableAvailable": climateEnableAvailable = try reader.readBool(parameters[18])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleName else {
+            if moduleName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleName: moduleName,
+            moduleInfo: moduleInfo,
+            currentTemperatureAvailable: currentTemperatureAvailable,
+            fanSpeedAvailable: fanSpeedAvailable,
+            desiredTemperatureAvailable: desiredTemperatureAvailable,
+            acEnableAvailable: acEnableAvailable,
+            acMaxEnableAvailable: acMaxEnableAvailable,
+            circulateAirEnableAvailable: circulateAirEnableAvailable,
+            autoModeEnableAvailable: autoModeEnableAvailable,
+            dualModeEnableAvailable: dualModeEnableAvailable,
+            defrostZoneAvailable: defrostZoneAvailable,
+            defrostZone: defrostZone,
+            ventilationModeAvailable: ventilationModeAvailable,
+            ventilationMode: ventilationMode,
+            heatedSteeringWheelAvailable: heatedSteeringWheelAvailable,
+            heatedWindshieldAvailable: heatedWindshieldAvailable,
+            heatedRearWindowAvailable: heatedRearWindowAvailable,
+            heatedMirrorsAvailable: heatedMirrorsAvailable,
+            climateEnableAvailable: climateEnableAvailable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(moduleName, forKey: "moduleName")
+        if let moduleInfo { writer.writeStruct(moduleInfo, forKey: "moduleInfo") }
+        if let currentTemperatureAvailable { writer.writeBool(currentTemperatureAvailable, forKey: "currentTemperatureAvailable") }
+        if let fanSpeedAvailable { writer.writeBool(fanSpeedAvailable, forKey: "fanSpeedAvailable") }
+        if let desiredTemperatureAvailable { writer.writeBool(desiredTemperatureAvailable, forKey: "desiredTemperatureAvailable") }
+        if let acEnableAvailable { writer.writeBool(acEnableAvailable, forKey: "acEnableAvailable") }
+        if let acMaxEnableAvailable { writer.writeBool(acMaxEnableAvailable, forKey: "acMaxEnableAvailable") }
+        if let circulateAirEnableAvailable { writer.writeBool(circulateAirEnableAvailable, forKey: "circulateAirEnableAvailable") }
+        if let autoModeEnableAvailable { writer.writeBool(autoModeEnableAvailable, forKey: "autoModeEnableAvailable") }
+        if let dualModeEnableAvailable { writer.writeBool(dualModeEnableAvailable, forKey: "dualModeEnableAvailable") }
+        if let defrostZoneAvailable { writer.writeBool(defrostZoneAvailable, forKey: "defrostZoneAvailable") }
+        if let defrostZone { writer.writeEnumArray(defrostZone, forKey: "defrostZone") }
+        if let ventilationModeAvailable { writer.writeBool(ventilationModeAvailable, forKey: "ventilationModeAvailable") }
+        if let ventilationMode { writer.writeEnumArray(ventilationMode, forKey: "ventilationMode") }
+        if let heatedSteeringWheelAvailable { writer.writeBool(heatedSteeringWheelAvailable, forKey: "heatedSteeringWheelAvailable") }
+        if let heatedWindshieldAvailable { writer.writeBool(heatedWindshieldAvailable, forKey: "heatedWindshieldAvailable") }
+        if let heatedRearWindowAvailable { writer.writeBool(heatedRearWindowAvailable, forKey: "heatedRearWindowAvailable") }
+        if let heatedMirrorsAvailable { writer.writeBool(heatedMirrorsAvailable, forKey: "heatedMirrorsAvailable") }
+        if let climateEnableAvailable { writer.writeBool(climateEnableAvailable, forKey: "climateEnableAvailable") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(moduleName, parameters[0])
+        validator.checkStruct(moduleInfo, parameters[1])
+        validator.checkBool(currentTemperatureAvailable, parameters[2])
+        validator.checkBool(fanSpeedAvailable, parameters[3])
+        validator.checkBool(desiredTemperatureAvailable, parameters[4])
+        validator.checkBool(acEnableAvailable, parameters[5])
+        validator.checkBool(acMaxEnableAvailable, parameters[6])
+        validator.checkBool(circulateAirEnableAvailable, parameters[7])
+        validator.checkBool(autoModeEnableAvailable, parameters[8])
+        validator.checkBool(dualModeEnableAvailable, parameters[9])
+        validator.checkBool(defrostZoneAvailable, parameters[10])
+        validator.checkEnumArray(defrostZone, parameters[11])
+        validator.checkBool(ventilationModeAvailable, parameters[12])
+        validator.checkEnumArray(ventilationMode, parameters[13])
+        validator.checkBool(heatedSteeringWheelAvailable, parameters[14])
+        validator.checkBool(heatedWindshieldAvailable, parameters[15])
+        validator.checkBool(heatedRearWindowAvailable, parameters[16])
+        validator.checkBool(heatedMirrorsAvailable, parameters[17])
+        validator.checkBool(climateEnableAvailable, parameters[18])
+    }
+}
+
 extension EqualizerSettings {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "EqualizerSettings", availability: .init(since: .version(5, 0)), parameters: [
         .init(name: "channelId", type: .integer, isMandatory: true, minValue: 1, maxValue: 100),
         .init(name: "channelName", type: .string, isMandatory: false, maxLength: 50),
         .init(name: "channelSetting", type: .integer, isMandatory: true, minValue: 0, maxValue: 100),
     ])
+}
+
+extension EqualizerSettings {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var channelId: Swift.Int?
+        var channelName: Swift.String?
+        var channelSetting: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "channelId": channelId = try reader.readInteger(parameters[0])
+            case "channelName": channelName = try reader.readString(parameters[1])
+            case "channelSetting": channelSetting = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let channelId, let channelSetting else {
+            if channelId == nil { reader.missing(parameters[0]) }
+            if channelSetting == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            channelId: channelId,
+            channelName: channelName,
+            channelSetting: channelSetting
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(channelId, forKey: "channelId")
+        if let channelName { writer.writeString(channelName, forKey: "channelName") }
+        writer.writeInteger(channelSetting, forKey: "channelSetting")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(channelId, parameters[0])
+        validator.checkString(channelName, parameters[1])
+        validator.checkInteger(channelSetting, parameters[2])
+    }
 }
 
 extension AudioControlData {
@@ -5289,6 +9597,46 @@ extension AudioControlData {
         .init(name: "volume", type: .integer, isMandatory: false, minValue: 0, maxValue: 100),
         .init(name: "equalizerSettings", type: .structure("EqualizerSettings"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100),
     ])
+}
+
+extension AudioControlData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var source: PrimaryAudioSource?
+        var keepContext: Swift.Bool?
+        var volume: Swift.Int?
+        var equalizerSettings: [EqualizerSettings]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "source": source = try reader.readEnum(PrimaryAudioSource.self, parameters[0])
+            case "keepContext": keepContext = try reader.readBool(parameters[1])
+            case "volume": volume = try reader.readInteger(parameters[2])
+            case "equalizerSettings": equalizerSettings = try reader.readStructArray(EqualizerSettings.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            source: source,
+            keepContext: keepContext,
+            volume: volume,
+            equalizerSettings: equalizerSettings
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let source { writer.writeEnum(source, forKey: "source") }
+        if let keepContext { writer.writeBool(keepContext, forKey: "keepContext") }
+        if let volume { writer.writeInteger(volume, forKey: "volume") }
+        if let equalizerSettings { writer.writeStructArray(equalizerSettings, forKey: "equalizerSettings") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(source, parameters[0])
+        validator.checkBool(keepContext, parameters[1])
+        validator.checkInteger(volume, parameters[2])
+        validator.checkStructArray(equalizerSettings, parameters[3])
+    }
 }
 
 extension AudioControlCapabilities {
@@ -5303,6 +9651,65 @@ extension AudioControlCapabilities {
     ])
 }
 
+extension AudioControlCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleName: Swift.String?
+        var moduleInfo: ModuleInfo?
+        var sourceAvailable: Swift.Bool?
+        var keepContextAvailable: Swift.Bool?
+        var volumeAvailable: Swift.Bool?
+        var equalizerAvailable: Swift.Bool?
+        var equalizerMaxChannelId: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleName": moduleName = try reader.readString(parameters[0])
+            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case "sourceAvailable": sourceAvailable = try reader.readBool(parameters[2])
+            case "keepContextAvailable": keepContextAvailable = try reader.readBool(parameters[3])
+            case "volumeAvailable": volumeAvailable = try reader.readBool(parameters[4])
+            case "equalizerAvailable": equalizerAvailable = try reader.readBool(parameters[5])
+            case "equalizerMaxChannelId": equalizerMaxChannelId = try reader.readInteger(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleName else {
+            if moduleName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleName: moduleName,
+            moduleInfo: moduleInfo,
+            sourceAvailable: sourceAvailable,
+            keepContextAvailable: keepContextAvailable,
+            volumeAvailable: volumeAvailable,
+            equalizerAvailable: equalizerAvailable,
+            equalizerMaxChannelId: equalizerMaxChannelId
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(moduleName, forKey: "moduleName")
+        if let moduleInfo { writer.writeStruct(moduleInfo, forKey: "moduleInfo") }
+        if let sourceAvailable { writer.writeBool(sourceAvailable, forKey: "sourceAvailable") }
+        if let keepContextAvailable { writer.writeBool(keepContextAvailable, forKey: "keepContextAvailable") }
+        if let volumeAvailable { writer.writeBool(volumeAvailable, forKey: "volumeAvailable") }
+        if let equalizerAvailable { writer.writeBool(equalizerAvailable, forKey: "equalizerAvailable") }
+        if let equalizerMaxChannelId { writer.writeInteger(equalizerMaxChannelId, forKey: "equalizerMaxChannelId") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(moduleName, parameters[0])
+        validator.checkStruct(moduleInfo, parameters[1])
+        validator.checkBool(sourceAvailable, parameters[2])
+        validator.checkBool(keepContextAvailable, parameters[3])
+        validator.checkBool(volumeAvailable, parameters[4])
+        validator.checkBool(equalizerAvailable, parameters[5])
+        validator.checkInteger(equalizerMaxChannelId, parameters[6])
+    }
+}
+
 extension LightCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "LightCapabilities", availability: .init(since: .version(5, 0)), parameters: [
         .init(name: "name", type: .enumeration("LightName"), isMandatory: true),
@@ -5312,12 +9719,96 @@ extension LightCapabilities {
     ])
 }
 
+extension LightCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var name: LightName?
+        var statusAvailable: Swift.Bool?
+        var densityAvailable: Swift.Bool?
+        var rgbColorSpaceAvailable: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "name": name = try reader.readEnum(LightName.self, parameters[0])
+            case "statusAvailable": statusAvailable = try reader.readBool(parameters[1])
+            case "densityAvailable": densityAvailable = try reader.readBool(parameters[2])
+            case "rgbColorSpaceAvailable": rgbColorSpaceAvailable = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let name else {
+            if name == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            name: name,
+            statusAvailable: statusAvailable,
+            densityAvailable: densityAvailable,
+            rgbColorSpaceAvailable: rgbColorSpaceAvailable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(name, forKey: "name")
+        if let statusAvailable { writer.writeBool(statusAvailable, forKey: "statusAvailable") }
+        if let densityAvailable { writer.writeBool(densityAvailable, forKey: "densityAvailable") }
+        if let rgbColorSpaceAvailable { writer.writeBool(rgbColorSpaceAvailable, forKey: "rgbColorSpaceAvailable") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(name, parameters[0])
+        validator.checkBool(statusAvailable, parameters[1])
+        validator.checkBool(densityAvailable, parameters[2])
+        validator.checkBool(rgbColorSpaceAvailable, parameters[3])
+    }
+}
+
 extension LightControlCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "LightControlCapabilities", availability: .init(since: .version(5, 0)), parameters: [
         .init(name: "moduleName", type: .string, isMandatory: true, maxLength: 100),
         .init(name: "moduleInfo", type: .structure("ModuleInfo"), isMandatory: false, availability: .init(since: .version(6, 0))),
         .init(name: "supportedLights", type: .structure("LightCapabilities"), isArray: true, isMandatory: true, minSize: 1, maxSize: 100),
     ])
+}
+
+extension LightControlCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleName: Swift.String?
+        var moduleInfo: ModuleInfo?
+        var supportedLights: [LightCapabilities]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleName": moduleName = try reader.readString(parameters[0])
+            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case "supportedLights": supportedLights = try reader.readStructArray(LightCapabilities.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleName, let supportedLights else {
+            if moduleName == nil { reader.missing(parameters[0]) }
+            if supportedLights == nil { reader.missing(parameters[2]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleName: moduleName,
+            moduleInfo: moduleInfo,
+            supportedLights: supportedLights
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(moduleName, forKey: "moduleName")
+        if let moduleInfo { writer.writeStruct(moduleInfo, forKey: "moduleInfo") }
+        writer.writeStructArray(supportedLights, forKey: "supportedLights")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(moduleName, parameters[0])
+        validator.checkStruct(moduleInfo, parameters[1])
+        validator.checkStructArray(supportedLights, parameters[2])
+    }
 }
 
 extension LightState {
@@ -5329,10 +9820,84 @@ extension LightState {
     ])
 }
 
+extension LightState {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var id: LightName?
+        var status: LightStatus?
+        var density: Swift.Double?
+        var color: RGBColor?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "id": id = try reader.readEnum(LightName.self, parameters[0])
+            case "status": status = try reader.readEnum(LightStatus.self, parameters[1])
+            case "density": density = try reader.readFloat(parameters[2])
+            case "color": color = try reader.readStruct(RGBColor.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let id, let status else {
+            if id == nil { reader.missing(parameters[0]) }
+            if status == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            id: id,
+            status: status,
+            density: density,
+            color: color
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(id, forKey: "id")
+        writer.writeEnum(status, forKey: "status")
+        if let density { writer.writeFloat(density, forKey: "density") }
+        if let color { writer.writeStruct(color, forKey: "color") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(id, parameters[0])
+        validator.checkEnum(status, parameters[1])
+        validator.checkFloat(density, parameters[2])
+        validator.checkStruct(color, parameters[3])
+    }
+}
+
 extension LightControlData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "LightControlData", availability: .init(since: .version(5, 0)), parameters: [
         .init(name: "lightState", type: .structure("LightState"), isArray: true, isMandatory: true, minSize: 1, maxSize: 100),
     ])
+}
+
+extension LightControlData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var lightState: [LightState]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "lightState": lightState = try reader.readStructArray(LightState.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let lightState else {
+            if lightState == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            lightState: lightState
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStructArray(lightState, forKey: "lightState")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(lightState, parameters[0])
+    }
 }
 
 extension HMISettingsControlData {
@@ -5343,6 +9908,41 @@ extension HMISettingsControlData {
     ])
 }
 
+extension HMISettingsControlData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var displayMode: DisplayMode?
+        var temperatureUnit: TemperatureUnit?
+        var distanceUnit: DistanceUnit?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "displayMode": displayMode = try reader.readEnum(DisplayMode.self, parameters[0])
+            case "temperatureUnit": temperatureUnit = try reader.readEnum(TemperatureUnit.self, parameters[1])
+            case "distanceUnit": distanceUnit = try reader.readEnum(DistanceUnit.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            displayMode: displayMode,
+            temperatureUnit: temperatureUnit,
+            distanceUnit: distanceUnit
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let displayMode { writer.writeEnum(displayMode, forKey: "displayMode") }
+        if let temperatureUnit { writer.writeEnum(temperatureUnit, forKey: "temperatureUnit") }
+        if let distanceUnit { writer.writeEnum(distanceUnit, forKey: "distanceUnit") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(displayMode, parameters[0])
+        validator.checkEnum(temperatureUnit, parameters[1])
+        validator.checkEnum(distanceUnit, parameters[2])
+    }
+}
+
 extension HMISettingsControlCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "HMISettingsControlCapabilities", availability: .init(since: .version(5, 0)), parameters: [
         .init(name: "moduleName", type: .string, isMandatory: true, maxLength: 100),
@@ -5351,6 +9951,55 @@ extension HMISettingsControlCapabilities {
         .init(name: "temperatureUnitAvailable", type: .boolean, isMandatory: false),
         .init(name: "displayModeUnitAvailable", type: .boolean, isMandatory: false),
     ])
+}
+
+extension HMISettingsControlCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleName: Swift.String?
+        var moduleInfo: ModuleInfo?
+        var distanceUnitAvailable: Swift.Bool?
+        var temperatureUnitAvailable: Swift.Bool?
+        var displayModeUnitAvailable: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleName": moduleName = try reader.readString(parameters[0])
+            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case "distanceUnitAvailable": distanceUnitAvailable = try reader.readBool(parameters[2])
+            case "temperatureUnitAvailable": temperatureUnitAvailable = try reader.readBool(parameters[3])
+            case "displayModeUnitAvailable": displayModeUnitAvailable = try reader.readBool(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleName else {
+            if moduleName == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleName: moduleName,
+            moduleInfo: moduleInfo,
+            distanceUnitAvailable: distanceUnitAvailable,
+            temperatureUnitAvailable: temperatureUnitAvailable,
+            displayModeUnitAvailable: displayModeUnitAvailable
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(moduleName, forKey: "moduleName")
+        if let moduleInfo { writer.writeStruct(moduleInfo, forKey: "moduleInfo") }
+        if let distanceUnitAvailable { writer.writeBool(distanceUnitAvailable, forKey: "distanceUnitAvailable") }
+        if let temperatureUnitAvailable { writer.writeBool(temperatureUnitAvailable, forKey: "temperatureUnitAvailable") }
+        if let displayModeUnitAvailable { writer.writeBool(displayModeUnitAvailable, forKey: "displayModeUnitAvailable") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(moduleName, parameters[0])
+        validator.checkStruct(moduleInfo, parameters[1])
+        validator.checkBool(distanceUnitAvailable, parameters[2])
+        validator.checkBool(temperatureUnitAvailable, parameters[3])
+        validator.checkBool(displayModeUnitAvailable, parameters[4])
+    }
 }
 
 extension ModuleData {
@@ -5366,6 +10015,70 @@ extension ModuleData {
     ])
 }
 
+extension ModuleData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var moduleType: ModuleType?
+        var moduleId: Swift.String?
+        var radioControlData: RadioControlData?
+        var climateControlData: ClimateControlData?
+        var seatControlData: SeatControlData?
+        var audioControlData: AudioControlData?
+        var lightControlData: LightControlData?
+        var hmiSettingsControlData: HMISettingsControlData?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "moduleType": moduleType = try reader.readEnum(ModuleType.self, parameters[0])
+            case "moduleId": moduleId = try reader.readString(parameters[1])
+            case "radioControlData": radioControlData = try reader.readStruct(RadioControlData.self, parameters[2])
+            case "climateControlData": climateControlData = try reader.readStruct(ClimateControlData.self, parameters[3])
+            case "seatControlData": seatControlData = try reader.readStruct(SeatControlData.self, parameters[4])
+            case "audioControlData": audioControlData = try reader.readStruct(AudioControlData.self, parameters[5])
+            case "lightControlData": lightControlData = try reader.readStruct(LightControlData.self, parameters[6])
+            case "hmiSettingsControlData": hmiSettingsControlData = try reader.readStruct(HMISettingsControlData.self, parameters[7])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let moduleType else {
+            if moduleType == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            moduleType: moduleType,
+            moduleId: moduleId,
+            radioControlData: radioControlData,
+            climateControlData: climateControlData,
+            seatControlData: seatControlData,
+            audioControlData: audioControlData,
+            lightControlData: lightControlData,
+            hmiSettingsControlData: hmiSettingsControlData
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(moduleType, forKey: "moduleType")
+        if let moduleId { writer.writeString(moduleId, forKey: "moduleId") }
+        if let radioControlData { writer.writeStruct(radioControlData, forKey: "radioControlData") }
+        if let climateControlData { writer.writeStruct(climateControlData, forKey: "climateControlData") }
+        if let seatControlData { writer.writeStruct(seatControlData, forKey: "seatControlData") }
+        if let audioControlData { writer.writeStruct(audioControlData, forKey: "audioControlData") }
+        if let lightControlData { writer.writeStruct(lightControlData, forKey: "lightControlData") }
+        if let hmiSettingsControlData { writer.writeStruct(hmiSettingsControlData, forKey: "hmiSettingsControlData") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(moduleType, parameters[0])
+        validator.checkString(moduleId, parameters[1])
+        validator.checkStruct(radioControlData, parameters[2])
+        validator.checkStruct(climateControlData, parameters[3])
+        validator.checkStruct(seatControlData, parameters[4])
+        validator.checkStruct(audioControlData, parameters[5])
+        validator.checkStruct(lightControlData, parameters[6])
+        validator.checkStruct(hmiSettingsControlData, parameters[7])
+    }
+}
+
 extension RemoteControlCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "RemoteControlCapabilities", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "climateControlCapabilities", type: .structure("ClimateControlCapabilities"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100),
@@ -5378,6 +10091,61 @@ extension RemoteControlCapabilities {
     ])
 }
 
+extension RemoteControlCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var climateControlCapabilities: [ClimateControlCapabilities]?
+        var radioControlCapabilities: [RadioControlCapabilities]?
+        var buttonCapabilities: [ButtonCapabilities]?
+        var audioControlCapabilities: [AudioControlCapabilities]?
+        var hmiSettingsControlCapabilities: HMISettingsControlCapabilities?
+        var lightControlCapabilities: LightControlCapabilities?
+        var seatControlCapabilities: [SeatControlCapabilities]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "climateControlCapabilities": climateControlCapabilities = try reader.readStructArray(ClimateControlCapabilities.self, parameters[0])
+            case "radioControlCapabilities": radioControlCapabilities = try reader.readStructArray(RadioControlCapabilities.self, parameters[1])
+            case "buttonCapabilities": buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[2])
+            case "audioControlCapabilities": audioControlCapabilities = try reader.readStructArray(AudioControlCapabilities.self, parameters[3])
+            case "hmiSettingsControlCapabilities": hmiSettingsControlCapabilities = try reader.readStruct(HMISettingsControlCapabilities.self, parameters[4])
+            case "lightControlCapabilities": lightControlCapabilities = try reader.readStruct(LightControlCapabilities.self, parameters[5])
+            case "seatControlCapabilities": seatControlCapabilities = try reader.readStructArray(SeatControlCapabilities.self, parameters[6])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            climateControlCapabilities: climateControlCapabilities,
+            radioControlCapabilities: radioControlCapabilities,
+            buttonCapabilities: buttonCapabilities,
+            audioControlCapabilities: audioControlCapabilities,
+            hmiSettingsControlCapabilities: hmiSettingsControlCapabilities,
+            lightControlCapabilities: lightControlCapabilities,
+            seatControlCapabilities: seatControlCapabilities
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let climateControlCapabilities { writer.writeStructArray(climateControlCapabilities, forKey: "climateControlCapabilities") }
+        if let radioControlCapabilities { writer.writeStructArray(radioControlCapabilities, forKey: "radioControlCapabilities") }
+        if let buttonCapabilities { writer.writeStructArray(buttonCapabilities, forKey: "buttonCapabilities") }
+        if let audioControlCapabilities { writer.writeStructArray(audioControlCapabilities, forKey: "audioControlCapabilities") }
+        if let hmiSettingsControlCapabilities { writer.writeStruct(hmiSettingsControlCapabilities, forKey: "hmiSettingsControlCapabilities") }
+        if let lightControlCapabilities { writer.writeStruct(lightControlCapabilities, forKey: "lightControlCapabilities") }
+        if let seatControlCapabilities { writer.writeStructArray(seatControlCapabilities, forKey: "seatControlCapabilities") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(climateControlCapabilities, parameters[0])
+        validator.checkStructArray(radioControlCapabilities, parameters[1])
+        validator.checkStructArray(buttonCapabilities, parameters[2])
+        validator.checkStructArray(audioControlCapabilities, parameters[3])
+        validator.checkStruct(hmiSettingsControlCapabilities, parameters[4])
+        validator.checkStruct(lightControlCapabilities, parameters[5])
+        validator.checkStructArray(seatControlCapabilities, parameters[6])
+    }
+}
+
 extension MetadataTags {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "MetadataTags", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "mainField1", type: .enumeration("MetadataType"), isArray: true, isMandatory: false, minSize: 0, maxSize: 5),
@@ -5385,6 +10153,46 @@ extension MetadataTags {
         .init(name: "mainField3", type: .enumeration("MetadataType"), isArray: true, isMandatory: false, minSize: 0, maxSize: 5),
         .init(name: "mainField4", type: .enumeration("MetadataType"), isArray: true, isMandatory: false, minSize: 0, maxSize: 5),
     ])
+}
+
+extension MetadataTags {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var mainField1: [MetadataType]?
+        var mainField2: [MetadataType]?
+        var mainField3: [MetadataType]?
+        var mainField4: [MetadataType]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "mainField1": mainField1 = try reader.readEnumArray(MetadataType.self, parameters[0])
+            case "mainField2": mainField2 = try reader.readEnumArray(MetadataType.self, parameters[1])
+            case "mainField3": mainField3 = try reader.readEnumArray(MetadataType.self, parameters[2])
+            case "mainField4": mainField4 = try reader.readEnumArray(MetadataType.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            mainField1: mainField1,
+            mainField2: mainField2,
+            mainField3: mainField3,
+            mainField4: mainField4
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let mainField1 { writer.writeEnumArray(mainField1, forKey: "mainField1") }
+        if let mainField2 { writer.writeEnumArray(mainField2, forKey: "mainField2") }
+        if let mainField3 { writer.writeEnumArray(mainField3, forKey: "mainField3") }
+        if let mainField4 { writer.writeEnumArray(mainField4, forKey: "mainField4") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnumArray(mainField1, parameters[0])
+        validator.checkEnumArray(mainField2, parameters[1])
+        validator.checkEnumArray(mainField3, parameters[2])
+        validator.checkEnumArray(mainField4, parameters[3])
+    }
 }
 
 extension Rectangle {
@@ -5396,6 +10204,53 @@ extension Rectangle {
     ])
 }
 
+extension Rectangle {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var x: Swift.Double?
+        var y: Swift.Double?
+        var width: Swift.Double?
+        var height: Swift.Double?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "x": x = try reader.readFloat(parameters[0])
+            case "y": y = try reader.readFloat(parameters[1])
+            case "width": width = try reader.readFloat(parameters[2])
+            case "height": height = try reader.readFloat(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let x, let y, let width, let height else {
+            if x == nil { reader.missing(parameters[0]) }
+            if y == nil { reader.missing(parameters[1]) }
+            if width == nil { reader.missing(parameters[2]) }
+            if height == nil { reader.missing(parameters[3]) }
+            throw .invalidValue
+        }
+        self.init(
+            x: x,
+            y: y,
+            width: width,
+            height: height
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeFloat(x, forKey: "x")
+        writer.writeFloat(y, forKey: "y")
+        writer.writeFloat(width, forKey: "width")
+        writer.writeFloat(height, forKey: "height")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkFloat(x, parameters[0])
+        validator.checkFloat(y, parameters[1])
+        validator.checkFloat(width, parameters[2])
+        validator.checkFloat(height, parameters[3])
+    }
+}
+
 extension HapticRect {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "HapticRect", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "id", type: .integer, isMandatory: true, minValue: 0, maxValue: 2000000000),
@@ -5403,9 +10258,59 @@ extension HapticRect {
     ])
 }
 
+extension HapticRect {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var id: Swift.Int?
+        var rect: Rectangle?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "id": id = try reader.readInteger(parameters[0])
+            case "rect": rect = try reader.readStruct(Rectangle.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let id, let rect else {
+            if id == nil { reader.missing(parameters[0]) }
+            if rect == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            id: id,
+            rect: rect
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(id, forKey: "id")
+        writer.writeStruct(rect, forKey: "rect")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(id, parameters[0])
+        validator.checkStruct(rect, parameters[1])
+    }
+}
+
 extension MediaServiceManifest {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "MediaServiceManifest", availability: .init(since: .version(5, 1)), parameters: [
     ])
+}
+
+extension MediaServiceManifest {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }
 
 extension MediaServiceData {
@@ -5426,6 +10331,91 @@ extension MediaServiceData {
     ])
 }
 
+extension MediaServiceData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var mediaType: MediaType?
+        var mediaTitle: Swift.String?
+        var mediaArtist: Swift.String?
+        var mediaAlbum: Swift.String?
+        var playlistName: Swift.String?
+        var isExplicit: Swift.Bool?
+        var trackPlaybackProgress: Swift.Int?
+        var trackPlaybackDuration: Swift.Int?
+        var queuePlaybackProgress: Swift.Int?
+        var queuePlaybackDuration: Swift.Int?
+        var queueCurrentTrackNumber: Swift.Int?
+        var queueTotalTrackCount: Swift.Int?
+        var mediaImage: Image?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "mediaType": mediaType = try reader.readEnum(MediaType.self, parameters[0])
+            case "mediaTitle": mediaTitle = try reader.readString(parameters[1])
+            case "mediaArtist": mediaArtist = try reader.readString(parameters[2])
+            case "mediaAlbum": mediaAlbum = try reader.readString(parameters[3])
+            case "playlistName": playlistName = try reader.readString(parameters[4])
+            case "isExplicit": isExplicit = try reader.readBool(parameters[5])
+            case "trackPlaybackProgress": trackPlaybackProgress = try reader.readInteger(parameters[6])
+            case "trackPlaybackDuration": trackPlaybackDuration = try reader.readInteger(parameters[7])
+            case "queuePlaybackProgress": queuePlaybackProgress = try reader.readInteger(parameters[8])
+            case "queuePlaybackDuration": queuePlaybackDuration = try reader.readInteger(parameters[9])
+            case "queueCurrentTrackNumber": queueCurrentTrackNumber = try reader.readInteger(parameters[10])
+            case "queueTotalTrackCount": queueTotalTrackCount = try reader.readInteger(parameters[11])
+            case "mediaImage": mediaImage = try reader.readStruct(Image.self, parameters[12])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            mediaType: mediaType,
+            mediaTitle: mediaTitle,
+            mediaArtist: mediaArtist,
+            mediaAlbum: mediaAlbum,
+            playlistName: playlistName,
+            isExplicit: isExplicit,
+            trackPlaybackProgress: trackPlaybackProgress,
+            trackPlaybackDuration: trackPlaybackDuration,
+            queuePlaybackProgress: queuePlaybackProgress,
+            queuePlaybackDuration: queuePlaybackDuration,
+            queueCurrentTrackNumber: queueCurrentTrackNumber,
+            queueTotalTrackCount: queueTotalTrackCount,
+            mediaImage: mediaImage
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let mediaType { writer.writeEnum(mediaType, forKey: "mediaType") }
+        if let mediaTitle { writer.writeString(mediaTitle, forKey: "mediaTitle") }
+        if let mediaArtist { writer.writeString(mediaArtist, forKey: "mediaArtist") }
+        if let mediaAlbum { writer.writeString(mediaAlbum, forKey: "mediaAlbum") }
+        if let playlistName { writer.writeString(playlistName, forKey: "playlistName") }
+        if let isExplicit { writer.writeBool(isExplicit, forKey: "isExplicit") }
+        if let trackPlaybackProgress { writer.writeInteger(trackPlaybackProgress, forKey: "trackPlaybackProgress") }
+        if let trackPlaybackDuration { writer.writeInteger(trackPlaybackDuration, forKey: "trackPlaybackDuration") }
+        if let queuePlaybackProgress { writer.writeInteger(queuePlaybackProgress, forKey: "queuePlaybackProgress") }
+        if let queuePlaybackDuration { writer.writeInteger(queuePlaybackDuration, forKey: "queuePlaybackDuration") }
+        if let queueCurrentTrackNumber { writer.writeInteger(queueCurrentTrackNumber, forKey: "queueCurrentTrackNumber") }
+        if let queueTotalTrackCount { writer.writeInteger(queueTotalTrackCount, forKey: "queueTotalTrackCount") }
+        if let mediaImage { writer.writeStruct(mediaImage, forKey: "mediaImage") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(mediaType, parameters[0])
+        validator.checkString(mediaTitle, parameters[1])
+        validator.checkString(mediaArtist, parameters[2])
+        validator.checkString(mediaAlbum, parameters[3])
+        validator.checkString(playlistName, parameters[4])
+        validator.checkBool(isExplicit, parameters[5])
+        validator.checkInteger(trackPlaybackProgress, parameters[6])
+        validator.checkInteger(trackPlaybackDuration, parameters[7])
+        validator.checkInteger(queuePlaybackProgress, parameters[8])
+        validator.checkInteger(queuePlaybackDuration, parameters[9])
+        validator.checkInteger(queueCurrentTrackNumber, parameters[10])
+        validator.checkInteger(queueTotalTrackCount, parameters[11])
+        validator.checkStruct(mediaImage, parameters[12])
+    }
+}
+
 extension WeatherServiceManifest {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "WeatherServiceManifest", availability: .init(since: .version(5, 1)), parameters: [
         .init(name: "currentForecastSupported", type: .boolean, isMandatory: false),
@@ -5434,6 +10424,51 @@ extension WeatherServiceManifest {
         .init(name: "maxMinutelyForecastAmount", type: .integer, isMandatory: false),
         .init(name: "weatherForLocationSupported", type: .boolean, isMandatory: false),
     ])
+}
+
+extension WeatherServiceManifest {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var currentForecastSupported: Swift.Bool?
+        var maxMultidayForecastAmount: Swift.Int?
+        var maxHourlyForecastAmount: Swift.Int?
+        var maxMinutelyForecastAmount: Swift.Int?
+        var weatherForLocationSupported: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "currentForecastSupported": currentForecastSupported = try reader.readBool(parameters[0])
+            case "maxMultidayForecastAmount": maxMultidayForecastAmount = try reader.readInteger(parameters[1])
+            case "maxHourlyForecastAmount": maxHourlyForecastAmount = try reader.readInteger(parameters[2])
+            case "maxMinutelyForecastAmount": maxMinutelyForecastAmount = try reader.readInteger(parameters[3])
+            case "weatherForLocationSupported": weatherForLocationSupported = try reader.readBool(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            currentForecastSupported: currentForecastSupported,
+            maxMultidayForecastAmount: maxMultidayForecastAmount,
+            maxHourlyForecastAmount: maxHourlyForecastAmount,
+            maxMinutelyForecastAmount: maxMinutelyForecastAmount,
+            weatherForLocationSupported: weatherForLocationSupported
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let currentForecastSupported { writer.writeBool(currentForecastSupported, forKey: "currentForecastSupported") }
+        if let maxMultidayForecastAmount { writer.writeInteger(maxMultidayForecastAmount, forKey: "maxMultidayForecastAmount") }
+        if let maxHourlyForecastAmount { writer.writeInteger(maxHourlyForecastAmount, forKey: "maxHourlyForecastAmount") }
+        if let maxMinutelyForecastAmount { writer.writeInteger(maxMinutelyForecastAmount, forKey: "maxMinutelyForecastAmount") }
+        if let weatherForLocationSupported { writer.writeBool(weatherForLocationSupported, forKey: "weatherForLocationSupported") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(currentForecastSupported, parameters[0])
+        validator.checkInteger(maxMultidayForecastAmount, parameters[1])
+        validator.checkInteger(maxHourlyForecastAmount, parameters[2])
+        validator.checkInteger(maxMinutelyForecastAmount, parameters[3])
+        validator.checkBool(weatherForLocationSupported, parameters[4])
+    }
 }
 
 extension WeatherAlert {
@@ -5445,6 +10480,56 @@ extension WeatherAlert {
         .init(name: "severity", type: .string, isMandatory: false),
         .init(name: "timeIssued", type: .structure("DateTime"), isMandatory: false),
     ])
+}
+
+extension WeatherAlert {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var title: Swift.String?
+        var summary: Swift.String?
+        var expires: DateTime?
+        var regions: [Swift.String]?
+        var severity: Swift.String?
+        var timeIssued: DateTime?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "title": title = try reader.readString(parameters[0])
+            case "summary": summary = try reader.readString(parameters[1])
+            case "expires": expires = try reader.readStruct(DateTime.self, parameters[2])
+            case "regions": regions = try reader.readStringArray(parameters[3])
+            case "severity": severity = try reader.readString(parameters[4])
+            case "timeIssued": timeIssued = try reader.readStruct(DateTime.self, parameters[5])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            title: title,
+            summary: summary,
+            expires: expires,
+            regions: regions,
+            severity: severity,
+            timeIssued: timeIssued
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let title { writer.writeString(title, forKey: "title") }
+        if let summary { writer.writeString(summary, forKey: "summary") }
+        if let expires { writer.writeStruct(expires, forKey: "expires") }
+        if let regions { writer.writeStringArray(regions, forKey: "regions") }
+        if let severity { writer.writeString(severity, forKey: "severity") }
+        if let timeIssued { writer.writeStruct(timeIssued, forKey: "timeIssued") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(title, parameters[0])
+        validator.checkString(summary, parameters[1])
+        validator.checkStruct(expires, parameters[2])
+        validator.checkStringArray(regions, parameters[3])
+        validator.checkString(severity, parameters[4])
+        validator.checkStruct(timeIssued, parameters[5])
+    }
 }
 
 extension WeatherData {
@@ -5474,6 +10559,136 @@ extension WeatherData {
     ])
 }
 
+extension WeatherData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var currentTemperature: Temperature?
+        var temperatureHigh: Temperature?
+        var temperatureLow: Temperature?
+        var apparentTemperature: Temperature?
+        var apparentTemperatureHigh: Temperature?
+        var apparentTemperatureLow: Temperature?
+        var weatherSummary: Swift.String?
+        var time: DateTime?
+        var humidity: Swift.Double?
+        var cloudCover: Swift.Double?
+        var moonPhase: Swift.Double?
+        var windBearing: Swift.Int?
+        var windGust: Swift.Double?
+        var windSpeed: Swift.Double?
+        var nearestStormBearing: Swift.Int?
+        var nearestStormDistance: Swift.Int?
+        var precipAccumulation: Swift.Double?
+        var precipIntensity: Swift.Double?
+        var precipProbability: Swift.Double?
+        var precipType: Swift.String?
+        var visibility: Swift.Double?
+        var weatherIcon: Image?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "currentTemperature": currentTemperature = try reader.readStruct(Temperature.self, parameters[0])
+            case "temperatureHigh": temperatureHigh = try reader.readStruct(Temperature.self, parameters[1])
+            case "temperatureLow": temperatureLow = try reader.readStruct(Temperature.self, parameters[2])
+            case "apparentTemperature": apparentTemperature = try reader.readStruct(Temperature.self, parameters[3])
+            case "apparentTemperatureHigh": apparentTemperatureHigh = try reader.readStruct(Temperature.self, parameters[4])
+            case "apparentTemperatureLow": apparentTemperatureLow = try reader.readStruct(Temperature.self, parameters[5])
+            case "weatherSummary": weatherSummary = try reader.readString(parameters[6])
+            case "time": time = try reader.readStruct(DateTime.self, parameters[7])
+            case "humidity": humidity = try reader.readFloat(parameters[8])
+            case "cloudCover": cloudCover = try reader.readFloat(parameters[9])
+            case "moonPhase": moonPhase = try reader.readFloat(parameters[10])
+            case "windBearing": windBearing = try reader.readInteger(parameters[11])
+            case "windGust": windGust = try reader.readFloat(parameters[12])
+            case "windSpeed": windSpeed = try reader.readFloat(parameters[13])
+            case "nearestStormBearing": nearestStormBearing = try reader.readInteger(parameters[14])
+            case "nearestStormDistance": nearestStormDistance = try reader.readInteger(parameters[15])
+            case "precipAccumulation": precipAccumulation = try reader.readFloat(parameters[16])
+            case "precipIntensity": precipIntensity = try reader.readFloat(parameters[17])
+            case "precipProbability": precipProbability = try reader.readFloat(parameters[18])
+            case "precipType": precipType = try reader.readString(parameters[19])
+            case "visibility": visibility = try reader.readFloat(parameters[20])
+            case "weatherIcon": weatherIcon = try reader.readStruct(Image.self, parameters[21])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            currentTemperature: currentTemperature,
+            temperatureHigh: temperatureHigh,
+            temperatureLow: temperatureLow,
+            apparentTemperature: apparentTemperature,
+            apparentTemperatureHigh: apparentTemperatureHigh,
+            apparentTemperatureLow: apparentTemperatureLow,
+            weatherSummary: weatherSummary,
+            time: time,
+            humidity: humidity,
+            cloudCover: cloudCover,
+            moonPhase: moonPhase,
+            windBearing: windBearing,
+            windGust: windGust,
+            windSpeed: windSpeed,
+            nearestStormBearing: nearestStormBearing,
+            nearestStormDistance: nearestStormDistance,
+            precipAccumulation: precipAccumulation,
+            precipIntensity: precipIntensity,
+            precipProbability: precipProbability,
+            precipType: precipType,
+            visibility: visibility,
+            weatherIcon: weatherIcon
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let currentTemperature { writer.writeStruct(currentTemperature, forKey: "currentTemperature") }
+        if let temperatureHigh { writer.writeStruct(temperatureHigh, forKey: "temperatureHigh") }
+        if let temperatureLow { writer.writeStruct(temperatureLow, forKey: "temperatureLow") }
+        if let apparentTemperature { writer.writeStruct(apparentTemperature, forKey: "apparentTemperature") }
+        if let apparentTemperatureHigh { writer.writeStruct(apparentTemperatureHigh, forKey: "apparentTemperatureHigh") }
+        if let apparentTemperatureLow { writer.writeStruct(apparentTemperatureLow, forKey: "apparentTemperatureLow") }
+        if let weatherSummary { writer.writeString(weatherSummary, forKey: "weatherSummary") }
+        if let time { writer.writeStruct(time, forKey: "time") }
+        if let humidity { writer.writeFloat(humidity, forKey: "humidity") }
+        if let cloudCover { writer.writeFloat(cloudCover, forKey: "cloudCover") }
+        if let moonPhase { writer.writeFloat(moonPhase, forKey: "moonPhase") }
+        if let windBearing { writer.writeInteger(windBearing, forKey: "windBearing") }
+        if let windGust { writer.writeFloat(windGust, forKey: "windGust") }
+        if let windSpeed { writer.writeFloat(windSpeed, forKey: "windSpeed") }
+        if let nearestStormBearing { writer.writeInteger(nearestStormBearing, forKey: "nearestStormBearing") }
+        if let nearestStormDistance { writer.writeInteger(nearestStormDistance, forKey: "nearestStormDistance") }
+        if let precipAccumulation { writer.writeFloat(precipAccumulation, forKey: "precipAccumulation") }
+        if let precipIntensity { writer.writeFloat(precipIntensity, forKey: "precipIntensity") }
+        if let precipProbability { writer.writeFloat(precipProbability, forKey: "precipProbability") }
+        if let precipType { writer.writeString(precipType, forKey: "precipType") }
+        if let visibility { writer.writeFloat(visibility, forKey: "visibility") }
+        if let weatherIcon { writer.writeStruct(weatherIcon, forKey: "weatherIcon") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(currentTemperature, parameters[0])
+        validator.checkStruct(temperatureHigh, parameters[1])
+        validator.checkStruct(temperatureLow, parameters[2])
+        validator.checkStruct(apparentTemperature, parameters[3])
+        validator.checkStruct(apparentTemperatureHigh, parameters[4])
+        validator.checkStruct(apparentTemperatureLow, parameters[5])
+        validator.checkString(weatherSummary, parameters[6])
+        validator.checkStruct(time, parameters[7])
+        validator.checkFloat(humidity, parameters[8])
+        validator.checkFloat(cloudCover, parameters[9])
+        validator.checkFloat(moonPhase, parameters[10])
+        validator.checkInteger(windBearing, parameters[11])
+        validator.checkFloat(windGust, parameters[12])
+        validator.checkFloat(windSpeed, parameters[13])
+        validator.checkInteger(nearestStormBearing, parameters[14])
+        validator.checkInteger(nearestStormDistance, parameters[15])
+        validator.checkFloat(precipAccumulation, parameters[16])
+        validator.checkFloat(precipIntensity, parameters[17])
+        validator.checkFloat(precipProbability, parameters[18])
+        validator.checkString(precipType, parameters[19])
+        validator.checkFloat(visibility, parameters[20])
+        validator.checkStruct(weatherIcon, parameters[21])
+    }
+}
+
 extension WeatherServiceData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "WeatherServiceData", availability: .init(since: .version(5, 1)), parameters: [
         .init(name: "location", type: .structure("LocationDetails"), isMandatory: true),
@@ -5485,10 +10700,89 @@ extension WeatherServiceData {
     ])
 }
 
+extension WeatherServiceData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var location: LocationDetails?
+        var currentForecast: WeatherData?
+        var minuteForecast: [WeatherData]?
+        var hourlyForecast: [WeatherData]?
+        var multidayForecast: [WeatherData]?
+        var alerts: [WeatherAlert]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "location": location = try reader.readStruct(LocationDetails.self, parameters[0])
+            case "currentForecast": currentForecast = try reader.readStruct(WeatherData.self, parameters[1])
+            case "minuteForecast": minuteForecast = try reader.readStructArray(WeatherData.self, parameters[2])
+            case "hourlyForecast": hourlyForecast = try reader.readStructArray(WeatherData.self, parameters[3])
+            case "multidayForecast": multidayForecast = try reader.readStructArray(WeatherData.self, parameters[4])
+            case "alerts": alerts = try reader.readStructArray(WeatherAlert.self, parameters[5])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let location else {
+            if location == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            location: location,
+            currentForecast: currentForecast,
+            minuteForecast: minuteForecast,
+            hourlyForecast: hourlyForecast,
+            multidayForecast: multidayForecast,
+            alerts: alerts
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(location, forKey: "location")
+        if let currentForecast { writer.writeStruct(currentForecast, forKey: "currentForecast") }
+        if let minuteForecast { writer.writeStructArray(minuteForecast, forKey: "minuteForecast") }
+        if let hourlyForecast { writer.writeStructArray(hourlyForecast, forKey: "hourlyForecast") }
+        if let multidayForecast { writer.writeStructArray(multidayForecast, forKey: "multidayForecast") }
+        if let alerts { writer.writeStructArray(alerts, forKey: "alerts") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(location, parameters[0])
+        validator.checkStruct(currentForecast, parameters[1])
+        validator.checkStructArray(minuteForecast, parameters[2])
+        validator.checkStructArray(hourlyForecast, parameters[3])
+        validator.checkStructArray(multidayForecast, parameters[4])
+        validator.checkStructArray(alerts, parameters[5])
+    }
+}
+
 extension NavigationServiceManifest {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "NavigationServiceManifest", availability: .init(since: .version(5, 1)), parameters: [
         .init(name: "acceptsWayPoints", type: .boolean, isMandatory: false),
     ])
+}
+
+extension NavigationServiceManifest {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var acceptsWayPoints: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "acceptsWayPoints": acceptsWayPoints = try reader.readBool(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            acceptsWayPoints: acceptsWayPoints
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let acceptsWayPoints { writer.writeBool(acceptsWayPoints, forKey: "acceptsWayPoints") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(acceptsWayPoints, parameters[0])
+    }
 }
 
 extension NavigationInstruction {
@@ -5502,6 +10796,71 @@ extension NavigationInstruction {
         .init(name: "details", type: .string, isMandatory: false),
         .init(name: "image", type: .structure("Image"), isMandatory: false),
     ])
+}
+
+extension NavigationInstruction {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var locationDetails: LocationDetails?
+        var action: NavigationAction?
+        var eta: DateTime?
+        var bearing: Swift.Int?
+        var junctionType: NavigationJunction?
+        var drivingSide: Direction?
+        var details: Swift.String?
+        var image: Image?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "locationDetails": locationDetails = try reader.readStruct(LocationDetails.self, parameters[0])
+            case "action": action = try reader.readEnum(NavigationAction.self, parameters[1])
+            case "eta": eta = try reader.readStruct(DateTime.self, parameters[2])
+            case "bearing": bearing = try reader.readInteger(parameters[3])
+            case "junctionType": junctionType = try reader.readEnum(NavigationJunction.self, parameters[4])
+            case "drivingSide": drivingSide = try reader.readEnum(Direction.self, parameters[5])
+            case "details": details = try reader.readString(parameters[6])
+            case "image": image = try reader.readStruct(Image.self, parameters[7])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let locationDetails, let action else {
+            if locationDetails == nil { reader.missing(parameters[0]) }
+            if action == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            locationDetails: locationDetails,
+            action: action,
+            eta: eta,
+            bearing: bearing,
+            junctionType: junctionType,
+            drivingSide: drivingSide,
+            details: details,
+            image: image
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(locationDetails, forKey: "locationDetails")
+        writer.writeEnum(action, forKey: "action")
+        if let eta { writer.writeStruct(eta, forKey: "eta") }
+        if let bearing { writer.writeInteger(bearing, forKey: "bearing") }
+        if let junctionType { writer.writeEnum(junctionType, forKey: "junctionType") }
+        if let drivingSide { writer.writeEnum(drivingSide, forKey: "drivingSide") }
+        if let details { writer.writeString(details, forKey: "details") }
+        if let image { writer.writeStruct(image, forKey: "image") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(locationDetails, parameters[0])
+        validator.checkEnum(action, parameters[1])
+        validator.checkStruct(eta, parameters[2])
+        validator.checkInteger(bearing, parameters[3])
+        validator.checkEnum(junctionType, parameters[4])
+        validator.checkEnum(drivingSide, parameters[5])
+        validator.checkString(details, parameters[6])
+        validator.checkStruct(image, parameters[7])
+    }
 }
 
 extension NavigationServiceData {
@@ -5518,6 +10877,75 @@ extension NavigationServiceData {
     ])
 }
 
+extension NavigationServiceData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var timeStamp: DateTime?
+        var origin: LocationDetails?
+        var destination: LocationDetails?
+        var destinationETA: DateTime?
+        var instructions: [NavigationInstruction]?
+        var nextInstructionETA: DateTime?
+        var nextInstructionDistance: Swift.Double?
+        var nextInstructionDistanceScale: Swift.Double?
+        var prompt: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "timeStamp": timeStamp = try reader.readStruct(DateTime.self, parameters[0])
+            case "origin": origin = try reader.readStruct(LocationDetails.self, parameters[1])
+            case "destination": destination = try reader.readStruct(LocationDetails.self, parameters[2])
+            case "destinationETA": destinationETA = try reader.readStruct(DateTime.self, parameters[3])
+            case "instructions": instructions = try reader.readStructArray(NavigationInstruction.self, parameters[4])
+            case "nextInstructionETA": nextInstructionETA = try reader.readStruct(DateTime.self, parameters[5])
+            case "nextInstructionDistance": nextInstructionDistance = try reader.readFloat(parameters[6])
+            case "nextInstructionDistanceScale": nextInstructionDistanceScale = try reader.readFloat(parameters[7])
+            case "prompt": prompt = try reader.readString(parameters[8])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let timeStamp else {
+            if timeStamp == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            timeStamp: timeStamp,
+            origin: origin,
+            destination: destination,
+            destinationETA: destinationETA,
+            instructions: instructions,
+            nextInstructionETA: nextInstructionETA,
+            nextInstructionDistance: nextInstructionDistance,
+            nextInstructionDistanceScale: nextInstructionDistanceScale,
+            prompt: prompt
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(timeStamp, forKey: "timeStamp")
+        if let origin { writer.writeStruct(origin, forKey: "origin") }
+        if let destination { writer.writeStruct(destination, forKey: "destination") }
+        if let destinationETA { writer.writeStruct(destinationETA, forKey: "destinationETA") }
+        if let instructions { writer.writeStructArray(instructions, forKey: "instructions") }
+        if let nextInstructionETA { writer.writeStruct(nextInstructionETA, forKey: "nextInstructionETA") }
+        if let nextInstructionDistance { writer.writeFloat(nextInstructionDistance, forKey: "nextInstructionDistance") }
+        if let nextInstructionDistanceScale { writer.writeFloat(nextInstructionDistanceScale, forKey: "nextInstructionDistanceScale") }
+        if let prompt { writer.writeString(prompt, forKey: "prompt") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(timeStamp, parameters[0])
+        validator.checkStruct(origin, parameters[1])
+        validator.checkStruct(destination, parameters[2])
+        validator.checkStruct(destinationETA, parameters[3])
+        validator.checkStructArray(instructions, parameters[4])
+        validator.checkStruct(nextInstructionETA, parameters[5])
+        validator.checkFloat(nextInstructionDistance, parameters[6])
+        validator.checkFloat(nextInstructionDistanceScale, parameters[7])
+        validator.checkString(prompt, parameters[8])
+    }
+}
+
 extension AppServiceManifest {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "AppServiceManifest", availability: .init(since: .version(5, 1)), parameters: [
         .init(name: "serviceName", type: .string, isMandatory: false),
@@ -5532,6 +10960,75 @@ extension AppServiceManifest {
     ])
 }
 
+extension AppServiceManifest {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var serviceName: Swift.String?
+        var serviceType: Swift.String?
+        var serviceIcon: Image?
+        var allowAppConsumers: Swift.Bool?
+        var rpcSpecVersion: SyncMsgVersion?
+        var handledRPCs: [Swift.Int]?
+        var mediaServiceManifest: MediaServiceManifest?
+        var weatherServiceManifest: WeatherServiceManifest?
+        var navigationServiceManifest: NavigationServiceManifest?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "serviceName": serviceName = try reader.readString(parameters[0])
+            case "serviceType": serviceType = try reader.readString(parameters[1])
+            case "serviceIcon": serviceIcon = try reader.readStruct(Image.self, parameters[2])
+            case "allowAppConsumers": allowAppConsumers = try reader.readBool(parameters[3])
+            case "rpcSpecVersion": rpcSpecVersion = try reader.readStruct(SyncMsgVersion.self, parameters[4])
+            case "handledRPCs": handledRPCs = try reader.readIntegerArray(parameters[5])
+            case "mediaServiceManifest": mediaServiceManifest = try reader.readStruct(MediaServiceManifest.self, parameters[6])
+            case "weatherServiceManifest": weatherServiceManifest = try reader.readStruct(WeatherServiceManifest.self, parameters[7])
+            case "navigationServiceManifest": navigationServiceManifest = try reader.readStruct(NavigationServiceManifest.self, parameters[8])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let serviceType else {
+            if serviceType == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            serviceName: serviceName,
+            serviceType: serviceType,
+            serviceIcon: serviceIcon,
+            allowAppConsumers: allowAppConsumers,
+            rpcSpecVersion: rpcSpecVersion,
+            handledRPCs: handledRPCs,
+            mediaServiceManifest: mediaServiceManifest,
+            weatherServiceManifest: weatherServiceManifest,
+            navigationServiceManifest: navigationServiceManifest
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let serviceName { writer.writeString(serviceName, forKey: "serviceName") }
+        writer.writeString(serviceType, forKey: "serviceType")
+        if let serviceIcon { writer.writeStruct(serviceIcon, forKey: "serviceIcon") }
+        if let allowAppConsumers { writer.writeBool(allowAppConsumers, forKey: "allowAppConsumers") }
+        if let rpcSpecVersion { writer.writeStruct(rpcSpecVersion, forKey: "rpcSpecVersion") }
+        if let handledRPCs { writer.writeIntegerArray(handledRPCs, forKey: "handledRPCs") }
+        if let mediaServiceManifest { writer.writeStruct(mediaServiceManifest, forKey: "mediaServiceManifest") }
+        if let weatherServiceManifest { writer.writeStruct(weatherServiceManifest, forKey: "weatherServiceManifest") }
+        if let navigationServiceManifest { writer.writeStruct(navigationServiceManifest, forKey: "navigationServiceManifest") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(serviceName, parameters[0])
+        validator.checkString(serviceType, parameters[1])
+        validator.checkStruct(serviceIcon, parameters[2])
+        validator.checkBool(allowAppConsumers, parameters[3])
+        validator.checkStruct(rpcSpecVersion, parameters[4])
+        validator.checkIntegerArray(handledRPCs, parameters[5])
+        validator.checkStruct(mediaServiceManifest, parameters[6])
+        validator.checkStruct(weatherServiceManifest, parameters[7])
+        validator.checkStruct(navigationServiceManifest, parameters[8])
+    }
+}
+
 extension AppServiceRecord {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "AppServiceRecord", availability: .init(since: .version(5, 1)), parameters: [
         .init(name: "serviceID", type: .string, isMandatory: true),
@@ -5539,6 +11036,53 @@ extension AppServiceRecord {
         .init(name: "servicePublished", type: .boolean, isMandatory: true),
         .init(name: "serviceActive", type: .boolean, isMandatory: true),
     ])
+}
+
+extension AppServiceRecord {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var serviceID: Swift.String?
+        var serviceManifest: AppServiceManifest?
+        var servicePublished: Swift.Bool?
+        var serviceActive: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "serviceID": serviceID = try reader.readString(parameters[0])
+            case "serviceManifest": serviceManifest = try reader.readStruct(AppServiceManifest.self, parameters[1])
+            case "servicePublished": servicePublished = try reader.readBool(parameters[2])
+            case "serviceActive": serviceActive = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let serviceID, let serviceManifest, let servicePublished, let serviceActive else {
+            if serviceID == nil { reader.missing(parameters[0]) }
+            if serviceManifest == nil { reader.missing(parameters[1]) }
+            if servicePublished == nil { reader.missing(parameters[2]) }
+            if serviceActive == nil { reader.missing(parameters[3]) }
+            throw .invalidValue
+        }
+        self.init(
+            serviceID: serviceID,
+            serviceManifest: serviceManifest,
+            servicePublished: servicePublished,
+            serviceActive: serviceActive
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(serviceID, forKey: "serviceID")
+        writer.writeStruct(serviceManifest, forKey: "serviceManifest")
+        writer.writeBool(servicePublished, forKey: "servicePublished")
+        writer.writeBool(serviceActive, forKey: "serviceActive")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(serviceID, parameters[0])
+        validator.checkStruct(serviceManifest, parameters[1])
+        validator.checkBool(servicePublished, parameters[2])
+        validator.checkBool(serviceActive, parameters[3])
+    }
 }
 
 extension AppServiceData {
@@ -5551,6 +11095,56 @@ extension AppServiceData {
     ])
 }
 
+extension AppServiceData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var serviceType: Swift.String?
+        var serviceID: Swift.String?
+        var mediaServiceData: MediaServiceData?
+        var weatherServiceData: WeatherServiceData?
+        var navigationServiceData: NavigationServiceData?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "serviceType": serviceType = try reader.readString(parameters[0])
+            case "serviceID": serviceID = try reader.readString(parameters[1])
+            case "mediaServiceData": mediaServiceData = try reader.readStruct(MediaServiceData.self, parameters[2])
+            case "weatherServiceData": weatherServiceData = try reader.readStruct(WeatherServiceData.self, parameters[3])
+            case "navigationServiceData": navigationServiceData = try reader.readStruct(NavigationServiceData.self, parameters[4])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let serviceType, let serviceID else {
+            if serviceType == nil { reader.missing(parameters[0]) }
+            if serviceID == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            serviceType: serviceType,
+            serviceID: serviceID,
+            mediaServiceData: mediaServiceData,
+            weatherServiceData: weatherServiceData,
+            navigationServiceData: navigationServiceData
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(serviceType, forKey: "serviceType")
+        writer.writeString(serviceID, forKey: "serviceID")
+        if let mediaServiceData { writer.writeStruct(mediaServiceData, forKey: "mediaServiceData") }
+        if let weatherServiceData { writer.writeStruct(weatherServiceData, forKey: "weatherServiceData") }
+        if let navigationServiceData { writer.writeStruct(navigationServiceData, forKey: "navigationServiceData") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(serviceType, parameters[0])
+        validator.checkString(serviceID, parameters[1])
+        validator.checkStruct(mediaServiceData, parameters[2])
+        validator.checkStruct(weatherServiceData, parameters[3])
+        validator.checkStruct(navigationServiceData, parameters[4])
+    }
+}
+
 extension AppServiceCapability {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "AppServiceCapability", availability: .init(since: .version(5, 1)), parameters: [
         .init(name: "updateReason", type: .enumeration("ServiceUpdateReason"), isMandatory: false),
@@ -5558,10 +11152,69 @@ extension AppServiceCapability {
     ])
 }
 
+extension AppServiceCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var updateReason: ServiceUpdateReason?
+        var updatedAppServiceRecord: AppServiceRecord?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "updateReason": updateReason = try reader.readEnum(ServiceUpdateReason.self, parameters[0])
+            case "updatedAppServiceRecord": updatedAppServiceRecord = try reader.readStruct(AppServiceRecord.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let updatedAppServiceRecord else {
+            if updatedAppServiceRecord == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            updateReason: updateReason,
+            updatedAppServiceRecord: updatedAppServiceRecord
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let updateReason { writer.writeEnum(updateReason, forKey: "updateReason") }
+        writer.writeStruct(updatedAppServiceRecord, forKey: "updatedAppServiceRecord")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(updateReason, parameters[0])
+        validator.checkStruct(updatedAppServiceRecord, parameters[1])
+    }
+}
+
 extension AppServicesCapabilities {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "AppServicesCapabilities", availability: .init(since: .version(5, 1)), parameters: [
         .init(name: "appServices", type: .structure("AppServiceCapability"), isArray: true, isMandatory: false),
     ])
+}
+
+extension AppServicesCapabilities {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var appServices: [AppServiceCapability]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "appServices": appServices = try reader.readStructArray(AppServiceCapability.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            appServices: appServices
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let appServices { writer.writeStructArray(appServices, forKey: "appServices") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(appServices, parameters[0])
+    }
 }
 
 extension SystemCapability {
@@ -5578,12 +11231,116 @@ extension SystemCapability {
     ])
 }
 
+extension SystemCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var systemCapabilityType: SystemCapabilityType?
+        var navigationCapability: NavigationCapability?
+        var phoneCapability: PhoneCapability?
+        var videoStreamingCapability: VideoStreamingCapability?
+        var remoteControlCapability: RemoteControlCapabilities?
+        var appServicesCapabilities: AppServicesCapabilities?
+        var seatLocationCapability: SeatLocationCapability?
+        var displayCapabilities: [DisplayCapability]?
+        var driverDistractionCapability: DriverDistractionCapability?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "systemCapabilityType": systemCapabilityType = try reader.readEnum(SystemCapabilityType.self, parameters[0])
+            case "navigationCapability": navigationCapability = try reader.readStruct(NavigationCapability.self, parameters[1])
+            case "phoneCapability": phoneCapability = try reader.readStruct(PhoneCapability.self, parameters[2])
+            case "videoStreamingCapability": videoStreamingCapability = try reader.readStruct(VideoStreamingCapability.self, parameters[3])
+            case "remoteControlCapability": remoteControlCapability = try reader.readStruct(RemoteControlCapabilities.self, parameters[4])
+            case "appServicesCapabilities": appServicesCapabilities = try reader.readStruct(AppServicesCapabilities.self, parameters[5])
+            case "seatLocationCapability": seatLocationCapability = try reader.readStruct(SeatLocationCapability.self, parameters[6])
+            case "displayCapabilities": displayCapabilities = try reader.readStructArray(DisplayCapability.self, parameters[7])
+            case "driverDistractionCapability": driverDistractionCapability = try reader.readStruct(DriverDistractionCapability.self, parameters[8])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let systemCapabilityType else {
+            if systemCapabilityType == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            systemCapabilityType: systemCapabilityType,
+            navigationCapability: navigationCapability,
+            phoneCapability: phoneCapability,
+            videoStreamingCapability: videoStreamingCapability,
+            remoteControlCapability: remoteControlCapability,
+            appServicesCapabilities: appServicesCapabilities,
+            seatLocationCapability: seatLocationCapability,
+            displayCapabilities: displayCapabilities,
+            driverDistractionCapability: driverDistractionCapability
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(systemCapabilityType, forKey: "systemCapabilityType")
+        if let navigationCapability { writer.writeStruct(navigationCapability, forKey: "navigationCapability") }
+        if let phoneCapability { writer.writeStruct(phoneCapability, forKey: "phoneCapability") }
+        if let videoStreamingCapability { writer.writeStruct(videoStreamingCapability, forKey: "videoStreamingCapability") }
+        if let remoteControlCapability { writer.writeStruct(remoteControlCapability, forKey: "remoteControlCapability") }
+        if let appServicesCapabilities { writer.writeStruct(appServicesCapabilities, forKey: "appServicesCapabilities") }
+        if let seatLocationCapability { writer.writeStruct(seatLocationCapability, forKey: "seatLocationCapability") }
+        if let displayCapabilities { writer.writeStructArray(displayCapabilities, forKey: "displayCapabilities") }
+        if let driverDistractionCapability { writer.writeStruct(driverDistractionCapability, forKey: "driverDistractionCapability") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(systemCapabilityType, parameters[0])
+        validator.checkStruct(navigationCapability, parameters[1])
+        validator.checkStruct(phoneCapability, parameters[2])
+        validator.checkStruct(videoStreamingCapability, parameters[3])
+        validator.checkStruct(remoteControlCapability, parameters[4])
+        validator.checkStruct(appServicesCapabilities, parameters[5])
+        validator.checkStruct(seatLocationCapability, parameters[6])
+        validator.checkStructArray(displayCapabilities, parameters[7])
+        validator.checkStruct(driverDistractionCapability, parameters[8])
+    }
+}
+
 extension ClimateData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "ClimateData", availability: .init(since: .version(7, 1)), parameters: [
         .init(name: "externalTemperature", type: .structure("Temperature"), isMandatory: false),
         .init(name: "cabinTemperature", type: .structure("Temperature"), isMandatory: false),
         .init(name: "atmosphericPressure", type: .float, isMandatory: false, minValue: 0, maxValue: 2000),
     ])
+}
+
+extension ClimateData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var externalTemperature: Temperature?
+        var cabinTemperature: Temperature?
+        var atmosphericPressure: Swift.Double?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "externalTemperature": externalTemperature = try reader.readStruct(Temperature.self, parameters[0])
+            case "cabinTemperature": cabinTemperature = try reader.readStruct(Temperature.self, parameters[1])
+            case "atmosphericPressure": atmosphericPressure = try reader.readFloat(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            externalTemperature: externalTemperature,
+            cabinTemperature: cabinTemperature,
+            atmosphericPressure: atmosphericPressure
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let externalTemperature { writer.writeStruct(externalTemperature, forKey: "externalTemperature") }
+        if let cabinTemperature { writer.writeStruct(cabinTemperature, forKey: "cabinTemperature") }
+        if let atmosphericPressure { writer.writeFloat(atmosphericPressure, forKey: "atmosphericPressure") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(externalTemperature, parameters[0])
+        validator.checkStruct(cabinTemperature, parameters[1])
+        validator.checkFloat(atmosphericPressure, parameters[2])
+    }
 }
 
 extension GearStatus {
@@ -5594,11 +11351,81 @@ extension GearStatus {
     ])
 }
 
+extension GearStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var userSelectedGear: PRNDL?
+        var actualGear: PRNDL?
+        var transmissionType: TransmissionType?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "userSelectedGear": userSelectedGear = try reader.readEnum(PRNDL.self, parameters[0])
+            case "actualGear": actualGear = try reader.readEnum(PRNDL.self, parameters[1])
+            case "transmissionType": transmissionType = try reader.readEnum(TransmissionType.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            userSelectedGear: userSelectedGear,
+            actualGear: actualGear,
+            transmissionType: transmissionType
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let userSelectedGear { writer.writeEnum(userSelectedGear, forKey: "userSelectedGear") }
+        if let actualGear { writer.writeEnum(actualGear, forKey: "actualGear") }
+        if let transmissionType { writer.writeEnum(transmissionType, forKey: "transmissionType") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(userSelectedGear, parameters[0])
+        validator.checkEnum(actualGear, parameters[1])
+        validator.checkEnum(transmissionType, parameters[2])
+    }
+}
+
 extension SeatStatus {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SeatStatus", availability: .init(since: .version(7, 1)), parameters: [
         .init(name: "seatLocation", type: .structure("SeatLocation"), isMandatory: true),
         .init(name: "conditionActive", type: .boolean, isMandatory: true),
     ])
+}
+
+extension SeatStatus {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var seatLocation: SeatLocation?
+        var conditionActive: Swift.Bool?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "seatLocation": seatLocation = try reader.readStruct(SeatLocation.self, parameters[0])
+            case "conditionActive": conditionActive = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let seatLocation, let conditionActive else {
+            if seatLocation == nil { reader.missing(parameters[0]) }
+            if conditionActive == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            seatLocation: seatLocation,
+            conditionActive: conditionActive
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(seatLocation, forKey: "seatLocation")
+        writer.writeBool(conditionActive, forKey: "conditionActive")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(seatLocation, parameters[0])
+        validator.checkBool(conditionActive, parameters[1])
+    }
 }
 
 extension SeatOccupancy {
@@ -5608,6 +11435,36 @@ extension SeatOccupancy {
     ])
 }
 
+extension SeatOccupancy {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var seatsOccupied: [SeatStatus]?
+        var seatsBelted: [SeatStatus]?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "seatsOccupied": seatsOccupied = try reader.readStructArray(SeatStatus.self, parameters[0])
+            case "seatsBelted": seatsBelted = try reader.readStructArray(SeatStatus.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            seatsOccupied: seatsOccupied,
+            seatsBelted: seatsBelted
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let seatsOccupied { writer.writeStructArray(seatsOccupied, forKey: "seatsOccupied") }
+        if let seatsBelted { writer.writeStructArray(seatsBelted, forKey: "seatsBelted") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStructArray(seatsOccupied, parameters[0])
+        validator.checkStructArray(seatsBelted, parameters[1])
+    }
+}
+
 extension SeekStreamingIndicator {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SeekStreamingIndicator", availability: .init(since: .version(7, 1)), parameters: [
         .init(name: "type", type: .enumeration("SeekIndicatorType"), isMandatory: true),
@@ -5615,9 +11472,77 @@ extension SeekStreamingIndicator {
     ])
 }
 
+extension SeekStreamingIndicator {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var type: SeekIndicatorType?
+        var seekTime: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "type": type = try reader.readEnum(SeekIndicatorType.self, parameters[0])
+            case "seekTime": seekTime = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let type else {
+            if type == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            type: type,
+            seekTime: seekTime
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(type, forKey: "type")
+        if let seekTime { writer.writeInteger(seekTime, forKey: "seekTime") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(type, parameters[0])
+        validator.checkInteger(seekTime, parameters[1])
+    }
+}
+
 extension AppCapability {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "AppCapability", availability: .init(since: .version(7, 1)), parameters: [
         .init(name: "appCapabilityType", type: .enumeration("AppCapabilityType"), isMandatory: true),
         .init(name: "videoStreamingCapability", type: .structure("VideoStreamingCapability"), isMandatory: false),
     ])
+}
+
+extension AppCapability {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var appCapabilityType: AppCapabilityType?
+        var videoStreamingCapability: VideoStreamingCapability?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "appCapabilityType": appCapabilityType = try reader.readEnum(AppCapabilityType.self, parameters[0])
+            case "videoStreamingCapability": videoStreamingCapability = try reader.readStruct(VideoStreamingCapability.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let appCapabilityType else {
+            if appCapabilityType == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            appCapabilityType: appCapabilityType,
+            videoStreamingCapability: videoStreamingCapability
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(appCapabilityType, forKey: "appCapabilityType")
+        if let videoStreamingCapability { writer.writeStruct(videoStreamingCapability, forKey: "videoStreamingCapability") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(appCapabilityType, parameters[0])
+        validator.checkStruct(videoStreamingCapability, parameters[1])
+    }
 }

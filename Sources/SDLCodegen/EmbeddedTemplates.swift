@@ -272,6 +272,64 @@ enum EmbeddedTemplates {
                 ])
             }
 
+            extension {{swiftName}} {
+                {{access}}init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+            {{#hasProperties}}
+                    let parameters = Self.structInfo.parameters
+            {{#properties}}
+                    var {{swiftName}}: {{localType}}
+            {{/properties}}
+                    while let key = try reader.nextKey() {
+                        switch key {
+            {{#properties}}
+                        case {{wireNameLiteral}}: {{swiftName}} = try reader.read{{codingName}}({{typeArgument}}parameters[{{index}}])
+            {{/properties}}
+                        default: try reader.skipUnknownValue(forKey: key)
+                        }
+                    }
+            {{#hasMandatoryProperties}}
+                    guard {{#mandatoryProperties}}let {{swiftName}}{{^isLast}}, {{/isLast}}{{/mandatoryProperties}} else {
+            {{#mandatoryProperties}}
+                        if {{swiftName}} == nil { reader.missing(parameters[{{index}}]) }
+            {{/mandatoryProperties}}
+                        throw .invalidValue
+                    }
+            {{/hasMandatoryProperties}}
+                    self.init(
+            {{#properties}}
+                        {{labelName}}: {{swiftName}}{{^isLast}},{{/isLast}}
+            {{/properties}}
+                    )
+            {{/hasProperties}}
+            {{^hasProperties}}
+                    while let key = try reader.nextKey() {
+                        try reader.skipUnknownValue(forKey: key)
+                    }
+                    self.init()
+            {{/hasProperties}}
+                }
+
+                {{access}}func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+            {{#properties}}
+            {{#isOptional}}
+                    if let {{swiftName}} { writer.write{{codingName}}({{swiftName}}, forKey: {{wireNameLiteral}}) }
+            {{/isOptional}}
+            {{^isOptional}}
+                    writer.write{{codingName}}({{swiftName}}, forKey: {{wireNameLiteral}})
+            {{/isOptional}}
+            {{/properties}}
+                }
+
+                {{access}}func validate(into validator: inout SDLRuntime.SDLValidator) {
+            {{#hasProperties}}
+                    let parameters = Self.structInfo.parameters
+            {{/hasProperties}}
+            {{#properties}}
+                    validator.check{{codingName}}({{swiftName}}, parameters[{{index}}])
+            {{/properties}}
+                }
+            }
+
             """#,
         "Structs": #"""
             {{% CONTENT_TYPE: TEXT}}

@@ -87,12 +87,43 @@ public struct PropertyModel: MustacheParent, Sendable, Hashable {
     public var isOptional: Bool
     public var docs: [DocLine]
     public var metadataArguments: String
+    /// Position in `structInfo.parameters`.
+    public var index: Int = 0
     public var isLast: Bool = false
+
+    /// The codec method suffix: `readString`, `writeStructArray`, `checkEnum`...
+    public var codingName: String {
+        let kind = switch valueKind {
+        case .boolean: "Bool"
+        case .integer: "Integer"
+        case .float: "Float"
+        case .string: "String"
+        case .enumeration: "Enum"
+        case .structure: "Struct"
+        }
+        return isArray ? kind + "Array" : kind
+    }
+
+    /// The name as an argument label at a call site, where most keywords need no backticks.
+    public var labelName: String {
+        let bare = SwiftNamer.unescaped(swiftName)
+        return ["inout", "var", "let"].contains(bare) ? swiftName : bare
+    }
+
+    /// `ImageType.self, ` for the generic enum and struct readers, empty otherwise.
+    public var typeArgument: String {
+        valueKind == .enumeration || valueKind == .structure ? "\(baseType).self, " : ""
+    }
 
     public func child(named name: String) -> Any? {
         switch name {
         case "swiftName": swiftName
         case "wireName": wireName
+        case "index": String(index)
+        case "labelName": labelName
+        case "codingName": codingName
+        case "typeArgument": typeArgument
+        case "localType": (isArray ? "[\(baseType)]" : baseType) + "?"
         case "wireNameLiteral": SwiftLiteral.string(wireName)
         case "baseType": baseType
         case "swiftType": swiftType
@@ -118,6 +149,14 @@ public struct StructModel: MustacheParent, Sendable, Hashable {
     /// Set for function messages.
     public var message: MessageModel?
 
+    /// The mandatory properties, for the decoder's completeness check.
+    public var mandatoryProperties: [MandatoryPropertyModel] {
+        let mandatory = properties.filter { !$0.isOptional }
+        return mandatory.enumerated().map { offset, property in
+            MandatoryPropertyModel(swiftName: property.swiftName, index: property.index, isLast: offset == mandatory.count - 1)
+        }
+    }
+
     public func child(named name: String) -> Any? {
         switch name {
         case "swiftName": swiftName
@@ -126,9 +165,26 @@ public struct StructModel: MustacheParent, Sendable, Hashable {
         case "docs": docs
         case "properties": properties
         case "hasProperties": !properties.isEmpty
+        case "mandatoryProperties": mandatoryProperties
+        case "hasMandatoryProperties": !mandatoryProperties.isEmpty
         case "availabilityLiteral": availabilityLiteral
         case "message": message
-        case "protocolName": message?.protocolName ?? "SDLRuntime.SDLStructure"
+        case "protocolName": message?.protocolName ?? "SDLRuntime.SDLCodable"
+        default: nil
+        }
+    }
+}
+
+public struct MandatoryPropertyModel: MustacheParent, Sendable, Hashable {
+    public var swiftName: String
+    public var index: Int
+    public var isLast: Bool
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "swiftName": swiftName
+        case "index": String(index)
+        case "isLast": isLast
         default: nil
         }
     }

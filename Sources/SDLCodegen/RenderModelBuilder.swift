@@ -287,6 +287,7 @@ public struct RenderModelBuilder {
     private func properties(_ parameters: [Parameter]) -> [PropertyModel] {
         let names = SwiftNamer.uniqueMemberNames(parameters.map(\.name))
         var models = zip(parameters, names).map { parameter, swiftName in property(parameter, swiftName: swiftName) }
+        for index in models.indices { models[index].index = index }
         if !models.isEmpty { models[models.count - 1].isLast = true }
         return models
     }

@@ -53,6 +53,8 @@ public enum SwiftNamer {
     public static let reservedMemberNames: Set<String> = [
         "self", "unrecognized", "rawValue", "isRecognized", "allCases", "enumInfo", "structInfo", "hashValue",
         "hash", "functionName", "functionIDValue", "messageType", "description",
+        // Names the generated coding functions use for their own parameters and locals.
+        "reader", "writer", "validator", "key", "parameters",
     ]
 
     // MARK: Types

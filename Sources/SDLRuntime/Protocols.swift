@@ -24,7 +24,7 @@ public enum SDLMessageType: String, Hashable, Sendable, CaseIterable {
 }
 
 /// A `<function>`: one message of an RPC.
-public protocol SDLMessage: SDLStructure {
+public protocol SDLMessage: SDLCodable {
     /// The function name on the wire (`Show`).
     static var functionName: String { get }
     /// The numeric FunctionID the binary header carries.
@@ -53,4 +53,12 @@ public struct SDLNoResponse: SDLResponse {
     public static let messageType = SDLMessageType.response
 
     public init() {}
+
+    public init<R: SDLReader>(from reader: inout R) throws(SDLReaderFailure) {
+        while let key = try reader.nextKey() { try reader.skipUnknownValue(forKey: key) }
+    }
+
+    public func encode<W: SDLWriter>(to writer: inout W) {}
+
+    public func validate(into validator: inout SDLValidator) {}
 }

@@ -42,3 +42,37 @@ extension OnPulse {
         .init(name: "outdated", type: .structure("Outdated"), isMandatory: false),
     ])
 }
+
+extension OnPulse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var beat: Swift.Int?
+        var outdated: Outdated?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "beat": beat = try reader.readInteger(parameters[0])
+            case "outdated": outdated = try reader.readStruct(Outdated.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let beat else {
+            if beat == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            beat: beat,
+            outdated: outdated
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(beat, forKey: "beat")
+        if let outdated { writer.writeStruct(outdated, forKey: "outdated") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(beat, parameters[0])
+        validator.checkStruct(outdated, parameters[1])
+    }
+}

@@ -73,6 +73,40 @@ extension Probe {
     ])
 }
 
+extension Probe {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var mode: Mode?
+        var target: Point?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "mode": mode = try reader.readEnum(Mode.self, parameters[0])
+            case "target": target = try reader.readStruct(Point.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let mode else {
+            if mode == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            mode: mode,
+            target: target
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(mode, forKey: "mode")
+        if let target { writer.writeStruct(target, forKey: "target") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(mode, parameters[0])
+        validator.checkStruct(target, parameters[1])
+    }
+}
+
 extension Configure {
     public static let functionName = "Configure"
     public static let functionIDValue = 2
@@ -81,6 +115,21 @@ extension Configure {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Configure", availability: .init(since: .version(1, 1)), parameters: [
     ])
+}
+
+extension Configure {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }
 
 extension Retire {
@@ -92,4 +141,33 @@ extension Retire {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Retire", availability: .init(since: .version(1, 0), until: .version(2, 0), isDeprecated: true), parameters: [
         .init(name: "level", type: .enumeration("Level"), isMandatory: true, defaultValue: "HIGH"),
     ])
+}
+
+extension Retire {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var level: Level?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "level": level = try reader.readEnum(Level.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let level else {
+            if level == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            level: level
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(level, forKey: "level")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(level, parameters[0])
+    }
 }

@@ -66,6 +66,51 @@ extension ProbeResponse {
     ])
 }
 
+extension ProbeResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: Mode?
+        var info: Swift.String?
+        var everything: Everything?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(Mode.self, parameters[1])
+            case "info": info = try reader.readString(parameters[2])
+            case "everything": everything = try reader.readStruct(Everything.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode,
+            info: info,
+            everything: everything
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+        if let info { writer.writeString(info, forKey: "info") }
+        if let everything { writer.writeStruct(everything, forKey: "everything") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+        validator.checkString(info, parameters[2])
+        validator.checkStruct(everything, parameters[3])
+    }
+}
+
 extension ConfigureResponse {
     public static let functionName = "Configure"
     public static let functionIDValue = 2
@@ -76,6 +121,21 @@ extension ConfigureResponse {
     ])
 }
 
+extension ConfigureResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
+}
+
 extension RetireResponse {
     public static let functionName = "Retire"
     public static let functionIDValue = 3
@@ -84,4 +144,19 @@ extension RetireResponse {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Retire", availability: .init(since: .version(1, 0), until: .version(2, 0), isDeprecated: true), parameters: [
     ])
+}
+
+extension RetireResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }

@@ -15,7 +15,7 @@ fileprivate struct _GeneratedWithSDLRuntimeVersion1: SDLRuntime.SDLGeneratedCode
 /// - Since: SmartDeviceLink 1.0
 ///
 /// - Remark: Generated from struct `Point` in MOBILE_API.xml, line 62.
-nonisolated public struct Point: SDLRuntime.SDLStructure {
+nonisolated public struct Point: SDLRuntime.SDLCodable {
     public var x: Swift.Double
     public var y: Swift.Double
 
@@ -31,7 +31,7 @@ nonisolated public struct Point: SDLRuntime.SDLStructure {
 /// A struct without parameters.
 ///
 /// - Remark: Generated from struct `Empty` in MOBILE_API.xml, line 68.
-nonisolated public struct Empty: SDLRuntime.SDLStructure {
+nonisolated public struct Empty: SDLRuntime.SDLCodable {
     public init() {}
 }
 
@@ -40,7 +40,7 @@ nonisolated public struct Empty: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 1.1
 ///
 /// - Remark: Generated from struct `Everything` in MOBILE_API.xml, line 72.
-nonisolated public struct Everything: SDLRuntime.SDLStructure {
+nonisolated public struct Everything: SDLRuntime.SDLCodable {
     /// A mandatory Boolean with a default.
     ///
     /// Default: `true`.
@@ -120,7 +120,7 @@ nonisolated public struct Everything: SDLRuntime.SDLStructure {
 /// - Since: SmartDeviceLink 1.1
 ///
 /// - Remark: Generated from struct `Outdated` in MOBILE_API.xml, line 106.
-nonisolated public struct Outdated: SDLRuntime.SDLStructure {
+nonisolated public struct Outdated: SDLRuntime.SDLCodable {
     /// Length: at most 10 characters.
     public var value: Swift.String?
 
@@ -140,9 +140,59 @@ extension Point {
     ])
 }
 
+extension Point {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var x: Swift.Double?
+        var y: Swift.Double?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "x": x = try reader.readFloat(parameters[0])
+            case "y": y = try reader.readFloat(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let x, let y else {
+            if x == nil { reader.missing(parameters[0]) }
+            if y == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            x: x,
+            y: y
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeFloat(x, forKey: "x")
+        writer.writeFloat(y, forKey: "y")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkFloat(x, parameters[0])
+        validator.checkFloat(y, parameters[1])
+    }
+}
+
 extension Empty {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Empty", parameters: [
     ])
+}
+
+extension Empty {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }
 
 extension Everything {
@@ -165,8 +215,135 @@ extension Everything {
     ])
 }
 
+extension Everything {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var flag: Swift.Bool?
+        var count: Swift.Int?
+        var offset: Swift.Int?
+        var ratio: Swift.Double?
+        var huge: Swift.Double?
+        var label: Swift.String?
+        var mode: Mode?
+        var levels: [Level]?
+        var tags: [Swift.String]?
+        var points: [Point]?
+        var origin: Point?
+        var empty: Empty?
+        var children: [Everything]?
+        var old: Swift.String?
+        var recent: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "flag": flag = try reader.readBool(parameters[0])
+            case "count": count = try reader.readInteger(parameters[1])
+            case "offset": offset = try reader.readInteger(parameters[2])
+            case "ratio": ratio = try reader.readFloat(parameters[3])
+            case "huge": huge = try reader.readFloat(parameters[4])
+            case "label": label = try reader.readString(parameters[5])
+            case "mode": mode = try reader.readEnum(Mode.self, parameters[6])
+            case "levels": levels = try reader.readEnumArray(Level.self, parameters[7])
+            case "tags": tags = try reader.readStringArray(parameters[8])
+            case "points": points = try reader.readStructArray(Point.self, parameters[9])
+            case "origin": origin = try reader.readStruct(Point.self, parameters[10])
+            case "empty": empty = try reader.readStruct(Empty.self, parameters[11])
+            case "children": children = try reader.readStructArray(Everything.self, parameters[12])
+            case "old": old = try reader.readString(parameters[13])
+            case "recent": recent = try reader.readInteger(parameters[14])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let flag, let offset, let tags, let origin else {
+            if flag == nil { reader.missing(parameters[0]) }
+            if offset == nil { reader.missing(parameters[2]) }
+            if tags == nil { reader.missing(parameters[8]) }
+            if origin == nil { reader.missing(parameters[10]) }
+            throw .invalidValue
+        }
+        self.init(
+            flag: flag,
+            count: count,
+            offset: offset,
+            ratio: ratio,
+            huge: huge,
+            label: label,
+            mode: mode,
+            levels: levels,
+            tags: tags,
+            points: points,
+            origin: origin,
+            empty: empty,
+            children: children,
+            old: old,
+            recent: recent
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(flag, forKey: "flag")
+        if let count { writer.writeInteger(count, forKey: "count") }
+        writer.writeInteger(offset, forKey: "offset")
+        if let ratio { writer.writeFloat(ratio, forKey: "ratio") }
+        if let huge { writer.writeFloat(huge, forKey: "huge") }
+        if let label { writer.writeString(label, forKey: "label") }
+        if let mode { writer.writeEnum(mode, forKey: "mode") }
+        if let levels { writer.writeEnumArray(levels, forKey: "levels") }
+        writer.writeStringArray(tags, forKey: "tags")
+        if let points { writer.writeStructArray(points, forKey: "points") }
+        writer.writeStruct(origin, forKey: "origin")
+        if let empty { writer.writeStruct(empty, forKey: "empty") }
+        if let children { writer.writeStructArray(children, forKey: "children") }
+        if let old { writer.writeString(old, forKey: "old") }
+        if let recent { writer.writeInteger(recent, forKey: "recent") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(flag, parameters[0])
+        validator.checkInteger(count, parameters[1])
+        validator.checkInteger(offset, parameters[2])
+        validator.checkFloat(ratio, parameters[3])
+        validator.checkFloat(huge, parameters[4])
+        validator.checkString(label, parameters[5])
+        validator.checkEnum(mode, parameters[6])
+        validator.checkEnumArray(levels, parameters[7])
+        validator.checkStringArray(tags, parameters[8])
+        validator.checkStructArray(points, parameters[9])
+        validator.checkStruct(origin, parameters[10])
+        validator.checkStruct(empty, parameters[11])
+        validator.checkStructArray(children, parameters[12])
+        validator.checkString(old, parameters[13])
+        validator.checkInteger(recent, parameters[14])
+    }
+}
+
 extension Outdated {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Outdated", availability: .init(since: .version(1, 1), isDeprecated: true), parameters: [
         .init(name: "value", type: .string, isMandatory: false, maxLength: 10),
     ])
+}
+
+extension Outdated {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var value: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "value": value = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            value: value
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let value { writer.writeString(value, forKey: "value") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(value, parameters[0])
+    }
 }

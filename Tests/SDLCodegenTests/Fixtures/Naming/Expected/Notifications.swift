@@ -32,6 +32,21 @@ extension BeepNotification {
     ])
 }
 
+extension BeepNotification {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
+}
+
 extension PingNotification {
     public static let functionName = "Ping"
     public static let functionIDValue = 7
@@ -40,4 +55,19 @@ extension PingNotification {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Ping", parameters: [
     ])
+}
+
+extension PingNotification {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }

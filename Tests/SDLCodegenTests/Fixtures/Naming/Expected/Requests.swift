@@ -56,6 +56,35 @@ extension AddCommand {
     ])
 }
 
+extension AddCommand {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var cmdID: Swift.Int?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "cmdID": cmdID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let cmdID else {
+            if cmdID == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            cmdID: cmdID
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeInteger(cmdID, forKey: "cmdID")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkInteger(cmdID, parameters[0])
+    }
+}
+
 extension BeepRequest {
     public static let functionName = "Beep"
     public static let functionIDValue = 6
@@ -67,6 +96,35 @@ extension BeepRequest {
     ])
 }
 
+extension BeepRequest {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var beep: Beep?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "beep": beep = try reader.readStruct(Beep.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let beep else {
+            if beep == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            beep: beep
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeStruct(beep, forKey: "beep")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(beep, parameters[0])
+    }
+}
+
 extension Ping {
     public static let functionName = "Ping"
     public static let functionIDValue = 7
@@ -75,4 +133,19 @@ extension Ping {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Ping", parameters: [
     ])
+}
+
+extension Ping {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }

@@ -58,6 +58,35 @@ extension AddCommandResponse {
     ])
 }
 
+extension AddCommandResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var resultCode: SDLResult?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let resultCode else {
+            if resultCode == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            resultCode: resultCode
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeEnum(resultCode, forKey: "resultCode")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(resultCode, parameters[0])
+    }
+}
+
 extension BeepResponse {
     public static let functionName = "Beep"
     public static let functionIDValue = 6
@@ -66,6 +95,21 @@ extension BeepResponse {
 
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Beep", parameters: [
     ])
+}
+
+extension BeepResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
 }
 
 extension PingResponse {
@@ -78,6 +122,21 @@ extension PingResponse {
     ])
 }
 
+extension PingResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        while let key = try reader.nextKey() {
+            try reader.skipUnknownValue(forKey: key)
+        }
+        self.init()
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+    }
+}
+
 extension GenericResponse {
     public static let functionName = "GenericResponse"
     public static let functionIDValue = 31
@@ -88,4 +147,39 @@ extension GenericResponse {
         .init(name: "success", type: .boolean, isMandatory: true),
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
     ])
+}
+
+extension GenericResponse {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var success: Swift.Bool?
+        var resultCode: SDLResult?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "success": success = try reader.readBool(parameters[0])
+            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let success, let resultCode else {
+            if success == nil { reader.missing(parameters[0]) }
+            if resultCode == nil { reader.missing(parameters[1]) }
+            throw .invalidValue
+        }
+        self.init(
+            success: success,
+            resultCode: resultCode
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeBool(success, forKey: "success")
+        writer.writeEnum(resultCode, forKey: "resultCode")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkBool(success, parameters[0])
+        validator.checkEnum(resultCode, parameters[1])
+    }
 }

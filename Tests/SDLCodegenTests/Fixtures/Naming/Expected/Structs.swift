@@ -11,7 +11,7 @@ import SDLRuntime
 fileprivate struct _GeneratedWithSDLRuntimeVersion1: SDLRuntime.SDLGeneratedCodeVersion1 {}
 
 /// - Remark: Generated from struct `Image` in MOBILE_API.xml, line 53.
-nonisolated public struct Image: SDLRuntime.SDLStructure {
+nonisolated public struct Image: SDLRuntime.SDLCodable {
     public var value: Swift.String
 
     public init(
@@ -22,7 +22,7 @@ nonisolated public struct Image: SDLRuntime.SDLStructure {
 }
 
 /// - Remark: Generated from struct `Temperature` in MOBILE_API.xml, line 57.
-nonisolated public struct Temperature: SDLRuntime.SDLStructure {
+nonisolated public struct Temperature: SDLRuntime.SDLCodable {
     public var unit: SDLType?
 
     public init(
@@ -33,7 +33,7 @@ nonisolated public struct Temperature: SDLRuntime.SDLStructure {
 }
 
 /// - Remark: Generated from struct `Data` in MOBILE_API.xml, line 61.
-nonisolated public struct SDLData: SDLRuntime.SDLStructure {
+nonisolated public struct SDLData: SDLRuntime.SDLCodable {
     public var `protocol`: Swift.String
     public var `default`: SDLInt?
     public var `class`: Swift.Int?
@@ -86,7 +86,7 @@ nonisolated public struct SDLData: SDLRuntime.SDLStructure {
 }
 
 /// - Remark: Generated from struct `Self` in MOBILE_API.xml, line 79.
-nonisolated public struct SDLSelf: SDLRuntime.SDLStructure {
+nonisolated public struct SDLSelf: SDLRuntime.SDLCodable {
     public var data: SDLData?
 
     public init(
@@ -99,7 +99,7 @@ nonisolated public struct SDLSelf: SDLRuntime.SDLStructure {
 /// A struct with the name of a function.
 ///
 /// - Remark: Generated from struct `Beep` in MOBILE_API.xml, line 83.
-nonisolated public struct Beep: SDLRuntime.SDLStructure {
+nonisolated public struct Beep: SDLRuntime.SDLCodable {
     public var self_: SDLSelf?
 
     public init(
@@ -117,10 +117,64 @@ extension Image {
     ])
 }
 
+extension Image {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var value: Swift.String?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "value": value = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let value else {
+            if value == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            value: value
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(value, forKey: "value")
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(value, parameters[0])
+    }
+}
+
 extension Temperature {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Temperature", parameters: [
         .init(name: "unit", type: .enumeration("Type"), isMandatory: false),
     ])
+}
+
+extension Temperature {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var unit: SDLType?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "unit": unit = try reader.readEnum(SDLType.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            unit: unit
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let unit { writer.writeEnum(unit, forKey: "unit") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkEnum(unit, parameters[0])
+    }
 }
 
 extension SDLData {
@@ -143,14 +197,163 @@ extension SDLData {
     ])
 }
 
+extension SDLData {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var `protocol`: Swift.String?
+        var `default`: SDLInt?
+        var `class`: Swift.Int?
+        var self_: Swift.Bool?
+        var url: Swift.String?
+        var ct: Swift.String?
+        var fuelLevelState: Language?
+        var tzHour: Swift.Int?
+        var hashValue_: Swift.Int?
+        var description_: Swift.String?
+        var fuelLevel: Swift.Double?
+        var fuelLevel_2: Swift.Double?
+        var rate: [SamplingRate]?
+        var image: Image?
+        var temperature: Temperature?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "protocol": `protocol` = try reader.readString(parameters[0])
+            case "default": `default` = try reader.readEnum(SDLInt.self, parameters[1])
+            case "class": `class` = try reader.readInteger(parameters[2])
+            case "self": self_ = try reader.readBool(parameters[3])
+            case "URL": url = try reader.readString(parameters[4])
+            case "CT": ct = try reader.readString(parameters[5])
+            case "fuelLevel_State": fuelLevelState = try reader.readEnum(Language.self, parameters[6])
+            case "tz_hour": tzHour = try reader.readInteger(parameters[7])
+            case "hashValue": hashValue_ = try reader.readInteger(parameters[8])
+            case "description": description_ = try reader.readString(parameters[9])
+            case "fuel_level": fuelLevel = try reader.readFloat(parameters[10])
+            case "fuelLevel": fuelLevel_2 = try reader.readFloat(parameters[11])
+            case "rate": rate = try reader.readEnumArray(SamplingRate.self, parameters[12])
+            case "image": image = try reader.readStruct(Image.self, parameters[13])
+            case "temperature": temperature = try reader.readStruct(Temperature.self, parameters[14])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        guard let `protocol` else {
+            if `protocol` == nil { reader.missing(parameters[0]) }
+            throw .invalidValue
+        }
+        self.init(
+            protocol: `protocol`,
+            default: `default`,
+            class: `class`,
+            self_: self_,
+            url: url,
+            ct: ct,
+            fuelLevelState: fuelLevelState,
+            tzHour: tzHour,
+            hashValue_: hashValue_,
+            description_: description_,
+            fuelLevel: fuelLevel,
+            fuelLevel_2: fuelLevel_2,
+            rate: rate,
+            image: image,
+            temperature: temperature
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        writer.writeString(`protocol`, forKey: "protocol")
+        if let `default` { writer.writeEnum(`default`, forKey: "default") }
+        if let `class` { writer.writeInteger(`class`, forKey: "class") }
+        if let self_ { writer.writeBool(self_, forKey: "self") }
+        if let url { writer.writeString(url, forKey: "URL") }
+        if let ct { writer.writeString(ct, forKey: "CT") }
+        if let fuelLevelState { writer.writeEnum(fuelLevelState, forKey: "fuelLevel_State") }
+        if let tzHour { writer.writeInteger(tzHour, forKey: "tz_hour") }
+        if let hashValue_ { writer.writeInteger(hashValue_, forKey: "hashValue") }
+        if let description_ { writer.writeString(description_, forKey: "description") }
+        if let fuelLevel { writer.writeFloat(fuelLevel, forKey: "fuel_level") }
+        if let fuelLevel_2 { writer.writeFloat(fuelLevel_2, forKey: "fuelLevel") }
+        if let rate { writer.writeEnumArray(rate, forKey: "rate") }
+        if let image { writer.writeStruct(image, forKey: "image") }
+        if let temperature { writer.writeStruct(temperature, forKey: "temperature") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkString(`protocol`, parameters[0])
+        validator.checkEnum(`default`, parameters[1])
+        validator.checkInteger(`class`, parameters[2])
+        validator.checkBool(self_, parameters[3])
+        validator.checkString(url, parameters[4])
+        validator.checkString(ct, parameters[5])
+        validator.checkEnum(fuelLevelState, parameters[6])
+        validator.checkInteger(tzHour, parameters[7])
+        validator.checkInteger(hashValue_, parameters[8])
+        validator.checkString(description_, parameters[9])
+        validator.checkFloat(fuelLevel, parameters[10])
+        validator.checkFloat(fuelLevel_2, parameters[11])
+        validator.checkEnumArray(rate, parameters[12])
+        validator.checkStruct(image, parameters[13])
+        validator.checkStruct(temperature, parameters[14])
+    }
+}
+
 extension SDLSelf {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Self", parameters: [
         .init(name: "data", type: .structure("Data"), isMandatory: false),
     ])
 }
 
+extension SDLSelf {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var data: SDLData?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "data": data = try reader.readStruct(SDLData.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            data: data
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let data { writer.writeStruct(data, forKey: "data") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(data, parameters[0])
+    }
+}
+
 extension Beep {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Beep", parameters: [
         .init(name: "self", type: .structure("Self"), isMandatory: false),
     ])
+}
+
+extension Beep {
+    public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
+        let parameters = Self.structInfo.parameters
+        var self_: SDLSelf?
+        while let key = try reader.nextKey() {
+            switch key {
+            case "self": self_ = try reader.readStruct(SDLSelf.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key)
+            }
+        }
+        self.init(
+            self_: self_
+        )
+    }
+
+    public func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
+        if let self_ { writer.writeStruct(self_, forKey: "self") }
+    }
+
+    public func validate(into validator: inout SDLRuntime.SDLValidator) {
+        let parameters = Self.structInfo.parameters
+        validator.checkStruct(self_, parameters[0])
+    }
 }
