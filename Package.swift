@@ -10,10 +10,12 @@ let package = Package(
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "SDLCodegen", targets: ["SDLCodegen"]),
         .executable(name: "sdlgen", targets: ["sdlgen"]),
+        .executable(name: "sdl", targets: ["sdl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
     ],
     targets: [
         // libxml2 through pkg-config; Debian/Ubuntu `libxml2-dev`, Homebrew `libxml2`.
@@ -37,6 +39,14 @@ let package = Package(
         .target(name: "SDLRuntime"),
         // The committed output of `sdlgen generate` for spec 8.0.0.
         .target(name: "SDLRPC", dependencies: ["SDLRuntime"], path: "Generated"),
+        // The tool for app engineers: validate messages, and (next) talk to a head unit.
+        .executableTarget(
+            name: "sdl",
+            dependencies: [
+                "SDLRPC", "SDLRuntime", "SDLSpec",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
 
         .testTarget(name: "SDLSpecTests", dependencies: ["SDLSpec"], path: "Tests/SDLSpecTests"),
         .testTarget(
@@ -45,7 +55,17 @@ let package = Package(
             path: "Tests/SDLCodegenTests",
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "SDLRPCTests", dependencies: ["SDLRPC"], path: "Tests/SDLRPCTests"),
+        .testTarget(
+            name: "SDLRPCTests",
+            dependencies: ["SDLRPC", .product(name: "PropertyBased", package: "swift-property-based")],
+            path: "Tests/SDLRPCTests"
+        ),
+        .testTarget(
+            name: "SDLRuntimeTests",
+            dependencies: ["SDLRuntime", "SDLRPC"],
+            path: "Tests/SDLRuntimeTests",
+            exclude: ["Fixtures"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
