@@ -60,6 +60,7 @@ let package = Package(
             dependencies: ["SDLRPC", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/SDLRPCTests"
         ),
+        .testTarget(name: "SDLToolTests", dependencies: ["sdl"], path: "Tests/SDLToolTests"),
         .testTarget(
             name: "SDLRuntimeTests",
             dependencies: ["SDLRuntime", "SDLRPC"],

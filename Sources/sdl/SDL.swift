@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct SDL: AsyncParsableCommand {
+struct SDL: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdl",
         abstract: "Work with SmartDeviceLink messages and head units.",
