@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .library(name: "SDLRuntime", targets: ["SDLRuntime"]),
         .library(name: "SDLRPC", targets: ["SDLRPC"]),
+        .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
+        .library(name: "SDLTransport", targets: ["SDLTransport"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "SDLCodegen", targets: ["SDLCodegen"]),
         .executable(name: "sdlgen", targets: ["sdlgen"]),
@@ -16,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
     ],
     targets: [
         // libxml2 through pkg-config; Debian/Ubuntu `libxml2-dev`, Homebrew `libxml2`.
@@ -39,6 +42,13 @@ let package = Package(
         .target(name: "SDLRuntime"),
         // The committed output of `sdlgen generate` for spec 8.0.0.
         .target(name: "SDLRPC", dependencies: ["SDLRuntime"], path: "Generated"),
+        // SDL protocol: frames, multi-frame messages, RPC and control payloads. No I/O.
+        .target(name: "SDLProtocol", dependencies: ["SDLRuntime"]),
+        // Byte transports: the protocol, TCP on SwiftNIO, an in-memory pair.
+        .target(
+            name: "SDLTransport",
+            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+        ),
         // The tool for app engineers: validate messages, and (next) talk to a head unit.
         .executableTarget(
             name: "sdl",
@@ -60,6 +70,7 @@ let package = Package(
             dependencies: ["SDLRPC", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/SDLRPCTests"
         ),
+        .testTarget(name: "SDLProtocolTests", dependencies: ["SDLProtocol", "SDLRPC"], path: "Tests/SDLProtocolTests"),
         .testTarget(name: "SDLToolTests", dependencies: ["sdl"], path: "Tests/SDLToolTests"),
         .testTarget(
             name: "SDLRuntimeTests",

@@ -9,6 +9,17 @@ public struct SDLDecoded<T: Sendable>: Sendable {
     public var unknownKeys: [SDLCodingPath]
 }
 
+/// How strictly received messages are judged.
+public enum SDLDecodingPolicy: Sendable, Hashable {
+    /// Every violation of the spec fails decoding (validators, a head unit judging an app).
+    case strict
+    /// For an app receiving from a head unit, which may break the spec (SDL Core 8.2 omits the
+    /// mandatory `ImageField.imageTypeSupported`): as long as the message itself can be built,
+    /// violations become warnings. Out-of-range values are kept as sent; an unusable nested
+    /// value is left out (an optional param becomes nil, an array loses that element).
+    case lenient
+}
+
 /// Options for sending.
 public struct SDLEncodingOptions: Sendable {
     /// Check the spec's rules first and refuse to encode a value that breaks them.
@@ -27,10 +38,12 @@ public enum SDLJSON {
     public static let defaultMaxDepth = 32
 
     /// Decodes the JSON body of a message (its parameters object). Empty input means `{}`.
-    public static func decode<T: SDLCodable>(_ type: T.Type, from bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(SDLDecodingError) -> SDLDecoded<T> {
+    public static func decode<T: SDLCodable>(
+        _ type: T.Type, from bytes: [UInt8], policy: SDLDecodingPolicy = .strict, maxDepth: Int = defaultMaxDepth
+    ) throws(SDLDecodingError) -> SDLDecoded<T> {
         let input = bytes.isEmpty ? Array("{}".utf8) : bytes
         let (value, reader) = input.withUnsafeBytes { SDLJSONReader.decode(T.self, from: $0, maxDepth: maxDepth) }
-        return try finish(value, issues: reader.issues, unknownKeys: reader.unknownKeys)
+        return try finish(value, issues: reader.issues, unknownKeys: reader.unknownKeys, policy: policy)
     }
 
     /// Encodes `value` as a JSON object, validating it first unless told otherwise.
@@ -47,29 +60,44 @@ public enum SDLJSON {
         if issues.contains(where: { $0.severity == .error }) { throw SDLValidationError(issues: issues) }
     }
 
-    static func finish<T>(_ value: T?, issues: [SDLCodingIssue], unknownKeys: [SDLCodingPath]) throws(SDLDecodingError) -> SDLDecoded<T> {
-        guard let value, !issues.contains(where: { $0.severity == .error }) else {
-            throw SDLDecodingError(issues: issues)
+    static func finish<T>(
+        _ value: T?, issues: [SDLCodingIssue], unknownKeys: [SDLCodingPath], policy: SDLDecodingPolicy
+    ) throws(SDLDecodingError) -> SDLDecoded<T> {
+        guard let value else { throw SDLDecodingError(issues: issues) }
+        switch policy {
+        case .strict:
+            if issues.contains(where: { $0.severity == .error }) { throw SDLDecodingError(issues: issues) }
+            return SDLDecoded(value: value, warnings: issues, unknownKeys: unknownKeys)
+        case .lenient:
+            let warnings = issues.map { issue in
+                var warning = issue
+                warning.severity = .warning
+                return warning
+            }
+            return SDLDecoded(value: value, warnings: warnings, unknownKeys: unknownKeys)
         }
-        return SDLDecoded(value: value, warnings: issues, unknownKeys: unknownKeys)
     }
 }
 
 public enum SDLBSON {
     /// Decodes a message from BSON bytes.
-    public static func decode<T: SDLCodable>(_ type: T.Type, from bytes: [UInt8]) throws(SDLDecodingError) -> SDLDecoded<T> {
+    public static func decode<T: SDLCodable>(
+        _ type: T.Type, from bytes: [UInt8], policy: SDLDecodingPolicy = .strict
+    ) throws(SDLDecodingError) -> SDLDecoded<T> {
         let document: BSONDocument
         do {
             document = try BSONDocument(decoding: bytes)
         } catch {
             throw SDLDecodingError(issues: [SDLCodingIssue(path: SDLCodingPath(root: T.structInfo.name), kind: .malformed(error.description))])
         }
-        return try decode(T.self, from: document)
+        return try decode(T.self, from: document, policy: policy)
     }
 
-    public static func decode<T: SDLCodable>(_ type: T.Type, from document: BSONDocument) throws(SDLDecodingError) -> SDLDecoded<T> {
+    public static func decode<T: SDLCodable>(
+        _ type: T.Type, from document: BSONDocument, policy: SDLDecodingPolicy = .strict
+    ) throws(SDLDecodingError) -> SDLDecoded<T> {
         let (value, reader) = SDLBSONReader.decode(T.self, from: document)
-        return try SDLJSON.finish(value, issues: reader.issues, unknownKeys: reader.unknownKeys)
+        return try SDLJSON.finish(value, issues: reader.issues, unknownKeys: reader.unknownKeys, policy: policy)
     }
 
     public static func document<T: SDLCodable>(_ value: T, options: SDLEncodingOptions = SDLEncodingOptions()) throws(SDLValidationError) -> BSONDocument {

@@ -1,0 +1,101 @@
+/// A byte stream to a peer. The SDL protocol needs nothing more: frames carry their own lengths.
+/// TCP is built in (`SDLTCPTransport`); WebSocket, Bluetooth or an in-memory pipe plug in here.
+public protocol SDLTransport: Sendable {
+    /// Bytes from the peer in arrival order. Finishes when the connection closes cleanly and
+    /// throws `SDLTransportError` when it breaks.
+    var inbound: AsyncThrowingStream<[UInt8], any Error> { get }
+    /// Sends bytes; suspends while the peer reads slower than we write (back-pressure).
+    func send(_ bytes: [UInt8]) async throws
+    /// Closes the connection; `inbound` then finishes.
+    func close() async
+}
+
+public enum SDLTransportError: Error, Hashable, Sendable, CustomStringConvertible {
+    case connectFailed(host: String, port: Int, attempts: Int, reason: String)
+    case closed
+    case io(String)
+
+    public var description: String {
+        switch self {
+        case .connectFailed(let host, let port, let attempts, let reason):
+            "could not connect to \(host):\(port) after \(attempts) attempt\(attempts == 1 ? "" : "s"): \(reason)"
+        case .closed: "the connection is closed"
+        case .io(let reason): "connection error: \(reason)"
+        }
+    }
+}
+
+/// When and how often to try connecting again.
+public struct SDLReconnectPolicy: Sendable, Hashable {
+    public var maxAttempts: Int
+    public var initialDelay: Duration
+    public var maxDelay: Duration
+    /// Each failed attempt multiplies the delay by this.
+    public var multiplier: Double
+
+    public init(maxAttempts: Int, initialDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(5), multiplier: Double = 2) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.initialDelay = initialDelay
+        self.maxDelay = maxDelay
+        self.multiplier = multiplier
+    }
+
+    /// One attempt, no retry.
+    public static let never = SDLReconnectPolicy(maxAttempts: 1)
+    /// Five attempts over about four seconds: enough for a head unit that is still starting.
+    public static let standard = SDLReconnectPolicy(maxAttempts: 5)
+
+    /// The pause before attempt `attempt` (1-based; the first attempt has none).
+    public func delay(beforeAttempt attempt: Int) -> Duration {
+        guard attempt > 1 else { return .zero }
+        var delay = initialDelay
+        for _ in 2..<attempt {
+            delay = delay * multiplier
+            if delay > maxDelay { return maxDelay }
+        }
+        return min(delay, maxDelay)
+    }
+}
+
+/// Two transports joined back to back, for tests and for running an app and the emulator in one
+/// process without sockets.
+public final class SDLMemoryTransport: SDLTransport {
+    public let inbound: AsyncThrowingStream<[UInt8], any Error>
+    private let peerInput: AsyncThrowingStream<[UInt8], any Error>.Continuation
+    private let ownInput: AsyncThrowingStream<[UInt8], any Error>.Continuation
+
+    private init(
+        inbound: AsyncThrowingStream<[UInt8], any Error>,
+        ownInput: AsyncThrowingStream<[UInt8], any Error>.Continuation,
+        peerInput: AsyncThrowingStream<[UInt8], any Error>.Continuation
+    ) {
+        self.inbound = inbound
+        self.ownInput = ownInput
+        self.peerInput = peerInput
+    }
+
+    /// A connected pair: what one sends, the other receives.
+    public static func pair() -> (SDLMemoryTransport, SDLMemoryTransport) {
+        let (a, aInput) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        let (b, bInput) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        return (
+            SDLMemoryTransport(inbound: a, ownInput: aInput, peerInput: bInput),
+            SDLMemoryTransport(inbound: b, ownInput: bInput, peerInput: aInput)
+        )
+    }
+
+    public func send(_ bytes: [UInt8]) async throws {
+        if case .terminated = peerInput.yield(bytes) { throw SDLTransportError.closed }
+    }
+
+    /// Simulates the peer vanishing: both sides see the connection break.
+    public func fail(_ error: any Error) {
+        ownInput.finish(throwing: error)
+        peerInput.finish(throwing: error)
+    }
+
+    public func close() async {
+        ownInput.finish()
+        peerInput.finish()
+    }
+}
