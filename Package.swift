@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "SDLRPC", targets: ["SDLRPC"]),
         .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
         .library(name: "SDLTransport", targets: ["SDLTransport"]),
+        .library(name: "SmartDeviceLink", targets: ["SmartDeviceLink"]),
+        .library(name: "SDLHeadUnit", targets: ["SDLHeadUnit"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "SDLCodegen", targets: ["SDLCodegen"]),
         .executable(name: "sdlgen", targets: ["sdlgen"]),
@@ -49,6 +51,10 @@ let package = Package(
             name: "SDLTransport",
             dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
         ),
+        // The app side: sessions, the RPC client, managers.
+        .target(name: "SmartDeviceLink", dependencies: ["SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime"]),
+        // A head unit for apps to talk to: behaves on the wire like SDL Core.
+        .target(name: "SDLHeadUnit", dependencies: ["SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime"]),
         // The tool for app engineers: validate messages, and (next) talk to a head unit.
         .executableTarget(
             name: "sdl",
@@ -71,6 +77,11 @@ let package = Package(
             path: "Tests/SDLRPCTests"
         ),
         .testTarget(name: "SDLProtocolTests", dependencies: ["SDLProtocol", "SDLRPC"], path: "Tests/SDLProtocolTests"),
+        .testTarget(
+            name: "SmartDeviceLinkTests",
+            dependencies: ["SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLProtocol", "SDLRPC"],
+            path: "Tests/SmartDeviceLinkTests"
+        ),
         .testTarget(name: "SDLToolTests", dependencies: ["sdl"], path: "Tests/SDLToolTests"),
         .testTarget(
             name: "SDLRuntimeTests",

@@ -1,0 +1,64 @@
+import SDLRPC
+import SDLRuntime
+
+/// The smallest valid value of every type, from the generated metadata: mandatory params only,
+/// numbers at 0 or their lower bound, strings and arrays at their minimum length, enums at
+/// their first element. Responses say `success: true, resultCode: SUCCESS`.
+struct DefaultValues: Sendable {
+    let structs: [String: SDLStructInfo]
+    let enums: [String: SDLEnumInfo]
+
+    init() {
+        var structs: [String: SDLStructInfo] = [:]
+        for type in MobileAPI.structures { structs[type.structInfo.name] = type.structInfo }
+        var enums: [String: SDLEnumInfo] = [:]
+        for type in MobileAPI.enumerations { enums[type.enumInfo.name] = type.enumInfo }
+        self.structs = structs
+        self.enums = enums
+    }
+
+    func successResponse(_ info: SDLStructInfo) -> SDLJSONValue {
+        guard case .object(var members) = object(info) else { return .object([]) }
+        for index in members.indices {
+            switch members[index].key {
+            case "success": members[index].value = .bool(true)
+            case "resultCode": members[index].value = .string("SUCCESS")
+            default: break
+            }
+        }
+        return .object(members)
+    }
+
+    func object(_ info: SDLStructInfo) -> SDLJSONValue {
+        .object(info.parameters.filter(\.isMandatory).map { .init(key: $0.name, value: value($0)) })
+    }
+
+    private func value(_ parameter: SDLParameterInfo) -> SDLJSONValue {
+        guard parameter.isArray else { return element(parameter) }
+        return .array(Array(repeating: element(parameter), count: parameter.minSize ?? 0))
+    }
+
+    private func element(_ parameter: SDLParameterInfo) -> SDLJSONValue {
+        switch parameter.type {
+        case .boolean:
+            return .bool(false)
+        case .integer:
+            return .integer(Int(clamp(0, parameter)))
+        case .float:
+            return .float(clamp(0, parameter))
+        case .string:
+            return .string(String(repeating: "x", count: parameter.minLength ?? 0))
+        case .enumeration(let name):
+            return .string(enums[name]?.elements.first?.name ?? "")
+        case .structure(let name):
+            return structs[name].map(object) ?? .object([])
+        }
+    }
+
+    private func clamp(_ value: Double, _ parameter: SDLParameterInfo) -> Double {
+        var result = value
+        if let min = parameter.minValue { result = max(result, min) }
+        if let max = parameter.maxValue { result = min(result, max) }
+        return result
+    }
+}

@@ -1,0 +1,19 @@
+/// Encryption of protected services (protocol spec §9). The session passes every frame with the
+/// E flag through this; the TLS handshake itself travels as security queries on service 0x00.
+/// No cryptography ships here: plug in an OEM's TLS library.
+public protocol SDLSecurityProvider: Sendable {
+    /// Ciphertext for one frame's payload.
+    func encrypt(_ plaintext: [UInt8]) async throws -> [UInt8]
+    /// Plaintext of one received frame's payload.
+    func decrypt(_ ciphertext: [UInt8]) async throws -> [UInt8]
+    /// The largest plaintext one encrypted frame may carry (TLS records: 16,091 bytes).
+    var maxPlaintextPerFrame: Int { get }
+}
+
+/// Passes bytes through unchanged, so the encryption path can be exercised without TLS.
+public struct SDLPassThroughSecurity: SDLSecurityProvider {
+    public init() {}
+    public func encrypt(_ plaintext: [UInt8]) async throws -> [UInt8] { plaintext }
+    public func decrypt(_ ciphertext: [UInt8]) async throws -> [UInt8] { ciphertext }
+    public var maxPlaintextPerFrame: Int { 16_091 }
+}
