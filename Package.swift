@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "sdl",
             dependencies: [
-                "SDLRPC", "SDLRuntime", "SDLSpec",
+                "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,10 +1,10 @@
 import ArgumentParser
 
 @main
-struct SDL: ParsableCommand {
+struct SDL: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdl",
-        abstract: "Work with SmartDeviceLink messages and head units.",
-        subcommands: [ValidateMessages.self]
+        abstract: "Talk to SmartDeviceLink head units, emulate one, and check messages.",
+        subcommands: [Connect.self, Send.self, HeadUnit.self, Decode.self, ValidateMessages.self]
     )
 }
