@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SDLHeadUnit", targets: ["SDLHeadUnit"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "SDLCodegen", targets: ["SDLCodegen"]),
+        .library(name: "SDLSpecDiff", targets: ["SDLSpecDiff"]),
         .executable(name: "sdlgen", targets: ["sdlgen"]),
         .executable(name: "sdl", targets: ["sdl"]),
     ],
@@ -36,9 +37,11 @@ let package = Package(
             name: "SDLCodegen",
             dependencies: ["SDLSpec", .product(name: "Mustache", package: "swift-mustache")]
         ),
+        // API differences between two specs, classified for apps.
+        .target(name: "SDLSpecDiff", dependencies: ["SDLSpec"]),
         .executableTarget(
             name: "sdlgen",
-            dependencies: ["SDLCodegen", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["SDLCodegen", "SDLSpecDiff", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The small base every generated type conforms to.
         .target(name: "SDLRuntime"),
@@ -65,6 +68,12 @@ let package = Package(
         ),
 
         .testTarget(name: "SDLSpecTests", dependencies: ["SDLSpec"], path: "Tests/SDLSpecTests"),
+        .testTarget(
+            name: "SDLSpecDiffTests",
+            dependencies: ["SDLSpecDiff"],
+            path: "Tests/SDLSpecDiffTests",
+            exclude: ["Fixtures"]
+        ),
         .testTarget(
             name: "SDLCodegenTests",
             dependencies: ["SDLCodegen"],
