@@ -101,6 +101,7 @@ public actor SDLProtocolSession {
     // MARK: Starting and ending
 
     /// Starts the RPC service and negotiates the version (protocol spec §4).
+    @discardableResult
     public func start() async throws -> SDLNegotiatedSession {
         if let negotiated { return negotiated }
         startReading()
@@ -137,6 +138,7 @@ public actor SDLProtocolSession {
     }
 
     /// Starts another service (audio, video) with its parameters; returns the ACK's payload.
+    @discardableResult
     public func startService(_ service: SDLServiceType, parameters: SDLControlPayload = SDLControlPayload(), encrypted: Bool = false) async throws -> SDLControlPayload {
         guard let negotiated else { throw SDLSessionError.notStarted }
         if encrypted && configuration.security == nil { throw SDLSessionError.encryptionUnavailable }
