@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "SDLSpecDiff", targets: ["SDLSpecDiff"]),
         .executable(name: "sdlgen", targets: ["sdlgen"]),
         .executable(name: "sdl", targets: ["sdl"]),
+        .plugin(name: "SDLGeneratorPlugin", targets: ["SDLGeneratorPlugin"]),
+        .plugin(name: "SDLGeneratorCommand", targets: ["SDLGeneratorCommand"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,6 +67,17 @@ let package = Package(
                 "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Build-tool plugin: a target's MOBILE_API.xml (+ sdlgen.json) -> generated sources at build time.
+        .plugin(name: "SDLGeneratorPlugin", capability: .buildTool(), dependencies: ["sdlgen"]),
+        // `swift package generate-sdl`: the same generation, written into the source tree.
+        .plugin(
+            name: "SDLGeneratorCommand",
+            capability: .command(
+                intent: .custom(verb: "generate-sdl", description: "Generate Swift sources from a target's SDL RPC spec into the package"),
+                permissions: [.writeToPackageDirectory(reason: "Writes the generated Swift sources into the target's folder")]
+            ),
+            dependencies: ["sdlgen"]
         ),
 
         .testTarget(name: "SDLSpecTests", dependencies: ["SDLSpec"], path: "Tests/SDLSpecTests"),

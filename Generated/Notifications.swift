@@ -817,14 +817,14 @@ extension OnHMIStatus {
         var systemContext: SystemContext?
         var videoStreamingState: VideoStreamingState?
         var windowID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "hmiLevel": hmiLevel = try reader.readEnum(HMILevel.self, parameters[0])
-            case "audioStreamingState": audioStreamingState = try reader.readEnum(AudioStreamingState.self, parameters[1])
-            case "systemContext": systemContext = try reader.readEnum(SystemContext.self, parameters[2])
-            case "videoStreamingState": videoStreamingState = try reader.readEnum(VideoStreamingState.self, parameters[3])
-            case "windowID": windowID = try reader.readInteger(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: hmiLevel = try reader.readEnum(HMILevel.self, parameters[0])
+            case 1: audioStreamingState = try reader.readEnum(AudioStreamingState.self, parameters[1])
+            case 2: systemContext = try reader.readEnum(SystemContext.self, parameters[2])
+            case 3: videoStreamingState = try reader.readEnum(VideoStreamingState.self, parameters[3])
+            case 4: windowID = try reader.readInteger(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let hmiLevel, let audioStreamingState, let systemContext else {
@@ -875,10 +875,10 @@ extension OnAppInterfaceUnregistered {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var reason: AppInterfaceUnregisteredReason?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "reason": reason = try reader.readEnum(AppInterfaceUnregisteredReason.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: reason = try reader.readEnum(AppInterfaceUnregisteredReason.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let reason else {
@@ -919,12 +919,12 @@ extension OnButtonEvent {
         var buttonName: ButtonName?
         var buttonEventMode: ButtonEventMode?
         var customButtonID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "buttonName": buttonName = try reader.readEnum(ButtonName.self, parameters[0])
-            case "buttonEventMode": buttonEventMode = try reader.readEnum(ButtonEventMode.self, parameters[1])
-            case "customButtonID": customButtonID = try reader.readInteger(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: buttonName = try reader.readEnum(ButtonName.self, parameters[0])
+            case 1: buttonEventMode = try reader.readEnum(ButtonEventMode.self, parameters[1])
+            case 2: customButtonID = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let buttonName, let buttonEventMode else {
@@ -972,12 +972,12 @@ extension OnButtonPress {
         var buttonName: ButtonName?
         var buttonPressMode: ButtonPressMode?
         var customButtonID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "buttonName": buttonName = try reader.readEnum(ButtonName.self, parameters[0])
-            case "buttonPressMode": buttonPressMode = try reader.readEnum(ButtonPressMode.self, parameters[1])
-            case "customButtonID": customButtonID = try reader.readInteger(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: buttonName = try reader.readEnum(ButtonName.self, parameters[0])
+            case 1: buttonPressMode = try reader.readEnum(ButtonPressMode.self, parameters[1])
+            case 2: customButtonID = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let buttonName, let buttonPressMode else {
@@ -1091,45 +1091,45 @@ extension OnVehicleData {
         var windowStatus: [WindowStatus]?
         var handsOffSteering: Swift.Bool?
         var seatOccupancy: SeatOccupancy?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "gps": gps = try reader.readStruct(GPSData.self, parameters[0])
-            case "speed": speed = try reader.readFloat(parameters[1])
-            case "rpm": rpm = try reader.readInteger(parameters[2])
-            case "fuelLevel": fuelLevel = try reader.readFloat(parameters[3])
-            case "fuelLevel_State": fuelLevelState = try reader.readEnum(ComponentVolumeStatus.self, parameters[4])
-            case "instantFuelConsumption": instantFuelConsumption = try reader.readFloat(parameters[5])
-            case "fuelRange": fuelRange = try reader.readStructArray(FuelRange.self, parameters[6])
-            case "climateData": climateData = try reader.readStruct(ClimateData.self, parameters[7])
-            case "externalTemperature": externalTemperature = try reader.readFloat(parameters[8])
-            case "turnSignal": turnSignal = try reader.readEnum(TurnSignal.self, parameters[9])
-            case "vin": vin = try reader.readString(parameters[10])
-            case "gearStatus": gearStatus = try reader.readStruct(GearStatus.self, parameters[11])
-            case "prndl": prndl = try reader.readEnum(PRNDL.self, parameters[12])
-            case "tirePressure": tirePressure = try reader.readStruct(TireStatus.self, parameters[13])
-            case "odometer": odometer = try reader.readInteger(parameters[14])
-            case "beltStatus": beltStatus = try reader.readStruct(BeltStatus.self, parameters[15])
-            case "bodyInformation": bodyInformation = try reader.readStruct(BodyInformation.self, parameters[16])
-            case "deviceStatus": deviceStatus = try reader.readStruct(DeviceStatus.self, parameters[17])
-            case "driverBraking": driverBraking = try reader.readEnum(VehicleDataEventStatus.self, parameters[18])
-            case "wiperStatus": wiperStatus = try reader.readEnum(WiperStatus.self, parameters[19])
-            case "headLampStatus": headLampStatus = try reader.readStruct(HeadLampStatus.self, parameters[20])
-            case "engineTorque": engineTorque = try reader.readFloat(parameters[21])
-            case "accPedalPosition": accPedalPosition = try reader.readFloat(parameters[22])
-            case "steeringWheelAngle": steeringWheelAngle = try reader.readFloat(parameters[23])
-            case "engineOilLife": engineOilLife = try reader.readFloat(parameters[24])
-            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readEnum(ElectronicParkBrakeStatus.self, parameters[25])
-            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readString(parameters[26])
-            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readStruct(StabilityControlsStatus.self, parameters[27])
-            case "eCallInfo": eCallInfo = try reader.readStruct(ECallInfo.self, parameters[28])
-            case "airbagStatus": airbagStatus = try reader.readStruct(AirbagStatus.self, parameters[29])
-            case "emergencyEvent": emergencyEvent = try reader.readStruct(EmergencyEvent.self, parameters[30])
-            case "clusterModeStatus": clusterModeStatus = try reader.readStruct(ClusterModeStatus.self, parameters[31])
-            case "myKey": myKey = try reader.readStruct(MyKey.self, parameters[32])
-            case "windowStatus": windowStatus = try reader.readStructArray(WindowStatus.self, parameters[33])
-            case "handsOffSteering": handsOffSteering = try reader.readBool(parameters[34])
-            case "seatOccupancy": seatOccupancy = try reader.readStruct(SeatOccupancy.self, parameters[35])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: gps = try reader.readStruct(GPSData.self, parameters[0])
+            case 1: speed = try reader.readFloat(parameters[1])
+            case 2: rpm = try reader.readInteger(parameters[2])
+            case 3: fuelLevel = try reader.readFloat(parameters[3])
+            case 4: fuelLevelState = try reader.readEnum(ComponentVolumeStatus.self, parameters[4])
+            case 5: instantFuelConsumption = try reader.readFloat(parameters[5])
+            case 6: fuelRange = try reader.readStructArray(FuelRange.self, parameters[6])
+            case 7: climateData = try reader.readStruct(ClimateData.self, parameters[7])
+            case 8: externalTemperature = try reader.readFloat(parameters[8])
+            case 9: turnSignal = try reader.readEnum(TurnSignal.self, parameters[9])
+            case 10: vin = try reader.readString(parameters[10])
+            case 11: gearStatus = try reader.readStruct(GearStatus.self, parameters[11])
+            case 12: prndl = try reader.readEnum(PRNDL.self, parameters[12])
+            case 13: tirePressure = try reader.readStruct(TireStatus.self, parameters[13])
+            case 14: odometer = try reader.readInteger(parameters[14])
+            case 15: beltStatus = try reader.readStruct(BeltStatus.self, parameters[15])
+            case 16: bodyInformation = try reader.readStruct(BodyInformation.self, parameters[16])
+            case 17: deviceStatus = try reader.readStruct(DeviceStatus.self, parameters[17])
+            case 18: driverBraking = try reader.readEnum(VehicleDataEventStatus.self, parameters[18])
+            case 19: wiperStatus = try reader.readEnum(WiperStatus.self, parameters[19])
+            case 20: headLampStatus = try reader.readStruct(HeadLampStatus.self, parameters[20])
+            case 21: engineTorque = try reader.readFloat(parameters[21])
+            case 22: accPedalPosition = try reader.readFloat(parameters[22])
+            case 23: steeringWheelAngle = try reader.readFloat(parameters[23])
+            case 24: engineOilLife = try reader.readFloat(parameters[24])
+            case 25: electronicParkBrakeStatus = try reader.readEnum(ElectronicParkBrakeStatus.self, parameters[25])
+            case 26: cloudAppVehicleID = try reader.readString(parameters[26])
+            case 27: stabilityControlsStatus = try reader.readStruct(StabilityControlsStatus.self, parameters[27])
+            case 28: eCallInfo = try reader.readStruct(ECallInfo.self, parameters[28])
+            case 29: airbagStatus = try reader.readStruct(AirbagStatus.self, parameters[29])
+            case 30: emergencyEvent = try reader.readStruct(EmergencyEvent.self, parameters[30])
+            case 31: clusterModeStatus = try reader.readStruct(ClusterModeStatus.self, parameters[31])
+            case 32: myKey = try reader.readStruct(MyKey.self, parameters[32])
+            case 33: windowStatus = try reader.readStructArray(WindowStatus.self, parameters[33])
+            case 34: handsOffSteering = try reader.readBool(parameters[34])
+            case 35: seatOccupancy = try reader.readStruct(SeatOccupancy.self, parameters[35])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -1269,11 +1269,11 @@ extension OnCommand {
         let parameters = Self.structInfo.parameters
         var cmdID: Swift.Int?
         var triggerSource: TriggerSource?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "cmdID": cmdID = try reader.readInteger(parameters[0])
-            case "triggerSource": triggerSource = try reader.readEnum(TriggerSource.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: cmdID = try reader.readInteger(parameters[0])
+            case 1: triggerSource = try reader.readEnum(TriggerSource.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let cmdID, let triggerSource else {
@@ -1314,10 +1314,10 @@ extension OnTBTClientState {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var state: TBTState?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "state": state = try reader.readEnum(TBTState.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: state = try reader.readEnum(TBTState.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let state else {
@@ -1358,12 +1358,12 @@ extension OnDriverDistraction {
         var state: DriverDistractionState?
         var lockScreenDismissalEnabled: Swift.Bool?
         var lockScreenDismissalWarning: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "state": state = try reader.readEnum(DriverDistractionState.self, parameters[0])
-            case "lockScreenDismissalEnabled": lockScreenDismissalEnabled = try reader.readBool(parameters[1])
-            case "lockScreenDismissalWarning": lockScreenDismissalWarning = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: state = try reader.readEnum(DriverDistractionState.self, parameters[0])
+            case 1: lockScreenDismissalEnabled = try reader.readBool(parameters[1])
+            case 2: lockScreenDismissalWarning = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let state else {
@@ -1408,11 +1408,11 @@ extension OnPermissionsChange {
         let parameters = Self.structInfo.parameters
         var permissionItem: [PermissionItem]?
         var requireEncryption: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "permissionItem": permissionItem = try reader.readStructArray(PermissionItem.self, parameters[0])
-            case "requireEncryption": requireEncryption = try reader.readBool(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: permissionItem = try reader.readStructArray(PermissionItem.self, parameters[0])
+            case 1: requireEncryption = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let permissionItem else {
@@ -1479,11 +1479,11 @@ extension OnLanguageChange {
         let parameters = Self.structInfo.parameters
         var language: Language?
         var hmiDisplayLanguage: Language?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "language": language = try reader.readEnum(Language.self, parameters[0])
-            case "hmiDisplayLanguage": hmiDisplayLanguage = try reader.readEnum(Language.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: language = try reader.readEnum(Language.self, parameters[0])
+            case 1: hmiDisplayLanguage = try reader.readEnum(Language.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let language, let hmiDisplayLanguage else {
@@ -1526,11 +1526,11 @@ extension OnKeyboardInput {
         let parameters = Self.structInfo.parameters
         var event: KeyboardEvent?
         var data: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "event": event = try reader.readEnum(KeyboardEvent.self, parameters[0])
-            case "data": data = try reader.readString(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: event = try reader.readEnum(KeyboardEvent.self, parameters[0])
+            case 1: data = try reader.readString(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let event else {
@@ -1572,11 +1572,11 @@ extension OnTouchEvent {
         let parameters = Self.structInfo.parameters
         var type: TouchType?
         var event: [TouchEvent]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "type": type = try reader.readEnum(TouchType.self, parameters[0])
-            case "event": event = try reader.readStructArray(TouchEvent.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: type = try reader.readEnum(TouchType.self, parameters[0])
+            case 1: event = try reader.readStructArray(TouchEvent.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let type, let event else {
@@ -1629,16 +1629,16 @@ extension OnSystemRequest {
         var fileType: FileType?
         var offset: Swift.Int?
         var length: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "requestType": requestType = try reader.readEnum(RequestType.self, parameters[0])
-            case "requestSubType": requestSubType = try reader.readString(parameters[1])
-            case "url": url = try reader.readString(parameters[2])
-            case "timeout": timeout = try reader.readInteger(parameters[3])
-            case "fileType": fileType = try reader.readEnum(FileType.self, parameters[4])
-            case "offset": offset = try reader.readInteger(parameters[5])
-            case "length": length = try reader.readInteger(parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: requestType = try reader.readEnum(RequestType.self, parameters[0])
+            case 1: requestSubType = try reader.readString(parameters[1])
+            case 2: url = try reader.readString(parameters[2])
+            case 3: timeout = try reader.readInteger(parameters[3])
+            case 4: fileType = try reader.readEnum(FileType.self, parameters[4])
+            case 5: offset = try reader.readInteger(parameters[5])
+            case 6: length = try reader.readInteger(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let requestType else {
@@ -1693,10 +1693,10 @@ extension OnHashChange {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var hashID: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "hashID": hashID = try reader.readString(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: hashID = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let hashID else {
@@ -1733,10 +1733,10 @@ extension OnWayPointChange {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var wayPoints: [LocationDetails]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "wayPoints": wayPoints = try reader.readStructArray(LocationDetails.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: wayPoints = try reader.readStructArray(LocationDetails.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let wayPoints else {
@@ -1773,10 +1773,10 @@ extension OnInteriorVehicleData {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var moduleData: ModuleData?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleData": moduleData = try reader.readStruct(ModuleData.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleData = try reader.readStruct(ModuleData.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleData else {
@@ -1817,12 +1817,12 @@ extension OnRCStatus {
         var allowed: Swift.Bool?
         var allocatedModules: [ModuleData]?
         var freeModules: [ModuleData]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "allowed": allowed = try reader.readBool(parameters[0])
-            case "allocatedModules": allocatedModules = try reader.readStructArray(ModuleData.self, parameters[1])
-            case "freeModules": freeModules = try reader.readStructArray(ModuleData.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: allowed = try reader.readBool(parameters[0])
+            case 1: allocatedModules = try reader.readStructArray(ModuleData.self, parameters[1])
+            case 2: freeModules = try reader.readStructArray(ModuleData.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let allocatedModules, let freeModules else {
@@ -1866,10 +1866,10 @@ extension OnAppServiceData {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var serviceData: AppServiceData?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "serviceData": serviceData = try reader.readStruct(AppServiceData.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: serviceData = try reader.readStruct(AppServiceData.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let serviceData else {
@@ -1906,10 +1906,10 @@ extension OnSystemCapabilityUpdated {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var systemCapability: SystemCapability?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "systemCapability": systemCapability = try reader.readStruct(SystemCapability.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: systemCapability = try reader.readStruct(SystemCapability.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let systemCapability else {
@@ -1946,10 +1946,10 @@ extension OnAppCapabilityUpdated {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var appCapability: AppCapability?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "appCapability": appCapability = try reader.readStruct(AppCapability.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: appCapability = try reader.readStruct(AppCapability.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let appCapability else {
@@ -1986,10 +1986,10 @@ extension OnUpdateFile {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var fileName: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "fileName": fileName = try reader.readString(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: fileName = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let fileName else {
@@ -2028,11 +2028,11 @@ extension OnUpdateSubMenu {
         let parameters = Self.structInfo.parameters
         var menuID: Swift.Int?
         var updateSubCells: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "menuID": menuID = try reader.readInteger(parameters[0])
-            case "updateSubCells": updateSubCells = try reader.readBool(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: menuID = try reader.readInteger(parameters[0])
+            case 1: updateSubCells = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let menuID else {
@@ -2076,12 +2076,12 @@ extension OnEncodedSyncPData {
         var data: [Swift.String]?
         var url: Swift.String?
         var timeout: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "data": data = try reader.readStringArray(parameters[0])
-            case "URL": url = try reader.readString(parameters[1])
-            case "Timeout": timeout = try reader.readInteger(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: data = try reader.readStringArray(parameters[0])
+            case 1: url = try reader.readString(parameters[1])
+            case 2: timeout = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let data else {

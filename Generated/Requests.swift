@@ -2823,25 +2823,25 @@ extension RegisterAppInterface {
         var appInfo: AppInfo?
         var dayColorScheme: TemplateColorScheme?
         var nightColorScheme: TemplateColorScheme?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "syncMsgVersion": syncMsgVersion = try reader.readStruct(SyncMsgVersion.self, parameters[0])
-            case "appName": appName = try reader.readString(parameters[1])
-            case "ttsName": ttsName = try reader.readStructArray(TTSChunk.self, parameters[2])
-            case "ngnMediaScreenAppName": ngnMediaScreenAppName = try reader.readString(parameters[3])
-            case "vrSynonyms": vrSynonyms = try reader.readStringArray(parameters[4])
-            case "isMediaApplication": isMediaApplication = try reader.readBool(parameters[5])
-            case "languageDesired": languageDesired = try reader.readEnum(Language.self, parameters[6])
-            case "hmiDisplayLanguageDesired": hmiDisplayLanguageDesired = try reader.readEnum(Language.self, parameters[7])
-            case "appHMIType": appHMIType = try reader.readEnumArray(AppHMIType.self, parameters[8])
-            case "hashID": hashID = try reader.readString(parameters[9])
-            case "deviceInfo": deviceInfo = try reader.readStruct(DeviceInfo.self, parameters[10])
-            case "appID": appID = try reader.readString(parameters[11])
-            case "fullAppID": fullAppID = try reader.readString(parameters[12])
-            case "appInfo": appInfo = try reader.readStruct(AppInfo.self, parameters[13])
-            case "dayColorScheme": dayColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[14])
-            case "nightColorScheme": nightColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[15])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: syncMsgVersion = try reader.readStruct(SyncMsgVersion.self, parameters[0])
+            case 1: appName = try reader.readString(parameters[1])
+            case 2: ttsName = try reader.readStructArray(TTSChunk.self, parameters[2])
+            case 3: ngnMediaScreenAppName = try reader.readString(parameters[3])
+            case 4: vrSynonyms = try reader.readStringArray(parameters[4])
+            case 5: isMediaApplication = try reader.readBool(parameters[5])
+            case 6: languageDesired = try reader.readEnum(Language.self, parameters[6])
+            case 7: hmiDisplayLanguageDesired = try reader.readEnum(Language.self, parameters[7])
+            case 8: appHMIType = try reader.readEnumArray(AppHMIType.self, parameters[8])
+            case 9: hashID = try reader.readString(parameters[9])
+            case 10: deviceInfo = try reader.readStruct(DeviceInfo.self, parameters[10])
+            case 11: appID = try reader.readString(parameters[11])
+            case 12: fullAppID = try reader.readString(parameters[12])
+            case 13: appInfo = try reader.readStruct(AppInfo.self, parameters[13])
+            case 14: dayColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[14])
+            case 15: nightColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[15])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let syncMsgVersion, let appName, let isMediaApplication, let languageDesired, let hmiDisplayLanguageDesired, let appID else {
@@ -2961,14 +2961,14 @@ extension CreateWindow {
         var type: WindowType?
         var associatedServiceType: Swift.String?
         var duplicateUpdatesFromWindowID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "windowID": windowID = try reader.readInteger(parameters[0])
-            case "windowName": windowName = try reader.readString(parameters[1])
-            case "type": type = try reader.readEnum(WindowType.self, parameters[2])
-            case "associatedServiceType": associatedServiceType = try reader.readString(parameters[3])
-            case "duplicateUpdatesFromWindowID": duplicateUpdatesFromWindowID = try reader.readInteger(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: windowID = try reader.readInteger(parameters[0])
+            case 1: windowName = try reader.readString(parameters[1])
+            case 2: type = try reader.readEnum(WindowType.self, parameters[2])
+            case 3: associatedServiceType = try reader.readString(parameters[3])
+            case 4: duplicateUpdatesFromWindowID = try reader.readInteger(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let windowID, let windowName, let type else {
@@ -3019,10 +3019,10 @@ extension DeleteWindow {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var windowID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "windowID": windowID = try reader.readInteger(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: windowID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let windowID else {
@@ -3075,18 +3075,18 @@ extension SetGlobalProperties {
         var menuIcon: Image?
         var keyboardProperties: KeyboardProperties?
         var menuLayout: MenuLayout?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "userLocation": userLocation = try reader.readStruct(SeatLocation.self, parameters[0])
-            case "helpPrompt": helpPrompt = try reader.readStructArray(TTSChunk.self, parameters[1])
-            case "timeoutPrompt": timeoutPrompt = try reader.readStructArray(TTSChunk.self, parameters[2])
-            case "vrHelpTitle": vrHelpTitle = try reader.readString(parameters[3])
-            case "vrHelp": vrHelp = try reader.readStructArray(VrHelpItem.self, parameters[4])
-            case "menuTitle": menuTitle = try reader.readString(parameters[5])
-            case "menuIcon": menuIcon = try reader.readStruct(Image.self, parameters[6])
-            case "keyboardProperties": keyboardProperties = try reader.readStruct(KeyboardProperties.self, parameters[7])
-            case "menuLayout": menuLayout = try reader.readEnum(MenuLayout.self, parameters[8])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: userLocation = try reader.readStruct(SeatLocation.self, parameters[0])
+            case 1: helpPrompt = try reader.readStructArray(TTSChunk.self, parameters[1])
+            case 2: timeoutPrompt = try reader.readStructArray(TTSChunk.self, parameters[2])
+            case 3: vrHelpTitle = try reader.readString(parameters[3])
+            case 4: vrHelp = try reader.readStructArray(VrHelpItem.self, parameters[4])
+            case 5: menuTitle = try reader.readString(parameters[5])
+            case 6: menuIcon = try reader.readStruct(Image.self, parameters[6])
+            case 7: keyboardProperties = try reader.readStruct(KeyboardProperties.self, parameters[7])
+            case 8: menuLayout = try reader.readEnum(MenuLayout.self, parameters[8])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -3143,10 +3143,10 @@ extension ResetGlobalProperties {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var properties: [GlobalProperty]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "properties": properties = try reader.readEnumArray(GlobalProperty.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: properties = try reader.readEnumArray(GlobalProperty.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let properties else {
@@ -3191,14 +3191,14 @@ extension AddCommand {
         var vrCommands: [Swift.String]?
         var cmdIcon: Image?
         var secondaryImage: Image?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "cmdID": cmdID = try reader.readInteger(parameters[0])
-            case "menuParams": menuParams = try reader.readStruct(MenuParams.self, parameters[1])
-            case "vrCommands": vrCommands = try reader.readStringArray(parameters[2])
-            case "cmdIcon": cmdIcon = try reader.readStruct(Image.self, parameters[3])
-            case "secondaryImage": secondaryImage = try reader.readStruct(Image.self, parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: cmdID = try reader.readInteger(parameters[0])
+            case 1: menuParams = try reader.readStruct(MenuParams.self, parameters[1])
+            case 2: vrCommands = try reader.readStringArray(parameters[2])
+            case 3: cmdIcon = try reader.readStruct(Image.self, parameters[3])
+            case 4: secondaryImage = try reader.readStruct(Image.self, parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let cmdID else {
@@ -3247,10 +3247,10 @@ extension DeleteCommand {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var cmdID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "cmdID": cmdID = try reader.readInteger(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: cmdID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let cmdID else {
@@ -3303,18 +3303,18 @@ extension AddSubMenu {
         var secondaryText: Swift.String?
         var tertiaryText: Swift.String?
         var secondaryImage: Image?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "menuID": menuID = try reader.readInteger(parameters[0])
-            case "position": position = try reader.readInteger(parameters[1])
-            case "menuName": menuName = try reader.readString(parameters[2])
-            case "menuIcon": menuIcon = try reader.readStruct(Image.self, parameters[3])
-            case "menuLayout": menuLayout = try reader.readEnum(MenuLayout.self, parameters[4])
-            case "parentID": parentID = try reader.readInteger(parameters[5])
-            case "secondaryText": secondaryText = try reader.readString(parameters[6])
-            case "tertiaryText": tertiaryText = try reader.readString(parameters[7])
-            case "secondaryImage": secondaryImage = try reader.readStruct(Image.self, parameters[8])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: menuID = try reader.readInteger(parameters[0])
+            case 1: position = try reader.readInteger(parameters[1])
+            case 2: menuName = try reader.readString(parameters[2])
+            case 3: menuIcon = try reader.readStruct(Image.self, parameters[3])
+            case 4: menuLayout = try reader.readEnum(MenuLayout.self, parameters[4])
+            case 5: parentID = try reader.readInteger(parameters[5])
+            case 6: secondaryText = try reader.readString(parameters[6])
+            case 7: tertiaryText = try reader.readString(parameters[7])
+            case 8: secondaryImage = try reader.readStruct(Image.self, parameters[8])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let menuID, let menuName else {
@@ -3376,10 +3376,10 @@ extension DeleteSubMenu {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var menuID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "menuID": menuID = try reader.readInteger(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: menuID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let menuID else {
@@ -3416,10 +3416,10 @@ extension ShowAppMenu {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var menuID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "menuID": menuID = try reader.readInteger(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: menuID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -3454,11 +3454,11 @@ extension CreateInteractionChoiceSet {
         let parameters = Self.structInfo.parameters
         var interactionChoiceSetID: Swift.Int?
         var choiceSet: [Choice]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "interactionChoiceSetID": interactionChoiceSetID = try reader.readInteger(parameters[0])
-            case "choiceSet": choiceSet = try reader.readStructArray(Choice.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: interactionChoiceSetID = try reader.readInteger(parameters[0])
+            case 1: choiceSet = try reader.readStructArray(Choice.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let interactionChoiceSetID, let choiceSet else {
@@ -3517,19 +3517,19 @@ extension PerformInteraction {
         var vrHelp: [VrHelpItem]?
         var interactionLayout: LayoutMode?
         var cancelID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "initialText": initialText = try reader.readString(parameters[0])
-            case "initialPrompt": initialPrompt = try reader.readStructArray(TTSChunk.self, parameters[1])
-            case "interactionMode": interactionMode = try reader.readEnum(InteractionMode.self, parameters[2])
-            case "interactionChoiceSetIDList": interactionChoiceSetIDList = try reader.readIntegerArray(parameters[3])
-            case "helpPrompt": helpPrompt = try reader.readStructArray(TTSChunk.self, parameters[4])
-            case "timeoutPrompt": timeoutPrompt = try reader.readStructArray(TTSChunk.self, parameters[5])
-            case "timeout": timeout = try reader.readInteger(parameters[6])
-            case "vrHelp": vrHelp = try reader.readStructArray(VrHelpItem.self, parameters[7])
-            case "interactionLayout": interactionLayout = try reader.readEnum(LayoutMode.self, parameters[8])
-            case "cancelID": cancelID = try reader.readInteger(parameters[9])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: initialText = try reader.readString(parameters[0])
+            case 1: initialPrompt = try reader.readStructArray(TTSChunk.self, parameters[1])
+            case 2: interactionMode = try reader.readEnum(InteractionMode.self, parameters[2])
+            case 3: interactionChoiceSetIDList = try reader.readIntegerArray(parameters[3])
+            case 4: helpPrompt = try reader.readStructArray(TTSChunk.self, parameters[4])
+            case 5: timeoutPrompt = try reader.readStructArray(TTSChunk.self, parameters[5])
+            case 6: timeout = try reader.readInteger(parameters[6])
+            case 7: vrHelp = try reader.readStructArray(VrHelpItem.self, parameters[7])
+            case 8: interactionLayout = try reader.readEnum(LayoutMode.self, parameters[8])
+            case 9: cancelID = try reader.readInteger(parameters[9])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let initialText, let interactionMode, let interactionChoiceSetIDList else {
@@ -3595,10 +3595,10 @@ extension DeleteInteractionChoiceSet {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var interactionChoiceSetID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "interactionChoiceSetID": interactionChoiceSetID = try reader.readInteger(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: interactionChoiceSetID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let interactionChoiceSetID else {
@@ -3653,19 +3653,19 @@ extension Alert {
         var softButtons: [SoftButton]?
         var alertIcon: Image?
         var cancelID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "alertText1": alertText1 = try reader.readString(parameters[0])
-            case "alertText2": alertText2 = try reader.readString(parameters[1])
-            case "alertText3": alertText3 = try reader.readString(parameters[2])
-            case "ttsChunks": ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[3])
-            case "duration": duration = try reader.readInteger(parameters[4])
-            case "playTone": playTone = try reader.readBool(parameters[5])
-            case "progressIndicator": progressIndicator = try reader.readBool(parameters[6])
-            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[7])
-            case "alertIcon": alertIcon = try reader.readStruct(Image.self, parameters[8])
-            case "cancelID": cancelID = try reader.readInteger(parameters[9])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: alertText1 = try reader.readString(parameters[0])
+            case 1: alertText2 = try reader.readString(parameters[1])
+            case 2: alertText3 = try reader.readString(parameters[2])
+            case 3: ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[3])
+            case 4: duration = try reader.readInteger(parameters[4])
+            case 5: playTone = try reader.readBool(parameters[5])
+            case 6: progressIndicator = try reader.readBool(parameters[6])
+            case 7: softButtons = try reader.readStructArray(SoftButton.self, parameters[7])
+            case 8: alertIcon = try reader.readStruct(Image.self, parameters[8])
+            case 9: cancelID = try reader.readInteger(parameters[9])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -3737,16 +3737,16 @@ extension SubtleAlert {
         var duration: Swift.Int?
         var softButtons: [SoftButton]?
         var cancelID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "alertText1": alertText1 = try reader.readString(parameters[0])
-            case "alertText2": alertText2 = try reader.readString(parameters[1])
-            case "alertIcon": alertIcon = try reader.readStruct(Image.self, parameters[2])
-            case "ttsChunks": ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[3])
-            case "duration": duration = try reader.readInteger(parameters[4])
-            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[5])
-            case "cancelID": cancelID = try reader.readInteger(parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: alertText1 = try reader.readString(parameters[0])
+            case 1: alertText2 = try reader.readString(parameters[1])
+            case 2: alertIcon = try reader.readStruct(Image.self, parameters[2])
+            case 3: ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[3])
+            case 4: duration = try reader.readInteger(parameters[4])
+            case 5: softButtons = try reader.readStructArray(SoftButton.self, parameters[5])
+            case 6: cancelID = try reader.readInteger(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -3827,25 +3827,25 @@ extension Show {
         var templateTitle: Swift.String?
         var windowID: Swift.Int?
         var templateConfiguration: TemplateConfiguration?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "mainField1": mainField1 = try reader.readString(parameters[0])
-            case "mainField2": mainField2 = try reader.readString(parameters[1])
-            case "mainField3": mainField3 = try reader.readString(parameters[2])
-            case "mainField4": mainField4 = try reader.readString(parameters[3])
-            case "alignment": alignment = try reader.readEnum(TextAlignment.self, parameters[4])
-            case "statusBar": statusBar = try reader.readString(parameters[5])
-            case "mediaClock": mediaClock = try reader.readString(parameters[6])
-            case "mediaTrack": mediaTrack = try reader.readString(parameters[7])
-            case "graphic": graphic = try reader.readStruct(Image.self, parameters[8])
-            case "secondaryGraphic": secondaryGraphic = try reader.readStruct(Image.self, parameters[9])
-            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[10])
-            case "customPresets": customPresets = try reader.readStringArray(parameters[11])
-            case "metadataTags": metadataTags = try reader.readStruct(MetadataTags.self, parameters[12])
-            case "templateTitle": templateTitle = try reader.readString(parameters[13])
-            case "windowID": windowID = try reader.readInteger(parameters[14])
-            case "templateConfiguration": templateConfiguration = try reader.readStruct(TemplateConfiguration.self, parameters[15])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: mainField1 = try reader.readString(parameters[0])
+            case 1: mainField2 = try reader.readString(parameters[1])
+            case 2: mainField3 = try reader.readString(parameters[2])
+            case 3: mainField4 = try reader.readString(parameters[3])
+            case 4: alignment = try reader.readEnum(TextAlignment.self, parameters[4])
+            case 5: statusBar = try reader.readString(parameters[5])
+            case 6: mediaClock = try reader.readString(parameters[6])
+            case 7: mediaTrack = try reader.readString(parameters[7])
+            case 8: graphic = try reader.readStruct(Image.self, parameters[8])
+            case 9: secondaryGraphic = try reader.readStruct(Image.self, parameters[9])
+            case 10: softButtons = try reader.readStructArray(SoftButton.self, parameters[10])
+            case 11: customPresets = try reader.readStringArray(parameters[11])
+            case 12: metadataTags = try reader.readStruct(MetadataTags.self, parameters[12])
+            case 13: templateTitle = try reader.readString(parameters[13])
+            case 14: windowID = try reader.readInteger(parameters[14])
+            case 15: templateConfiguration = try reader.readStruct(TemplateConfiguration.self, parameters[15])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -3923,10 +3923,10 @@ extension Speak {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var ttsChunks: [TTSChunk]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "ttsChunks": ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let ttsChunks else {
@@ -3975,16 +3975,16 @@ extension SetMediaClockTimer {
         var forwardSeekIndicator: SeekStreamingIndicator?
         var backSeekIndicator: SeekStreamingIndicator?
         var countRate: Swift.Double?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "startTime": startTime = try reader.readStruct(StartTime.self, parameters[0])
-            case "endTime": endTime = try reader.readStruct(StartTime.self, parameters[1])
-            case "updateMode": updateMode = try reader.readEnum(UpdateMode.self, parameters[2])
-            case "audioStreamingIndicator": audioStreamingIndicator = try reader.readEnum(AudioStreamingIndicator.self, parameters[3])
-            case "forwardSeekIndicator": forwardSeekIndicator = try reader.readStruct(SeekStreamingIndicator.self, parameters[4])
-            case "backSeekIndicator": backSeekIndicator = try reader.readStruct(SeekStreamingIndicator.self, parameters[5])
-            case "countRate": countRate = try reader.readFloat(parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: startTime = try reader.readStruct(StartTime.self, parameters[0])
+            case 1: endTime = try reader.readStruct(StartTime.self, parameters[1])
+            case 2: updateMode = try reader.readEnum(UpdateMode.self, parameters[2])
+            case 3: audioStreamingIndicator = try reader.readEnum(AudioStreamingIndicator.self, parameters[3])
+            case 4: forwardSeekIndicator = try reader.readStruct(SeekStreamingIndicator.self, parameters[4])
+            case 5: backSeekIndicator = try reader.readStruct(SeekStreamingIndicator.self, parameters[5])
+            case 6: countRate = try reader.readFloat(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let updateMode else {
@@ -4053,17 +4053,17 @@ extension PerformAudioPassThru {
         var bitsPerSample: BitsPerSample?
         var audioType: AudioType?
         var muteAudio: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "initialPrompt": initialPrompt = try reader.readStructArray(TTSChunk.self, parameters[0])
-            case "audioPassThruDisplayText1": audioPassThruDisplayText1 = try reader.readString(parameters[1])
-            case "audioPassThruDisplayText2": audioPassThruDisplayText2 = try reader.readString(parameters[2])
-            case "samplingRate": samplingRate = try reader.readEnum(SamplingRate.self, parameters[3])
-            case "maxDuration": maxDuration = try reader.readInteger(parameters[4])
-            case "bitsPerSample": bitsPerSample = try reader.readEnum(BitsPerSample.self, parameters[5])
-            case "audioType": audioType = try reader.readEnum(AudioType.self, parameters[6])
-            case "muteAudio": muteAudio = try reader.readBool(parameters[7])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: initialPrompt = try reader.readStructArray(TTSChunk.self, parameters[0])
+            case 1: audioPassThruDisplayText1 = try reader.readString(parameters[1])
+            case 2: audioPassThruDisplayText2 = try reader.readString(parameters[2])
+            case 3: samplingRate = try reader.readEnum(SamplingRate.self, parameters[3])
+            case 4: maxDuration = try reader.readInteger(parameters[4])
+            case 5: bitsPerSample = try reader.readEnum(BitsPerSample.self, parameters[5])
+            case 6: audioType = try reader.readEnum(AudioType.self, parameters[6])
+            case 7: muteAudio = try reader.readBool(parameters[7])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let samplingRate, let maxDuration, let bitsPerSample, let audioType else {
@@ -4149,10 +4149,10 @@ extension SubscribeButton {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var buttonName: ButtonName?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "buttonName": buttonName = try reader.readEnum(ButtonName.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: buttonName = try reader.readEnum(ButtonName.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let buttonName else {
@@ -4189,10 +4189,10 @@ extension UnsubscribeButton {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var buttonName: ButtonName?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "buttonName": buttonName = try reader.readEnum(ButtonName.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: buttonName = try reader.readEnum(ButtonName.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let buttonName else {
@@ -4297,44 +4297,44 @@ extension SubscribeVehicleData {
         var windowStatus: Swift.Bool?
         var handsOffSteering: Swift.Bool?
         var seatOccupancy: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "gps": gps = try reader.readBool(parameters[0])
-            case "speed": speed = try reader.readBool(parameters[1])
-            case "rpm": rpm = try reader.readBool(parameters[2])
-            case "fuelLevel": fuelLevel = try reader.readBool(parameters[3])
-            case "fuelLevel_State": fuelLevelState = try reader.readBool(parameters[4])
-            case "instantFuelConsumption": instantFuelConsumption = try reader.readBool(parameters[5])
-            case "fuelRange": fuelRange = try reader.readBool(parameters[6])
-            case "climateData": climateData = try reader.readBool(parameters[7])
-            case "externalTemperature": externalTemperature = try reader.readBool(parameters[8])
-            case "turnSignal": turnSignal = try reader.readBool(parameters[9])
-            case "gearStatus": gearStatus = try reader.readBool(parameters[10])
-            case "prndl": prndl = try reader.readBool(parameters[11])
-            case "tirePressure": tirePressure = try reader.readBool(parameters[12])
-            case "odometer": odometer = try reader.readBool(parameters[13])
-            case "beltStatus": beltStatus = try reader.readBool(parameters[14])
-            case "bodyInformation": bodyInformation = try reader.readBool(parameters[15])
-            case "deviceStatus": deviceStatus = try reader.readBool(parameters[16])
-            case "driverBraking": driverBraking = try reader.readBool(parameters[17])
-            case "wiperStatus": wiperStatus = try reader.readBool(parameters[18])
-            case "headLampStatus": headLampStatus = try reader.readBool(parameters[19])
-            case "engineTorque": engineTorque = try reader.readBool(parameters[20])
-            case "accPedalPosition": accPedalPosition = try reader.readBool(parameters[21])
-            case "steeringWheelAngle": steeringWheelAngle = try reader.readBool(parameters[22])
-            case "engineOilLife": engineOilLife = try reader.readBool(parameters[23])
-            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readBool(parameters[24])
-            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readBool(parameters[25])
-            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readBool(parameters[26])
-            case "eCallInfo": eCallInfo = try reader.readBool(parameters[27])
-            case "airbagStatus": airbagStatus = try reader.readBool(parameters[28])
-            case "emergencyEvent": emergencyEvent = try reader.readBool(parameters[29])
-            case "clusterModeStatus": clusterModeStatus = try reader.readBool(parameters[30])
-            case "myKey": myKey = try reader.readBool(parameters[31])
-            case "windowStatus": windowStatus = try reader.readBool(parameters[32])
-            case "handsOffSteering": handsOffSteering = try reader.readBool(parameters[33])
-            case "seatOccupancy": seatOccupancy = try reader.readBool(parameters[34])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: gps = try reader.readBool(parameters[0])
+            case 1: speed = try reader.readBool(parameters[1])
+            case 2: rpm = try reader.readBool(parameters[2])
+            case 3: fuelLevel = try reader.readBool(parameters[3])
+            case 4: fuelLevelState = try reader.readBool(parameters[4])
+            case 5: instantFuelConsumption = try reader.readBool(parameters[5])
+            case 6: fuelRange = try reader.readBool(parameters[6])
+            case 7: climateData = try reader.readBool(parameters[7])
+            case 8: externalTemperature = try reader.readBool(parameters[8])
+            case 9: turnSignal = try reader.readBool(parameters[9])
+            case 10: gearStatus = try reader.readBool(parameters[10])
+            case 11: prndl = try reader.readBool(parameters[11])
+            case 12: tirePressure = try reader.readBool(parameters[12])
+            case 13: odometer = try reader.readBool(parameters[13])
+            case 14: beltStatus = try reader.readBool(parameters[14])
+            case 15: bodyInformation = try reader.readBool(parameters[15])
+            case 16: deviceStatus = try reader.readBool(parameters[16])
+            case 17: driverBraking = try reader.readBool(parameters[17])
+            case 18: wiperStatus = try reader.readBool(parameters[18])
+            case 19: headLampStatus = try reader.readBool(parameters[19])
+            case 20: engineTorque = try reader.readBool(parameters[20])
+            case 21: accPedalPosition = try reader.readBool(parameters[21])
+            case 22: steeringWheelAngle = try reader.readBool(parameters[22])
+            case 23: engineOilLife = try reader.readBool(parameters[23])
+            case 24: electronicParkBrakeStatus = try reader.readBool(parameters[24])
+            case 25: cloudAppVehicleID = try reader.readBool(parameters[25])
+            case 26: stabilityControlsStatus = try reader.readBool(parameters[26])
+            case 27: eCallInfo = try reader.readBool(parameters[27])
+            case 28: airbagStatus = try reader.readBool(parameters[28])
+            case 29: emergencyEvent = try reader.readBool(parameters[29])
+            case 30: clusterModeStatus = try reader.readBool(parameters[30])
+            case 31: myKey = try reader.readBool(parameters[31])
+            case 32: windowStatus = try reader.readBool(parameters[32])
+            case 33: handsOffSteering = try reader.readBool(parameters[33])
+            case 34: seatOccupancy = try reader.readBool(parameters[34])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -4537,44 +4537,44 @@ extension UnsubscribeVehicleData {
         var windowStatus: Swift.Bool?
         var handsOffSteering: Swift.Bool?
         var seatOccupancy: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "gps": gps = try reader.readBool(parameters[0])
-            case "speed": speed = try reader.readBool(parameters[1])
-            case "rpm": rpm = try reader.readBool(parameters[2])
-            case "fuelLevel": fuelLevel = try reader.readBool(parameters[3])
-            case "fuelLevel_State": fuelLevelState = try reader.readBool(parameters[4])
-            case "instantFuelConsumption": instantFuelConsumption = try reader.readBool(parameters[5])
-            case "fuelRange": fuelRange = try reader.readBool(parameters[6])
-            case "climateData": climateData = try reader.readBool(parameters[7])
-            case "externalTemperature": externalTemperature = try reader.readBool(parameters[8])
-            case "turnSignal": turnSignal = try reader.readBool(parameters[9])
-            case "gearStatus": gearStatus = try reader.readBool(parameters[10])
-            case "prndl": prndl = try reader.readBool(parameters[11])
-            case "tirePressure": tirePressure = try reader.readBool(parameters[12])
-            case "odometer": odometer = try reader.readBool(parameters[13])
-            case "beltStatus": beltStatus = try reader.readBool(parameters[14])
-            case "bodyInformation": bodyInformation = try reader.readBool(parameters[15])
-            case "deviceStatus": deviceStatus = try reader.readBool(parameters[16])
-            case "driverBraking": driverBraking = try reader.readBool(parameters[17])
-            case "wiperStatus": wiperStatus = try reader.readBool(parameters[18])
-            case "headLampStatus": headLampStatus = try reader.readBool(parameters[19])
-            case "engineTorque": engineTorque = try reader.readBool(parameters[20])
-            case "accPedalPosition": accPedalPosition = try reader.readBool(parameters[21])
-            case "steeringWheelAngle": steeringWheelAngle = try reader.readBool(parameters[22])
-            case "engineOilLife": engineOilLife = try reader.readBool(parameters[23])
-            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readBool(parameters[24])
-            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readBool(parameters[25])
-            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readBool(parameters[26])
-            case "eCallInfo": eCallInfo = try reader.readBool(parameters[27])
-            case "airbagStatus": airbagStatus = try reader.readBool(parameters[28])
-            case "emergencyEvent": emergencyEvent = try reader.readBool(parameters[29])
-            case "clusterModeStatus": clusterModeStatus = try reader.readBool(parameters[30])
-            case "myKey": myKey = try reader.readBool(parameters[31])
-            case "windowStatus": windowStatus = try reader.readBool(parameters[32])
-            case "handsOffSteering": handsOffSteering = try reader.readBool(parameters[33])
-            case "seatOccupancy": seatOccupancy = try reader.readBool(parameters[34])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: gps = try reader.readBool(parameters[0])
+            case 1: speed = try reader.readBool(parameters[1])
+            case 2: rpm = try reader.readBool(parameters[2])
+            case 3: fuelLevel = try reader.readBool(parameters[3])
+            case 4: fuelLevelState = try reader.readBool(parameters[4])
+            case 5: instantFuelConsumption = try reader.readBool(parameters[5])
+            case 6: fuelRange = try reader.readBool(parameters[6])
+            case 7: climateData = try reader.readBool(parameters[7])
+            case 8: externalTemperature = try reader.readBool(parameters[8])
+            case 9: turnSignal = try reader.readBool(parameters[9])
+            case 10: gearStatus = try reader.readBool(parameters[10])
+            case 11: prndl = try reader.readBool(parameters[11])
+            case 12: tirePressure = try reader.readBool(parameters[12])
+            case 13: odometer = try reader.readBool(parameters[13])
+            case 14: beltStatus = try reader.readBool(parameters[14])
+            case 15: bodyInformation = try reader.readBool(parameters[15])
+            case 16: deviceStatus = try reader.readBool(parameters[16])
+            case 17: driverBraking = try reader.readBool(parameters[17])
+            case 18: wiperStatus = try reader.readBool(parameters[18])
+            case 19: headLampStatus = try reader.readBool(parameters[19])
+            case 20: engineTorque = try reader.readBool(parameters[20])
+            case 21: accPedalPosition = try reader.readBool(parameters[21])
+            case 22: steeringWheelAngle = try reader.readBool(parameters[22])
+            case 23: engineOilLife = try reader.readBool(parameters[23])
+            case 24: electronicParkBrakeStatus = try reader.readBool(parameters[24])
+            case 25: cloudAppVehicleID = try reader.readBool(parameters[25])
+            case 26: stabilityControlsStatus = try reader.readBool(parameters[26])
+            case 27: eCallInfo = try reader.readBool(parameters[27])
+            case 28: airbagStatus = try reader.readBool(parameters[28])
+            case 29: emergencyEvent = try reader.readBool(parameters[29])
+            case 30: clusterModeStatus = try reader.readBool(parameters[30])
+            case 31: myKey = try reader.readBool(parameters[31])
+            case 32: windowStatus = try reader.readBool(parameters[32])
+            case 33: handsOffSteering = try reader.readBool(parameters[33])
+            case 34: seatOccupancy = try reader.readBool(parameters[34])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -4779,45 +4779,45 @@ extension GetVehicleData {
         var windowStatus: Swift.Bool?
         var handsOffSteering: Swift.Bool?
         var seatOccupancy: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "gps": gps = try reader.readBool(parameters[0])
-            case "speed": speed = try reader.readBool(parameters[1])
-            case "rpm": rpm = try reader.readBool(parameters[2])
-            case "fuelLevel": fuelLevel = try reader.readBool(parameters[3])
-            case "fuelLevel_State": fuelLevelState = try reader.readBool(parameters[4])
-            case "instantFuelConsumption": instantFuelConsumption = try reader.readBool(parameters[5])
-            case "fuelRange": fuelRange = try reader.readBool(parameters[6])
-            case "climateData": climateData = try reader.readBool(parameters[7])
-            case "externalTemperature": externalTemperature = try reader.readBool(parameters[8])
-            case "turnSignal": turnSignal = try reader.readBool(parameters[9])
-            case "vin": vin = try reader.readBool(parameters[10])
-            case "gearStatus": gearStatus = try reader.readBool(parameters[11])
-            case "prndl": prndl = try reader.readBool(parameters[12])
-            case "tirePressure": tirePressure = try reader.readBool(parameters[13])
-            case "odometer": odometer = try reader.readBool(parameters[14])
-            case "beltStatus": beltStatus = try reader.readBool(parameters[15])
-            case "bodyInformation": bodyInformation = try reader.readBool(parameters[16])
-            case "deviceStatus": deviceStatus = try reader.readBool(parameters[17])
-            case "driverBraking": driverBraking = try reader.readBool(parameters[18])
-            case "wiperStatus": wiperStatus = try reader.readBool(parameters[19])
-            case "headLampStatus": headLampStatus = try reader.readBool(parameters[20])
-            case "engineTorque": engineTorque = try reader.readBool(parameters[21])
-            case "accPedalPosition": accPedalPosition = try reader.readBool(parameters[22])
-            case "steeringWheelAngle": steeringWheelAngle = try reader.readBool(parameters[23])
-            case "engineOilLife": engineOilLife = try reader.readBool(parameters[24])
-            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readBool(parameters[25])
-            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readBool(parameters[26])
-            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readBool(parameters[27])
-            case "eCallInfo": eCallInfo = try reader.readBool(parameters[28])
-            case "airbagStatus": airbagStatus = try reader.readBool(parameters[29])
-            case "emergencyEvent": emergencyEvent = try reader.readBool(parameters[30])
-            case "clusterModeStatus": clusterModeStatus = try reader.readBool(parameters[31])
-            case "myKey": myKey = try reader.readBool(parameters[32])
-            case "windowStatus": windowStatus = try reader.readBool(parameters[33])
-            case "handsOffSteering": handsOffSteering = try reader.readBool(parameters[34])
-            case "seatOccupancy": seatOccupancy = try reader.readBool(parameters[35])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: gps = try reader.readBool(parameters[0])
+            case 1: speed = try reader.readBool(parameters[1])
+            case 2: rpm = try reader.readBool(parameters[2])
+            case 3: fuelLevel = try reader.readBool(parameters[3])
+            case 4: fuelLevelState = try reader.readBool(parameters[4])
+            case 5: instantFuelConsumption = try reader.readBool(parameters[5])
+            case 6: fuelRange = try reader.readBool(parameters[6])
+            case 7: climateData = try reader.readBool(parameters[7])
+            case 8: externalTemperature = try reader.readBool(parameters[8])
+            case 9: turnSignal = try reader.readBool(parameters[9])
+            case 10: vin = try reader.readBool(parameters[10])
+            case 11: gearStatus = try reader.readBool(parameters[11])
+            case 12: prndl = try reader.readBool(parameters[12])
+            case 13: tirePressure = try reader.readBool(parameters[13])
+            case 14: odometer = try reader.readBool(parameters[14])
+            case 15: beltStatus = try reader.readBool(parameters[15])
+            case 16: bodyInformation = try reader.readBool(parameters[16])
+            case 17: deviceStatus = try reader.readBool(parameters[17])
+            case 18: driverBraking = try reader.readBool(parameters[18])
+            case 19: wiperStatus = try reader.readBool(parameters[19])
+            case 20: headLampStatus = try reader.readBool(parameters[20])
+            case 21: engineTorque = try reader.readBool(parameters[21])
+            case 22: accPedalPosition = try reader.readBool(parameters[22])
+            case 23: steeringWheelAngle = try reader.readBool(parameters[23])
+            case 24: engineOilLife = try reader.readBool(parameters[24])
+            case 25: electronicParkBrakeStatus = try reader.readBool(parameters[25])
+            case 26: cloudAppVehicleID = try reader.readBool(parameters[26])
+            case 27: stabilityControlsStatus = try reader.readBool(parameters[27])
+            case 28: eCallInfo = try reader.readBool(parameters[28])
+            case 29: airbagStatus = try reader.readBool(parameters[29])
+            case 30: emergencyEvent = try reader.readBool(parameters[30])
+            case 31: clusterModeStatus = try reader.readBool(parameters[31])
+            case 32: myKey = try reader.readBool(parameters[32])
+            case 33: windowStatus = try reader.readBool(parameters[33])
+            case 34: handsOffSteering = try reader.readBool(parameters[34])
+            case 35: seatOccupancy = try reader.readBool(parameters[35])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -4957,11 +4957,11 @@ extension ReadDID {
         let parameters = Self.structInfo.parameters
         var ecuName: Swift.Int?
         var didLocation: [Swift.Int]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "ecuName": ecuName = try reader.readInteger(parameters[0])
-            case "didLocation": didLocation = try reader.readIntegerArray(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: ecuName = try reader.readInteger(parameters[0])
+            case 1: didLocation = try reader.readIntegerArray(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let ecuName, let didLocation else {
@@ -5004,11 +5004,11 @@ extension GetDTCs {
         let parameters = Self.structInfo.parameters
         var ecuName: Swift.Int?
         var dtcMask: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "ecuName": ecuName = try reader.readInteger(parameters[0])
-            case "dtcMask": dtcMask = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: ecuName = try reader.readInteger(parameters[0])
+            case 1: dtcMask = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let ecuName else {
@@ -5052,12 +5052,12 @@ extension DiagnosticMessage {
         var targetID: Swift.Int?
         var messageLength: Swift.Int?
         var messageData: [Swift.Int]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "targetID": targetID = try reader.readInteger(parameters[0])
-            case "messageLength": messageLength = try reader.readInteger(parameters[1])
-            case "messageData": messageData = try reader.readIntegerArray(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: targetID = try reader.readInteger(parameters[0])
+            case 1: messageLength = try reader.readInteger(parameters[1])
+            case 2: messageData = try reader.readIntegerArray(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let targetID, let messageLength, let messageData else {
@@ -5108,13 +5108,13 @@ extension ScrollableMessage {
         var timeout: Swift.Int?
         var softButtons: [SoftButton]?
         var cancelID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "scrollableMessageBody": scrollableMessageBody = try reader.readString(parameters[0])
-            case "timeout": timeout = try reader.readInteger(parameters[1])
-            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[2])
-            case "cancelID": cancelID = try reader.readInteger(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: scrollableMessageBody = try reader.readString(parameters[0])
+            case 1: timeout = try reader.readInteger(parameters[1])
+            case 2: softButtons = try reader.readStructArray(SoftButton.self, parameters[2])
+            case 3: cancelID = try reader.readInteger(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let scrollableMessageBody else {
@@ -5170,15 +5170,15 @@ extension Slider {
         var sliderFooter: [Swift.String]?
         var timeout: Swift.Int?
         var cancelID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "numTicks": numTicks = try reader.readInteger(parameters[0])
-            case "position": position = try reader.readInteger(parameters[1])
-            case "sliderHeader": sliderHeader = try reader.readString(parameters[2])
-            case "sliderFooter": sliderFooter = try reader.readStringArray(parameters[3])
-            case "timeout": timeout = try reader.readInteger(parameters[4])
-            case "cancelID": cancelID = try reader.readInteger(parameters[5])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: numTicks = try reader.readInteger(parameters[0])
+            case 1: position = try reader.readInteger(parameters[1])
+            case 2: sliderHeader = try reader.readString(parameters[2])
+            case 3: sliderFooter = try reader.readStringArray(parameters[3])
+            case 4: timeout = try reader.readInteger(parameters[4])
+            case 5: cancelID = try reader.readInteger(parameters[5])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let numTicks, let position, let sliderHeader else {
@@ -5252,20 +5252,20 @@ extension ShowConstantTBT {
         var distanceToManeuverScale: Swift.Double?
         var maneuverComplete: Swift.Bool?
         var softButtons: [SoftButton]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "navigationText1": navigationText1 = try reader.readString(parameters[0])
-            case "navigationText2": navigationText2 = try reader.readString(parameters[1])
-            case "eta": eta = try reader.readString(parameters[2])
-            case "timeToDestination": timeToDestination = try reader.readString(parameters[3])
-            case "totalDistance": totalDistance = try reader.readString(parameters[4])
-            case "turnIcon": turnIcon = try reader.readStruct(Image.self, parameters[5])
-            case "nextTurnIcon": nextTurnIcon = try reader.readStruct(Image.self, parameters[6])
-            case "distanceToManeuver": distanceToManeuver = try reader.readFloat(parameters[7])
-            case "distanceToManeuverScale": distanceToManeuverScale = try reader.readFloat(parameters[8])
-            case "maneuverComplete": maneuverComplete = try reader.readBool(parameters[9])
-            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[10])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: navigationText1 = try reader.readString(parameters[0])
+            case 1: navigationText2 = try reader.readString(parameters[1])
+            case 2: eta = try reader.readString(parameters[2])
+            case 3: timeToDestination = try reader.readString(parameters[3])
+            case 4: totalDistance = try reader.readString(parameters[4])
+            case 5: turnIcon = try reader.readStruct(Image.self, parameters[5])
+            case 6: nextTurnIcon = try reader.readStruct(Image.self, parameters[6])
+            case 7: distanceToManeuver = try reader.readFloat(parameters[7])
+            case 8: distanceToManeuverScale = try reader.readFloat(parameters[8])
+            case 9: maneuverComplete = try reader.readBool(parameters[9])
+            case 10: softButtons = try reader.readStructArray(SoftButton.self, parameters[10])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -5330,11 +5330,11 @@ extension AlertManeuver {
         let parameters = Self.structInfo.parameters
         var ttsChunks: [TTSChunk]?
         var softButtons: [SoftButton]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "ttsChunks": ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[0])
-            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[0])
+            case 1: softButtons = try reader.readStructArray(SoftButton.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -5372,11 +5372,11 @@ extension UpdateTurnList {
         let parameters = Self.structInfo.parameters
         var turnList: [Turn]?
         var softButtons: [SoftButton]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "turnList": turnList = try reader.readStructArray(Turn.self, parameters[0])
-            case "softButtons": softButtons = try reader.readStructArray(SoftButton.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: turnList = try reader.readStructArray(Turn.self, parameters[0])
+            case 1: softButtons = try reader.readStructArray(SoftButton.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -5422,15 +5422,15 @@ extension ChangeRegistration {
         var ttsName: [TTSChunk]?
         var ngnMediaScreenAppName: Swift.String?
         var vrSynonyms: [Swift.String]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "language": language = try reader.readEnum(Language.self, parameters[0])
-            case "hmiDisplayLanguage": hmiDisplayLanguage = try reader.readEnum(Language.self, parameters[1])
-            case "appName": appName = try reader.readString(parameters[2])
-            case "ttsName": ttsName = try reader.readStructArray(TTSChunk.self, parameters[3])
-            case "ngnMediaScreenAppName": ngnMediaScreenAppName = try reader.readString(parameters[4])
-            case "vrSynonyms": vrSynonyms = try reader.readStringArray(parameters[5])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: language = try reader.readEnum(Language.self, parameters[0])
+            case 1: hmiDisplayLanguage = try reader.readEnum(Language.self, parameters[1])
+            case 2: appName = try reader.readString(parameters[2])
+            case 3: ttsName = try reader.readStructArray(TTSChunk.self, parameters[3])
+            case 4: ngnMediaScreenAppName = try reader.readString(parameters[4])
+            case 5: vrSynonyms = try reader.readStringArray(parameters[5])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let language, let hmiDisplayLanguage else {
@@ -5495,16 +5495,16 @@ extension PutFile {
         var offset: Swift.Int?
         var length: Swift.Int?
         var crc: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "syncFileName": syncFileName = try reader.readString(parameters[0])
-            case "fileType": fileType = try reader.readEnum(FileType.self, parameters[1])
-            case "persistentFile": persistentFile = try reader.readBool(parameters[2])
-            case "systemFile": systemFile = try reader.readBool(parameters[3])
-            case "offset": offset = try reader.readInteger(parameters[4])
-            case "length": length = try reader.readInteger(parameters[5])
-            case "crc": crc = try reader.readInteger(parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: syncFileName = try reader.readString(parameters[0])
+            case 1: fileType = try reader.readEnum(FileType.self, parameters[1])
+            case 2: persistentFile = try reader.readBool(parameters[2])
+            case 3: systemFile = try reader.readBool(parameters[3])
+            case 4: offset = try reader.readInteger(parameters[4])
+            case 5: length = try reader.readInteger(parameters[5])
+            case 6: crc = try reader.readInteger(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let syncFileName, let fileType else {
@@ -5568,14 +5568,14 @@ extension GetFile {
         var fileType: FileType?
         var offset: Swift.Int?
         var length: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "fileName": fileName = try reader.readString(parameters[0])
-            case "appServiceId": appServiceId = try reader.readString(parameters[1])
-            case "fileType": fileType = try reader.readEnum(FileType.self, parameters[2])
-            case "offset": offset = try reader.readInteger(parameters[3])
-            case "length": length = try reader.readInteger(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: fileName = try reader.readString(parameters[0])
+            case 1: appServiceId = try reader.readString(parameters[1])
+            case 2: fileType = try reader.readEnum(FileType.self, parameters[2])
+            case 3: offset = try reader.readInteger(parameters[3])
+            case 4: length = try reader.readInteger(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let fileName else {
@@ -5624,10 +5624,10 @@ extension DeleteFile {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var syncFileName: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "syncFileName": syncFileName = try reader.readString(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: syncFileName = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let syncFileName else {
@@ -5689,10 +5689,10 @@ extension SetAppIcon {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var syncFileName: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "syncFileName": syncFileName = try reader.readString(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: syncFileName = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let syncFileName else {
@@ -5733,12 +5733,12 @@ extension SetDisplayLayout {
         var displayLayout: Swift.String?
         var dayColorScheme: TemplateColorScheme?
         var nightColorScheme: TemplateColorScheme?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "displayLayout": displayLayout = try reader.readString(parameters[0])
-            case "dayColorScheme": dayColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[1])
-            case "nightColorScheme": nightColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: displayLayout = try reader.readString(parameters[0])
+            case 1: dayColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[1])
+            case 2: nightColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let displayLayout else {
@@ -5785,12 +5785,12 @@ extension SystemRequest {
         var requestType: RequestType?
         var requestSubType: Swift.String?
         var fileName: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "requestType": requestType = try reader.readEnum(RequestType.self, parameters[0])
-            case "requestSubType": requestSubType = try reader.readString(parameters[1])
-            case "fileName": fileName = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: requestType = try reader.readEnum(RequestType.self, parameters[0])
+            case 1: requestSubType = try reader.readString(parameters[1])
+            case 2: fileName = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let requestType else {
@@ -5851,19 +5851,19 @@ extension SendLocation {
         var timeStamp: DateTime?
         var address: OASISAddress?
         var deliveryMode: DeliveryMode?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "longitudeDegrees": longitudeDegrees = try reader.readFloat(parameters[0])
-            case "latitudeDegrees": latitudeDegrees = try reader.readFloat(parameters[1])
-            case "locationName": locationName = try reader.readString(parameters[2])
-            case "locationDescription": locationDescription = try reader.readString(parameters[3])
-            case "addressLines": addressLines = try reader.readStringArray(parameters[4])
-            case "phoneNumber": phoneNumber = try reader.readString(parameters[5])
-            case "locationImage": locationImage = try reader.readStruct(Image.self, parameters[6])
-            case "timeStamp": timeStamp = try reader.readStruct(DateTime.self, parameters[7])
-            case "address": address = try reader.readStruct(OASISAddress.self, parameters[8])
-            case "deliveryMode": deliveryMode = try reader.readEnum(DeliveryMode.self, parameters[9])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: longitudeDegrees = try reader.readFloat(parameters[0])
+            case 1: latitudeDegrees = try reader.readFloat(parameters[1])
+            case 2: locationName = try reader.readString(parameters[2])
+            case 3: locationDescription = try reader.readString(parameters[3])
+            case 4: addressLines = try reader.readStringArray(parameters[4])
+            case 5: phoneNumber = try reader.readString(parameters[5])
+            case 6: locationImage = try reader.readStruct(Image.self, parameters[6])
+            case 7: timeStamp = try reader.readStruct(DateTime.self, parameters[7])
+            case 8: address = try reader.readStruct(OASISAddress.self, parameters[8])
+            case 9: deliveryMode = try reader.readEnum(DeliveryMode.self, parameters[9])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -5923,10 +5923,10 @@ extension DialNumber {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var number: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "number": number = try reader.readString(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: number = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let number else {
@@ -5969,13 +5969,13 @@ extension ButtonPress {
         var moduleId: Swift.String?
         var buttonName: ButtonName?
         var buttonPressMode: ButtonPressMode?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleType": moduleType = try reader.readEnum(ModuleType.self, parameters[0])
-            case "moduleId": moduleId = try reader.readString(parameters[1])
-            case "buttonName": buttonName = try reader.readEnum(ButtonName.self, parameters[2])
-            case "buttonPressMode": buttonPressMode = try reader.readEnum(ButtonPressMode.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleType = try reader.readEnum(ModuleType.self, parameters[0])
+            case 1: moduleId = try reader.readString(parameters[1])
+            case 2: buttonName = try reader.readEnum(ButtonName.self, parameters[2])
+            case 3: buttonPressMode = try reader.readEnum(ButtonPressMode.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleType, let buttonName, let buttonPressMode else {
@@ -6027,12 +6027,12 @@ extension GetInteriorVehicleData {
         var moduleType: ModuleType?
         var moduleId: Swift.String?
         var subscribe: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleType": moduleType = try reader.readEnum(ModuleType.self, parameters[0])
-            case "moduleId": moduleId = try reader.readString(parameters[1])
-            case "subscribe": subscribe = try reader.readBool(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleType = try reader.readEnum(ModuleType.self, parameters[0])
+            case 1: moduleId = try reader.readString(parameters[1])
+            case 2: subscribe = try reader.readBool(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleType else {
@@ -6077,11 +6077,11 @@ extension GetInteriorVehicleDataConsent {
         let parameters = Self.structInfo.parameters
         var moduleType: ModuleType?
         var moduleIds: [Swift.String]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleType": moduleType = try reader.readEnum(ModuleType.self, parameters[0])
-            case "moduleIds": moduleIds = try reader.readStringArray(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleType = try reader.readEnum(ModuleType.self, parameters[0])
+            case 1: moduleIds = try reader.readStringArray(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleType, let moduleIds else {
@@ -6124,11 +6124,11 @@ extension ReleaseInteriorVehicleDataModule {
         let parameters = Self.structInfo.parameters
         var moduleType: ModuleType?
         var moduleId: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleType": moduleType = try reader.readEnum(ModuleType.self, parameters[0])
-            case "moduleId": moduleId = try reader.readString(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleType = try reader.readEnum(ModuleType.self, parameters[0])
+            case 1: moduleId = try reader.readString(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleType else {
@@ -6168,10 +6168,10 @@ extension SetInteriorVehicleData {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var moduleData: ModuleData?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleData": moduleData = try reader.readStruct(ModuleData.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleData = try reader.readStruct(ModuleData.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleData else {
@@ -6233,10 +6233,10 @@ extension GetWayPoints {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var wayPointType: WayPointType?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "wayPointType": wayPointType = try reader.readEnum(WayPointType.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: wayPointType = try reader.readEnum(WayPointType.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let wayPointType else {
@@ -6300,11 +6300,11 @@ extension GetSystemCapability {
         let parameters = Self.structInfo.parameters
         var systemCapabilityType: SystemCapabilityType?
         var subscribe: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "systemCapabilityType": systemCapabilityType = try reader.readEnum(SystemCapabilityType.self, parameters[0])
-            case "subscribe": subscribe = try reader.readBool(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: systemCapabilityType = try reader.readEnum(SystemCapabilityType.self, parameters[0])
+            case 1: subscribe = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let systemCapabilityType else {
@@ -6344,10 +6344,10 @@ extension SendHapticData {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var hapticRectData: [HapticRect]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "hapticRectData": hapticRectData = try reader.readStructArray(HapticRect.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: hapticRectData = try reader.readStructArray(HapticRect.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -6380,10 +6380,10 @@ extension SetCloudAppProperties {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var properties: CloudAppProperties?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "properties": properties = try reader.readStruct(CloudAppProperties.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: properties = try reader.readStruct(CloudAppProperties.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let properties else {
@@ -6420,10 +6420,10 @@ extension GetCloudAppProperties {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var appID: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "appID": appID = try reader.readString(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: appID = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let appID else {
@@ -6460,10 +6460,10 @@ extension PublishAppService {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var appServiceManifest: AppServiceManifest?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "appServiceManifest": appServiceManifest = try reader.readStruct(AppServiceManifest.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: appServiceManifest = try reader.readStruct(AppServiceManifest.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let appServiceManifest else {
@@ -6500,10 +6500,10 @@ extension UnpublishAppService {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var serviceID: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "serviceID": serviceID = try reader.readString(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: serviceID = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let serviceID else {
@@ -6542,11 +6542,11 @@ extension GetAppServiceData {
         let parameters = Self.structInfo.parameters
         var serviceType: Swift.String?
         var subscribe: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "serviceType": serviceType = try reader.readString(parameters[0])
-            case "subscribe": subscribe = try reader.readBool(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: serviceType = try reader.readString(parameters[0])
+            case 1: subscribe = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let serviceType else {
@@ -6592,13 +6592,13 @@ extension PerformAppServiceInteraction {
         var serviceID: Swift.String?
         var originApp: Swift.String?
         var requestServiceActive: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "serviceUri": serviceUri = try reader.readString(parameters[0])
-            case "serviceID": serviceID = try reader.readString(parameters[1])
-            case "originApp": originApp = try reader.readString(parameters[2])
-            case "requestServiceActive": requestServiceActive = try reader.readBool(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: serviceUri = try reader.readString(parameters[0])
+            case 1: serviceID = try reader.readString(parameters[1])
+            case 2: originApp = try reader.readString(parameters[2])
+            case 3: requestServiceActive = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let serviceUri, let serviceID, let originApp else {
@@ -6648,11 +6648,11 @@ extension CancelInteraction {
         let parameters = Self.structInfo.parameters
         var cancelID: Swift.Int?
         var functionID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "cancelID": cancelID = try reader.readInteger(parameters[0])
-            case "functionID": functionID = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: cancelID = try reader.readInteger(parameters[0])
+            case 1: functionID = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let functionID else {
@@ -6717,10 +6717,10 @@ extension EncodedSyncPData {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var data: [Swift.String]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "data": data = try reader.readStringArray(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: data = try reader.readStringArray(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let data else {

@@ -2521,31 +2521,31 @@ extension RegisterAppInterfaceResponse {
         var sdlVersion: Swift.String?
         var systemSoftwareVersion: Swift.String?
         var iconResumed: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "syncMsgVersion": syncMsgVersion = try reader.readStruct(SyncMsgVersion.self, parameters[3])
-            case "language": language = try reader.readEnum(Language.self, parameters[4])
-            case "hmiDisplayLanguage": hmiDisplayLanguage = try reader.readEnum(Language.self, parameters[5])
-            case "displayCapabilities": displayCapabilities = try reader.readStruct(DisplayCapabilities.self, parameters[6])
-            case "buttonCapabilities": buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[7])
-            case "softButtonCapabilities": softButtonCapabilities = try reader.readStructArray(SoftButtonCapabilities.self, parameters[8])
-            case "presetBankCapabilities": presetBankCapabilities = try reader.readStruct(PresetBankCapabilities.self, parameters[9])
-            case "hmiZoneCapabilities": hmiZoneCapabilities = try reader.readEnumArray(HmiZoneCapabilities.self, parameters[10])
-            case "speechCapabilities": speechCapabilities = try reader.readEnumArray(SpeechCapabilities.self, parameters[11])
-            case "prerecordedSpeech": prerecordedSpeech = try reader.readEnumArray(PrerecordedSpeech.self, parameters[12])
-            case "vrCapabilities": vrCapabilities = try reader.readEnumArray(VrCapabilities.self, parameters[13])
-            case "audioPassThruCapabilities": audioPassThruCapabilities = try reader.readStructArray(AudioPassThruCapabilities.self, parameters[14])
-            case "pcmStreamCapabilities": pcmStreamCapabilities = try reader.readStruct(AudioPassThruCapabilities.self, parameters[15])
-            case "vehicleType": vehicleType = try reader.readStruct(VehicleType.self, parameters[16])
-            case "supportedDiagModes": supportedDiagModes = try reader.readIntegerArray(parameters[17])
-            case "hmiCapabilities": hmiCapabilities = try reader.readStruct(HMICapabilities.self, parameters[18])
-            case "sdlVersion": sdlVersion = try reader.readString(parameters[19])
-            case "systemSoftwareVersion": systemSoftwareVersion = try reader.readString(parameters[20])
-            case "iconResumed": iconResumed = try reader.readBool(parameters[21])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: syncMsgVersion = try reader.readStruct(SyncMsgVersion.self, parameters[3])
+            case 4: language = try reader.readEnum(Language.self, parameters[4])
+            case 5: hmiDisplayLanguage = try reader.readEnum(Language.self, parameters[5])
+            case 6: displayCapabilities = try reader.readStruct(DisplayCapabilities.self, parameters[6])
+            case 7: buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[7])
+            case 8: softButtonCapabilities = try reader.readStructArray(SoftButtonCapabilities.self, parameters[8])
+            case 9: presetBankCapabilities = try reader.readStruct(PresetBankCapabilities.self, parameters[9])
+            case 10: hmiZoneCapabilities = try reader.readEnumArray(HmiZoneCapabilities.self, parameters[10])
+            case 11: speechCapabilities = try reader.readEnumArray(SpeechCapabilities.self, parameters[11])
+            case 12: prerecordedSpeech = try reader.readEnumArray(PrerecordedSpeech.self, parameters[12])
+            case 13: vrCapabilities = try reader.readEnumArray(VrCapabilities.self, parameters[13])
+            case 14: audioPassThruCapabilities = try reader.readStructArray(AudioPassThruCapabilities.self, parameters[14])
+            case 15: pcmStreamCapabilities = try reader.readStruct(AudioPassThruCapabilities.self, parameters[15])
+            case 16: vehicleType = try reader.readStruct(VehicleType.self, parameters[16])
+            case 17: supportedDiagModes = try reader.readIntegerArray(parameters[17])
+            case 18: hmiCapabilities = try reader.readStruct(HMICapabilities.self, parameters[18])
+            case 19: sdlVersion = try reader.readString(parameters[19])
+            case 20: systemSoftwareVersion = try reader.readString(parameters[20])
+            case 21: iconResumed = try reader.readBool(parameters[21])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -2650,12 +2650,12 @@ extension UnregisterAppInterfaceResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -2703,12 +2703,12 @@ extension CreateWindowResponse {
         var success: Swift.Bool?
         var info: Swift.String?
         var resultCode: SDLResult?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "info": info = try reader.readString(parameters[1])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: info = try reader.readString(parameters[1])
+            case 2: resultCode = try reader.readEnum(SDLResult.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -2756,12 +2756,12 @@ extension DeleteWindowResponse {
         var success: Swift.Bool?
         var info: Swift.String?
         var resultCode: SDLResult?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "info": info = try reader.readString(parameters[1])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: info = try reader.readString(parameters[1])
+            case 2: resultCode = try reader.readEnum(SDLResult.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -2809,12 +2809,12 @@ extension SetGlobalPropertiesResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -2862,12 +2862,12 @@ extension ResetGlobalPropertiesResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -2915,12 +2915,12 @@ extension AddCommandResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -2968,12 +2968,12 @@ extension DeleteCommandResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3021,12 +3021,12 @@ extension AddSubMenuResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3074,12 +3074,12 @@ extension DeleteSubMenuResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3127,12 +3127,12 @@ extension ShowAppMenuResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3180,12 +3180,12 @@ extension CreateInteractionChoiceSetResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3239,15 +3239,15 @@ extension PerformInteractionResponse {
         var choiceID: Swift.Int?
         var manualTextEntry: Swift.String?
         var triggerSource: TriggerSource?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "choiceID": choiceID = try reader.readInteger(parameters[3])
-            case "manualTextEntry": manualTextEntry = try reader.readString(parameters[4])
-            case "triggerSource": triggerSource = try reader.readEnum(TriggerSource.self, parameters[5])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: choiceID = try reader.readInteger(parameters[3])
+            case 4: manualTextEntry = try reader.readString(parameters[4])
+            case 5: triggerSource = try reader.readEnum(TriggerSource.self, parameters[5])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3304,12 +3304,12 @@ extension DeleteInteractionChoiceSetResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3359,13 +3359,13 @@ extension AlertResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var tryAgainTime: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "tryAgainTime": tryAgainTime = try reader.readInteger(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: tryAgainTime = try reader.readInteger(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3418,13 +3418,13 @@ extension SubtleAlertResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var tryAgainTime: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "tryAgainTime": tryAgainTime = try reader.readInteger(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: tryAgainTime = try reader.readInteger(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3475,12 +3475,12 @@ extension ShowResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3528,12 +3528,12 @@ extension SpeakResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3581,12 +3581,12 @@ extension SetMediaClockTimerResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3634,12 +3634,12 @@ extension PerformAudioPassThruResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3687,12 +3687,12 @@ extension EndAudioPassThruResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3740,12 +3740,12 @@ extension SubscribeButtonResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3793,12 +3793,12 @@ extension UnsubscribeButtonResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -3916,47 +3916,47 @@ extension SubscribeVehicleDataResponse {
         var windowStatus: VehicleDataResult?
         var handsOffSteering: VehicleDataResult?
         var seatOccupancy: VehicleDataResult?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "gps": gps = try reader.readStruct(VehicleDataResult.self, parameters[3])
-            case "speed": speed = try reader.readStruct(VehicleDataResult.self, parameters[4])
-            case "rpm": rpm = try reader.readStruct(VehicleDataResult.self, parameters[5])
-            case "fuelLevel": fuelLevel = try reader.readStruct(VehicleDataResult.self, parameters[6])
-            case "fuelLevel_State": fuelLevelState = try reader.readStruct(VehicleDataResult.self, parameters[7])
-            case "instantFuelConsumption": instantFuelConsumption = try reader.readStruct(VehicleDataResult.self, parameters[8])
-            case "fuelRange": fuelRange = try reader.readStruct(VehicleDataResult.self, parameters[9])
-            case "climateData": climateData = try reader.readStruct(VehicleDataResult.self, parameters[10])
-            case "externalTemperature": externalTemperature = try reader.readStruct(VehicleDataResult.self, parameters[11])
-            case "turnSignal": turnSignal = try reader.readStruct(VehicleDataResult.self, parameters[12])
-            case "gearStatus": gearStatus = try reader.readStruct(VehicleDataResult.self, parameters[13])
-            case "prndl": prndl = try reader.readStruct(VehicleDataResult.self, parameters[14])
-            case "tirePressure": tirePressure = try reader.readStruct(VehicleDataResult.self, parameters[15])
-            case "odometer": odometer = try reader.readStruct(VehicleDataResult.self, parameters[16])
-            case "beltStatus": beltStatus = try reader.readStruct(VehicleDataResult.self, parameters[17])
-            case "bodyInformation": bodyInformation = try reader.readStruct(VehicleDataResult.self, parameters[18])
-            case "deviceStatus": deviceStatus = try reader.readStruct(VehicleDataResult.self, parameters[19])
-            case "driverBraking": driverBraking = try reader.readStruct(VehicleDataResult.self, parameters[20])
-            case "wiperStatus": wiperStatus = try reader.readStruct(VehicleDataResult.self, parameters[21])
-            case "headLampStatus": headLampStatus = try reader.readStruct(VehicleDataResult.self, parameters[22])
-            case "engineTorque": engineTorque = try reader.readStruct(VehicleDataResult.self, parameters[23])
-            case "accPedalPosition": accPedalPosition = try reader.readStruct(VehicleDataResult.self, parameters[24])
-            case "steeringWheelAngle": steeringWheelAngle = try reader.readStruct(VehicleDataResult.self, parameters[25])
-            case "engineOilLife": engineOilLife = try reader.readStruct(VehicleDataResult.self, parameters[26])
-            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readStruct(VehicleDataResult.self, parameters[27])
-            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readStruct(VehicleDataResult.self, parameters[28])
-            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readStruct(VehicleDataResult.self, parameters[29])
-            case "eCallInfo": eCallInfo = try reader.readStruct(VehicleDataResult.self, parameters[30])
-            case "airbagStatus": airbagStatus = try reader.readStruct(VehicleDataResult.self, parameters[31])
-            case "emergencyEvent": emergencyEvent = try reader.readStruct(VehicleDataResult.self, parameters[32])
-            case "clusterModes": clusterModes = try reader.readStruct(VehicleDataResult.self, parameters[33])
-            case "myKey": myKey = try reader.readStruct(VehicleDataResult.self, parameters[34])
-            case "windowStatus": windowStatus = try reader.readStruct(VehicleDataResult.self, parameters[35])
-            case "handsOffSteering": handsOffSteering = try reader.readStruct(VehicleDataResult.self, parameters[36])
-            case "seatOccupancy": seatOccupancy = try reader.readStruct(VehicleDataResult.self, parameters[37])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: gps = try reader.readStruct(VehicleDataResult.self, parameters[3])
+            case 4: speed = try reader.readStruct(VehicleDataResult.self, parameters[4])
+            case 5: rpm = try reader.readStruct(VehicleDataResult.self, parameters[5])
+            case 6: fuelLevel = try reader.readStruct(VehicleDataResult.self, parameters[6])
+            case 7: fuelLevelState = try reader.readStruct(VehicleDataResult.self, parameters[7])
+            case 8: instantFuelConsumption = try reader.readStruct(VehicleDataResult.self, parameters[8])
+            case 9: fuelRange = try reader.readStruct(VehicleDataResult.self, parameters[9])
+            case 10: climateData = try reader.readStruct(VehicleDataResult.self, parameters[10])
+            case 11: externalTemperature = try reader.readStruct(VehicleDataResult.self, parameters[11])
+            case 12: turnSignal = try reader.readStruct(VehicleDataResult.self, parameters[12])
+            case 13: gearStatus = try reader.readStruct(VehicleDataResult.self, parameters[13])
+            case 14: prndl = try reader.readStruct(VehicleDataResult.self, parameters[14])
+            case 15: tirePressure = try reader.readStruct(VehicleDataResult.self, parameters[15])
+            case 16: odometer = try reader.readStruct(VehicleDataResult.self, parameters[16])
+            case 17: beltStatus = try reader.readStruct(VehicleDataResult.self, parameters[17])
+            case 18: bodyInformation = try reader.readStruct(VehicleDataResult.self, parameters[18])
+            case 19: deviceStatus = try reader.readStruct(VehicleDataResult.self, parameters[19])
+            case 20: driverBraking = try reader.readStruct(VehicleDataResult.self, parameters[20])
+            case 21: wiperStatus = try reader.readStruct(VehicleDataResult.self, parameters[21])
+            case 22: headLampStatus = try reader.readStruct(VehicleDataResult.self, parameters[22])
+            case 23: engineTorque = try reader.readStruct(VehicleDataResult.self, parameters[23])
+            case 24: accPedalPosition = try reader.readStruct(VehicleDataResult.self, parameters[24])
+            case 25: steeringWheelAngle = try reader.readStruct(VehicleDataResult.self, parameters[25])
+            case 26: engineOilLife = try reader.readStruct(VehicleDataResult.self, parameters[26])
+            case 27: electronicParkBrakeStatus = try reader.readStruct(VehicleDataResult.self, parameters[27])
+            case 28: cloudAppVehicleID = try reader.readStruct(VehicleDataResult.self, parameters[28])
+            case 29: stabilityControlsStatus = try reader.readStruct(VehicleDataResult.self, parameters[29])
+            case 30: eCallInfo = try reader.readStruct(VehicleDataResult.self, parameters[30])
+            case 31: airbagStatus = try reader.readStruct(VehicleDataResult.self, parameters[31])
+            case 32: emergencyEvent = try reader.readStruct(VehicleDataResult.self, parameters[32])
+            case 33: clusterModes = try reader.readStruct(VehicleDataResult.self, parameters[33])
+            case 34: myKey = try reader.readStruct(VehicleDataResult.self, parameters[34])
+            case 35: windowStatus = try reader.readStruct(VehicleDataResult.self, parameters[35])
+            case 36: handsOffSteering = try reader.readStruct(VehicleDataResult.self, parameters[36])
+            case 37: seatOccupancy = try reader.readStruct(VehicleDataResult.self, parameters[37])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -4179,47 +4179,47 @@ extension UnsubscribeVehicleDataResponse {
         var windowStatus: VehicleDataResult?
         var handsOffSteering: VehicleDataResult?
         var seatOccupancy: VehicleDataResult?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "gps": gps = try reader.readStruct(VehicleDataResult.self, parameters[3])
-            case "speed": speed = try reader.readStruct(VehicleDataResult.self, parameters[4])
-            case "rpm": rpm = try reader.readStruct(VehicleDataResult.self, parameters[5])
-            case "fuelLevel": fuelLevel = try reader.readStruct(VehicleDataResult.self, parameters[6])
-            case "fuelLevel_State": fuelLevelState = try reader.readStruct(VehicleDataResult.self, parameters[7])
-            case "instantFuelConsumption": instantFuelConsumption = try reader.readStruct(VehicleDataResult.self, parameters[8])
-            case "fuelRange": fuelRange = try reader.readStruct(VehicleDataResult.self, parameters[9])
-            case "climateData": climateData = try reader.readStruct(VehicleDataResult.self, parameters[10])
-            case "externalTemperature": externalTemperature = try reader.readStruct(VehicleDataResult.self, parameters[11])
-            case "turnSignal": turnSignal = try reader.readStruct(VehicleDataResult.self, parameters[12])
-            case "gearStatus": gearStatus = try reader.readStruct(VehicleDataResult.self, parameters[13])
-            case "prndl": prndl = try reader.readStruct(VehicleDataResult.self, parameters[14])
-            case "tirePressure": tirePressure = try reader.readStruct(VehicleDataResult.self, parameters[15])
-            case "odometer": odometer = try reader.readStruct(VehicleDataResult.self, parameters[16])
-            case "beltStatus": beltStatus = try reader.readStruct(VehicleDataResult.self, parameters[17])
-            case "bodyInformation": bodyInformation = try reader.readStruct(VehicleDataResult.self, parameters[18])
-            case "deviceStatus": deviceStatus = try reader.readStruct(VehicleDataResult.self, parameters[19])
-            case "driverBraking": driverBraking = try reader.readStruct(VehicleDataResult.self, parameters[20])
-            case "wiperStatus": wiperStatus = try reader.readStruct(VehicleDataResult.self, parameters[21])
-            case "headLampStatus": headLampStatus = try reader.readStruct(VehicleDataResult.self, parameters[22])
-            case "engineTorque": engineTorque = try reader.readStruct(VehicleDataResult.self, parameters[23])
-            case "accPedalPosition": accPedalPosition = try reader.readStruct(VehicleDataResult.self, parameters[24])
-            case "steeringWheelAngle": steeringWheelAngle = try reader.readStruct(VehicleDataResult.self, parameters[25])
-            case "engineOilLife": engineOilLife = try reader.readStruct(VehicleDataResult.self, parameters[26])
-            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readStruct(VehicleDataResult.self, parameters[27])
-            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readStruct(VehicleDataResult.self, parameters[28])
-            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readStruct(VehicleDataResult.self, parameters[29])
-            case "eCallInfo": eCallInfo = try reader.readStruct(VehicleDataResult.self, parameters[30])
-            case "airbagStatus": airbagStatus = try reader.readStruct(VehicleDataResult.self, parameters[31])
-            case "emergencyEvent": emergencyEvent = try reader.readStruct(VehicleDataResult.self, parameters[32])
-            case "clusterModes": clusterModes = try reader.readStruct(VehicleDataResult.self, parameters[33])
-            case "myKey": myKey = try reader.readStruct(VehicleDataResult.self, parameters[34])
-            case "windowStatus": windowStatus = try reader.readStruct(VehicleDataResult.self, parameters[35])
-            case "handsOffSteering": handsOffSteering = try reader.readStruct(VehicleDataResult.self, parameters[36])
-            case "seatOccupancy": seatOccupancy = try reader.readStruct(VehicleDataResult.self, parameters[37])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: gps = try reader.readStruct(VehicleDataResult.self, parameters[3])
+            case 4: speed = try reader.readStruct(VehicleDataResult.self, parameters[4])
+            case 5: rpm = try reader.readStruct(VehicleDataResult.self, parameters[5])
+            case 6: fuelLevel = try reader.readStruct(VehicleDataResult.self, parameters[6])
+            case 7: fuelLevelState = try reader.readStruct(VehicleDataResult.self, parameters[7])
+            case 8: instantFuelConsumption = try reader.readStruct(VehicleDataResult.self, parameters[8])
+            case 9: fuelRange = try reader.readStruct(VehicleDataResult.self, parameters[9])
+            case 10: climateData = try reader.readStruct(VehicleDataResult.self, parameters[10])
+            case 11: externalTemperature = try reader.readStruct(VehicleDataResult.self, parameters[11])
+            case 12: turnSignal = try reader.readStruct(VehicleDataResult.self, parameters[12])
+            case 13: gearStatus = try reader.readStruct(VehicleDataResult.self, parameters[13])
+            case 14: prndl = try reader.readStruct(VehicleDataResult.self, parameters[14])
+            case 15: tirePressure = try reader.readStruct(VehicleDataResult.self, parameters[15])
+            case 16: odometer = try reader.readStruct(VehicleDataResult.self, parameters[16])
+            case 17: beltStatus = try reader.readStruct(VehicleDataResult.self, parameters[17])
+            case 18: bodyInformation = try reader.readStruct(VehicleDataResult.self, parameters[18])
+            case 19: deviceStatus = try reader.readStruct(VehicleDataResult.self, parameters[19])
+            case 20: driverBraking = try reader.readStruct(VehicleDataResult.self, parameters[20])
+            case 21: wiperStatus = try reader.readStruct(VehicleDataResult.self, parameters[21])
+            case 22: headLampStatus = try reader.readStruct(VehicleDataResult.self, parameters[22])
+            case 23: engineTorque = try reader.readStruct(VehicleDataResult.self, parameters[23])
+            case 24: accPedalPosition = try reader.readStruct(VehicleDataResult.self, parameters[24])
+            case 25: steeringWheelAngle = try reader.readStruct(VehicleDataResult.self, parameters[25])
+            case 26: engineOilLife = try reader.readStruct(VehicleDataResult.self, parameters[26])
+            case 27: electronicParkBrakeStatus = try reader.readStruct(VehicleDataResult.self, parameters[27])
+            case 28: cloudAppVehicleID = try reader.readStruct(VehicleDataResult.self, parameters[28])
+            case 29: stabilityControlsStatus = try reader.readStruct(VehicleDataResult.self, parameters[29])
+            case 30: eCallInfo = try reader.readStruct(VehicleDataResult.self, parameters[30])
+            case 31: airbagStatus = try reader.readStruct(VehicleDataResult.self, parameters[31])
+            case 32: emergencyEvent = try reader.readStruct(VehicleDataResult.self, parameters[32])
+            case 33: clusterModes = try reader.readStruct(VehicleDataResult.self, parameters[33])
+            case 34: myKey = try reader.readStruct(VehicleDataResult.self, parameters[34])
+            case 35: windowStatus = try reader.readStruct(VehicleDataResult.self, parameters[35])
+            case 36: handsOffSteering = try reader.readStruct(VehicleDataResult.self, parameters[36])
+            case 37: seatOccupancy = try reader.readStruct(VehicleDataResult.self, parameters[37])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -4444,48 +4444,48 @@ extension GetVehicleDataResponse {
         var windowStatus: [WindowStatus]?
         var handsOffSteering: Swift.Bool?
         var seatOccupancy: SeatOccupancy?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "gps": gps = try reader.readStruct(GPSData.self, parameters[3])
-            case "speed": speed = try reader.readFloat(parameters[4])
-            case "rpm": rpm = try reader.readInteger(parameters[5])
-            case "fuelLevel": fuelLevel = try reader.readFloat(parameters[6])
-            case "fuelLevel_State": fuelLevelState = try reader.readEnum(ComponentVolumeStatus.self, parameters[7])
-            case "instantFuelConsumption": instantFuelConsumption = try reader.readFloat(parameters[8])
-            case "fuelRange": fuelRange = try reader.readStructArray(FuelRange.self, parameters[9])
-            case "climateData": climateData = try reader.readStruct(ClimateData.self, parameters[10])
-            case "externalTemperature": externalTemperature = try reader.readFloat(parameters[11])
-            case "turnSignal": turnSignal = try reader.readEnum(TurnSignal.self, parameters[12])
-            case "vin": vin = try reader.readString(parameters[13])
-            case "gearStatus": gearStatus = try reader.readStruct(GearStatus.self, parameters[14])
-            case "prndl": prndl = try reader.readEnum(PRNDL.self, parameters[15])
-            case "tirePressure": tirePressure = try reader.readStruct(TireStatus.self, parameters[16])
-            case "odometer": odometer = try reader.readInteger(parameters[17])
-            case "beltStatus": beltStatus = try reader.readStruct(BeltStatus.self, parameters[18])
-            case "bodyInformation": bodyInformation = try reader.readStruct(BodyInformation.self, parameters[19])
-            case "deviceStatus": deviceStatus = try reader.readStruct(DeviceStatus.self, parameters[20])
-            case "driverBraking": driverBraking = try reader.readEnum(VehicleDataEventStatus.self, parameters[21])
-            case "wiperStatus": wiperStatus = try reader.readEnum(WiperStatus.self, parameters[22])
-            case "headLampStatus": headLampStatus = try reader.readStruct(HeadLampStatus.self, parameters[23])
-            case "engineTorque": engineTorque = try reader.readFloat(parameters[24])
-            case "accPedalPosition": accPedalPosition = try reader.readFloat(parameters[25])
-            case "steeringWheelAngle": steeringWheelAngle = try reader.readFloat(parameters[26])
-            case "engineOilLife": engineOilLife = try reader.readFloat(parameters[27])
-            case "electronicParkBrakeStatus": electronicParkBrakeStatus = try reader.readEnum(ElectronicParkBrakeStatus.self, parameters[28])
-            case "cloudAppVehicleID": cloudAppVehicleID = try reader.readString(parameters[29])
-            case "stabilityControlsStatus": stabilityControlsStatus = try reader.readStruct(StabilityControlsStatus.self, parameters[30])
-            case "eCallInfo": eCallInfo = try reader.readStruct(ECallInfo.self, parameters[31])
-            case "airbagStatus": airbagStatus = try reader.readStruct(AirbagStatus.self, parameters[32])
-            case "emergencyEvent": emergencyEvent = try reader.readStruct(EmergencyEvent.self, parameters[33])
-            case "clusterModeStatus": clusterModeStatus = try reader.readStruct(ClusterModeStatus.self, parameters[34])
-            case "myKey": myKey = try reader.readStruct(MyKey.self, parameters[35])
-            case "windowStatus": windowStatus = try reader.readStructArray(WindowStatus.self, parameters[36])
-            case "handsOffSteering": handsOffSteering = try reader.readBool(parameters[37])
-            case "seatOccupancy": seatOccupancy = try reader.readStruct(SeatOccupancy.self, parameters[38])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: gps = try reader.readStruct(GPSData.self, parameters[3])
+            case 4: speed = try reader.readFloat(parameters[4])
+            case 5: rpm = try reader.readInteger(parameters[5])
+            case 6: fuelLevel = try reader.readFloat(parameters[6])
+            case 7: fuelLevelState = try reader.readEnum(ComponentVolumeStatus.self, parameters[7])
+            case 8: instantFuelConsumption = try reader.readFloat(parameters[8])
+            case 9: fuelRange = try reader.readStructArray(FuelRange.self, parameters[9])
+            case 10: climateData = try reader.readStruct(ClimateData.self, parameters[10])
+            case 11: externalTemperature = try reader.readFloat(parameters[11])
+            case 12: turnSignal = try reader.readEnum(TurnSignal.self, parameters[12])
+            case 13: vin = try reader.readString(parameters[13])
+            case 14: gearStatus = try reader.readStruct(GearStatus.self, parameters[14])
+            case 15: prndl = try reader.readEnum(PRNDL.self, parameters[15])
+            case 16: tirePressure = try reader.readStruct(TireStatus.self, parameters[16])
+            case 17: odometer = try reader.readInteger(parameters[17])
+            case 18: beltStatus = try reader.readStruct(BeltStatus.self, parameters[18])
+            case 19: bodyInformation = try reader.readStruct(BodyInformation.self, parameters[19])
+            case 20: deviceStatus = try reader.readStruct(DeviceStatus.self, parameters[20])
+            case 21: driverBraking = try reader.readEnum(VehicleDataEventStatus.self, parameters[21])
+            case 22: wiperStatus = try reader.readEnum(WiperStatus.self, parameters[22])
+            case 23: headLampStatus = try reader.readStruct(HeadLampStatus.self, parameters[23])
+            case 24: engineTorque = try reader.readFloat(parameters[24])
+            case 25: accPedalPosition = try reader.readFloat(parameters[25])
+            case 26: steeringWheelAngle = try reader.readFloat(parameters[26])
+            case 27: engineOilLife = try reader.readFloat(parameters[27])
+            case 28: electronicParkBrakeStatus = try reader.readEnum(ElectronicParkBrakeStatus.self, parameters[28])
+            case 29: cloudAppVehicleID = try reader.readString(parameters[29])
+            case 30: stabilityControlsStatus = try reader.readStruct(StabilityControlsStatus.self, parameters[30])
+            case 31: eCallInfo = try reader.readStruct(ECallInfo.self, parameters[31])
+            case 32: airbagStatus = try reader.readStruct(AirbagStatus.self, parameters[32])
+            case 33: emergencyEvent = try reader.readStruct(EmergencyEvent.self, parameters[33])
+            case 34: clusterModeStatus = try reader.readStruct(ClusterModeStatus.self, parameters[34])
+            case 35: myKey = try reader.readStruct(MyKey.self, parameters[35])
+            case 36: windowStatus = try reader.readStructArray(WindowStatus.self, parameters[36])
+            case 37: handsOffSteering = try reader.readBool(parameters[37])
+            case 38: seatOccupancy = try reader.readStruct(SeatOccupancy.self, parameters[38])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -4643,13 +4643,13 @@ extension ReadDIDResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var didResult: [DIDResult]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "didResult": didResult = try reader.readStructArray(DIDResult.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: didResult = try reader.readStructArray(DIDResult.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -4704,14 +4704,14 @@ extension GetDTCsResponse {
         var info: Swift.String?
         var ecuHeader: Swift.Int?
         var dtc: [Swift.String]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "ecuHeader": ecuHeader = try reader.readInteger(parameters[3])
-            case "dtc": dtc = try reader.readStringArray(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: ecuHeader = try reader.readInteger(parameters[3])
+            case 4: dtc = try reader.readStringArray(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -4767,13 +4767,13 @@ extension DiagnosticMessageResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var messageDataResult: [Swift.Int]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "messageDataResult": messageDataResult = try reader.readIntegerArray(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: messageDataResult = try reader.readIntegerArray(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -4824,12 +4824,12 @@ extension ScrollableMessageResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -4879,13 +4879,13 @@ extension SliderResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var sliderPosition: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "sliderPosition": sliderPosition = try reader.readInteger(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: sliderPosition = try reader.readInteger(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -4936,12 +4936,12 @@ extension ShowConstantTBTResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -4989,12 +4989,12 @@ extension AlertManeuverResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5042,12 +5042,12 @@ extension UpdateTurnListResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5095,12 +5095,12 @@ extension ChangeRegistrationResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5148,12 +5148,12 @@ extension GenericResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5203,13 +5203,13 @@ extension PutFileResponse {
         var resultCode: SDLResult?
         var spaceAvailable: Swift.Int?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "spaceAvailable": spaceAvailable = try reader.readInteger(parameters[2])
-            case "info": info = try reader.readString(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: spaceAvailable = try reader.readInteger(parameters[2])
+            case 3: info = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5268,16 +5268,16 @@ extension GetFileResponse {
         var length: Swift.Int?
         var fileType: FileType?
         var crc: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "offset": offset = try reader.readInteger(parameters[3])
-            case "length": length = try reader.readInteger(parameters[4])
-            case "fileType": fileType = try reader.readEnum(FileType.self, parameters[5])
-            case "crc": crc = try reader.readInteger(parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: offset = try reader.readInteger(parameters[3])
+            case 4: length = try reader.readInteger(parameters[4])
+            case 5: fileType = try reader.readEnum(FileType.self, parameters[5])
+            case 6: crc = try reader.readInteger(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5339,13 +5339,13 @@ extension DeleteFileResponse {
         var resultCode: SDLResult?
         var spaceAvailable: Swift.Int?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "spaceAvailable": spaceAvailable = try reader.readInteger(parameters[2])
-            case "info": info = try reader.readString(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: spaceAvailable = try reader.readInteger(parameters[2])
+            case 3: info = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5400,14 +5400,14 @@ extension ListFilesResponse {
         var filenames: [Swift.String]?
         var spaceAvailable: Swift.Int?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "filenames": filenames = try reader.readStringArray(parameters[2])
-            case "spaceAvailable": spaceAvailable = try reader.readInteger(parameters[3])
-            case "info": info = try reader.readString(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: filenames = try reader.readStringArray(parameters[2])
+            case 3: spaceAvailable = try reader.readInteger(parameters[3])
+            case 4: info = try reader.readString(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5461,12 +5461,12 @@ extension SetAppIconResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5522,16 +5522,16 @@ extension SetDisplayLayoutResponse {
         var softButtonCapabilities: [SoftButtonCapabilities]?
         var presetBankCapabilities: PresetBankCapabilities?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "displayCapabilities": displayCapabilities = try reader.readStruct(DisplayCapabilities.self, parameters[2])
-            case "buttonCapabilities": buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[3])
-            case "softButtonCapabilities": softButtonCapabilities = try reader.readStructArray(SoftButtonCapabilities.self, parameters[4])
-            case "presetBankCapabilities": presetBankCapabilities = try reader.readStruct(PresetBankCapabilities.self, parameters[5])
-            case "info": info = try reader.readString(parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: displayCapabilities = try reader.readStruct(DisplayCapabilities.self, parameters[2])
+            case 3: buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[3])
+            case 4: softButtonCapabilities = try reader.readStructArray(SoftButtonCapabilities.self, parameters[4])
+            case 5: presetBankCapabilities = try reader.readStruct(PresetBankCapabilities.self, parameters[5])
+            case 6: info = try reader.readString(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5591,12 +5591,12 @@ extension SystemRequestResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5644,12 +5644,12 @@ extension SendLocationResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5697,12 +5697,12 @@ extension DialNumberResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5750,12 +5750,12 @@ extension ButtonPressResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var success: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[0])
-            case "info": info = try reader.readString(parameters[1])
-            case "success": success = try reader.readBool(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: resultCode = try reader.readEnum(SDLResult.self, parameters[0])
+            case 1: info = try reader.readString(parameters[1])
+            case 2: success = try reader.readBool(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let resultCode, let success else {
@@ -5807,14 +5807,14 @@ extension GetInteriorVehicleDataResponse {
         var info: Swift.String?
         var success: Swift.Bool?
         var isSubscribed: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleData": moduleData = try reader.readStruct(ModuleData.self, parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "success": success = try reader.readBool(parameters[3])
-            case "isSubscribed": isSubscribed = try reader.readBool(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleData = try reader.readStruct(ModuleData.self, parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: success = try reader.readBool(parameters[3])
+            case 4: isSubscribed = try reader.readBool(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let resultCode, let success else {
@@ -5870,13 +5870,13 @@ extension GetInteriorVehicleDataConsentResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var allowed: [Swift.Bool]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "allowed": allowed = try reader.readBoolArray(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: allowed = try reader.readBoolArray(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5927,12 +5927,12 @@ extension ReleaseInteriorVehicleDataModuleResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -5982,13 +5982,13 @@ extension SetInteriorVehicleDataResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var success: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleData": moduleData = try reader.readStruct(ModuleData.self, parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "success": success = try reader.readBool(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleData = try reader.readStruct(ModuleData.self, parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: success = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let resultCode, let success else {
@@ -6039,12 +6039,12 @@ extension SubscribeWayPointsResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6094,13 +6094,13 @@ extension GetWayPointsResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var wayPoints: [LocationDetails]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "wayPoints": wayPoints = try reader.readStructArray(LocationDetails.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: wayPoints = try reader.readStructArray(LocationDetails.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6153,13 +6153,13 @@ extension UnsubscribeWayPointsResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var wayPoints: [LocationDetails]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "wayPoints": wayPoints = try reader.readStructArray(LocationDetails.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: wayPoints = try reader.readStructArray(LocationDetails.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6212,13 +6212,13 @@ extension GetSystemCapabilityResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var success: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "systemCapability": systemCapability = try reader.readStruct(SystemCapability.self, parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "success": success = try reader.readBool(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: systemCapability = try reader.readStruct(SystemCapability.self, parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: success = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let resultCode, let success else {
@@ -6269,12 +6269,12 @@ extension SendHapticDataResponse {
         var success: Swift.Bool?
         var info: Swift.String?
         var resultCode: SDLResult?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "info": info = try reader.readString(parameters[1])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: info = try reader.readString(parameters[1])
+            case 2: resultCode = try reader.readEnum(SDLResult.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6322,12 +6322,12 @@ extension SetCloudAppPropertiesResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6377,13 +6377,13 @@ extension GetCloudAppPropertiesResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "properties": properties = try reader.readStruct(CloudAppProperties.self, parameters[0])
-            case "success": success = try reader.readBool(parameters[1])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[2])
-            case "info": info = try reader.readString(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: properties = try reader.readStruct(CloudAppProperties.self, parameters[0])
+            case 1: success = try reader.readBool(parameters[1])
+            case 2: resultCode = try reader.readEnum(SDLResult.self, parameters[2])
+            case 3: info = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6436,13 +6436,13 @@ extension PublishAppServiceResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var appServiceRecord: AppServiceRecord?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "appServiceRecord": appServiceRecord = try reader.readStruct(AppServiceRecord.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: appServiceRecord = try reader.readStruct(AppServiceRecord.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6493,12 +6493,12 @@ extension UnpublishAppServiceResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6548,13 +6548,13 @@ extension GetAppServiceDataResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var serviceData: AppServiceData?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "serviceData": serviceData = try reader.readStruct(AppServiceData.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: serviceData = try reader.readStruct(AppServiceData.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6607,13 +6607,13 @@ extension PerformAppServiceInteractionResponse {
         var resultCode: SDLResult?
         var info: Swift.String?
         var serviceSpecificResult: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "serviceSpecificResult": serviceSpecificResult = try reader.readString(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: serviceSpecificResult = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6664,12 +6664,12 @@ extension CancelInteractionResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6717,12 +6717,12 @@ extension CloseApplicationResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {
@@ -6770,12 +6770,12 @@ extension EncodedSyncPDataResponse {
         var success: Swift.Bool?
         var resultCode: SDLResult?
         var info: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {

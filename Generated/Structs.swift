@@ -4415,12 +4415,12 @@ extension AudioPassThruCapabilities {
         var samplingRate: SamplingRate?
         var bitsPerSample: BitsPerSample?
         var audioType: AudioType?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "samplingRate": samplingRate = try reader.readEnum(SamplingRate.self, parameters[0])
-            case "bitsPerSample": bitsPerSample = try reader.readEnum(BitsPerSample.self, parameters[1])
-            case "audioType": audioType = try reader.readEnum(AudioType.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: samplingRate = try reader.readEnum(SamplingRate.self, parameters[0])
+            case 1: bitsPerSample = try reader.readEnum(BitsPerSample.self, parameters[1])
+            case 2: audioType = try reader.readEnum(AudioType.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let samplingRate, let bitsPerSample, let audioType else {
@@ -4472,16 +4472,16 @@ extension CloudAppProperties {
         var cloudTransportType: Swift.String?
         var hybridAppPreference: HybridAppPreference?
         var endpoint: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "nicknames": nicknames = try reader.readStringArray(parameters[0])
-            case "appID": appID = try reader.readString(parameters[1])
-            case "enabled": enabled = try reader.readBool(parameters[2])
-            case "authToken": authToken = try reader.readString(parameters[3])
-            case "cloudTransportType": cloudTransportType = try reader.readString(parameters[4])
-            case "hybridAppPreference": hybridAppPreference = try reader.readEnum(HybridAppPreference.self, parameters[5])
-            case "endpoint": endpoint = try reader.readString(parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: nicknames = try reader.readStringArray(parameters[0])
+            case 1: appID = try reader.readString(parameters[1])
+            case 2: enabled = try reader.readBool(parameters[2])
+            case 3: authToken = try reader.readString(parameters[3])
+            case 4: cloudTransportType = try reader.readString(parameters[4])
+            case 5: hybridAppPreference = try reader.readEnum(HybridAppPreference.self, parameters[5])
+            case 6: endpoint = try reader.readString(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let appID else {
@@ -4535,12 +4535,12 @@ extension Image {
         var value: Swift.String?
         var imageType: ImageType?
         var isTemplate: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "value": value = try reader.readString(parameters[0])
-            case "imageType": imageType = try reader.readEnum(ImageType.self, parameters[1])
-            case "isTemplate": isTemplate = try reader.readBool(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: value = try reader.readString(parameters[0])
+            case 1: imageType = try reader.readEnum(ImageType.self, parameters[1])
+            case 2: isTemplate = try reader.readBool(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let value, let imageType else {
@@ -4589,15 +4589,15 @@ extension SoftButton {
         var isHighlighted: Swift.Bool?
         var softButtonID: Swift.Int?
         var systemAction: SystemAction?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "type": type = try reader.readEnum(SoftButtonType.self, parameters[0])
-            case "text": text = try reader.readString(parameters[1])
-            case "image": image = try reader.readStruct(Image.self, parameters[2])
-            case "isHighlighted": isHighlighted = try reader.readBool(parameters[3])
-            case "softButtonID": softButtonID = try reader.readInteger(parameters[4])
-            case "systemAction": systemAction = try reader.readEnum(SystemAction.self, parameters[5])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: type = try reader.readEnum(SoftButtonType.self, parameters[0])
+            case 1: text = try reader.readString(parameters[1])
+            case 2: image = try reader.readStruct(Image.self, parameters[2])
+            case 3: isHighlighted = try reader.readBool(parameters[3])
+            case 4: softButtonID = try reader.readInteger(parameters[4])
+            case 5: systemAction = try reader.readEnum(SystemAction.self, parameters[5])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let type, let softButtonID else {
@@ -4657,16 +4657,16 @@ extension Choice {
         var secondaryText: Swift.String?
         var tertiaryText: Swift.String?
         var secondaryImage: Image?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "choiceID": choiceID = try reader.readInteger(parameters[0])
-            case "menuName": menuName = try reader.readString(parameters[1])
-            case "vrCommands": vrCommands = try reader.readStringArray(parameters[2])
-            case "image": image = try reader.readStruct(Image.self, parameters[3])
-            case "secondaryText": secondaryText = try reader.readString(parameters[4])
-            case "tertiaryText": tertiaryText = try reader.readString(parameters[5])
-            case "secondaryImage": secondaryImage = try reader.readStruct(Image.self, parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: choiceID = try reader.readInteger(parameters[0])
+            case 1: menuName = try reader.readString(parameters[1])
+            case 2: vrCommands = try reader.readStringArray(parameters[2])
+            case 3: image = try reader.readStruct(Image.self, parameters[3])
+            case 4: secondaryText = try reader.readString(parameters[4])
+            case 5: tertiaryText = try reader.readString(parameters[5])
+            case 6: secondaryImage = try reader.readStruct(Image.self, parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let choiceID, let menuName else {
@@ -4721,12 +4721,12 @@ extension VrHelpItem {
         var text: Swift.String?
         var image: Image?
         var position: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "text": text = try reader.readString(parameters[0])
-            case "image": image = try reader.readStruct(Image.self, parameters[1])
-            case "position": position = try reader.readInteger(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: text = try reader.readString(parameters[0])
+            case 1: image = try reader.readStruct(Image.self, parameters[1])
+            case 2: position = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let text, let position else {
@@ -4769,12 +4769,12 @@ extension SyncMsgVersion {
         var majorVersion: Swift.Int?
         var minorVersion: Swift.Int?
         var patchVersion: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "majorVersion": majorVersion = try reader.readInteger(parameters[0])
-            case "minorVersion": minorVersion = try reader.readInteger(parameters[1])
-            case "patchVersion": patchVersion = try reader.readInteger(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: majorVersion = try reader.readInteger(parameters[0])
+            case 1: minorVersion = try reader.readInteger(parameters[1])
+            case 2: patchVersion = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let majorVersion, let minorVersion else {
@@ -4823,15 +4823,15 @@ extension FuelRange {
         var levelState: ComponentVolumeStatus?
         var capacity: Swift.Double?
         var capacityUnit: CapacityUnit?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "type": type = try reader.readEnum(FuelType.self, parameters[0])
-            case "range": range = try reader.readFloat(parameters[1])
-            case "level": level = try reader.readFloat(parameters[2])
-            case "levelState": levelState = try reader.readEnum(ComponentVolumeStatus.self, parameters[3])
-            case "capacity": capacity = try reader.readFloat(parameters[4])
-            case "capacityUnit": capacityUnit = try reader.readEnum(CapacityUnit.self, parameters[5])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: type = try reader.readEnum(FuelType.self, parameters[0])
+            case 1: range = try reader.readFloat(parameters[1])
+            case 2: level = try reader.readFloat(parameters[2])
+            case 3: levelState = try reader.readEnum(ComponentVolumeStatus.self, parameters[3])
+            case 4: capacity = try reader.readFloat(parameters[4])
+            case 5: capacityUnit = try reader.readEnum(CapacityUnit.self, parameters[5])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -4878,12 +4878,12 @@ extension SingleTireStatus {
         var status: ComponentVolumeStatus?
         var tpms: TPMS?
         var pressure: Swift.Double?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "status": status = try reader.readEnum(ComponentVolumeStatus.self, parameters[0])
-            case "tpms": tpms = try reader.readEnum(TPMS.self, parameters[1])
-            case "pressure": pressure = try reader.readFloat(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: status = try reader.readEnum(ComponentVolumeStatus.self, parameters[0])
+            case 1: tpms = try reader.readEnum(TPMS.self, parameters[1])
+            case 2: pressure = try reader.readFloat(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let status else {
@@ -4949,24 +4949,24 @@ extension BeltStatus {
         var rightRearInflatableBelted: VehicleDataEventStatus?
         var middleRow1BeltDeployed: VehicleDataEventStatus?
         var middleRow1BuckleBelted: VehicleDataEventStatus?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "driverBeltDeployed": driverBeltDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[0])
-            case "passengerBeltDeployed": passengerBeltDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[1])
-            case "passengerBuckleBelted": passengerBuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[2])
-            case "driverBuckleBelted": driverBuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[3])
-            case "leftRow2BuckleBelted": leftRow2BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[4])
-            case "passengerChildDetected": passengerChildDetected = try reader.readEnum(VehicleDataEventStatus.self, parameters[5])
-            case "rightRow2BuckleBelted": rightRow2BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[6])
-            case "middleRow2BuckleBelted": middleRow2BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[7])
-            case "middleRow3BuckleBelted": middleRow3BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[8])
-            case "leftRow3BuckleBelted": leftRow3BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[9])
-            case "rightRow3BuckleBelted": rightRow3BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[10])
-            case "leftRearInflatableBelted": leftRearInflatableBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[11])
-            case "rightRearInflatableBelted": rightRearInflatableBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[12])
-            case "middleRow1BeltDeployed": middleRow1BeltDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[13])
-            case "middleRow1BuckleBelted": middleRow1BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[14])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: driverBeltDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[0])
+            case 1: passengerBeltDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[1])
+            case 2: passengerBuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[2])
+            case 3: driverBuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[3])
+            case 4: leftRow2BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[4])
+            case 5: passengerChildDetected = try reader.readEnum(VehicleDataEventStatus.self, parameters[5])
+            case 6: rightRow2BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[6])
+            case 7: middleRow2BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[7])
+            case 8: middleRow3BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[8])
+            case 9: leftRow3BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[9])
+            case 10: rightRow3BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[10])
+            case 11: leftRearInflatableBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[11])
+            case 12: rightRearInflatableBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[12])
+            case 13: middleRow1BeltDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[13])
+            case 14: middleRow1BuckleBelted = try reader.readEnum(VehicleDataEventStatus.self, parameters[14])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let driverBeltDeployed, let passengerBeltDeployed, let passengerBuckleBelted, let driverBuckleBelted, let leftRow2BuckleBelted, let passengerChildDetected, let rightRow2BuckleBelted, let middleRow2BuckleBelted, let middleRow3BuckleBelted, let leftRow3BuckleBelted, let rightRow3BuckleBelted, let leftRearInflatableBelted, let rightRearInflatableBelted, let middleRow1BeltDeployed, let middleRow1BuckleBelted else {
@@ -5064,15 +5064,15 @@ extension Grid {
         var colspan: Swift.Int?
         var rowspan: Swift.Int?
         var levelspan: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "col": col = try reader.readInteger(parameters[0])
-            case "row": row = try reader.readInteger(parameters[1])
-            case "level": level = try reader.readInteger(parameters[2])
-            case "colspan": colspan = try reader.readInteger(parameters[3])
-            case "rowspan": rowspan = try reader.readInteger(parameters[4])
-            case "levelspan": levelspan = try reader.readInteger(parameters[5])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: col = try reader.readInteger(parameters[0])
+            case 1: row = try reader.readInteger(parameters[1])
+            case 2: level = try reader.readInteger(parameters[2])
+            case 3: colspan = try reader.readInteger(parameters[3])
+            case 4: rowspan = try reader.readInteger(parameters[4])
+            case 5: levelspan = try reader.readInteger(parameters[5])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let col, let row else {
@@ -5122,11 +5122,11 @@ extension DoorStatus {
         let parameters = Self.structInfo.parameters
         var location: Grid?
         var status: DoorStatusType?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "location": location = try reader.readStruct(Grid.self, parameters[0])
-            case "status": status = try reader.readEnum(DoorStatusType.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: location = try reader.readStruct(Grid.self, parameters[0])
+            case 1: status = try reader.readEnum(DoorStatusType.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let location, let status else {
@@ -5164,11 +5164,11 @@ extension GateStatus {
         let parameters = Self.structInfo.parameters
         var location: Grid?
         var status: DoorStatusType?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "location": location = try reader.readStruct(Grid.self, parameters[0])
-            case "status": status = try reader.readEnum(DoorStatusType.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: location = try reader.readStruct(Grid.self, parameters[0])
+            case 1: status = try reader.readEnum(DoorStatusType.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let location, let status else {
@@ -5206,11 +5206,11 @@ extension WindowState {
         let parameters = Self.structInfo.parameters
         var approximatePosition: Swift.Int?
         var deviation: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "approximatePosition": approximatePosition = try reader.readInteger(parameters[0])
-            case "deviation": deviation = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: approximatePosition = try reader.readInteger(parameters[0])
+            case 1: deviation = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let approximatePosition, let deviation else {
@@ -5250,12 +5250,12 @@ extension RoofStatus {
         var location: Grid?
         var status: DoorStatusType?
         var state: WindowState?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "location": location = try reader.readStruct(Grid.self, parameters[0])
-            case "status": status = try reader.readEnum(DoorStatusType.self, parameters[1])
-            case "state": state = try reader.readStruct(WindowState.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: location = try reader.readStruct(Grid.self, parameters[0])
+            case 1: status = try reader.readEnum(DoorStatusType.self, parameters[1])
+            case 2: state = try reader.readStruct(WindowState.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let location, let status else {
@@ -5312,19 +5312,19 @@ extension BodyInformation {
         var doorStatuses: [DoorStatus]?
         var gateStatuses: [GateStatus]?
         var roofStatuses: [RoofStatus]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "parkBrakeActive": parkBrakeActive = try reader.readBool(parameters[0])
-            case "ignitionStableStatus": ignitionStableStatus = try reader.readEnum(IgnitionStableStatus.self, parameters[1])
-            case "ignitionStatus": ignitionStatus = try reader.readEnum(IgnitionStatus.self, parameters[2])
-            case "driverDoorAjar": driverDoorAjar = try reader.readBool(parameters[3])
-            case "passengerDoorAjar": passengerDoorAjar = try reader.readBool(parameters[4])
-            case "rearLeftDoorAjar": rearLeftDoorAjar = try reader.readBool(parameters[5])
-            case "rearRightDoorAjar": rearRightDoorAjar = try reader.readBool(parameters[6])
-            case "doorStatuses": doorStatuses = try reader.readStructArray(DoorStatus.self, parameters[7])
-            case "gateStatuses": gateStatuses = try reader.readStructArray(GateStatus.self, parameters[8])
-            case "roofStatuses": roofStatuses = try reader.readStructArray(RoofStatus.self, parameters[9])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: parkBrakeActive = try reader.readBool(parameters[0])
+            case 1: ignitionStableStatus = try reader.readEnum(IgnitionStableStatus.self, parameters[1])
+            case 2: ignitionStatus = try reader.readEnum(IgnitionStatus.self, parameters[2])
+            case 3: driverDoorAjar = try reader.readBool(parameters[3])
+            case 4: passengerDoorAjar = try reader.readBool(parameters[4])
+            case 5: rearLeftDoorAjar = try reader.readBool(parameters[5])
+            case 6: rearRightDoorAjar = try reader.readBool(parameters[6])
+            case 7: doorStatuses = try reader.readStructArray(DoorStatus.self, parameters[7])
+            case 8: gateStatuses = try reader.readStructArray(GateStatus.self, parameters[8])
+            case 9: roofStatuses = try reader.readStructArray(RoofStatus.self, parameters[9])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let parkBrakeActive, let ignitionStableStatus, let ignitionStatus else {
@@ -5405,20 +5405,20 @@ extension DeviceStatus {
         var signalLevelStatus: DeviceLevelStatus?
         var primaryAudioSource: PrimaryAudioSource?
         var eCallEventActive: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "voiceRecOn": voiceRecOn = try reader.readBool(parameters[0])
-            case "btIconOn": btIconOn = try reader.readBool(parameters[1])
-            case "callActive": callActive = try reader.readBool(parameters[2])
-            case "phoneRoaming": phoneRoaming = try reader.readBool(parameters[3])
-            case "textMsgAvailable": textMsgAvailable = try reader.readBool(parameters[4])
-            case "battLevelStatus": battLevelStatus = try reader.readEnum(DeviceLevelStatus.self, parameters[5])
-            case "stereoAudioOutputMuted": stereoAudioOutputMuted = try reader.readBool(parameters[6])
-            case "monoAudioOutputMuted": monoAudioOutputMuted = try reader.readBool(parameters[7])
-            case "signalLevelStatus": signalLevelStatus = try reader.readEnum(DeviceLevelStatus.self, parameters[8])
-            case "primaryAudioSource": primaryAudioSource = try reader.readEnum(PrimaryAudioSource.self, parameters[9])
-            case "eCallEventActive": eCallEventActive = try reader.readBool(parameters[10])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: voiceRecOn = try reader.readBool(parameters[0])
+            case 1: btIconOn = try reader.readBool(parameters[1])
+            case 2: callActive = try reader.readBool(parameters[2])
+            case 3: phoneRoaming = try reader.readBool(parameters[3])
+            case 4: textMsgAvailable = try reader.readBool(parameters[4])
+            case 5: battLevelStatus = try reader.readEnum(DeviceLevelStatus.self, parameters[5])
+            case 6: stereoAudioOutputMuted = try reader.readBool(parameters[6])
+            case 7: monoAudioOutputMuted = try reader.readBool(parameters[7])
+            case 8: signalLevelStatus = try reader.readEnum(DeviceLevelStatus.self, parameters[8])
+            case 9: primaryAudioSource = try reader.readEnum(PrimaryAudioSource.self, parameters[9])
+            case 10: eCallEventActive = try reader.readBool(parameters[10])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let voiceRecOn, let btIconOn, let callActive, let phoneRoaming, let textMsgAvailable, let battLevelStatus, let stereoAudioOutputMuted, let monoAudioOutputMuted, let signalLevelStatus, let primaryAudioSource, let eCallEventActive else {
@@ -5494,12 +5494,12 @@ extension HeadLampStatus {
         var lowBeamsOn: Swift.Bool?
         var highBeamsOn: Swift.Bool?
         var ambientLightSensorStatus: AmbientLightStatus?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "lowBeamsOn": lowBeamsOn = try reader.readBool(parameters[0])
-            case "highBeamsOn": highBeamsOn = try reader.readBool(parameters[1])
-            case "ambientLightSensorStatus": ambientLightSensorStatus = try reader.readEnum(AmbientLightStatus.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: lowBeamsOn = try reader.readBool(parameters[0])
+            case 1: highBeamsOn = try reader.readBool(parameters[1])
+            case 2: ambientLightSensorStatus = try reader.readEnum(AmbientLightStatus.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let lowBeamsOn, let highBeamsOn else {
@@ -5544,13 +5544,13 @@ extension AppInfo {
         var appBundleID: Swift.String?
         var appVersion: Swift.String?
         var appIcon: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "appDisplayName": appDisplayName = try reader.readString(parameters[0])
-            case "appBundleID": appBundleID = try reader.readString(parameters[1])
-            case "appVersion": appVersion = try reader.readString(parameters[2])
-            case "appIcon": appIcon = try reader.readString(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: appDisplayName = try reader.readString(parameters[0])
+            case 1: appBundleID = try reader.readString(parameters[1])
+            case 2: appVersion = try reader.readString(parameters[2])
+            case 3: appIcon = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let appDisplayName, let appBundleID, let appVersion else {
@@ -5597,12 +5597,12 @@ extension ECallInfo {
         var eCallNotificationStatus: VehicleDataNotificationStatus?
         var auxECallNotificationStatus: VehicleDataNotificationStatus?
         var eCallConfirmationStatus: ECallConfirmationStatus?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "eCallNotificationStatus": eCallNotificationStatus = try reader.readEnum(VehicleDataNotificationStatus.self, parameters[0])
-            case "auxECallNotificationStatus": auxECallNotificationStatus = try reader.readEnum(VehicleDataNotificationStatus.self, parameters[1])
-            case "eCallConfirmationStatus": eCallConfirmationStatus = try reader.readEnum(ECallConfirmationStatus.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: eCallNotificationStatus = try reader.readEnum(VehicleDataNotificationStatus.self, parameters[0])
+            case 1: auxECallNotificationStatus = try reader.readEnum(VehicleDataNotificationStatus.self, parameters[1])
+            case 2: eCallConfirmationStatus = try reader.readEnum(ECallConfirmationStatus.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let eCallNotificationStatus, let auxECallNotificationStatus, let eCallConfirmationStatus else {
@@ -5656,17 +5656,17 @@ extension AirbagStatus {
         var driverKneeAirbagDeployed: VehicleDataEventStatus?
         var passengerSideAirbagDeployed: VehicleDataEventStatus?
         var passengerKneeAirbagDeployed: VehicleDataEventStatus?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "driverAirbagDeployed": driverAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[0])
-            case "driverSideAirbagDeployed": driverSideAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[1])
-            case "driverCurtainAirbagDeployed": driverCurtainAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[2])
-            case "passengerAirbagDeployed": passengerAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[3])
-            case "passengerCurtainAirbagDeployed": passengerCurtainAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[4])
-            case "driverKneeAirbagDeployed": driverKneeAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[5])
-            case "passengerSideAirbagDeployed": passengerSideAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[6])
-            case "passengerKneeAirbagDeployed": passengerKneeAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[7])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: driverAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[0])
+            case 1: driverSideAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[1])
+            case 2: driverCurtainAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[2])
+            case 3: passengerAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[3])
+            case 4: passengerCurtainAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[4])
+            case 5: driverKneeAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[5])
+            case 6: passengerSideAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[6])
+            case 7: passengerKneeAirbagDeployed = try reader.readEnum(VehicleDataEventStatus.self, parameters[7])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let driverAirbagDeployed, let driverSideAirbagDeployed, let driverCurtainAirbagDeployed, let passengerAirbagDeployed, let passengerCurtainAirbagDeployed, let driverKneeAirbagDeployed, let passengerSideAirbagDeployed, let passengerKneeAirbagDeployed else {
@@ -5734,14 +5734,14 @@ extension EmergencyEvent {
         var rolloverEvent: VehicleDataEventStatus?
         var maximumChangeVelocity: Swift.Int?
         var multipleEvents: VehicleDataEventStatus?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "emergencyEventType": emergencyEventType = try reader.readEnum(EmergencyEventType.self, parameters[0])
-            case "fuelCutoffStatus": fuelCutoffStatus = try reader.readEnum(FuelCutoffStatus.self, parameters[1])
-            case "rolloverEvent": rolloverEvent = try reader.readEnum(VehicleDataEventStatus.self, parameters[2])
-            case "maximumChangeVelocity": maximumChangeVelocity = try reader.readInteger(parameters[3])
-            case "multipleEvents": multipleEvents = try reader.readEnum(VehicleDataEventStatus.self, parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: emergencyEventType = try reader.readEnum(EmergencyEventType.self, parameters[0])
+            case 1: fuelCutoffStatus = try reader.readEnum(FuelCutoffStatus.self, parameters[1])
+            case 2: rolloverEvent = try reader.readEnum(VehicleDataEventStatus.self, parameters[2])
+            case 3: maximumChangeVelocity = try reader.readInteger(parameters[3])
+            case 4: multipleEvents = try reader.readEnum(VehicleDataEventStatus.self, parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let emergencyEventType, let fuelCutoffStatus, let rolloverEvent, let maximumChangeVelocity, let multipleEvents else {
@@ -5795,13 +5795,13 @@ extension ClusterModeStatus {
         var powerModeQualificationStatus: PowerModeQualificationStatus?
         var carModeStatus: CarModeStatus?
         var powerModeStatus: PowerModeStatus?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "powerModeActive": powerModeActive = try reader.readBool(parameters[0])
-            case "powerModeQualificationStatus": powerModeQualificationStatus = try reader.readEnum(PowerModeQualificationStatus.self, parameters[1])
-            case "carModeStatus": carModeStatus = try reader.readEnum(CarModeStatus.self, parameters[2])
-            case "powerModeStatus": powerModeStatus = try reader.readEnum(PowerModeStatus.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: powerModeActive = try reader.readBool(parameters[0])
+            case 1: powerModeQualificationStatus = try reader.readEnum(PowerModeQualificationStatus.self, parameters[1])
+            case 2: carModeStatus = try reader.readEnum(CarModeStatus.self, parameters[2])
+            case 3: powerModeStatus = try reader.readEnum(PowerModeStatus.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let powerModeActive, let powerModeQualificationStatus, let carModeStatus, let powerModeStatus else {
@@ -5845,10 +5845,10 @@ extension MyKey {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var e911Override: VehicleDataStatus?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "e911Override": e911Override = try reader.readEnum(VehicleDataStatus.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: e911Override = try reader.readEnum(VehicleDataStatus.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let e911Override else {
@@ -5892,16 +5892,16 @@ extension TireStatus {
         var rightRear: SingleTireStatus?
         var innerLeftRear: SingleTireStatus?
         var innerRightRear: SingleTireStatus?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "pressureTelltale": pressureTelltale = try reader.readEnum(WarningLightStatus.self, parameters[0])
-            case "leftFront": leftFront = try reader.readStruct(SingleTireStatus.self, parameters[1])
-            case "rightFront": rightFront = try reader.readStruct(SingleTireStatus.self, parameters[2])
-            case "leftRear": leftRear = try reader.readStruct(SingleTireStatus.self, parameters[3])
-            case "rightRear": rightRear = try reader.readStruct(SingleTireStatus.self, parameters[4])
-            case "innerLeftRear": innerLeftRear = try reader.readStruct(SingleTireStatus.self, parameters[5])
-            case "innerRightRear": innerRightRear = try reader.readStruct(SingleTireStatus.self, parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: pressureTelltale = try reader.readEnum(WarningLightStatus.self, parameters[0])
+            case 1: leftFront = try reader.readStruct(SingleTireStatus.self, parameters[1])
+            case 2: rightFront = try reader.readStruct(SingleTireStatus.self, parameters[2])
+            case 3: leftRear = try reader.readStruct(SingleTireStatus.self, parameters[3])
+            case 4: rightRear = try reader.readStruct(SingleTireStatus.self, parameters[4])
+            case 5: innerLeftRear = try reader.readStruct(SingleTireStatus.self, parameters[5])
+            case 6: innerRightRear = try reader.readStruct(SingleTireStatus.self, parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -5949,11 +5949,11 @@ extension StabilityControlsStatus {
         let parameters = Self.structInfo.parameters
         var escSystem: VehicleDataStatus?
         var trailerSwayControl: VehicleDataStatus?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "escSystem": escSystem = try reader.readEnum(VehicleDataStatus.self, parameters[0])
-            case "trailerSwayControl": trailerSwayControl = try reader.readEnum(VehicleDataStatus.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: escSystem = try reader.readEnum(VehicleDataStatus.self, parameters[0])
+            case 1: trailerSwayControl = try reader.readEnum(VehicleDataStatus.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -6020,28 +6020,28 @@ extension GPSData {
         var heading: Swift.Double?
         var speed: Swift.Double?
         var shifted: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "longitudeDegrees": longitudeDegrees = try reader.readFloat(parameters[0])
-            case "latitudeDegrees": latitudeDegrees = try reader.readFloat(parameters[1])
-            case "utcYear": utcYear = try reader.readInteger(parameters[2])
-            case "utcMonth": utcMonth = try reader.readInteger(parameters[3])
-            case "utcDay": utcDay = try reader.readInteger(parameters[4])
-            case "utcHours": utcHours = try reader.readInteger(parameters[5])
-            case "utcMinutes": utcMinutes = try reader.readInteger(parameters[6])
-            case "utcSeconds": utcSeconds = try reader.readInteger(parameters[7])
-            case "compassDirection": compassDirection = try reader.readEnum(CompassDirection.self, parameters[8])
-            case "pdop": pdop = try reader.readFloat(parameters[9])
-            case "hdop": hdop = try reader.readFloat(parameters[10])
-            case "vdop": vdop = try reader.readFloat(parameters[11])
-            case "actual": actual = try reader.readBool(parameters[12])
-            case "satellites": satellites = try reader.readInteger(parameters[13])
-            case "dimension": dimension = try reader.readEnum(Dimension.self, parameters[14])
-            case "altitude": altitude = try reader.readFloat(parameters[15])
-            case "heading": heading = try reader.readFloat(parameters[16])
-            case "speed": speed = try reader.readFloat(parameters[17])
-            case "shifted": shifted = try reader.readBool(parameters[18])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: longitudeDegrees = try reader.readFloat(parameters[0])
+            case 1: latitudeDegrees = try reader.readFloat(parameters[1])
+            case 2: utcYear = try reader.readInteger(parameters[2])
+            case 3: utcMonth = try reader.readInteger(parameters[3])
+            case 4: utcDay = try reader.readInteger(parameters[4])
+            case 5: utcHours = try reader.readInteger(parameters[5])
+            case 6: utcMinutes = try reader.readInteger(parameters[6])
+            case 7: utcSeconds = try reader.readInteger(parameters[7])
+            case 8: compassDirection = try reader.readEnum(CompassDirection.self, parameters[8])
+            case 9: pdop = try reader.readFloat(parameters[9])
+            case 10: hdop = try reader.readFloat(parameters[10])
+            case 11: vdop = try reader.readFloat(parameters[11])
+            case 12: actual = try reader.readBool(parameters[12])
+            case 13: satellites = try reader.readInteger(parameters[13])
+            case 14: dimension = try reader.readEnum(Dimension.self, parameters[14])
+            case 15: altitude = try reader.readFloat(parameters[15])
+            case 16: heading = try reader.readFloat(parameters[16])
+            case 17: speed = try reader.readFloat(parameters[17])
+            case 18: shifted = try reader.readBool(parameters[18])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let longitudeDegrees, let latitudeDegrees else {
@@ -6132,12 +6132,12 @@ extension VehicleDataResult {
         var dataType: VehicleDataType?
         var resultCode: VehicleDataResultCode?
         var oemCustomDataType: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "dataType": dataType = try reader.readEnum(VehicleDataType.self, parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(VehicleDataResultCode.self, parameters[1])
-            case "oemCustomDataType": oemCustomDataType = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: dataType = try reader.readEnum(VehicleDataType.self, parameters[0])
+            case 1: resultCode = try reader.readEnum(VehicleDataResultCode.self, parameters[1])
+            case 2: oemCustomDataType = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let dataType, let resultCode else {
@@ -6180,12 +6180,12 @@ extension DIDResult {
         var resultCode: VehicleDataResultCode?
         var didLocation: Swift.Int?
         var data: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "resultCode": resultCode = try reader.readEnum(VehicleDataResultCode.self, parameters[0])
-            case "didLocation": didLocation = try reader.readInteger(parameters[1])
-            case "data": data = try reader.readString(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: resultCode = try reader.readEnum(VehicleDataResultCode.self, parameters[0])
+            case 1: didLocation = try reader.readInteger(parameters[1])
+            case 2: data = try reader.readString(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let resultCode, let didLocation else {
@@ -6228,12 +6228,12 @@ extension StartTime {
         var hours: Swift.Int?
         var minutes: Swift.Int?
         var seconds: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "hours": hours = try reader.readInteger(parameters[0])
-            case "minutes": minutes = try reader.readInteger(parameters[1])
-            case "seconds": seconds = try reader.readInteger(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: hours = try reader.readInteger(parameters[0])
+            case 1: minutes = try reader.readInteger(parameters[1])
+            case 2: seconds = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let hours, let minutes, let seconds else {
@@ -6279,13 +6279,13 @@ extension TextField {
         var characterSet: SDLCharacterSet?
         var width: Swift.Int?
         var rows: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "name": name = try reader.readEnum(TextFieldName.self, parameters[0])
-            case "characterSet": characterSet = try reader.readEnum(SDLCharacterSet.self, parameters[1])
-            case "width": width = try reader.readInteger(parameters[2])
-            case "rows": rows = try reader.readInteger(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: name = try reader.readEnum(TextFieldName.self, parameters[0])
+            case 1: characterSet = try reader.readEnum(SDLCharacterSet.self, parameters[1])
+            case 2: width = try reader.readInteger(parameters[2])
+            case 3: rows = try reader.readInteger(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let name, let characterSet, let width, let rows else {
@@ -6331,11 +6331,11 @@ extension ImageResolution {
         let parameters = Self.structInfo.parameters
         var resolutionWidth: Swift.Int?
         var resolutionHeight: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "resolutionWidth": resolutionWidth = try reader.readInteger(parameters[0])
-            case "resolutionHeight": resolutionHeight = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: resolutionWidth = try reader.readInteger(parameters[0])
+            case 1: resolutionHeight = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let resolutionWidth, let resolutionHeight else {
@@ -6375,12 +6375,12 @@ extension ImageField {
         var name: ImageFieldName?
         var imageTypeSupported: [FileType]?
         var imageResolution: ImageResolution?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "name": name = try reader.readEnum(ImageFieldName.self, parameters[0])
-            case "imageTypeSupported": imageTypeSupported = try reader.readEnumArray(FileType.self, parameters[1])
-            case "imageResolution": imageResolution = try reader.readStruct(ImageResolution.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: name = try reader.readEnum(ImageFieldName.self, parameters[0])
+            case 1: imageTypeSupported = try reader.readEnumArray(FileType.self, parameters[1])
+            case 2: imageResolution = try reader.readStruct(ImageResolution.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let name, let imageTypeSupported else {
@@ -6421,11 +6421,11 @@ extension TouchCoord {
         let parameters = Self.structInfo.parameters
         var x: Swift.Int?
         var y: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "x": x = try reader.readInteger(parameters[0])
-            case "y": y = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: x = try reader.readInteger(parameters[0])
+            case 1: y = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let x, let y else {
@@ -6465,12 +6465,12 @@ extension TouchEvent {
         var id: Swift.Int?
         var ts: [Swift.Int]?
         var c: [TouchCoord]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "id": id = try reader.readInteger(parameters[0])
-            case "ts": ts = try reader.readIntegerArray(parameters[1])
-            case "c": c = try reader.readStructArray(TouchCoord.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: id = try reader.readInteger(parameters[0])
+            case 1: ts = try reader.readIntegerArray(parameters[1])
+            case 2: c = try reader.readStructArray(TouchCoord.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let id, let ts, let c else {
@@ -6514,12 +6514,12 @@ extension TouchEventCapabilities {
         var pressAvailable: Swift.Bool?
         var multiTouchAvailable: Swift.Bool?
         var doublePressAvailable: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "pressAvailable": pressAvailable = try reader.readBool(parameters[0])
-            case "multiTouchAvailable": multiTouchAvailable = try reader.readBool(parameters[1])
-            case "doublePressAvailable": doublePressAvailable = try reader.readBool(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: pressAvailable = try reader.readBool(parameters[0])
+            case 1: multiTouchAvailable = try reader.readBool(parameters[1])
+            case 2: doublePressAvailable = try reader.readBool(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let pressAvailable, let multiTouchAvailable, let doublePressAvailable else {
@@ -6561,11 +6561,11 @@ extension ScreenParams {
         let parameters = Self.structInfo.parameters
         var resolution: ImageResolution?
         var touchEventAvailable: TouchEventCapabilities?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "resolution": resolution = try reader.readStruct(ImageResolution.self, parameters[0])
-            case "touchEventAvailable": touchEventAvailable = try reader.readStruct(TouchEventCapabilities.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: resolution = try reader.readStruct(ImageResolution.self, parameters[0])
+            case 1: touchEventAvailable = try reader.readStruct(TouchEventCapabilities.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let resolution else {
@@ -6602,11 +6602,11 @@ extension HMIPermissions {
         let parameters = Self.structInfo.parameters
         var allowed: [HMILevel]?
         var userDisallowed: [HMILevel]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "allowed": allowed = try reader.readEnumArray(HMILevel.self, parameters[0])
-            case "userDisallowed": userDisallowed = try reader.readEnumArray(HMILevel.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: allowed = try reader.readEnumArray(HMILevel.self, parameters[0])
+            case 1: userDisallowed = try reader.readEnumArray(HMILevel.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let allowed, let userDisallowed else {
@@ -6644,11 +6644,11 @@ extension ParameterPermissions {
         let parameters = Self.structInfo.parameters
         var allowed: [Swift.String]?
         var userDisallowed: [Swift.String]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "allowed": allowed = try reader.readStringArray(parameters[0])
-            case "userDisallowed": userDisallowed = try reader.readStringArray(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: allowed = try reader.readStringArray(parameters[0])
+            case 1: userDisallowed = try reader.readStringArray(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let allowed, let userDisallowed else {
@@ -6690,13 +6690,13 @@ extension PermissionItem {
         var hmiPermissions: HMIPermissions?
         var parameterPermissions: ParameterPermissions?
         var requireEncryption: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "rpcName": rpcName = try reader.readString(parameters[0])
-            case "hmiPermissions": hmiPermissions = try reader.readStruct(HMIPermissions.self, parameters[1])
-            case "parameterPermissions": parameterPermissions = try reader.readStruct(ParameterPermissions.self, parameters[2])
-            case "requireEncryption": requireEncryption = try reader.readBool(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: rpcName = try reader.readString(parameters[0])
+            case 1: hmiPermissions = try reader.readStruct(HMIPermissions.self, parameters[1])
+            case 2: parameterPermissions = try reader.readStruct(ParameterPermissions.self, parameters[2])
+            case 3: requireEncryption = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let rpcName, let hmiPermissions, let parameterPermissions else {
@@ -6755,18 +6755,18 @@ extension DisplayCapabilities {
         var templatesAvailable: [Swift.String]?
         var screenParams: ScreenParams?
         var numCustomPresetsAvailable: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "displayType": displayType = try reader.readEnum(DisplayType.self, parameters[0])
-            case "displayName": displayName = try reader.readString(parameters[1])
-            case "textFields": textFields = try reader.readStructArray(TextField.self, parameters[2])
-            case "imageFields": imageFields = try reader.readStructArray(ImageField.self, parameters[3])
-            case "mediaClockFormats": mediaClockFormats = try reader.readEnumArray(MediaClockFormat.self, parameters[4])
-            case "graphicSupported": graphicSupported = try reader.readBool(parameters[5])
-            case "templatesAvailable": templatesAvailable = try reader.readStringArray(parameters[6])
-            case "screenParams": screenParams = try reader.readStruct(ScreenParams.self, parameters[7])
-            case "numCustomPresetsAvailable": numCustomPresetsAvailable = try reader.readInteger(parameters[8])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: displayType = try reader.readEnum(DisplayType.self, parameters[0])
+            case 1: displayName = try reader.readString(parameters[1])
+            case 2: textFields = try reader.readStructArray(TextField.self, parameters[2])
+            case 3: imageFields = try reader.readStructArray(ImageField.self, parameters[3])
+            case 4: mediaClockFormats = try reader.readEnumArray(MediaClockFormat.self, parameters[4])
+            case 5: graphicSupported = try reader.readBool(parameters[5])
+            case 6: templatesAvailable = try reader.readStringArray(parameters[6])
+            case 7: screenParams = try reader.readStruct(ScreenParams.self, parameters[7])
+            case 8: numCustomPresetsAvailable = try reader.readInteger(parameters[8])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let displayType, let textFields, let mediaClockFormats, let graphicSupported else {
@@ -6827,11 +6827,11 @@ extension WindowStatus {
         let parameters = Self.structInfo.parameters
         var location: Grid?
         var state: WindowState?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "location": location = try reader.readStruct(Grid.self, parameters[0])
-            case "state": state = try reader.readStruct(WindowState.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: location = try reader.readStruct(Grid.self, parameters[0])
+            case 1: state = try reader.readStruct(WindowState.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let location, let state else {
@@ -6873,13 +6873,13 @@ extension ModuleInfo {
         var location: Grid?
         var serviceArea: Grid?
         var allowMultipleAccess: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleId": moduleId = try reader.readString(parameters[0])
-            case "location": location = try reader.readStruct(Grid.self, parameters[1])
-            case "serviceArea": serviceArea = try reader.readStruct(Grid.self, parameters[2])
-            case "allowMultipleAccess": allowMultipleAccess = try reader.readBool(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleId = try reader.readString(parameters[0])
+            case 1: location = try reader.readStruct(Grid.self, parameters[1])
+            case 2: serviceArea = try reader.readStruct(Grid.self, parameters[2])
+            case 3: allowMultipleAccess = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleId else {
@@ -6928,14 +6928,14 @@ extension ButtonCapabilities {
         var shortPressAvailable: Swift.Bool?
         var longPressAvailable: Swift.Bool?
         var upDownAvailable: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "name": name = try reader.readEnum(ButtonName.self, parameters[0])
-            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
-            case "shortPressAvailable": shortPressAvailable = try reader.readBool(parameters[2])
-            case "longPressAvailable": longPressAvailable = try reader.readBool(parameters[3])
-            case "upDownAvailable": upDownAvailable = try reader.readBool(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: name = try reader.readEnum(ButtonName.self, parameters[0])
+            case 1: moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case 2: shortPressAvailable = try reader.readBool(parameters[2])
+            case 3: longPressAvailable = try reader.readBool(parameters[3])
+            case 4: upDownAvailable = try reader.readBool(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let name, let shortPressAvailable, let longPressAvailable, let upDownAvailable else {
@@ -6990,14 +6990,14 @@ extension SoftButtonCapabilities {
         var upDownAvailable: Swift.Bool?
         var imageSupported: Swift.Bool?
         var textSupported: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "shortPressAvailable": shortPressAvailable = try reader.readBool(parameters[0])
-            case "longPressAvailable": longPressAvailable = try reader.readBool(parameters[1])
-            case "upDownAvailable": upDownAvailable = try reader.readBool(parameters[2])
-            case "imageSupported": imageSupported = try reader.readBool(parameters[3])
-            case "textSupported": textSupported = try reader.readBool(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: shortPressAvailable = try reader.readBool(parameters[0])
+            case 1: longPressAvailable = try reader.readBool(parameters[1])
+            case 2: upDownAvailable = try reader.readBool(parameters[2])
+            case 3: imageSupported = try reader.readBool(parameters[3])
+            case 4: textSupported = try reader.readBool(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let shortPressAvailable, let longPressAvailable, let upDownAvailable, let imageSupported else {
@@ -7044,10 +7044,10 @@ extension PresetBankCapabilities {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var onScreenPresetsAvailable: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "onScreenPresetsAvailable": onScreenPresetsAvailable = try reader.readBool(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: onScreenPresetsAvailable = try reader.readBool(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let onScreenPresetsAvailable else {
@@ -7081,11 +7081,11 @@ extension DynamicUpdateCapabilities {
         let parameters = Self.structInfo.parameters
         var supportedDynamicImageFieldNames: [ImageFieldName]?
         var supportsDynamicSubMenus: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "supportedDynamicImageFieldNames": supportedDynamicImageFieldNames = try reader.readEnumArray(ImageFieldName.self, parameters[0])
-            case "supportsDynamicSubMenus": supportsDynamicSubMenus = try reader.readBool(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: supportedDynamicImageFieldNames = try reader.readEnumArray(ImageFieldName.self, parameters[0])
+            case 1: supportsDynamicSubMenus = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7118,11 +7118,11 @@ extension KeyboardLayoutCapability {
         let parameters = Self.structInfo.parameters
         var keyboardLayout: KeyboardLayout?
         var numConfigurableKeys: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "keyboardLayout": keyboardLayout = try reader.readEnum(KeyboardLayout.self, parameters[0])
-            case "numConfigurableKeys": numConfigurableKeys = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: keyboardLayout = try reader.readEnum(KeyboardLayout.self, parameters[0])
+            case 1: numConfigurableKeys = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let keyboardLayout, let numConfigurableKeys else {
@@ -7160,11 +7160,11 @@ extension KeyboardCapabilities {
         let parameters = Self.structInfo.parameters
         var maskInputCharactersSupported: Swift.Bool?
         var supportedKeyboards: [KeyboardLayoutCapability]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "maskInputCharactersSupported": maskInputCharactersSupported = try reader.readBool(parameters[0])
-            case "supportedKeyboards": supportedKeyboards = try reader.readStructArray(KeyboardLayoutCapability.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: maskInputCharactersSupported = try reader.readBool(parameters[0])
+            case 1: supportedKeyboards = try reader.readStructArray(KeyboardLayoutCapability.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7215,20 +7215,20 @@ extension WindowCapability {
         var menuLayoutsAvailable: [MenuLayout]?
         var dynamicUpdateCapabilities: DynamicUpdateCapabilities?
         var keyboardCapabilities: KeyboardCapabilities?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "windowID": windowID = try reader.readInteger(parameters[0])
-            case "textFields": textFields = try reader.readStructArray(TextField.self, parameters[1])
-            case "imageFields": imageFields = try reader.readStructArray(ImageField.self, parameters[2])
-            case "imageTypeSupported": imageTypeSupported = try reader.readEnumArray(ImageType.self, parameters[3])
-            case "templatesAvailable": templatesAvailable = try reader.readStringArray(parameters[4])
-            case "numCustomPresetsAvailable": numCustomPresetsAvailable = try reader.readInteger(parameters[5])
-            case "buttonCapabilities": buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[6])
-            case "softButtonCapabilities": softButtonCapabilities = try reader.readStructArray(SoftButtonCapabilities.self, parameters[7])
-            case "menuLayoutsAvailable": menuLayoutsAvailable = try reader.readEnumArray(MenuLayout.self, parameters[8])
-            case "dynamicUpdateCapabilities": dynamicUpdateCapabilities = try reader.readStruct(DynamicUpdateCapabilities.self, parameters[9])
-            case "keyboardCapabilities": keyboardCapabilities = try reader.readStruct(KeyboardCapabilities.self, parameters[10])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: windowID = try reader.readInteger(parameters[0])
+            case 1: textFields = try reader.readStructArray(TextField.self, parameters[1])
+            case 2: imageFields = try reader.readStructArray(ImageField.self, parameters[2])
+            case 3: imageTypeSupported = try reader.readEnumArray(ImageType.self, parameters[3])
+            case 4: templatesAvailable = try reader.readStringArray(parameters[4])
+            case 5: numCustomPresetsAvailable = try reader.readInteger(parameters[5])
+            case 6: buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[6])
+            case 7: softButtonCapabilities = try reader.readStructArray(SoftButtonCapabilities.self, parameters[7])
+            case 8: menuLayoutsAvailable = try reader.readEnumArray(MenuLayout.self, parameters[8])
+            case 9: dynamicUpdateCapabilities = try reader.readStruct(DynamicUpdateCapabilities.self, parameters[9])
+            case 10: keyboardCapabilities = try reader.readStruct(KeyboardCapabilities.self, parameters[10])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7288,11 +7288,11 @@ extension WindowTypeCapabilities {
         let parameters = Self.structInfo.parameters
         var type: WindowType?
         var maximumNumberOfWindows: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "type": type = try reader.readEnum(WindowType.self, parameters[0])
-            case "maximumNumberOfWindows": maximumNumberOfWindows = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: type = try reader.readEnum(WindowType.self, parameters[0])
+            case 1: maximumNumberOfWindows = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let type, let maximumNumberOfWindows else {
@@ -7332,12 +7332,12 @@ extension DisplayCapability {
         var displayName: Swift.String?
         var windowTypeSupported: [WindowTypeCapabilities]?
         var windowCapabilities: [WindowCapability]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "displayName": displayName = try reader.readString(parameters[0])
-            case "windowTypeSupported": windowTypeSupported = try reader.readStructArray(WindowTypeCapabilities.self, parameters[1])
-            case "windowCapabilities": windowCapabilities = try reader.readStructArray(WindowCapability.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: displayName = try reader.readString(parameters[0])
+            case 1: windowTypeSupported = try reader.readStructArray(WindowTypeCapabilities.self, parameters[1])
+            case 2: windowCapabilities = try reader.readStructArray(WindowCapability.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7385,17 +7385,17 @@ extension HMICapabilities {
         var displays: Swift.Bool?
         var seatLocation: Swift.Bool?
         var driverDistraction: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "navigation": navigation = try reader.readBool(parameters[0])
-            case "phoneCall": phoneCall = try reader.readBool(parameters[1])
-            case "videoStreaming": videoStreaming = try reader.readBool(parameters[2])
-            case "remoteControl": remoteControl = try reader.readBool(parameters[3])
-            case "appServices": appServices = try reader.readBool(parameters[4])
-            case "displays": displays = try reader.readBool(parameters[5])
-            case "seatLocation": seatLocation = try reader.readBool(parameters[6])
-            case "driverDistraction": driverDistraction = try reader.readBool(parameters[7])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: navigation = try reader.readBool(parameters[0])
+            case 1: phoneCall = try reader.readBool(parameters[1])
+            case 2: videoStreaming = try reader.readBool(parameters[2])
+            case 3: remoteControl = try reader.readBool(parameters[3])
+            case 4: appServices = try reader.readBool(parameters[4])
+            case 5: displays = try reader.readBool(parameters[5])
+            case 6: seatLocation = try reader.readBool(parameters[6])
+            case 7: driverDistraction = try reader.readBool(parameters[7])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7452,14 +7452,14 @@ extension MenuParams {
         var menuName: Swift.String?
         var secondaryText: Swift.String?
         var tertiaryText: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "parentID": parentID = try reader.readInteger(parameters[0])
-            case "position": position = try reader.readInteger(parameters[1])
-            case "menuName": menuName = try reader.readString(parameters[2])
-            case "secondaryText": secondaryText = try reader.readString(parameters[3])
-            case "tertiaryText": tertiaryText = try reader.readString(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: parentID = try reader.readInteger(parameters[0])
+            case 1: position = try reader.readInteger(parameters[1])
+            case 2: menuName = try reader.readString(parameters[2])
+            case 3: secondaryText = try reader.readString(parameters[3])
+            case 4: tertiaryText = try reader.readString(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let menuName else {
@@ -7505,11 +7505,11 @@ extension TTSChunk {
         let parameters = Self.structInfo.parameters
         var text: Swift.String?
         var type: SpeechCapabilities?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "text": text = try reader.readString(parameters[0])
-            case "type": type = try reader.readEnum(SpeechCapabilities.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: text = try reader.readString(parameters[0])
+            case 1: type = try reader.readEnum(SpeechCapabilities.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let text, let type else {
@@ -7547,11 +7547,11 @@ extension Turn {
         let parameters = Self.structInfo.parameters
         var navigationText: Swift.String?
         var turnIcon: Image?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "navigationText": navigationText = try reader.readString(parameters[0])
-            case "turnIcon": turnIcon = try reader.readStruct(Image.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: navigationText = try reader.readString(parameters[0])
+            case 1: turnIcon = try reader.readStruct(Image.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7588,13 +7588,13 @@ extension VehicleType {
         var model: Swift.String?
         var modelYear: Swift.String?
         var trim: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "make": make = try reader.readString(parameters[0])
-            case "model": model = try reader.readString(parameters[1])
-            case "modelYear": modelYear = try reader.readString(parameters[2])
-            case "trim": trim = try reader.readString(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: make = try reader.readString(parameters[0])
+            case 1: model = try reader.readString(parameters[1])
+            case 2: modelYear = try reader.readString(parameters[2])
+            case 3: trim = try reader.readString(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7645,17 +7645,17 @@ extension KeyboardProperties {
         var autoCompleteList: [Swift.String]?
         var maskInputCharacters: KeyboardInputMask?
         var customKeys: [Swift.String]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "language": language = try reader.readEnum(Language.self, parameters[0])
-            case "keyboardLayout": keyboardLayout = try reader.readEnum(KeyboardLayout.self, parameters[1])
-            case "keypressMode": keypressMode = try reader.readEnum(KeypressMode.self, parameters[2])
-            case "limitedCharacterList": limitedCharacterList = try reader.readStringArray(parameters[3])
-            case "autoCompleteText": autoCompleteText = try reader.readString(parameters[4])
-            case "autoCompleteList": autoCompleteList = try reader.readStringArray(parameters[5])
-            case "maskInputCharacters": maskInputCharacters = try reader.readEnum(KeyboardInputMask.self, parameters[6])
-            case "customKeys": customKeys = try reader.readStringArray(parameters[7])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: language = try reader.readEnum(Language.self, parameters[0])
+            case 1: keyboardLayout = try reader.readEnum(KeyboardLayout.self, parameters[1])
+            case 2: keypressMode = try reader.readEnum(KeypressMode.self, parameters[2])
+            case 3: limitedCharacterList = try reader.readStringArray(parameters[3])
+            case 4: autoCompleteText = try reader.readString(parameters[4])
+            case 5: autoCompleteList = try reader.readStringArray(parameters[5])
+            case 6: maskInputCharacters = try reader.readEnum(KeyboardInputMask.self, parameters[6])
+            case 7: customKeys = try reader.readStringArray(parameters[7])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7714,15 +7714,15 @@ extension DeviceInfo {
         var osVersion: Swift.String?
         var carrier: Swift.String?
         var maxNumberRFCOMMPorts: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "hardware": hardware = try reader.readString(parameters[0])
-            case "firmwareRev": firmwareRev = try reader.readString(parameters[1])
-            case "os": os = try reader.readString(parameters[2])
-            case "osVersion": osVersion = try reader.readString(parameters[3])
-            case "carrier": carrier = try reader.readString(parameters[4])
-            case "maxNumberRFCOMMPorts": maxNumberRFCOMMPorts = try reader.readInteger(parameters[5])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: hardware = try reader.readString(parameters[0])
+            case 1: firmwareRev = try reader.readString(parameters[1])
+            case 2: os = try reader.readString(parameters[2])
+            case 3: osVersion = try reader.readString(parameters[3])
+            case 4: carrier = try reader.readString(parameters[4])
+            case 5: maxNumberRFCOMMPorts = try reader.readInteger(parameters[5])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7781,18 +7781,18 @@ extension DateTime {
         var year: Swift.Int?
         var tzHour: Swift.Int?
         var tzMinute: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "millisecond": millisecond = try reader.readInteger(parameters[0])
-            case "second": second = try reader.readInteger(parameters[1])
-            case "minute": minute = try reader.readInteger(parameters[2])
-            case "hour": hour = try reader.readInteger(parameters[3])
-            case "day": day = try reader.readInteger(parameters[4])
-            case "month": month = try reader.readInteger(parameters[5])
-            case "year": year = try reader.readInteger(parameters[6])
-            case "tz_hour": tzHour = try reader.readInteger(parameters[7])
-            case "tz_minute": tzMinute = try reader.readInteger(parameters[8])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: millisecond = try reader.readInteger(parameters[0])
+            case 1: second = try reader.readInteger(parameters[1])
+            case 2: minute = try reader.readInteger(parameters[2])
+            case 3: hour = try reader.readInteger(parameters[3])
+            case 4: day = try reader.readInteger(parameters[4])
+            case 5: month = try reader.readInteger(parameters[5])
+            case 6: year = try reader.readInteger(parameters[6])
+            case 7: tzHour = try reader.readInteger(parameters[7])
+            case 8: tzMinute = try reader.readInteger(parameters[8])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7846,11 +7846,11 @@ extension Coordinate {
         let parameters = Self.structInfo.parameters
         var latitudeDegrees: Swift.Double?
         var longitudeDegrees: Swift.Double?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "latitudeDegrees": latitudeDegrees = try reader.readFloat(parameters[0])
-            case "longitudeDegrees": longitudeDegrees = try reader.readFloat(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: latitudeDegrees = try reader.readFloat(parameters[0])
+            case 1: longitudeDegrees = try reader.readFloat(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let latitudeDegrees, let longitudeDegrees else {
@@ -7902,18 +7902,18 @@ extension OASISAddress {
         var subLocality: Swift.String?
         var thoroughfare: Swift.String?
         var subThoroughfare: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "countryName": countryName = try reader.readString(parameters[0])
-            case "countryCode": countryCode = try reader.readString(parameters[1])
-            case "postalCode": postalCode = try reader.readString(parameters[2])
-            case "administrativeArea": administrativeArea = try reader.readString(parameters[3])
-            case "subAdministrativeArea": subAdministrativeArea = try reader.readString(parameters[4])
-            case "locality": locality = try reader.readString(parameters[5])
-            case "subLocality": subLocality = try reader.readString(parameters[6])
-            case "thoroughfare": thoroughfare = try reader.readString(parameters[7])
-            case "subThoroughfare": subThoroughfare = try reader.readString(parameters[8])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: countryName = try reader.readString(parameters[0])
+            case 1: countryCode = try reader.readString(parameters[1])
+            case 2: postalCode = try reader.readString(parameters[2])
+            case 3: administrativeArea = try reader.readString(parameters[3])
+            case 4: subAdministrativeArea = try reader.readString(parameters[4])
+            case 5: locality = try reader.readString(parameters[5])
+            case 6: subLocality = try reader.readString(parameters[6])
+            case 7: thoroughfare = try reader.readString(parameters[7])
+            case 8: subThoroughfare = try reader.readString(parameters[8])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -7977,16 +7977,16 @@ extension LocationDetails {
         var phoneNumber: Swift.String?
         var locationImage: Image?
         var searchAddress: OASISAddress?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "coordinate": coordinate = try reader.readStruct(Coordinate.self, parameters[0])
-            case "locationName": locationName = try reader.readString(parameters[1])
-            case "addressLines": addressLines = try reader.readStringArray(parameters[2])
-            case "locationDescription": locationDescription = try reader.readString(parameters[3])
-            case "phoneNumber": phoneNumber = try reader.readString(parameters[4])
-            case "locationImage": locationImage = try reader.readStruct(Image.self, parameters[5])
-            case "searchAddress": searchAddress = try reader.readStruct(OASISAddress.self, parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: coordinate = try reader.readStruct(Coordinate.self, parameters[0])
+            case 1: locationName = try reader.readString(parameters[1])
+            case 2: addressLines = try reader.readStringArray(parameters[2])
+            case 3: locationDescription = try reader.readString(parameters[3])
+            case 4: phoneNumber = try reader.readString(parameters[4])
+            case 5: locationImage = try reader.readStruct(Image.self, parameters[5])
+            case 6: searchAddress = try reader.readStruct(OASISAddress.self, parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -8034,11 +8034,11 @@ extension NavigationCapability {
         let parameters = Self.structInfo.parameters
         var sendLocationEnabled: Swift.Bool?
         var getWayPointsEnabled: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "sendLocationEnabled": sendLocationEnabled = try reader.readBool(parameters[0])
-            case "getWayPointsEnabled": getWayPointsEnabled = try reader.readBool(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: sendLocationEnabled = try reader.readBool(parameters[0])
+            case 1: getWayPointsEnabled = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -8069,10 +8069,10 @@ extension PhoneCapability {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var dialNumberEnabled: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "dialNumberEnabled": dialNumberEnabled = try reader.readBool(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: dialNumberEnabled = try reader.readBool(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -8102,11 +8102,11 @@ extension VideoStreamingFormat {
         let parameters = Self.structInfo.parameters
         var `protocol`: VideoStreamingProtocol?
         var codec: VideoStreamingCodec?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "protocol": `protocol` = try reader.readEnum(VideoStreamingProtocol.self, parameters[0])
-            case "codec": codec = try reader.readEnum(VideoStreamingCodec.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: `protocol` = try reader.readEnum(VideoStreamingProtocol.self, parameters[0])
+            case 1: codec = try reader.readEnum(VideoStreamingCodec.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let `protocol`, let codec else {
@@ -8158,18 +8158,18 @@ extension VideoStreamingCapability {
         var scale: Swift.Double?
         var preferredFPS: Swift.Int?
         var additionalVideoStreamingCapabilities: [VideoStreamingCapability]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "preferredResolution": preferredResolution = try reader.readStruct(ImageResolution.self, parameters[0])
-            case "maxBitrate": maxBitrate = try reader.readInteger(parameters[1])
-            case "supportedFormats": supportedFormats = try reader.readStructArray(VideoStreamingFormat.self, parameters[2])
-            case "hapticSpatialDataSupported": hapticSpatialDataSupported = try reader.readBool(parameters[3])
-            case "diagonalScreenSize": diagonalScreenSize = try reader.readFloat(parameters[4])
-            case "pixelPerInch": pixelPerInch = try reader.readFloat(parameters[5])
-            case "scale": scale = try reader.readFloat(parameters[6])
-            case "preferredFPS": preferredFPS = try reader.readInteger(parameters[7])
-            case "additionalVideoStreamingCapabilities": additionalVideoStreamingCapabilities = try reader.readStructArray(VideoStreamingCapability.self, parameters[8])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: preferredResolution = try reader.readStruct(ImageResolution.self, parameters[0])
+            case 1: maxBitrate = try reader.readInteger(parameters[1])
+            case 2: supportedFormats = try reader.readStructArray(VideoStreamingFormat.self, parameters[2])
+            case 3: hapticSpatialDataSupported = try reader.readBool(parameters[3])
+            case 4: diagonalScreenSize = try reader.readFloat(parameters[4])
+            case 5: pixelPerInch = try reader.readFloat(parameters[5])
+            case 6: scale = try reader.readFloat(parameters[6])
+            case 7: preferredFPS = try reader.readInteger(parameters[7])
+            case 8: additionalVideoStreamingCapabilities = try reader.readStructArray(VideoStreamingCapability.self, parameters[8])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -8223,11 +8223,11 @@ extension DriverDistractionCapability {
         let parameters = Self.structInfo.parameters
         var menuLength: Swift.Int?
         var subMenuDepth: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "menuLength": menuLength = try reader.readInteger(parameters[0])
-            case "subMenuDepth": subMenuDepth = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: menuLength = try reader.readInteger(parameters[0])
+            case 1: subMenuDepth = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -8262,12 +8262,12 @@ extension RGBColor {
         var red: Swift.Int?
         var green: Swift.Int?
         var blue: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "red": red = try reader.readInteger(parameters[0])
-            case "green": green = try reader.readInteger(parameters[1])
-            case "blue": blue = try reader.readInteger(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: red = try reader.readInteger(parameters[0])
+            case 1: green = try reader.readInteger(parameters[1])
+            case 2: blue = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let red, let green, let blue else {
@@ -8311,12 +8311,12 @@ extension TemplateColorScheme {
         var primaryColor: RGBColor?
         var secondaryColor: RGBColor?
         var backgroundColor: RGBColor?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "primaryColor": primaryColor = try reader.readStruct(RGBColor.self, parameters[0])
-            case "secondaryColor": secondaryColor = try reader.readStruct(RGBColor.self, parameters[1])
-            case "backgroundColor": backgroundColor = try reader.readStruct(RGBColor.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: primaryColor = try reader.readStruct(RGBColor.self, parameters[0])
+            case 1: secondaryColor = try reader.readStruct(RGBColor.self, parameters[1])
+            case 2: backgroundColor = try reader.readStruct(RGBColor.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -8354,12 +8354,12 @@ extension TemplateConfiguration {
         var template: Swift.String?
         var dayColorScheme: TemplateColorScheme?
         var nightColorScheme: TemplateColorScheme?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "template": template = try reader.readString(parameters[0])
-            case "dayColorScheme": dayColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[1])
-            case "nightColorScheme": nightColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: template = try reader.readString(parameters[0])
+            case 1: dayColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[1])
+            case 2: nightColorScheme = try reader.readStruct(TemplateColorScheme.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let template else {
@@ -8397,10 +8397,10 @@ extension SeatLocation {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var grid: Grid?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "grid": grid = try reader.readStruct(Grid.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: grid = try reader.readStruct(Grid.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -8434,13 +8434,13 @@ extension SeatLocationCapability {
         var columns: Swift.Int?
         var levels: Swift.Int?
         var seats: [SeatLocation]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "rows": rows = try reader.readInteger(parameters[0])
-            case "columns": columns = try reader.readInteger(parameters[1])
-            case "levels": levels = try reader.readInteger(parameters[2])
-            case "seats": seats = try reader.readStructArray(SeatLocation.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: rows = try reader.readInteger(parameters[0])
+            case 1: columns = try reader.readInteger(parameters[1])
+            case 2: levels = try reader.readInteger(parameters[2])
+            case 3: seats = try reader.readStructArray(SeatLocation.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -8479,11 +8479,11 @@ extension MassageModeData {
         let parameters = Self.structInfo.parameters
         var massageZone: MassageZone?
         var massageMode: MassageMode?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "massageZone": massageZone = try reader.readEnum(MassageZone.self, parameters[0])
-            case "massageMode": massageMode = try reader.readEnum(MassageMode.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: massageZone = try reader.readEnum(MassageZone.self, parameters[0])
+            case 1: massageMode = try reader.readEnum(MassageMode.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let massageZone, let massageMode else {
@@ -8521,11 +8521,11 @@ extension MassageCushionFirmness {
         let parameters = Self.structInfo.parameters
         var cushion: MassageCushion?
         var firmness: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "cushion": cushion = try reader.readEnum(MassageCushion.self, parameters[0])
-            case "firmness": firmness = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: cushion = try reader.readEnum(MassageCushion.self, parameters[0])
+            case 1: firmness = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let cushion, let firmness else {
@@ -8565,12 +8565,12 @@ extension SeatMemoryAction {
         var id: Swift.Int?
         var label: Swift.String?
         var action: SeatMemoryActionType?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "id": id = try reader.readInteger(parameters[0])
-            case "label": label = try reader.readString(parameters[1])
-            case "action": action = try reader.readEnum(SeatMemoryActionType.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: id = try reader.readInteger(parameters[0])
+            case 1: label = try reader.readString(parameters[1])
+            case 2: action = try reader.readEnum(SeatMemoryActionType.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let id, let action else {
@@ -8639,25 +8639,25 @@ extension SeatControlData {
         var massageMode: [MassageModeData]?
         var massageCushionFirmness: [MassageCushionFirmness]?
         var memory: SeatMemoryAction?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "id": id = try reader.readEnum(SupportedSeat.self, parameters[0])
-            case "heatingEnabled": heatingEnabled = try reader.readBool(parameters[1])
-            case "coolingEnabled": coolingEnabled = try reader.readBool(parameters[2])
-            case "heatingLevel": heatingLevel = try reader.readInteger(parameters[3])
-            case "coolingLevel": coolingLevel = try reader.readInteger(parameters[4])
-            case "horizontalPosition": horizontalPosition = try reader.readInteger(parameters[5])
-            case "verticalPosition": verticalPosition = try reader.readInteger(parameters[6])
-            case "frontVerticalPosition": frontVerticalPosition = try reader.readInteger(parameters[7])
-            case "backVerticalPosition": backVerticalPosition = try reader.readInteger(parameters[8])
-            case "backTiltAngle": backTiltAngle = try reader.readInteger(parameters[9])
-            case "headSupportHorizontalPosition": headSupportHorizontalPosition = try reader.readInteger(parameters[10])
-            case "headSupportVerticalPosition": headSupportVerticalPosition = try reader.readInteger(parameters[11])
-            case "massageEnabled": massageEnabled = try reader.readBool(parameters[12])
-            case "massageMode": massageMode = try reader.readStructArray(MassageModeData.self, parameters[13])
-            case "massageCushionFirmness": massageCushionFirmness = try reader.readStructArray(MassageCushionFirmness.self, parameters[14])
-            case "memory": memory = try reader.readStruct(SeatMemoryAction.self, parameters[15])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: id = try reader.readEnum(SupportedSeat.self, parameters[0])
+            case 1: heatingEnabled = try reader.readBool(parameters[1])
+            case 2: coolingEnabled = try reader.readBool(parameters[2])
+            case 3: heatingLevel = try reader.readInteger(parameters[3])
+            case 4: coolingLevel = try reader.readInteger(parameters[4])
+            case 5: horizontalPosition = try reader.readInteger(parameters[5])
+            case 6: verticalPosition = try reader.readInteger(parameters[6])
+            case 7: frontVerticalPosition = try reader.readInteger(parameters[7])
+            case 8: backVerticalPosition = try reader.readInteger(parameters[8])
+            case 9: backTiltAngle = try reader.readInteger(parameters[9])
+            case 10: headSupportHorizontalPosition = try reader.readInteger(parameters[10])
+            case 11: headSupportVerticalPosition = try reader.readInteger(parameters[11])
+            case 12: massageEnabled = try reader.readBool(parameters[12])
+            case 13: massageMode = try reader.readStructArray(MassageModeData.self, parameters[13])
+            case 14: massageCushionFirmness = try reader.readStructArray(MassageCushionFirmness.self, parameters[14])
+            case 15: memory = try reader.readStruct(SeatMemoryAction.self, parameters[15])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let id else {
@@ -8766,26 +8766,26 @@ extension SeatControlCapabilities {
         var massageModeAvailable: Swift.Bool?
         var massageCushionFirmnessAvailable: Swift.Bool?
         var memoryAvailable: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleName": moduleName = try reader.readString(parameters[0])
-            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
-            case "heatingEnabledAvailable": heatingEnabledAvailable = try reader.readBool(parameters[2])
-            case "coolingEnabledAvailable": coolingEnabledAvailable = try reader.readBool(parameters[3])
-            case "heatingLevelAvailable": heatingLevelAvailable = try reader.readBool(parameters[4])
-            case "coolingLevelAvailable": coolingLevelAvailable = try reader.readBool(parameters[5])
-            case "horizontalPositionAvailable": horizontalPositionAvailable = try reader.readBool(parameters[6])
-            case "verticalPositionAvailable": verticalPositionAvailable = try reader.readBool(parameters[7])
-            case "frontVerticalPositionAvailable": frontVerticalPositionAvailable = try reader.readBool(parameters[8])
-            case "backVerticalPositionAvailable": backVerticalPositionAvailable = try reader.readBool(parameters[9])
-            case "backTiltAngleAvailable": backTiltAngleAvailable = try reader.readBool(parameters[10])
-            case "headSupportHorizontalPositionAvailable": headSupportHorizontalPositionAvailable = try reader.readBool(parameters[11])
-            case "headSupportVerticalPositionAvailable": headSupportVerticalPositionAvailable = try reader.readBool(parameters[12])
-            case "massageEnabledAvailable": massageEnabledAvailable = try reader.readBool(parameters[13])
-            case "massageModeAvailable": massageModeAvailable = try reader.readBool(parameters[14])
-            case "massageCushionFirmnessAvailable": massageCushionFirmnessAvailable = try reader.readBool(parameters[15])
-            case "memoryAvailable": memoryAvailable = try reader.readBool(parameters[16])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleName = try reader.readString(parameters[0])
+            case 1: moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case 2: heatingEnabledAvailable = try reader.readBool(parameters[2])
+            case 3: coolingEnabledAvailable = try reader.readBool(parameters[3])
+            case 4: heatingLevelAvailable = try reader.readBool(parameters[4])
+            case 5: coolingLevelAvailable = try reader.readBool(parameters[5])
+            case 6: horizontalPositionAvailable = try reader.readBool(parameters[6])
+            case 7: verticalPositionAvailable = try reader.readBool(parameters[7])
+            case 8: frontVerticalPositionAvailable = try reader.readBool(parameters[8])
+            case 9: backVerticalPositionAvailable = try reader.readBool(parameters[9])
+            case 10: backTiltAngleAvailable = try reader.readBool(parameters[10])
+            case 11: headSupportHorizontalPositionAvailable = try reader.readBool(parameters[11])
+            case 12: headSupportVerticalPositionAvailable = try reader.readBool(parameters[12])
+            case 13: massageEnabledAvailable = try reader.readBool(parameters[13])
+            case 14: massageModeAvailable = try reader.readBool(parameters[14])
+            case 15: massageCushionFirmnessAvailable = try reader.readBool(parameters[15])
+            case 16: memoryAvailable = try reader.readBool(parameters[16])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleName else {
@@ -8867,11 +8867,11 @@ extension Temperature {
         let parameters = Self.structInfo.parameters
         var unit: TemperatureUnit?
         var value: Swift.Double?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "unit": unit = try reader.readEnum(TemperatureUnit.self, parameters[0])
-            case "value": value = try reader.readFloat(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: unit = try reader.readEnum(TemperatureUnit.self, parameters[0])
+            case 1: value = try reader.readFloat(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let unit, let value else {
@@ -8921,17 +8921,17 @@ extension RdsData {
         var tp: Swift.Bool?
         var ta: Swift.Bool?
         var reg: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "PS": ps = try reader.readString(parameters[0])
-            case "RT": rt = try reader.readString(parameters[1])
-            case "CT": ct = try reader.readString(parameters[2])
-            case "PI": pi = try reader.readString(parameters[3])
-            case "PTY": pty = try reader.readInteger(parameters[4])
-            case "TP": tp = try reader.readBool(parameters[5])
-            case "TA": ta = try reader.readBool(parameters[6])
-            case "REG": reg = try reader.readString(parameters[7])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: ps = try reader.readString(parameters[0])
+            case 1: rt = try reader.readString(parameters[1])
+            case 2: ct = try reader.readString(parameters[2])
+            case 3: pi = try reader.readString(parameters[3])
+            case 4: pty = try reader.readInteger(parameters[4])
+            case 5: tp = try reader.readBool(parameters[5])
+            case 6: ta = try reader.readBool(parameters[6])
+            case 7: reg = try reader.readString(parameters[7])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -8982,11 +8982,11 @@ extension StationIDNumber {
         let parameters = Self.structInfo.parameters
         var countryCode: Swift.Int?
         var fccFacilityId: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "countryCode": countryCode = try reader.readInteger(parameters[0])
-            case "fccFacilityId": fccFacilityId = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: countryCode = try reader.readInteger(parameters[0])
+            case 1: fccFacilityId = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -9025,14 +9025,14 @@ extension SisData {
         var stationLongName: Swift.String?
         var stationLocation: GPSData?
         var stationMessage: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "stationShortName": stationShortName = try reader.readString(parameters[0])
-            case "stationIDNumber": stationIDNumber = try reader.readStruct(StationIDNumber.self, parameters[1])
-            case "stationLongName": stationLongName = try reader.readString(parameters[2])
-            case "stationLocation": stationLocation = try reader.readStruct(GPSData.self, parameters[3])
-            case "stationMessage": stationMessage = try reader.readString(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: stationShortName = try reader.readString(parameters[0])
+            case 1: stationIDNumber = try reader.readStruct(StationIDNumber.self, parameters[1])
+            case 2: stationLongName = try reader.readString(parameters[2])
+            case 3: stationLocation = try reader.readStruct(GPSData.self, parameters[3])
+            case 4: stationMessage = try reader.readString(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -9096,22 +9096,22 @@ extension RadioControlData {
         var radioEnable: Swift.Bool?
         var state: RadioState?
         var sisData: SisData?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "frequencyInteger": frequencyInteger = try reader.readInteger(parameters[0])
-            case "frequencyFraction": frequencyFraction = try reader.readInteger(parameters[1])
-            case "band": band = try reader.readEnum(RadioBand.self, parameters[2])
-            case "rdsData": rdsData = try reader.readStruct(RdsData.self, parameters[3])
-            case "hdRadioEnable": hdRadioEnable = try reader.readBool(parameters[4])
-            case "availableHDs": availableHDs = try reader.readInteger(parameters[5])
-            case "availableHdChannels": availableHdChannels = try reader.readIntegerArray(parameters[6])
-            case "hdChannel": hdChannel = try reader.readInteger(parameters[7])
-            case "signalStrength": signalStrength = try reader.readInteger(parameters[8])
-            case "signalChangeThreshold": signalChangeThreshold = try reader.readInteger(parameters[9])
-            case "radioEnable": radioEnable = try reader.readBool(parameters[10])
-            case "state": state = try reader.readEnum(RadioState.self, parameters[11])
-            case "sisData": sisData = try reader.readStruct(SisData.self, parameters[12])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: frequencyInteger = try reader.readInteger(parameters[0])
+            case 1: frequencyFraction = try reader.readInteger(parameters[1])
+            case 2: band = try reader.readEnum(RadioBand.self, parameters[2])
+            case 3: rdsData = try reader.readStruct(RdsData.self, parameters[3])
+            case 4: hdRadioEnable = try reader.readBool(parameters[4])
+            case 5: availableHDs = try reader.readInteger(parameters[5])
+            case 6: availableHdChannels = try reader.readIntegerArray(parameters[6])
+            case 7: hdChannel = try reader.readInteger(parameters[7])
+            case 8: signalStrength = try reader.readInteger(parameters[8])
+            case 9: signalChangeThreshold = try reader.readInteger(parameters[9])
+            case 10: radioEnable = try reader.readBool(parameters[10])
+            case 11: state = try reader.readEnum(RadioState.self, parameters[11])
+            case 12: sisData = try reader.readStruct(SisData.self, parameters[12])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -9203,24 +9203,24 @@ extension ClimateControlData {
         var heatedRearWindowEnable: Swift.Bool?
         var heatedMirrorsEnable: Swift.Bool?
         var climateEnable: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "fanSpeed": fanSpeed = try reader.readInteger(parameters[0])
-            case "currentTemperature": currentTemperature = try reader.readStruct(Temperature.self, parameters[1])
-            case "desiredTemperature": desiredTemperature = try reader.readStruct(Temperature.self, parameters[2])
-            case "acEnable": acEnable = try reader.readBool(parameters[3])
-            case "circulateAirEnable": circulateAirEnable = try reader.readBool(parameters[4])
-            case "autoModeEnable": autoModeEnable = try reader.readBool(parameters[5])
-            case "defrostZone": defrostZone = try reader.readEnum(DefrostZone.self, parameters[6])
-            case "dualModeEnable": dualModeEnable = try reader.readBool(parameters[7])
-            case "acMaxEnable": acMaxEnable = try reader.readBool(parameters[8])
-            case "ventilationMode": ventilationMode = try reader.readEnum(VentilationMode.self, parameters[9])
-            case "heatedSteeringWheelEnable": heatedSteeringWheelEnable = try reader.readBool(parameters[10])
-            case "heatedWindshieldEnable": heatedWindshieldEnable = try reader.readBool(parameters[11])
-            case "heatedRearWindowEnable": heatedRearWindowEnable = try reader.readBool(parameters[12])
-            case "heatedMirrorsEnable": heatedMirrorsEnable = try reader.readBool(parameters[13])
-            case "climateEnable": climateEnable = try reader.readBool(parameters[14])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: fanSpeed = try reader.readInteger(parameters[0])
+            case 1: currentTemperature = try reader.readStruct(Temperature.self, parameters[1])
+            case 2: desiredTemperature = try reader.readStruct(Temperature.self, parameters[2])
+            case 3: acEnable = try reader.readBool(parameters[3])
+            case 4: circulateAirEnable = try reader.readBool(parameters[4])
+            case 5: autoModeEnable = try reader.readBool(parameters[5])
+            case 6: defrostZone = try reader.readEnum(DefrostZone.self, parameters[6])
+            case 7: dualModeEnable = try reader.readBool(parameters[7])
+            case 8: acMaxEnable = try reader.readBool(parameters[8])
+            case 9: ventilationMode = try reader.readEnum(VentilationMode.self, parameters[9])
+            case 10: heatedSteeringWheelEnable = try reader.readBool(parameters[10])
+            case 11: heatedWindshieldEnable = try reader.readBool(parameters[11])
+            case 12: heatedRearWindowEnable = try reader.readBool(parameters[12])
+            case 13: heatedMirrorsEnable = try reader.readBool(parameters[13])
+            case 14: climateEnable = try reader.readBool(parameters[14])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -9318,24 +9318,24 @@ extension RadioControlCapabilities {
         var sisDataAvailable: Swift.Bool?
         var hdRadioEnableAvailable: Swift.Bool?
         var siriusxmRadioAvailable: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleName": moduleName = try reader.readString(parameters[0])
-            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
-            case "radioEnableAvailable": radioEnableAvailable = try reader.readBool(parameters[2])
-            case "radioBandAvailable": radioBandAvailable = try reader.readBool(parameters[3])
-            case "radioFrequencyAvailable": radioFrequencyAvailable = try reader.readBool(parameters[4])
-            case "hdChannelAvailable": hdChannelAvailable = try reader.readBool(parameters[5])
-            case "rdsDataAvailable": rdsDataAvailable = try reader.readBool(parameters[6])
-            case "availableHDsAvailable": availableHDsAvailable = try reader.readBool(parameters[7])
-            case "availableHdChannelsAvailable": availableHdChannelsAvailable = try reader.readBool(parameters[8])
-            case "stateAvailable": stateAvailable = try reader.readBool(parameters[9])
-            case "signalStrengthAvailable": signalStrengthAvailable = try reader.readBool(parameters[10])
-            case "signalChangeThresholdAvailable": signalChangeThresholdAvailable = try reader.readBool(parameters[11])
-            case "sisDataAvailable": sisDataAvailable = try reader.readBool(parameters[12])
-            case "hdRadioEnableAvailable": hdRadioEnableAvailable = try reader.readBool(parameters[13])
-            case "siriusxmRadioAvailable": siriusxmRadioAvailable = try reader.readBool(parameters[14])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleName = try reader.readString(parameters[0])
+            case 1: moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case 2: radioEnableAvailable = try reader.readBool(parameters[2])
+            case 3: radioBandAvailable = try reader.readBool(parameters[3])
+            case 4: radioFrequencyAvailable = try reader.readBool(parameters[4])
+            case 5: hdChannelAvailable = try reader.readBool(parameters[5])
+            case 6: rdsDataAvailable = try reader.readBool(parameters[6])
+            case 7: availableHDsAvailable = try reader.readBool(parameters[7])
+            case 8: availableHdChannelsAvailable = try reader.readBool(parameters[8])
+            case 9: stateAvailable = try reader.readBool(parameters[9])
+            case 10: signalStrengthAvailable = try reader.readBool(parameters[10])
+            case 11: signalChangeThresholdAvailable = try reader.readBool(parameters[11])
+            case 12: sisDataAvailable = try reader.readBool(parameters[12])
+            case 13: hdRadioEnableAvailable = try reader.readBool(parameters[13])
+            case 14: siriusxmRadioAvailable = try reader.readBool(parameters[14])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleName else {
@@ -9445,28 +9445,28 @@ extension ClimateControlCapabilities {
         var heatedRearWindowAvailable: Swift.Bool?
         var heatedMirrorsAvailable: Swift.Bool?
         var climateEnableAvailable: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleName": moduleName = try reader.readString(parameters[0])
-            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
-            case "currentTemperatureAvailable": currentTemperatureAvailable = try reader.readBool(parameters[2])
-            case "fanSpeedAvailable": fanSpeedAvailable = try reader.readBool(parameters[3])
-            case "desiredTemperatureAvailable": desiredTemperatureAvailable = try reader.readBool(parameters[4])
-            case "acEnableAvailable": acEnableAvailable = try reader.readBool(parameters[5])
-            case "acMaxEnableAvailable": acMaxEnableAvailable = try reader.readBool(parameters[6])
-            case "circulateAirEnableAvailable": circulateAirEnableAvailable = try reader.readBool(parameters[7])
-            case "autoModeEnableAvailable": autoModeEnableAvailable = try reader.readBool(parameters[8])
-            case "dualModeEnableAvailable": dualModeEnableAvailable = try reader.readBool(parameters[9])
-            case "defrostZoneAvailable": defrostZoneAvailable = try reader.readBool(parameters[10])
-            case "defrostZone": defrostZone = try reader.readEnumArray(DefrostZone.self, parameters[11])
-            case "ventilationModeAvailable": ventilationModeAvailable = try reader.readBool(parameters[12])
-            case "ventilationMode": ventilationMode = try reader.readEnumArray(VentilationMode.self, parameters[13])
-            case "heatedSteeringWheelAvailable": heatedSteeringWheelAvailable = try reader.readBool(parameters[14])
-            case "heatedWindshieldAvailable": heatedWindshieldAvailable = try reader.readBool(parameters[15])
-            case "heatedRearWindowAvailable": heatedRearWindowAvailable = try reader.readBool(parameters[16])
-            case "heatedMirrorsAvailable": heatedMirrorsAvailable = try reader.readBool(parameters[17])
-            case "climateEnableAvailable": climateEnableAvailable = try reader.readBool(parameters[18])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleName = try reader.readString(parameters[0])
+            case 1: moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case 2: currentTemperatureAvailable = try reader.readBool(parameters[2])
+            case 3: fanSpeedAvailable = try reader.readBool(parameters[3])
+            case 4: desiredTemperatureAvailable = try reader.readBool(parameters[4])
+            case 5: acEnableAvailable = try reader.readBool(parameters[5])
+            case 6: acMaxEnableAvailable = try reader.readBool(parameters[6])
+            case 7: circulateAirEnableAvailable = try reader.readBool(parameters[7])
+            case 8: autoModeEnableAvailable = try reader.readBool(parameters[8])
+            case 9: dualModeEnableAvailable = try reader.readBool(parameters[9])
+            case 10: defrostZoneAvailable = try reader.readBool(parameters[10])
+            case 11: defrostZone = try reader.readEnumArray(DefrostZone.self, parameters[11])
+            case 12: ventilationModeAvailable = try reader.readBool(parameters[12])
+            case 13: ventilationMode = try reader.readEnumArray(VentilationMode.self, parameters[13])
+            case 14: heatedSteeringWheelAvailable = try reader.readBool(parameters[14])
+            case 15: heatedWindshieldAvailable = try reader.readBool(parameters[15])
+            case 16: heatedRearWindowAvailable = try reader.readBool(parameters[16])
+            case 17: heatedMirrorsAvailable = try reader.readBool(parameters[17])
+            case 18: climateEnableAvailable = try reader.readBool(parameters[18])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleName else {
@@ -9556,12 +9556,12 @@ extension EqualizerSettings {
         var channelId: Swift.Int?
         var channelName: Swift.String?
         var channelSetting: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "channelId": channelId = try reader.readInteger(parameters[0])
-            case "channelName": channelName = try reader.readString(parameters[1])
-            case "channelSetting": channelSetting = try reader.readInteger(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: channelId = try reader.readInteger(parameters[0])
+            case 1: channelName = try reader.readString(parameters[1])
+            case 2: channelSetting = try reader.readInteger(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let channelId, let channelSetting else {
@@ -9606,13 +9606,13 @@ extension AudioControlData {
         var keepContext: Swift.Bool?
         var volume: Swift.Int?
         var equalizerSettings: [EqualizerSettings]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "source": source = try reader.readEnum(PrimaryAudioSource.self, parameters[0])
-            case "keepContext": keepContext = try reader.readBool(parameters[1])
-            case "volume": volume = try reader.readInteger(parameters[2])
-            case "equalizerSettings": equalizerSettings = try reader.readStructArray(EqualizerSettings.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: source = try reader.readEnum(PrimaryAudioSource.self, parameters[0])
+            case 1: keepContext = try reader.readBool(parameters[1])
+            case 2: volume = try reader.readInteger(parameters[2])
+            case 3: equalizerSettings = try reader.readStructArray(EqualizerSettings.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -9661,16 +9661,16 @@ extension AudioControlCapabilities {
         var volumeAvailable: Swift.Bool?
         var equalizerAvailable: Swift.Bool?
         var equalizerMaxChannelId: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleName": moduleName = try reader.readString(parameters[0])
-            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
-            case "sourceAvailable": sourceAvailable = try reader.readBool(parameters[2])
-            case "keepContextAvailable": keepContextAvailable = try reader.readBool(parameters[3])
-            case "volumeAvailable": volumeAvailable = try reader.readBool(parameters[4])
-            case "equalizerAvailable": equalizerAvailable = try reader.readBool(parameters[5])
-            case "equalizerMaxChannelId": equalizerMaxChannelId = try reader.readInteger(parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleName = try reader.readString(parameters[0])
+            case 1: moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case 2: sourceAvailable = try reader.readBool(parameters[2])
+            case 3: keepContextAvailable = try reader.readBool(parameters[3])
+            case 4: volumeAvailable = try reader.readBool(parameters[4])
+            case 5: equalizerAvailable = try reader.readBool(parameters[5])
+            case 6: equalizerMaxChannelId = try reader.readInteger(parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleName else {
@@ -9726,13 +9726,13 @@ extension LightCapabilities {
         var statusAvailable: Swift.Bool?
         var densityAvailable: Swift.Bool?
         var rgbColorSpaceAvailable: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "name": name = try reader.readEnum(LightName.self, parameters[0])
-            case "statusAvailable": statusAvailable = try reader.readBool(parameters[1])
-            case "densityAvailable": densityAvailable = try reader.readBool(parameters[2])
-            case "rgbColorSpaceAvailable": rgbColorSpaceAvailable = try reader.readBool(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: name = try reader.readEnum(LightName.self, parameters[0])
+            case 1: statusAvailable = try reader.readBool(parameters[1])
+            case 2: densityAvailable = try reader.readBool(parameters[2])
+            case 3: rgbColorSpaceAvailable = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let name else {
@@ -9777,12 +9777,12 @@ extension LightControlCapabilities {
         var moduleName: Swift.String?
         var moduleInfo: ModuleInfo?
         var supportedLights: [LightCapabilities]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleName": moduleName = try reader.readString(parameters[0])
-            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
-            case "supportedLights": supportedLights = try reader.readStructArray(LightCapabilities.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleName = try reader.readString(parameters[0])
+            case 1: moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case 2: supportedLights = try reader.readStructArray(LightCapabilities.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleName, let supportedLights else {
@@ -9827,13 +9827,13 @@ extension LightState {
         var status: LightStatus?
         var density: Swift.Double?
         var color: RGBColor?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "id": id = try reader.readEnum(LightName.self, parameters[0])
-            case "status": status = try reader.readEnum(LightStatus.self, parameters[1])
-            case "density": density = try reader.readFloat(parameters[2])
-            case "color": color = try reader.readStruct(RGBColor.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: id = try reader.readEnum(LightName.self, parameters[0])
+            case 1: status = try reader.readEnum(LightStatus.self, parameters[1])
+            case 2: density = try reader.readFloat(parameters[2])
+            case 3: color = try reader.readStruct(RGBColor.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let id, let status else {
@@ -9875,10 +9875,10 @@ extension LightControlData {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var lightState: [LightState]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "lightState": lightState = try reader.readStructArray(LightState.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: lightState = try reader.readStructArray(LightState.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let lightState else {
@@ -9914,12 +9914,12 @@ extension HMISettingsControlData {
         var displayMode: DisplayMode?
         var temperatureUnit: TemperatureUnit?
         var distanceUnit: DistanceUnit?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "displayMode": displayMode = try reader.readEnum(DisplayMode.self, parameters[0])
-            case "temperatureUnit": temperatureUnit = try reader.readEnum(TemperatureUnit.self, parameters[1])
-            case "distanceUnit": distanceUnit = try reader.readEnum(DistanceUnit.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: displayMode = try reader.readEnum(DisplayMode.self, parameters[0])
+            case 1: temperatureUnit = try reader.readEnum(TemperatureUnit.self, parameters[1])
+            case 2: distanceUnit = try reader.readEnum(DistanceUnit.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -9961,14 +9961,14 @@ extension HMISettingsControlCapabilities {
         var distanceUnitAvailable: Swift.Bool?
         var temperatureUnitAvailable: Swift.Bool?
         var displayModeUnitAvailable: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleName": moduleName = try reader.readString(parameters[0])
-            case "moduleInfo": moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
-            case "distanceUnitAvailable": distanceUnitAvailable = try reader.readBool(parameters[2])
-            case "temperatureUnitAvailable": temperatureUnitAvailable = try reader.readBool(parameters[3])
-            case "displayModeUnitAvailable": displayModeUnitAvailable = try reader.readBool(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleName = try reader.readString(parameters[0])
+            case 1: moduleInfo = try reader.readStruct(ModuleInfo.self, parameters[1])
+            case 2: distanceUnitAvailable = try reader.readBool(parameters[2])
+            case 3: temperatureUnitAvailable = try reader.readBool(parameters[3])
+            case 4: displayModeUnitAvailable = try reader.readBool(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleName else {
@@ -10026,17 +10026,17 @@ extension ModuleData {
         var audioControlData: AudioControlData?
         var lightControlData: LightControlData?
         var hmiSettingsControlData: HMISettingsControlData?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "moduleType": moduleType = try reader.readEnum(ModuleType.self, parameters[0])
-            case "moduleId": moduleId = try reader.readString(parameters[1])
-            case "radioControlData": radioControlData = try reader.readStruct(RadioControlData.self, parameters[2])
-            case "climateControlData": climateControlData = try reader.readStruct(ClimateControlData.self, parameters[3])
-            case "seatControlData": seatControlData = try reader.readStruct(SeatControlData.self, parameters[4])
-            case "audioControlData": audioControlData = try reader.readStruct(AudioControlData.self, parameters[5])
-            case "lightControlData": lightControlData = try reader.readStruct(LightControlData.self, parameters[6])
-            case "hmiSettingsControlData": hmiSettingsControlData = try reader.readStruct(HMISettingsControlData.self, parameters[7])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: moduleType = try reader.readEnum(ModuleType.self, parameters[0])
+            case 1: moduleId = try reader.readString(parameters[1])
+            case 2: radioControlData = try reader.readStruct(RadioControlData.self, parameters[2])
+            case 3: climateControlData = try reader.readStruct(ClimateControlData.self, parameters[3])
+            case 4: seatControlData = try reader.readStruct(SeatControlData.self, parameters[4])
+            case 5: audioControlData = try reader.readStruct(AudioControlData.self, parameters[5])
+            case 6: lightControlData = try reader.readStruct(LightControlData.self, parameters[6])
+            case 7: hmiSettingsControlData = try reader.readStruct(HMISettingsControlData.self, parameters[7])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let moduleType else {
@@ -10101,16 +10101,16 @@ extension RemoteControlCapabilities {
         var hmiSettingsControlCapabilities: HMISettingsControlCapabilities?
         var lightControlCapabilities: LightControlCapabilities?
         var seatControlCapabilities: [SeatControlCapabilities]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "climateControlCapabilities": climateControlCapabilities = try reader.readStructArray(ClimateControlCapabilities.self, parameters[0])
-            case "radioControlCapabilities": radioControlCapabilities = try reader.readStructArray(RadioControlCapabilities.self, parameters[1])
-            case "buttonCapabilities": buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[2])
-            case "audioControlCapabilities": audioControlCapabilities = try reader.readStructArray(AudioControlCapabilities.self, parameters[3])
-            case "hmiSettingsControlCapabilities": hmiSettingsControlCapabilities = try reader.readStruct(HMISettingsControlCapabilities.self, parameters[4])
-            case "lightControlCapabilities": lightControlCapabilities = try reader.readStruct(LightControlCapabilities.self, parameters[5])
-            case "seatControlCapabilities": seatControlCapabilities = try reader.readStructArray(SeatControlCapabilities.self, parameters[6])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: climateControlCapabilities = try reader.readStructArray(ClimateControlCapabilities.self, parameters[0])
+            case 1: radioControlCapabilities = try reader.readStructArray(RadioControlCapabilities.self, parameters[1])
+            case 2: buttonCapabilities = try reader.readStructArray(ButtonCapabilities.self, parameters[2])
+            case 3: audioControlCapabilities = try reader.readStructArray(AudioControlCapabilities.self, parameters[3])
+            case 4: hmiSettingsControlCapabilities = try reader.readStruct(HMISettingsControlCapabilities.self, parameters[4])
+            case 5: lightControlCapabilities = try reader.readStruct(LightControlCapabilities.self, parameters[5])
+            case 6: seatControlCapabilities = try reader.readStructArray(SeatControlCapabilities.self, parameters[6])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -10162,13 +10162,13 @@ extension MetadataTags {
         var mainField2: [MetadataType]?
         var mainField3: [MetadataType]?
         var mainField4: [MetadataType]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "mainField1": mainField1 = try reader.readEnumArray(MetadataType.self, parameters[0])
-            case "mainField2": mainField2 = try reader.readEnumArray(MetadataType.self, parameters[1])
-            case "mainField3": mainField3 = try reader.readEnumArray(MetadataType.self, parameters[2])
-            case "mainField4": mainField4 = try reader.readEnumArray(MetadataType.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: mainField1 = try reader.readEnumArray(MetadataType.self, parameters[0])
+            case 1: mainField2 = try reader.readEnumArray(MetadataType.self, parameters[1])
+            case 2: mainField3 = try reader.readEnumArray(MetadataType.self, parameters[2])
+            case 3: mainField4 = try reader.readEnumArray(MetadataType.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -10211,13 +10211,13 @@ extension Rectangle {
         var y: Swift.Double?
         var width: Swift.Double?
         var height: Swift.Double?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "x": x = try reader.readFloat(parameters[0])
-            case "y": y = try reader.readFloat(parameters[1])
-            case "width": width = try reader.readFloat(parameters[2])
-            case "height": height = try reader.readFloat(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: x = try reader.readFloat(parameters[0])
+            case 1: y = try reader.readFloat(parameters[1])
+            case 2: width = try reader.readFloat(parameters[2])
+            case 3: height = try reader.readFloat(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let x, let y, let width, let height else {
@@ -10263,11 +10263,11 @@ extension HapticRect {
         let parameters = Self.structInfo.parameters
         var id: Swift.Int?
         var rect: Rectangle?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "id": id = try reader.readInteger(parameters[0])
-            case "rect": rect = try reader.readStruct(Rectangle.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: id = try reader.readInteger(parameters[0])
+            case 1: rect = try reader.readStruct(Rectangle.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let id, let rect else {
@@ -10347,22 +10347,22 @@ extension MediaServiceData {
         var queueCurrentTrackNumber: Swift.Int?
         var queueTotalTrackCount: Swift.Int?
         var mediaImage: Image?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "mediaType": mediaType = try reader.readEnum(MediaType.self, parameters[0])
-            case "mediaTitle": mediaTitle = try reader.readString(parameters[1])
-            case "mediaArtist": mediaArtist = try reader.readString(parameters[2])
-            case "mediaAlbum": mediaAlbum = try reader.readString(parameters[3])
-            case "playlistName": playlistName = try reader.readString(parameters[4])
-            case "isExplicit": isExplicit = try reader.readBool(parameters[5])
-            case "trackPlaybackProgress": trackPlaybackProgress = try reader.readInteger(parameters[6])
-            case "trackPlaybackDuration": trackPlaybackDuration = try reader.readInteger(parameters[7])
-            case "queuePlaybackProgress": queuePlaybackProgress = try reader.readInteger(parameters[8])
-            case "queuePlaybackDuration": queuePlaybackDuration = try reader.readInteger(parameters[9])
-            case "queueCurrentTrackNumber": queueCurrentTrackNumber = try reader.readInteger(parameters[10])
-            case "queueTotalTrackCount": queueTotalTrackCount = try reader.readInteger(parameters[11])
-            case "mediaImage": mediaImage = try reader.readStruct(Image.self, parameters[12])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: mediaType = try reader.readEnum(MediaType.self, parameters[0])
+            case 1: mediaTitle = try reader.readString(parameters[1])
+            case 2: mediaArtist = try reader.readString(parameters[2])
+            case 3: mediaAlbum = try reader.readString(parameters[3])
+            case 4: playlistName = try reader.readString(parameters[4])
+            case 5: isExplicit = try reader.readBool(parameters[5])
+            case 6: trackPlaybackProgress = try reader.readInteger(parameters[6])
+            case 7: trackPlaybackDuration = try reader.readInteger(parameters[7])
+            case 8: queuePlaybackProgress = try reader.readInteger(parameters[8])
+            case 9: queuePlaybackDuration = try reader.readInteger(parameters[9])
+            case 10: queueCurrentTrackNumber = try reader.readInteger(parameters[10])
+            case 11: queueTotalTrackCount = try reader.readInteger(parameters[11])
+            case 12: mediaImage = try reader.readStruct(Image.self, parameters[12])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -10434,14 +10434,14 @@ extension WeatherServiceManifest {
         var maxHourlyForecastAmount: Swift.Int?
         var maxMinutelyForecastAmount: Swift.Int?
         var weatherForLocationSupported: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "currentForecastSupported": currentForecastSupported = try reader.readBool(parameters[0])
-            case "maxMultidayForecastAmount": maxMultidayForecastAmount = try reader.readInteger(parameters[1])
-            case "maxHourlyForecastAmount": maxHourlyForecastAmount = try reader.readInteger(parameters[2])
-            case "maxMinutelyForecastAmount": maxMinutelyForecastAmount = try reader.readInteger(parameters[3])
-            case "weatherForLocationSupported": weatherForLocationSupported = try reader.readBool(parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: currentForecastSupported = try reader.readBool(parameters[0])
+            case 1: maxMultidayForecastAmount = try reader.readInteger(parameters[1])
+            case 2: maxHourlyForecastAmount = try reader.readInteger(parameters[2])
+            case 3: maxMinutelyForecastAmount = try reader.readInteger(parameters[3])
+            case 4: weatherForLocationSupported = try reader.readBool(parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -10491,15 +10491,15 @@ extension WeatherAlert {
         var regions: [Swift.String]?
         var severity: Swift.String?
         var timeIssued: DateTime?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "title": title = try reader.readString(parameters[0])
-            case "summary": summary = try reader.readString(parameters[1])
-            case "expires": expires = try reader.readStruct(DateTime.self, parameters[2])
-            case "regions": regions = try reader.readStringArray(parameters[3])
-            case "severity": severity = try reader.readString(parameters[4])
-            case "timeIssued": timeIssued = try reader.readStruct(DateTime.self, parameters[5])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: title = try reader.readString(parameters[0])
+            case 1: summary = try reader.readString(parameters[1])
+            case 2: expires = try reader.readStruct(DateTime.self, parameters[2])
+            case 3: regions = try reader.readStringArray(parameters[3])
+            case 4: severity = try reader.readString(parameters[4])
+            case 5: timeIssued = try reader.readStruct(DateTime.self, parameters[5])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -10584,31 +10584,31 @@ extension WeatherData {
         var precipType: Swift.String?
         var visibility: Swift.Double?
         var weatherIcon: Image?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "currentTemperature": currentTemperature = try reader.readStruct(Temperature.self, parameters[0])
-            case "temperatureHigh": temperatureHigh = try reader.readStruct(Temperature.self, parameters[1])
-            case "temperatureLow": temperatureLow = try reader.readStruct(Temperature.self, parameters[2])
-            case "apparentTemperature": apparentTemperature = try reader.readStruct(Temperature.self, parameters[3])
-            case "apparentTemperatureHigh": apparentTemperatureHigh = try reader.readStruct(Temperature.self, parameters[4])
-            case "apparentTemperatureLow": apparentTemperatureLow = try reader.readStruct(Temperature.self, parameters[5])
-            case "weatherSummary": weatherSummary = try reader.readString(parameters[6])
-            case "time": time = try reader.readStruct(DateTime.self, parameters[7])
-            case "humidity": humidity = try reader.readFloat(parameters[8])
-            case "cloudCover": cloudCover = try reader.readFloat(parameters[9])
-            case "moonPhase": moonPhase = try reader.readFloat(parameters[10])
-            case "windBearing": windBearing = try reader.readInteger(parameters[11])
-            case "windGust": windGust = try reader.readFloat(parameters[12])
-            case "windSpeed": windSpeed = try reader.readFloat(parameters[13])
-            case "nearestStormBearing": nearestStormBearing = try reader.readInteger(parameters[14])
-            case "nearestStormDistance": nearestStormDistance = try reader.readInteger(parameters[15])
-            case "precipAccumulation": precipAccumulation = try reader.readFloat(parameters[16])
-            case "precipIntensity": precipIntensity = try reader.readFloat(parameters[17])
-            case "precipProbability": precipProbability = try reader.readFloat(parameters[18])
-            case "precipType": precipType = try reader.readString(parameters[19])
-            case "visibility": visibility = try reader.readFloat(parameters[20])
-            case "weatherIcon": weatherIcon = try reader.readStruct(Image.self, parameters[21])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: currentTemperature = try reader.readStruct(Temperature.self, parameters[0])
+            case 1: temperatureHigh = try reader.readStruct(Temperature.self, parameters[1])
+            case 2: temperatureLow = try reader.readStruct(Temperature.self, parameters[2])
+            case 3: apparentTemperature = try reader.readStruct(Temperature.self, parameters[3])
+            case 4: apparentTemperatureHigh = try reader.readStruct(Temperature.self, parameters[4])
+            case 5: apparentTemperatureLow = try reader.readStruct(Temperature.self, parameters[5])
+            case 6: weatherSummary = try reader.readString(parameters[6])
+            case 7: time = try reader.readStruct(DateTime.self, parameters[7])
+            case 8: humidity = try reader.readFloat(parameters[8])
+            case 9: cloudCover = try reader.readFloat(parameters[9])
+            case 10: moonPhase = try reader.readFloat(parameters[10])
+            case 11: windBearing = try reader.readInteger(parameters[11])
+            case 12: windGust = try reader.readFloat(parameters[12])
+            case 13: windSpeed = try reader.readFloat(parameters[13])
+            case 14: nearestStormBearing = try reader.readInteger(parameters[14])
+            case 15: nearestStormDistance = try reader.readInteger(parameters[15])
+            case 16: precipAccumulation = try reader.readFloat(parameters[16])
+            case 17: precipIntensity = try reader.readFloat(parameters[17])
+            case 18: precipProbability = try reader.readFloat(parameters[18])
+            case 19: precipType = try reader.readString(parameters[19])
+            case 20: visibility = try reader.readFloat(parameters[20])
+            case 21: weatherIcon = try reader.readStruct(Image.self, parameters[21])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -10709,15 +10709,15 @@ extension WeatherServiceData {
         var hourlyForecast: [WeatherData]?
         var multidayForecast: [WeatherData]?
         var alerts: [WeatherAlert]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "location": location = try reader.readStruct(LocationDetails.self, parameters[0])
-            case "currentForecast": currentForecast = try reader.readStruct(WeatherData.self, parameters[1])
-            case "minuteForecast": minuteForecast = try reader.readStructArray(WeatherData.self, parameters[2])
-            case "hourlyForecast": hourlyForecast = try reader.readStructArray(WeatherData.self, parameters[3])
-            case "multidayForecast": multidayForecast = try reader.readStructArray(WeatherData.self, parameters[4])
-            case "alerts": alerts = try reader.readStructArray(WeatherAlert.self, parameters[5])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: location = try reader.readStruct(LocationDetails.self, parameters[0])
+            case 1: currentForecast = try reader.readStruct(WeatherData.self, parameters[1])
+            case 2: minuteForecast = try reader.readStructArray(WeatherData.self, parameters[2])
+            case 3: hourlyForecast = try reader.readStructArray(WeatherData.self, parameters[3])
+            case 4: multidayForecast = try reader.readStructArray(WeatherData.self, parameters[4])
+            case 5: alerts = try reader.readStructArray(WeatherAlert.self, parameters[5])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let location else {
@@ -10764,10 +10764,10 @@ extension NavigationServiceManifest {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var acceptsWayPoints: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "acceptsWayPoints": acceptsWayPoints = try reader.readBool(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: acceptsWayPoints = try reader.readBool(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -10809,17 +10809,17 @@ extension NavigationInstruction {
         var drivingSide: Direction?
         var details: Swift.String?
         var image: Image?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "locationDetails": locationDetails = try reader.readStruct(LocationDetails.self, parameters[0])
-            case "action": action = try reader.readEnum(NavigationAction.self, parameters[1])
-            case "eta": eta = try reader.readStruct(DateTime.self, parameters[2])
-            case "bearing": bearing = try reader.readInteger(parameters[3])
-            case "junctionType": junctionType = try reader.readEnum(NavigationJunction.self, parameters[4])
-            case "drivingSide": drivingSide = try reader.readEnum(Direction.self, parameters[5])
-            case "details": details = try reader.readString(parameters[6])
-            case "image": image = try reader.readStruct(Image.self, parameters[7])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: locationDetails = try reader.readStruct(LocationDetails.self, parameters[0])
+            case 1: action = try reader.readEnum(NavigationAction.self, parameters[1])
+            case 2: eta = try reader.readStruct(DateTime.self, parameters[2])
+            case 3: bearing = try reader.readInteger(parameters[3])
+            case 4: junctionType = try reader.readEnum(NavigationJunction.self, parameters[4])
+            case 5: drivingSide = try reader.readEnum(Direction.self, parameters[5])
+            case 6: details = try reader.readString(parameters[6])
+            case 7: image = try reader.readStruct(Image.self, parameters[7])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let locationDetails, let action else {
@@ -10889,18 +10889,18 @@ extension NavigationServiceData {
         var nextInstructionDistance: Swift.Double?
         var nextInstructionDistanceScale: Swift.Double?
         var prompt: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "timeStamp": timeStamp = try reader.readStruct(DateTime.self, parameters[0])
-            case "origin": origin = try reader.readStruct(LocationDetails.self, parameters[1])
-            case "destination": destination = try reader.readStruct(LocationDetails.self, parameters[2])
-            case "destinationETA": destinationETA = try reader.readStruct(DateTime.self, parameters[3])
-            case "instructions": instructions = try reader.readStructArray(NavigationInstruction.self, parameters[4])
-            case "nextInstructionETA": nextInstructionETA = try reader.readStruct(DateTime.self, parameters[5])
-            case "nextInstructionDistance": nextInstructionDistance = try reader.readFloat(parameters[6])
-            case "nextInstructionDistanceScale": nextInstructionDistanceScale = try reader.readFloat(parameters[7])
-            case "prompt": prompt = try reader.readString(parameters[8])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: timeStamp = try reader.readStruct(DateTime.self, parameters[0])
+            case 1: origin = try reader.readStruct(LocationDetails.self, parameters[1])
+            case 2: destination = try reader.readStruct(LocationDetails.self, parameters[2])
+            case 3: destinationETA = try reader.readStruct(DateTime.self, parameters[3])
+            case 4: instructions = try reader.readStructArray(NavigationInstruction.self, parameters[4])
+            case 5: nextInstructionETA = try reader.readStruct(DateTime.self, parameters[5])
+            case 6: nextInstructionDistance = try reader.readFloat(parameters[6])
+            case 7: nextInstructionDistanceScale = try reader.readFloat(parameters[7])
+            case 8: prompt = try reader.readString(parameters[8])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let timeStamp else {
@@ -10972,18 +10972,18 @@ extension AppServiceManifest {
         var mediaServiceManifest: MediaServiceManifest?
         var weatherServiceManifest: WeatherServiceManifest?
         var navigationServiceManifest: NavigationServiceManifest?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "serviceName": serviceName = try reader.readString(parameters[0])
-            case "serviceType": serviceType = try reader.readString(parameters[1])
-            case "serviceIcon": serviceIcon = try reader.readStruct(Image.self, parameters[2])
-            case "allowAppConsumers": allowAppConsumers = try reader.readBool(parameters[3])
-            case "rpcSpecVersion": rpcSpecVersion = try reader.readStruct(SyncMsgVersion.self, parameters[4])
-            case "handledRPCs": handledRPCs = try reader.readIntegerArray(parameters[5])
-            case "mediaServiceManifest": mediaServiceManifest = try reader.readStruct(MediaServiceManifest.self, parameters[6])
-            case "weatherServiceManifest": weatherServiceManifest = try reader.readStruct(WeatherServiceManifest.self, parameters[7])
-            case "navigationServiceManifest": navigationServiceManifest = try reader.readStruct(NavigationServiceManifest.self, parameters[8])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: serviceName = try reader.readString(parameters[0])
+            case 1: serviceType = try reader.readString(parameters[1])
+            case 2: serviceIcon = try reader.readStruct(Image.self, parameters[2])
+            case 3: allowAppConsumers = try reader.readBool(parameters[3])
+            case 4: rpcSpecVersion = try reader.readStruct(SyncMsgVersion.self, parameters[4])
+            case 5: handledRPCs = try reader.readIntegerArray(parameters[5])
+            case 6: mediaServiceManifest = try reader.readStruct(MediaServiceManifest.self, parameters[6])
+            case 7: weatherServiceManifest = try reader.readStruct(WeatherServiceManifest.self, parameters[7])
+            case 8: navigationServiceManifest = try reader.readStruct(NavigationServiceManifest.self, parameters[8])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let serviceType else {
@@ -11045,13 +11045,13 @@ extension AppServiceRecord {
         var serviceManifest: AppServiceManifest?
         var servicePublished: Swift.Bool?
         var serviceActive: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "serviceID": serviceID = try reader.readString(parameters[0])
-            case "serviceManifest": serviceManifest = try reader.readStruct(AppServiceManifest.self, parameters[1])
-            case "servicePublished": servicePublished = try reader.readBool(parameters[2])
-            case "serviceActive": serviceActive = try reader.readBool(parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: serviceID = try reader.readString(parameters[0])
+            case 1: serviceManifest = try reader.readStruct(AppServiceManifest.self, parameters[1])
+            case 2: servicePublished = try reader.readBool(parameters[2])
+            case 3: serviceActive = try reader.readBool(parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let serviceID, let serviceManifest, let servicePublished, let serviceActive else {
@@ -11103,14 +11103,14 @@ extension AppServiceData {
         var mediaServiceData: MediaServiceData?
         var weatherServiceData: WeatherServiceData?
         var navigationServiceData: NavigationServiceData?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "serviceType": serviceType = try reader.readString(parameters[0])
-            case "serviceID": serviceID = try reader.readString(parameters[1])
-            case "mediaServiceData": mediaServiceData = try reader.readStruct(MediaServiceData.self, parameters[2])
-            case "weatherServiceData": weatherServiceData = try reader.readStruct(WeatherServiceData.self, parameters[3])
-            case "navigationServiceData": navigationServiceData = try reader.readStruct(NavigationServiceData.self, parameters[4])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: serviceType = try reader.readString(parameters[0])
+            case 1: serviceID = try reader.readString(parameters[1])
+            case 2: mediaServiceData = try reader.readStruct(MediaServiceData.self, parameters[2])
+            case 3: weatherServiceData = try reader.readStruct(WeatherServiceData.self, parameters[3])
+            case 4: navigationServiceData = try reader.readStruct(NavigationServiceData.self, parameters[4])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let serviceType, let serviceID else {
@@ -11157,11 +11157,11 @@ extension AppServiceCapability {
         let parameters = Self.structInfo.parameters
         var updateReason: ServiceUpdateReason?
         var updatedAppServiceRecord: AppServiceRecord?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "updateReason": updateReason = try reader.readEnum(ServiceUpdateReason.self, parameters[0])
-            case "updatedAppServiceRecord": updatedAppServiceRecord = try reader.readStruct(AppServiceRecord.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: updateReason = try reader.readEnum(ServiceUpdateReason.self, parameters[0])
+            case 1: updatedAppServiceRecord = try reader.readStruct(AppServiceRecord.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let updatedAppServiceRecord else {
@@ -11196,10 +11196,10 @@ extension AppServicesCapabilities {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var appServices: [AppServiceCapability]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "appServices": appServices = try reader.readStructArray(AppServiceCapability.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: appServices = try reader.readStructArray(AppServiceCapability.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -11243,18 +11243,18 @@ extension SystemCapability {
         var seatLocationCapability: SeatLocationCapability?
         var displayCapabilities: [DisplayCapability]?
         var driverDistractionCapability: DriverDistractionCapability?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "systemCapabilityType": systemCapabilityType = try reader.readEnum(SystemCapabilityType.self, parameters[0])
-            case "navigationCapability": navigationCapability = try reader.readStruct(NavigationCapability.self, parameters[1])
-            case "phoneCapability": phoneCapability = try reader.readStruct(PhoneCapability.self, parameters[2])
-            case "videoStreamingCapability": videoStreamingCapability = try reader.readStruct(VideoStreamingCapability.self, parameters[3])
-            case "remoteControlCapability": remoteControlCapability = try reader.readStruct(RemoteControlCapabilities.self, parameters[4])
-            case "appServicesCapabilities": appServicesCapabilities = try reader.readStruct(AppServicesCapabilities.self, parameters[5])
-            case "seatLocationCapability": seatLocationCapability = try reader.readStruct(SeatLocationCapability.self, parameters[6])
-            case "displayCapabilities": displayCapabilities = try reader.readStructArray(DisplayCapability.self, parameters[7])
-            case "driverDistractionCapability": driverDistractionCapability = try reader.readStruct(DriverDistractionCapability.self, parameters[8])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: systemCapabilityType = try reader.readEnum(SystemCapabilityType.self, parameters[0])
+            case 1: navigationCapability = try reader.readStruct(NavigationCapability.self, parameters[1])
+            case 2: phoneCapability = try reader.readStruct(PhoneCapability.self, parameters[2])
+            case 3: videoStreamingCapability = try reader.readStruct(VideoStreamingCapability.self, parameters[3])
+            case 4: remoteControlCapability = try reader.readStruct(RemoteControlCapabilities.self, parameters[4])
+            case 5: appServicesCapabilities = try reader.readStruct(AppServicesCapabilities.self, parameters[5])
+            case 6: seatLocationCapability = try reader.readStruct(SeatLocationCapability.self, parameters[6])
+            case 7: displayCapabilities = try reader.readStructArray(DisplayCapability.self, parameters[7])
+            case 8: driverDistractionCapability = try reader.readStruct(DriverDistractionCapability.self, parameters[8])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let systemCapabilityType else {
@@ -11314,12 +11314,12 @@ extension ClimateData {
         var externalTemperature: Temperature?
         var cabinTemperature: Temperature?
         var atmosphericPressure: Swift.Double?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "externalTemperature": externalTemperature = try reader.readStruct(Temperature.self, parameters[0])
-            case "cabinTemperature": cabinTemperature = try reader.readStruct(Temperature.self, parameters[1])
-            case "atmosphericPressure": atmosphericPressure = try reader.readFloat(parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: externalTemperature = try reader.readStruct(Temperature.self, parameters[0])
+            case 1: cabinTemperature = try reader.readStruct(Temperature.self, parameters[1])
+            case 2: atmosphericPressure = try reader.readFloat(parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -11357,12 +11357,12 @@ extension GearStatus {
         var userSelectedGear: PRNDL?
         var actualGear: PRNDL?
         var transmissionType: TransmissionType?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "userSelectedGear": userSelectedGear = try reader.readEnum(PRNDL.self, parameters[0])
-            case "actualGear": actualGear = try reader.readEnum(PRNDL.self, parameters[1])
-            case "transmissionType": transmissionType = try reader.readEnum(TransmissionType.self, parameters[2])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: userSelectedGear = try reader.readEnum(PRNDL.self, parameters[0])
+            case 1: actualGear = try reader.readEnum(PRNDL.self, parameters[1])
+            case 2: transmissionType = try reader.readEnum(TransmissionType.self, parameters[2])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -11398,11 +11398,11 @@ extension SeatStatus {
         let parameters = Self.structInfo.parameters
         var seatLocation: SeatLocation?
         var conditionActive: Swift.Bool?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "seatLocation": seatLocation = try reader.readStruct(SeatLocation.self, parameters[0])
-            case "conditionActive": conditionActive = try reader.readBool(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: seatLocation = try reader.readStruct(SeatLocation.self, parameters[0])
+            case 1: conditionActive = try reader.readBool(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let seatLocation, let conditionActive else {
@@ -11440,11 +11440,11 @@ extension SeatOccupancy {
         let parameters = Self.structInfo.parameters
         var seatsOccupied: [SeatStatus]?
         var seatsBelted: [SeatStatus]?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "seatsOccupied": seatsOccupied = try reader.readStructArray(SeatStatus.self, parameters[0])
-            case "seatsBelted": seatsBelted = try reader.readStructArray(SeatStatus.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: seatsOccupied = try reader.readStructArray(SeatStatus.self, parameters[0])
+            case 1: seatsBelted = try reader.readStructArray(SeatStatus.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -11477,11 +11477,11 @@ extension SeekStreamingIndicator {
         let parameters = Self.structInfo.parameters
         var type: SeekIndicatorType?
         var seekTime: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "type": type = try reader.readEnum(SeekIndicatorType.self, parameters[0])
-            case "seekTime": seekTime = try reader.readInteger(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: type = try reader.readEnum(SeekIndicatorType.self, parameters[0])
+            case 1: seekTime = try reader.readInteger(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let type else {
@@ -11518,11 +11518,11 @@ extension AppCapability {
         let parameters = Self.structInfo.parameters
         var appCapabilityType: AppCapabilityType?
         var videoStreamingCapability: VideoStreamingCapability?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "appCapabilityType": appCapabilityType = try reader.readEnum(AppCapabilityType.self, parameters[0])
-            case "videoStreamingCapability": videoStreamingCapability = try reader.readStruct(VideoStreamingCapability.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: appCapabilityType = try reader.readEnum(AppCapabilityType.self, parameters[0])
+            case 1: videoStreamingCapability = try reader.readStruct(VideoStreamingCapability.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let appCapabilityType else {

@@ -279,12 +279,12 @@ enum EmbeddedTemplates {
             {{#properties}}
                     var {{swiftName}}: {{localType}}
             {{/properties}}
-                    while let key = try reader.nextKey() {
-                        switch key {
+                    while let key = try reader.nextKey(in: parameters) {
+                        switch key.index {
             {{#properties}}
-                        case {{wireNameLiteral}}: {{swiftName}} = try reader.read{{codingName}}({{typeArgument}}parameters[{{index}}])
+                        case {{index}}: {{swiftName}} = try reader.read{{codingName}}({{typeArgument}}parameters[{{index}}])
             {{/properties}}
-                        default: try reader.skipUnknownValue(forKey: key)
+                        default: try reader.skipUnknownValue(forKey: key.name)
                         }
                     }
             {{#hasMandatoryProperties}}

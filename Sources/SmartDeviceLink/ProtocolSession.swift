@@ -261,6 +261,7 @@ public actor SDLProtocolSession {
         let timeout = configuration.controlTimeout
         let timer = Task { [weak self] in
             try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
             await self?.failControl(key, SDLSessionError.timeout("\(opcode) for the \(service) service"))
         }
         defer { timer.cancel() }

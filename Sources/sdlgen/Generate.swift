@@ -8,32 +8,39 @@ struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Render Swift sources for a spec through the templates.",
         discussion: """
-            Writes Enums.swift, Structs.swift, Requests.swift, Responses.swift, Notifications.swift
-            and MobileAPI.swift into the output folder, rewriting only files whose bytes change.
-            Enums and structs that the selected definitions use are generated too, so the output
+            Writes Enums.swift, Structs.swift, Requests.swift, Responses.swift, Notifications.swift \
+            and MobileAPI.swift into the output folder, rewriting only files whose bytes change. \
+            Enums and structs that the selected definitions use are generated too, so the output \
             always compiles (turn off with --no-dependencies).
+
+            --config reads the same options from a JSON file (sdlgen.json, as the build plugins \
+            use): keys spec, output, templates, accessLevel, only, kinds (an array), dependencies. \
+            Paths in it are relative to its folder; flags given here override it.
             """
     )
 
     @OptionGroup var specOption: SpecOption
 
-    @Option(name: .long, help: ArgumentHelp("Folder for the generated Swift files.", valueName: "dir"))
-    var output: String
+    @Option(name: .long, help: ArgumentHelp("Options from a JSON file (sdlgen.json); flags override it.", valueName: "path"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("Folder for the generated Swift files (or \"output\" in --config).", valueName: "dir"))
+    var output: String?
 
     @Option(name: .long, help: ArgumentHelp("Folder of .mustache files overriding the built-in templates.", valueName: "dir"))
     var templates: String?
 
-    @Option(name: .long, help: "Access level of generated declarations: public, package or internal.")
-    var accessLevel: GeneratorOptions.AccessLevel = .public
+    @Option(name: .long, help: "Access level of generated declarations: public, package or internal. (default: public)")
+    var accessLevel: GeneratorOptions.AccessLevel?
 
     @Option(name: .long, help: ArgumentHelp("Only definitions whose spec name matches this regular expression (whole name).", valueName: "regex"))
     var only: String?
 
-    @Option(name: .long, help: ArgumentHelp("Kinds to generate, comma-separated: enums,structs,functions.", valueName: "kinds"))
-    var kinds: String = "enums,structs,functions"
+    @Option(name: .long, help: ArgumentHelp("Kinds to generate, comma-separated: enums,structs,functions. (default: all)", valueName: "kinds"))
+    var kinds: String?
 
-    @Flag(inversion: .prefixedNo, help: "Also generate the enums and structs the selection uses.")
-    var dependencies = true
+    @Flag(inversion: .prefixedNo, help: "Also generate the enums and structs the selection uses. (default: on)")
+    var dependencies: Bool?
 
     @Option(name: .long, help: ArgumentHelp("Spec record (version and SHA-256): written after generating, verified with --check.", valueName: "path"))
     var record: String?
@@ -45,10 +52,10 @@ struct Generate: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        _ = try parsedKinds()
+        if let kinds { _ = try Self.parsedKinds(kinds) }
     }
 
-    func parsedKinds() throws -> Set<GeneratorOptions.Kind> {
+    static func parsedKinds(_ kinds: String) throws -> Set<GeneratorOptions.Kind> {
         var result: Set<GeneratorOptions.Kind> = []
         for name in kinds.split(separator: ",") {
             let trimmed = String(name.filter { $0 != " " })
@@ -62,13 +69,19 @@ struct Generate: ParsableCommand {
     }
 
     func run() throws {
-        let path = try specOption.resolvedPath()
+        // The file first, so a broken configuration is reported before anything else.
+        let file = try config.map(ConfigFile.load) ?? ConfigFile()
+        let path = try specOption.resolvedPath(configured: file.path(\.spec), configFile: config)
+        guard let outputDirectory = self.output ?? file.path(\.output) else {
+            throw ValidationError("Give the output folder with --output DIR or \"output\" in the --config file.")
+        }
+        let templates = self.templates ?? file.path(\.templates)
         let spec = try loadSpec(path)
         var options = GeneratorOptions()
-        options.accessLevel = accessLevel
-        options.only = only
-        options.kinds = try parsedKinds()
-        options.includeDependencies = dependencies
+        options.accessLevel = accessLevel ?? file.configuration.accessLevel ?? .public
+        options.only = only ?? file.configuration.only
+        options.kinds = try kinds.map(Self.parsedKinds) ?? file.configuration.kinds.map(Set.init) ?? Set(GeneratorOptions.Kind.allCases)
+        options.includeDependencies = dependencies ?? file.configuration.dependencies ?? true
         options.templatesDirectory = templates
         options.specFileName = String(path.split(separator: "/").last ?? "MOBILE_API.xml")
 
@@ -85,17 +98,17 @@ struct Generate: ParsableCommand {
 
         let report: OutputWriter.Report
         do {
-            report = try OutputWriter.write(output.files, to: self.output, checkOnly: check)
+            report = try OutputWriter.write(output.files, to: outputDirectory, checkOnly: check)
         } catch {
             Report.print(error.diagnostics)
             throw ExitCode.failure
         }
         let record = self.record.map { SpecRecord(spec: spec, path: $0) }
         if check {
-            var stale = report.changed.map { joined(self.output, $0) }
+            var stale = report.changed.map { joined(outputDirectory, $0) }
             if let record, !record.isCurrent() { stale.append(record.path) }
             if stale.isEmpty {
-                if !quiet { StandardError.write("sdlgen: \(self.output) is up to date with \(path)\n") }
+                if !quiet { StandardError.write("sdlgen: \(outputDirectory) is up to date with \(path)\n") }
                 return
             }
             StandardError.write("sdlgen: out of date with \(path); regenerate with `sdlgen generate`:\n")
@@ -105,7 +118,7 @@ struct Generate: ParsableCommand {
         try record?.write()
         if !quiet {
             StandardError.write(
-                "sdlgen: \(report.changed.count) file\(report.changed.count == 1 ? "" : "s") written, \(report.unchanged.count) unchanged in \(self.output)\n")
+                "sdlgen: \(report.changed.count) file\(report.changed.count == 1 ? "" : "s") written, \(report.unchanged.count) unchanged in \(outputDirectory)\n")
         }
     }
 

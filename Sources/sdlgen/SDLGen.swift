@@ -7,7 +7,7 @@ struct SDLGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdlgen",
         abstract: "Generate Swift types from the SmartDeviceLink RPC spec (MOBILE_API.xml).",
-        subcommands: [Generate.self, Validate.self, Dump.self, Templates.self],
+        subcommands: [Generate.self, Validate.self, Dump.self, Diff.self, Templates.self],
         defaultSubcommand: nil
     )
 }
@@ -17,9 +17,14 @@ struct SpecOption: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Path to MOBILE_API.xml (default: $SDL_SPEC).", valueName: "path"))
     var spec: String?
 
-    func resolvedPath() throws -> String {
+    /// `--spec`, else the spec a configuration file names (`generate --config`), else `$SDL_SPEC`.
+    func resolvedPath(configured: String? = nil, configFile: String? = nil) throws -> String {
         if let spec { return spec }
+        if let configured { return configured }
         if let fromEnvironment = Environment.value("SDL_SPEC"), !fromEnvironment.isEmpty { return fromEnvironment }
+        if let configFile {
+            throw ValidationError("Give the spec with --spec PATH, \"spec\" in \(configFile) or the SDL_SPEC environment variable.")
+        }
         throw ValidationError("Give the spec with --spec PATH or the SDL_SPEC environment variable.")
     }
 }

@@ -13,14 +13,22 @@ import Testing
         syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0),
         appName: "Demo", isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "1234")
 
+    /// Session settings for tests: timeouts generous enough for a machine busy with other
+    /// suites, since nothing here is about timing.
+    static var patient: SDLProtocolSession.Configuration {
+        var configuration = SDLProtocolSession.Configuration()
+        configuration.controlTimeout = .seconds(120)
+        return configuration
+    }
+
     /// A started session and client talking to a fresh emulator over an in-memory pair.
-    static func connected(_ configuration: SDLProtocolSession.Configuration = .init()) async throws -> (SDLProtocolSession, SDLRPCClient) {
+    static func connected(_ configuration: SDLProtocolSession.Configuration = patient) async throws -> (SDLProtocolSession, SDLRPCClient) {
         let (app, headUnit) = SDLMemoryTransport.pair()
         let emulator = SDLHeadUnitEmulator()
         Task { await emulator.serve(headUnit) }
         let session = SDLProtocolSession(transport: app, configuration: configuration)
         _ = try await session.start()
-        let client = SDLRPCClient(session: session)
+        let client = SDLRPCClient(session: session, requestTimeout: .seconds(120))
         await client.run()
         return (session, client)
     }
@@ -38,7 +46,7 @@ import Testing
     }
 
     @Test func anAppWithoutBSONGetsProtocolFour() async throws {
-        var configuration = SDLProtocolSession.Configuration()
+        var configuration = Self.patient
         configuration.protocolVersion = "4.0.0"
         let (session, client) = try await Self.connected(configuration)
         let negotiated = try #require(await session.session)
@@ -104,9 +112,7 @@ import Testing
     }
 
     @Test func bulkDataTravelsInSeveralFrames() async throws {
-        var configuration = SDLProtocolSession.Configuration()
-        configuration.protocolVersion = "5.4.0"
-        let (session, client) = try await Self.connected(configuration)
+        let (session, client) = try await Self.connected()
         _ = try await client.send(Self.registration)
         let file = (0..<200_000).map { UInt8(truncatingIfNeeded: $0) }
         let response = try await client.send(PutFile(syncFileName: "big.bin", fileType: .binary), bulkData: file)
@@ -126,9 +132,9 @@ import Testing
         let emulator = SDLHeadUnitEmulator()
         let server = Task { try await listener.run { transport in await emulator.serve(transport) } }
         let transport = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port, policy: .standard)
-        let session = SDLProtocolSession(transport: transport)
+        let session = SDLProtocolSession(transport: transport, configuration: Self.patient)
         _ = try await session.start()
-        let client = SDLRPCClient(session: session)
+        let client = SDLRPCClient(session: session, requestTimeout: .seconds(120))
         await client.run()
         #expect(try await client.send(Self.registration).success)
         let show = try await client.send(Show(mainField1: "Hello"))
@@ -146,7 +152,7 @@ func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
 
 /// What happens when the head unit goes silent or away.
 @Suite struct ConnectionFailureTests {
-    /// A session with a fake head unit that only answers StartService, then stays silent.
+    /// A session with a fake head unit that answers StartService and EndService, and no RPC.
     static func silentHeadUnit() async throws -> (SDLProtocolSession, SDLRPCClient, SDLMemoryTransport) {
         let (app, headUnit) = SDLMemoryTransport.pair()
         Task {
@@ -154,21 +160,26 @@ func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
             for try await chunk in headUnit.inbound {
                 decoder.append(chunk)
                 while let frame = try decoder.nextFrame() {
-                    guard frame.header.controlFrameType == .startService else { continue }
-                    var ack = SDLControlPayload()
-                    ack.protocolVersion = "5.4.0"
-                    ack.hashID = 1
-                    ack.mtu = 131_072
-                    let reply = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: 2, sessionID: 1), payload: ack.bytes)
-                    try await headUnit.send(reply.bytes)
+                    switch frame.header.controlFrameType {
+                    case .startService?:
+                        var ack = SDLControlPayload()
+                        ack.protocolVersion = "5.4.0"
+                        ack.hashID = 1
+                        ack.mtu = 131_072
+                        let reply = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: 2, sessionID: 1), payload: ack.bytes)
+                        try await headUnit.send(reply.bytes)
+                    case .endService?:
+                        let reply = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: 5, sessionID: 1))
+                        try await headUnit.send(reply.bytes)
+                    default:
+                        break
+                    }
                 }
             }
         }
-        var configuration = SDLProtocolSession.Configuration()
-        configuration.controlTimeout = .milliseconds(200)  // the silent head unit never acknowledges EndService
-        let session = SDLProtocolSession(transport: app, configuration: configuration)
+        let session = SDLProtocolSession(transport: app, configuration: ClientEmulatorTests.patient)
         _ = try await session.start()
-        let client = SDLRPCClient(session: session)
+        let client = SDLRPCClient(session: session, requestTimeout: .seconds(120))
         await client.run()
         return (session, client, headUnit)
     }
@@ -216,7 +227,7 @@ func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
 
     @Test func theSessionAnswersHeartbeats() async throws {
         let (app, headUnit) = SDLMemoryTransport.pair()
-        let session = SDLProtocolSession(transport: app)
+        let session = SDLProtocolSession(transport: app, configuration: ClientEmulatorTests.patient)
         let started = Task { try await session.start() }
         var decoder = SDLFrameDecoder()
         var inbound = headUnit.inbound.makeAsyncIterator()

@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func encryptedTrafficPassesThroughTheSecurityProvider() async throws {
-        var configuration = SDLProtocolSession.Configuration()
+        var configuration = ClientEmulatorTests.patient
         configuration.security = SDLPassThroughSecurity()
         let (session, client) = try await ClientEmulatorTests.connected(configuration)
         _ = try await client.send(ClientEmulatorTests.registration)
@@ -64,7 +64,7 @@ import Testing
                 }
             }
         }
-        let session = SDLProtocolSession(transport: app)
+        let session = SDLProtocolSession(transport: app, configuration: ClientEmulatorTests.patient)
         await #expect(throws: SDLSessionError.startRejected(service: .rpc, rejectedParams: ["protocolVersion"], reason: "too new")) {
             try await session.start()
         }
@@ -95,9 +95,9 @@ import Testing
         let (app, headUnit) = SDLMemoryTransport.pair()
         let emulator = SDLHeadUnitEmulator(configuration: configuration)
         Task { await emulator.serve(headUnit) }
-        let session = SDLProtocolSession(transport: app)
+        let session = SDLProtocolSession(transport: app, configuration: ClientEmulatorTests.patient)
         _ = try await session.start()
-        let client = SDLRPCClient(session: session)
+        let client = SDLRPCClient(session: session, requestTimeout: .seconds(120))
         await client.run()
         _ = try await client.send(ClientEmulatorTests.registration)
         await session.close()

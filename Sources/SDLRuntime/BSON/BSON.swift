@@ -297,17 +297,18 @@ private struct BSONDecoder {
         }
         let end = start + declared
         var elements: [BSONDocument.Element] = []
-        var seen: Set<String> = []
+        var seen: Set<ExactKey> = []
         while true {
             guard position < end else { throw error(.truncated) }
+            let typeOffset = position
             let type = try byte()
             if type == 0 { break }
             let key = try cString()
             guard position <= end else { throw error(.truncated) }
             path.append(key)
-            let value = try self.value(type: type, depth: depth)
+            guard seen.insert(ExactKey(scope: 0, text: key)).inserted else { throw error(.duplicateKey(key), at: typeOffset) }
+            let value = try self.value(type: type, at: typeOffset, depth: depth)
             path.removeLast()
-            guard seen.insert(key).inserted else { throw error(.duplicateKey(key)) }
             elements.append(BSONDocument.Element(key: key, value: value))
         }
         guard position == end else {
@@ -320,7 +321,8 @@ private struct BSONDecoder {
         BSONDocument(try elements(depth: depth))
     }
 
-    mutating func value(type: UInt8, depth: Int) throws(BSONError) -> BSONValue {
+    /// The value of an element whose type byte is at `typeOffset`.
+    mutating func value(type: UInt8, at typeOffset: Int, depth: Int) throws(BSONError) -> BSONValue {
         switch type {
         case 0x01:
             return .double(Double(bitPattern: UInt64(bitPattern: try int64())))
@@ -357,7 +359,7 @@ private struct BSONDecoder {
         case 0x12:
             return .int64(try int64())
         default:
-            throw error(.unsupportedType(type), at: position - 1)
+            throw error(.unsupportedType(type), at: typeOffset)
         }
     }
 }

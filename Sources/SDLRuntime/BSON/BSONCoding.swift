@@ -45,6 +45,8 @@ public struct SDLBSONReader: SDLReader {
     private struct Level {
         var elements: [BSONDocument.Element]
         var next = 0
+        /// The parameter the next key most likely names: the one after the last key's.
+        var nextParameter = 0
     }
 
     private var levels: [Level]
@@ -52,6 +54,8 @@ public struct SDLBSONReader: SDLReader {
     private var path: SDLCodingPath
     public private(set) var issues: [SDLCodingIssue] = []
     public private(set) var unknownKeys: [SDLCodingPath] = []
+    /// The paths of `issues`, so that `missing` stays constant-time with many issues.
+    private var issuePaths: Set<SDLCodingPath> = []
 
     init(document: BSONDocument, root: String) {
         levels = [Level(elements: document.elements)]
@@ -70,6 +74,7 @@ public struct SDLBSONReader: SDLReader {
 
     private mutating func record(_ kind: SDLCodingIssue.Kind, severity: SDLCodingIssue.Severity = .error) {
         issues.append(SDLCodingIssue(path: path, kind: kind, severity: severity))
+        issuePaths.insert(path)
     }
 
     public mutating func nextKey() throws(SDLReaderFailure) -> String? {
@@ -84,6 +89,18 @@ public struct SDLBSONReader: SDLReader {
         return element.key
     }
 
+    public mutating func nextKey(in parameters: [SDLParameterInfo]) throws(SDLReaderFailure) -> SDLKey? {
+        guard let key = try nextKey() else { return nil }
+        // As the default implementation, trying the likely parameter first.
+        let top = levels.count - 1
+        let likely = levels[top].nextParameter
+        let index =
+            likely < parameters.count && parameters[likely].name == key
+            ? likely : parameters.firstIndex { $0.name == key } ?? -1
+        if index >= 0 { levels[top].nextParameter = index + 1 }
+        return SDLKey(index: index, name: key)
+    }
+
     public mutating func skipUnknownValue(forKey key: String) throws(SDLReaderFailure) {
         var at = path
         at.components.append(.key(key))
@@ -93,7 +110,7 @@ public struct SDLBSONReader: SDLReader {
     public mutating func missing(_ parameter: SDLParameterInfo) {
         path.components.append(.key(parameter.name))
         // A value that was present but unusable is already reported; "missing" would mislead.
-        if !issues.contains(where: { $0.path == path }) { record(.missingMandatory) }
+        if !issuePaths.contains(path) { record(.missingMandatory) }
         path.components.removeLast()
     }
 

@@ -26,6 +26,10 @@ public enum SDLReaderFailure: Error, Hashable, Sendable {
 public protocol SDLReader {
     /// The next key of the current object, or nil after its last key (the object is then left).
     mutating func nextKey() throws(SDLReaderFailure) -> String?
+    /// The next key of the current object with the index of the parameter it names among
+    /// `parameters` (the reading type's `structInfo.parameters`), or nil after its last key.
+    /// Generated code switches on the index; a reader can often find it without making a String.
+    mutating func nextKey(in parameters: [SDLParameterInfo]) throws(SDLReaderFailure) -> SDLKey?
     /// Skips the value of a key the type does not know, noting the key for diagnostics.
     mutating func skipUnknownValue(forKey key: String) throws(SDLReaderFailure)
     /// Records that a mandatory parameter was absent.
@@ -44,6 +48,27 @@ public protocol SDLReader {
     mutating func readStringArray(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [String]?
     mutating func readEnumArray<E: SDLEnumeration>(_ type: E.Type, _ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [E]?
     mutating func readStructArray<T: SDLCodable>(_ type: T.Type, _ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [T]?
+}
+
+/// A key as `SDLReader.nextKey(in:)` reports it.
+public struct SDLKey: Hashable, Sendable {
+    /// The index of the parameter the key names, or -1 for a key the type does not define.
+    public var index: Int
+    /// The key as received.
+    public var name: String
+
+    public init(index: Int, name: String) {
+        self.index = index
+        self.name = name
+    }
+}
+
+extension SDLReader {
+    /// Looks the key up by name; readers that can do better implement their own.
+    public mutating func nextKey(in parameters: [SDLParameterInfo]) throws(SDLReaderFailure) -> SDLKey? {
+        guard let key = try nextKey() else { return nil }
+        return SDLKey(index: parameters.firstIndex { $0.name == key } ?? -1, name: key)
+    }
 }
 
 /// Writes parameters; keys are the spec's names.

@@ -18,7 +18,13 @@ enum SDLRules {
     /// Length in Unicode scalars, as the head unit counts characters.
     static func string(_ value: String, _ parameter: SDLParameterInfo) -> SDLCodingIssue.Kind? {
         guard parameter.minLength != nil || parameter.maxLength != nil else { return nil }
-        let length = value.unicodeScalars.count
+        // A string has between a quarter of its UTF-8 bytes and all of them as scalars: most
+        // strings are within bounds whatever the exact count, and need no counting.
+        let bytes = value.utf8.count
+        if (parameter.maxLength.map { bytes <= $0 } ?? true), (parameter.minLength.map { (bytes + 3) / 4 >= $0 } ?? true) {
+            return nil
+        }
+        let length = scalarCount(value)
         if let min = parameter.minLength, length < min {
             return .lengthOutOfRange(length: length, min: parameter.minLength, max: parameter.maxLength)
         }
@@ -26,6 +32,16 @@ enum SDLRules {
             return .lengthOutOfRange(length: length, min: parameter.minLength, max: parameter.maxLength)
         }
         return nil
+    }
+
+    /// `value.unicodeScalars.count`, faster: in UTF-8, every byte but the continuation bytes
+    /// starts a scalar.
+    static func scalarCount(_ value: String) -> Int {
+        value.utf8.withContiguousStorageIfAvailable { bytes in
+            var count = 0
+            for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
+            return count
+        } ?? value.unicodeScalars.count
     }
 
     static func size(_ count: Int, _ parameter: SDLParameterInfo) -> SDLCodingIssue.Kind? {
@@ -100,13 +116,34 @@ public struct SDLValidator {
         record(SDLRules.string(value, parameter), parameter)
     }
 
+    // The generic checks below do without `present` and `enumerated()`: in code that is not
+    // specialized, `V?` and `EnumeratedSequence<[T]>` look up their metadata at run time, per
+    // value. `checkEnum` and `checkStruct` are inlinable so that the optional is unwrapped in the
+    // caller's code, where the type is known.
+
+    /// Records a missing mandatory parameter.
+    @usableFromInline
+    mutating func absent(_ parameter: SDLParameterInfo) {
+        if parameter.isMandatory { record(.missingMandatory, parameter) }
+    }
+
+    @inlinable
     public mutating func checkEnum<E: SDLEnumeration>(_ value: E?, _ parameter: SDLParameterInfo) {
-        guard let value = present(value, parameter) else { return }
+        if let value { checkPresentEnum(value, parameter) } else { absent(parameter) }
+    }
+
+    @usableFromInline
+    mutating func checkPresentEnum<E: SDLEnumeration>(_ value: E, _ parameter: SDLParameterInfo) {
         record(SDLRules.enumeration(value), parameter)
     }
 
+    @inlinable
     public mutating func checkStruct<T: SDLCodable>(_ value: T?, _ parameter: SDLParameterInfo) {
-        guard let value = present(value, parameter) else { return }
+        if let value { checkPresentStruct(value, parameter) } else { absent(parameter) }
+    }
+
+    @usableFromInline
+    mutating func checkPresentStruct<T: SDLCodable>(_ value: T, _ parameter: SDLParameterInfo) {
         path.components.append(.key(parameter.name))
         value.validate(into: &self)
         path.components.removeLast()
@@ -136,18 +173,18 @@ public struct SDLValidator {
     }
 
     public mutating func checkEnumArray<E: SDLEnumeration>(_ value: [E]?, _ parameter: SDLParameterInfo) {
-        guard let value = present(value, parameter) else { return }
+        guard let value else { return absent(parameter) }
         record(SDLRules.size(value.count, parameter), parameter)
-        for (index, element) in value.enumerated() { record(SDLRules.enumeration(element), parameter, index: index) }
+        for index in value.indices { record(SDLRules.enumeration(value[index]), parameter, index: index) }
     }
 
     public mutating func checkStructArray<T: SDLCodable>(_ value: [T]?, _ parameter: SDLParameterInfo) {
-        guard let value = present(value, parameter) else { return }
+        guard let value else { return absent(parameter) }
         record(SDLRules.size(value.count, parameter), parameter)
-        for (index, element) in value.enumerated() {
+        for index in value.indices {
             path.components.append(.key(parameter.name))
             path.components.append(.index(index))
-            element.validate(into: &self)
+            value[index].validate(into: &self)
             path.components.removeLast(2)
         }
     }

@@ -8,13 +8,31 @@ public struct SDLJSONReader: SDLReader {
     private let maxDepth: Int
     private var depth = 0
     private var path: SDLCodingPath
-    /// Keys seen in each open object, innermost last, to catch duplicates.
-    private var openObjects: [[String]] = []
+    /// What the open objects have seen, to catch duplicate keys: the indexes of the parameters
+    /// named (keys read through `nextKey(in:)`), a flat stack for all the open objects,
+    /// outermost first, so that entering an object allocates nothing; and the other keys, by
+    /// object, in a set, so that an object with many unknown keys stays linear.
+    private var seenParameters: [Int] = []
+    private var seenKeys: Set<ExactKey> = []
+    private var objectCount = 0
+    /// The innermost open object.
+    private var object = OpenObject()
+
+    private struct OpenObject {
+        /// Where the object's entries start in `seenParameters`.
+        var parametersStart = 0
+        /// The object's scope in `seenKeys`.
+        var id = 0
+        /// The parameter the next key most likely names: the one after the last key's.
+        var nextParameter = 0
+    }
     /// Whether the innermost open object or array still waits for its first member.
     private var expectingFirstMember = false
 
     public private(set) var issues: [SDLCodingIssue] = []
     public private(set) var unknownKeys: [SDLCodingPath] = []
+    /// The paths of `issues`, so that `missing` stays constant-time with many issues.
+    private var issuePaths: Set<SDLCodingPath> = []
 
     init(input: UnsafeRawBufferPointer, root: String, maxDepth: Int) {
         self.input = input
@@ -49,6 +67,7 @@ public struct SDLJSONReader: SDLReader {
 
     private mutating func record(_ kind: SDLCodingIssue.Kind, severity: SDLCodingIssue.Severity = .error) {
         issues.append(SDLCodingIssue(path: path, kind: kind, severity: severity))
+        issuePaths.insert(path)
     }
 
     private mutating func fail(_ reason: String) -> SDLReaderFailure {
@@ -130,10 +149,20 @@ public struct SDLJSONReader: SDLReader {
         expectingFirstMember = true
     }
 
+    /// Enters an object (the reader stands on `{`); returns the enclosing object's state, which
+    /// the caller puts back once the object is read.
+    private mutating func enterObject() throws(SDLReaderFailure) -> OpenObject {
+        try enter()
+        let outer = object
+        objectCount += 1
+        object = OpenObject(parametersStart: seenParameters.count, id: objectCount)
+        return outer
+    }
+
     /// Reads `{ ... }` into `T`; the reader stands on `{`.
     private mutating func readObjectBody<T: SDLCodable>(_ type: T.Type) throws(SDLReaderFailure) -> T? {
-        try enter()
-        openObjects.append([])
+        let outer = try enterObject()
+        defer { object = outer }
         do {
             return try T(from: &self)
         } catch .invalidValue {
@@ -143,15 +172,18 @@ public struct SDLJSONReader: SDLReader {
         }
     }
 
-    public mutating func nextKey() throws(SDLReaderFailure) -> String? {
+    /// Moves to the next key's opening quote; false (and the object left) after the last key.
+    private mutating func advanceToKey() throws(SDLReaderFailure) -> Bool {
         skipWhitespace()
         guard let byte = peek() else { throw fail("truncated object") }
         if byte == UInt8(ascii: "}") {
             position += 1
-            openObjects.removeLast()
+            if seenParameters.count > object.parametersStart {
+                seenParameters.removeLast(seenParameters.count - object.parametersStart)
+            }
             depth -= 1
             expectingFirstMember = false
-            return nil
+            return false
         }
         if expectingFirstMember {
             expectingFirstMember = false
@@ -161,32 +193,139 @@ public struct SDLJSONReader: SDLReader {
             skipWhitespace()
         }
         guard peek() == UInt8(ascii: "\"") else { throw fail("expected a key string") }
-        let key = try parseString()
+        return true
+    }
+
+    /// Moves past the `:` after a key.
+    @inline(__always)
+    private mutating func expectColon() throws(SDLReaderFailure) {
         skipWhitespace()
         guard peek() == UInt8(ascii: ":") else { throw fail("expected ':' after key") }
         position += 1
         skipWhitespace()
-        if openObjects[openObjects.count - 1].contains(key) {
-            path.components.append(.key(key))
-            record(.duplicateKey(key))
-            path.components.removeLast()
-        } else {
-            openObjects[openObjects.count - 1].append(key)
+    }
+
+    /// Records `key` as a duplicate when the object has seen it.
+    private mutating func noteKey(_ key: String) {
+        if !seenKeys.insert(ExactKey(scope: object.id, text: key)).inserted { duplicate(key) }
+    }
+
+    /// Records `key`, which names parameter `index`, as a duplicate when the object has seen it.
+    private mutating func noteParameter(_ index: Int, key: String) {
+        object.nextParameter = index + 1
+        for seen in object.parametersStart..<seenParameters.count where seenParameters[seen] == index {
+            duplicate(key)
+            return
         }
+        seenParameters.append(index)
+    }
+
+    private mutating func duplicate(_ key: String) {
+        path.components.append(.key(key))
+        record(.duplicateKey(key))
+        path.components.removeLast()
+    }
+
+    public mutating func nextKey() throws(SDLReaderFailure) -> String? {
+        guard try advanceToKey() else { return nil }
+        let key = try parseString()
+        try expectColon()
+        noteKey(key)
         return key
+    }
+
+    public mutating func nextKey(in parameters: [SDLParameterInfo]) throws(SDLReaderFailure) -> SDLKey? {
+        guard try advanceToKey() else { return nil }
+        // Usually the key is a parameter's name as is (no escapes), most likely the one after
+        // the previous key's: find it by its bytes, and make no String.
+        if let (index, end) = Self.parameter(at: position + 1, of: input, in: parameters, likely: object.nextParameter) {
+            position = end + 1
+            try expectColon()
+            let name = parameters[index].name
+            noteParameter(index, key: name)
+            return SDLKey(index: index, name: name)
+        }
+        let key = try parseString()
+        try expectColon()
+        // Equal as Strings (e.g. written with escapes) is the same key.
+        if let index = parameters.firstIndex(where: { $0.name == key }) {
+            noteParameter(index, key: key)
+            return SDLKey(index: index, name: key)
+        }
+        noteKey(key)
+        return SDLKey(index: -1, name: key)
+    }
+
+    /// The parameter whose name is exactly the key starting at `start` (after its opening
+    /// quote), with the position of the closing quote; `likely` is tried first, without looking
+    /// for the key's end. (Static: a method on `self` called from a mutating one can copy the
+    /// whole reader.)
+    private static func parameter(
+        at start: Int, of input: UnsafeRawBufferPointer, in parameters: [SDLParameterInfo], likely: Int
+    ) -> (index: Int, end: Int)? {
+        parameters.withUnsafeBufferPointer { list -> (index: Int, end: Int)? in
+            if likely < list.count, let end = name(list[likely].name, at: start, of: input) { return (likely, end) }
+            var end = start
+            while end < input.count {
+                let byte = input[end]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+                end += 1
+            }
+            guard end < input.count, input[end] == UInt8(ascii: "\"") else { return nil }
+            let key = UnsafeRawBufferPointer(rebasing: input[start..<end])
+            for index in list.indices where index != likely && bytes(key, equal: list[index].name) {
+                return (index, end)
+            }
+            return nil
+        }
+    }
+
+    /// Where the closing quote is when the input at `start` is `name` then a quote. A name holds
+    /// no quote or backslash, so that quote ends the key.
+    @inline(__always)
+    private static func name(_ name: String, at start: Int, of input: UnsafeRawBufferPointer) -> Int? {
+        let end = start + name.utf8.count
+        guard end < input.count, input[end] == UInt8(ascii: "\""),
+            bytes(UnsafeRawBufferPointer(rebasing: input[start..<end]), equal: name)
+        else { return nil }
+        return end
+    }
+
+    @inline(__always)
+    private static func bytes(_ key: UnsafeRawBufferPointer, equal name: String) -> Bool {
+        let utf8 = name.utf8
+        guard utf8.count == key.count else { return false }
+        return utf8.withContiguousStorageIfAvailable { bytes in
+            // Eight bytes at a time, then the rest.
+            let name = UnsafeRawBufferPointer(bytes)
+            var offset = 0
+            while offset + 8 <= name.count {
+                guard name.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    == key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                else { return false }
+                offset += 8
+            }
+            while offset < name.count {
+                guard name[offset] == key[offset] else { return false }
+                offset += 1
+            }
+            return true
+        } ?? utf8.elementsEqual(key)
     }
 
     public mutating func skipUnknownValue(forKey key: String) throws(SDLReaderFailure) {
         var at = path
         at.components.append(.key(key))
         unknownKeys.append(at)
+        path.components.append(.key(key))
+        defer { path.components.removeLast() }
         try skipValue()
     }
 
     public mutating func missing(_ parameter: SDLParameterInfo) {
         path.components.append(.key(parameter.name))
         // A value that was present but unusable is already reported; "missing" would mislead.
-        if !issues.contains(where: { $0.path == path }) { record(.missingMandatory) }
+        if !issuePaths.contains(path) { record(.missingMandatory) }
         path.components.removeLast()
     }
 
@@ -196,12 +335,22 @@ public struct SDLJSONReader: SDLReader {
         guard let byte = peek() else { throw fail("truncated value") }
         switch byte {
         case UInt8(ascii: "{"):
-            try enter()
-            openObjects.append([])
-            while try nextKey() != nil { try skipValue() }
+            let outer = try enterObject()
+            defer { object = outer }
+            while let key = try nextKey() {
+                path.components.append(.key(key))
+                defer { path.components.removeLast() }
+                try skipValue()
+            }
         case UInt8(ascii: "["):
             try enter()
-            while try nextElement() { try skipValue() }
+            var index = 0
+            while try nextElement() {
+                path.components.append(.index(index))
+                defer { path.components.removeLast() }
+                try skipValue()
+                index += 1
+            }
         case UInt8(ascii: "\""):
             _ = try parseString()
         case UInt8(ascii: "t"): try expectLiteral("true")
@@ -303,6 +452,9 @@ public struct SDLJSONReader: SDLReader {
         return value
     }
 
+    // The generic values below avoid closures and locals of type `E?`/`T?`: in code that is not
+    // specialized, each would look up `Optional<E>`'s metadata at run time, per value.
+
     private mutating func enumValue<E: SDLEnumeration>(_ type: E.Type) throws(SDLReaderFailure) -> E? {
         guard peek() == UInt8(ascii: "\"") else {
             try mismatch(expected: "String (\(E.enumInfo.name))")
@@ -313,12 +465,40 @@ public struct SDLJSONReader: SDLReader {
         return value
     }
 
+    /// `enumValue`, appending the value when there is one.
+    private mutating func appendEnum<E: SDLEnumeration>(to values: inout [E]) throws(SDLReaderFailure) {
+        guard peek() == UInt8(ascii: "\"") else {
+            try mismatch(expected: "String (\(E.enumInfo.name))")
+            return
+        }
+        let value = E(rawValue: try parseString())
+        if let problem = SDLRules.enumeration(value) { record(problem, severity: .warning) }
+        values.append(value)
+    }
+
     private mutating func structValue<T: SDLCodable>(_ type: T.Type) throws(SDLReaderFailure) -> T? {
         guard peek() == UInt8(ascii: "{") else {
             try mismatch(expected: "Object (\(T.structInfo.name))")
             return nil
         }
         return try readObjectBody(T.self)
+    }
+
+    /// `structValue`, appending the value when there is one.
+    private mutating func appendStruct<T: SDLCodable>(to values: inout [T]) throws(SDLReaderFailure) {
+        guard peek() == UInt8(ascii: "{") else {
+            try mismatch(expected: "Object (\(T.structInfo.name))")
+            return
+        }
+        let outer = try enterObject()
+        defer { object = outer }
+        do {
+            values.append(try T(from: &self))
+        } catch .invalidValue {
+            return
+        } catch {
+            throw error
+        }
     }
 
     // MARK: SDLReader
@@ -369,11 +549,15 @@ public struct SDLJSONReader: SDLReader {
     }
 
     public mutating func readEnum<E: SDLEnumeration>(_ type: E.Type, _ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> E? {
-        try at(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.enumValue(E.self) }
+        path.components.append(.key(parameter.name))
+        defer { path.components.removeLast() }
+        return try enumValue(E.self)
     }
 
     public mutating func readStruct<T: SDLCodable>(_ type: T.Type, _ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> T? {
-        try at(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.structValue(T.self) }
+        path.components.append(.key(parameter.name))
+        defer { path.components.removeLast() }
+        return try structValue(T.self)
     }
 
     public mutating func readBoolArray(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [Bool]? {
@@ -392,16 +576,51 @@ public struct SDLJSONReader: SDLReader {
         try array(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.stringValue(parameter) }
     }
 
+    // Like `array`, without closures returning `E?`/`T?` (see `enumValue`).
+
     public mutating func readEnumArray<E: SDLEnumeration>(_ type: E.Type, _ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [E]? {
-        try array(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.enumValue(E.self) }
+        path.components.append(.key(parameter.name))
+        defer { path.components.removeLast() }
+        guard peek() == UInt8(ascii: "[") else {
+            try mismatch(expected: "Array")
+            return nil
+        }
+        try enter()
+        var values: [E] = []
+        var index = 0
+        while try nextElement() {
+            path.components.append(.index(index))
+            try appendEnum(to: &values)
+            path.components.removeLast()
+            index += 1
+        }
+        if let problem = SDLRules.size(index, parameter) { record(problem) }
+        return values
     }
 
     public mutating func readStructArray<T: SDLCodable>(_ type: T.Type, _ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [T]? {
-        try array(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.structValue(T.self) }
+        path.components.append(.key(parameter.name))
+        defer { path.components.removeLast() }
+        guard peek() == UInt8(ascii: "[") else {
+            try mismatch(expected: "Array")
+            return nil
+        }
+        try enter()
+        var values: [T] = []
+        var index = 0
+        while try nextElement() {
+            path.components.append(.index(index))
+            try appendStruct(to: &values)
+            path.components.removeLast()
+            index += 1
+        }
+        if let problem = SDLRules.size(index, parameter) { record(problem) }
+        return values
     }
 
     // MARK: Tokens
 
+    @inline(__always)
     private func text(_ range: Range<Int>) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: input[range]), as: UTF8.self)
     }
@@ -467,18 +686,21 @@ public struct SDLJSONReader: SDLReader {
     private mutating func parseString() throws(SDLReaderFailure) -> String {
         position += 1
         let start = position
+        var bits: UInt8 = 0
         while position < input.count {
             let byte = input[position]
             if byte == UInt8(ascii: "\"") {
                 let raw = UnsafeRawBufferPointer(rebasing: input[start..<position])
                 position += 1
-                guard UTF8Validation.isValid(raw) else {
+                // ASCII needs no further check.
+                guard bits < 0x80 || UTF8Validation.isValid(raw) else {
                     position = start
                     throw fail("invalid UTF-8 in string")
                 }
                 return String(decoding: raw, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            bits |= byte
             position += 1
         }
         return try parseEscapedString(from: start)

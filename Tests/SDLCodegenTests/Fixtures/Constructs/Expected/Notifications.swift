@@ -48,11 +48,11 @@ extension OnPulse {
         let parameters = Self.structInfo.parameters
         var beat: Swift.Int?
         var outdated: Outdated?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "beat": beat = try reader.readInteger(parameters[0])
-            case "outdated": outdated = try reader.readStruct(Outdated.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: beat = try reader.readInteger(parameters[0])
+            case 1: outdated = try reader.readStruct(Outdated.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let beat else {

@@ -78,11 +78,11 @@ extension Probe {
         let parameters = Self.structInfo.parameters
         var mode: Mode?
         var target: Point?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "mode": mode = try reader.readEnum(Mode.self, parameters[0])
-            case "target": target = try reader.readStruct(Point.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: mode = try reader.readEnum(Mode.self, parameters[0])
+            case 1: target = try reader.readStruct(Point.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let mode else {
@@ -147,10 +147,10 @@ extension Retire {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var level: Level?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "level": level = try reader.readEnum(Level.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: level = try reader.readEnum(Level.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let level else {

@@ -73,13 +73,13 @@ extension ProbeResponse {
         var resultCode: Mode?
         var info: Swift.String?
         var everything: Everything?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(Mode.self, parameters[1])
-            case "info": info = try reader.readString(parameters[2])
-            case "everything": everything = try reader.readStruct(Everything.self, parameters[3])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(Mode.self, parameters[1])
+            case 2: info = try reader.readString(parameters[2])
+            case 3: everything = try reader.readStruct(Everything.self, parameters[3])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {

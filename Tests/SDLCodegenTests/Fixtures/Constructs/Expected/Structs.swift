@@ -145,11 +145,11 @@ extension Point {
         let parameters = Self.structInfo.parameters
         var x: Swift.Double?
         var y: Swift.Double?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "x": x = try reader.readFloat(parameters[0])
-            case "y": y = try reader.readFloat(parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: x = try reader.readFloat(parameters[0])
+            case 1: y = try reader.readFloat(parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let x, let y else {
@@ -233,24 +233,24 @@ extension Everything {
         var children: [Everything]?
         var old: Swift.String?
         var recent: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "flag": flag = try reader.readBool(parameters[0])
-            case "count": count = try reader.readInteger(parameters[1])
-            case "offset": offset = try reader.readInteger(parameters[2])
-            case "ratio": ratio = try reader.readFloat(parameters[3])
-            case "huge": huge = try reader.readFloat(parameters[4])
-            case "label": label = try reader.readString(parameters[5])
-            case "mode": mode = try reader.readEnum(Mode.self, parameters[6])
-            case "levels": levels = try reader.readEnumArray(Level.self, parameters[7])
-            case "tags": tags = try reader.readStringArray(parameters[8])
-            case "points": points = try reader.readStructArray(Point.self, parameters[9])
-            case "origin": origin = try reader.readStruct(Point.self, parameters[10])
-            case "empty": empty = try reader.readStruct(Empty.self, parameters[11])
-            case "children": children = try reader.readStructArray(Everything.self, parameters[12])
-            case "old": old = try reader.readString(parameters[13])
-            case "recent": recent = try reader.readInteger(parameters[14])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: flag = try reader.readBool(parameters[0])
+            case 1: count = try reader.readInteger(parameters[1])
+            case 2: offset = try reader.readInteger(parameters[2])
+            case 3: ratio = try reader.readFloat(parameters[3])
+            case 4: huge = try reader.readFloat(parameters[4])
+            case 5: label = try reader.readString(parameters[5])
+            case 6: mode = try reader.readEnum(Mode.self, parameters[6])
+            case 7: levels = try reader.readEnumArray(Level.self, parameters[7])
+            case 8: tags = try reader.readStringArray(parameters[8])
+            case 9: points = try reader.readStructArray(Point.self, parameters[9])
+            case 10: origin = try reader.readStruct(Point.self, parameters[10])
+            case 11: empty = try reader.readStruct(Empty.self, parameters[11])
+            case 12: children = try reader.readStructArray(Everything.self, parameters[12])
+            case 13: old = try reader.readString(parameters[13])
+            case 14: recent = try reader.readInteger(parameters[14])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let flag, let offset, let tags, let origin else {
@@ -327,10 +327,10 @@ extension Outdated {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var value: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "value": value = try reader.readString(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: value = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(

@@ -60,10 +60,10 @@ extension AddCommand {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var cmdID: Swift.Int?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "cmdID": cmdID = try reader.readInteger(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: cmdID = try reader.readInteger(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let cmdID else {
@@ -100,10 +100,10 @@ extension BeepRequest {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var beep: Beep?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "beep": beep = try reader.readStruct(Beep.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: beep = try reader.readStruct(Beep.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let beep else {

@@ -62,10 +62,10 @@ extension AddCommandResponse {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var resultCode: SDLResult?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: resultCode = try reader.readEnum(SDLResult.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let resultCode else {
@@ -154,11 +154,11 @@ extension GenericResponse {
         let parameters = Self.structInfo.parameters
         var success: Swift.Bool?
         var resultCode: SDLResult?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "success": success = try reader.readBool(parameters[0])
-            case "resultCode": resultCode = try reader.readEnum(SDLResult.self, parameters[1])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: success = try reader.readBool(parameters[0])
+            case 1: resultCode = try reader.readEnum(SDLResult.self, parameters[1])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let success, let resultCode else {

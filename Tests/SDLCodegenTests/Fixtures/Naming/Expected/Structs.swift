@@ -121,10 +121,10 @@ extension Image {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var value: Swift.String?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "value": value = try reader.readString(parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: value = try reader.readString(parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let value else {
@@ -156,10 +156,10 @@ extension Temperature {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var unit: SDLType?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "unit": unit = try reader.readEnum(SDLType.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: unit = try reader.readEnum(SDLType.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -215,24 +215,24 @@ extension SDLData {
         var rate: [SamplingRate]?
         var image: Image?
         var temperature: Temperature?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "protocol": `protocol` = try reader.readString(parameters[0])
-            case "default": `default` = try reader.readEnum(SDLInt.self, parameters[1])
-            case "class": `class` = try reader.readInteger(parameters[2])
-            case "self": self_ = try reader.readBool(parameters[3])
-            case "URL": url = try reader.readString(parameters[4])
-            case "CT": ct = try reader.readString(parameters[5])
-            case "fuelLevel_State": fuelLevelState = try reader.readEnum(Language.self, parameters[6])
-            case "tz_hour": tzHour = try reader.readInteger(parameters[7])
-            case "hashValue": hashValue_ = try reader.readInteger(parameters[8])
-            case "description": description_ = try reader.readString(parameters[9])
-            case "fuel_level": fuelLevel = try reader.readFloat(parameters[10])
-            case "fuelLevel": fuelLevel_2 = try reader.readFloat(parameters[11])
-            case "rate": rate = try reader.readEnumArray(SamplingRate.self, parameters[12])
-            case "image": image = try reader.readStruct(Image.self, parameters[13])
-            case "temperature": temperature = try reader.readStruct(Temperature.self, parameters[14])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: `protocol` = try reader.readString(parameters[0])
+            case 1: `default` = try reader.readEnum(SDLInt.self, parameters[1])
+            case 2: `class` = try reader.readInteger(parameters[2])
+            case 3: self_ = try reader.readBool(parameters[3])
+            case 4: url = try reader.readString(parameters[4])
+            case 5: ct = try reader.readString(parameters[5])
+            case 6: fuelLevelState = try reader.readEnum(Language.self, parameters[6])
+            case 7: tzHour = try reader.readInteger(parameters[7])
+            case 8: hashValue_ = try reader.readInteger(parameters[8])
+            case 9: description_ = try reader.readString(parameters[9])
+            case 10: fuelLevel = try reader.readFloat(parameters[10])
+            case 11: fuelLevel_2 = try reader.readFloat(parameters[11])
+            case 12: rate = try reader.readEnumArray(SamplingRate.self, parameters[12])
+            case 13: image = try reader.readStruct(Image.self, parameters[13])
+            case 14: temperature = try reader.readStruct(Temperature.self, parameters[14])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         guard let `protocol` else {
@@ -306,10 +306,10 @@ extension SDLSelf {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var data: SDLData?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "data": data = try reader.readStruct(SDLData.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: data = try reader.readStruct(SDLData.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(
@@ -337,10 +337,10 @@ extension Beep {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var self_: SDLSelf?
-        while let key = try reader.nextKey() {
-            switch key {
-            case "self": self_ = try reader.readStruct(SDLSelf.self, parameters[0])
-            default: try reader.skipUnknownValue(forKey: key)
+        while let key = try reader.nextKey(in: parameters) {
+            switch key.index {
+            case 0: self_ = try reader.readStruct(SDLSelf.self, parameters[0])
+            default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
         self.init(

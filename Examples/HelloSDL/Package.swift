@@ -1,0 +1,30 @@
+// swift-tools-version: 6.1
+// An app package that generates its SDL types from its own spec at build time: the target
+// HelloSDL holds MOBILE_API.xml and sdlgen.json, and the SDLGeneratorPlugin build plugin turns
+// them into Swift while the target builds. Try: swift test --package-path Examples/HelloSDL
+import PackageDescription
+
+let package = Package(
+    name: "HelloSDL",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "HelloSDL", targets: ["HelloSDL"]),
+    ],
+    dependencies: [
+        // In an app: .package(url: "https://github.com/<owner>/swift-sdl", from: "<version>").
+        .package(name: "swift-sdl", path: "../.."),
+    ],
+    targets: [
+        .target(
+            name: "HelloSDL",
+            // The generated code imports SDLRuntime.
+            dependencies: [.product(name: "SDLRuntime", package: "swift-sdl")],
+            plugins: [.plugin(name: "SDLGeneratorPlugin", package: "swift-sdl")]
+        ),
+        .testTarget(
+            name: "HelloSDLTests",
+            dependencies: ["HelloSDL", .product(name: "SDLRuntime", package: "swift-sdl")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,134 @@
+import Foundation
+import PackagePlugin
+
+/// Build-tool plugin: generates Swift from the target's `MOBILE_API.xml` (or the spec its
+/// `sdlgen.json` names) into the plugin work directory, and the target compiles the result.
+///
+/// It runs `sdlgen generate --config <sdlgen.json> --spec <spec> --output <work>/GeneratedSources`,
+/// the same code path and options as the command line. The command declares as inputs the spec,
+/// the configuration, the template overrides and `sdlgen` itself, and as outputs the fixed file
+/// set sdlgen always writes, so a build with none of them changed does not run it again.
+///
+/// Plugins cannot share code with other targets; this file is self-contained on purpose (the
+/// command plugin has its own copy of the few lines that find the files).
+@main
+struct SDLGeneratorPlugin {
+    static let defaultSpecName = "MOBILE_API.xml"
+    static let configurationName = "sdlgen.json"
+    /// What `sdlgen generate` writes on every run (`RenderModelBuilder.fileNames`).
+    static let outputFileNames = [
+        "Enums.swift", "Structs.swift", "Requests.swift", "Responses.swift", "Notifications.swift", "MobileAPI.swift",
+    ]
+
+    enum PluginError: Error, CustomStringConvertible {
+        case notASourceTarget(String)
+        case noSpec(target: String)
+        case several(name: String, target: String, paths: [String])
+
+        var description: String {
+            switch self {
+            case .notASourceTarget(let name):
+                "SDLGeneratorPlugin: target '\(name)' has no source files to add generated code to."
+            case .noSpec(let target):
+                """
+                SDLGeneratorPlugin: target '\(target)' has no \(SDLGeneratorPlugin.defaultSpecName); add the spec to \
+                the target's folder, or name it with "spec" in \(SDLGeneratorPlugin.configurationName).
+                """
+            case .several(let name, let target, let paths):
+                "SDLGeneratorPlugin: target '\(target)' has \(paths.count) files named \(name) (\(paths.joined(separator: ", "))); keep one."
+            }
+        }
+    }
+
+    func createBuildCommands(
+        workDirectory: URL, tool: URL, files: [URL], targetName: String
+    ) throws -> [Command] {
+        func path(_ url: URL) -> String { url.standardizedFileURL.path(percentEncoded: false) }
+
+        let configurations = files.filter { $0.lastPathComponent == Self.configurationName }
+        guard configurations.count <= 1 else {
+            throw PluginError.several(name: Self.configurationName, target: targetName, paths: configurations.map(path))
+        }
+        let configuration = configurations.first
+        // Only the keys that say which files to watch; sdlgen reads and checks the whole file
+        // (unknown keys, bad values) and reports problems as PATH:LINE: error: in the build log.
+        var specName: String?
+        var templatesName: String?
+        if let configuration, let data = try? Data(contentsOf: configuration),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
+            specName = object["spec"] as? String
+            templatesName = object["templates"] as? String
+        }
+
+        func relative(_ name: String) -> URL {
+            if name.hasPrefix("/") { return URL(fileURLWithPath: name) }
+            return configuration!.deletingLastPathComponent().appending(path: name)
+        }
+
+        let spec: URL
+        if let specName {
+            spec = relative(specName)
+        } else {
+            let found = files.filter { $0.lastPathComponent == Self.defaultSpecName }
+            guard found.count <= 1 else {
+                throw PluginError.several(name: Self.defaultSpecName, target: targetName, paths: found.map(path))
+            }
+            guard let first = found.first else { throw PluginError.noSpec(target: targetName) }
+            spec = first
+        }
+
+        var inputs = [spec, tool]
+        var arguments = ["generate"]
+        if let configuration {
+            inputs.append(configuration)
+            arguments += ["--config", path(configuration)]
+        }
+        if let templatesName {
+            let folder = relative(templatesName)
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: path(folder))) ?? []
+            inputs += names.filter { $0.hasSuffix(".mustache") }.sorted().map { folder.appending(path: $0) }
+        }
+        let outputDirectory = workDirectory.appending(path: "GeneratedSources")
+        // The absolute spec path, so `PATH:LINE: error:` in the build log links to the file.
+        arguments += ["--spec", path(spec), "--output", path(outputDirectory)]
+
+        return [
+            .buildCommand(
+                displayName: "Generating Swift from \(spec.lastPathComponent) for \(targetName)",
+                executable: tool,
+                arguments: arguments,
+                environment: [:],
+                inputFiles: inputs,
+                outputFiles: Self.outputFileNames.map { outputDirectory.appending(path: $0) }
+            )
+        ]
+    }
+}
+
+extension SDLGeneratorPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
+        guard let target = target as? SourceModuleTarget else { throw PluginError.notASourceTarget(target.name) }
+        return try createBuildCommands(
+            workDirectory: context.pluginWorkDirectoryURL,
+            tool: try context.tool(named: "sdlgen").url,
+            files: target.sourceFiles.map(\.url),
+            targetName: target.name
+        )
+    }
+}
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+extension SDLGeneratorPlugin: XcodeBuildToolPlugin {
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        try createBuildCommands(
+            workDirectory: context.pluginWorkDirectoryURL,
+            tool: try context.tool(named: "sdlgen").url,
+            files: target.inputFiles.map(\.url),
+            targetName: target.displayName
+        )
+    }
+}
+#endif
