@@ -23,6 +23,18 @@ let package = Package(
                 .product(name: "SDLRPC", package: "swift-sdl"),
             ]
         ),
+        // Frame throughput and RPC round-trip latency against the emulator (issue 4).
+        .executableTarget(
+            name: "ProtocolBenchmarks",
+            dependencies: [
+                "MallocCounter",
+                .product(name: "SDLProtocol", package: "swift-sdl"),
+                .product(name: "SDLTransport", package: "swift-sdl"),
+                .product(name: "SmartDeviceLink", package: "swift-sdl"),
+                .product(name: "SDLHeadUnit", package: "swift-sdl"),
+                .product(name: "SDLRPC", package: "swift-sdl"),
+            ]
+        ),
         // Writes Payloads/*.json from values built in Swift.
         .executableTarget(
             name: "MakePayloads",

@@ -18,7 +18,11 @@ public struct SDLFrameDecoder: Sendable {
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
     public mutating func append<C: Collection<UInt8>>(_ bytes: C) {
-        if readIndex > 0 && readIndex >= buffer.count / 2 {
+        if readIndex == buffer.count {
+            // Everything was consumed: keep the capacity, drop the bytes.
+            buffer.removeAll(keepingCapacity: true)
+            readIndex = 0
+        } else if readIndex > 0 && readIndex >= buffer.count / 2 {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0
         }

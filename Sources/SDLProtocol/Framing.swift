@@ -33,6 +33,38 @@ public enum SDLFramer {
     /// Protocol 1–2: 1,500-byte frames.
     public static let legacyMaxPayloadSize = 1_488
 
+    /// Appends the frames that carry `message` to `out` as wire bytes, copying the payload once
+    /// (the send path; `frames(for:maxPayloadSize:)` gives the same frames as values).
+    public static func encode(_ message: SDLProtocolMessage, maxPayloadSize: Int, into out: inout [UInt8]) {
+        precondition(maxPayloadSize > 0, "maxPayloadSize must be positive")
+        func header(_ type: SDLFrameType, info: UInt8, encrypted: Bool, size: Int) -> SDLFrameHeader {
+            SDLFrameHeader(
+                version: message.version, isEncrypted: encrypted, frameType: type, serviceType: message.serviceType,
+                frameInfo: info, sessionID: message.sessionID, dataSize: UInt32(truncatingIfNeeded: size), messageID: message.messageID)
+        }
+        let total = message.payload.count
+        if message.controlFrameType != nil || total <= maxPayloadSize {
+            let type: SDLFrameType = message.controlFrameType == nil ? .single : .control
+            header(type, info: message.controlFrameType?.rawValue ?? 0, encrypted: message.isEncrypted, size: total).append(to: &out)
+            out.append(contentsOf: message.payload)
+            return
+        }
+        let count = (total + maxPayloadSize - 1) / maxPayloadSize
+        out.reserveCapacity(out.count + total + (count + 1) * 12 + 8)
+        header(.first, info: 0, encrypted: false, size: 8).append(to: &out)
+        appendBigEndian(UInt32(truncatingIfNeeded: total), to: &out)
+        appendBigEndian(UInt32(truncatingIfNeeded: count), to: &out)
+        message.payload.withUnsafeBufferPointer { payload in
+            for index in 0..<count {
+                let start = index * maxPayloadSize
+                let end = min(total, start + maxPayloadSize)
+                let info: UInt8 = index == count - 1 ? 0 : UInt8(index % 255 + 1)
+                header(.consecutive, info: info, encrypted: message.isEncrypted, size: end - start).append(to: &out)
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: payload[start..<end]))
+            }
+        }
+    }
+
     /// The frames that carry `message`: one single (or control) frame when its payload fits in
     /// `maxPayloadSize`, else a first frame and consecutive frames numbered 1...255, wrapping,
     /// with 0 on the last.

@@ -211,11 +211,16 @@ public actor SDLProtocolSession {
             version: negotiated.majorVersion, serviceType: service, sessionID: negotiated.sessionID,
             messageID: messageID, isEncrypted: encrypted, payload: payload)
         var bytes: [UInt8] = []
-        for var frame in SDLFramer.frames(for: message, maxPayloadSize: maxPayload) {
-            if frame.header.isEncrypted, let security = configuration.security {
-                frame = SDLFrame(header: frame.header, payload: try await security.encrypt(frame.payload))
+        if encrypted, let security = configuration.security {
+            // Each frame's payload is encrypted on its own (first frames stay clear).
+            for var frame in SDLFramer.frames(for: message, maxPayloadSize: maxPayload) {
+                if frame.header.isEncrypted {
+                    frame = SDLFrame(header: frame.header, payload: try await security.encrypt(frame.payload))
+                }
+                frame.append(to: &bytes)
             }
-            frame.append(to: &bytes)
+        } else {
+            SDLFramer.encode(message, maxPayloadSize: maxPayload, into: &bytes)
         }
         try await write(bytes)
     }

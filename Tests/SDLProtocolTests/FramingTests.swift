@@ -260,3 +260,21 @@ private func wire(_ frames: [SDLFrame]) -> [UInt8] {
         }
     }
 }
+
+@Suite struct FramerEncodeTests {
+    /// The send path's direct encoding writes exactly the frames `frames(for:)` describes.
+    @Test(arguments: [0, 1, 999, 1000, 1001, 300_000])
+    func encodeIntoMatchesTheFrames(_ size: Int) {
+        let message = SDLProtocolMessage(version: 5, serviceType: .hybrid, sessionID: 3, messageID: 7, payload: (0..<size).map { UInt8(truncatingIfNeeded: $0) })
+        var direct: [UInt8] = []
+        SDLFramer.encode(message, maxPayloadSize: 1000, into: &direct)
+        var viaFrames: [UInt8] = []
+        for frame in SDLFramer.frames(for: message, maxPayloadSize: 1000) { frame.append(to: &viaFrames) }
+        #expect(direct == viaFrames)
+        var control = SDLProtocolMessage(version: 5, serviceType: .rpc, sessionID: 1, controlFrameType: .heartbeat, payload: [])
+        control.messageID = 2
+        var controlBytes: [UInt8] = []
+        SDLFramer.encode(control, maxPayloadSize: 1000, into: &controlBytes)
+        #expect(controlBytes == SDLFramer.frames(for: control, maxPayloadSize: 1000)[0].bytes)
+    }
+}
