@@ -1,5 +1,5 @@
 // swift-tools-version:5.4
-// libFuzzer targets for the JSON and BSON decoders. A separate package so the root
+// libFuzzer targets for the JSON and BSON decoders and the SDL frame decoder and reassembler. A separate package so the root
 // `swift build` / `swift test` never builds it; it only links with `-sanitize=fuzzer`, which
 // brings libFuzzer's `main`. Run `Fuzz/run.sh SECONDS`; see README.md.
 //
@@ -21,5 +21,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "FuzzJSONDecoder", dependencies: runtime),
         .executableTarget(name: "FuzzBSONDecoder", dependencies: runtime),
+        .executableTarget(
+            name: "FuzzFrameDecoder", dependencies: [.product(name: "SDLProtocol", package: "swift-sdl")]),
     ]
 )
