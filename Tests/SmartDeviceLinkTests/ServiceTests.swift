@@ -113,3 +113,41 @@ final class LockedLines: Sendable {
     func append(_ line: SDLJSONValue) { lines.withLock { $0.append(line) } }
     var values: [SDLJSONValue] { lines.withLock { $0 } }
 }
+
+@Suite struct HeartbeatTests {
+    /// A head unit that stops answering: the session's own heartbeats go unanswered, and it ends
+    /// with a heartbeat timeout that fails the pending request.
+    @Test func anUnansweredHeartbeatEndsTheSession() async throws {
+        let (app, headUnit) = SDLMemoryTransport.pair()
+        let heartbeats = LockedLines()
+        Task {
+            var decoder = SDLFrameDecoder()
+            for try await chunk in headUnit.inbound {
+                decoder.append(chunk)
+                while let frame = try decoder.nextFrame() {
+                    if frame.header.controlFrameType == .startService {
+                        var ack = SDLControlPayload()
+                        ack.protocolVersion = "5.4.0"
+                        try await headUnit.send(SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: 2, sessionID: 1), payload: ack.bytes).bytes)
+                    } else if frame.header.controlFrameType == .heartbeat {
+                        heartbeats.append(.string("heartbeat"))
+                    }
+                }
+            }
+        }
+        var configuration = ClientEmulatorTests.patient
+        configuration.heartbeatInterval = .milliseconds(50)
+        configuration.heartbeatTimeout = .milliseconds(150)
+        let session = SDLProtocolSession(transport: app, configuration: configuration)
+        try await session.start()
+        let client = SDLRPCClient(session: session, requestTimeout: .seconds(120))
+        await client.run()
+        let outcome = await outcome { try await client.send(ListFiles()) }
+        guard case .failure(let error) = outcome, case .connectionClosed(let reason) = error as? SDLRPCError else {
+            Issue.record("expected the request to fail when the session ends, got \(outcome)")
+            return
+        }
+        #expect(reason == SDLSessionError.heartbeatTimeout.description)
+        #expect(!heartbeats.values.isEmpty, "the session never sent a heartbeat")
+    }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The `sdl` tool end to end: `sdl headunit` on a free port, then `send`, `connect`, `validate`
+# and `decode` against it, checking output and exit codes. Needs a debug build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sdl=.build/debug/sdl
+work=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+
+$sdl headunit --port "$port" --log >"$work/headunit.log" 2>&1 &
+headunit=$!
+trap 'kill "$headunit" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do
+  grep -q "listening" "$work/headunit.log" && break
+  sleep 0.1
+done
+
+fail() { echo "sdl-tool: $*" >&2; exit 1; }
+
+# send: registers, sends, prints the response, exits 0 on SUCCESS.
+out=$($sdl send Show --json '{"mainField1":"CI"}' --port "$port")
+echo "$out" | grep -q '"response":"Show"' || fail "send printed: $out"
+echo "$out" | grep -q '"resultCode":"SUCCESS"' || fail "send printed: $out"
+
+# send refuses a request that breaks the spec, before connecting.
+if $sdl send Show --json '{"mainField1":5}' --port "$port" 2>/dev/null; then fail "send accepted an invalid request"; fi
+
+# connect: the RegisterAppInterface response, then notifications, as JSON lines.
+timeout 3 $sdl connect --port "$port" >"$work/connect.out" || true
+head -n 1 "$work/connect.out" | grep -q '"response":"RegisterAppInterface"' || fail "connect's first line: $(head -n 1 "$work/connect.out")"
+grep -q '"notification":"OnHMIStatus"' "$work/connect.out" || fail "connect printed no OnHMIStatus"
+grep -q '"notification":"OnPermissionsChange"' "$work/connect.out" || fail "connect printed no OnPermissionsChange"
+
+# The emulator logged the traffic as JSON lines.
+grep -q '"control":"StartServiceACK"' "$work/headunit.log" || fail "the emulator's log has no StartServiceACK"
+
+# validate: exit 0 when all lines are valid, 1 otherwise.
+echo '{"function":"Show","messageType":"request","params":{"mainField1":"x"}}' | $sdl validate >/dev/null \
+  || fail "validate rejected a valid message"
+if echo '{"function":"Show","messageType":"request","params":{"mainField1":5}}' | $sdl validate >/dev/null; then
+  fail "validate accepted an invalid message"
+fi
+
+# decode: a capture's first frame is the StartService.
+capture=${SDL_CAPTURES_DIR:-../shared/captures}/sdl-core-8.2.0-session/app-to-hu.bin
+$sdl decode "$capture" >"$work/decode.out"
+head -n 1 "$work/decode.out" | grep -q '"control":"StartService"' || fail "decode did not start with StartService"
+
+echo "sdl-tool: send, connect, headunit, validate and decode behave"
