@@ -717,33 +717,7 @@ public struct SDLJSONReader: SDLReader {
                 return String(decoding: bytes, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 position += 1
-                guard let escape = peek() else { throw fail("unterminated escape") }
-                position += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(escape)
-                case UInt8(ascii: "b"): bytes.append(0x08)
-                case UInt8(ascii: "f"): bytes.append(0x0C)
-                case UInt8(ascii: "n"): bytes.append(0x0A)
-                case UInt8(ascii: "r"): bytes.append(0x0D)
-                case UInt8(ascii: "t"): bytes.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard peek() == UInt8(ascii: "\\"), position + 1 < input.count, input[position + 1] == UInt8(ascii: "u") else {
-                            throw fail("unpaired surrogate")
-                        }
-                        position += 2
-                        let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("unpaired surrogate") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw fail("unpaired surrogate")
-                    }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw fail("invalid \\u escape") }
-                    bytes.append(contentsOf: String(Character(unicode)).utf8)
-                default:
-                    throw fail("invalid escape")
-                }
+                if let problem = JSONEscape.decode(input, at: &position, into: &bytes) { throw fail(problem) }
             case 0..<0x20:
                 throw fail("control character in string")
             default:
@@ -751,24 +725,6 @@ public struct SDLJSONReader: SDLReader {
                 position += 1
             }
         }
-    }
-
-    private mutating func hex4() throws(SDLReaderFailure) -> UInt32 {
-        guard position + 4 <= input.count else { throw fail("truncated \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = input[position]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw fail("invalid \\u escape")
-            }
-            value = value << 4 | UInt32(digit)
-            position += 1
-        }
-        return value
     }
 }
 

@@ -269,17 +269,6 @@ private struct JSONTreeParser {
         return .float(float)
     }
 
-    mutating func hex4() throws(SDLJSONSyntaxError) -> UInt32 {
-        guard position + 4 <= input.count else { throw error("truncated \\u escape") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let digit = UInt32(String(UnicodeScalar(input[position])), radix: 16) else { throw error("invalid \\u escape") }
-            value = value << 4 | digit
-            position += 1
-        }
-        return value
-    }
-
     mutating func string() throws(SDLJSONSyntaxError) -> String {
         position += 1
         var bytes: [UInt8] = []
@@ -291,31 +280,7 @@ private struct JSONTreeParser {
                 guard bytes.withUnsafeBytes({ UTF8Validation.isValid($0) }) else { throw error("invalid UTF-8 in string") }
                 return String(decoding: bytes, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                guard let escape = peek() else { throw error("unterminated escape") }
-                position += 1
-                switch escape {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(escape)
-                case UInt8(ascii: "b"): bytes.append(0x08)
-                case UInt8(ascii: "f"): bytes.append(0x0C)
-                case UInt8(ascii: "n"): bytes.append(0x0A)
-                case UInt8(ascii: "r"): bytes.append(0x0D)
-                case UInt8(ascii: "t"): bytes.append(0x09)
-                case UInt8(ascii: "u"):
-                    var scalar = try hex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard position + 1 < input.count, input[position] == UInt8(ascii: "\\"), input[position + 1] == UInt8(ascii: "u") else {
-                            throw error("unpaired surrogate")
-                        }
-                        position += 2
-                        let low = try hex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
-                    bytes.append(contentsOf: String(Character(unicode)).utf8)
-                default:
-                    throw error("invalid escape")
-                }
+                if let problem = JSONEscape.decode(input, at: &position, into: &bytes) { throw error(problem) }
             case 0..<0x20:
                 throw error("control character in string")
             default:
