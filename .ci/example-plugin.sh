@@ -19,6 +19,16 @@ fail() { echo "example-plugin: $*" >&2; exit 1; }
 echo "-- swift build --package-path $example"
 build
 
+# In a fresh checkout SwiftPM links the plugin's host tool (sdlgen) once more on the second
+# build, and a new sdlgen binary is an input of the plugin's command, so it may run once more;
+# it must then write nothing and recompile nothing.
+echo "-- second build: if sdlgen runs again it writes nothing"
+build
+if grep -q "$generating" "$log"; then
+  grep -q "0 files written, 6 unchanged" "$log" || fail "the second build rewrote generated files"
+fi
+! grep -q "Compiling HelloSDL" "$log" || fail "the second build recompiled HelloSDL"
+
 echo "-- nothing changed: the plugin's command must not run again"
 build
 ! grep -q "$generating" "$log" || fail "a build with nothing changed ran sdlgen again"
