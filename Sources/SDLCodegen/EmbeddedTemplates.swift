@@ -239,7 +239,7 @@ enum EmbeddedTemplates {
 
                 {{access}}init(
             {{#properties}}
-                    {{swiftName}}: {{swiftType}}{{#isOptional}} = nil{{/isOptional}}{{^isLast}},{{/isLast}}
+                    {{parameterDeclaration}}{{^isLast}},{{/isLast}}
             {{/properties}}
                 ) {
             {{#properties}}
@@ -282,7 +282,7 @@ enum EmbeddedTemplates {
                     while let key = try reader.nextKey(in: parameters) {
                         switch key.index {
             {{#properties}}
-                        case {{index}}: {{swiftName}} = try reader.read{{codingName}}({{typeArgument}}parameters[{{index}}])
+                        case {{index}}: {{swiftName}} = {{decodeCall}}
             {{/properties}}
                         default: try reader.skipUnknownValue(forKey: key.name)
                         }
@@ -312,10 +312,10 @@ enum EmbeddedTemplates {
                 {{access}}func encode<W: SDLRuntime.SDLWriter>(to writer: inout W) {
             {{#properties}}
             {{#isOptional}}
-                    if let {{swiftName}} { writer.write{{codingName}}({{swiftName}}, forKey: {{wireNameLiteral}}) }
+                    if let {{swiftName}} { {{encodeCall}} }
             {{/isOptional}}
             {{^isOptional}}
-                    writer.write{{codingName}}({{swiftName}}, forKey: {{wireNameLiteral}})
+                    {{encodeCall}}
             {{/isOptional}}
             {{/properties}}
                 }
@@ -325,7 +325,7 @@ enum EmbeddedTemplates {
                     let parameters = Self.structInfo.parameters
             {{/hasProperties}}
             {{#properties}}
-                    validator.check{{codingName}}({{swiftName}}, parameters[{{index}}])
+                    validator.{{validateCall}}
             {{/properties}}
                 }
             }

@@ -4,15 +4,31 @@ import Mustache
 /// decided here, so templates only lay them out. Every type answers Mustache's lookups
 /// explicitly (`MustacheParent`) instead of through `Mirror`, which is several times faster.
 
+/// Text a template prints as is. Mustache renders `MustacheCustomRenderable` values directly,
+/// skipping the `String(describing:)` it applies to anything else, which was most of its time.
+public struct MustacheText: MustacheCustomRenderable, Sendable, Hashable {
+    public let renderText: String
+
+    public init(_ text: String) {
+        renderText = text
+    }
+
+    public var isNull: Bool { false }
+}
+
 /// One line of a doc comment, without the `///`; empty for a blank comment line.
 public struct DocLine: MustacheParent, Sendable, Hashable {
-    public var text: String
+    public let text: String
+    /// What follows `///`: a space and the text, or nothing for a blank line.
+    private let rendered: MustacheText
+
+    public init(text: String) {
+        self.text = text
+        self.rendered = MustacheText(text.isEmpty ? "" : " " + text)
+    }
 
     public func child(named name: String) -> Any? {
-        switch name {
-        case "text": text.isEmpty ? "" : " " + text
-        default: nil
-        }
+        name == "text" ? rendered : nil
     }
 }
 
@@ -26,11 +42,11 @@ public struct EnumCaseModel: MustacheParent, Sendable, Hashable {
 
     public func child(named name: String) -> Any? {
         switch name {
-        case "swiftName": swiftName
-        case "rawValueLiteral": rawValueLiteral
+        case "swiftName": MustacheText(swiftName)
+        case "rawValueLiteral": MustacheText(rawValueLiteral)
         case "docs": docs
-        case "value": value.map(String.init)
-        case "metadataArguments": metadataArguments
+        case "value": value.map(String.init).map(MustacheText.init)
+        case "metadataArguments": MustacheText(metadataArguments)
         default: nil
         }
     }
@@ -50,19 +66,20 @@ public struct EnumModel: MustacheParent, Sendable, Hashable {
     /// Every known case has a value, so `value`'s switch needs no `default`.
     public var valuesAreComplete: Bool
     public var availabilityLiteral: String
+    private var specNameLiteral: String { SwiftLiteral.string(specName) }
 
     public func child(named name: String) -> Any? {
         switch name {
-        case "swiftName": swiftName
-        case "specName": specName
-        case "specNameLiteral": SwiftLiteral.string(specName)
+        case "swiftName": MustacheText(swiftName)
+        case "specName": MustacheText(specName)
+        case "specNameLiteral": MustacheText(specNameLiteral)
         case "docs": docs
         case "cases": cases
         case "hasValues": hasValues
         case "valueCases": valueCases
         case "uniqueValueCases": uniqueValueCases
         case "valuesAreComplete": valuesAreComplete
-        case "availabilityLiteral": availabilityLiteral
+        case "availabilityLiteral": MustacheText(availabilityLiteral)
         default: nil
         }
     }
@@ -87,12 +104,43 @@ public struct PropertyModel: MustacheParent, Sendable, Hashable {
     public var isOptional: Bool
     public var docs: [DocLine]
     public var metadataArguments: String
-    /// Position in `structInfo.parameters`.
-    public var index: Int = 0
-    public var isLast: Bool = false
+    /// Position in `structInfo.parameters`; set with `place(at:isLast:)`.
+    public private(set) var index: Int = 0
+    public private(set) var isLast: Bool = false
 
+    // Derived spellings, computed once because templates look them up many times.
     /// The codec method suffix: `readString`, `writeStructArray`, `checkEnum`...
-    public var codingName: String {
+    public private(set) var codingName = ""
+    /// The name as an argument label at a call site, where most keywords need no backticks.
+    public private(set) var labelName = ""
+    /// `ImageType.self, ` for the generic enum and struct readers, empty otherwise.
+    public private(set) var typeArgument = ""
+    /// The decoder's local: `[TTSChunk]?`.
+    public private(set) var localType = ""
+    public private(set) var wireNameLiteral = ""
+    /// `isTemplate: Swift.Bool? = nil`: the memberwise initializer's parameter.
+    public private(set) var parameterDeclaration = ""
+    /// The generated decoder's read: `try reader.readEnum(ImageType.self, parameters[1])`.
+    public private(set) var decodeCall = ""
+    /// The generated encoder's write: `writer.writeEnum(imageType, forKey: "imageType")`.
+    public private(set) var encodeCall = ""
+    /// The generated validator's check: `checkEnum(imageType, parameters[1])`.
+    public private(set) var validateCall = ""
+    private var indexText = "0"
+
+    public init(
+        swiftName: String, wireName: String, baseType: String, swiftType: String, valueKind: ValueKind,
+        isArray: Bool, isOptional: Bool, docs: [DocLine], metadataArguments: String
+    ) {
+        self.swiftName = swiftName
+        self.wireName = wireName
+        self.baseType = baseType
+        self.swiftType = swiftType
+        self.valueKind = valueKind
+        self.isArray = isArray
+        self.isOptional = isOptional
+        self.docs = docs
+        self.metadataArguments = metadataArguments
         let kind = switch valueKind {
         case .boolean: "Bool"
         case .integer: "Integer"
@@ -101,38 +149,48 @@ public struct PropertyModel: MustacheParent, Sendable, Hashable {
         case .enumeration: "Enum"
         case .structure: "Struct"
         }
-        return isArray ? kind + "Array" : kind
-    }
-
-    /// The name as an argument label at a call site, where most keywords need no backticks.
-    public var labelName: String {
+        codingName = isArray ? kind + "Array" : kind
         let bare = SwiftNamer.unescaped(swiftName)
-        return ["inout", "var", "let"].contains(bare) ? swiftName : bare
+        labelName = ["inout", "var", "let"].contains(bare) ? swiftName : bare
+        typeArgument = valueKind == .enumeration || valueKind == .structure ? "\(baseType).self, " : ""
+        localType = (isArray ? "[\(baseType)]" : baseType) + "?"
+        wireNameLiteral = SwiftLiteral.string(wireName)
+        parameterDeclaration = "\(swiftName): \(swiftType)" + (isOptional ? " = nil" : "")
+        encodeCall = "writer.write\(codingName)(\(swiftName), forKey: \(wireNameLiteral))"
+        place(at: 0, isLast: false)
     }
 
-    /// `ImageType.self, ` for the generic enum and struct readers, empty otherwise.
-    public var typeArgument: String {
-        valueKind == .enumeration || valueKind == .structure ? "\(baseType).self, " : ""
+    /// Records the property's position among its struct's properties.
+    public mutating func place(at index: Int, isLast: Bool) {
+        self.index = index
+        self.indexText = String(index)
+        self.isLast = isLast
+        decodeCall = "try reader.read\(codingName)(\(typeArgument)parameters[\(index)])"
+        validateCall = "check\(codingName)(\(swiftName), parameters[\(index)])"
     }
 
     public func child(named name: String) -> Any? {
         switch name {
-        case "swiftName": swiftName
-        case "wireName": wireName
-        case "index": String(index)
-        case "labelName": labelName
-        case "codingName": codingName
-        case "typeArgument": typeArgument
-        case "localType": (isArray ? "[\(baseType)]" : baseType) + "?"
-        case "wireNameLiteral": SwiftLiteral.string(wireName)
-        case "baseType": baseType
-        case "swiftType": swiftType
-        case "valueKind": valueKind.rawValue
+        case "swiftName": MustacheText(swiftName)
+        case "wireName": MustacheText(wireName)
+        case "index": MustacheText(indexText)
+        case "labelName": MustacheText(labelName)
+        case "codingName": MustacheText(codingName)
+        case "typeArgument": MustacheText(typeArgument)
+        case "localType": MustacheText(localType)
+        case "wireNameLiteral": MustacheText(wireNameLiteral)
+        case "parameterDeclaration": MustacheText(parameterDeclaration)
+        case "decodeCall": MustacheText(decodeCall)
+        case "encodeCall": MustacheText(encodeCall)
+        case "validateCall": MustacheText(validateCall)
+        case "baseType": MustacheText(baseType)
+        case "swiftType": MustacheText(swiftType)
+        case "valueKind": MustacheText(valueKind.rawValue)
         case "isArray": isArray
         case "isOptional": isOptional
         case "isMandatory": !isOptional
         case "docs": docs
-        case "metadataArguments": metadataArguments
+        case "metadataArguments": MustacheText(metadataArguments)
         case "isLast": isLast
         default: nil
         }
@@ -150,26 +208,40 @@ public struct StructModel: MustacheParent, Sendable, Hashable {
     public var message: MessageModel?
 
     /// The mandatory properties, for the decoder's completeness check.
-    public var mandatoryProperties: [MandatoryPropertyModel] {
+    public var mandatoryProperties: [MandatoryPropertyModel] = []
+
+    public init(
+        swiftName: String, specName: String, docs: [DocLine], properties: [PropertyModel], availabilityLiteral: String,
+        message: MessageModel?
+    ) {
+        self.swiftName = swiftName
+        self.specName = specName
+        self.docs = docs
+        self.properties = properties
+        self.availabilityLiteral = availabilityLiteral
+        self.message = message
         let mandatory = properties.filter { !$0.isOptional }
-        return mandatory.enumerated().map { offset, property in
+        mandatoryProperties = mandatory.enumerated().map { offset, property in
             MandatoryPropertyModel(swiftName: property.swiftName, index: property.index, isLast: offset == mandatory.count - 1)
         }
+        specNameLiteral = SwiftLiteral.string(specName)
     }
+
+    private var specNameLiteral = ""
 
     public func child(named name: String) -> Any? {
         switch name {
-        case "swiftName": swiftName
-        case "specName": specName
-        case "specNameLiteral": SwiftLiteral.string(specName)
+        case "swiftName": MustacheText(swiftName)
+        case "specName": MustacheText(specName)
+        case "specNameLiteral": MustacheText(specNameLiteral)
         case "docs": docs
         case "properties": properties
         case "hasProperties": !properties.isEmpty
         case "mandatoryProperties": mandatoryProperties
         case "hasMandatoryProperties": !mandatoryProperties.isEmpty
-        case "availabilityLiteral": availabilityLiteral
+        case "availabilityLiteral": MustacheText(availabilityLiteral)
         case "message": message
-        case "protocolName": message?.protocolName ?? "SDLRuntime.SDLCodable"
+        case "protocolName": MustacheText(message?.protocolName ?? "SDLRuntime.SDLCodable")
         default: nil
         }
     }
@@ -182,8 +254,8 @@ public struct MandatoryPropertyModel: MustacheParent, Sendable, Hashable {
 
     public func child(named name: String) -> Any? {
         switch name {
-        case "swiftName": swiftName
-        case "index": String(index)
+        case "swiftName": MustacheText(swiftName)
+        case "index": MustacheText(String(index))
         case "isLast": isLast
         default: nil
         }
@@ -202,12 +274,12 @@ public struct MessageModel: MustacheParent, Sendable, Hashable {
 
     public func child(named name: String) -> Any? {
         switch name {
-        case "functionNameLiteral": SwiftLiteral.string(functionName)
-        case "messageType": messageType
-        case "functionIDValue": String(functionIDValue)
-        case "functionIDCase": functionIDCase
-        case "protocolName": protocolName
-        case "responseType": responseType
+        case "functionNameLiteral": MustacheText(SwiftLiteral.string(functionName))
+        case "messageType": MustacheText(messageType)
+        case "functionIDValue": MustacheText(String(functionIDValue))
+        case "functionIDCase": functionIDCase.map(MustacheText.init)
+        case "protocolName": MustacheText(protocolName)
+        case "responseType": responseType.map(MustacheText.init)
         default: nil
         }
     }
@@ -228,12 +300,12 @@ public struct FileModel: MustacheParent, Sendable {
 
     public func child(named name: String) -> Any? {
         switch name {
-        case "fileName": fileName
-        case "access": access
-        case "interfaceName": interfaceName
-        case "specVersion": specVersion
-        case "specFileName": specFileName
-        case "specSHA256": specSHA256
+        case "fileName": MustacheText(fileName)
+        case "access": MustacheText(access)
+        case "interfaceName": MustacheText(interfaceName)
+        case "specVersion": MustacheText(specVersion)
+        case "specFileName": MustacheText(specFileName)
+        case "specSHA256": MustacheText(specSHA256)
         case "enums": enums
         case "structs": structs
         case "hasEnums": !enums.isEmpty
@@ -244,11 +316,18 @@ public struct FileModel: MustacheParent, Sendable {
     }
 }
 
+extension FileModel {
+    /// A rough measure of how much text the file will have, to start the longest renders first.
+    var estimatedSize: Int {
+        enums.reduce(0) { $0 + 4 * $1.cases.count + 10 } + structs.reduce(0) { $0 + 8 * $1.properties.count + 20 }
+    }
+}
+
 /// The `MobileAPI` namespace: which spec, and lists of every generated type.
 public struct CatalogModel: MustacheParent, Sendable {
     public struct Entry: MustacheParent, Sendable {
         public var swiftName: String
-        public func child(named name: String) -> Any? { name == "swiftName" ? swiftName : nil }
+        public func child(named name: String) -> Any? { name == "swiftName" ? MustacheText(swiftName) : nil }
     }
 
     public var interfaceNameLiteral: String
@@ -264,11 +343,11 @@ public struct CatalogModel: MustacheParent, Sendable {
 
     public func child(named name: String) -> Any? {
         switch name {
-        case "interfaceNameLiteral": interfaceNameLiteral
-        case "versionLiteral": versionLiteral
-        case "minVersionLiteral": minVersionLiteral
-        case "dateLiteral": dateLiteral
-        case "sha256Literal": sha256Literal
+        case "interfaceNameLiteral": MustacheText(interfaceNameLiteral)
+        case "versionLiteral": MustacheText(versionLiteral)
+        case "minVersionLiteral": MustacheText(minVersionLiteral)
+        case "dateLiteral": MustacheText(dateLiteral)
+        case "sha256Literal": MustacheText(sha256Literal)
         case "enums": enums
         case "structs": structs
         case "requests": requests

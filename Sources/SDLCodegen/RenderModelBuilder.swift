@@ -287,8 +287,7 @@ public struct RenderModelBuilder {
     private func properties(_ parameters: [Parameter]) -> [PropertyModel] {
         let names = SwiftNamer.uniqueMemberNames(parameters.map(\.name))
         var models = zip(parameters, names).map { parameter, swiftName in property(parameter, swiftName: swiftName) }
-        for index in models.indices { models[index].index = index }
-        if !models.isEmpty { models[models.count - 1].isLast = true }
+        for index in models.indices { models[index].place(at: index, isLast: index == models.count - 1) }
         return models
     }
 
@@ -354,7 +353,7 @@ public struct RenderModelBuilder {
         var lines: [DocLine] = []
         func paragraph(_ text: String) {
             if !lines.isEmpty { lines.append(DocLine(text: "")) }
-            lines.append(contentsOf: text.split(separator: "\n", omittingEmptySubsequences: false).map { DocLine(text: String($0)) })
+            lines.append(contentsOf: text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { DocLine(text: String(decoding: $0, as: UTF8.self)) })
         }
         for text in documentation.descriptions + documentation.designDescriptions where !text.isEmpty {
             paragraph(text)
