@@ -12,6 +12,8 @@ swift build -c release --product sdlgen >/dev/null
 swift build --product sdlgen >/dev/null
 release=.build/release/sdlgen
 debug=.build/debug/sdlgen
+# Let the build's trailing work finish before timing.
+sleep 10
 
 # Each timed run writes into an empty folder, so every file is really written.
 hyperfine --warmup 3 --runs 30 -N --export-markdown "$out/table.md" \

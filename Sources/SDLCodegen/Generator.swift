@@ -49,10 +49,21 @@ extension Generator {
     }
 }
 
+/// `transform` applied to every element on all cores, results in order.
+func concurrentMap<Element: Sendable, Value: Sendable>(_ elements: [Element], _ transform: @Sendable (Element) -> Value) -> [Value] {
+    guard !elements.isEmpty else { return [] }
+    let slots = Slots<Value?>(count: elements.count, initial: nil)
+    DispatchQueue.concurrentPerform(iterations: elements.count) { index in
+        slots[index] = transform(elements[index])
+    }
+    // Every slot was filled by its own iteration.
+    return slots.values.compactMap { $0 }
+}
+
 /// Fixed slots that concurrent workers fill, each worker its own slot, so no lock is needed.
 /// The memory is allocated once and written through its pointer: no Swift access to a shared
 /// variable happens concurrently.
-private final class Slots<Value>: @unchecked Sendable {
+final class Slots<Value>: @unchecked Sendable {
     private let storage: UnsafeMutableBufferPointer<Value>
 
     init(count: Int, initial: Value) {

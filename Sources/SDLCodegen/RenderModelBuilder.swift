@@ -1,7 +1,7 @@
 import SDLSpec
 
 /// Spec model → render model: chooses what to generate, names it and spells every literal.
-public struct RenderModelBuilder {
+public struct RenderModelBuilder: Sendable {
     public let interface: Interface
     public let options: GeneratorOptions
     public let specSHA256: String
@@ -29,13 +29,19 @@ public struct RenderModelBuilder {
         let selection = try select()
         assignTypeNames()
 
-        let enums = interface.enums.filter { selection.enums.contains($0.name) }.map(enumModel)
-        let structs = interface.structs.filter { selection.structs.contains($0.name) }.map { structModel($0) }
+        // Each definition's model depends only on the spec, so they are built on all cores.
+        let builder = self
+        let enums = concurrentMap(interface.enums.filter { selection.enums.contains($0.name) }) { builder.enumModel($0) }
+        let structs = concurrentMap(interface.structs.filter { selection.structs.contains($0.name) }) { builder.structModel($0) }
         let functionIDs = interface.enumDefinition(named: "FunctionID")
         let functionIDIncluded = selection.enums.contains("FunctionID")
+        let functions = interface.functions.filter { selection.functions.contains(FunctionKey($0)) }
+        let functionModels = concurrentMap(functions) {
+            builder.messageModel($0, functionIDs: functionIDs, includeFunctionIDCase: functionIDIncluded)
+        }
         var messages: [MessageType: [StructModel]] = [:]
-        for function in interface.functions where selection.functions.contains(FunctionKey(function)) {
-            messages[function.messageType, default: []].append(messageModel(function, functionIDs: functionIDs, includeFunctionIDCase: functionIDIncluded))
+        for (function, model) in zip(functions, functionModels) {
+            messages[function.messageType, default: []].append(model)
         }
         try checkUniqueTypeNames(enums: enums, structs: structs, messages: messages.values.flatMap { $0 })
 
