@@ -3,7 +3,9 @@
 /// - Types keep their spec name (`TTSChunk`, `HMILevel`). A name that is a Swift keyword, or a
 ///   top-level type of the Swift standard library or Foundation that apps use daily (`Result`,
 ///   `Data`, `URL`), gets the prefix `SDL` (`SDLResult`), so importing the module never shadows
-///   them. Characters that cannot appear in an identifier are dropped at word boundaries.
+///   them. Characters that cannot appear in an identifier are dropped at word boundaries. A
+///   name the generated types declare inside themselves gets the suffix `Type`
+///   (`Response` → `ResponseType`, since every request has `typealias Response`).
 /// - Requests and notifications take the function name (`Show`, `OnHMIStatus`); responses add
 ///   `Response` (`ShowResponse`) unless the name already ends in it (`GenericResponse`). A
 ///   function name taken by a type gets `Request` or `Notification` appended.
@@ -69,8 +71,13 @@ public enum SwiftNamer {
         if let first = name.first, first.isNumber || reservedTypeNames.contains(name) || keywords.contains(name) {
             name = "SDL" + name
         }
+        if memberTypeNames.contains(name) { name += "Type" }
         return name
     }
+
+    /// Type names the generated types declare inside themselves (`typealias Response` in every
+    /// request), which would shadow a spec type of that name there.
+    public static let memberTypeNames: Set<String> = ["Response"]
 
     public static func messageTypeName(_ functionName: String, messageType: String) -> String {
         let base = typeName(functionName)

@@ -158,4 +158,10 @@ import Testing
         #expect(SwiftNamer.escaped("url") == "url")
         #expect(SwiftNamer.escaped("value") == "value")
     }
+
+    /// Every request declares `typealias Response`, which would shadow a spec type of that name.
+    @Test func aTypeNamedLikeAGeneratedMemberGetsASuffix() {
+        #expect(SwiftNamer.typeName("Response") == "ResponseType")
+        #expect(SwiftNamer.typeName("ResponseData") == "ResponseData")
+    }
 }
