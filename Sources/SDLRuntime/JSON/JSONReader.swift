@@ -717,7 +717,7 @@ public struct SDLJSONReader: SDLReader {
                 return String(decoding: bytes, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 position += 1
-                if let problem = JSONEscape.decode(input, at: &position, into: &bytes) { throw fail(problem) }
+                if let problem = JSONText.decodeEscape(input, at: &position, into: &bytes) { throw fail(problem) }
             case 0..<0x20:
                 throw fail("control character in string")
             default:

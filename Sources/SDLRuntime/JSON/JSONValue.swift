@@ -52,16 +52,9 @@ public enum SDLJSONValue: Hashable, Sendable {
         switch self {
         case .null: out.append(contentsOf: "null".utf8)
         case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-        case .integer(let value): out.append(contentsOf: String(value).utf8)
-        case .float(let value):
-            if !value.isFinite {
-                out.append(contentsOf: "null".utf8)
-            } else if value.rounded() == value, abs(value) < 1e15 {
-                out.append(contentsOf: (value == 0 && value.sign == .minus ? "-0.0" : "\(Int(value)).0").utf8)
-            } else {
-                out.append(contentsOf: value.description.utf8)
-            }
-        case .string(let value): Self.appendString(value, to: &out)
+        case .integer(let value): JSONText.appendInteger(value, to: &out)
+        case .float(let value): JSONText.appendFloat(value, to: &out)
+        case .string(let value): JSONText.appendQuoted(value, to: &out)
         case .array(let values):
             out.append(UInt8(ascii: "["))
             for (index, value) in values.enumerated() {
@@ -73,32 +66,12 @@ public enum SDLJSONValue: Hashable, Sendable {
             out.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                Self.appendString(member.key, to: &out)
+                JSONText.appendQuoted(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 member.value.append(to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
-    }
-
-    private static func appendString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: #"\""#.utf8)
-            case UInt8(ascii: "\\"): out.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: out.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: out.append(contentsOf: #"\r"#.utf8)
-            case 0x09: out.append(contentsOf: #"\t"#.utf8)
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: #"\u00"#.utf8)
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
     }
 }
 
@@ -280,7 +253,7 @@ private struct JSONTreeParser {
                 guard bytes.withUnsafeBytes({ UTF8Validation.isValid($0) }) else { throw error("invalid UTF-8 in string") }
                 return String(decoding: bytes, as: UTF8.self)
             case UInt8(ascii: "\\"):
-                if let problem = JSONEscape.decode(input, at: &position, into: &bytes) { throw error(problem) }
+                if let problem = JSONText.decodeEscape(input, at: &position, into: &bytes) { throw error(problem) }
             case 0..<0x20:
                 throw error("control character in string")
             default:

@@ -37,68 +37,19 @@ public struct SDLJSONWriter: SDLWriter {
     // MARK: Scalars
 
     private mutating func appendInteger(_ value: Int) {
-        if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
-            return
-        }
-        var magnitude = value.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var index = 20
-            while magnitude > 0 {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            }
-            if value < 0 { bytes.append(UInt8(ascii: "-")) }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index..<20]))
-        }
+        JSONText.appendInteger(value, to: &bytes)
     }
 
-    /// The shortest text that reads back as the same Double. JSON has no NaN or infinity; the
-    /// validator rejects them before encoding, and `null` keeps the output well-formed.
     private mutating func appendFloat(_ value: Double) {
-        guard value.isFinite else {
-            bytes.append(contentsOf: "null".utf8)
-            return
-        }
-        if value == 0 {
-            bytes.append(contentsOf: value.sign == .minus ? "-0.0".utf8 : "0.0".utf8)
-            return
-        }
-        if value.rounded() == value, abs(value) < 1e15 {
-            appendInteger(Int(value))
-            bytes.append(contentsOf: ".0".utf8)
-            return
-        }
-        bytes.append(contentsOf: value.description.utf8)
+        JSONText.appendFloat(value, to: &bytes)
     }
 
     private mutating func writeString(_ text: String) {
-        var text = text
-        text.withUTF8 { writeString($0) }
+        JSONText.appendQuoted(text, to: &bytes)
     }
 
     private mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
-        bytes.append(UInt8(ascii: "\""))
-        var start = 0
-        for index in 0..<utf8.count {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-            start = index + 1
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            default:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-            }
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
-        bytes.append(UInt8(ascii: "\""))
+        JSONText.appendQuoted(utf8, to: &bytes)
     }
 
     private mutating func array<C: Collection>(_ values: C, forKey key: StaticString, _ element: (inout SDLJSONWriter, C.Element) -> Void) {
