@@ -9,12 +9,9 @@ struct DefaultValues: Sendable {
     let enums: [String: SDLEnumInfo]
 
     init() {
-        var structs: [String: SDLStructInfo] = [:]
-        for type in MobileAPI.structures { structs[type.structInfo.name] = type.structInfo }
-        var enums: [String: SDLEnumInfo] = [:]
-        for type in MobileAPI.enumerations { enums[type.enumInfo.name] = type.enumInfo }
-        self.structs = structs
-        self.enums = enums
+        let index = SDLTypeIndex(structures: MobileAPI.structures, enumerations: MobileAPI.enumerations)
+        structs = index.structs
+        enums = index.enums
     }
 
     func successResponse(_ info: SDLStructInfo) -> SDLJSONValue {

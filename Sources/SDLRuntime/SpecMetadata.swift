@@ -149,3 +149,16 @@ public struct SDLEnumInfo: Hashable, Sendable {
         elements.first { $0.name == name }
     }
 }
+
+/// The metadata of a set of generated types by spec name, for code that walks values through
+/// metadata alone (default responses, random test messages): `SDLValueType` names its
+/// struct and enum types by spec name.
+public struct SDLTypeIndex: Sendable {
+    public let structs: [String: SDLStructInfo]
+    public let enums: [String: SDLEnumInfo]
+
+    public init(structures: [any SDLStructure.Type], enumerations: [any SDLEnumeration.Type]) {
+        structs = Dictionary(structures.map { ($0.structInfo.name, $0.structInfo) }, uniquingKeysWith: { first, _ in first })
+        enums = Dictionary(enumerations.map { ($0.enumInfo.name, $0.enumInfo) }, uniquingKeysWith: { first, _ in first })
+    }
+}

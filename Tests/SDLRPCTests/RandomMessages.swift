@@ -14,12 +14,9 @@ struct RandomMessages: Sendable {
     static let shared = RandomMessages()
 
     init() {
-        var structs: [String: SDLStructInfo] = [:]
-        for type in MobileAPI.structures { structs[type.structInfo.name] = type.structInfo }
-        var enums: [String: SDLEnumInfo] = [:]
-        for type in MobileAPI.enumerations { enums[type.enumInfo.name] = type.enumInfo }
-        self.structs = structs
-        self.enums = enums
+        let index = SDLTypeIndex(structures: MobileAPI.structures, enumerations: MobileAPI.enumerations)
+        structs = index.structs
+        enums = index.enums
     }
 
     /// A generator of JSON objects for `info` (seeded by PropertyBased, which reports the seed on failure).
