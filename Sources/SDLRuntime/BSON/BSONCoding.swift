@@ -52,10 +52,9 @@ public struct SDLBSONReader: SDLReader {
     private var levels: [Level]
     private var current: BSONValue = .null
     private var path: SDLCodingPath
-    public private(set) var issues: [SDLCodingIssue] = []
-    public private(set) var unknownKeys: [SDLCodingPath] = []
-    /// The paths of `issues`, so that `missing` stays constant-time with many issues.
-    private var issuePaths: Set<SDLCodingPath> = []
+    private var log = SDLIssueLog()
+    public var issues: [SDLCodingIssue] { log.issues }
+    public var unknownKeys: [SDLCodingPath] { log.unknownKeys }
 
     init(document: BSONDocument, root: String) {
         levels = [Level(elements: document.elements)]
@@ -73,8 +72,7 @@ public struct SDLBSONReader: SDLReader {
     }
 
     private mutating func record(_ kind: SDLCodingIssue.Kind, severity: SDLCodingIssue.Severity = .error) {
-        issues.append(SDLCodingIssue(path: path, kind: kind, severity: severity))
-        issuePaths.insert(path)
+        log.record(kind, at: path, severity: severity)
     }
 
     public mutating func nextKey() throws(SDLReaderFailure) -> String? {
@@ -102,16 +100,11 @@ public struct SDLBSONReader: SDLReader {
     }
 
     public mutating func skipUnknownValue(forKey key: String) throws(SDLReaderFailure) {
-        var at = path
-        at.components.append(.key(key))
-        unknownKeys.append(at)
+        log.unknownKey(key, in: path)
     }
 
     public mutating func missing(_ parameter: SDLParameterInfo) {
-        path.components.append(.key(parameter.name))
-        // A value that was present but unusable is already reported; "missing" would mislead.
-        if !issuePaths.contains(path) { record(.missingMandatory) }
-        path.components.removeLast()
+        log.missing(parameter, in: path)
     }
 
     // MARK: Values

@@ -29,10 +29,9 @@ public struct SDLJSONReader: SDLReader {
     /// Whether the innermost open object or array still waits for its first member.
     private var expectingFirstMember = false
 
-    public private(set) var issues: [SDLCodingIssue] = []
-    public private(set) var unknownKeys: [SDLCodingPath] = []
-    /// The paths of `issues`, so that `missing` stays constant-time with many issues.
-    private var issuePaths: Set<SDLCodingPath> = []
+    private var log = SDLIssueLog()
+    public var issues: [SDLCodingIssue] { log.issues }
+    public var unknownKeys: [SDLCodingPath] { log.unknownKeys }
 
     init(input: UnsafeRawBufferPointer, root: String, maxDepth: Int) {
         self.input = input
@@ -66,8 +65,7 @@ public struct SDLJSONReader: SDLReader {
     // MARK: Issues
 
     private mutating func record(_ kind: SDLCodingIssue.Kind, severity: SDLCodingIssue.Severity = .error) {
-        issues.append(SDLCodingIssue(path: path, kind: kind, severity: severity))
-        issuePaths.insert(path)
+        log.record(kind, at: path, severity: severity)
     }
 
     private mutating func fail(_ reason: String) -> SDLReaderFailure {
@@ -314,19 +312,14 @@ public struct SDLJSONReader: SDLReader {
     }
 
     public mutating func skipUnknownValue(forKey key: String) throws(SDLReaderFailure) {
-        var at = path
-        at.components.append(.key(key))
-        unknownKeys.append(at)
+        log.unknownKey(key, in: path)
         path.components.append(.key(key))
         defer { path.components.removeLast() }
         try skipValue()
     }
 
     public mutating func missing(_ parameter: SDLParameterInfo) {
-        path.components.append(.key(parameter.name))
-        // A value that was present but unusable is already reported; "missing" would mislead.
-        if !issuePaths.contains(path) { record(.missingMandatory) }
-        path.components.removeLast()
+        log.missing(parameter, in: path)
     }
 
     /// Skips one value of any kind, checking its syntax.
