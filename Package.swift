@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "swift-sdl",
-    platforms: [.macOS(.v13)],
+    // Synchronization's Mutex (the session's and managers' shared state) needs these; `Duration`
+    // and `Clock` alone would allow macOS 13 / iOS 16.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "SDLRuntime", targets: ["SDLRuntime"]),
         .library(name: "SDLRPC", targets: ["SDLRPC"]),
@@ -24,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         // libxml2 through pkg-config; Debian/Ubuntu `libxml2-dev`, Homebrew `libxml2`.
@@ -50,16 +54,28 @@ let package = Package(
         // The committed output of `sdlgen generate` for spec 8.0.0.
         .target(name: "SDLRPC", dependencies: ["SDLRuntime"], path: "Generated"),
         // SDL protocol: frames, multi-frame messages, RPC and control payloads. No I/O.
-        .target(name: "SDLProtocol", dependencies: ["SDLRuntime"]),
+        .target(name: "SDLProtocol", dependencies: ["SDLRuntime", .product(name: "HeapModule", package: "swift-collections")]),
         // Byte transports: the protocol, TCP on SwiftNIO, an in-memory pair.
         .target(
             name: "SDLTransport",
-            dependencies: [.product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
         ),
         // The app side: sessions, the RPC client, managers.
-        .target(name: "SmartDeviceLink", dependencies: ["SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime"]),
+        .target(
+            name: "SmartDeviceLink",
+            dependencies: [
+                "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Logging", package: "swift-log"),
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
         // A head unit for apps to talk to: behaves on the wire like SDL Core.
-        .target(name: "SDLHeadUnit", dependencies: ["SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime"]),
+        .target(
+            name: "SDLHeadUnit",
+            dependencies: ["SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Logging", package: "swift-log")]
+        ),
         // The tool for app engineers: validate messages, and (next) talk to a head unit.
         .executableTarget(
             name: "sdl",
@@ -105,6 +121,12 @@ let package = Package(
             path: "Tests/SmartDeviceLinkTests"
         ),
         .testTarget(name: "SDLToolTests", dependencies: ["sdl"], path: "Tests/SDLToolTests"),
+        .testTarget(name: "SDLTransportTests", dependencies: ["SDLTransport"], path: "Tests/SDLTransportTests"),
+        .testTarget(
+            name: "SDLHeadUnitTests",
+            dependencies: ["SDLHeadUnit", "SDLRPC", "SDLRuntime", "SDLProtocol"],
+            path: "Tests/SDLHeadUnitTests"
+        ),
         .testTarget(
             name: "SDLRuntimeTests",
             dependencies: ["SDLRuntime", "SDLRPC"],

@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "swift-sdl-benchmarks",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     dependencies: [
         .package(name: "swift-sdl", path: ".."),
     ],

@@ -6,7 +6,7 @@ import PackageDescription
 
 let package = Package(
     name: "HelloSDL",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "HelloSDL", targets: ["HelloSDL"]),
     ],
