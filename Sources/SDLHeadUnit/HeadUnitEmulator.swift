@@ -9,7 +9,8 @@ import SDLTransport
 /// and answers every other request with a valid default response.
 public actor SDLHeadUnitEmulator {
     public struct Configuration: Sendable {
-        public var protocolVersion = "5.4.0"
+        /// The highest protocol version the head unit speaks (SDL Core 8.2: 5.4.0).
+        public var protocolVersion = SDLProtocolVersion.latest
         /// Payload bytes per frame, sent as `mtu`.
         public var mtu = 131_072
         public var hashID: Int32 = 65_537
@@ -37,7 +38,9 @@ public actor SDLHeadUnitEmulator {
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         var requestTypes: [UInt32: any SDLRequest.Type] = [:]
-        for type in MobileAPI.requests { requestTypes[UInt32(type.functionIDValue)] = type }
+        for type in MobileAPI.requests {
+            if let functionID = type.wireFunctionID { requestTypes[functionID] = type }
+        }
         self.requestTypes = requestTypes
     }
 
@@ -61,6 +64,8 @@ actor EmulatedConnection {
 
     private var decoder = SDLFrameDecoder()
     private var reassembler = SDLReassembler()
+    /// The frame version this app speaks: 5 or 4 after StartService, 1 once a protocol-1 app's
+    /// first RPC arrives with a version-1 header.
     private var version: UInt8 = 0
     private var nextMessageID: UInt32 = 1
     private var registered = false
@@ -100,7 +105,13 @@ actor EmulatedConnection {
         if let opcode = message.controlFrameType {
             try await handleControl(opcode, message)
         } else if message.serviceType == .rpc || message.serviceType == .hybrid {
-            try await handleRPC(try SDLRPCPayload(decoding: message.payload))
+            if message.version == 1 {
+                // An app that speaks only protocol 1 keeps version-1 headers after the ACK.
+                version = 1
+                try await handleRPC(try SDLProtocolOneEnvelope.decode(message.payload, functions: Self.functions))
+            } else {
+                try await handleRPC(try SDLRPCPayload(decoding: message.payload))
+            }
         }
     }
 
@@ -108,10 +119,11 @@ actor EmulatedConnection {
         switch opcode {
         case .startService where message.serviceType == .rpc:
             let request = message.payload.isEmpty ? nil : try? SDLControlPayload(decoding: message.payload)
-            if let appVersion = request?.protocolVersion {
+            if let offered = request?.protocolVersion {
                 version = 5
                 var ack = SDLControlPayload()
-                ack.protocolVersion = Self.lower(appVersion, configuration.protocolVersion)
+                let appVersion = SDLProtocolVersion(offered) ?? SDLProtocolVersion(5)
+                ack.protocolVersion = min(appVersion, configuration.protocolVersion).description
                 ack.hashID = configuration.hashID
                 ack.mtu = Int64(configuration.mtu)
                 ack.secondaryTransports = []
@@ -151,24 +163,22 @@ actor EmulatedConnection {
         }
     }
 
-    /// The lower of two `major.minor.patch` versions.
-    static func lower(_ a: String, _ b: String) -> String {
-        func parts(_ text: String) -> [Int] { text.split(separator: ".").map { Int($0) ?? 0 } }
-        return parts(a).lexicographicallyPrecedes(parts(b)) ? a : b
-    }
+    static let functions = SDLFunctionTable(
+        messages: MobileAPI.requests.map { $0 as any SDLMessage.Type } + MobileAPI.responses.map { $0 as any SDLMessage.Type }
+            + MobileAPI.notifications.map { $0 as any SDLMessage.Type })
 
     // MARK: RPC
 
     private func handleRPC(_ request: SDLRPCPayload) async throws {
         guard request.rpcType == .request else { return }
         guard let type = requestTypes[request.functionID] else {
-            return try await respond(to: request, functionID: UInt32(GenericResponse.functionIDValue), json: failure("INVALID_DATA", "unknown function ID \(request.functionID)"))
+            return try await respond(to: request, functionID: GenericResponse.wireFunctionID ?? 31, json: failure("INVALID_DATA", "unknown function ID \(request.functionID)"))
         }
         try await answer(type, request)
     }
 
     private func answer<R: SDLRequest>(_ type: R.Type, _ request: SDLRPCPayload) async throws {
-        let functionID = UInt32(R.Response.functionIDValue)
+        guard let functionID = R.Response.wireFunctionID else { return }
         // Like SDL Core: a request that breaks the spec is answered INVALID_DATA.
         do {
             _ = try SDLJSON.decode(R.self, from: request.json)
@@ -229,11 +239,13 @@ actor EmulatedConnection {
 
     func notify<N: SDLNotification>(_ notification: N) async throws {
         let json = (try? SDLJSON.encode(notification)) ?? Array("{}".utf8)
-        try await sendRPC(SDLRPCPayload(rpcType: .notification, functionID: UInt32(N.functionIDValue), correlationID: Self.notificationCorrelationID, json: json))
+        guard let functionID = N.wireFunctionID else { return }
+        try await sendRPC(SDLRPCPayload(rpcType: .notification, functionID: functionID, correlationID: Self.notificationCorrelationID, json: json))
     }
 
     private func sendRPC(_ rpc: SDLRPCPayload) async throws {
-        let message = SDLProtocolMessage(version: version, serviceType: .rpc, sessionID: sessionID, messageID: takeMessageID(), payload: rpc.bytes)
+        let payload = version == 1 ? try SDLProtocolOneEnvelope.encode(rpc, functions: Self.functions) : rpc.bytes
+        let message = SDLProtocolMessage(version: version, serviceType: .rpc, sessionID: sessionID, messageID: takeMessageID(), payload: payload)
         try await send(SDLFramer.frames(for: message, maxPayloadSize: configuration.mtu))
     }
 
@@ -273,7 +285,8 @@ actor EmulatedConnection {
         ]
         if let control = header.controlFrameType { members.append(.init(key: "control", value: .string(control.description))) }
         if header.frameType == .single, header.serviceType == .rpc || header.serviceType == .hybrid,
-           let rpc = try? SDLRPCPayload(decoding: frame.payload)
+           let rpc = header.version == 1
+               ? try? SDLProtocolOneEnvelope.decode(frame.payload, functions: Self.functions) : try? SDLRPCPayload(decoding: frame.payload)
         {
             members.append(.init(key: "rpcType", value: .string(rpc.rpcType.description)))
             members.append(.init(key: "functionId", value: .integer(Int(rpc.functionID))))

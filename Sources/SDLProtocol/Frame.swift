@@ -15,6 +15,8 @@ public enum SDLProtocolError: Error, Hashable, Sendable, CustomStringConvertible
     case tooManyPendingMessages(limit: Int)
     case invalidRPCPayload(String)
     case invalidControlPayload(String)
+    /// A StartServiceACK's `mtu` outside `SDLFramer.acceptedMTURange`: frames cannot be cut to it.
+    case invalidMTU(Int64)
 
     public var description: String {
         switch self {
@@ -32,6 +34,8 @@ public enum SDLProtocolError: Error, Hashable, Sendable, CustomStringConvertible
         case .tooManyPendingMessages(let limit): "more than \(limit) multi-frame messages in progress"
         case .invalidRPCPayload(let reason): "RPC payload: \(reason)"
         case .invalidControlPayload(let reason): "control payload: \(reason)"
+        case .invalidMTU(let mtu):
+            "control payload: mtu \(mtu) is outside \(SDLFramer.acceptedMTURange.lowerBound)...\(SDLFramer.acceptedMTURange.upperBound) bytes"
         }
     }
 }

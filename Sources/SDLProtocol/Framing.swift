@@ -32,6 +32,9 @@ public enum SDLFramer {
     public static let defaultMaxPayloadSize = 131_072
     /// Protocol 1–2: 1,500-byte frames.
     public static let legacyMaxPayloadSize = 1_488
+    /// MTUs a session accepts from a head unit. Below 64 bytes a PutFile's JSON alone would not
+    /// fit a frame; above 16 MiB one frame would be a memory risk for both sides.
+    public static let acceptedMTURange: ClosedRange<Int64> = 64...16_777_216
 
     /// Appends the frames that carry `message` to `out` as wire bytes, copying the payload once
     /// (the send path; `frames(for:maxPayloadSize:)` gives the same frames as values).

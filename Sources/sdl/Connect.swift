@@ -9,14 +9,14 @@ struct Connect: AsyncParsableCommand {
     @OptionGroup var connection: ConnectionOptions
 
     func run() async throws {
-        let (session, client) = try await connection.open()
-        let notifications = await client.allNotifications()
-        let response = try await connection.register(with: client)
-        Output.message(kind: "response", name: "RegisterAppInterface", json: response.payload.json)
-        for await notification in notifications {
-            Output.message(kind: "notification", name: Output.functionName(notification.payload.functionID), json: notification.payload.json)
+        try await connection.withConnection { client in
+            let notifications = client.allNotifications()
+            let response = try await connection.register(with: client)
+            Output.message(kind: "response", name: "RegisterAppInterface", json: response.payload.json)
+            for await notification in notifications {
+                Output.message(kind: "notification", name: Output.functionName(notification.payload.functionID), json: notification.payload.json)
+            }
         }
-        await session.close()
         Output.error("the head unit closed the connection")
         throw ExitCode.failure
     }

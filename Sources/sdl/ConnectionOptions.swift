@@ -1,4 +1,5 @@
 import ArgumentParser
+import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import SDLTransport
@@ -34,23 +35,24 @@ struct ConnectionOptions: ParsableArguments {
             appHMIType: [media ? .media : .default], appID: appID)
     }
 
-    /// Connects and starts the RPC service; the caller registers.
-    func open() async throws -> (SDLProtocolSession, SDLRPCClient) {
+    /// Connects, starts the RPC service and runs `body` with the client; the session ends with
+    /// the scope. The caller registers.
+    func withConnection<Result>(_ body: (SDLRPCClient) async throws -> Result) async throws -> Result {
+        guard let version = SDLProtocolVersion(protocolVersion) else {
+            throw ValidationError("--protocol-version \(protocolVersion) is not a protocol version (1.0.0 ... 5.4.0).")
+        }
         let transport = try await SDLTCPTransport.connect(host: host, port: port, policy: .standard)
         var configuration = SDLProtocolSession.Configuration()
-        configuration.protocolVersion = protocolVersion
-        let session = SDLProtocolSession(transport: transport, configuration: configuration)
-        _ = try await session.start()
-        let client = SDLRPCClient(session: session, requestTimeout: .milliseconds(Int(timeout * 1000)))
-        await client.run()
-        return (session, client)
+        configuration.protocolVersion = version
+        return try await withSDLSession(
+            transport: transport, configuration: configuration, requestTimeout: .milliseconds(Int(timeout * 1000)), body)
     }
 
     /// Registers; exits 1 with the head unit's reason when it refuses.
     func register(with client: SDLRPCClient) async throws -> SDLIncomingRPC {
         let json = try SDLJSON.encode(registration)
         let reply = try await client.sendRaw(
-            functionName: RegisterAppInterface.functionName, functionID: UInt32(RegisterAppInterface.functionIDValue), json: json)
+            functionName: RegisterAppInterface.functionName, functionID: RegisterAppInterface.wireFunctionID ?? 1, json: json)
         let response = try? SDLJSON.decode(RegisterAppInterfaceResponse.self, from: reply.payload.json, policy: .lenient).value
         guard response?.success == true else {
             Output.message(kind: "response", name: RegisterAppInterface.functionName, json: reply.payload.json)

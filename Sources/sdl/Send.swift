@@ -38,21 +38,43 @@ struct Send: AsyncParsableCommand {
             bulk = Array(data)
         }
 
-        let (session, client) = try await connection.open()
-        let permissions = PermissionTracker(client: client)
-        await permissions.start()
-        _ = try await connection.register(with: client)
-        if type != RegisterAppInterface.self {
-            let allowed = await permissions.waitUntilAllowed(name, timeout: .milliseconds(Int(wait * 1000)))
-            if !allowed {
-                Output.error("\(name) is not allowed in HMI level \(await permissions.level) after \(wait) s; activate the app on the head unit or raise --wait. Sending anyway.")
+        let functionID = type.wireFunctionID ?? 0
+        let wait = self.wait
+        let result = try await connection.withConnection { client in
+            let permissions = SDLPermissionTracker(client: client)
+            return try await withThrowingTaskGroup(of: SDLJSONValue?.self) { group in
+                group.addTask {
+                    await permissions.run()
+                    return nil
+                }
+                _ = try await connection.register(with: client)
+                if type != RegisterAppInterface.self {
+                    let allowed = await Self.waitUntilAllowed(name, permissions: permissions, seconds: wait)
+                    if !allowed {
+                        Output.error("\(name) is not allowed in HMI level \(await permissions.hmiLevel.rawValue) after \(wait) s; activate the app on the head unit or raise --wait. Sending anyway.")
+                    }
+                }
+                let reply = try await client.sendRaw(functionName: name, functionID: functionID, json: body, bulkData: bulk)
+                Output.message(kind: "response", name: name, json: reply.payload.json)
+                group.cancelAll()
+                return try? SDLJSONValue(parsing: reply.payload.json)["resultCode"]
             }
         }
-        let reply = try await client.sendRaw(functionName: name, functionID: UInt32(type.functionIDValue), json: body, bulkData: bulk)
-        Output.message(kind: "response", name: name, json: reply.payload.json)
-        let result = try? SDLJSONValue(parsing: reply.payload.json)["resultCode"]
-        await session.close()
         guard case .string("SUCCESS")? = result else { throw ExitCode.failure }
+    }
+
+    /// True once the tracker allows `name`, false after `seconds`.
+    static func waitUntilAllowed(_ name: String, permissions: SDLPermissionTracker, seconds: Double) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await permissions.waitUntilAllowed(name) }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
     }
 
     /// Checks `json` against the request type before anything is sent.
@@ -65,59 +87,5 @@ struct Send: AsyncParsableCommand {
         } catch {
             throw ValidationError("The JSON is not a valid \(R.functionName) request:\n\(error)")
         }
-    }
-}
-
-/// Follows OnHMIStatus and OnPermissionsChange to know when an RPC may be sent.
-actor PermissionTracker {
-    let client: SDLRPCClient
-    private(set) var level: HMILevel = .none
-    private var allowed: [String: Set<HMILevel>] = [:]
-    private var waiters: [CheckedContinuation<Void, Never>] = []
-
-    init(client: SDLRPCClient) {
-        self.client = client
-    }
-
-    func start() async {
-        let statuses = await client.notifications(OnHMIStatus.self)
-        let changes = await client.notifications(OnPermissionsChange.self)
-        Task { for await status in statuses where status.windowID == nil || status.windowID == 0 { self.update(level: status.hmiLevel) } }
-        Task { for await change in changes { self.update(change) } }
-    }
-
-    private func update(level: HMILevel) {
-        self.level = level
-        wake()
-    }
-
-    private func update(_ change: OnPermissionsChange) {
-        for item in change.permissionItem { allowed[item.rpcName] = Set(item.hmiPermissions.allowed) }
-        wake()
-    }
-
-    private func wake() {
-        let waiting = waiters
-        waiters.removeAll()
-        for waiter in waiting { waiter.resume() }
-    }
-
-    func isAllowed(_ name: String) -> Bool {
-        allowed[name]?.contains(level) ?? false
-    }
-
-    /// True once `name` is allowed in the current HMI level, false after `timeout`.
-    func waitUntilAllowed(_ name: String, timeout: Duration) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        let timer = Task { [weak self] in
-            try? await Task.sleep(until: deadline)
-            await self?.wake()
-        }
-        defer { timer.cancel() }
-        while !isAllowed(name) {
-            if ContinuousClock.now >= deadline { return false }
-            await withCheckedContinuation { waiters.append($0) }
-        }
-        return true
     }
 }

@@ -1,0 +1,627 @@
+import Logging
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import SDLTransport
+
+/// One SDL session over a transport, on the app's side: negotiates the protocol version, starts
+/// and ends services, answers and sends heartbeats, splits and joins frames, and hands RPC
+/// messages to its client.
+///
+/// A session has one run loop, `run(onRPC:onClose:)`, which owns the transport: it reads, keeps
+/// the heartbeat and every control deadline on one timer, and returns when the session ends.
+/// `SDLRPCClient.run()` runs it; most code never calls it directly. A session lives once:
+/// `idle → starting → connected → closing → closed`, and misuse (running twice, sending before
+/// `start()` or after the end) throws `SDLSessionError` instead of hanging.
+public actor SDLProtocolSession {
+    public struct Configuration: Sendable {
+        /// The highest protocol version the app speaks; 5.x gets BSON control payloads.
+        public var protocolVersion = SDLProtocolVersion.latest
+        /// Send a heartbeat when nothing was received for this long (nil: only answer them).
+        /// Heartbeats exist from protocol 3.
+        public var heartbeatInterval: Duration?
+        /// Give up when a heartbeat goes unanswered this long (SDL Core waits 7 s).
+        public var heartbeatTimeout: Duration = .seconds(7)
+        public var controlTimeout: Duration = .seconds(10)
+        public var security: (any SDLSecurityProvider)?
+        public var maxFrameDataSize = SDLFrameDecoder.defaultMaxDataSize
+        public var maxMessageSize = SDLReassembler.defaultMaxMessageSize
+        /// Audio/video messages kept per `media(for:)` reader that falls behind; older ones are
+        /// dropped. Media for a service nobody reads is dropped at once.
+        public var mediaBufferLimit = 64
+        /// Time for heartbeats and control deadlines; tests inject a clock they advance.
+        public var clock = SDLClock.continuous
+        public var logger = Logger(label: "SmartDeviceLink.session")
+
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    private let transport: any SDLTransport
+    private var logger: Logger
+    private var decoder: SDLFrameDecoder
+    private var reassembler: SDLReassembler
+    private var nextMessageID: UInt32 = 1
+
+    // MARK: State
+
+    private enum Lifecycle {
+        case idle
+        case starting
+        case started(SDLNegotiatedSession)
+        case closing(SDLNegotiatedSession)
+        case closed(SDLCloseReason)
+    }
+
+    private enum RunPhase {
+        case notRun, running, finished
+    }
+
+    private var lifecycle = Lifecycle.idle
+    private var runPhase = RunPhase.notRun
+    private var startWaiters: [CheckedContinuation<SDLNegotiatedSession, any Error>] = []
+    private var closeWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Set when the head unit told the app why it is going (OnAppInterfaceUnregistered), so the
+    /// close that follows carries that reason rather than "transport closed".
+    private var announcedCloseReason: SDLCloseReason?
+    private var onRPC: (@Sendable (SDLIncomingRPC) async -> Void)?
+    private var onClose: (@Sendable (SDLCloseReason) async -> Void)?
+
+    private let states: StreamFanOut<SDLConnectionState>
+    private var mediaReaders: [SDLServiceType: StreamFanOut<SDLProtocolMessage>] = [:]
+
+    // MARK: Control exchanges and timers
+
+    private struct ControlKey: Hashable, Sendable {
+        var service: SDLServiceType
+        var request: SDLControlFrameType
+    }
+
+    private enum TimerKey: Hashable, Sendable {
+        case heartbeat
+        case control(ControlKey)
+    }
+
+    private var pendingControl: [ControlKey: PendingReply<SDLProtocolMessage>] = [:]
+    private var timers = SDLDeadlineSchedule<TimerKey>()
+    private var timerWake: AsyncStream<Void>.Continuation?
+    private var timerTarget: Duration?
+    private var lastReceived: Duration = .zero
+    /// When the unanswered heartbeat was sent.
+    private var heartbeatSentAt: Duration?
+
+    public init(transport: any SDLTransport, configuration: Configuration = Configuration()) {
+        self.transport = transport
+        self.configuration = configuration
+        self.logger = configuration.logger
+        self.decoder = SDLFrameDecoder(maxDataSize: configuration.maxFrameDataSize)
+        self.reassembler = SDLReassembler(maxMessageSize: configuration.maxMessageSize)
+        self.states = StreamFanOut(bufferLimit: 16, replaysLatest: true, initial: .idle)
+    }
+
+    /// The negotiated session once started (also while closing).
+    public var session: SDLNegotiatedSession? {
+        switch lifecycle {
+        case .started(let session), .closing(let session): session
+        default: nil
+        }
+    }
+
+    /// The current state.
+    public nonisolated var connectionState: SDLConnectionState { states.latest ?? .idle }
+
+    /// Every state change from now on, starting with the current state; ends after `closed`.
+    /// Keeps the latest 16 changes for a slow reader (it always sees the final `closed`).
+    public nonisolated func connectionStates() -> AsyncStream<SDLConnectionState> {
+        states.subscribe()
+    }
+
+    /// Messages the head unit sends on `service` (audio or video). A reader that falls behind
+    /// loses the oldest beyond `mediaBufferLimit`; media for a service nobody reads is dropped.
+    public func media(for service: SDLServiceType) -> AsyncStream<SDLProtocolMessage> {
+        if let readers = mediaReaders[service] { return readers.subscribe() }
+        let readers = StreamFanOut<SDLProtocolMessage>(bufferLimit: configuration.mediaBufferLimit)
+        if case .closed = lifecycle { readers.finish() }
+        mediaReaders[service] = readers
+        return readers.subscribe()
+    }
+
+    // MARK: The run loop
+
+    /// Reads the transport, answers heartbeats, sends them when configured, and enforces control
+    /// deadlines until the session ends. Returns when the app closed it; throws
+    /// `SDLSessionError.closed(reason)` for any other end, `.alreadyRunning` on a second call.
+    /// Cancelling the calling task closes the session (without EndService).
+    ///
+    /// - Parameters:
+    ///   - onRPC: every RPC message from the head unit, in arrival order; reading waits while
+    ///     it runs, so the head unit is slowed rather than messages buffered without bound.
+    ///   - onClose: called once when the session ends, before the transport closes.
+    public func run(
+        onRPC: @escaping @Sendable (SDLIncomingRPC) async -> Void,
+        onClose: @escaping @Sendable (SDLCloseReason) async -> Void = { _ in }
+    ) async throws {
+        guard case .notRun = runPhase else { throw SDLSessionError.alreadyRunning }
+        runPhase = .running
+        self.onRPC = onRPC
+        self.onClose = onClose
+        if case .closed = lifecycle {
+            runPhase = .finished
+        } else {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.readLoop() }
+                group.addTask { await self.timerLoop() }
+            }
+            runPhase = .finished
+        }
+        guard case .closed(let reason) = lifecycle else { return }
+        if reason != .closedByApp { throw SDLSessionError.closed(reason) }
+    }
+
+    private func readLoop() async {
+        do {
+            for try await chunk in transport.inbound {
+                try await receive(chunk)
+                if case .closed = lifecycle { return }
+            }
+            await shutDown(Task.isCancelled ? .closedByApp : (announcedCloseReason ?? .transportClosed))
+        } catch let error as SDLProtocolError {
+            await shutDown(.protocolViolation(error))
+        } catch let error as SDLTransportError {
+            await shutDown(announcedCloseReason ?? .transportFailed(error))
+        } catch is CancellationError {
+            await shutDown(.closedByApp)
+        } catch {
+            await shutDown(announcedCloseReason ?? .transportFailed(.io("\(error)")))
+        }
+    }
+
+    private func timerLoop() async {
+        while !isClosed, !Task.isCancelled {
+            let (signal, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let target = timers.earliest()
+            timerWake = wake
+            timerTarget = target
+            await configuration.clock.sleep(until: target, interruptedBy: signal)
+            timerWake = nil
+            timerTarget = nil
+            guard !isClosed else { return }
+            for key in timers.popExpired(now: configuration.clock.now) {
+                switch key {
+                case .heartbeat: await heartbeatDue()
+                case .control(let control):
+                    let timeout = SDLSessionError.controlTimeout(control.request, service: control.service)
+                    if pendingControl[control]?.complete(.failure(timeout)) == true { pendingControl[control] = nil }
+                }
+            }
+        }
+        if Task.isCancelled { await shutDown(.closedByApp) }
+    }
+
+    private func schedule(_ key: TimerKey, after delay: Duration) {
+        let deadline = configuration.clock.now + delay
+        timers.schedule(key, at: deadline)
+        // Wake the timer loop only when it sleeps past the new deadline.
+        if let wake = timerWake, timerTarget.map({ deadline < $0 }) ?? true { wake.yield() }
+    }
+
+    private var isClosed: Bool {
+        if case .closed = lifecycle { return true }
+        return false
+    }
+
+    // MARK: Starting and ending
+
+    /// Starts the RPC service and negotiates the version (protocol spec §4). Concurrent calls
+    /// share one negotiation; after success it returns the session at once. The run loop must
+    /// be running (or start soon) for the head unit's answer to be read.
+    @discardableResult
+    public func start() async throws -> SDLNegotiatedSession {
+        switch lifecycle {
+        case .started(let session): return session
+        case .starting: return try await withCheckedThrowingContinuation { startWaiters.append($0) }
+        case .closing: throw SDLSessionError.closed(.closedByApp)
+        case .closed(let reason): throw SDLSessionError.closed(reason)
+        case .idle: break
+        }
+        try Task.checkCancellation()
+        lifecycle = .starting
+        states.yield(.starting)
+        do {
+            let negotiated = try await negotiate()
+            guard case .starting = lifecycle else { throw SDLSessionError.closed(closeReason ?? .closedByApp) }
+            lifecycle = .started(negotiated)
+            logger[metadataKey: "sdl.session"] = "\(negotiated.sessionID)"
+            logger.debug("session started", metadata: ["protocol": "\(negotiated.protocolVersion)", "mtu": "\(negotiated.mtu)"])
+            states.yield(.connected(negotiated))
+            for waiter in startWaiters { waiter.resume(returning: negotiated) }
+            startWaiters.removeAll()
+            if negotiated.majorVersion >= 3, let interval = configuration.heartbeatInterval {
+                lastReceived = configuration.clock.now
+                schedule(.heartbeat, after: interval)
+            }
+            return negotiated
+        } catch {
+            for waiter in startWaiters { waiter.resume(throwing: error) }
+            startWaiters.removeAll()
+            await shutDown(Self.closeReason(forStartFailure: error))
+            throw error
+        }
+    }
+
+    private static func closeReason(forStartFailure error: any Error) -> SDLCloseReason {
+        switch error as? SDLSessionError {
+        case .startRejected(_, let params, let reason)?: .startRejected(reason: reason, rejectedParams: params)
+        case .protocolViolation(let violation)?: .protocolViolation(violation)
+        case .controlTimeout?: .startTimedOut
+        case .closed(let reason)?: reason
+        default: .closedByApp
+        }
+    }
+
+    private var closeReason: SDLCloseReason? {
+        if case .closed(let reason) = lifecycle { return reason }
+        return nil
+    }
+
+    private func negotiate() async throws -> SDLNegotiatedSession {
+        let offered = configuration.protocolVersion
+        var payload: [UInt8] = []
+        if offered.hasControlPayloads {
+            var request = SDLControlPayload()
+            request.protocolVersion = offered.description
+            payload = request.bytes
+        }
+        // The first frame always has a version-1 header and session 0.
+        let reply = try await control(.startService, service: .rpc, version: 1, sessionID: 0, payload: payload)
+        if reply.controlFrameType == .startServiceNAK {
+            let details = try? SDLControlPayload(decoding: reply.payload)
+            throw SDLSessionError.startRejected(service: .rpc, rejectedParams: details?.rejectedParams ?? [], reason: details?.reason)
+        }
+        guard (1...5).contains(reply.version) else { throw SDLSessionError.protocolViolation(.unsupportedVersion(reply.version)) }
+        if reply.version >= 5 && offered.hasControlPayloads {
+            let details = try decodeControl(reply.payload)
+            var version = SDLProtocolVersion(reply.version)
+            if let text = details.protocolVersion {
+                if let parsed = SDLProtocolVersion(text) {
+                    version = parsed
+                } else {
+                    logger.warning("StartServiceACK protocolVersion is not a version; using the header's", metadata: ["protocolVersion": "\(text)"])
+                }
+            }
+            version = min(version, offered)
+            var mtu = version.defaultMTU
+            if let offeredMTU = details.mtu {
+                guard SDLFramer.acceptedMTURange.contains(offeredMTU) else {
+                    throw SDLSessionError.protocolViolation(.invalidMTU(offeredMTU))
+                }
+                mtu = Int(offeredMTU)
+            }
+            return SDLNegotiatedSession(
+                protocolVersion: version, sessionID: reply.sessionID, hashID: details.hashID, mtu: mtu, details: details)
+        }
+        let version = SDLProtocolVersion(min(offered.major, reply.version))
+        let hash = reply.payload.count == 4 ? Int32(bitPattern: reply.payload.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) }) : nil
+        return SDLNegotiatedSession(protocolVersion: version, sessionID: reply.sessionID, hashID: hash, mtu: version.defaultMTU, details: nil)
+    }
+
+    /// Starts another service (audio, video) with its parameters; returns the ACK's payload.
+    @discardableResult
+    public func startService(_ service: SDLServiceType, parameters: SDLControlPayload = SDLControlPayload(), encrypted: Bool = false) async throws -> SDLControlPayload {
+        let negotiated = try requireStarted()
+        if encrypted && configuration.security == nil { throw SDLSessionError.encryptionUnavailable }
+        try Task.checkCancellation()
+        let payload = negotiated.protocolVersion.hasControlPayloads && !parameters.document.isEmpty ? parameters.bytes : []
+        let reply = try await control(.startService, service: service, payload: payload, encrypted: encrypted)
+        let details = negotiated.protocolVersion.hasControlPayloads && !reply.payload.isEmpty ? try decodeControl(reply.payload) : SDLControlPayload()
+        guard reply.controlFrameType == .startServiceACK else {
+            throw SDLSessionError.startRejected(service: service, rejectedParams: details.rejectedParams ?? [], reason: details.reason)
+        }
+        return details
+    }
+
+    /// Ends one service; ending the RPC service ends the whole session (use `close()`).
+    public func endService(_ service: SDLServiceType) async throws {
+        let negotiated = try requireStarted(allowClosing: service == .rpc)
+        var payload: [UInt8] = []
+        if service == .rpc, let hash = negotiated.hashID {
+            if negotiated.protocolVersion.hasControlPayloads {
+                var parameters = SDLControlPayload()
+                parameters.hashID = hash
+                payload = parameters.bytes
+            } else {
+                payload = withUnsafeBytes(of: UInt32(bitPattern: hash).bigEndian) { Array($0) }
+            }
+        }
+        let reply = try await control(.endService, service: service, payload: payload)
+        guard reply.controlFrameType == .endServiceACK else {
+            let details = try? SDLControlPayload(decoding: reply.payload)
+            throw SDLSessionError.endRejected(service: service, reason: details?.reason)
+        }
+    }
+
+    /// Ends the RPC service politely when the run loop is there to hear the answer, then closes
+    /// the transport. Returns once the session is closed.
+    public func close() async {
+        switch lifecycle {
+        case .closed:
+            return
+        case .closing:
+            await withCheckedContinuation { closeWaiters.append($0) }
+            return
+        case .started(let negotiated):
+            lifecycle = .closing(negotiated)
+            states.yield(.closing)
+            if case .running = runPhase {
+                do {
+                    try await endService(.rpc)
+                } catch {
+                    logger.debug("EndService was not acknowledged", metadata: ["error": "\(error)"])
+                }
+            }
+        case .idle, .starting:
+            break
+        }
+        await shutDown(.closedByApp)
+    }
+
+    /// Records why the head unit is about to end the session (OnAppInterfaceUnregistered), so
+    /// the close that follows reports it.
+    public func headUnitUnregistered(_ reason: AppInterfaceUnregisteredReason) {
+        if announcedCloseReason == nil { announcedCloseReason = .unregistered(reason) }
+    }
+
+    private func requireStarted(allowClosing: Bool = false) throws -> SDLNegotiatedSession {
+        switch lifecycle {
+        case .started(let negotiated): return negotiated
+        case .closing(let negotiated) where allowClosing: return negotiated
+        case .closing: throw SDLSessionError.closed(.closedByApp)
+        case .closed(let reason): throw SDLSessionError.closed(reason)
+        case .idle, .starting: throw SDLSessionError.notStarted
+        }
+    }
+
+    // MARK: Sending
+
+    /// Sends an RPC message on the RPC service, or on the hybrid service when it carries bulk
+    /// data. Messages from one task reach the wire in call order.
+    public func send(_ rpc: SDLRPCPayload, service: SDLServiceType? = nil, encrypted: Bool = false) async throws {
+        let negotiated = try requireStarted()
+        let payload: [UInt8]
+        if negotiated.majorVersion == 1 {
+            do {
+                payload = try SDLProtocolOneEnvelope.encode(rpc, functions: mobileAPIFunctions)
+            } catch {
+                throw SDLSessionError.protocolViolation(error)
+            }
+        } else {
+            payload = rpc.bytes
+        }
+        try await sendMessage(payload, negotiated: negotiated, service: service ?? (rpc.bulkData.isEmpty ? .rpc : .hybrid), encrypted: encrypted)
+    }
+
+    /// Raw media for a started audio or video service.
+    public func sendMedia(_ bytes: [UInt8], service: SDLServiceType, encrypted: Bool = false) async throws {
+        let negotiated = try requireStarted()
+        try await sendMessage(bytes, negotiated: negotiated, service: service, encrypted: encrypted)
+    }
+
+    private func sendMessage(_ payload: [UInt8], negotiated: SDLNegotiatedSession, service: SDLServiceType, encrypted: Bool) async throws {
+        var maxPayload = negotiated.mtu
+        if encrypted {
+            guard let security = configuration.security else { throw SDLSessionError.encryptionUnavailable }
+            maxPayload = max(1, min(maxPayload, security.maxPlaintextPerFrame))
+        }
+        let message = SDLProtocolMessage(
+            version: negotiated.majorVersion, serviceType: service, sessionID: negotiated.sessionID,
+            messageID: takeMessageID(), isEncrypted: encrypted, payload: payload)
+        var bytes: [UInt8] = []
+        if encrypted, let security = configuration.security {
+            // Each frame's payload is encrypted on its own (first frames stay clear).
+            for var frame in SDLFramer.frames(for: message, maxPayloadSize: maxPayload) {
+                if frame.header.isEncrypted {
+                    frame = SDLFrame(header: frame.header, payload: try await security.encrypt(frame.payload))
+                }
+                frame.append(to: &bytes)
+            }
+        } else {
+            SDLFramer.encode(message, maxPayloadSize: maxPayload, into: &bytes)
+        }
+        try await write(bytes)
+    }
+
+    private func takeMessageID() -> UInt32 {
+        defer { nextMessageID = nextMessageID == UInt32.max ? 1 : nextMessageID + 1 }
+        return nextMessageID
+    }
+
+    private func write(_ bytes: [UInt8]) async throws {
+        do {
+            try await transport.send(bytes)
+        } catch {
+            let reason = announcedCloseReason ?? .transportFailed(error as? SDLTransportError ?? .io("\(error)"))
+            await shutDown(reason)
+            throw SDLSessionError.closed(closeReason ?? reason)
+        }
+    }
+
+    // MARK: Control exchanges
+
+    private func control(
+        _ opcode: SDLControlFrameType, service: SDLServiceType, version: UInt8? = nil, sessionID: UInt8? = nil,
+        payload: [UInt8], encrypted: Bool = false
+    ) async throws -> SDLProtocolMessage {
+        if let closeReason { throw SDLSessionError.closed(closeReason) }
+        let key = ControlKey(service: service, request: opcode)
+        guard pendingControl[key] == nil else { throw SDLSessionError.serviceBusy(service) }
+        let negotiated = session
+        let frame = SDLFrame(
+            header: SDLFrameHeader(
+                version: version ?? negotiated?.majorVersion ?? 1, isEncrypted: encrypted, frameType: .control,
+                serviceType: service, frameInfo: opcode.rawValue, sessionID: sessionID ?? negotiated?.sessionID ?? 0,
+                messageID: takeMessageID()),
+            payload: payload)
+        // Registered before writing, so an answer that beats the write's return is not lost.
+        pendingControl[key] = PendingReply()
+        schedule(.control(key), after: configuration.controlTimeout)
+        defer { timers.cancel(.control(key)) }
+        try await write(frame.bytes)
+        return try await withCheckedThrowingContinuation { continuation in
+            if pendingControl[key] == nil {
+                continuation.resume(throwing: SDLSessionError.closed(closeReason ?? .closedByApp))
+            } else if pendingControl[key]!.wait(continuation) {
+                pendingControl[key] = nil
+            }
+        }
+    }
+
+    private func answerControl(_ key: ControlKey, with message: SDLProtocolMessage) {
+        guard var pending = pendingControl[key] else {
+            logger.debug("unexpected control frame", metadata: ["opcode": "\(message.controlFrameType.map(\.description) ?? "?")", "service": "\(key.service)"])
+            return
+        }
+        if pending.complete(.success(message)) {
+            pendingControl[key] = nil
+        } else {
+            pendingControl[key] = pending
+        }
+    }
+
+    private func decodeControl(_ bytes: [UInt8]) throws -> SDLControlPayload {
+        do {
+            return try SDLControlPayload(decoding: bytes)
+        } catch {
+            throw SDLSessionError.protocolViolation(error)
+        }
+    }
+
+    // MARK: Receiving
+
+    private func receive(_ chunk: [UInt8]) async throws {
+        lastReceived = configuration.clock.now
+        if heartbeatSentAt != nil, let interval = configuration.heartbeatInterval {
+            heartbeatSentAt = nil
+            schedule(.heartbeat, after: interval)
+        }
+        decoder.append(chunk)
+        while var frame = try decoder.nextFrame() {
+            if let negotiated = session, frame.header.sessionID != negotiated.sessionID {
+                logger.warning(
+                    "ignored a frame for another session",
+                    metadata: ["frameSession": "\(frame.header.sessionID)", "service": "\(frame.header.serviceType)"])
+                continue
+            }
+            // Control frames on service 0 are never encrypted; others are decrypted before joining.
+            if frame.header.isEncrypted, !frame.payload.isEmpty, frame.header.serviceType != .control,
+               frame.header.frameType != .first, let security = configuration.security
+            {
+                let header = frame.header
+                frame = SDLFrame(header: header, payload: try await security.decrypt(frame.payload))
+            }
+            if let message = try reassembler.receive(frame) {
+                try await handle(message)
+            }
+            if isClosed { return }
+        }
+    }
+
+    private func handle(_ message: SDLProtocolMessage) async throws {
+        if let opcode = message.controlFrameType {
+            switch opcode {
+            case .heartbeat:
+                let ack = SDLFrame(header: SDLFrameHeader(
+                    version: message.version, frameType: .control, serviceType: .control,
+                    frameInfo: SDLControlFrameType.heartbeatACK.rawValue, sessionID: message.sessionID, messageID: message.messageID))
+                try? await write(ack.bytes)
+            case .startServiceACK, .startServiceNAK:
+                answerControl(ControlKey(service: message.serviceType, request: .startService), with: message)
+            case .endServiceACK, .endServiceNAK:
+                answerControl(ControlKey(service: message.serviceType, request: .endService), with: message)
+            case .endService where message.serviceType == .rpc:
+                let ack = SDLFrame(header: SDLFrameHeader(
+                    version: message.version, frameType: .control, serviceType: .rpc,
+                    frameInfo: SDLControlFrameType.endServiceACK.rawValue, sessionID: message.sessionID, messageID: message.messageID))
+                try? await write(ack.bytes)
+                await shutDown(announcedCloseReason ?? .endedByHeadUnit)
+            case .endService:
+                // The head unit stops a media service: acknowledge, the session goes on.
+                let ack = SDLFrame(header: SDLFrameHeader(
+                    version: message.version, frameType: .control, serviceType: message.serviceType,
+                    frameInfo: SDLControlFrameType.endServiceACK.rawValue, sessionID: message.sessionID, messageID: message.messageID))
+                try? await write(ack.bytes)
+            default:
+                break  // HeartbeatACK (lastReceived already updated), TransportEventUpdate, legacy ServiceDataACK
+            }
+            return
+        }
+        switch message.serviceType {
+        case .rpc, .hybrid:
+            let rpc: SDLRPCPayload
+            if message.version == 1 {
+                rpc = try SDLProtocolOneEnvelope.decode(message.payload, functions: mobileAPIFunctions)
+            } else {
+                rpc = try SDLRPCPayload(decoding: message.payload)
+            }
+            await onRPC?(SDLIncomingRPC(payload: rpc, serviceType: message.serviceType, isEncrypted: message.isEncrypted))
+        default:
+            if let readers = mediaReaders[message.serviceType], readers.subscriberCount > 0 {
+                if readers.yield(message) > 0 {
+                    logger.debug("a media reader fell behind; dropped its oldest message", metadata: ["service": "\(message.serviceType)"])
+                }
+            }
+        }
+    }
+
+    // MARK: Heartbeat and shutdown
+
+    /// Sends a heartbeat after `heartbeatInterval` without traffic; any traffic answers it, and
+    /// `heartbeatTimeout` without any ends the session.
+    private func heartbeatDue() async {
+        guard let interval = configuration.heartbeatInterval, let negotiated = session else { return }
+        let now = configuration.clock.now
+        let timeout = configuration.heartbeatTimeout
+        if let sentAt = heartbeatSentAt {
+            if now - sentAt >= timeout {
+                await shutDown(.heartbeatTimeout)
+            } else {
+                schedule(.heartbeat, after: sentAt + timeout - now)
+            }
+            return
+        }
+        guard now - lastReceived >= interval else {
+            schedule(.heartbeat, after: lastReceived + interval - now)
+            return
+        }
+        heartbeatSentAt = now
+        schedule(.heartbeat, after: timeout)
+        let frame = SDLFrame(header: SDLFrameHeader(
+            version: negotiated.majorVersion, frameType: .control, serviceType: .control,
+            frameInfo: SDLControlFrameType.heartbeat.rawValue, sessionID: negotiated.sessionID, messageID: takeMessageID()))
+        try? await write(frame.bytes)
+    }
+
+    private func shutDown(_ reason: SDLCloseReason) async {
+        var reason = reason
+        switch lifecycle {
+        case .closed: return
+        // The app is closing: the head unit hanging up in answer is part of that.
+        case .closing: reason = .closedByApp
+        default: break
+        }
+        lifecycle = .closed(reason)
+        logger.debug("session closed", metadata: ["reason": "\(reason)"])
+        let failure = SDLSessionError.closed(reason)
+        for waiter in startWaiters { waiter.resume(throwing: failure) }
+        startWaiters.removeAll()
+        for pending in pendingControl.values { pending.fail(failure) }
+        pendingControl.removeAll()
+        timerWake?.finish()
+        for readers in mediaReaders.values { readers.finish() }
+        states.finish(with: .closed(reason))
+        for waiter in closeWaiters { waiter.resume() }
+        closeWaiters.removeAll()
+        await onClose?(reason)
+        onRPC = nil
+        await transport.close()
+    }
+}

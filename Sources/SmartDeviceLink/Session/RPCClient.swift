@@ -1,0 +1,534 @@
+import Logging
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import Synchronization
+
+public enum SDLRPCError: Error, Sendable, CustomStringConvertible {
+    /// The request breaks the spec; it was not sent.
+    case invalidRequest(SDLValidationError)
+    /// No response within the timeout.
+    case timeout(function: String, correlationID: UInt32, after: Duration)
+    /// The connection ended before the response came; the reason says why.
+    case connectionClosed(SDLCloseReason)
+    /// The calling task was cancelled. A request cancelled before it was sent is never sent.
+    case cancelled(function: String)
+    /// The head unit could not tell which RPC this was and answered GenericResponse.
+    case genericResponse(resultCode: String, info: String?)
+    /// The response was not even leniently decodable as the expected type.
+    case invalidResponse(function: String, SDLDecodingError)
+    /// `send` before `run()`: nothing would read the response.
+    case notRunning
+    /// `run()` was called a second time.
+    case alreadyRunning
+    /// The session refused: not started yet, encryption unavailable...
+    case session(SDLSessionError)
+    /// A handler for this head-unit request is registered already; remove it first.
+    case handlerAlreadyRegistered(function: String)
+    /// The type has no function ID (`SDLNoResponse`).
+    case notAFunction(String)
+
+    public var description: String {
+        switch self {
+        case .invalidRequest(let error): "request not sent, it breaks the RPC spec:\n\(error)"
+        case .timeout(let function, let id, let after): "\(function) (correlation ID \(id)): no response after \(after)"
+        case .connectionClosed(let reason): "connection closed before the response: \(reason)"
+        case .cancelled(let function): "\(function) was cancelled"
+        case .genericResponse(let code, let info): "the head unit did not recognise the request: \(code)" + (info.map { " (\($0))" } ?? "")
+        case .invalidResponse(let function, let error): "\(function) response does not decode:\n\(error)"
+        case .notRunning: "the RPC client is not running: call run() (or use withSDLSession) first"
+        case .alreadyRunning: "run() was already called on this RPC client"
+        case .session(let error): "\(error)"
+        case .handlerAlreadyRegistered(let function): "a handler for \(function) requests is already registered"
+        case .notAFunction(let name): "\(name) is not an RPC of the spec"
+        }
+    }
+}
+
+/// Why a request handler refused a head-unit request: the response carries this result code.
+public struct SDLRequestRefusal: Error, Hashable, Sendable {
+    public var resultCode: SDLResult
+    public var info: String?
+
+    public init(_ resultCode: SDLResult, info: String? = nil) {
+        self.resultCode = resultCode
+        self.info = info
+    }
+}
+
+/// A response to a head-unit request, as JSON (and bulk data), for handlers that know the RPC
+/// only at run time.
+public struct SDLRawResponse: Sendable, Hashable {
+    public var json: [UInt8]
+    public var bulkData: [UInt8]
+
+    public init(json: [UInt8], bulkData: [UInt8] = []) {
+        self.json = json
+        self.bulkData = bulkData
+    }
+}
+
+/// Removes a request handler; see `SDLRPCClient.removeRequestHandler(_:)`.
+public struct SDLRequestHandlerToken: Hashable, Sendable {
+    let functionID: UInt32
+    let id: Int
+}
+
+/// Sends requests and matches their responses by correlation ID, fans notifications out by
+/// type, and answers the head unit's own requests (app services) through registered handlers.
+///
+/// `run()` is the one loop that owns the connection: it runs the session's read loop, one
+/// deadline schedule for every pending request (on the session's clock, so tests drive time),
+/// and the handlers of head-unit requests. Buffers are bounded: each notification stream keeps
+/// at most `notificationBufferLimit` unread notifications (the oldest are dropped, with a log
+/// warning), and at most `maxConcurrentHeadUnitRequests` head-unit requests are handled at once
+/// (more are answered `TOO_MANY_PENDING_REQUESTS`).
+public actor SDLRPCClient {
+    public let session: SDLProtocolSession
+    public var requestTimeout: Duration
+    public let notificationBufferLimit: Int
+    public let maxConcurrentHeadUnitRequests: Int
+    private let clock: SDLClock
+    private let logger: Logger
+
+    private enum Phase {
+        case idle, running, finished(SDLCloseReason)
+    }
+
+    private struct PendingRequest {
+        var function: String
+        var timeout: Duration
+        var reply = PendingReply<SDLIncomingRPC>()
+    }
+
+    private var phase = Phase.idle
+    private var nextCorrelationID: UInt32 = 1
+    private var pending: [UInt32: PendingRequest] = [:]
+    private var deadlines = SDLDeadlineSchedule<UInt32>()
+    private var deadlineWake: AsyncStream<Void>.Continuation?
+    private var deadlineTarget: Duration?
+    private let router: NotificationRouter
+
+    private typealias RequestHandler = @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse
+    private var requestHandlers: [UInt32: (id: Int, function: String, handle: RequestHandler)] = [:]
+    private var nextHandlerID = 0
+    private var headUnitRequests: AsyncStream<@Sendable () async -> Void>.Continuation?
+    private var activeHeadUnitRequests = 0
+
+    /// - Parameters:
+    ///   - requestTimeout: how long `send` waits for a response unless told otherwise.
+    ///   - notificationBufferLimit: unread notifications kept per stream before the oldest drop.
+    ///   - maxConcurrentHeadUnitRequests: head-unit requests handled at once.
+    public init(
+        session: SDLProtocolSession, requestTimeout: Duration = .seconds(10), notificationBufferLimit: Int = 256,
+        maxConcurrentHeadUnitRequests: Int = 16
+    ) {
+        self.session = session
+        self.requestTimeout = requestTimeout
+        self.notificationBufferLimit = max(1, notificationBufferLimit)
+        self.maxConcurrentHeadUnitRequests = max(1, maxConcurrentHeadUnitRequests)
+        self.clock = session.configuration.clock
+        var logger = session.configuration.logger
+        logger[metadataKey: "sdl.component"] = "rpc"
+        self.logger = logger
+        self.router = NotificationRouter(bufferLimit: max(1, notificationBufferLimit), logger: logger)
+    }
+
+    // MARK: Running
+
+    /// Runs the connection until the session ends: reads through the session, expires request
+    /// deadlines and handles head-unit requests. Returns when the app closed the session
+    /// (`close()`); throws `SDLRPCError.connectionClosed(reason)` for any other end, and
+    /// `.alreadyRunning` on a second call. Start the session (`session.start()`) while this runs.
+    public func run() async throws {
+        guard case .idle = phase else { throw SDLRPCError.alreadyRunning }
+        phase = .running
+        let (requests, continuation) = AsyncStream<@Sendable () async -> Void>.makeStream()
+        headUnitRequests = continuation
+        let session = self.session
+        do {
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask {
+                    do {
+                        try await session.run(onRPC: { await self.dispatch($0) }, onClose: { await self.finish($0) })
+                    } catch let SDLSessionError.closed(reason) {
+                        await self.finish(reason)
+                        throw SDLRPCError.connectionClosed(reason)
+                    } catch {
+                        await self.finish(.closedByApp)
+                        throw error
+                    }
+                    await self.finish(.closedByApp)
+                }
+                group.addTask { await self.runDeadlines() }
+                for await handle in requests {
+                    group.addTask { await handle() }
+                }
+            }
+        } catch let error as SDLRPCError {
+            throw error
+        } catch let error as SDLSessionError {
+            throw SDLRPCError.session(error)
+        }
+    }
+
+    /// Ends the session (EndService, then the transport) and waits until it is closed.
+    public func close() async {
+        await session.close()
+    }
+
+    private func finish(_ reason: SDLCloseReason) {
+        if case .finished = phase { return }
+        phase = .finished(reason)
+        let failure = SDLRPCError.connectionClosed(reason)
+        for request in pending.values { request.reply.fail(failure) }
+        pending.removeAll()
+        deadlineWake?.finish()
+        router.finish()
+        headUnitRequests?.finish()
+    }
+
+    private func runDeadlines() async {
+        while case .running = phase, !Task.isCancelled {
+            let (signal, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let target = deadlines.earliest()
+            deadlineWake = wake
+            deadlineTarget = target
+            await clock.sleep(until: target, interruptedBy: signal)
+            deadlineWake = nil
+            deadlineTarget = nil
+            for correlationID in deadlines.popExpired(now: clock.now) {
+                guard let request = pending[correlationID] else { continue }
+                let error = SDLRPCError.timeout(function: request.function, correlationID: correlationID, after: request.timeout)
+                complete(correlationID, .failure(error))
+            }
+        }
+    }
+
+    // MARK: Requests
+
+    /// Sends `request` and returns the head unit's response, whatever its result code.
+    /// Responses are decoded leniently (a head unit may break the spec); `bulkData` goes on the
+    /// hybrid service after the JSON (PutFile, SystemRequest).
+    public func send<R: SDLRequest>(
+        _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, options: SDLEncodingOptions = SDLEncodingOptions()
+    ) async throws -> R.Response {
+        guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
+        let json: [UInt8]
+        do {
+            json = try SDLJSON.encode(request, options: options)
+        } catch {
+            throw SDLRPCError.invalidRequest(error)
+        }
+        let response = try await sendRaw(functionName: R.functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout)
+        if response.payload.functionID == GenericResponse.wireFunctionID, R.Response.self != GenericResponse.self {
+            let generic = try? SDLJSON.decode(GenericResponse.self, from: response.payload.json, policy: .lenient).value
+            throw SDLRPCError.genericResponse(resultCode: generic?.resultCode.rawValue ?? "?", info: generic?.info)
+        }
+        do {
+            return try SDLJSON.decode(R.Response.self, from: response.payload.json, policy: .lenient).value
+        } catch {
+            throw SDLRPCError.invalidResponse(function: R.functionName, error)
+        }
+    }
+
+    /// Sends any request by function ID with ready JSON, for tools that know the RPC only at run
+    /// time. Requests from one task reach the wire in call order; a request whose task is
+    /// already cancelled is not sent.
+    public func sendRaw(
+        functionName: String, functionID: UInt32, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil
+    ) async throws -> SDLIncomingRPC {
+        switch phase {
+        case .idle: throw SDLRPCError.notRunning
+        case .finished(let reason): throw SDLRPCError.connectionClosed(reason)
+        case .running: break
+        }
+        guard !Task.isCancelled else { throw SDLRPCError.cancelled(function: functionName) }
+        let correlationID = takeCorrelationID()
+        let payload = SDLRPCPayload(rpcType: .request, functionID: functionID, correlationID: correlationID, json: json, bulkData: bulkData)
+        let limit = timeout ?? requestTimeout
+        // Registered before the write, so a response that beats the write's return is kept.
+        pending[correlationID] = PendingRequest(function: functionName, timeout: limit)
+        scheduleDeadline(correlationID, at: clock.now + limit)
+        return try await withTaskCancellationHandler {
+            do {
+                try await session.send(payload)
+            } catch {
+                let failure: SDLRPCError
+                switch error {
+                case SDLSessionError.closed(let reason): failure = .connectionClosed(reason)
+                case let error as SDLSessionError: failure = .session(error)
+                default: failure = .connectionClosed(.transportFailed(.io("\(error)")))
+                }
+                drop(correlationID)
+                throw failure
+            }
+            return try await withCheckedThrowingContinuation { continuation in
+                guard var request = pending[correlationID] else {
+                    continuation.resume(throwing: SDLRPCError.connectionClosed(closeReason ?? .closedByApp))
+                    return
+                }
+                if request.reply.wait(continuation) {
+                    drop(correlationID)
+                } else {
+                    pending[correlationID] = request
+                }
+            }
+        } onCancel: {
+            Task { await self.complete(correlationID, .failure(SDLRPCError.cancelled(function: functionName))) }
+        }
+    }
+
+    private var closeReason: SDLCloseReason? {
+        if case .finished(let reason) = phase { return reason }
+        return nil
+    }
+
+    private func takeCorrelationID() -> UInt32 {
+        // Positive Int32 values only: SDL Core answers INVALID_ID to negative ones.
+        defer { nextCorrelationID = nextCorrelationID >= UInt32(Int32.max) ? 1 : nextCorrelationID + 1 }
+        return nextCorrelationID
+    }
+
+    private func scheduleDeadline(_ correlationID: UInt32, at deadline: Duration) {
+        deadlines.schedule(correlationID, at: deadline)
+        if let wake = deadlineWake, deadlineTarget.map({ deadline < $0 }) ?? true { wake.yield() }
+    }
+
+    private func complete(_ correlationID: UInt32, _ result: Result<SDLIncomingRPC, any Error>) {
+        guard var request = pending[correlationID] else { return }
+        if request.reply.complete(result) {
+            drop(correlationID)
+        } else {
+            pending[correlationID] = request
+            deadlines.cancel(correlationID)
+        }
+    }
+
+    private func drop(_ correlationID: UInt32) {
+        pending[correlationID] = nil
+        deadlines.cancel(correlationID)
+    }
+
+    /// Requests awaiting a response.
+    public var pendingCount: Int { pending.count }
+
+    // MARK: Notifications
+
+    /// Notifications of one type, decoded leniently, until the connection ends. Keeps at most
+    /// `notificationBufferLimit` unread ones; a reader that falls further behind loses the oldest.
+    public nonisolated func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> {
+        guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
+        return router.subscribe(functionID: functionID, name: N.functionName) { message in
+            try? SDLJSON.decode(N.self, from: message.payload.json, policy: .lenient).value
+        }
+    }
+
+    /// Every notification, undecoded, with the same buffering as `notifications(_:)`.
+    public nonisolated func allNotifications() -> AsyncStream<SDLIncomingRPC> {
+        router.subscribe(functionID: nil, name: "notification") { $0 }
+    }
+
+    // MARK: Requests from the head unit
+
+    /// Answers every `R` request the head unit sends (app services: GetAppServiceData,
+    /// PerformAppServiceInteraction, the RPCs a manifest handles) with what `handler` returns,
+    /// echoing the request's correlation ID. A handler that throws `SDLRequestRefusal` answers
+    /// with its result code; any other error answers `GENERIC_ERROR`. A request that does not
+    /// decode is answered `INVALID_DATA`; one nobody handles, `UNSUPPORTED_REQUEST`.
+    @discardableResult
+    public func handleRequests<R: SDLRequest>(
+        _ type: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response
+    ) throws -> SDLRequestHandlerToken {
+        guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
+        return try register(functionID: functionID, function: R.functionName) { message in
+            let request: R
+            do {
+                request = try SDLJSON.decode(R.self, from: message.payload.json, policy: .lenient).value
+            } catch {
+                throw SDLRequestRefusal(.invalidData, info: "\(error)")
+            }
+            let response = try await handler(request)
+            do {
+                return SDLRawResponse(json: try SDLJSON.encode(response))
+            } catch {
+                throw SDLRequestRefusal(.genericError, info: "the app's \(R.functionName) response breaks the spec: \(error)")
+            }
+        }
+    }
+
+    /// The raw form: `handler` gets the message as it arrived and returns the response's JSON
+    /// (with `success` and `resultCode`) and bulk data.
+    @discardableResult
+    public func handleRawRequests(
+        functionID: UInt32, handler: @escaping @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse
+    ) throws -> SDLRequestHandlerToken {
+        try register(functionID: functionID, function: mobileAPIFunctions.name(of: functionID) ?? "function \(functionID)", handler)
+    }
+
+    public func removeRequestHandler(_ token: SDLRequestHandlerToken) {
+        if requestHandlers[token.functionID]?.id == token.id { requestHandlers[token.functionID] = nil }
+    }
+
+    private func register(functionID: UInt32, function: String, _ handle: @escaping RequestHandler) throws -> SDLRequestHandlerToken {
+        guard requestHandlers[functionID] == nil else { throw SDLRPCError.handlerAlreadyRegistered(function: function) }
+        nextHandlerID += 1
+        requestHandlers[functionID] = (nextHandlerID, function, handle)
+        return SDLRequestHandlerToken(functionID: functionID, id: nextHandlerID)
+    }
+
+    private func answerHeadUnitRequest(_ message: SDLIncomingRPC) async {
+        let request = message.payload
+        let name = mobileAPIFunctions.name(of: request.functionID) ?? "function \(request.functionID)"
+        guard let handler = requestHandlers[request.functionID] else {
+            logger.info("no handler for a head-unit request; answering UNSUPPORTED_REQUEST", metadata: ["function": "\(name)"])
+            await respond(to: message, with: Self.failure(.unsupportedRequest, info: "the app does not handle \(name)"))
+            return
+        }
+        guard activeHeadUnitRequests < maxConcurrentHeadUnitRequests, let queue = headUnitRequests else {
+            await respond(to: message, with: Self.failure(.tooManyPendingRequests, info: nil))
+            return
+        }
+        activeHeadUnitRequests += 1
+        let handle = handler.handle
+        queue.yield { [self] in
+            let response: SDLRawResponse
+            do {
+                response = try await handle(message)
+            } catch let refusal as SDLRequestRefusal {
+                response = Self.failure(refusal.resultCode, info: refusal.info)
+            } catch {
+                response = Self.failure(.genericError, info: "\(error)")
+            }
+            await self.respond(to: message, with: response)
+            await self.headUnitRequestDone()
+        }
+    }
+
+    private func headUnitRequestDone() {
+        activeHeadUnitRequests -= 1
+    }
+
+    private static func failure(_ code: SDLResult, info: String?) -> SDLRawResponse {
+        var members: [SDLJSONValue.Member] = [.init(key: "success", value: .bool(false)), .init(key: "resultCode", value: .string(code.rawValue))]
+        if let info { members.append(.init(key: "info", value: .string(info))) }
+        return SDLRawResponse(json: SDLJSONValue.object(members).jsonBytes)
+    }
+
+    private func respond(to request: SDLIncomingRPC, with response: SDLRawResponse) async {
+        let payload = SDLRPCPayload(
+            rpcType: .response, functionID: request.payload.functionID, correlationID: request.payload.correlationID,
+            json: response.json, bulkData: response.bulkData)
+        do {
+            try await session.send(payload)
+        } catch {
+            logger.debug("could not answer a head-unit request", metadata: ["error": "\(error)"])
+        }
+    }
+
+    // MARK: Incoming
+
+    private func dispatch(_ message: SDLIncomingRPC) async {
+        switch message.payload.rpcType {
+        case .response, .erroneousResponse:
+            complete(message.payload.correlationID, .success(message))
+        case .notification:
+            if message.payload.functionID == OnAppInterfaceUnregistered.wireFunctionID,
+               let notification = try? SDLJSON.decode(OnAppInterfaceUnregistered.self, from: message.payload.json, policy: .lenient).value
+            {
+                await session.headUnitUnregistered(notification.reason)
+            }
+            router.deliver(message)
+        case .request:
+            await answerHeadUnitRequest(message)
+        default:
+            logger.warning("ignored an RPC of unknown type", metadata: ["rpcType": "\(message.payload.rpcType)"])
+        }
+    }
+}
+
+/// Notification subscribers by function ID, safe to subscribe and unsubscribe from any task.
+private final class NotificationRouter: Sendable {
+    private struct Subscriber {
+        /// True when the reader's buffer was full and its oldest element was dropped.
+        var deliver: @Sendable (SDLIncomingRPC) -> Bool
+        var finish: @Sendable () -> Void
+        var name: String
+    }
+
+    private struct State {
+        var byFunction: [UInt32: [Int: Subscriber]] = [:]
+        var all: [Int: Subscriber] = [:]
+        var nextID = 0
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    private let bufferLimit: Int
+    private let logger: Logger
+
+    init(bufferLimit: Int, logger: Logger) {
+        self.bufferLimit = bufferLimit
+        self.logger = logger
+    }
+
+    func subscribe<Element: Sendable>(
+        functionID: UInt32?, name: String, decode: @escaping @Sendable (SDLIncomingRPC) -> Element?
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(bufferLimit))
+        let subscriber = Subscriber(
+            deliver: { message in
+                guard let element = decode(message) else { return false }
+                if case .dropped = continuation.yield(element) { return true }
+                return false
+            },
+            finish: { continuation.finish() }, name: name)
+        let id: Int? = state.withLock { state in
+            guard !state.finished else { return nil }
+            state.nextID += 1
+            if let functionID {
+                state.byFunction[functionID, default: [:]][state.nextID] = subscriber
+            } else {
+                state.all[state.nextID] = subscriber
+            }
+            return state.nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { state in
+                if let functionID {
+                    state.byFunction[functionID]?[id] = nil
+                } else {
+                    state.all[id] = nil
+                }
+            }
+        }
+        return stream
+    }
+
+    func deliver(_ message: SDLIncomingRPC) {
+        let subscribers = state.withLock { state -> [Subscriber] in
+            Array(state.byFunction[message.payload.functionID]?.values ?? [:].values) + Array(state.all.values)
+        }
+        for subscriber in subscribers {
+            if subscriber.deliver(message) {
+                logger.warning("a notification reader fell behind; dropped its oldest notification", metadata: ["stream": "\(subscriber.name)"])
+            }
+        }
+    }
+
+    func finish() {
+        let subscribers = state.withLock { state -> [Subscriber] in
+            state.finished = true
+            defer {
+                state.byFunction.removeAll()
+                state.all.removeAll()
+            }
+            return state.byFunction.values.flatMap(\.values) + Array(state.all.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+}

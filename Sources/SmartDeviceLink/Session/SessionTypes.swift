@@ -1,0 +1,145 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import SDLTransport
+
+/// What the head unit agreed to when the RPC service started.
+public struct SDLNegotiatedSession: Sendable, Hashable {
+    /// The version both sides speak: the lower of the app's and the head unit's. For protocol
+    /// 1–4 head units, `major.0.0`.
+    public var protocolVersion: SDLProtocolVersion
+    public var sessionID: UInt8
+    /// v5: `hashId`; v1–4: the 4 raw ACK bytes read big-endian.
+    public var hashID: Int32?
+    /// Payload bytes per frame, within `SDLFramer.acceptedMTURange`.
+    public var mtu: Int
+    /// The whole StartServiceACK payload (vehicle info, transports...), for protocol 5.
+    public var details: SDLControlPayload?
+
+    /// The major version every later frame header carries.
+    public var majorVersion: UInt8 { protocolVersion.major }
+}
+
+/// Why a session ended. A reconnection policy switches on this: a heartbeat timeout or a
+/// transport error is worth a retry, an app the head unit does not authorise is not.
+public enum SDLCloseReason: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The app closed the session (`close()`, or the task running it was cancelled).
+    case closedByApp
+    /// The head unit sent EndService for the RPC service.
+    case endedByHeadUnit
+    /// The head unit unregistered the app (OnAppInterfaceUnregistered) and then ended the session.
+    case unregistered(AppInterfaceUnregisteredReason)
+    /// The head unit stopped answering heartbeats.
+    case heartbeatTimeout
+    /// The head unit closed the connection without ending the session.
+    case transportClosed
+    /// The connection broke: reset, I/O error.
+    case transportFailed(SDLTransportError)
+    /// The head unit sent bytes that are not the SDL protocol; the error names the field.
+    case protocolViolation(SDLProtocolError)
+    /// The head unit refused to start the RPC service (StartServiceNAK).
+    case startRejected(reason: String?, rejectedParams: [String])
+    /// The head unit did not answer StartService in time.
+    case startTimedOut
+
+    /// Whether connecting again can help: not after the app closed, not when the head unit
+    /// refused the app or its protocol (MANAGERS.md: no reconnection after APP_UNAUTHORIZED or
+    /// PROTOCOL_VIOLATION).
+    public var allowsReconnection: Bool {
+        switch self {
+        case .closedByApp, .startRejected, .protocolViolation: false
+        case .unregistered(let reason): reason != .appUnauthorized && reason != .protocolViolation
+        case .endedByHeadUnit, .heartbeatTimeout, .transportClosed, .transportFailed, .startTimedOut: true
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .closedByApp: "the app closed the session"
+        case .endedByHeadUnit: "the head unit ended the session"
+        case .unregistered(let reason): "the head unit unregistered the app (\(reason.rawValue))"
+        case .heartbeatTimeout: "the head unit stopped answering heartbeats"
+        case .transportClosed: "the head unit closed the connection"
+        case .transportFailed(let error): "the connection failed: \(error)"
+        case .protocolViolation(let error): "the head unit broke the protocol: \(error)"
+        case .startRejected(let reason, let params):
+            "the head unit refused to start the session" + (params.isEmpty ? "" : " (rejected: \(params.joined(separator: ", ")))")
+                + (reason.map { ": \($0)" } ?? "")
+        case .startTimedOut: "the head unit did not answer StartService in time"
+        }
+    }
+}
+
+/// Where a session is in its life; `SDLProtocolSession.connectionStates()` streams the changes.
+public enum SDLConnectionState: Hashable, Sendable, CustomStringConvertible {
+    /// Created; StartService not sent yet.
+    case idle
+    /// StartService(RPC) sent, waiting for the head unit.
+    case starting
+    /// The RPC service runs.
+    case connected(SDLNegotiatedSession)
+    /// The app is ending the session (EndService sent).
+    case closing
+    /// Over, for good: a session is not restarted, a new one is made.
+    case closed(SDLCloseReason)
+
+    public var description: String {
+        switch self {
+        case .idle: "idle"
+        case .starting: "starting"
+        case .connected(let session): "connected (protocol \(session.protocolVersion), session \(session.sessionID), MTU \(session.mtu))"
+        case .closing: "closing"
+        case .closed(let reason): "closed: \(reason)"
+        }
+    }
+}
+
+public enum SDLSessionError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// `send` or `startService` before `start()` succeeded.
+    case notStarted
+    /// `run()` was called a second time; one run loop owns a session's transport.
+    case alreadyRunning
+    /// The same service is already being started or ended; the first call's answer is pending.
+    case serviceBusy(SDLServiceType)
+    case startRejected(service: SDLServiceType, rejectedParams: [String], reason: String?)
+    case endRejected(service: SDLServiceType, reason: String?)
+    case protocolViolation(SDLProtocolError)
+    /// No answer to a control frame in time.
+    case controlTimeout(SDLControlFrameType, service: SDLServiceType)
+    case encryptionUnavailable
+    /// The session is over; the reason says why.
+    case closed(SDLCloseReason)
+
+    public var description: String {
+        switch self {
+        case .notStarted: "the RPC service has not started: call start() first"
+        case .alreadyRunning: "run() was already called on this session"
+        case .serviceBusy(let service): "the \(service) service is already being started or ended"
+        case .startRejected(let service, let params, let reason):
+            "the head unit refused to start the \(service) service" + (params.isEmpty ? "" : " (rejected: \(params.joined(separator: ", ")))") + (reason.map { ": \($0)" } ?? "")
+        case .endRejected(let service, let reason): "the head unit refused to end the \(service) service" + (reason.map { ": \($0)" } ?? "")
+        case .protocolViolation(let error): "the head unit broke the protocol: \(error)"
+        case .controlTimeout(let opcode, let service): "no answer to \(opcode) for the \(service) service in time"
+        case .encryptionUnavailable: "encryption was requested but no security provider is configured"
+        case .closed(let reason): "the session is closed: \(reason)"
+        }
+    }
+}
+
+/// An RPC message from the head unit, with how it arrived.
+public struct SDLIncomingRPC: Sendable, Hashable {
+    public var payload: SDLRPCPayload
+    public var serviceType: SDLServiceType
+    public var isEncrypted: Bool
+
+    public init(payload: SDLRPCPayload, serviceType: SDLServiceType = .rpc, isEncrypted: Bool = false) {
+        self.payload = payload
+        self.serviceType = serviceType
+        self.isEncrypted = isEncrypted
+    }
+}
+
+/// Every message type of the spec this library was generated from, by function ID and name.
+let mobileAPIFunctions = SDLFunctionTable(
+    messages: MobileAPI.requests.map { $0 as any SDLMessage.Type } + MobileAPI.responses.map { $0 as any SDLMessage.Type }
+        + MobileAPI.notifications.map { $0 as any SDLMessage.Type })

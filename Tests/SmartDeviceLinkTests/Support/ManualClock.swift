@@ -1,0 +1,61 @@
+import Synchronization
+
+/// A clock that moves only when a test advances it, so timeouts and heartbeats are driven, not
+/// waited for. A sleep until an instant already passed returns at once, so the order in which a
+/// test advances and a timer loop goes to sleep does not matter.
+final class ManualClock: Clock, Sendable {
+    struct Instant: InstantProtocol {
+        var offset: Duration
+        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        func duration(to other: Instant) -> Duration { other.offset - offset }
+        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+    }
+
+    private struct Sleeper {
+        var deadline: Instant
+        var continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var sleepers: [Int: Sleeper] = [:]
+        var nextID = 0
+    }
+
+    private let state = Mutex(State())
+
+    var now: Instant { state.withLock { $0.now } }
+    var minimumResolution: Duration { .zero }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if deadline <= state.now || Task.isCancelled { return true }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Moves time forward and wakes every sleeper whose deadline has come.
+    func advance(by duration: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now = state.now.advanced(by: duration)
+            let now = state.now
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+            for id in due.keys { state.sleepers[id] = nil }
+            return Array(due.values)
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+}
