@@ -67,24 +67,21 @@ func latency(samples: Int) async throws -> (p50: Double, p99: Double, max: Doubl
     let emulator = SDLHeadUnitEmulator(configuration: configuration)
     let server = Task { try await listener.run { transport in await emulator.serve(transport) } }
     let transport = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port, policy: .standard)
-    let session = SDLProtocolSession(transport: transport)
-    try await session.start()
-    let client = SDLRPCClient(session: session)
-    await client.run()
-    _ = try await client.send(RegisterAppInterface(
-        syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "bench",
-        isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "1"))
-    let show = Show(mainField1: "Now playing", mainField2: "Artist", softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 1)])
-    let clock = ContinuousClock()
-    for _ in 0..<200 { _ = try await client.send(show) }  // warm up
     var times: [Double] = []
     times.reserveCapacity(samples)
-    for _ in 0..<samples {
-        let start = clock.now
-        _ = try await client.send(show)
-        times.append(seconds(clock.now - start) * 1e3)
+    try await withSDLSession(transport: transport) { client in
+        _ = try await client.send(RegisterAppInterface(
+            syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "bench",
+            isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "1"))
+        let show = Show(mainField1: "Now playing", mainField2: "Artist", softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 1)])
+        let clock = ContinuousClock()
+        for _ in 0..<200 { _ = try await client.send(show) }  // warm up
+        for _ in 0..<samples {
+            let start = clock.now
+            _ = try await client.send(show)
+            times.append(seconds(clock.now - start) * 1e3)
+        }
     }
-    await session.close()
     await listener.close()
     server.cancel()
     times.sort()
