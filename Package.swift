@@ -117,16 +117,18 @@ let package = Package(
         .testTarget(name: "SDLProtocolTests", dependencies: ["SDLProtocol", "SDLRPC"], path: "Tests/SDLProtocolTests"),
         .testTarget(
             name: "SmartDeviceLinkTests",
-            dependencies: ["SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLProtocol", "SDLRPC"],
+            dependencies: ["SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLProtocol", "SDLRPC", "SDLTestSupport"],
             path: "Tests/SmartDeviceLinkTests"
         ),
         .testTarget(name: "SDLToolTests", dependencies: ["sdl"], path: "Tests/SDLToolTests"),
         .testTarget(name: "SDLTransportTests", dependencies: ["SDLTransport"], path: "Tests/SDLTransportTests"),
         .testTarget(
             name: "SDLHeadUnitTests",
-            dependencies: ["SDLHeadUnit", "SDLRPC", "SDLRuntime", "SDLProtocol"],
+            dependencies: ["SDLHeadUnit", "SDLRPC", "SDLRuntime", "SDLProtocol", "SmartDeviceLink", "SDLTransport", "SDLTestSupport"],
             path: "Tests/SDLHeadUnitTests"
         ),
+        // A clock tests advance, and small helpers, shared by the test targets.
+        .target(name: "SDLTestSupport", path: "Tests/SDLTestSupport"),
         .testTarget(
             name: "SDLRuntimeTests",
             dependencies: ["SDLRuntime", "SDLRPC"],

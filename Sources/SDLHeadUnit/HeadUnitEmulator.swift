@@ -1,12 +1,15 @@
+import Logging
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import SDLTransport
 
-/// Plays the head unit for apps, the way SDL Core 8.2 behaves on the wire (see HEADUNIT.md):
-/// negotiates protocol 5 (or 4 for an app that sends no BSON), answers RegisterAppInterface
-/// with its capabilities followed by OnHMIStatus and OnPermissionsChange, activates the app,
-/// and answers every other request with a valid default response.
+/// A head unit for apps to develop against, behaving like SDL Core 8.2 (HEADUNIT.md): it
+/// negotiates the protocol, keeps per-app state (HMI level, screen, menu, choice sets, button
+/// subscriptions, what is on top), enforces SDL Core's rules, and lets a test or a developer play
+/// the driver through its control methods (activate an app, press a button, choose a command,
+/// answer an interaction). Several apps connect at once; one app's state never leaks into
+/// another's.
 public actor SDLHeadUnitEmulator {
     public struct Configuration: Sendable {
         /// The highest protocol version the head unit speaks (SDL Core 8.2: 5.4.0).
@@ -16,10 +19,17 @@ public actor SDLHeadUnitEmulator {
         public var hashID: Int32 = 65_537
         /// The RegisterAppInterface response (`success` and `resultCode` are set by the emulator).
         public var capabilities: SDLJSONValue
-        /// How long after registering the app is activated (OnHMIStatus FULL); nil: stays in NONE.
+        /// How long after registering an app is activated (OnHMIStatus FULL); nil: it stays in
+        /// NONE until `activate(appID:)`.
         public var activationDelay: Duration? = .zero
+        /// The head unit's language (VR and display).
+        public var language: Language = .enUs
+        /// Time for activation delays and interaction timeouts; tests inject a clock they advance.
+        public var clock = SDLClock.continuous
         /// Called with one JSON object per frame and per message, both directions.
         public var log: (@Sendable (SDLJSONValue) -> Void)?
+        /// RPCs kept per app for `recordedRPCs(appID:)` and the control API; older ones drop.
+        public var recordLimit = 10_000
 
         public init(capabilities: SDLJSONValue? = nil) {
             self.capabilities = capabilities ?? Self.defaultCapabilities
@@ -31,12 +41,26 @@ public actor SDLHeadUnitEmulator {
     }
 
     public let configuration: Configuration
-    private let defaults = DefaultValues()
+    let defaults = DefaultValues()
     private let requestTypes: [UInt32: any SDLRequest.Type]
+
+    private struct ConnectionEntry {
+        let connection: EmulatedConnection
+        var appID: String?
+    }
+
+    private var connections: [Int: ConnectionEntry] = [:]
+    private var nextConnectionID = 0
     private var nextSessionID: UInt8 = 1
+    var apps: [String: EmulatedApp] = [:]
+    var language: Language
+    private var records: [String: [SDLRecordedRPC]] = [:]
+    private let eventFanOut = StreamFanOut<SDLHeadUnitEvent>(bufferLimit: 1_000)
+    var interactionSerial = 0
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.language = configuration.language
         var requestTypes: [UInt32: any SDLRequest.Type] = [:]
         for type in MobileAPI.requests {
             if let functionID = type.wireFunctionID { requestTypes[functionID] = type }
@@ -44,255 +68,279 @@ public actor SDLHeadUnitEmulator {
         self.requestTypes = requestTypes
     }
 
+    // MARK: Connections
+
     /// Serves one app until it disconnects or ends its session.
     public func serve(_ transport: any SDLTransport) async {
+        nextConnectionID += 1
+        let id = nextConnectionID
         let sessionID = nextSessionID
         nextSessionID = nextSessionID == 255 ? 1 : nextSessionID + 1
-        let connection = EmulatedConnection(
-            transport: transport, sessionID: sessionID, configuration: configuration, defaults: defaults, requestTypes: requestTypes)
+        let connection = EmulatedConnection(id: id, sessionID: sessionID, transport: transport, configuration: configuration, headUnit: self)
+        connections[id] = ConnectionEntry(connection: connection)
         await connection.run()
-    }
-}
-
-/// One app's connection to the emulator.
-actor EmulatedConnection {
-    let transport: any SDLTransport
-    let sessionID: UInt8
-    let configuration: SDLHeadUnitEmulator.Configuration
-    let defaults: DefaultValues
-    let requestTypes: [UInt32: any SDLRequest.Type]
-
-    private var decoder = SDLFrameDecoder()
-    private var reassembler = SDLReassembler()
-    /// The frame version this app speaks: 5 or 4 after StartService, 1 once a protocol-1 app's
-    /// first RPC arrives with a version-1 header.
-    private var version: UInt8 = 0
-    private var nextMessageID: UInt32 = 1
-    private var registered = false
-    private var ended = false
-
-    /// What SDL Core puts in notifications' correlation ID.
-    static let notificationCorrelationID: UInt32 = 0xFFFF_FFFF
-
-    init(transport: any SDLTransport, sessionID: UInt8, configuration: SDLHeadUnitEmulator.Configuration, defaults: DefaultValues, requestTypes: [UInt32: any SDLRequest.Type]) {
-        self.transport = transport
-        self.sessionID = sessionID
-        self.configuration = configuration
-        self.defaults = defaults
-        self.requestTypes = requestTypes
+        connectionEnded(id)
     }
 
-    func run() async {
-        do {
-            for try await chunk in transport.inbound {
-                decoder.append(chunk)
-                while let frame = try decoder.nextFrame() {
-                    log("in", frame)
-                    if let message = try reassembler.receive(frame) { try await handle(message) }
-                    if ended { break }
-                }
-                if ended { break }
-            }
-        } catch {
-            configuration.log?(.object([.init(key: "event", value: .string("error")), .init(key: "reason", value: .string("\(error)"))]))
-        }
-        await transport.close()
+    /// Events for tests and tools to synchronise on: an app registered, an RPC arrived... A reader
+    /// keeps the newest 1,000 unread events.
+    public nonisolated func events() -> AsyncStream<SDLHeadUnitEvent> {
+        eventFanOut.subscribe()
     }
 
-    // MARK: Control
+    func emit(_ event: SDLHeadUnitEvent) {
+        eventFanOut.yield(event)
+    }
 
-    private func handle(_ message: SDLProtocolMessage) async throws {
-        if let opcode = message.controlFrameType {
-            try await handleControl(opcode, message)
-        } else if message.serviceType == .rpc || message.serviceType == .hybrid {
-            if message.version == 1 {
-                // An app that speaks only protocol 1 keeps version-1 headers after the ACK.
-                version = 1
-                try await handleRPC(try SDLProtocolOneEnvelope.decode(message.payload, functions: Self.functions))
-            } else {
-                try await handleRPC(try SDLRPCPayload(decoding: message.payload))
-            }
+    private func connectionEnded(_ id: Int) {
+        guard let entry = connections.removeValue(forKey: id) else { return }
+        if let appID = entry.appID, apps[appID]?.connectionID == id {
+            appGone(appID, unregistered: false)
         }
     }
 
-    private func handleControl(_ opcode: SDLControlFrameType, _ message: SDLProtocolMessage) async throws {
-        switch opcode {
-        case .startService where message.serviceType == .rpc:
-            let request = message.payload.isEmpty ? nil : try? SDLControlPayload(decoding: message.payload)
-            if let offered = request?.protocolVersion {
-                version = 5
-                var ack = SDLControlPayload()
-                let appVersion = SDLProtocolVersion(offered) ?? SDLProtocolVersion(5)
-                ack.protocolVersion = min(appVersion, configuration.protocolVersion).description
-                ack.hashID = configuration.hashID
-                ack.mtu = Int64(configuration.mtu)
-                ack.secondaryTransports = []
-                ack.audioServiceTransports = [1]
-                ack.videoServiceTransports = [1]
-                ack.make = "SDL"
-                ack.model = "Generic"
-                ack.modelYear = "2019"
-                ack.trim = "SE"
-                ack.systemSoftwareVersion = "12345_US"
-                try await sendControl(.startServiceACK, service: .rpc, payload: ack.bytes, messageID: 0)
-            } else {
-                // An app without BSON gets protocol 4 and the raw hash, as SDL Core answers.
-                version = 4
-                let hash = withUnsafeBytes(of: UInt32(bitPattern: configuration.hashID).bigEndian) { Array($0) }
-                try await sendControl(.startServiceACK, service: .rpc, payload: hash, messageID: 0)
-            }
-        case .startService:
-            var ack = SDLControlPayload()
-            if version >= 5 {
-                ack.mtu = Int64(configuration.mtu)
-                if message.serviceType == .video, let request = try? SDLControlPayload(decoding: message.payload) {
-                    ack.height = request.height
-                    ack.width = request.width
-                    ack.videoProtocol = request.videoProtocol ?? "RAW"
-                    ack.videoCodec = request.videoCodec ?? "H264"
-                }
-            }
-            try await sendControl(.startServiceACK, service: message.serviceType, payload: version >= 5 ? ack.bytes : [])
-        case .endService:
-            try await sendControl(.endServiceACK, service: message.serviceType, payload: [])
-            if message.serviceType == .rpc { ended = true }
-        case .heartbeat:
-            try await sendControl(.heartbeatACK, service: .control, payload: [])
+    /// The app's connection is over or it unregistered: its state goes, as in SDL Core.
+    func appGone(_ appID: String, unregistered: Bool) {
+        guard let app = apps.removeValue(forKey: appID) else { return }
+        connections[app.connectionID]?.appID = nil
+        emit(.appUnregistered(appID: appID))
+    }
+
+    func connection(of appID: String) -> EmulatedConnection? {
+        apps[appID].flatMap { connections[$0.connectionID]?.connection }
+    }
+
+    // MARK: Incoming
+
+    func received(_ rpc: SDLRPCPayload, on connection: EmulatedConnection) async {
+        let appID = connections[connection.id]?.appID
+        record(appID, direction: "in", rpc)
+        switch rpc.rpcType {
+        case .request:
+            await handleRequest(rpc, on: connection)
         default:
             break
         }
     }
 
-    static let functions = SDLFunctionTable(
-        messages: MobileAPI.requests.map { $0 as any SDLMessage.Type } + MobileAPI.responses.map { $0 as any SDLMessage.Type }
-            + MobileAPI.notifications.map { $0 as any SDLMessage.Type })
-
-    // MARK: RPC
-
-    private func handleRPC(_ request: SDLRPCPayload) async throws {
-        guard request.rpcType == .request else { return }
-        guard let type = requestTypes[request.functionID] else {
-            return try await respond(to: request, functionID: GenericResponse.wireFunctionID ?? 31, json: failure("INVALID_DATA", "unknown function ID \(request.functionID)"))
-        }
-        try await answer(type, request)
-    }
-
-    private func answer<R: SDLRequest>(_ type: R.Type, _ request: SDLRPCPayload) async throws {
-        guard let functionID = R.Response.wireFunctionID else { return }
-        // Like SDL Core: a request that breaks the spec is answered INVALID_DATA.
-        do {
-            _ = try SDLJSON.decode(R.self, from: request.json)
-        } catch {
-            let first = error.errors.first
-            return try await respond(to: request, functionID: functionID, json: failure("INVALID_DATA", first.map { "RPC.msg_params: \($0)" } ?? "invalid"))
-        }
-        if R.self == RegisterAppInterface.self {
-            try await respond(to: request, functionID: functionID, json: registration())
-            registered = true
-            try await notify(OnHMIStatus(hmiLevel: .none, audioStreamingState: .notAudible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0))
-            try await notify(permissions())
-            if let delay = configuration.activationDelay {
-                Task { [weak self] in
-                    try? await Task.sleep(for: delay)
-                    try? await self?.notify(OnHMIStatus(hmiLevel: .full, audioStreamingState: .audible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0))
-                }
-            }
+    private func handleRequest(_ rpc: SDLRPCPayload, on connection: EmulatedConnection) async {
+        guard let type = requestTypes[rpc.functionID] else {
+            // SDL Core answers a function it does not know with GenericResponse INVALID_ID.
+            await send(SDLRPCPayload(
+                rpcType: .response, functionID: GenericResponse.wireFunctionID ?? 31, correlationID: rpc.correlationID,
+                json: Reply.failure(.invalidId, "unknown function ID \(rpc.functionID)").json), on: connection, appID: connections[connection.id]?.appID)
             return
         }
-        guard registered else {
-            return try await respond(to: request, functionID: functionID, json: failure("APPLICATION_NOT_REGISTERED", nil))
+        await answer(type, rpc, on: connection)
+    }
+
+    private func answer<R: SDLRequest>(_ type: R.Type, _ rpc: SDLRPCPayload, on connection: EmulatedConnection) async {
+        guard let responseID = R.Response.wireFunctionID else { return }
+        let appID = connections[connection.id]?.appID
+        let reply: Reply
+        var effects: [Effect] = []
+        // Like SDL Core: a request that breaks the spec is answered INVALID_DATA.
+        switch SDLJSONDecoding.decode(R.self, from: rpc.json) {
+        case .failure(let error):
+            reply = .failure(.invalidData, error.errors.first.map { "RPC.msg_params: \($0)" } ?? "invalid")
+        case .success(let request):
+            if let registration = request as? RegisterAppInterface {
+                (reply, effects) = register(registration, on: connection.id)
+                if reply.isSuccess {
+                    connections[connection.id]?.appID = registration.appID
+                    record(registration.appID, direction: "in", rpc)
+                }
+            } else if let appID, apps[appID] != nil {
+                emit(.requestReceived(appID: appID, function: R.functionName))
+                (reply, effects) = handle(request, rpc: rpc, appID: appID)
+            } else {
+                reply = .failure(.applicationNotRegistered, nil)
+            }
         }
-        try await respond(to: request, functionID: functionID, json: defaults.successResponse(R.Response.structInfo))
-    }
-
-    private func registration() -> SDLJSONValue {
-        guard case .object(var members) = configuration.capabilities else { return configuration.capabilities }
-        members.removeAll { $0.key == "success" || $0.key == "resultCode" }
-        members.insert(.init(key: "resultCode", value: .string("SUCCESS")), at: 0)
-        members.insert(.init(key: "success", value: .bool(true)), at: 0)
-        return .object(members)
-    }
-
-    private func failure(_ code: String, _ info: String?) -> SDLJSONValue {
-        var members: [SDLJSONValue.Member] = [.init(key: "success", value: .bool(false)), .init(key: "resultCode", value: .string(code))]
-        if let info { members.append(.init(key: "info", value: .string(info))) }
-        return .object(members)
-    }
-
-    /// Every RPC allowed in every HMI level: the emulator does not enforce policies.
-    private func permissions() -> OnPermissionsChange {
-        let levels: [HMILevel] = [.background, .full, .limited, .none]
-        let items = MobileAPI.requests.map { type in
-            PermissionItem(
-                rpcName: type.functionName,
-                hmiPermissions: HMIPermissions(allowed: levels, userDisallowed: []),
-                parameterPermissions: ParameterPermissions(allowed: [], userDisallowed: []))
+        let recordAs = connections[connection.id]?.appID ?? appID
+        if !reply.isDeferred {
+            await send(SDLRPCPayload(rpcType: .response, functionID: responseID, correlationID: rpc.correlationID, json: reply.json), on: connection, appID: recordAs)
         }
-        return OnPermissionsChange(permissionItem: items)
+        await perform(effects)
     }
 
-    // MARK: Sending
-
-    private func respond(to request: SDLRPCPayload, functionID: UInt32, json: SDLJSONValue) async throws {
-        try await sendRPC(SDLRPCPayload(rpcType: .response, functionID: functionID, correlationID: request.correlationID, json: json.jsonBytes))
+    /// Routes a decoded request of a registered app to the rule that answers it.
+    private func handle(_ request: some SDLRequest, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        switch request {
+        case let request as UnregisterAppInterface: return unregister(request, appID: appID)
+        case let request as ChangeRegistration: return changeRegistration(request, appID: appID)
+        case let request as Show: return show(request, rpc: rpc, appID: appID)
+        case let request as SetDisplayLayout: return setDisplayLayout(request, rpc: rpc, appID: appID)
+        case let request as SetMediaClockTimer: return setMediaClockTimer(request, rpc: rpc, appID: appID)
+        case let request as SetGlobalProperties: return setGlobalProperties(request, rpc: rpc, appID: appID)
+        case let request as ResetGlobalProperties: return resetGlobalProperties(request, appID: appID)
+        case let request as AddCommand: return addCommand(request, rpc: rpc, appID: appID)
+        case let request as DeleteCommand: return deleteCommand(request, appID: appID)
+        case let request as AddSubMenu: return addSubMenu(request, rpc: rpc, appID: appID)
+        case let request as DeleteSubMenu: return deleteSubMenu(request, appID: appID)
+        case let request as CreateInteractionChoiceSet: return createChoiceSet(request, rpc: rpc, appID: appID)
+        case let request as DeleteInteractionChoiceSet: return deleteChoiceSet(request, appID: appID)
+        case let request as SubscribeButton: return subscribeButton(request, appID: appID)
+        case let request as UnsubscribeButton: return unsubscribeButton(request, appID: appID)
+        case let request as Alert: return startInteraction(.alert, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: !(request.softButtons ?? []).isEmpty, timeout: .milliseconds(request.duration ?? 5_000))
+        case let request as SubtleAlert: return startInteraction(.subtleAlert, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: !(request.softButtons ?? []).isEmpty, timeout: .milliseconds(request.duration ?? 5_000))
+        case let request as PerformInteraction: return performInteraction(request, rpc: rpc, appID: appID)
+        case let request as Slider: return startInteraction(.slider, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: true, timeout: .milliseconds(request.timeout ?? 10_000))
+        case let request as ScrollableMessage: return startInteraction(.scrollableMessage, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: true, timeout: .milliseconds(request.timeout ?? 30_000))
+        case let request as CancelInteraction: return cancelInteraction(request, appID: appID)
+        case let request as GetSystemCapability: return getSystemCapability(request, appID: appID)
+        default: return (Reply(json: defaults.successResponse(type(of: request).Response.structInfo).jsonBytes), [])
+        }
     }
 
-    func notify<N: SDLNotification>(_ notification: N) async throws {
+    // MARK: Outgoing
+
+    /// What a request causes besides its response, in order.
+    enum Effect: Sendable {
+        case notify(appID: String, SDLRPCPayload)
+        case disconnect(appID: String, endService: Bool)
+    }
+
+    func notification<N: SDLNotification>(_ notification: N, to appID: String) -> Effect {
         let json = (try? SDLJSON.encode(notification)) ?? Array("{}".utf8)
-        guard let functionID = N.wireFunctionID else { return }
-        try await sendRPC(SDLRPCPayload(rpcType: .notification, functionID: functionID, correlationID: Self.notificationCorrelationID, json: json))
+        return .notify(appID: appID, SDLRPCPayload(rpcType: .notification, functionID: N.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID, json: json))
     }
 
-    private func sendRPC(_ rpc: SDLRPCPayload) async throws {
-        let payload = version == 1 ? try SDLProtocolOneEnvelope.encode(rpc, functions: Self.functions) : rpc.bytes
-        let message = SDLProtocolMessage(version: version, serviceType: .rpc, sessionID: sessionID, messageID: takeMessageID(), payload: payload)
-        try await send(SDLFramer.frames(for: message, maxPayloadSize: configuration.mtu))
-    }
+    /// What SDL Core puts in notifications' correlation ID.
+    static let notificationCorrelationID: UInt32 = 0xFFFF_FFFF
 
-    private func sendControl(_ opcode: SDLControlFrameType, service: SDLServiceType, payload: [UInt8], messageID: UInt32? = nil) async throws {
-        let frame = SDLFrame(
-            header: SDLFrameHeader(version: max(version, 1), frameType: .control, serviceType: service, frameInfo: opcode.rawValue, sessionID: sessionID, messageID: messageID ?? takeMessageID()),
-            payload: payload)
-        try await send([frame])
-    }
-
-    private func send(_ frames: [SDLFrame]) async throws {
-        var bytes: [UInt8] = []
-        for frame in frames {
-            log("out", frame)
-            frame.append(to: &bytes)
+    func perform(_ effects: [Effect]) async {
+        for effect in effects {
+            switch effect {
+            case .notify(let appID, let rpc):
+                guard let connection = connection(of: appID) else { continue }
+                await send(rpc, on: connection, appID: appID)
+            case .disconnect(let appID, let endService):
+                guard let connection = connection(of: appID) else { continue }
+                appGone(appID, unregistered: false)
+                await connection.close(endService: endService)
+            }
         }
-        try await transport.send(bytes)
     }
 
-    private func takeMessageID() -> UInt32 {
-        defer { nextMessageID &+= 1 }
-        return nextMessageID
+    func send(_ rpc: SDLRPCPayload, on connection: EmulatedConnection, appID: String?) async {
+        record(appID, direction: "out", rpc)
+        await connection.send(rpc)
     }
 
-    private func log(_ direction: String, _ frame: SDLFrame) {
-        guard let log = configuration.log else { return }
-        let header = frame.header
+    private func record(_ appID: String?, direction: String, _ rpc: SDLRPCPayload) {
+        guard let appID else { return }
+        var entries = records[appID, default: []]
+        entries.append(SDLRecordedRPC(direction: direction, payload: rpc))
+        if entries.count > configuration.recordLimit { entries.removeFirst(entries.count - configuration.recordLimit) }
+        records[appID] = entries
+    }
+
+    // MARK: Reading the state
+
+    /// The apps registered now.
+    public func registeredApps() -> [SDLEmulatedAppInfo] {
+        apps.values.sorted { $0.connectionID < $1.connectionID }.map {
+            SDLEmulatedAppInfo(appID: $0.appID, name: $0.name, hmiLevel: $0.hmiLevel, systemContext: $0.systemContext, connection: $0.connectionID)
+        }
+    }
+
+    /// Every RPC the app sent and received, oldest first (the last `recordLimit`).
+    public func recordedRPCs(appID: String) -> [SDLRecordedRPC] {
+        records[appID] ?? []
+    }
+}
+
+/// An app as the head unit lists it.
+public struct SDLEmulatedAppInfo: Sendable, Hashable {
+    public var appID: String
+    public var name: String
+    public var hmiLevel: HMILevel
+    public var systemContext: SystemContext
+    /// The connection (one per transport) the app registered on.
+    public var connection: Int
+}
+
+/// Something that happened on the head unit, for tests and tools to wait for.
+public enum SDLHeadUnitEvent: Sendable, Hashable {
+    case appRegistered(appID: String)
+    case appUnregistered(appID: String)
+    /// A request of a registered app arrived (before its answer).
+    case requestReceived(appID: String, function: String)
+    case hmiLevelChanged(appID: String, HMILevel)
+    /// Something now waits for the user on the app's screen.
+    case interactionStarted(appID: String, kind: String)
+}
+
+/// One RPC as it crossed the wire, in the `--log` vocabulary.
+public struct SDLRecordedRPC: Sendable, Hashable {
+    /// `in` (app → head unit) or `out`.
+    public var direction: String
+    public var payload: SDLRPCPayload
+
+    public var functionName: String { EmulatedConnection.functions.name(of: payload.functionID) ?? "function \(payload.functionID)" }
+
+    /// The parameters, parsed; nil when they are not JSON.
+    public var parameters: SDLJSONValue? { try? SDLJSONValue(parsing: payload.json) }
+
+    /// `{"direction":…,"rpcType":…,"functionId":…,"name":…,"correlationId":…,"params":{…}}`.
+    public var json: SDLJSONValue {
+        .object([.init(key: "direction", value: .string(direction))] + Self.logMembers(payload))
+    }
+
+    static func logMembers(_ rpc: SDLRPCPayload) -> [SDLJSONValue.Member] {
         var members: [SDLJSONValue.Member] = [
-            .init(key: "direction", value: .string(direction)),
-            .init(key: "version", value: .integer(Int(header.version))),
-            .init(key: "frameType", value: .integer(Int(header.frameType.rawValue))),
-            .init(key: "serviceType", value: .integer(Int(header.serviceType.rawValue))),
-            .init(key: "frameInfo", value: .integer(Int(header.frameInfo))),
-            .init(key: "sessionId", value: .integer(Int(header.sessionID))),
-            .init(key: "messageId", value: .integer(Int(header.messageID))),
-            .init(key: "dataSize", value: .integer(frame.payload.count)),
+            .init(key: "rpcType", value: .string(rpc.rpcType.description)),
+            .init(key: "functionId", value: .integer(Int(rpc.functionID))),
         ]
-        if let control = header.controlFrameType { members.append(.init(key: "control", value: .string(control.description))) }
-        if header.frameType == .single, header.serviceType == .rpc || header.serviceType == .hybrid,
-           let rpc = header.version == 1
-               ? try? SDLProtocolOneEnvelope.decode(frame.payload, functions: Self.functions) : try? SDLRPCPayload(decoding: frame.payload)
-        {
-            members.append(.init(key: "rpcType", value: .string(rpc.rpcType.description)))
-            members.append(.init(key: "functionId", value: .integer(Int(rpc.functionID))))
-            members.append(.init(key: "correlationId", value: .integer(Int(rpc.correlationID))))
-            if let json = try? SDLJSONValue(parsing: rpc.json) { members.append(.init(key: "params", value: json)) }
+        if let name = EmulatedConnection.functions.name(of: rpc.functionID) { members.append(.init(key: "name", value: .string(name))) }
+        members.append(.init(key: "correlationId", value: .integer(Int(rpc.correlationID))))
+        if let json = try? SDLJSONValue(parsing: rpc.json) { members.append(.init(key: "params", value: json)) }
+        if !rpc.bulkData.isEmpty { members.append(.init(key: "bulkDataSize", value: .integer(rpc.bulkData.count))) }
+        return members
+    }
+}
+
+/// A response's parameters.
+struct Reply: Sendable {
+    var json: [UInt8]
+    /// The answer comes later (the user or a timeout decides), under the request's correlation ID.
+    var isDeferred = false
+
+    static let deferred = Reply(json: [], isDeferred: true)
+
+    static func success(_ code: SDLResult = .success, info: String? = nil, extra: [SDLJSONValue.Member] = []) -> Reply {
+        make(success: true, code: code, info: info, extra: extra)
+    }
+
+    static func failure(_ code: SDLResult, _ info: String?, extra: [SDLJSONValue.Member] = []) -> Reply {
+        make(success: false, code: code, info: info, extra: extra)
+    }
+
+    static func typed<R: SDLResponse>(_ response: R) -> Reply {
+        Reply(json: (try? SDLJSON.encode(response)) ?? failure(.genericError, "the emulator built an invalid \(R.functionName)").json)
+    }
+
+    private static func make(success: Bool, code: SDLResult, info: String?, extra: [SDLJSONValue.Member]) -> Reply {
+        var members: [SDLJSONValue.Member] = [.init(key: "success", value: .bool(success)), .init(key: "resultCode", value: .string(code.rawValue))]
+        if let info { members.append(.init(key: "info", value: .string(info))) }
+        members.append(contentsOf: extra)
+        return Reply(json: SDLJSONValue.object(members).jsonBytes)
+    }
+
+    var isSuccess: Bool {
+        guard case .bool(true)? = (try? SDLJSONValue(parsing: json))?["success"] else { return false }
+        return true
+    }
+}
+
+/// Strict decoding as a `Result`, so a switch can take both ways.
+enum SDLJSONDecoding {
+    static func decode<T: SDLCodable>(_ type: T.Type, from json: [UInt8]) -> Result<T, SDLDecodingError> {
+        do {
+            return .success(try SDLJSON.decode(T.self, from: json).value)
+        } catch {
+            return .failure(error)
         }
-        log(.object(members))
     }
 }

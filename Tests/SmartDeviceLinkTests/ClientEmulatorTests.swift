@@ -1,6 +1,7 @@
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
+import SDLTestSupport
 import SDLTransport
 import SmartDeviceLink
 import Testing
@@ -64,6 +65,15 @@ import Testing
     @Test func everyRequestGetsAValidResponse() async throws {
         let connection = try await Connection.toEmulator()
         let client = connection.client
+        let emulator = try #require(connection.emulator)
+        // What waits for the driver (slider, choices, scrollable message) is backed out of.
+        let events = emulator.events()
+        let driver = Task {
+            for await event in events {
+                if case .interactionStarted(let appID, _) = event { try? await emulator.answerInteraction(appID: appID, .cancel) }
+            }
+        }
+        defer { driver.cancel() }
         _ = try await client.send(Self.registration)
         let defaults = DefaultValues()
         for type in MobileAPI.requests where type != RegisterAppInterface.self && type != UnregisterAppInterface.self {

@@ -1,6 +1,7 @@
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
+import SDLTestSupport
 import SmartDeviceLink
 import Testing
 

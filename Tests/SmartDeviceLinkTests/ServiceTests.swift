@@ -1,6 +1,7 @@
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
+import SDLTestSupport
 import SDLTransport
 import SmartDeviceLink
 import Testing

@@ -4,7 +4,7 @@ import SDLRPC
 import SDLRuntime
 import SDLTransport
 import SmartDeviceLink
-import Synchronization
+import SDLTestSupport
 
 /// A scripted head unit on the other end of an in-memory pair: answers StartService (with the
 /// ACK a test chooses) and EndService, and reports every other frame and RPC it receives as an
@@ -102,6 +102,8 @@ struct Connection {
     let session: SDLProtocolSession
     let client: SDLRPCClient
     let running: Task<Void, any Error>
+    /// The emulator on the other end, when there is one.
+    var emulator: SDLHeadUnitEmulator?
 
     static func to(
         _ headUnit: FakeHeadUnit, configuration: SDLProtocolSession.Configuration = Connection.patient, start: Bool = true
@@ -117,7 +119,9 @@ struct Connection {
         let (app, headUnit) = SDLMemoryTransport.pair()
         let emulator = SDLHeadUnitEmulator(configuration: emulatorConfiguration)
         Task { await emulator.serve(headUnit) }
-        return try await over(app, configuration: configuration)
+        var connection = try await over(app, configuration: configuration)
+        connection.emulator = emulator
+        return connection
     }
 
     static func over(
@@ -150,15 +154,3 @@ struct Connection {
     }
 }
 
-/// The result of an async call, for checking errors after the fact.
-func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
-    do { return .success(try await body()) } catch { return .failure(error) }
-}
-
-/// Collects values from callbacks that may run on any thread.
-final class Locked<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
-    func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
-    var current: Value { value.withLock { $0 } }
-}

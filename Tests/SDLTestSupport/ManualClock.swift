@@ -3,12 +3,12 @@ import Synchronization
 /// A clock that moves only when a test advances it, so timeouts and heartbeats are driven, not
 /// waited for. A sleep until an instant already passed returns at once, so the order in which a
 /// test advances and a timer loop goes to sleep does not matter.
-final class ManualClock: Clock, Sendable {
-    struct Instant: InstantProtocol {
-        var offset: Duration
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+public final class ManualClock: Clock, Sendable {
+    public struct Instant: InstantProtocol {
+        public var offset: Duration
+        public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        public func duration(to other: Instant) -> Duration { other.offset - offset }
+        public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -24,10 +24,12 @@ final class ManualClock: Clock, Sendable {
 
     private let state = Mutex(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    public init() {}
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    public var now: Instant { state.withLock { $0.now } }
+    public var minimumResolution: Duration { .zero }
+
+    public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID
@@ -48,7 +50,7 @@ final class ManualClock: Clock, Sendable {
     }
 
     /// Moves time forward and wakes every sleeper whose deadline has come.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         let due = state.withLock { state -> [Sleeper] in
             state.now = state.now.advanced(by: duration)
             let now = state.now

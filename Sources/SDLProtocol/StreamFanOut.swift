@@ -5,7 +5,7 @@ import Synchronization
 /// dropped (and counted) rather than memory growing or the producer, usually a connection's read
 /// loop, stalling every other reader. With `replaysLatest`, a new subscriber first gets the
 /// latest element, so state (an HMI level, a connection state) is never missed by arriving late.
-final class StreamFanOut<Element: Sendable>: Sendable {
+package final class StreamFanOut<Element: Sendable>: Sendable {
     private struct State {
         var subscribers: [Int: AsyncStream<Element>.Continuation] = [:]
         var nextID = 0
@@ -17,20 +17,20 @@ final class StreamFanOut<Element: Sendable>: Sendable {
     private let bufferLimit: Int
     private let replaysLatest: Bool
 
-    init(bufferLimit: Int, replaysLatest: Bool = false, initial: Element? = nil) {
+    package init(bufferLimit: Int, replaysLatest: Bool = false, initial: Element? = nil) {
         self.bufferLimit = max(1, bufferLimit)
         self.replaysLatest = replaysLatest
         self.state = Mutex(State(latest: initial))
     }
 
     /// The latest element yielded (or the initial one).
-    var latest: Element? { state.withLock { $0.latest } }
+    package var latest: Element? { state.withLock { $0.latest } }
 
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// A new subscriber's stream; after `finish()` it holds the latest element (when replaying)
     /// and ends.
-    func subscribe() -> AsyncStream<Element> {
+    package func subscribe() -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(bufferLimit))
         let id: Int? = state.withLock { state in
             if replaysLatest, let latest = state.latest { continuation.yield(latest) }
@@ -52,7 +52,7 @@ final class StreamFanOut<Element: Sendable>: Sendable {
 
     /// Delivers `element`; returns how many subscribers had to drop their oldest element.
     @discardableResult
-    func yield(_ element: Element) -> Int {
+    package func yield(_ element: Element) -> Int {
         let subscribers = state.withLock { state -> [AsyncStream<Element>.Continuation] in
             guard !state.finished else { return [] }
             state.latest = element
@@ -66,7 +66,7 @@ final class StreamFanOut<Element: Sendable>: Sendable {
     }
 
     /// Ends every stream; later subscribers get the latest element (when replaying) and an end.
-    func finish(with last: Element? = nil) {
+    package func finish(with last: Element? = nil) {
         let subscribers = state.withLock { state -> [AsyncStream<Element>.Continuation] in
             guard !state.finished else { return [] }
             state.finished = true

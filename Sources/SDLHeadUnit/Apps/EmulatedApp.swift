@@ -1,0 +1,72 @@
+import SDLRPC
+import SDLRuntime
+
+/// What the head unit keeps for one registered app, as SDL Core does. One app's state never
+/// refers to another's.
+struct EmulatedApp: Sendable {
+    let appID: String
+    var name: String
+    let connectionID: Int
+    var isMedia: Bool
+    var appTypes: [AppHMIType]
+    var rpcVersion: SyncMsgVersion
+    var language: Language
+    var hmiLevel: HMILevel = .none
+    var audioStreamingState: AudioStreamingState = .notAudible
+    var videoStreamingState: VideoStreamingState = .notStreamable
+    var systemContext: SystemContext = .main
+    /// What the app put on its screen: text fields, graphics, soft buttons, template, colours,
+    /// media clock and global properties, merged request after request as the HMI shows them.
+    var screen = ScreenState()
+    var menu = MenuState()
+    var choiceSets: [Int: SDLJSONValue] = [:]
+    var buttonSubscriptions: Set<ButtonName> = []
+    var capabilitySubscriptions: Set<SystemCapabilityType> = []
+    /// What is on top of the app's screen and waits for the user, if anything.
+    var interaction: PendingInteraction?
+    /// The last `OnHashChange` sent: the key for resumption after a drop.
+    var hashID: String?
+    var hashCounter = 0
+
+    /// Whether SDL Core lets the app play audio in LIMITED (media, navigation, communication).
+    var isAudioApp: Bool {
+        isMedia || appTypes.contains(.navigation) || appTypes.contains(.communication) || appTypes.contains(.projection)
+    }
+}
+
+/// The menu tree: commands and sub-menus by ID, with SDL Core's ID rules.
+struct MenuState: Sendable {
+    var commands: [Int: SDLJSONValue] = [:]
+    var subMenus: [Int: SDLJSONValue] = [:]
+    /// Commands in the order they were added (positions are the HMI's business).
+    var commandOrder: [Int] = []
+    var subMenuOrder: [Int] = []
+}
+
+/// The app's screen as the HMI would show it.
+struct ScreenState: Sendable {
+    /// Show's fields, merged: a field absent from a Show keeps its value, `""` clears it.
+    var show: [String: SDLJSONValue] = [:]
+    var template: SDLJSONValue = .object([.init(key: "template", value: .string("DEFAULT"))])
+    var mediaClock: SDLJSONValue?
+    var globalProperties: [String: SDLJSONValue] = [:]
+    /// Images named but never uploaded; SDL Core leaves these to the HMI and answers SUCCESS.
+    var missingImages: Set<String> = []
+}
+
+/// Something on top that waits for the user or its timeout.
+struct PendingInteraction: Sendable {
+    enum Kind: String, Sendable {
+        case alert, subtleAlert, performInteraction, slider, scrollableMessage
+    }
+
+    let kind: Kind
+    /// The request it answers.
+    let correlationID: UInt32
+    let functionID: UInt32
+    let cancelID: Int?
+    /// The request's parameters, for the control API and the answer (choice IDs, positions).
+    let request: SDLJSONValue
+    /// Identifies this interaction for its timeout, so a stale timer cannot end a newer one.
+    let serial: Int
+}

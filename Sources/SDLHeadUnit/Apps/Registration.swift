@@ -1,0 +1,177 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// Registration, HMI levels and the app's life, as SDL Core runs them.
+extension SDLHeadUnitEmulator {
+    func register(_ request: RegisterAppInterface, on connectionID: Int) -> (Reply, [Effect]) {
+        if apps.values.contains(where: { $0.connectionID == connectionID }) {
+            return (.failure(.applicationRegisteredAlready, "the app is already registered on this connection"), [])
+        }
+        if apps[request.appID] != nil {
+            return (.failure(.applicationRegisteredAlready, nil), [])
+        }
+        var app = EmulatedApp(
+            appID: request.appID, name: request.appName, connectionID: connectionID, isMedia: request.isMediaApplication,
+            appTypes: request.appHMIType ?? [], rpcVersion: request.syncMsgVersion, language: request.languageDesired)
+        var code = SDLResult.success
+        var info: String?
+        if request.languageDesired != language || request.hmiDisplayLanguageDesired != language {
+            code = .wrongLanguage
+        }
+        if request.hashID != nil {
+            // Resumption data is restored by the resumption store when it matches (see Resumption).
+            if let restored = resume(request, into: &app) {
+                info = restored
+            } else {
+                code = code == .success ? .resumeFailed : code
+                info = "Hash from RAI does not match to saved resume data."
+            }
+        }
+        apps[request.appID] = app
+        emit(.appRegistered(appID: request.appID))
+        var effects: [Effect] = [
+            notification(OnHMIStatus(hmiLevel: .none, audioStreamingState: .notAudible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0), to: request.appID),
+            notification(permissions(for: request.appID), to: request.appID),
+            notification(OnDriverDistraction(state: .ddOff, lockScreenDismissalEnabled: true), to: request.appID),
+        ]
+        if let delay = configuration.activationDelay {
+            if delay <= .zero {
+                effects += activationEffects(request.appID)
+            } else {
+                scheduleActivation(of: request.appID, after: delay)
+            }
+        }
+        return (registrationReply(code: code, info: info), effects)
+    }
+
+    private func registrationReply(code: SDLResult, info: String?) -> Reply {
+        guard case .object(var members) = configuration.capabilities else { return .success(code, info: info) }
+        members.removeAll { ["success", "resultCode", "info", "language", "hmiDisplayLanguage"].contains($0.key) }
+        var head: [SDLJSONValue.Member] = [.init(key: "success", value: .bool(true)), .init(key: "resultCode", value: .string(code.rawValue))]
+        if let info { head.append(.init(key: "info", value: .string(info))) }
+        head.append(.init(key: "language", value: .string(language.rawValue)))
+        head.append(.init(key: "hmiDisplayLanguage", value: .string(language.rawValue)))
+        return Reply(json: SDLJSONValue.object(head + members).jsonBytes)
+    }
+
+    private func scheduleActivation(of appID: String, after delay: Duration) {
+        let clock = configuration.clock
+        let deadline = clock.now + delay
+        Task { [weak self] in
+            try? await clock.sleep(until: deadline)
+            guard let self else { return }
+            try? await self.activate(appID: appID)
+        }
+    }
+
+    func unregister(_ request: UnregisterAppInterface, appID: String) -> (Reply, [Effect]) {
+        appGone(appID, unregistered: true)
+        return (.success(), [])
+    }
+
+    func changeRegistration(_ request: ChangeRegistration, appID: String) -> (Reply, [Effect]) {
+        apps[appID]?.language = request.language
+        if let name = request.appName { apps[appID]?.name = name }
+        return (.success(), [])
+    }
+
+    /// Every RPC allowed in every HMI level until the policy model arrives.
+    func permissions(for appID: String) -> OnPermissionsChange {
+        let levels: [HMILevel] = [.background, .full, .limited, .none]
+        let items = MobileAPI.requests.map { type in
+            PermissionItem(
+                rpcName: type.functionName,
+                hmiPermissions: HMIPermissions(allowed: levels, userDisallowed: []),
+                parameterPermissions: ParameterPermissions(allowed: [], userDisallowed: []))
+        }
+        return OnPermissionsChange(permissionItem: items)
+    }
+
+    // MARK: HMI levels
+
+    /// Brings the app to FULL, as the driver choosing it; the app that was in FULL goes to
+    /// LIMITED when it plays audio (media, navigation, communication) and to BACKGROUND otherwise.
+    public func activate(appID: String) async throws(SDLHeadUnitControlError) {
+        guard apps[appID] != nil else { throw .unknownApp(appID) }
+        await perform(activationEffects(appID))
+    }
+
+    func activationEffects(_ appID: String) -> [Effect] {
+        guard apps[appID] != nil else { return [] }
+        var effects: [Effect] = []
+        for other in apps.values where other.appID != appID && other.hmiLevel == .full {
+            effects += setLevel(other.isAudioApp ? .limited : .background, of: other.appID)
+        }
+        effects += setLevel(.full, of: appID)
+        return effects
+    }
+
+    /// Sends the app to BACKGROUND (another screen is shown).
+    public func background(appID: String) async throws(SDLHeadUnitControlError) {
+        guard apps[appID] != nil else { throw .unknownApp(appID) }
+        await perform(setLevel(.background, of: appID))
+    }
+
+    /// The driver exits the app: NONE.
+    public func exit(appID: String) async throws(SDLHeadUnitControlError) {
+        guard apps[appID] != nil else { throw .unknownApp(appID) }
+        await perform(setLevel(.none, of: appID))
+    }
+
+    /// Drops the app's transport without EndService, as a pulled cable.
+    public func disconnect(appID: String) async throws(SDLHeadUnitControlError) {
+        guard apps[appID] != nil else { throw .unknownApp(appID) }
+        await perform([.disconnect(appID: appID, endService: false)])
+    }
+
+    func setLevel(_ level: HMILevel, of appID: String) -> [Effect] {
+        guard var app = apps[appID] else { return [] }
+        app.hmiLevel = level
+        switch level {
+        case .full: app.audioStreamingState = app.isAudioApp ? .audible : .notAudible
+        case .limited: app.audioStreamingState = app.isAudioApp ? .audible : .notAudible
+        default: app.audioStreamingState = .notAudible
+        }
+        if level == .none { app.systemContext = .main }
+        apps[appID] = app
+        emit(.hmiLevelChanged(appID: appID, level))
+        return [hmiStatus(of: appID)]
+    }
+
+    func hmiStatus(of appID: String) -> Effect {
+        let app = apps[appID]
+        return notification(
+            OnHMIStatus(
+                hmiLevel: app?.hmiLevel ?? .none, audioStreamingState: app?.audioStreamingState ?? .notAudible,
+                systemContext: app?.systemContext ?? .main, videoStreamingState: app?.videoStreamingState ?? .notStreamable, windowID: 0),
+            to: appID)
+    }
+
+    // MARK: Resumption
+
+    /// Restores what the app had when its connection dropped, if `hashID` matches; returns the
+    /// info text SDL Core sends, or nil when there is nothing to resume.
+    func resume(_ request: RegisterAppInterface, into app: inout EmulatedApp) -> String? {
+        nil
+    }
+}
+
+/// Why the control API refused.
+public enum SDLHeadUnitControlError: Error, Hashable, Sendable, CustomStringConvertible {
+    case unknownApp(String)
+    case nothingToAnswer(appID: String)
+    case invalidAnswer(String)
+    case unknownSoftButton(Int)
+    case unknownCommand(Int)
+
+    public var description: String {
+        switch self {
+        case .unknownApp(let appID): "no app with ID \(appID) is registered"
+        case .nothingToAnswer(let appID): "nothing waits for the user on \(appID)'s screen"
+        case .invalidAnswer(let reason): "that answer does not fit what is on screen: \(reason)"
+        case .unknownSoftButton(let id): "no soft button with ID \(id) is on screen"
+        case .unknownCommand(let id): "no command with ID \(id) is in the menu"
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// Button subscriptions and presses, with SDL Core's rules.
+extension SDLHeadUnitEmulator {
+    /// Buttons only a media app may subscribe to (SDL Core answers REJECTED to others).
+    static let mediaButtons: Set<ButtonName> = [.playPause, .seekleft, .seekright, .tuneup, .tunedown]
+
+    var availableButtons: Set<ButtonName> {
+        guard case .array(let items)? = configuration.capabilities["buttonCapabilities"] else { return [] }
+        return Set(items.compactMap { if case .string(let name)? = $0["name"] { ButtonName(rawValue: name) } else { nil } })
+    }
+
+    func subscribeButton(_ request: SubscribeButton, appID: String) -> (Reply, [Effect]) {
+        guard let app = apps[appID] else { return (.failure(.applicationNotRegistered, nil), []) }
+        if Self.mediaButtons.contains(request.buttonName) && !app.isMedia {
+            return (.failure(.rejected, "\(request.buttonName.rawValue) is for media apps"), [])
+        }
+        guard availableButtons.contains(request.buttonName) else {
+            return (.failure(.unsupportedResource, "the head unit has no \(request.buttonName.rawValue) button"), [])
+        }
+        guard !app.buttonSubscriptions.contains(request.buttonName) else {
+            return (.failure(.ignored, "already subscribed to \(request.buttonName.rawValue)"), [])
+        }
+        apps[appID]?.buttonSubscriptions.insert(request.buttonName)
+        return (.success(), [hashChange(of: appID)])
+    }
+
+    func unsubscribeButton(_ request: UnsubscribeButton, appID: String) -> (Reply, [Effect]) {
+        guard apps[appID]?.buttonSubscriptions.remove(request.buttonName) != nil else {
+            return (.failure(.ignored, "not subscribed to \(request.buttonName.rawValue)"), [])
+        }
+        return (.success(), [hashChange(of: appID)])
+    }
+
+    /// The driver presses a hardware button: OnButtonEvent (down, up) and OnButtonPress go to
+    /// the subscribed app in FULL, or in LIMITED for media buttons.
+    public func press(_ button: ButtonName, mode: ButtonPressMode = .short) async {
+        var effects: [Effect] = []
+        for app in apps.values.sorted(by: { $0.connectionID < $1.connectionID }) where app.buttonSubscriptions.contains(button) {
+            guard app.hmiLevel == .full || (app.hmiLevel == .limited && Self.mediaButtons.contains(button)) else { continue }
+            effects += buttonNotifications(button, mode: mode, customButtonID: nil, to: app.appID)
+        }
+        await perform(effects)
+    }
+
+    /// The driver taps a soft button of the app (on its screen or on what is on top).
+    public func pressSoftButton(appID: String, id: Int, mode: ButtonPressMode = .short) async throws(SDLHeadUnitControlError) {
+        guard let app = apps[appID] else { throw .unknownApp(appID) }
+        let onTop = app.interaction.map { Self.softButtonIDs($0.request["softButtons"]) } ?? []
+        let onScreen = Self.softButtonIDs(app.screen.show["softButtons"])
+        guard onTop.contains(id) || onScreen.contains(id) else { throw .unknownSoftButton(id) }
+        var effects = buttonNotifications(.customButton, mode: mode, customButtonID: id, to: appID)
+        if onTop.contains(id), let interaction = app.interaction, interaction.kind == .alert || interaction.kind == .subtleAlert || interaction.kind == .scrollableMessage {
+            // The alert closes with the press; the app learns which button through OnButtonPress.
+            effects = finishInteraction(appID, with: .success()) + effects
+        }
+        await perform(effects)
+    }
+
+    private func buttonNotifications(_ button: ButtonName, mode: ButtonPressMode, customButtonID: Int?, to appID: String) -> [Effect] {
+        [
+            notification(OnButtonEvent(buttonName: button, buttonEventMode: .buttondown, customButtonID: customButtonID), to: appID),
+            notification(OnButtonEvent(buttonName: button, buttonEventMode: .buttonup, customButtonID: customButtonID), to: appID),
+            notification(OnButtonPress(buttonName: button, buttonPressMode: mode, customButtonID: customButtonID), to: appID),
+        ]
+    }
+
+    static func softButtonIDs(_ value: SDLJSONValue?) -> Set<Int> {
+        guard case .array(let buttons)? = value else { return [] }
+        return Set(buttons.compactMap { if case .integer(let id)? = $0["softButtonID"] { id } else { nil } })
+    }
+}

@@ -1,0 +1,127 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// Alerts, choices, sliders and scrollable messages: they wait on top of the app's screen for the
+/// driver (the control methods) or their timeout, then answer as SDL Core does.
+extension SDLHeadUnitEmulator {
+    func startInteraction(
+        _ kind: PendingInteraction.Kind, rpc: SDLRPCPayload, appID: String, cancelID: Int?, waits: Bool, timeout: Duration
+    ) -> (Reply, [Effect]) {
+        guard let app = apps[appID] else { return (.failure(.applicationNotRegistered, nil), []) }
+        if kind == .alert || kind == .subtleAlert, case .object(let members)? = try? SDLJSONValue(parsing: rpc.json),
+           !members.contains(where: { ["alertText1", "alertText2", "alertText3", "ttsChunks", "softButtons", "alertIcon"].contains($0.key) })
+        {
+            return (.failure(.invalidData, "RPC.msg_params: an alert needs text, speech or soft buttons"), [])
+        }
+        guard waits else { return (.success(), []) }
+        guard app.interaction == nil else {
+            return (.failure(.rejected, "\(app.interaction!.kind.rawValue) is already on top"), [])
+        }
+        interactionSerial += 1
+        let interaction = PendingInteraction(
+            kind: kind, correlationID: rpc.correlationID, functionID: rpc.functionID, cancelID: cancelID,
+            request: (try? SDLJSONValue(parsing: rpc.json)) ?? .object([]), serial: interactionSerial)
+        apps[appID]?.interaction = interaction
+        apps[appID]?.systemContext = kind == .alert || kind == .subtleAlert ? .alert : .hmiObscured
+        scheduleTimeout(of: interaction, appID: appID, after: timeout)
+        emit(.interactionStarted(appID: appID, kind: kind.rawValue))
+        return (.deferred, [hmiStatus(of: appID)])
+    }
+
+    func performInteraction(_ request: PerformInteraction, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        guard let app = apps[appID] else { return (.failure(.applicationNotRegistered, nil), []) }
+        if let missing = request.interactionChoiceSetIDList.first(where: { app.choiceSets[$0] == nil }) {
+            return (.failure(.invalidId, "no choice set \(missing)"), [])
+        }
+        return startInteraction(.performInteraction, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: true, timeout: .milliseconds(request.timeout ?? 10_000))
+    }
+
+    func cancelInteraction(_ request: CancelInteraction, appID: String) -> (Reply, [Effect]) {
+        guard let interaction = apps[appID]?.interaction, interaction.functionID == UInt32(clamping: request.functionID),
+              request.cancelID == nil || request.cancelID == interaction.cancelID
+        else {
+            return (.failure(.ignored, "nothing to cancel"), [])
+        }
+        return (.success(), finishInteraction(appID, with: .failure(.aborted, "cancelled by the app")))
+    }
+
+    private func scheduleTimeout(of interaction: PendingInteraction, appID: String, after timeout: Duration) {
+        let clock = configuration.clock
+        let deadline = clock.now + timeout
+        Task { [weak self] in
+            try? await clock.sleep(until: deadline)
+            await self?.interactionTimedOut(appID: appID, serial: interaction.serial)
+        }
+    }
+
+    private func interactionTimedOut(appID: String, serial: Int) async {
+        guard let interaction = apps[appID]?.interaction, interaction.serial == serial else { return }
+        let reply: Reply
+        switch interaction.kind {
+        case .alert, .subtleAlert, .scrollableMessage: reply = .success()
+        case .performInteraction, .slider: reply = .failure(.timedOut, nil)
+        }
+        await perform(finishInteraction(appID, with: reply))
+    }
+
+    /// Answers the interaction on top and gives the screen back (system context MAIN).
+    func finishInteraction(_ appID: String, with reply: Reply) -> [Effect] {
+        guard let interaction = apps[appID]?.interaction else { return [] }
+        apps[appID]?.interaction = nil
+        apps[appID]?.systemContext = .main
+        let response = SDLRPCPayload(rpcType: .response, functionID: interaction.functionID, correlationID: interaction.correlationID, json: reply.json)
+        return [.notify(appID: appID, response), hmiStatus(of: appID)]
+    }
+
+    /// The driver answers what is on top of the app's screen.
+    public func answerInteraction(appID: String, _ answer: SDLUserAnswer) async throws(SDLHeadUnitControlError) {
+        guard let app = apps[appID] else { throw .unknownApp(appID) }
+        guard let interaction = app.interaction else { throw .nothingToAnswer(appID: appID) }
+        let reply: Reply
+        switch (answer, interaction.kind) {
+        case (.cancel, _):
+            reply = .failure(.aborted, "cancelled by the driver")
+        case (.dismiss, .alert), (.dismiss, .subtleAlert), (.dismiss, .scrollableMessage):
+            reply = .success()
+        case (.choice(let choiceID), .performInteraction):
+            guard choices(of: interaction, in: app).contains(choiceID) else { throw .invalidAnswer("choice \(choiceID) is not offered") }
+            reply = .success(extra: [.init(key: "choiceID", value: .integer(choiceID)), .init(key: "triggerSource", value: .string(TriggerSource.menu.rawValue))])
+        case (.text(let text), .performInteraction):
+            guard case .string("KEYBOARD")? = interaction.request["interactionLayout"] else { throw .invalidAnswer("no keyboard is shown") }
+            reply = .success(extra: [.init(key: "manualTextEntry", value: .string(text)), .init(key: "triggerSource", value: .string(TriggerSource.keyboard.rawValue))])
+        case (.sliderPosition(let position), .slider):
+            guard case .integer(let ticks)? = interaction.request["numTicks"], (1...ticks).contains(position) else {
+                throw .invalidAnswer("slider position \(position) is outside 1...numTicks")
+            }
+            reply = .success(extra: [.init(key: "sliderPosition", value: .integer(position))])
+        default:
+            throw .invalidAnswer("\(answer) does not answer a \(interaction.kind.rawValue)")
+        }
+        await perform(finishInteraction(appID, with: reply))
+    }
+
+    private func choices(of interaction: PendingInteraction, in app: EmulatedApp) -> Set<Int> {
+        guard case .array(let setIDs)? = interaction.request["interactionChoiceSetIDList"] else { return [] }
+        var ids: Set<Int> = []
+        for case .integer(let setID) in setIDs {
+            guard case .array(let choices)? = app.choiceSets[setID]?["choiceSet"] else { continue }
+            for choice in choices { if case .integer(let id)? = choice["choiceID"] { ids.insert(id) } }
+        }
+        return ids
+    }
+}
+
+/// What the driver does with what is on top of an app's screen.
+public enum SDLUserAnswer: Sendable, Hashable {
+    /// Picks a choice of a PerformInteraction.
+    case choice(Int)
+    /// Sets a slider.
+    case sliderPosition(Int)
+    /// Types on the keyboard of a PerformInteraction with layout KEYBOARD.
+    case text(String)
+    /// Closes an alert or scrollable message.
+    case dismiss
+    /// Backs out: the request is answered ABORTED.
+    case cancel
+}

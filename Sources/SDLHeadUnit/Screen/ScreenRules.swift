@@ -1,0 +1,145 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// Text, graphics, templates, the media clock and global properties: what the app puts on its
+/// screen, kept as the HMI would show it.
+extension SDLHeadUnitEmulator {
+    func show(_ request: Show, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        guard case .object(let members)? = try? SDLJSONValue(parsing: rpc.json) else { return (.success(), []) }
+        var effects: [Effect] = []
+        for member in members {
+            if member.key == "templateConfiguration" {
+                effects += changeTemplate(member.value, appID: appID)
+            } else if case .string("") = member.value {
+                apps[appID]?.screen.show[member.key] = nil
+            } else {
+                apps[appID]?.screen.show[member.key] = member.value
+            }
+        }
+        return (.success(), effects)
+    }
+
+    func setDisplayLayout(_ request: SetDisplayLayout, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        let layout = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
+        guard case .string(let name)? = layout["displayLayout"], templatesAvailable.contains(name) else {
+            return (.failure(.rejected, "the display does not have that template"), [])
+        }
+        let templateConfiguration = SDLJSONValue.object(
+            [.init(key: "template", value: .string(name))]
+                + (layout["dayColorScheme"].map { [.init(key: "dayColorScheme", value: $0)] } ?? [])
+                + (layout["nightColorScheme"].map { [.init(key: "nightColorScheme", value: $0)] } ?? []))
+        let effects = changeTemplate(templateConfiguration, appID: appID)
+        var extra: [SDLJSONValue.Member] = []
+        if let display = configuration.capabilities["displayCapabilities"] { extra.append(.init(key: "displayCapabilities", value: display)) }
+        if let buttons = configuration.capabilities["buttonCapabilities"] { extra.append(.init(key: "buttonCapabilities", value: buttons)) }
+        if let soft = configuration.capabilities["softButtonCapabilities"] { extra.append(.init(key: "softButtonCapabilities", value: soft)) }
+        if let presets = configuration.capabilities["presetBankCapabilities"] { extra.append(.init(key: "presetBankCapabilities", value: presets)) }
+        return (.success(extra: extra), effects)
+    }
+
+    var templatesAvailable: Set<String> {
+        guard case .array(let names)? = configuration.capabilities["displayCapabilities"]?["templatesAvailable"] else { return [] }
+        return Set(names.compactMap { if case .string(let name) = $0 { name } else { nil } })
+    }
+
+    /// A new template (and colours) for the app; subscribers of DISPLAYS hear about it.
+    private func changeTemplate(_ templateConfiguration: SDLJSONValue, appID: String) -> [Effect] {
+        let previous = apps[appID]?.screen.template["template"]
+        apps[appID]?.screen.template = templateConfiguration
+        guard previous != templateConfiguration["template"], apps[appID]?.capabilitySubscriptions.contains(.displays) == true else { return [] }
+        return [capabilityUpdate(.displays, to: appID)].compactMap { $0 }
+    }
+
+    func setMediaClockTimer(_ request: SetMediaClockTimer, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        guard apps[appID]?.isMedia == true else {
+            return (.failure(.rejected, "SetMediaClockTimer is for media apps"), [])
+        }
+        apps[appID]?.screen.mediaClock = try? SDLJSONValue(parsing: rpc.json)
+        return (.success(), [])
+    }
+
+    func setGlobalProperties(_ request: SetGlobalProperties, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        guard case .object(let members)? = try? SDLJSONValue(parsing: rpc.json), !members.isEmpty else {
+            return (.failure(.invalidData, "RPC.msg_params: SetGlobalProperties has no parameters"), [])
+        }
+        for member in members { apps[appID]?.screen.globalProperties[member.key] = member.value }
+        return (.success(), [hashChange(of: appID)])
+    }
+
+    func resetGlobalProperties(_ request: ResetGlobalProperties, appID: String) -> (Reply, [Effect]) {
+        for property in request.properties {
+            for key in Self.globalPropertyKeys(property) { apps[appID]?.screen.globalProperties[key] = nil }
+        }
+        return (.success(), [hashChange(of: appID)])
+    }
+
+    private static func globalPropertyKeys(_ property: GlobalProperty) -> [String] {
+        switch property {
+        case .helpprompt: ["helpPrompt"]
+        case .timeoutprompt: ["timeoutPrompt"]
+        case .vrhelptitle: ["vrHelpTitle"]
+        case .vrhelpitems: ["vrHelp"]
+        case .menuname: ["menuTitle"]
+        case .menuicon: ["menuIcon"]
+        case .keyboardproperties: ["keyboardProperties"]
+        case .userLocation: ["userLocation"]
+        default: [property.rawValue]
+        }
+    }
+
+    /// OnHashChange with a new 32-character hash, after a request that changed resumable state.
+    func hashChange(of appID: String) -> Effect {
+        var app = apps[appID]
+        app?.hashCounter += 1
+        let hash = Self.hash(appID: appID, counter: app?.hashCounter ?? 0)
+        app?.hashID = hash
+        if let app { apps[appID] = app }
+        return notification(OnHashChange(hashID: hash), to: appID)
+    }
+
+    private static func hash(appID: String, counter: Int) -> String {
+        // FNV-1a over the app ID and a counter, printed as 32 hex digits like SDL Core's MD5.
+        var first: UInt64 = 0xcbf2_9ce4_8422_2325
+        var second: UInt64 = 0x8422_2325_cbf2_9ce4
+        for byte in Array("\(appID)#\(counter)".utf8) {
+            first = (first ^ UInt64(byte)) &* 0x100_0000_01b3
+            second = (second ^ UInt64(byte)) &* 0x100_0000_01b3 &+ 1
+        }
+        func hex(_ value: UInt64) -> String {
+            let digits = String(value, radix: 16)
+            return String(repeating: "0", count: 16 - digits.count) + digits
+        }
+        return hex(first) + hex(second)
+    }
+
+    // MARK: The screen as JSON
+
+    /// Everything on the app's screen: text fields, graphics (by file name), soft buttons,
+    /// template and colours, media clock, global properties, the menu, choice sets, button
+    /// subscriptions, and what is on top with its system context.
+    public func screen(appID: String) throws(SDLHeadUnitControlError) -> SDLJSONValue {
+        guard let app = apps[appID] else { throw .unknownApp(appID) }
+        var members: [SDLJSONValue.Member] = [
+            .init(key: "hmiLevel", value: .string(app.hmiLevel.rawValue)),
+            .init(key: "systemContext", value: .string(app.systemContext.rawValue)),
+            .init(key: "templateConfiguration", value: app.screen.template),
+        ]
+        members += app.screen.show.keys.sorted().map { .init(key: $0, value: app.screen.show[$0]!) }
+        if let clock = app.screen.mediaClock { members.append(.init(key: "mediaClock", value: clock)) }
+        members.append(.init(key: "globalProperties", value: .object(app.screen.globalProperties.keys.sorted().map { .init(key: $0, value: app.screen.globalProperties[$0]!) })))
+        members.append(.init(key: "menu", value: .object([
+            .init(key: "subMenus", value: .array(app.menu.subMenuOrder.compactMap { app.menu.subMenus[$0] })),
+            .init(key: "commands", value: .array(app.menu.commandOrder.compactMap { app.menu.commands[$0] })),
+        ])))
+        members.append(.init(key: "choiceSets", value: .array(app.choiceSets.keys.sorted().compactMap { app.choiceSets[$0] })))
+        members.append(.init(key: "subscribedButtons", value: .array(app.buttonSubscriptions.map(\.rawValue).sorted().map(SDLJSONValue.string))))
+        if let interaction = app.interaction {
+            members.append(.init(key: "onTop", value: .object([
+                .init(key: "kind", value: .string(interaction.kind.rawValue)),
+                .init(key: "request", value: interaction.request),
+            ])))
+        }
+        return .object(members)
+    }
+}

@@ -1,8 +1,0 @@
-import SDLHeadUnit
-import Testing
-
-@Suite struct HeadUnitConfigurationTests {
-    @Test func theDefaultCapabilitiesParse() {
-        #expect(SDLHeadUnitEmulator.Configuration.defaultCapabilities["syncMsgVersion"] != nil)
-    }
-}

@@ -1,0 +1,61 @@
+import SDLHeadUnit
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import SDLTestSupport
+import SDLTransport
+import SmartDeviceLink
+
+/// An app driven by a test: the library's client over an in-memory pair to `emulator`.
+struct TestApp {
+    let appID: String
+    let client: SDLRPCClient
+    let running: Task<Void, any Error>
+    let statuses: AsyncStream<OnHMIStatus>
+    let registration: RegisterAppInterfaceResponse
+
+    static func register(
+        to emulator: SDLHeadUnitEmulator, appID: String = "1234", name: String = "Demo", media: Bool = false,
+        types: [AppHMIType]? = nil, language: Language = .enUs, hashID: String? = nil
+    ) async throws -> TestApp {
+        let (app, headUnit) = SDLMemoryTransport.pair()
+        Task { await emulator.serve(headUnit) }
+        var configuration = SDLProtocolSession.Configuration()
+        configuration.controlTimeout = .seconds(120)
+        let session = SDLProtocolSession(transport: app, configuration: configuration)
+        let client = SDLRPCClient(session: session, requestTimeout: .seconds(120))
+        let running = Task { try await client.run() }
+        try await session.start()
+        let statuses = client.notifications(OnHMIStatus.self)
+        let response = try await client.send(RegisterAppInterface(
+            syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: name,
+            isMediaApplication: media, languageDesired: language, hmiDisplayLanguageDesired: language,
+            appHMIType: types ?? [media ? .media : .default], hashID: hashID, appID: appID))
+        return TestApp(appID: appID, client: client, running: running, statuses: statuses, registration: response)
+    }
+
+    /// A head unit that leaves apps in NONE until the test activates them.
+    static func headUnit(clock: ManualClock? = nil) -> SDLHeadUnitEmulator {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.activationDelay = nil
+        if let clock { configuration.clock = SDLClock(clock) }
+        return SDLHeadUnitEmulator(configuration: configuration)
+    }
+
+    /// Waits for the next OnHMIStatus matching `predicate`.
+    func status(where predicate: (OnHMIStatus) -> Bool) async -> OnHMIStatus? {
+        for await status in statuses where predicate(status) { return status }
+        return nil
+    }
+
+    func close() async {
+        await client.close()
+    }
+}
+
+extension SDLHeadUnitEmulator {
+    /// The functions the head unit received from `appID`, in order.
+    func requestsReceived(from appID: String) -> [String] {
+        recordedRPCs(appID: appID).filter { $0.direction == "in" && $0.payload.rpcType == .request }.map(\.functionName)
+    }
+}
