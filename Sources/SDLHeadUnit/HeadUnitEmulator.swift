@@ -53,6 +53,8 @@ public actor SDLHeadUnitEmulator {
     private var nextConnectionID = 0
     private var nextSessionID: UInt8 = 1
     var apps: [String: EmulatedApp] = [:]
+    /// What a dropped app had, by app ID, for its next registration with the same hash.
+    var resumption: [String: ResumptionData] = [:]
     var language: Language
     private var records: [String: [SDLRecordedRPC]] = [:]
     private let eventFanOut = StreamFanOut<SDLHeadUnitEvent>(bufferLimit: 1_000)
@@ -99,10 +101,16 @@ public actor SDLHeadUnitEmulator {
         }
     }
 
-    /// The app's connection is over or it unregistered: its state goes, as in SDL Core.
+    /// The app's connection is over or it unregistered: its state goes, as in SDL Core. After a
+    /// drop (no UnregisterAppInterface) what resumption restores is kept under its last hash.
     func appGone(_ appID: String, unregistered: Bool) {
         guard let app = apps.removeValue(forKey: appID) else { return }
         connections[app.connectionID]?.appID = nil
+        if unregistered {
+            resumption[appID] = nil
+        } else if let hash = app.hashID {
+            resumption[appID] = ResumptionData(hashID: hash, app: app)
+        }
         emit(.appUnregistered(appID: appID))
     }
 
@@ -198,7 +206,8 @@ public actor SDLHeadUnitEmulator {
     /// What a request causes besides its response, in order.
     enum Effect: Sendable {
         case notify(appID: String, SDLRPCPayload)
-        case disconnect(appID: String, endService: Bool)
+        /// Ends the app's connection; `unregistered` says whether its resumption data goes too.
+        case disconnect(appID: String, endService: Bool, unregistered: Bool)
     }
 
     func notification<N: SDLNotification>(_ notification: N, to appID: String) -> Effect {
@@ -215,9 +224,9 @@ public actor SDLHeadUnitEmulator {
             case .notify(let appID, let rpc):
                 guard let connection = connection(of: appID) else { continue }
                 await send(rpc, on: connection, appID: appID)
-            case .disconnect(let appID, let endService):
+            case .disconnect(let appID, let endService, let unregistered):
                 guard let connection = connection(of: appID) else { continue }
-                appGone(appID, unregistered: false)
+                appGone(appID, unregistered: unregistered)
                 await connection.close(endService: endService)
             }
         }

@@ -122,7 +122,7 @@ extension SDLHeadUnitEmulator {
     /// Drops the app's transport without EndService, as a pulled cable.
     public func disconnect(appID: String) async throws(SDLHeadUnitControlError) {
         guard apps[appID] != nil else { throw .unknownApp(appID) }
-        await perform([.disconnect(appID: appID, endService: false)])
+        await perform([.disconnect(appID: appID, endService: false, unregistered: false)])
     }
 
     func setLevel(_ level: HMILevel, of appID: String) -> [Effect] {
@@ -153,8 +153,42 @@ extension SDLHeadUnitEmulator {
     /// Restores what the app had when its connection dropped, if `hashID` matches; returns the
     /// info text SDL Core sends, or nil when there is nothing to resume.
     func resume(_ request: RegisterAppInterface, into app: inout EmulatedApp) -> String? {
-        nil
+        guard let saved = resumption[request.appID], saved.hashID == request.hashID else { return nil }
+        resumption[request.appID] = nil
+        app.menu = saved.app.menu
+        app.choiceSets = saved.app.choiceSets
+        app.buttonSubscriptions = saved.app.buttonSubscriptions
+        app.capabilitySubscriptions = saved.app.capabilitySubscriptions
+        app.screen.globalProperties = saved.app.screen.globalProperties
+        app.hashID = saved.hashID
+        app.hashCounter = saved.app.hashCounter
+        return "Data resumption successful"
     }
+
+    // MARK: Language
+
+    /// Changes the head unit's language: every app gets OnLanguageChange, then is unregistered
+    /// with LANGUAGE_CHANGE and its session ended, as SDL Core does; apps register again.
+    public func setLanguage(_ newLanguage: Language) async {
+        guard newLanguage != language else { return }
+        language = newLanguage
+        var effects: [Effect] = []
+        for app in apps.values.sorted(by: { $0.connectionID < $1.connectionID }) {
+            effects.append(notification(OnLanguageChange(language: newLanguage, hmiDisplayLanguage: newLanguage), to: app.appID))
+            effects.append(notification(OnAppInterfaceUnregistered(reason: .languageChange), to: app.appID))
+            effects.append(.disconnect(appID: app.appID, endService: true, unregistered: true))
+        }
+        await perform(effects)
+    }
+
+    /// The head unit's language now.
+    public var currentLanguage: Language { language }
+}
+
+/// What resumption brings back: the menu, choice sets, subscriptions and global properties.
+struct ResumptionData: Sendable {
+    let hashID: String
+    let app: EmulatedApp
 }
 
 /// Why the control API refused.
