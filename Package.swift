@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SDLTransport", targets: ["SDLTransport"]),
         .library(name: "SmartDeviceLink", targets: ["SmartDeviceLink"]),
         .library(name: "SDLHeadUnit", targets: ["SDLHeadUnit"]),
+        .library(name: "SDLHeadUnitControl", targets: ["SDLHeadUnitControl"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "SDLCodegen", targets: ["SDLCodegen"]),
         .library(name: "SDLSpecDiff", targets: ["SDLSpecDiff"]),
@@ -28,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
     ],
     targets: [
         // libxml2 through pkg-config; Debian/Ubuntu `libxml2-dev`, Homebrew `libxml2`.
@@ -76,12 +78,18 @@ let package = Package(
             name: "SDLHeadUnit",
             dependencies: ["SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Logging", package: "swift-log")]
         ),
+        // The emulator's control API over HTTP (Hummingbird), kept apart so the emulator itself
+        // needs no HTTP server.
+        .target(
+            name: "SDLHeadUnitControl",
+            dependencies: ["SDLHeadUnit", .product(name: "Hummingbird", package: "hummingbird")]
+        ),
         // The tool for app engineers: validate messages, and (next) talk to a head unit.
         .executableTarget(
             name: "sdl",
             dependencies: [
                 "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SDLHeadUnitControl", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Build-tool plugin: a target's MOBILE_API.xml (+ sdlgen.json) -> generated sources at build time.

@@ -46,4 +46,27 @@ capture=${SDL_CAPTURES_DIR:-../shared/captures}/sdl-core-8.2.0-session/app-to-hu
 $sdl decode "$capture" >"$work/decode.out"
 head -n 1 "$work/decode.out" | grep -q '"control":"StartService"' || fail "decode did not start with StartService"
 
-echo "sdl-tool: send, connect, headunit, validate and decode behave"
+# The control API: a second emulator that leaves apps in NONE; curl plays the driver.
+control=$((port + 1))
+$sdl headunit --port "$((port + 2))" --control-port "$control" --manual-activation >"$work/control.log" 2>&1 &
+controlled=$!
+trap 'kill "$headunit" "$controlled" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do
+  grep -q "control API on" "$work/control.log" && break
+  sleep 0.1
+done
+timeout 5 $sdl connect --port "$((port + 2))" --app-id 777 >"$work/controlled.out" &
+connector=$!
+for _ in $(seq 1 100); do
+  curl -fs "http://127.0.0.1:$control/apps" | grep -q '"appID":"777"' && break
+  sleep 0.1
+done
+curl -fs "http://127.0.0.1:$control/apps" | grep -q '"hmiLevel":"NONE"' || fail "the app did not wait in NONE"
+curl -fs -X POST "http://127.0.0.1:$control/apps/777/activate" | grep -q '"ok":true' || fail "activate failed"
+curl -fs "http://127.0.0.1:$control/apps/777/screen" | grep -q '"hmiLevel":"FULL"' || fail "the screen does not show FULL"
+status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$control/apps/nope/activate")
+[ "$status" = 404 ] || fail "an unknown app answered $status"
+wait "$connector" 2>/dev/null || true
+grep -q '"hmiLevel":"FULL"' "$work/controlled.out" || fail "the app never heard OnHMIStatus FULL"
+
+echo "sdl-tool: send, connect, headunit (and its control API), validate and decode behave"

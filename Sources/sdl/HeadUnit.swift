@@ -1,16 +1,28 @@
 import ArgumentParser
 import Foundation
 import SDLHeadUnit
+import SDLHeadUnitControl
+import SDLRPC
 import SDLRuntime
 import SDLTransport
 
-/// `sdl headunit`: the emulator on a TCP port.
+/// `sdl headunit`: the emulator on a TCP port, with its control API on another.
 struct HeadUnit: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "headunit",
-        abstract: "Run a head-unit emulator that behaves on the wire like SDL Core.")
+        abstract: "Run a head unit that behaves like SDL Core 8.2, with a control API to play the driver.",
+        discussion: """
+            Apps connect over TCP (SDL Core's port is 12345). The emulator keeps each app's HMI level, screen,
+            menu, choice sets, button subscriptions and what is on top, and answers like SDL Core
+            (DISALLOWED, INVALID_ID, IGNORED...). With --control-port, an HTTP API plays the driver:
+              curl localhost:8080/apps
+              curl -X POST localhost:8080/apps/8675309/activate
+              curl -X POST localhost:8080/buttons/OK/press -d '{"mode":"SHORT"}'
+              curl -X POST localhost:8080/apps/8675309/interaction -d '{"choiceID":1}'
+            See the README for every route.
+            """)
 
-    @Option(help: "TCP port to listen on.")
+    @Option(help: "TCP port apps connect to.")
     var port = 12345
 
     @Option(help: "Address to listen on.")
@@ -19,8 +31,17 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: ArgumentHelp("JSON file with the RegisterAppInterface response (capabilities).", valueName: "path"))
     var capabilities: String?
 
-    @Option(help: "Seconds after registration before the app is activated (FULL); negative: never.")
+    @Option(help: "Seconds after registration before the app is activated (FULL).")
     var activationDelay: Double = 0
+
+    @Flag(help: "Leave apps in NONE until the control API activates them.")
+    var manualActivation = false
+
+    @Option(help: "The head unit's language, e.g. EN-US; apps asking for another get WRONG_LANGUAGE.")
+    var language = "EN-US"
+
+    @Option(help: "Port of the HTTP control API (0: any free port); none without this option.")
+    var controlPort: Int?
 
     @Flag(help: "Log every frame, both directions, as JSON lines on standard output.")
     var log = false
@@ -35,11 +56,26 @@ struct HeadUnit: AsyncParsableCommand {
                 throw ValidationError("\(capabilities) is not JSON: \(error)")
             }
         }
-        configuration.activationDelay = activationDelay < 0 ? nil : .milliseconds(Int(activationDelay * 1000))
+        let language = Language(rawValue: language)
+        guard language.isRecognized else { throw ValidationError("--language \(self.language) is not a language of the spec.") }
+        configuration.language = language
+        configuration.activationDelay = manualActivation || activationDelay < 0 ? nil : .milliseconds(Int(activationDelay * 1000))
         if log { configuration.log = { Output.line($0) } }
         let emulator = SDLHeadUnitEmulator(configuration: configuration)
         let listener = try await SDLTCPListener.bind(host: host, port: port)
         Output.error("head unit listening on \(host):\(listener.port)")
-        try await listener.run { transport in await emulator.serve(transport) }
+        let host = self.host
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await listener.run { transport in await emulator.serve(transport) } }
+            if let controlPort {
+                group.addTask {
+                    try await SDLHeadUnitControlServer(headUnit: emulator, host: host, port: controlPort).run { bound in
+                        Output.error("control API on http://\(host):\(bound)")
+                    }
+                }
+            }
+            try await group.next()
+            group.cancelAll()
+        }
     }
 }

@@ -1,0 +1,196 @@
+import SDLRPC
+import SDLRuntime
+
+/// The emulator's control API as plain requests and JSON answers, so the HTTP server (module
+/// `SDLHeadUnitControl`) stays a thin adapter and tests need no sockets. Errors are JSON
+/// (`{"error": "..."}`) with a 4xx status, never a crash.
+public struct SDLHeadUnitControlAPI: Sendable {
+    public let headUnit: SDLHeadUnitEmulator
+
+    public init(headUnit: SDLHeadUnitEmulator) {
+        self.headUnit = headUnit
+    }
+
+    /// An HTTP answer: status, content type and body.
+    public struct Answer: Sendable, Equatable {
+        public var status: Int
+        public var contentType: String
+        public var body: [UInt8]
+
+        public init(status: Int, contentType: String, body: [UInt8]) {
+            self.status = status
+            self.contentType = contentType
+            self.body = body
+        }
+
+        static func json(_ value: SDLJSONValue, status: Int = 200) -> Answer {
+            Answer(status: status, contentType: "application/json", body: value.jsonBytes)
+        }
+
+        static func error(_ status: Int, _ message: String) -> Answer {
+            json(.object([.init(key: "error", value: .string(message))]), status: status)
+        }
+
+        static let done = json(.object([.init(key: "ok", value: .bool(true))]))
+
+        /// The body parsed as JSON, for tests.
+        public var jsonValue: SDLJSONValue? { try? SDLJSONValue(parsing: body) }
+    }
+
+    /// Answers `method path` with `body` (JSON or empty).
+    public func handle(method: String, path: String, body: [UInt8] = []) async -> Answer {
+        let parts = path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map { String($0).removingPercentEncoding } } ?? []
+        let input: SDLJSONValue
+        if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            input = .object([])
+        } else if let parsed = try? SDLJSONValue(parsing: body) {
+            input = parsed
+        } else {
+            return .error(400, "the body is not JSON")
+        }
+        do {
+            return try await route(method.uppercased(), parts, input)
+        } catch let error as SDLHeadUnitControlError {
+            switch error {
+            case .unknownApp, .unknownSoftButton, .unknownCommand: return .error(404, error.description)
+            case .nothingToAnswer: return .error(409, error.description)
+            case .invalidAnswer: return .error(400, error.description)
+            }
+        } catch {
+            return .error(400, "\(error)")
+        }
+    }
+
+    private func route(_ method: String, _ path: [String], _ input: SDLJSONValue) async throws -> Answer {
+        /// The path's `*` parts when `method` and `pattern` match.
+        func match(_ verb: String, _ pattern: String) -> [String]? {
+            let expected = pattern.split(separator: "/").map(String.init)
+            guard verb == method, expected.count == path.count else { return nil }
+            var captured: [String] = []
+            for (want, have) in zip(expected, path) {
+                if want == "*" { captured.append(have) } else if want != have { return nil }
+            }
+            return captured
+        }
+
+        if match("GET", "apps") != nil {
+            let apps = await headUnit.registeredApps().map { app in
+                SDLJSONValue.object([
+                    .init(key: "appID", value: .string(app.appID)), .init(key: "name", value: .string(app.name)),
+                    .init(key: "hmiLevel", value: .string(app.hmiLevel.rawValue)),
+                    .init(key: "systemContext", value: .string(app.systemContext.rawValue)),
+                    .init(key: "session", value: .integer(app.connection)),
+                ])
+            }
+            return .json(.array(apps))
+        }
+        if let captured = match("POST", "apps/*/activate") {
+            let appID = captured[0]
+            try await headUnit.activate(appID: appID)
+            return .done
+        }
+        if let captured = match("POST", "apps/*/background") {
+            let appID = captured[0]
+            try await headUnit.background(appID: appID)
+            return .done
+        }
+        if let captured = match("POST", "apps/*/exit") {
+            let appID = captured[0]
+            try await headUnit.exit(appID: appID)
+            return .done
+        }
+        if let captured = match("POST", "apps/*/disconnect") {
+            let appID = captured[0]
+            try await headUnit.disconnect(appID: appID)
+            return .done
+        }
+        if let captured = match("GET", "apps/*/screen") {
+            let appID = captured[0]
+            return .json(try await headUnit.screen(appID: appID))
+        }
+        if let captured = match("GET", "apps/*/log") {
+            let appID = captured[0]
+            let recorded = await headUnit.recordedRPCs(appID: appID)
+            guard !recorded.isEmpty else { throw SDLHeadUnitControlError.unknownApp(appID) }
+            var lines: [UInt8] = []
+            for entry in recorded {
+                lines += entry.json.jsonBytes
+                lines.append(0x0A)
+            }
+            return Answer(status: 200, contentType: "application/x-ndjson", body: lines)
+        }
+        if let captured = match("POST", "buttons/*/press") {
+            let name = captured[0]
+            let button = ButtonName(rawValue: name)
+            guard button.isRecognized else { return .error(404, "\(name) is not a button of the spec") }
+            await headUnit.press(button, mode: try Self.mode(input))
+            return .done
+        }
+        if let captured = match("POST", "apps/*/softbuttons/*/press") {
+            let appID = captured[0]
+            let id = captured[1]
+            guard let id = Int(id) else { return .error(400, "\(id) is not a soft button ID") }
+            try await headUnit.pressSoftButton(appID: appID, id: id, mode: try Self.mode(input))
+            return .done
+        }
+        if let captured = match("POST", "apps/*/commands/*/select") {
+            let appID = captured[0]
+            let id = captured[1]
+            guard let id = Int(id) else { return .error(400, "\(id) is not a command ID") }
+            try await headUnit.selectCommand(appID: appID, cmdID: id)
+            return .done
+        }
+        if let captured = match("POST", "apps/*/interaction") {
+            let appID = captured[0]
+            try await headUnit.answerInteraction(appID: appID, try Self.answer(input))
+            return .done
+        }
+        if match("GET", "language") != nil {
+            return .json(.object([.init(key: "language", value: .string(await headUnit.currentLanguage.rawValue))]))
+        }
+        if match("PUT", "language") != nil {
+            guard case .string(let name)? = input["language"] else { return .error(400, #"expected {"language": "EN-US"}"#) }
+            let language = Language(rawValue: name)
+            guard language.isRecognized else { return .error(400, "\(name) is not a language of the spec") }
+            await headUnit.setLanguage(language)
+            return .done
+        }
+        return .error(404, "no route for \(method) /\(path.joined(separator: "/"))")
+    }
+
+    private static func mode(_ input: SDLJSONValue) throws -> ButtonPressMode {
+        guard let value = input["mode"] else { return .short }
+        guard case .string(let name) = value, ["SHORT", "LONG"].contains(name) else {
+            throw SDLHeadUnitControlError.invalidAnswer(#"mode is "SHORT" or "LONG""#)
+        }
+        return ButtonPressMode(rawValue: name)
+    }
+
+    private static func answer(_ input: SDLJSONValue) throws -> SDLUserAnswer {
+        if case .integer(let id)? = input["choiceID"] { return .choice(id) }
+        if case .integer(let position)? = input["sliderPosition"] { return .sliderPosition(position) }
+        if case .string(let text)? = input["text"] { return .text(text) }
+        if case .bool(true)? = input["cancel"] { return .cancel }
+        if case .bool(true)? = input["dismiss"] { return .dismiss }
+        throw SDLHeadUnitControlError.invalidAnswer(#"expected {"choiceID": N}, {"sliderPosition": N}, {"text": "..."}, {"cancel": true} or {"dismiss": true}"#)
+    }
+}
+
+extension String {
+    /// `%20` and friends decoded; nil for a broken escape.
+    fileprivate var removingPercentEncoding: String {
+        guard contains("%") else { return self }
+        var bytes: [UInt8] = []
+        var iterator = utf8.makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
+               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+            {
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

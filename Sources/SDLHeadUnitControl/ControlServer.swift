@@ -1,0 +1,51 @@
+import Hummingbird
+import NIOCore
+import SDLHeadUnit
+
+/// Serves the emulator's control API (`SDLHeadUnitControlAPI`) over HTTP with Hummingbird, so a
+/// developer can play the driver with `curl`. A module of its own: only the `sdl` tool and
+/// those who want HTTP pay for the server.
+public struct SDLHeadUnitControlServer: Sendable {
+    public let api: SDLHeadUnitControlAPI
+    public let host: String
+    public let port: Int
+
+    public init(headUnit: SDLHeadUnitEmulator, host: String = "127.0.0.1", port: Int) {
+        self.api = SDLHeadUnitControlAPI(headUnit: headUnit)
+        self.host = host
+        self.port = port
+    }
+
+    /// Serves until cancelled or interrupted (SIGINT/SIGTERM end it gracefully); `onBound` gets
+    /// the port actually bound (useful with port 0).
+    public func run(onBound: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let application = Application(
+            responder: ControlResponder(api: api),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "sdl-headunit"),
+            onServerRunning: { channel in await onBound(channel.localAddress?.port ?? 0) })
+        try await application.runService()
+    }
+}
+
+/// Every request goes to the control API; its answer becomes the HTTP response.
+struct ControlResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let api: SDLHeadUnitControlAPI
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: 1 << 20)
+        } catch {
+            return Self.response(SDLHeadUnitControlAPI.Answer(status: 413, contentType: "application/json", body: Array(#"{"error":"the body is larger than 1 MiB"}"#.utf8)))
+        }
+        let answer = await api.handle(method: request.method.rawValue, path: request.uri.path, body: Array(buffer: body))
+        return Self.response(answer)
+    }
+
+    static func response(_ answer: SDLHeadUnitControlAPI.Answer) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = answer.contentType
+        return Response(status: .init(code: answer.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+}

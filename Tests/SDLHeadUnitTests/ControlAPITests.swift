@@ -1,0 +1,68 @@
+import SDLHeadUnit
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import SDLTestSupport
+import SmartDeviceLink
+import Testing
+
+/// The control API's routes and errors, without sockets (the HTTP server only adapts them).
+@Suite struct ControlAPITests {
+    @Test func listsActivatesAndShowsTheScreen() async throws {
+        let headUnit = TestApp.headUnit()
+        let api = SDLHeadUnitControlAPI(headUnit: headUnit)
+        let app = try await TestApp.register(to: headUnit, appID: "8675309", name: "Hello")
+        _ = try await app.client.send(Show(mainField1: "Hello", softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 3)]))
+        let apps = await api.handle(method: "GET", path: "/apps")
+        #expect(apps.status == 200)
+        #expect(apps.jsonValue == .array([try SDLJSONValue(parsing: #"{"appID":"8675309","name":"Hello","hmiLevel":"NONE","systemContext":"MAIN","session":1}"#)]))
+        #expect(await api.handle(method: "POST", path: "/apps/8675309/activate").status == 200)
+        #expect(await app.status { $0.hmiLevel == .full } != nil)
+        let screen = await api.handle(method: "GET", path: "/apps/8675309/screen")
+        #expect(screen.jsonValue?["mainField1"] == .string("Hello"))
+        #expect(screen.jsonValue?["hmiLevel"] == .string("FULL"))
+        let presses = app.client.notifications(OnButtonPress.self)
+        #expect(await api.handle(method: "POST", path: "/apps/8675309/softbuttons/3/press", body: Array(#"{"mode":"LONG"}"#.utf8)).status == 200)
+        var iterator = presses.makeAsyncIterator()
+        #expect(await iterator.next()?.buttonPressMode == .long)
+        let log = await api.handle(method: "GET", path: "/apps/8675309/log")
+        #expect(log.contentType == "application/x-ndjson")
+        #expect(String(decoding: log.body, as: UTF8.self).contains(#""name":"Show""#))
+        await app.close()
+    }
+
+    @Test(arguments: [
+        ("GET", "/apps/nope/screen", "", 404),
+        ("POST", "/apps/nope/activate", "", 404),
+        ("POST", "/buttons/NOT_A_BUTTON/press", "", 404),
+        ("POST", "/buttons/OK/press", #"{"mode":"SIDEWAYS"}"#, 400),
+        ("POST", "/buttons/OK/press", "{not json", 400),
+        ("DELETE", "/apps", "", 404),
+        ("PUT", "/language", #"{"language":"KLINGON"}"#, 400),
+        ("PUT", "/language", "[]", 400),
+    ])
+    func badRequestsAreJSONErrors(method: String, path: String, body: String, status: Int) async throws {
+        let api = SDLHeadUnitControlAPI(headUnit: TestApp.headUnit())
+        let answer = await api.handle(method: method, path: path, body: Array(body.utf8))
+        #expect(answer.status == status)
+        guard case .string(let message)? = answer.jsonValue?["error"] else {
+            Issue.record("no error message for \(method) \(path)")
+            return
+        }
+        #expect(!message.isEmpty)
+    }
+
+    @Test func answersWhatIsOnTop() async throws {
+        let headUnit = TestApp.headUnit()
+        let events = headUnit.events()
+        let api = SDLHeadUnitControlAPI(headUnit: headUnit)
+        let app = try await TestApp.register(to: headUnit, appID: "pick")
+        #expect(await api.handle(method: "POST", path: "/apps/pick/interaction", body: Array(#"{"choiceID":1}"#.utf8)).status == 409)
+        async let slider = app.client.send(Slider(numTicks: 3, position: 1, sliderHeader: "Fan"))
+        for await event in events { if case .interactionStarted = event { break } }
+        #expect(await api.handle(method: "POST", path: "/apps/pick/interaction", body: Array(#"{"nonsense":1}"#.utf8)).status == 400)
+        #expect(await api.handle(method: "POST", path: "/apps/pick/interaction", body: Array(#"{"sliderPosition":2}"#.utf8)).status == 200)
+        #expect(try await slider.sliderPosition == 2)
+        await app.close()
+    }
+}
