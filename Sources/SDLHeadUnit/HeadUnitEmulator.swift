@@ -59,6 +59,14 @@ public actor SDLHeadUnitEmulator {
     private var records: [String: [SDLRecordedRPC]] = [:]
     private let eventFanOut = StreamFanOut<SDLHeadUnitEvent>(bufferLimit: 1_000)
     var interactionSerial = 0
+    var services: [String: PublishedService] = [:]
+    var serviceCounter = 0
+    var serviceSubscribers: [String: Set<String>] = [:]
+    var forwarded: [UInt32: ForwardedRequest] = [:]
+    var forwardCounter: UInt32 = 0
+    /// Effects of state changes made where nothing can be sent (an app went away); the next
+    /// `perform` sends them.
+    var pendingEffects: [Effect] = []
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -82,6 +90,7 @@ public actor SDLHeadUnitEmulator {
         connections[id] = ConnectionEntry(connection: connection)
         await connection.run()
         connectionEnded(id)
+        await perform([])
     }
 
     /// Events for tests and tools to synchronise on: an app registered, an RPC arrived... A reader
@@ -106,6 +115,8 @@ public actor SDLHeadUnitEmulator {
     func appGone(_ appID: String, unregistered: Bool) {
         guard let app = apps.removeValue(forKey: appID) else { return }
         connections[app.connectionID]?.appID = nil
+        for (id, service) in services where service.providerAppID == appID { pendingEffects += removeService(id) }
+        for type in serviceSubscribers.keys { serviceSubscribers[type]?.remove(appID) }
         if unregistered {
             resumption[appID] = nil
         } else if let hash = app.hashID {
@@ -126,6 +137,10 @@ public actor SDLHeadUnitEmulator {
         switch rpc.rpcType {
         case .request:
             await handleRequest(rpc, on: connection)
+        case .response:
+            await perform(providerAnswered(rpc))
+        case .notification:
+            if let appID, rpc.functionID == OnAppServiceData.wireFunctionID { await perform(providerPublishedData(rpc, from: appID)) }
         default:
             break
         }
@@ -160,7 +175,11 @@ public actor SDLHeadUnitEmulator {
                 }
             } else if let appID, apps[appID] != nil {
                 emit(.requestReceived(appID: appID, function: R.functionName))
-                (reply, effects) = handle(request, rpc: rpc, appID: appID)
+                if let provider = handlingProvider(of: rpc.functionID, for: appID) {
+                    (reply, effects) = forward(rpc, from: appID, to: provider)
+                } else {
+                    (reply, effects) = handle(request, rpc: rpc, appID: appID)
+                }
             } else {
                 reply = .failure(.applicationNotRegistered, nil)
             }
@@ -197,6 +216,10 @@ public actor SDLHeadUnitEmulator {
         case let request as ScrollableMessage: return startInteraction(.scrollableMessage, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: true, timeout: .milliseconds(request.timeout ?? 30_000))
         case let request as CancelInteraction: return cancelInteraction(request, appID: appID)
         case let request as GetSystemCapability: return getSystemCapability(request, appID: appID)
+        case let request as PublishAppService: return publishAppService(request, appID: appID)
+        case let request as UnpublishAppService: return unpublishAppService(request, appID: appID)
+        case let request as GetAppServiceData: return getAppServiceData(request, rpc: rpc, appID: appID)
+        case let request as PerformAppServiceInteraction: return performAppServiceInteraction(request, rpc: rpc, appID: appID)
         default: return (Reply(json: defaults.successResponse(type(of: request).Response.structInfo).jsonBytes), [])
         }
     }
@@ -219,7 +242,15 @@ public actor SDLHeadUnitEmulator {
     static let notificationCorrelationID: UInt32 = 0xFFFF_FFFF
 
     func perform(_ effects: [Effect]) async {
-        for effect in effects {
+        var queue = effects
+        var index = 0
+        while index < queue.count || !pendingEffects.isEmpty {
+            if index == queue.count {
+                queue += pendingEffects
+                pendingEffects.removeAll()
+            }
+            let effect = queue[index]
+            index += 1
             switch effect {
             case .notify(let appID, let rpc):
                 guard let connection = connection(of: appID) else { continue }

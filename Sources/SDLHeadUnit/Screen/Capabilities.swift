@@ -50,9 +50,8 @@ extension SDLHeadUnitEmulator {
         return .object([.init(key: "systemCapabilityType", value: .string(type.rawValue)), .init(key: key, value: capability)])
     }
 
-    /// Until app services arrive: no services published.
     func appServicesCapability() -> SDLJSONValue {
-        .object([.init(key: "appServices", value: .array([]))])
+        appServicesCapabilityJSON()
     }
 
     /// The registration's `displayCapabilities` in the 6.0 `DisplayCapability` model.

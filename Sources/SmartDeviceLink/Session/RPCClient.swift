@@ -279,6 +279,30 @@ public actor SDLRPCClient {
         }
     }
 
+    /// Sends a notification to the head unit (an app service provider's OnAppServiceData,
+    /// OnHMIStatus... ); notifications get no answer.
+    public func sendNotification<N: SDLNotification>(_ notification: N, options: SDLEncodingOptions = SDLEncodingOptions()) async throws {
+        guard let functionID = N.wireFunctionID else { throw SDLRPCError.notAFunction(N.functionName) }
+        switch phase {
+        case .idle: throw SDLRPCError.notRunning
+        case .finished(let reason): throw SDLRPCError.connectionClosed(reason)
+        case .running: break
+        }
+        let json: [UInt8]
+        do {
+            json = try SDLJSON.encode(notification, options: options)
+        } catch {
+            throw SDLRPCError.invalidRequest(error)
+        }
+        do {
+            try await session.send(SDLRPCPayload(rpcType: .notification, functionID: functionID, correlationID: 0, json: json))
+        } catch SDLSessionError.closed(let reason) {
+            throw SDLRPCError.connectionClosed(reason)
+        } catch let error as SDLSessionError {
+            throw SDLRPCError.session(error)
+        }
+    }
+
     private var closeReason: SDLCloseReason? {
         if case .finished(let reason) = phase { return reason }
         return nil

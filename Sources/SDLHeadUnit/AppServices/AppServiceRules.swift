@@ -1,0 +1,139 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// One published app service.
+struct PublishedService: Sendable {
+    let providerAppID: String
+    var record: AppServiceRecord
+}
+
+/// A consumer's request the head unit passed on to a provider, waiting for its answer.
+struct ForwardedRequest: Sendable {
+    let consumerAppID: String
+    let consumerCorrelationID: UInt32
+    let functionID: UInt32
+}
+
+/// App services (RPC 5.1+): a registry across apps; consumers' requests are forwarded to the
+/// provider as head-unit requests and the answers routed back; OnAppServiceData reaches the
+/// apps that subscribed.
+extension SDLHeadUnitEmulator {
+    func publishAppService(_ request: PublishAppService, appID: String) -> (Reply, [Effect]) {
+        let type = request.appServiceManifest.serviceType
+        if services.values.contains(where: { $0.providerAppID == appID && $0.record.serviceManifest.serviceType == type }) {
+            return (.failure(.rejected, "the app already publishes a \(type) service"), [])
+        }
+        serviceCounter += 1
+        let active = !services.values.contains { $0.record.serviceManifest.serviceType == type && $0.record.serviceActive }
+        let record = AppServiceRecord(
+            serviceID: "\(appID)-\(type)-\(serviceCounter)", serviceManifest: request.appServiceManifest, servicePublished: true, serviceActive: active)
+        services[record.serviceID] = PublishedService(providerAppID: appID, record: record)
+        var effects = appServiceUpdates(record, reason: .published)
+        if active { effects += appServiceUpdates(record, reason: .activated) }
+        return (.typed(PublishAppServiceResponse(success: true, resultCode: .success, appServiceRecord: record)), effects)
+    }
+
+    func unpublishAppService(_ request: UnpublishAppService, appID: String) -> (Reply, [Effect]) {
+        guard let service = services[request.serviceID], service.providerAppID == appID else {
+            return (.failure(.invalidData, "the app publishes no service \(request.serviceID)"), [])
+        }
+        return (.success(), removeService(request.serviceID))
+    }
+
+    /// Removes a service (unpublished, or its app went away) and tells subscribers.
+    func removeService(_ serviceID: String) -> [Effect] {
+        guard var service = services.removeValue(forKey: serviceID) else { return [] }
+        service.record.servicePublished = false
+        service.record.serviceActive = false
+        return appServiceUpdates(service.record, reason: .removed)
+    }
+
+    /// OnSystemCapabilityUpdated(APP_SERVICES) for every app subscribed to it.
+    private func appServiceUpdates(_ record: AppServiceRecord, reason: ServiceUpdateReason) -> [Effect] {
+        let capability = SystemCapability(
+            systemCapabilityType: .appServices,
+            appServicesCapabilities: AppServicesCapabilities(appServices: [AppServiceCapability(updateReason: reason, updatedAppServiceRecord: record)]))
+        return apps.values.filter { $0.capabilitySubscriptions.contains(.appServices) }.map {
+            notification(OnSystemCapabilityUpdated(systemCapability: capability), to: $0.appID)
+        }
+    }
+
+    /// The registry as the APP_SERVICES capability lists it.
+    func appServicesCapabilityJSON() -> SDLJSONValue {
+        let records = services.values.sorted { $0.record.serviceID < $1.record.serviceID }.map {
+            AppServiceCapability(updatedAppServiceRecord: $0.record)
+        }
+        guard let bytes = try? SDLJSON.encode(AppServicesCapabilities(appServices: records)), let json = try? SDLJSONValue(parsing: bytes) else {
+            return .object([.init(key: "appServices", value: .array([]))])
+        }
+        return json
+    }
+
+    func getAppServiceData(_ request: GetAppServiceData, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        guard let provider = services.values.first(where: { $0.record.serviceManifest.serviceType == request.serviceType && $0.record.serviceActive }) else {
+            return (.failure(.dataNotAvailable, "no active \(request.serviceType) service"), [])
+        }
+        if request.subscribe == true { serviceSubscribers[request.serviceType, default: []].insert(appID) }
+        if request.subscribe == false { serviceSubscribers[request.serviceType]?.remove(appID) }
+        return forward(rpc, from: appID, to: provider.providerAppID)
+    }
+
+    func performAppServiceInteraction(_ request: PerformAppServiceInteraction, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        guard let provider = services[request.serviceID] else {
+            return (.failure(.invalidId, "no service \(request.serviceID)"), [])
+        }
+        return forward(rpc, from: appID, to: provider.providerAppID)
+    }
+
+    /// A request one of whose active services' manifests lists as handled (`handledRPCs`), from
+    /// another app: the provider answers it.
+    func handlingProvider(of functionID: UInt32, for appID: String) -> String? {
+        services.values.first {
+            $0.record.serviceActive && $0.providerAppID != appID && ($0.record.serviceManifest.handledRPCs ?? []).contains(Int(functionID))
+        }?.providerAppID
+    }
+
+    /// Sends the consumer's request on to the provider under the head unit's own correlation ID.
+    func forward(_ rpc: SDLRPCPayload, from consumer: String, to provider: String) -> (Reply, [Effect]) {
+        forwardCounter += 1
+        let correlationID = forwardCounter
+        forwarded[correlationID] = ForwardedRequest(consumerAppID: consumer, consumerCorrelationID: rpc.correlationID, functionID: rpc.functionID)
+        let request = SDLRPCPayload(rpcType: .request, functionID: rpc.functionID, correlationID: correlationID, json: rpc.json, bulkData: rpc.bulkData)
+        scheduleForwardTimeout(correlationID)
+        return (.deferred, [.notify(appID: provider, request)])
+    }
+
+    /// The provider answered: the consumer gets it under its own correlation ID.
+    func providerAnswered(_ rpc: SDLRPCPayload) -> [Effect] {
+        guard let request = forwarded.removeValue(forKey: rpc.correlationID) else { return [] }
+        return [.notify(appID: request.consumerAppID, SDLRPCPayload(
+            rpcType: .response, functionID: request.functionID, correlationID: request.consumerCorrelationID, json: rpc.json, bulkData: rpc.bulkData))]
+    }
+
+    private func scheduleForwardTimeout(_ correlationID: UInt32) {
+        let clock = configuration.clock
+        let deadline = clock.now + .seconds(10)
+        Task { [weak self] in
+            try? await clock.sleep(until: deadline)
+            await self?.forwardTimedOut(correlationID)
+        }
+    }
+
+    private func forwardTimedOut(_ correlationID: UInt32) async {
+        guard let request = forwarded.removeValue(forKey: correlationID) else { return }
+        await perform([.notify(appID: request.consumerAppID, SDLRPCPayload(
+            rpcType: .response, functionID: request.functionID, correlationID: request.consumerCorrelationID,
+            json: Reply.failure(.timedOut, "the service provider did not answer").json))])
+    }
+
+    /// A provider's OnAppServiceData: every app subscribed to that service type gets it.
+    func providerPublishedData(_ rpc: SDLRPCPayload, from appID: String) -> [Effect] {
+        guard let data = try? SDLJSON.decode(OnAppServiceData.self, from: rpc.json, policy: .lenient).value,
+              services.values.contains(where: { $0.providerAppID == appID && $0.record.serviceManifest.serviceType == data.serviceData.serviceType })
+        else { return [] }
+        return (serviceSubscribers[data.serviceData.serviceType] ?? []).sorted().filter { $0 != appID && apps[$0] != nil }.map {
+            .notify(appID: $0, SDLRPCPayload(rpcType: .notification, functionID: rpc.functionID, correlationID: Self.notificationCorrelationID, json: rpc.json))
+        }
+    }
+}
