@@ -1,11 +1,12 @@
 import NIOCore
 import NIOPosix
 
-/// TCP on SwiftNIO. Reads arrive as they come; writes wait for the socket to drain
-/// (NIOAsyncChannel's writer applies back-pressure), so a slow head unit slows the app down
-/// instead of growing a buffer without bound.
+/// TCP on SwiftNIO. Both directions are bounded: writes wait for the socket to drain
+/// (NIOAsyncChannel's writer), and reads wait while the session has not read the previous ones
+/// (at most `inboundBufferSize` unread bytes; NIO then stops reading the socket), so a slow
+/// peer or a slow app slows the other side down instead of growing memory.
 public final class SDLTCPTransport: SDLTransport {
-    public let inbound: AsyncThrowingStream<[UInt8], any Error>
+    public let inbound: SDLInboundBytes
     private let writer: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private let channel: any Channel
     private let pump: Task<Void, Never>
@@ -35,11 +36,14 @@ public final class SDLTCPTransport: SDLTransport {
         throw SDLTransportError.connectFailed(host: host, port: port, attempts: policy.maxAttempts, reason: lastError)
     }
 
+    /// Unread bytes kept before the socket is no longer read.
+    public static let inboundBufferSize = 1 << 20
+
     /// Wraps an accepted connection (the head-unit emulator's side).
     public init(_ asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        let (stream, continuation) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
+        let queue = ByteQueue(highWatermark: Self.inboundBufferSize)
         let (writerStream, writerContinuation) = AsyncStream<NIOAsyncChannelOutboundWriter<ByteBuffer>>.makeStream()
-        self.inbound = stream
+        self.inbound = SDLInboundBytes(queue: queue)
         self.channel = asyncChannel.channel
         self.pump = Task {
             do {
@@ -47,12 +51,14 @@ public final class SDLTCPTransport: SDLTransport {
                     writerContinuation.yield(outbound)
                     writerContinuation.finish()
                     for try await buffer in inbound {
-                        continuation.yield(Array(buffer.readableBytesView))
+                        try await queue.send(Array(buffer.readableBytesView))
                     }
                 }
-                continuation.finish()
+                queue.finish()
+            } catch SDLTransportError.closed {
+                queue.finish()
             } catch {
-                continuation.finish(throwing: SDLTransportError.io("\(error)"))
+                queue.finish(throwing: Self.transportError(error))
             }
         }
         var iterator = writerStream.makeAsyncIterator()
@@ -64,8 +70,24 @@ public final class SDLTCPTransport: SDLTransport {
         do {
             try await writer.write(ByteBuffer(bytes: bytes))
         } catch {
-            throw SDLTransportError.closed
+            throw Self.transportError(error)
         }
+    }
+
+    /// NIO's errors as ours, keeping the cause: closed, reset, or the system's description.
+    static func transportError(_ error: any Error) -> SDLTransportError {
+        if let error = error as? SDLTransportError { return error }
+        if let error = error as? ChannelError {
+            switch error {
+            case .ioOnClosedChannel, .alreadyClosed, .outputClosed, .eof, .inputClosed: return .closed
+            default: return .io("\(error)")
+            }
+        }
+        if let error = error as? IOError, error.errnoCode == ECONNRESET || error.errnoCode == EPIPE {
+            return .connectionReset
+        }
+        if error is NIOAsyncWriterError { return .closed }
+        return .io("\(error)")
     }
 
     public func close() async {

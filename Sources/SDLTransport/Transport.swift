@@ -1,9 +1,10 @@
 /// A byte stream to a peer. The SDL protocol needs nothing more: frames carry their own lengths.
 /// TCP is built in (`SDLTCPTransport`); WebSocket, Bluetooth or an in-memory pipe plug in here.
 public protocol SDLTransport: Sendable {
-    /// Bytes from the peer in arrival order. Finishes when the connection closes cleanly and
-    /// throws `SDLTransportError` when it breaks.
-    var inbound: AsyncThrowingStream<[UInt8], any Error> { get }
+    /// Bytes from the peer in arrival order, for one reader. Finishes when the connection closes
+    /// cleanly and throws `SDLTransportError` when it breaks. Bounded: the peer is slowed while
+    /// the reader is behind.
+    var inbound: SDLInboundBytes { get }
     /// Sends bytes; suspends while the peer reads slower than we write (back-pressure).
     func send(_ bytes: [UInt8]) async throws
     /// Closes the connection; `inbound` then finishes.
@@ -12,15 +13,23 @@ public protocol SDLTransport: Sendable {
 
 public enum SDLTransportError: Error, Hashable, Sendable, CustomStringConvertible {
     case connectFailed(host: String, port: Int, attempts: Int, reason: String)
+    /// The connection was already closed, by this side or the peer.
     case closed
+    /// The peer reset the connection (ECONNRESET, EPIPE).
+    case connectionReset
+    /// Any other I/O failure, with the system's words for it.
     case io(String)
+    /// A second reader tried to read `inbound` while another was reading.
+    case concurrentRead
 
     public var description: String {
         switch self {
         case .connectFailed(let host, let port, let attempts, let reason):
             "could not connect to \(host):\(port) after \(attempts) attempt\(attempts == 1 ? "" : "s"): \(reason)"
         case .closed: "the connection is closed"
+        case .connectionReset: "the peer reset the connection"
         case .io(let reason): "connection error: \(reason)"
+        case .concurrentRead: "another task is already reading this connection"
         }
     }
 }
@@ -58,34 +67,29 @@ public struct SDLReconnectPolicy: Sendable, Hashable {
 }
 
 /// Two transports joined back to back, for tests and for running an app and the emulator in one
-/// process without sockets.
+/// process without sockets. Each direction holds at most `bufferSize` unread bytes; a sender
+/// waits beyond that (generous by default, because an app and a head unit both write from their
+/// read loops and a rendezvous would deadlock them).
 public final class SDLMemoryTransport: SDLTransport {
-    public let inbound: AsyncThrowingStream<[UInt8], any Error>
-    private let peerInput: AsyncThrowingStream<[UInt8], any Error>.Continuation
-    private let ownInput: AsyncThrowingStream<[UInt8], any Error>.Continuation
+    public let inbound: SDLInboundBytes
+    private let ownInput: ByteQueue
+    private let peerInput: ByteQueue
 
-    private init(
-        inbound: AsyncThrowingStream<[UInt8], any Error>,
-        ownInput: AsyncThrowingStream<[UInt8], any Error>.Continuation,
-        peerInput: AsyncThrowingStream<[UInt8], any Error>.Continuation
-    ) {
-        self.inbound = inbound
+    private init(ownInput: ByteQueue, peerInput: ByteQueue) {
+        self.inbound = SDLInboundBytes(queue: ownInput)
         self.ownInput = ownInput
         self.peerInput = peerInput
     }
 
     /// A connected pair: what one sends, the other receives.
-    public static func pair() -> (SDLMemoryTransport, SDLMemoryTransport) {
-        let (a, aInput) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
-        let (b, bInput) = AsyncThrowingStream<[UInt8], any Error>.makeStream()
-        return (
-            SDLMemoryTransport(inbound: a, ownInput: aInput, peerInput: bInput),
-            SDLMemoryTransport(inbound: b, ownInput: bInput, peerInput: aInput)
-        )
+    public static func pair(bufferSize: Int = 1 << 20) -> (SDLMemoryTransport, SDLMemoryTransport) {
+        let a = ByteQueue(highWatermark: bufferSize)
+        let b = ByteQueue(highWatermark: bufferSize)
+        return (SDLMemoryTransport(ownInput: a, peerInput: b), SDLMemoryTransport(ownInput: b, peerInput: a))
     }
 
     public func send(_ bytes: [UInt8]) async throws {
-        if case .terminated = peerInput.yield(bytes) { throw SDLTransportError.closed }
+        try await peerInput.send(bytes)
     }
 
     /// Simulates the peer vanishing: both sides see the connection break.

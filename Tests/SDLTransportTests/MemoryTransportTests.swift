@@ -1,5 +1,106 @@
-import SDLTransport
+import NIOCore
 import Testing
+
+@testable import SDLTransport
+
+/// Waits, yielding, until `condition` holds: for states another task reaches without an event
+/// to await (a producer parked on a full queue). Bounded, so a bug fails instead of hanging.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<100_000 {
+        if condition() { return true }
+        await Task.yield()
+    }
+    return condition()
+}
+
+@Suite struct ByteQueueTests {
+    @Test func chunksArriveInOrder() async throws {
+        let queue = ByteQueue(highWatermark: 1 << 20)
+        for index in 0..<100 { try await queue.send([UInt8(index)]) }
+        queue.finish()
+        var seen: [UInt8] = []
+        for try await chunk in SDLInboundBytes(queue: queue) { seen += chunk }
+        #expect(seen == (0..<100).map { UInt8($0) })
+    }
+
+    @Test func aProducerWaitsWhileTheReaderIsBehind() async throws {
+        let queue = ByteQueue(highWatermark: 10)
+        try await queue.send(Array(repeating: 1, count: 8))
+        let blocked = Task { try await queue.send(Array(repeating: 2, count: 8)) }
+        #expect(await eventually { queue.waitingProducerCount == 1 })
+        #expect(queue.bufferedByteCount == 8)
+        // Reading makes room: the producer's bytes go in.
+        #expect(try await queue.next() == Array(repeating: 1, count: 8))
+        try await blocked.value
+        #expect(try await queue.next() == Array(repeating: 2, count: 8))
+    }
+
+    @Test func aChunkLargerThanTheLimitPassesWhenTheQueueIsEmpty() async throws {
+        let queue = ByteQueue(highWatermark: 4)
+        try await queue.send(Array(repeating: 7, count: 100))
+        #expect(try await queue.next()?.count == 100)
+    }
+
+    @Test func finishDeliversWhatIsBufferedFirst() async throws {
+        let queue = ByteQueue(highWatermark: 100)
+        try await queue.send([1])
+        queue.finish()
+        #expect(try await queue.next() == [1])
+        #expect(try await queue.next() == nil)
+        await #expect(throws: SDLTransportError.closed) { try await queue.send([2]) }
+
+        let broken = ByteQueue(highWatermark: 100)
+        try await broken.send([1])
+        broken.finish(throwing: SDLTransportError.connectionReset)
+        #expect(try await broken.next() == [1])
+        await #expect(throws: SDLTransportError.connectionReset) { try await broken.next() }
+    }
+
+    @Test func aWaitingProducerLearnsOfTheEnd() async throws {
+        let queue = ByteQueue(highWatermark: 1)
+        try await queue.send([1, 2])
+        let blocked = Task { try await queue.send([3]) }
+        #expect(await eventually { queue.waitingProducerCount == 1 })
+        queue.finish()
+        await #expect(throws: SDLTransportError.closed) { try await blocked.value }
+    }
+
+    @Test func cancellationOnBothSides() async throws {
+        let queue = ByteQueue(highWatermark: 1)
+        try await queue.send([1, 2])
+        let producer = Task { try await queue.send([3]) }
+        #expect(await eventually { queue.waitingProducerCount == 1 })
+        producer.cancel()
+        await #expect(throws: CancellationError.self) { try await producer.value }
+        #expect(try await queue.next() == [1, 2])
+        // The cancelled producer's bytes never went in; a cancelled reader gets nil.
+        let reader = Task { try await queue.next() }
+        reader.cancel()
+        #expect(try await reader.value == nil)
+        #expect(queue.bufferedByteCount == 0)
+    }
+
+    @Test func aSecondReaderIsAnErrorNotATrap() async throws {
+        let queue = ByteQueue(highWatermark: 10)
+        let first = Task { try await queue.next() }
+        // Let the first reader park; then a second one asks at the same time.
+        for _ in 0..<1_000 { await Task.yield() }
+        let second = await Result { try await queue.next() }
+        if case .failure(let error) = second {
+            #expect(error as? SDLTransportError == .concurrentRead)
+        }
+        try await queue.send([9])
+        let got = try await first.value
+        // Whichever reader parked got the chunk; none of it crashed.
+        #expect(got == [9] || (try? second.get()) == [9])
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
+}
 
 @Suite struct MemoryTransportTests {
     @Test func whatOneSideSendsTheOtherReceives() async throws {
@@ -7,5 +108,85 @@ import Testing
         try await a.send([1, 2, 3])
         var inbound = b.inbound.makeAsyncIterator()
         #expect(try await inbound.next() == [1, 2, 3])
+    }
+
+    @Test func aSenderWaitsForASlowPeer() async throws {
+        let (a, b) = SDLMemoryTransport.pair(bufferSize: 16)
+        try await a.send(Array(repeating: 0, count: 16))
+        let sender = Task { try await a.send(Array(repeating: 1, count: 16)) }
+        var inbound = b.inbound.makeAsyncIterator()
+        #expect(try await inbound.next()?.count == 16)
+        try await sender.value
+        #expect(try await inbound.next() == Array(repeating: 1, count: 16))
+    }
+
+    @Test func closeAndFailReachBothSides() async throws {
+        let (a, b) = SDLMemoryTransport.pair()
+        await a.close()
+        var inbound = b.inbound.makeAsyncIterator()
+        #expect(try await inbound.next() == nil)
+        await #expect(throws: SDLTransportError.closed) { try await b.send([1]) }
+
+        let (c, d) = SDLMemoryTransport.pair()
+        c.fail(SDLTransportError.io("cable pulled"))
+        var other = d.inbound.makeAsyncIterator()
+        await #expect(throws: SDLTransportError.io("cable pulled")) { try await other.next() }
+    }
+}
+
+@Suite struct TCPTransportTests {
+    @Test func fourMegabytesThroughASlowReaderArriveIntact() async throws {
+        let listener = try await SDLTCPListener.bind(port: 0)
+        let (received, sink) = AsyncStream<[UInt8]>.makeStream()
+        let server = Task {
+            try await listener.run { transport in
+                var bytes: [UInt8] = []
+                var count = 0
+                do {
+                    for try await chunk in transport.inbound {
+                        bytes += chunk
+                        count += 1
+                        // A slow reader: the sender must wait, not the memory grow.
+                        if count % 8 == 0 { await Task.yield() }
+                        if bytes.count >= 4 << 20 { break }
+                    }
+                } catch {}
+                sink.yield(bytes)
+            }
+        }
+        let client = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port, policy: .standard)
+        let payload = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        for start in stride(from: 0, to: payload.count, by: 64 << 10) {
+            try await client.send(Array(payload[start..<min(payload.count, start + (64 << 10))]))
+        }
+        var results = received.makeAsyncIterator()
+        let bytes = await results.next() ?? []
+        await client.close()
+        await listener.close()
+        server.cancel()
+        #expect(bytes.count == payload.count)
+        #expect(bytes == payload)
+    }
+
+    @Test func sendingAfterThePeerClosedIsATypedError() async throws {
+        let listener = try await SDLTCPListener.bind(port: 0)
+        let server = Task { try await listener.run { transport in await transport.close() } }
+        let client = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port, policy: .standard)
+        // The peer closes at once; reading sees the end.
+        var inbound = client.inbound.makeAsyncIterator()
+        _ = try? await inbound.next()
+        var failure: SDLTransportError?
+        for _ in 0..<100 {
+            do {
+                try await client.send(Array(repeating: 1, count: 1024))
+            } catch let error as SDLTransportError {
+                failure = error
+                break
+            }
+        }
+        #expect(failure == .closed || failure == .connectionReset)
+        await client.close()
+        await listener.close()
+        server.cancel()
     }
 }
