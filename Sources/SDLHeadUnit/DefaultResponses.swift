@@ -26,6 +26,13 @@ struct DefaultValues: Sendable {
         return .object(members)
     }
 
+    /// A parameter's value for the simulated vehicle: like `object`, but an array holds at least
+    /// one element, so every item shows something.
+    func full(_ parameter: SDLParameterInfo) -> SDLJSONValue {
+        guard parameter.isArray else { return element(parameter) }
+        return .array(Array(repeating: element(parameter), count: max(1, parameter.minSize ?? 0)))
+    }
+
     func object(_ info: SDLStructInfo) -> SDLJSONValue {
         .object(info.parameters.filter(\.isMandatory).map { .init(key: $0.name, value: value($0)) })
     }

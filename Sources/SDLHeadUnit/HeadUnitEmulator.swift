@@ -30,6 +30,12 @@ public actor SDLHeadUnitEmulator {
         public var log: (@Sendable (SDLJSONValue) -> Void)?
         /// RPCs kept per app for `recordedRPCs(appID:)` and the control API; older ones drop.
         public var recordLimit = 10_000
+        /// Bytes each app may store with PutFile (`spaceAvailable` counts down from it).
+        public var fileQuota = 100 * 1024 * 1024
+        /// Which RPCs and vehicle-data items apps may use at each HMI level.
+        public var policy = SDLHeadUnitPolicy.sdlCoreDefault
+        /// The simulated vehicle's values.
+        public var vehicle = SDLSimulatedVehicle()
 
         public init(capabilities: SDLJSONValue? = nil) {
             self.capabilities = capabilities ?? Self.defaultCapabilities
@@ -67,10 +73,18 @@ public actor SDLHeadUnitEmulator {
     /// Effects of state changes made where nothing can be sent (an app went away); the next
     /// `perform` sends them.
     var pendingEffects: [Effect] = []
+    /// Files by app ID; persistent ones outlive the app's registration, as in SDL Core.
+    var fileStores: [String: FileStore] = [:]
+    var policy: SDLHeadUnitPolicy
+    var vehicle: SDLSimulatedVehicle
+    /// Vehicle-data items each app subscribed to.
+    var vehicleSubscriptions: [String: Set<String>] = [:]
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.language = configuration.language
+        self.policy = configuration.policy
+        self.vehicle = configuration.vehicle
         var requestTypes: [UInt32: any SDLRequest.Type] = [:]
         for type in MobileAPI.requests {
             if let functionID = type.wireFunctionID { requestTypes[functionID] = type }
@@ -117,6 +131,8 @@ public actor SDLHeadUnitEmulator {
         connections[app.connectionID]?.appID = nil
         for (id, service) in services where service.providerAppID == appID { pendingEffects += removeService(id) }
         for type in serviceSubscribers.keys { serviceSubscribers[type]?.remove(appID) }
+        fileStores[appID]?.appGone()
+        vehicleSubscriptions[appID] = nil
         if unregistered {
             resumption[appID] = nil
         } else if let hash = app.hashID {
@@ -175,7 +191,9 @@ public actor SDLHeadUnitEmulator {
                 }
             } else if let appID, apps[appID] != nil {
                 emit(.requestReceived(appID: appID, function: R.functionName))
-                if let provider = handlingProvider(of: rpc.functionID, for: appID) {
+                if let refusal = refusal(of: R.functionName, rpc: rpc, appID: appID) {
+                    reply = refusal
+                } else if let provider = handlingProvider(of: rpc.functionID, for: appID) {
                     (reply, effects) = forward(rpc, from: appID, to: provider)
                 } else {
                     (reply, effects) = handle(request, rpc: rpc, appID: appID)
@@ -189,6 +207,25 @@ public actor SDLHeadUnitEmulator {
             await send(SDLRPCPayload(rpcType: .response, functionID: responseID, correlationID: rpc.correlationID, json: reply.json), on: connection, appID: recordAs)
         }
         await perform(effects)
+    }
+
+    /// The policy's and the limits' answer to a request, nil when it may go on.
+    private func refusal(of function: String, rpc: SDLRPCPayload, appID: String) -> Reply? {
+        guard let app = apps[appID] else { return .failure(.applicationNotRegistered, nil) }
+        switch policy.decide(function, level: app.hmiLevel, appID: appID, updated: app.policyUpdated, parameters: requestedParameters(rpc)) {
+        case .allowed: break
+        case .disallowed(let info): return .failure(.disallowed, info)
+        }
+        if let info = apps[appID]?.limits.check(function, level: app.hmiLevel, now: configuration.clock.now) {
+            return .failure(.rejected, info)
+        }
+        return nil
+    }
+
+    /// The parameter names of a request, for the policy's parameter permissions.
+    private func requestedParameters(_ rpc: SDLRPCPayload) -> [String] {
+        guard case .object(let members)? = try? SDLJSONValue(parsing: rpc.json) else { return [] }
+        return members.map(\.key)
     }
 
     /// Routes a decoded request of a registered app to the rule that answers it.
@@ -216,6 +253,13 @@ public actor SDLHeadUnitEmulator {
         case let request as ScrollableMessage: return startInteraction(.scrollableMessage, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: true, timeout: .milliseconds(request.timeout ?? 30_000))
         case let request as CancelInteraction: return cancelInteraction(request, appID: appID)
         case let request as GetSystemCapability: return getSystemCapability(request, appID: appID)
+        case let request as PutFile: return putFile(request, rpc: rpc, appID: appID)
+        case is ListFiles: return listFiles(appID: appID)
+        case is GetVehicleData: return getVehicleData(rpc: rpc, appID: appID)
+        case is SubscribeVehicleData: return subscribeVehicleData(rpc: rpc, appID: appID, subscribe: true)
+        case is UnsubscribeVehicleData: return subscribeVehicleData(rpc: rpc, appID: appID, subscribe: false)
+        case let request as DeleteFile: return deleteFile(request, appID: appID)
+        case let request as SetAppIcon: return setAppIcon(request, appID: appID)
         case let request as PublishAppService: return publishAppService(request, appID: appID)
         case let request as UnpublishAppService: return unpublishAppService(request, appID: appID)
         case let request as GetAppServiceData: return getAppServiceData(request, rpc: rpc, appID: appID)

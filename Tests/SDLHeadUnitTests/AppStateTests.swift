@@ -10,9 +10,9 @@ import Testing
 @Suite struct HMILevelTests {
     @Test func activatingAnotherAppMovesMediaToLimitedAndOthersToBackground() async throws {
         let headUnit = TestApp.headUnit()
-        let music = try await TestApp.register(to: headUnit, appID: "music", media: true)
-        let notes = try await TestApp.register(to: headUnit, appID: "notes")
-        let weather = try await TestApp.register(to: headUnit, appID: "weather")
+        let music = try await TestApp.register(to: headUnit, appID: "music", media: true, activate: false)
+        let notes = try await TestApp.register(to: headUnit, appID: "notes", activate: false)
+        let weather = try await TestApp.register(to: headUnit, appID: "weather", activate: false)
         #expect(await music.status { _ in true }?.hmiLevel == HMILevel.none)
         try await headUnit.activate(appID: "music")
         #expect(await music.status { $0.hmiLevel == .full }?.audioStreamingState == .audible)
@@ -70,7 +70,7 @@ import Testing
     @Test func theSameAppIDTwiceIsRefused() async throws {
         let headUnit = TestApp.headUnit()
         let first = try await TestApp.register(to: headUnit, appID: "same")
-        let second = try await TestApp.register(to: headUnit, appID: "same")
+        let second = try await TestApp.register(to: headUnit, appID: "same", activate: false)
         #expect(!second.registration.success)
         #expect(second.registration.resultCode == .applicationRegisteredAlready)
         await first.close()

@@ -16,13 +16,13 @@ struct TestApp {
 
     static func register(
         to emulator: SDLHeadUnitEmulator, appID: String = "1234", name: String = "Demo", media: Bool = false,
-        types: [AppHMIType]? = nil, language: Language = .enUs, hashID: String? = nil
+        types: [AppHMIType]? = nil, language: Language = .enUs, hashID: String? = nil, activate: Bool = true
     ) async throws -> TestApp {
-        let (app, headUnit) = SDLMemoryTransport.pair()
+        let (appSide, headUnit) = SDLMemoryTransport.pair()
         Task { await emulator.serve(headUnit) }
         var configuration = SDLProtocolSession.Configuration()
         configuration.controlTimeout = .seconds(120)
-        let session = SDLProtocolSession(transport: app, configuration: configuration)
+        let session = SDLProtocolSession(transport: appSide, configuration: configuration)
         let client = SDLRPCClient(session: session, requestTimeout: .seconds(120))
         let running = Task { try await client.run() }
         try await session.start()
@@ -31,7 +31,14 @@ struct TestApp {
             syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: name,
             isMediaApplication: media, languageDesired: language, hmiDisplayLanguageDesired: language,
             appHMIType: types ?? [media ? .media : .default], hashID: hashID, appID: appID))
-        return TestApp(appID: appID, client: client, running: running, statuses: statuses, registration: response)
+        let app = TestApp(appID: appID, client: client, running: running, statuses: statuses, registration: response)
+        // Most rules are about an app on screen: bring it to FULL (SDL Core answers DISALLOWED
+        // in NONE), and wait until the app has heard it.
+        if activate && response.success {
+            try await emulator.activate(appID: appID)
+            _ = await app.status { $0.hmiLevel == HMILevel.full }
+        }
+        return app
     }
 
     /// A head unit that leaves apps in NONE until the test activates them.

@@ -27,6 +27,10 @@ struct EmulatedApp: Sendable {
     /// The last `OnHashChange` sent: the key for resumption after a drop.
     var hashID: String?
     var hashCounter = 0
+    var limits = RequestLimits()
+    /// SDL Core grants groups beyond pre-data-consent once its policy update is done; the
+    /// emulator does that at the app's first activation.
+    var policyUpdated = false
 
     /// Whether SDL Core lets the app play audio in LIMITED (media, navigation, communication).
     var isAudioApp: Bool {

@@ -76,16 +76,15 @@ extension SDLHeadUnitEmulator {
         return (.success(), [])
     }
 
-    /// Every RPC allowed in every HMI level until the policy model arrives.
+    /// OnPermissionsChange from the policy, before or after the app's policy update.
     func permissions(for appID: String) -> OnPermissionsChange {
-        let levels: [HMILevel] = [.background, .full, .limited, .none]
-        let items = MobileAPI.requests.map { type in
-            PermissionItem(
-                rpcName: type.functionName,
-                hmiPermissions: HMIPermissions(allowed: levels, userDisallowed: []),
-                parameterPermissions: ParameterPermissions(allowed: [], userDisallowed: []))
-        }
-        return OnPermissionsChange(permissionItem: items)
+        policy.permissionsChange(for: appID, updated: apps[appID]?.policyUpdated ?? false)
+    }
+
+    /// Replaces the policy; every app hears its new permissions.
+    public func setPolicy(_ newPolicy: SDLHeadUnitPolicy) async {
+        policy = newPolicy
+        await perform(apps.keys.sorted().map { notification(permissions(for: $0), to: $0) })
     }
 
     // MARK: HMI levels
@@ -100,6 +99,12 @@ extension SDLHeadUnitEmulator {
     func activationEffects(_ appID: String) -> [Effect] {
         guard apps[appID] != nil else { return [] }
         var effects: [Effect] = []
+        // SDL Core's policy update comes with the first activation: vehicle data and the rest
+        // of the app's groups are granted, and the app hears it before FULL.
+        if apps[appID]?.policyUpdated == false {
+            apps[appID]?.policyUpdated = true
+            effects.append(notification(permissions(for: appID), to: appID))
+        }
         for other in apps.values where other.appID != appID && other.hmiLevel == .full {
             effects += setLevel(other.isAudioApp ? .limited : .background, of: other.appID)
         }
@@ -128,6 +133,7 @@ extension SDLHeadUnitEmulator {
     func setLevel(_ level: HMILevel, of appID: String) -> [Effect] {
         guard var app = apps[appID] else { return [] }
         app.hmiLevel = level
+        app.limits.levelChanged(to: level)
         switch level {
         case .full: app.audioStreamingState = app.isAudioApp ? .audible : .notAudible
         case .limited: app.audioStreamingState = app.isAudioApp ? .audible : .notAudible

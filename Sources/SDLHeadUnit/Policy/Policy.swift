@@ -1,0 +1,200 @@
+import SDLRPC
+import SDLRuntime
+
+/// Which RPCs (and vehicle-data parameters) an app may use at each HMI level, in SDL Core's
+/// policy-table vocabulary: functional groups (`rpcs` → `hmi_levels`, `parameters`) and app
+/// entries by app ID (`groups`), with `default` for apps without one and `pre_DataConsent` for
+/// an app before the head unit's policy update (SDL Core grants vehicle data only after it).
+public struct SDLHeadUnitPolicy: Sendable, Hashable {
+    public struct Permission: Sendable, Hashable {
+        public var levels: Set<HMILevel>
+        /// nil: the RPC has no parameter permissions; else the parameters allowed.
+        public var parameters: Set<String>?
+    }
+
+    public var groups: [String: [String: Permission]]
+    public var appGroups: [String: [String]]
+
+    public init(groups: [String: [String: Permission]], appGroups: [String: [String]]) {
+        self.groups = groups
+        self.appGroups = appGroups
+    }
+
+    public enum Decision: Sendable, Hashable {
+        case allowed
+        case disallowed(String)
+    }
+
+    /// The groups that apply to `appID` before or after the policy update.
+    func groupNames(for appID: String, updated: Bool) -> [String] {
+        if !updated, let early = appGroups["pre_DataConsent"] { return early }
+        return appGroups[appID] ?? appGroups["default"] ?? []
+    }
+
+    /// Each RPC's permission for the app, merged across its groups.
+    func permissions(for appID: String, updated: Bool) -> [String: Permission] {
+        var merged: [String: Permission] = [:]
+        for name in groupNames(for: appID, updated: updated) {
+            for (rpc, permission) in groups[name] ?? [:] {
+                if var existing = merged[rpc] {
+                    existing.levels.formUnion(permission.levels)
+                    if let parameters = permission.parameters { existing.parameters = (existing.parameters ?? []).union(parameters) }
+                    merged[rpc] = existing
+                } else {
+                    merged[rpc] = permission
+                }
+            }
+        }
+        return merged
+    }
+
+    /// Whether `function` may run now; parameters the policy lists must be among the allowed.
+    public func decide(_ function: String, level: HMILevel, appID: String, updated: Bool, parameters: [String]) -> Decision {
+        if ["RegisterAppInterface", "UnregisterAppInterface"].contains(function) { return .allowed }
+        guard let permission = permissions(for: appID, updated: updated)[function] else {
+            return .disallowed("\(function) is not allowed by the policies of this app")
+        }
+        guard permission.levels.contains(level) else {
+            let allowed = permission.levels.map(\.rawValue).sorted().joined(separator: ", ")
+            return .disallowed("\(function) is not allowed in HMI level \(level.rawValue) (allowed in \(allowed))")
+        }
+        if let allowed = permission.parameters, !parameters.isEmpty, !parameters.contains(where: allowed.contains) {
+            return .disallowed("Requested parameters are disallowed by Policies")
+        }
+        return .allowed
+    }
+
+    /// The parameters the policy allows for `function` (nil: no parameter permissions).
+    func allowedParameters(_ function: String, appID: String, updated: Bool) -> Set<String>? {
+        permissions(for: appID, updated: updated)[function]?.parameters
+    }
+
+    /// OnPermissionsChange for the app: every RPC of its groups.
+    func permissionsChange(for appID: String, updated: Bool) -> OnPermissionsChange {
+        let order: [HMILevel] = [.background, .full, .limited, .none]
+        let items = permissions(for: appID, updated: updated).sorted { $0.key < $1.key }.map { rpc, permission in
+            PermissionItem(
+                rpcName: rpc,
+                hmiPermissions: HMIPermissions(allowed: order.filter(permission.levels.contains), userDisallowed: []),
+                parameterPermissions: ParameterPermissions(allowed: (permission.parameters ?? []).sorted(), userDisallowed: []))
+        }
+        return OnPermissionsChange(permissionItem: items)
+    }
+
+    // MARK: Reading SDL Core's format
+
+    /// Reads a policy table (with or without the `policy_table` wrapper). Other SDL Core keys
+    /// (`module_config`, `consumer_friendly_messages`...) are ignored; errors name the JSON path.
+    public init(parsing bytes: [UInt8]) throws(SDLHeadUnitPolicyError) {
+        let document: SDLJSONValue
+        do {
+            document = try SDLJSONValue(parsing: bytes)
+        } catch {
+            throw .invalid(path: "", "not JSON: \(error)")
+        }
+        let table = document["policy_table"] ?? document
+        let tablePath = document["policy_table"] == nil ? "" : "policy_table."
+        guard case .object(let groupMembers)? = table["functional_groupings"] else {
+            throw .invalid(path: tablePath + "functional_groupings", "expected an object of functional groups")
+        }
+        var groups: [String: [String: Permission]] = [:]
+        for group in groupMembers {
+            let groupPath = "\(tablePath)functional_groupings.\(group.key)"
+            guard case .object = group.value else { throw .invalid(path: groupPath, "expected an object") }
+            guard let rpcsValue = group.value["rpcs"] else { groups[group.key] = [:]; continue }
+            if case .null = rpcsValue { groups[group.key] = [:]; continue }
+            guard case .object(let rpcs) = rpcsValue else { throw .invalid(path: "\(groupPath).rpcs", "expected an object") }
+            var permissions: [String: Permission] = [:]
+            for rpc in rpcs {
+                let rpcPath = "\(groupPath).rpcs.\(rpc.key)"
+                guard case .array(let levels)? = rpc.value["hmi_levels"] else { throw .invalid(path: "\(rpcPath).hmi_levels", "expected an array of HMI levels") }
+                var set: Set<HMILevel> = []
+                for (index, level) in levels.enumerated() {
+                    guard case .string(let name) = level, HMILevel(rawValue: name).isRecognized else {
+                        throw .invalid(path: "\(rpcPath).hmi_levels[\(index)]", "\(level.jsonString) is not an HMI level")
+                    }
+                    set.insert(HMILevel(rawValue: name))
+                }
+                var parameters: Set<String>?
+                if let value = rpc.value["parameters"] {
+                    guard case .array(let names) = value else { throw .invalid(path: "\(rpcPath).parameters", "expected an array of names") }
+                    var collected: Set<String> = []
+                    for (index, name) in names.enumerated() {
+                        guard case .string(let text) = name else { throw .invalid(path: "\(rpcPath).parameters[\(index)]", "expected a string") }
+                        collected.insert(text)
+                    }
+                    parameters = collected
+                }
+                permissions[rpc.key] = Permission(levels: set, parameters: parameters)
+            }
+            groups[group.key] = permissions
+        }
+        guard case .object(let appMembers)? = table["app_policies"] else {
+            throw .invalid(path: tablePath + "app_policies", "expected an object of app entries")
+        }
+        var appGroups: [String: [String]] = [:]
+        for app in appMembers {
+            let appPath = "\(tablePath)app_policies.\(app.key)"
+            // SDL Core allows an entry to name another (`"default"`); follow it.
+            if case .string(let alias) = app.value { appGroups[app.key] = appMembers.first { $0.key == alias }.flatMap { Self.groupList($0.value) } ?? []; continue }
+            guard case .array(let names)? = app.value["groups"] else { throw .invalid(path: "\(appPath).groups", "expected an array of group names") }
+            var list: [String] = []
+            for (index, name) in names.enumerated() {
+                guard case .string(let text) = name else { throw .invalid(path: "\(appPath).groups[\(index)]", "expected a string") }
+                guard groups[text] != nil else { throw .invalid(path: "\(appPath).groups[\(index)]", "no functional group named \(text)") }
+                list.append(text)
+            }
+            appGroups[app.key] = list
+        }
+        self.init(groups: groups, appGroups: appGroups)
+    }
+
+    private static func groupList(_ value: SDLJSONValue) -> [String]? {
+        guard case .array(let names)? = value["groups"] else { return nil }
+        return names.compactMap { if case .string(let name) = $0 { name } else { nil } }
+    }
+
+    // MARK: The built-in default
+
+    /// SDL Core's preloaded defaults as far as HEADUNIT.md describes them: in NONE only what
+    /// registration, files and system requests need; Show, AddCommand, Alert, SubscribeButton
+    /// and the rest from BACKGROUND up (interactions that take the screen in FULL); vehicle data
+    /// in its own group, granted only after the policy update (`pre_DataConsent` lacks it).
+    public static var sdlCoreDefault: SDLHeadUnitPolicy {
+        let all: Set<HMILevel> = [.none, .background, .limited, .full]
+        let visible: Set<HMILevel> = [.background, .limited, .full]
+        let foreground: Set<HMILevel> = [.limited, .full]
+        let fullOnly: Set<HMILevel> = [.full]
+        let inNone: Set<String> = [
+            "PutFile", "ListFiles", "DeleteFile", "SetAppIcon", "SystemRequest", "ChangeRegistration", "GetSystemCapability",
+            "PublishAppService", "UnpublishAppService", "GetAppServiceData", "PerformAppServiceInteraction", "OnHMIStatus",
+            "OnPermissionsChange", "OnHashChange", "OnSystemRequest", "OnAppInterfaceUnregistered", "OnLanguageChange",
+            "OnDriverDistraction", "OnSystemCapabilityUpdated", "OnAppServiceData", "OnEncodedSyncPData", "EncodedSyncPData",
+        ]
+        let screenTakers: Set<String> = ["PerformInteraction", "Slider", "ScrollableMessage", "PerformAudioPassThru", "ShowAppMenu"]
+        let foregroundOnly: Set<String> = ["Alert", "SubtleAlert", "Speak", "EndAudioPassThru", "AlertManeuver", "DialNumber"]
+        let vehicleRPCs: Set<String> = ["GetVehicleData", "SubscribeVehicleData", "UnsubscribeVehicleData", "OnVehicleData"]
+        var base: [String: Permission] = [:]
+        let names = MobileAPI.requests.map { $0.functionName } + MobileAPI.notifications.map { $0.functionName }
+        for name in names where !vehicleRPCs.contains(name) && name != "RegisterAppInterface" && name != "UnregisterAppInterface" {
+            let levels = inNone.contains(name) ? all : screenTakers.contains(name) ? fullOnly : foregroundOnly.contains(name) ? foreground : visible
+            base[name] = Permission(levels: levels, parameters: nil)
+        }
+        let items = Set(SDLSimulatedVehicle.itemNames)
+        var vehicle: [String: Permission] = [:]
+        for name in vehicleRPCs { vehicle[name] = Permission(levels: visible, parameters: items) }
+        return SDLHeadUnitPolicy(
+            groups: ["Base-4": base, "VehicleInfo-3": vehicle],
+            appGroups: ["default": ["Base-4", "VehicleInfo-3"], "pre_DataConsent": ["Base-4"]])
+    }
+}
+
+public enum SDLHeadUnitPolicyError: Error, Hashable, Sendable, CustomStringConvertible {
+    case invalid(path: String, String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let path, let reason): path.isEmpty ? reason : "\(path): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// A simulated vehicle: a plausible value for every vehicle-data item of the spec, built from
+/// the generated metadata (the items of GetVehicleDataResponse), with realistic values where a
+/// default would look odd (speed, rpm, a real GPS fix...). Values can be replaced item by item,
+/// from a JSON object or the control API, and are checked against the spec first.
+public struct SDLSimulatedVehicle: Sendable {
+    /// Every vehicle-data item of the spec, by its parameter name.
+    public static let itemNames: [String] = GetVehicleDataResponse.structInfo.parameters.map(\.name).filter {
+        !["success", "resultCode", "info"].contains($0)
+    }
+
+    private static let itemInfo: [String: SDLParameterInfo] = Dictionary(
+        GetVehicleDataResponse.structInfo.parameters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+
+    public private(set) var values: [String: SDLJSONValue]
+
+    public init() {
+        let defaults = DefaultValues()
+        var values: [String: SDLJSONValue] = [:]
+        for name in Self.itemNames {
+            guard let info = Self.itemInfo[name] else { continue }
+            values[name] = Self.realistic[name].flatMap { try? SDLJSONValue(parsing: Array($0.utf8)) } ?? defaults.full(info)
+        }
+        self.values = values
+    }
+
+    /// Realistic values for the items people look at first; every other item comes from the
+    /// spec's metadata.
+    private static let realistic: [String: String] = [
+        "speed": "50.5", "rpm": "1800", "fuelLevel": "62.5", "fuelLevel_State": #""NORMAL""#, "instantFuelConsumption": "7.2",
+        "externalTemperature": "21.5", "vin": #""1SDLEMU0000000001""#, "prndl": #""DRIVE""#, "odometer": "12345",
+        "engineTorque": "120.5", "accPedalPosition": "12.5", "steeringWheelAngle": "0.0", "engineOilLife": "80.0",
+        "turnSignal": #""OFF""#, "driverBraking": #""NO_EVENT""#, "wiperStatus": #""OFF""#, "electronicParkBrakeStatus": #""OPEN""#,
+        "cloudAppVehicleID": #""emulated-vehicle""#, "handsOffSteering": "false",
+        "gps": #"{"longitudeDegrees":-83.2101,"latitudeDegrees":42.3015,"utcYear":2026,"utcMonth":11,"utcDay":23,"utcHours":12,"utcMinutes":0,"utcSeconds":0,"compassDirection":"NORTH","pdop":1.0,"hdop":1.0,"vdop":1.0,"actual":true,"satellites":9,"dimension":"3D","altitude":180.0,"heading":0.0,"speed":50.5}"#,
+    ]
+
+    /// The value of each of `items` (unknown names are left out).
+    public func get(_ items: [String]) -> [SDLJSONValue.Member] {
+        items.compactMap { name in values[name].map { SDLJSONValue.Member(key: name, value: $0) } }
+    }
+
+    /// Replaces an item's value after checking it against the spec; the error names the path.
+    public mutating func set(_ item: String, to value: SDLJSONValue) throws(SDLSimulatedVehicleError) {
+        guard let info = Self.itemInfo[item], Self.itemNames.contains(item) else { throw .unknownItem(item) }
+        let wrapped = SDLJSONValue.object([
+            .init(key: "success", value: .bool(true)), .init(key: "resultCode", value: .string("SUCCESS")), .init(key: item, value: value),
+        ])
+        do {
+            _ = try SDLJSON.decode(GetVehicleDataResponse.self, from: wrapped.jsonBytes)
+        } catch {
+            throw .invalidValue(item, error.errors.first.map { "\($0)" } ?? "\(error)")
+        }
+        _ = info
+        values[item] = value
+    }
+
+    /// Sets every item of a JSON object (a `--vehicle-data` file), all or nothing.
+    public mutating func set(_ object: SDLJSONValue) throws(SDLSimulatedVehicleError) {
+        guard case .object(let members) = object else { throw .invalidValue("", "expected an object of vehicle-data items") }
+        var copy = self
+        for member in members { try copy.set(member.key, to: member.value) }
+        self = copy
+    }
+
+    /// The `VehicleDataType` SDL Core reports for an item in Subscribe/UnsubscribeVehicleData.
+    static func dataType(of item: String) -> VehicleDataType {
+        let exceptions: [String: String] = [
+            "externalTemperature": "VEHICLEDATA_EXTERNTEMP", "driverBraking": "VEHICLEDATA_BRAKING",
+            "instantFuelConsumption": "VEHICLEDATA_FUELCONSUMPTION", "batteryVoltage": "VEHICLEDATA_BATTVOLTAGE",
+        ]
+        if let name = exceptions[item] { return VehicleDataType(rawValue: name) }
+        let normalized = item.uppercased().filter { $0 != "_" }
+        let candidates = VehicleDataType.allCases.filter(\.isRecognized).map { ($0, $0.rawValue.dropFirst("VEHICLEDATA_".count).filter { $0 != "_" }) }
+        if let exact = candidates.first(where: { $0.1 == normalized }) { return exact.0 }
+        if let prefix = candidates.filter({ normalized.hasPrefix($0.1) }).max(by: { $0.1.count < $1.1.count }) { return prefix.0 }
+        return .vehicledataOemCustomData
+    }
+}
+
+public enum SDLSimulatedVehicleError: Error, Hashable, Sendable, CustomStringConvertible {
+    case unknownItem(String)
+    case invalidValue(String, String)
+
+    public var description: String {
+        switch self {
+        case .unknownItem(let name): "\(name) is not a vehicle-data item of the spec"
+        case .invalidValue(let item, let reason): item.isEmpty ? reason : "\(item): \(reason)"
+        }
+    }
+}
+
+/// GetVehicleData, Subscribe/UnsubscribeVehicleData and OnVehicleData, as SDL Core answers them.
+extension SDLHeadUnitEmulator {
+    /// The items a vehicle-data request asks for (`"speed": true`), within what the policy allows.
+    private func requestedItems(_ rpc: SDLRPCPayload, function: String, appID: String) -> [String] {
+        guard case .object(let members)? = try? SDLJSONValue(parsing: rpc.json) else { return [] }
+        let asked = members.filter { $0.value == .bool(true) }.map(\.key)
+        let allowed = policy.allowedParameters(function, appID: appID, updated: apps[appID]?.policyUpdated ?? false)
+        return asked.filter { allowed?.contains($0) ?? true }
+    }
+
+    func getVehicleData(rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        let items = requestedItems(rpc, function: "GetVehicleData", appID: appID)
+        return (.success(extra: vehicle.get(items)), [])
+    }
+
+    func subscribeVehicleData(rpc: SDLRPCPayload, appID: String, subscribe: Bool) -> (Reply, [Effect]) {
+        let function = subscribe ? "SubscribeVehicleData" : "UnsubscribeVehicleData"
+        let items = requestedItems(rpc, function: function, appID: appID)
+        var results: [SDLJSONValue.Member] = []
+        var changed = 0
+        for item in items {
+            let subscribed = vehicleSubscriptions[appID, default: []].contains(item)
+            let code: VehicleDataResultCode
+            if subscribe {
+                code = subscribed ? .dataAlreadySubscribed : .success
+                if !subscribed { vehicleSubscriptions[appID, default: []].insert(item) }
+            } else {
+                code = subscribed ? .success : .dataNotSubscribed
+                if subscribed { vehicleSubscriptions[appID]?.remove(item) }
+            }
+            if code == .success { changed += 1 }
+            let result = VehicleDataResult(dataType: SDLSimulatedVehicle.dataType(of: item), resultCode: code)
+            if let json = try? SDLJSONValue(parsing: (try? SDLJSON.encode(result)) ?? []) { results.append(.init(key: item, value: json)) }
+        }
+        if changed == 0 {
+            let info = subscribe ? "Already subscribed on provided VehicleData." : "Some provided VehicleData was not subscribed."
+            return (.failure(.ignored, info, extra: results), [])
+        }
+        let info = changed < items.count ? (subscribe ? "Already subscribed on some provided VehicleData." : "Some provided VehicleData was not subscribed.") : nil
+        return (.success(info: info, extra: results), [hashChange(of: appID)])
+    }
+
+    /// Changes a vehicle-data item; apps subscribed to it get OnVehicleData.
+    public func setVehicleData(_ item: String, to value: SDLJSONValue) async throws(SDLSimulatedVehicleError) {
+        try vehicle.set(item, to: value)
+        var effects: [Effect] = []
+        for appID in vehicleSubscriptions.keys.sorted() where vehicleSubscriptions[appID]?.contains(item) == true && apps[appID] != nil {
+            let json = SDLJSONValue.object([.init(key: item, value: value)])
+            effects.append(.notify(appID: appID, SDLRPCPayload(
+                rpcType: .notification, functionID: OnVehicleData.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID, json: json.jsonBytes)))
+        }
+        await perform(effects)
+    }
+
+    /// Every item's current value.
+    public func vehicleData() -> SDLJSONValue {
+        .object(SDLSimulatedVehicle.itemNames.compactMap { name in vehicle.values[name].map { .init(key: name, value: $0) } })
+    }
+}
