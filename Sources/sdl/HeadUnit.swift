@@ -40,11 +40,25 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: "The head unit's language, e.g. EN-US; apps asking for another get WRONG_LANGUAGE.")
     var language = "EN-US"
 
+    @Option(help: ArgumentHelp("JSON policy table in SDL Core's vocabulary (functional_groupings, app_policies).", valueName: "path"))
+    var policy: String?
+
+    @Option(help: ArgumentHelp("JSON object of vehicle-data values, e.g. {\"speed\": 88.0}.", valueName: "path"))
+    var vehicleData: String?
+
+    @Option(help: "Bytes each app may store with PutFile.")
+    var fileQuota = 100 * 1024 * 1024
+
     @Option(help: "Port of the HTTP control API (0: any free port); none without this option.")
     var controlPort: Int?
 
     @Flag(help: "Log every frame, both directions, as JSON lines on standard output.")
     var log = false
+
+    static func read(_ path: String) throws -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("Cannot read \(path).") }
+        return Array(data)
+    }
 
     func run() async throws {
         var configuration = SDLHeadUnitEmulator.Configuration()
@@ -56,6 +70,25 @@ struct HeadUnit: AsyncParsableCommand {
                 throw ValidationError("\(capabilities) is not JSON: \(error)")
             }
         }
+        if let policy {
+            do {
+                configuration.policy = try SDLHeadUnitPolicy(parsing: try Self.read(policy))
+            } catch let error as SDLHeadUnitPolicyError {
+                throw ValidationError("\(policy): \(error)")
+            }
+        }
+        if let vehicleData {
+            let bytes = try Self.read(vehicleData)
+            do {
+                try configuration.vehicle.set(try SDLJSONValue(parsing: bytes))
+            } catch let error as SDLSimulatedVehicleError {
+                throw ValidationError("\(vehicleData): \(error)")
+            } catch {
+                throw ValidationError("\(vehicleData) is not JSON: \(error)")
+            }
+        }
+        guard fileQuota >= 0 else { throw ValidationError("--file-quota must not be negative.") }
+        configuration.fileQuota = fileQuota
         let language = Language(rawValue: language)
         guard language.isRecognized else { throw ValidationError("--language \(self.language) is not a language of the spec.") }
         configuration.language = language

@@ -88,6 +88,11 @@ import Testing
         #expect(try SDLJSON.decode(ShowResponse.self, from: wrongType.payload.json).value.resultCode == .invalidData)
         let malformed = try await app.client.sendRaw(functionName: "Show", functionID: 13, json: Array(#"{"mainField1":"#.utf8))
         #expect(try SDLJSON.decode(ShowResponse.self, from: malformed.payload.json).value.resultCode == .invalidData)
+        // Out of range: a string over its maxlength, a number past its maximum.
+        let long = try await app.client.sendRaw(functionName: "Show", functionID: 13, json: Array("{\"mainField1\":\"\(String(repeating: "x", count: 501))\"}".utf8))
+        #expect(try SDLJSON.decode(ShowResponse.self, from: long.payload.json).value.resultCode == .invalidData)
+        let slider = try await app.client.sendRaw(functionName: "Slider", functionID: 26, json: Array(#"{"numTicks":99,"position":1,"sliderHeader":"x"}"#.utf8))
+        #expect(try SDLJSON.decode(SliderResponse.self, from: slider.payload.json).value.resultCode == .invalidData)
         #expect(try await app.client.send(ListFiles()).success)
         await app.close()
     }

@@ -52,6 +52,31 @@ import Testing
         #expect(!message.isEmpty)
     }
 
+    @Test func filesVehicleDataAndPolicy() async throws {
+        let headUnit = TestApp.headUnit()
+        let api = SDLHeadUnitControlAPI(headUnit: headUnit)
+        let app = try await TestApp.register(to: headUnit, appID: "data")
+        _ = try await app.client.send(PutFile(syncFileName: "art.png", fileType: .graphicPng), bulkData: [1, 2, 3])
+        let files = await api.handle(method: "GET", path: "/apps/data/files")
+        #expect(files.jsonValue == .array([try SDLJSONValue(parsing: #"{"name":"art.png","url":"/apps/data/files/art.png"}"#)]))
+        let file = await api.handle(method: "GET", path: "/apps/data/files/art.png")
+        #expect(file.body == [1, 2, 3])
+        #expect(await api.handle(method: "GET", path: "/apps/data/files/none.png").status == 404)
+        let updates = app.client.notifications(OnVehicleData.self)
+        _ = try await app.client.send(SubscribeVehicleData(rpm: true))
+        #expect(await api.handle(method: "PUT", path: "/vehicle-data", body: Array(#"{"rpm": 3000}"#.utf8)).status == 200)
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next()?.rpm == 3000)
+        #expect(await api.handle(method: "GET", path: "/vehicle-data").jsonValue?["rpm"] == .integer(3000))
+        #expect(await api.handle(method: "PUT", path: "/vehicle-data", body: Array(#"{"rpm": "fast"}"#.utf8)).status == 400)
+        #expect(await api.handle(method: "PUT", path: "/policy", body: Array(#"{"functional_groupings": {}}"#.utf8)).status == 400)
+        let permissions = app.client.notifications(OnPermissionsChange.self)
+        #expect(await api.handle(method: "PUT", path: "/policy", body: Array(#"{"functional_groupings": {"G": {"rpcs": {"Show": {"hmi_levels": ["FULL"]}}}}, "app_policies": {"default": {"groups": ["G"]}}}"#.utf8)).status == 200)
+        var permissionIterator = permissions.makeAsyncIterator()
+        #expect(await permissionIterator.next()?.permissionItem.map(\.rpcName) == ["Show"])
+        await app.close()
+    }
+
     @Test func answersWhatIsOnTop() async throws {
         let headUnit = TestApp.headUnit()
         let events = headUnit.events()

@@ -145,6 +145,41 @@ public struct SDLHeadUnitControlAPI: Sendable {
             try await headUnit.answerInteraction(appID: appID, try Self.answer(input))
             return .done
         }
+        if let captured = match("GET", "apps/*/files") {
+            let appID = captured[0]
+            let names = await headUnit.files(appID: appID)
+            return .json(.array(names.map { name in
+                .object([.init(key: "name", value: .string(name)), .init(key: "url", value: .string("/apps/\(appID)/files/\(name)"))])
+            }))
+        }
+        if let captured = match("GET", "apps/*/files/*") {
+            guard let bytes = await headUnit.file(appID: captured[0], name: captured[1]) else {
+                return .error(404, "\(captured[0]) has no file named \(captured[1])")
+            }
+            return Answer(status: 200, contentType: "application/octet-stream", body: bytes)
+        }
+        if match("GET", "vehicle-data") != nil {
+            return .json(await headUnit.vehicleData())
+        }
+        if match("PUT", "vehicle-data") != nil {
+            guard case .object(let members) = input, !members.isEmpty else { return .error(400, #"expected {"speed": 88.0, ...}"#) }
+            for member in members {
+                do {
+                    try await headUnit.setVehicleData(member.key, to: member.value)
+                } catch {
+                    return .error(400, error.description)
+                }
+            }
+            return .json(await headUnit.vehicleData())
+        }
+        if match("PUT", "policy") != nil {
+            do {
+                await headUnit.setPolicy(try SDLHeadUnitPolicy(parsing: input.jsonBytes))
+            } catch {
+                return .error(400, "policy: \(error.description)")
+            }
+            return .done
+        }
         if match("GET", "language") != nil {
             return .json(.object([.init(key: "language", value: .string(await headUnit.currentLanguage.rawValue))]))
         }
