@@ -76,7 +76,10 @@ let package = Package(
         // A head unit for apps to talk to: behaves on the wire like SDL Core.
         .target(
             name: "SDLHeadUnit",
-            dependencies: ["SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
         ),
         // The emulator's control API over HTTP (Hummingbird), kept apart so the emulator itself
         // needs no HTTP server.

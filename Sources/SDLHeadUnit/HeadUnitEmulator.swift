@@ -1,3 +1,4 @@
+import DequeModule
 import Logging
 import SDLProtocol
 import SDLRPC
@@ -62,7 +63,7 @@ public actor SDLHeadUnitEmulator {
     /// What a dropped app had, by app ID, for its next registration with the same hash.
     var resumption: [String: ResumptionData] = [:]
     var language: Language
-    private var records: [String: [SDLRecordedRPC]] = [:]
+    private var records: [String: Deque<SDLRecordedRPC>] = [:]
     private let eventFanOut = StreamFanOut<SDLHeadUnitEvent>(bufferLimit: 1_000)
     var interactionSerial = 0
     var services: [String: PublishedService] = [:]
@@ -314,10 +315,9 @@ public actor SDLHeadUnitEmulator {
 
     private func record(_ appID: String?, direction: String, _ rpc: SDLRPCPayload) {
         guard let appID else { return }
-        var entries = records[appID, default: []]
-        entries.append(SDLRecordedRPC(direction: direction, payload: rpc))
-        if entries.count > configuration.recordLimit { entries.removeFirst(entries.count - configuration.recordLimit) }
-        records[appID] = entries
+        // In place: copying the record per message would make every request O(records).
+        records[appID, default: []].append(SDLRecordedRPC(direction: direction, payload: rpc))
+        if records[appID]!.count > configuration.recordLimit { records[appID]!.removeFirst() }
     }
 
     // MARK: Reading the state
@@ -331,7 +331,7 @@ public actor SDLHeadUnitEmulator {
 
     /// Every RPC the app sent and received, oldest first (the last `recordLimit`).
     public func recordedRPCs(appID: String) -> [SDLRecordedRPC] {
-        records[appID] ?? []
+        Array(records[appID] ?? [])
     }
 }
 

@@ -63,7 +63,8 @@ func format(_ value: Double) -> String {
 func latency(samples: Int) async throws -> (p50: Double, p99: Double, max: Double) {
     let listener = try await SDLTCPListener.bind(port: 0)
     var configuration = SDLHeadUnitEmulator.Configuration()
-    configuration.activationDelay = nil
+    // Activated at once: Show is allowed only from BACKGROUND up, as in SDL Core.
+    configuration.activationDelay = .zero
     let emulator = SDLHeadUnitEmulator(configuration: configuration)
     let server = Task { try await listener.run { transport in await emulator.serve(transport) } }
     let transport = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port, policy: .standard)
@@ -76,6 +77,8 @@ func latency(samples: Int) async throws -> (p50: Double, p99: Double, max: Doubl
         let show = Show(mainField1: "Now playing", mainField2: "Artist", softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 1)])
         let clock = ContinuousClock()
         for _ in 0..<200 { _ = try await client.send(show) }  // warm up
+        let answer = try await client.send(show)
+        guard answer.success else { fatalError("Show was answered \(answer.resultCode.rawValue): the benchmark would time a refusal") }
         for _ in 0..<samples {
             let start = clock.now
             _ = try await client.send(show)

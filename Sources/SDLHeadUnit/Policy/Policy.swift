@@ -12,12 +12,33 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         public var parameters: Set<String>?
     }
 
-    public var groups: [String: [String: Permission]]
-    public var appGroups: [String: [String]]
+    public var groups: [String: [String: Permission]] { didSet { merged = Self.merge(groups, appGroups) } }
+    public var appGroups: [String: [String]] { didSet { merged = Self.merge(groups, appGroups) } }
+    /// Each app entry's (and `pre_DataConsent`'s) groups merged once, not per request.
+    private var merged: [String: [String: Permission]]
 
     public init(groups: [String: [String: Permission]], appGroups: [String: [String]]) {
         self.groups = groups
         self.appGroups = appGroups
+        self.merged = Self.merge(groups, appGroups)
+    }
+
+    private static func merge(_ groups: [String: [String: Permission]], _ appGroups: [String: [String]]) -> [String: [String: Permission]] {
+        appGroups.mapValues { names in
+            var merged: [String: Permission] = [:]
+            for name in names {
+                for (rpc, permission) in groups[name] ?? [:] {
+                    if var existing = merged[rpc] {
+                        existing.levels.formUnion(permission.levels)
+                        if let parameters = permission.parameters { existing.parameters = (existing.parameters ?? []).union(parameters) }
+                        merged[rpc] = existing
+                    } else {
+                        merged[rpc] = permission
+                    }
+                }
+            }
+            return merged
+        }
     }
 
     public enum Decision: Sendable, Hashable {
@@ -25,31 +46,14 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         case disallowed(String)
     }
 
-    /// The groups that apply to `appID` before or after the policy update.
-    func groupNames(for appID: String, updated: Bool) -> [String] {
-        if !updated, let early = appGroups["pre_DataConsent"] { return early }
-        return appGroups[appID] ?? appGroups["default"] ?? []
-    }
-
     /// Each RPC's permission for the app, merged across its groups.
     func permissions(for appID: String, updated: Bool) -> [String: Permission] {
-        var merged: [String: Permission] = [:]
-        for name in groupNames(for: appID, updated: updated) {
-            for (rpc, permission) in groups[name] ?? [:] {
-                if var existing = merged[rpc] {
-                    existing.levels.formUnion(permission.levels)
-                    if let parameters = permission.parameters { existing.parameters = (existing.parameters ?? []).union(parameters) }
-                    merged[rpc] = existing
-                } else {
-                    merged[rpc] = permission
-                }
-            }
-        }
-        return merged
+        if !updated, let early = merged["pre_DataConsent"] { return early }
+        return merged[appID] ?? merged["default"] ?? [:]
     }
 
     /// Whether `function` may run now; parameters the policy lists must be among the allowed.
-    public func decide(_ function: String, level: HMILevel, appID: String, updated: Bool, parameters: [String]) -> Decision {
+    public func decide(_ function: String, level: HMILevel, appID: String, updated: Bool, parameters: @autoclosure () -> [String]) -> Decision {
         if ["RegisterAppInterface", "UnregisterAppInterface"].contains(function) { return .allowed }
         guard let permission = permissions(for: appID, updated: updated)[function] else {
             return .disallowed("\(function) is not allowed by the policies of this app")
@@ -58,7 +62,7 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
             let allowed = permission.levels.map(\.rawValue).sorted().joined(separator: ", ")
             return .disallowed("\(function) is not allowed in HMI level \(level.rawValue) (allowed in \(allowed))")
         }
-        if let allowed = permission.parameters, !parameters.isEmpty, !parameters.contains(where: allowed.contains) {
+        if let allowed = permission.parameters, case let asked = parameters(), !asked.isEmpty, !asked.contains(where: allowed.contains) {
             return .disallowed("Requested parameters are disallowed by Policies")
         }
         return .allowed
