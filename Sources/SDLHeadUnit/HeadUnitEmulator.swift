@@ -33,6 +33,8 @@ public actor SDLHeadUnitEmulator {
         public var recordLimit = 10_000
         /// Bytes each app may store with PutFile (`spaceAvailable` counts down from it).
         public var fileQuota = 100 * 1024 * 1024
+        /// Sent in OnSystemRequest(LOCK_SCREEN_ICON_URL) after registration, as SDL Core does.
+        public var lockScreenIconURL = "https://raw.githubusercontent.com/smartdevicelink/sdl_ios/master/SmartDeviceLink/Assets/sdl_logo_black.png"
         /// Which RPCs and vehicle-data items apps may use at each HMI level.
         public var policy = SDLHeadUnitPolicy.sdlCoreDefault
         /// The simulated vehicle's values.

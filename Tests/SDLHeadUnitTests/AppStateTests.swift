@@ -49,6 +49,14 @@ import Testing
 
 /// Registration as SDL Core answers it.
 @Suite struct RegistrationTests {
+    @Test func afterRegistrationComeSDLCoresFourNotificationsInOrder() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit, activate: false)
+        let sent = await headUnit.recordedRPCs(appID: app.appID).filter { $0.direction == "out" }.map(\.functionName)
+        #expect(Array(sent.prefix(5)) == ["RegisterAppInterface", "OnHMIStatus", "OnPermissionsChange", "OnSystemRequest", "OnDriverDistraction"])
+        await app.close()
+    }
+
     @Test func anotherLanguageIsSuccessWithWrongLanguage() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit, language: .deDe)

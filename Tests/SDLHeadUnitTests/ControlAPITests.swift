@@ -57,6 +57,10 @@ import Testing
         let api = SDLHeadUnitControlAPI(headUnit: headUnit)
         let app = try await TestApp.register(to: headUnit, appID: "data")
         _ = try await app.client.send(PutFile(syncFileName: "art.png", fileType: .graphicPng), bulkData: [1, 2, 3])
+        // A graphic never uploaded is answered SUCCESS, as SDL Core does; the screen says so.
+        #expect(try await app.client.send(Show(graphic: Image(value: "art.png", imageType: .dynamic), secondaryGraphic: Image(value: "none.png", imageType: .dynamic))).resultCode == .success)
+        let images = await api.handle(method: "GET", path: "/apps/data/screen").jsonValue?["images"]
+        #expect(images == (try SDLJSONValue(parsing: #"[{"name":"art.png","url":"/apps/data/files/art.png","uploaded":true},{"name":"none.png","url":"/apps/data/files/none.png","uploaded":false}]"#)))
         let files = await api.handle(method: "GET", path: "/apps/data/files")
         #expect(files.jsonValue == .array([try SDLJSONValue(parsing: #"{"name":"art.png","url":"/apps/data/files/art.png"}"#)]))
         let file = await api.handle(method: "GET", path: "/apps/data/files/art.png")

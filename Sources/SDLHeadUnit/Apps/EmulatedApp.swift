@@ -54,8 +54,6 @@ struct ScreenState: Sendable {
     var template: SDLJSONValue = .object([.init(key: "template", value: .string("DEFAULT"))])
     var mediaClock: SDLJSONValue?
     var globalProperties: [String: SDLJSONValue] = [:]
-    /// Images named but never uploaded; SDL Core leaves these to the HMI and answers SUCCESS.
-    var missingImages: Set<String> = []
 }
 
 /// Something on top that waits for the user or its timeout.

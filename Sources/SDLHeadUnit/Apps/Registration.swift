@@ -33,6 +33,7 @@ extension SDLHeadUnitEmulator {
         var effects: [Effect] = [
             notification(OnHMIStatus(hmiLevel: .none, audioStreamingState: .notAudible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0), to: request.appID),
             notification(permissions(for: request.appID), to: request.appID),
+            notification(OnSystemRequest(requestType: .lockScreenIconUrl, url: configuration.lockScreenIconURL), to: request.appID),
             notification(OnDriverDistraction(state: .ddOff, lockScreenDismissalEnabled: true), to: request.appID),
         ]
         if let delay = configuration.activationDelay {

@@ -113,6 +113,19 @@ extension SDLHeadUnitEmulator {
         return hex(first) + hex(second)
     }
 
+    /// The file names of DYNAMIC images anywhere inside `value`.
+    static func dynamicImageNames(_ value: SDLJSONValue) -> [String] {
+        switch value {
+        case .object(let members):
+            if case .string(let name)? = value["value"], case .string("DYNAMIC")? = value["imageType"] { return [name] }
+            return members.flatMap { dynamicImageNames($0.value) }
+        case .array(let items):
+            return items.flatMap(dynamicImageNames)
+        default:
+            return []
+        }
+    }
+
     // MARK: The screen as JSON
 
     /// Everything on the app's screen: text fields, graphics (by file name), soft buttons,
@@ -127,6 +140,16 @@ extension SDLHeadUnitEmulator {
         ]
         members += app.screen.show.keys.sorted().map { .init(key: $0, value: app.screen.show[$0]!) }
         if let clock = app.screen.mediaClock { members.append(.init(key: "mediaClock", value: clock)) }
+        // Every dynamic image on screen, by file name, with where its bytes are and whether the
+        // app uploaded it (SDL Core shows nothing for a missing one, and still answers SUCCESS).
+        let store = fileStore(of: appID)
+        let names = Set(app.screen.show.values.flatMap(Self.dynamicImageNames)).sorted()
+        members.append(.init(key: "images", value: .array(names.map { name in
+            .object([
+                .init(key: "name", value: .string(name)), .init(key: "url", value: .string("/apps/\(appID)/files/\(name)")),
+                .init(key: "uploaded", value: .bool(store.exists(name))),
+            ])
+        })))
         members.append(.init(key: "globalProperties", value: .object(app.screen.globalProperties.keys.sorted().map { .init(key: $0, value: app.screen.globalProperties[$0]!) })))
         members.append(.init(key: "menu", value: .object([
             .init(key: "subMenus", value: .array(app.menu.subMenuOrder.compactMap { app.menu.subMenus[$0] })),
