@@ -184,7 +184,13 @@ public actor SDLHeadUnitEmulator {
         // Like SDL Core: a request that breaks the spec is answered INVALID_DATA.
         switch SDLJSONDecoding.decode(R.self, from: rpc.json) {
         case .failure(let error):
-            reply = .failure(.invalidData, error.errors.first.map { "RPC.msg_params: \($0)" } ?? "invalid")
+            reply = .failure(.invalidData, Self.invalidDataInfo(error))
+            if R.self == RegisterAppInterface.self && appID == nil {
+                // SDL Core answers a registration it cannot read, then ends the RPC service.
+                await send(SDLRPCPayload(rpcType: .response, functionID: responseID, correlationID: rpc.correlationID, json: reply.json), on: connection, appID: nil)
+                await connection.close(endService: true)
+                return
+            }
         case .success(let request):
             if let registration = request as? RegisterAppInterface {
                 (reply, effects) = register(registration, on: connection.id)
@@ -229,6 +235,16 @@ public actor SDLHeadUnitEmulator {
     private func requestedParameters(_ rpc: SDLRPCPayload) -> [String] {
         guard case .object(let members)? = try? SDLJSONValue(parsing: rpc.json) else { return [] }
         return members.map(\.key)
+    }
+
+    /// SDL Core's words for a request it cannot read: a missing mandatory parameter by name,
+    /// anything else with its path.
+    static func invalidDataInfo(_ error: SDLDecodingError) -> String {
+        guard let first = error.errors.first else { return "RPC.msg_params: invalid" }
+        if case .missingMandatory = first.kind, first.path.components.count == 1, case .key(let name)? = first.path.components.first {
+            return "RPC.msg_params: Missing mandatory parameter: \(name)"
+        }
+        return "RPC.msg_params: \(first)"
     }
 
     /// Routes a decoded request of a registered app to the rule that answers it.

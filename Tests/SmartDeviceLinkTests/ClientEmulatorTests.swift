@@ -102,8 +102,9 @@ import Testing
         let response = try SDLJSON.decode(RegisterAppInterfaceResponse.self, from: reply.payload.json).value
         #expect(!response.success)
         #expect(response.resultCode == .invalidData)
-        #expect(response.info == "RPC.msg_params: RegisterAppInterface.syncMsgVersion: mandatory parameter is missing")
-        await connection.client.close()
+        #expect(response.info == "RPC.msg_params: Missing mandatory parameter: syncMsgVersion")
+        // Then SDL Core ends the RPC service: the session is over.
+        #expect(await connection.closeReason() == .endedByHeadUnit)
     }
 
     @Test func bulkDataTravelsInSeveralFrames() async throws {

@@ -538,6 +538,8 @@ public actor SDLProtocolSession {
             case .endServiceACK, .endServiceNAK:
                 answerControl(ControlKey(service: message.serviceType, request: .endService), with: message)
             case .endService where message.serviceType == .rpc:
+                // The reason holds even if the head unit hangs up before our ACK is written.
+                if announcedCloseReason == nil { announcedCloseReason = .endedByHeadUnit }
                 let ack = SDLFrame(header: SDLFrameHeader(
                     version: message.version, frameType: .control, serviceType: .rpc,
                     frameInfo: SDLControlFrameType.endServiceACK.rawValue, sessionID: message.sessionID, messageID: message.messageID))
