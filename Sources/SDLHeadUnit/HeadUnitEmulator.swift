@@ -347,6 +347,11 @@ public actor SDLHeadUnitEmulator {
         }
     }
 
+    /// The requests the app sent, by function name, in order: what a test asserts.
+    public func requestsReceived(from appID: String) -> [String] {
+        recordedRPCs(appID: appID).filter { $0.direction == "in" && $0.payload.rpcType == .request }.map(\.functionName)
+    }
+
     /// Every RPC the app sent and received, oldest first (the last `recordLimit`).
     public func recordedRPCs(appID: String) -> [SDLRecordedRPC] {
         Array(records[appID] ?? [])

@@ -59,10 +59,3 @@ struct TestApp {
         await client.close()
     }
 }
-
-extension SDLHeadUnitEmulator {
-    /// The functions the head unit received from `appID`, in order.
-    func requestsReceived(from appID: String) -> [String] {
-        recordedRPCs(appID: appID).filter { $0.direction == "in" && $0.payload.rpcType == .request }.map(\.functionName)
-    }
-}

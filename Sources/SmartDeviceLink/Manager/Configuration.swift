@@ -1,0 +1,72 @@
+import Logging
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import SDLTransport
+
+extension SDLManager {
+    /// Who the app is and how it reaches the head unit.
+    public struct Configuration: Sendable {
+        public var appName: String
+        /// The name on small displays (`ngnMediaScreenAppName`), at most 5 characters.
+        public var shortAppName: String?
+        public var appID: String
+        public var fullAppID: String?
+        /// The first is the primary type; MEDIA makes it a media app.
+        public var appTypes: [AppHMIType] = [.default]
+        /// The language the app asks for (VR and display).
+        public var language: Language = .enUs
+        /// Languages the app can switch to when the head unit's differs.
+        public var languagesSupported: [Language] = [.enUs]
+        public var ttsName: [TTSChunk]?
+        public var vrSynonyms: [String]?
+        public var dayColorScheme: TemplateColorScheme?
+        public var nightColorScheme: TemplateColorScheme?
+        /// The hash of the previous session (OnHashChange), for resumption.
+        public var resumeHash: String?
+        /// Below these the app ends the session (MANAGERS.md §1a).
+        public var minimumProtocolVersion = SDLProtocolVersion(1)
+        public var minimumRPCVersion = SDLSpecVersion.version(1, 0)
+        /// Sees the vehicle (from StartServiceACK on protocol 5, else the registration) and may
+        /// refuse it: return false to end the session.
+        public var vehicleTypeVeto: (@Sendable (VehicleType) -> Bool)?
+        public var transport: Transport
+        public var session = SDLProtocolSession.Configuration()
+        public var requestTimeout: Duration = .seconds(10)
+        /// Waits between reconnection attempts after a drop; `maxAttempts` bounds them.
+        public var reconnectPolicy = SDLReconnectPolicy.standard
+        public var logger = Logger(label: "SmartDeviceLink.manager")
+
+        public init(appName: String, appID: String, fullAppID: String? = nil, transport: Transport = .tcp(host: "127.0.0.1", port: 12345)) {
+            self.appName = appName
+            self.appID = appID
+            self.fullAppID = fullAppID
+            self.transport = transport
+        }
+
+        /// The registration this configuration asks for.
+        var registration: RegisterAppInterface {
+            RegisterAppInterface(
+                syncMsgVersion: SyncMsgVersion(majorVersion: MobileAPI.version.major, minorVersion: MobileAPI.version.minor, patchVersion: MobileAPI.version.patch),
+                appName: appName, ttsName: ttsName, ngnMediaScreenAppName: shortAppName, vrSynonyms: vrSynonyms,
+                isMediaApplication: appTypes.contains(.media), languageDesired: language, hmiDisplayLanguageDesired: language,
+                appHMIType: appTypes, hashID: resumeHash, appID: appID, fullAppID: fullAppID,
+                dayColorScheme: dayColorScheme, nightColorScheme: nightColorScheme)
+        }
+    }
+
+    /// How to reach the head unit.
+    public struct Transport: Sendable {
+        let connect: @Sendable () async throws -> any SDLTransport
+
+        /// SDL Core's TCP transport (port 12345).
+        public static func tcp(host: String, port: Int) -> Transport {
+            Transport { try await SDLTCPTransport.connect(host: host, port: port) }
+        }
+
+        /// Any transport: an in-memory pair to an emulator, a WebSocket...
+        public static func custom(_ connect: @escaping @Sendable () async throws -> any SDLTransport) -> Transport {
+            Transport(connect: connect)
+        }
+    }
+}

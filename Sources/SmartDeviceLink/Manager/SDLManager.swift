@@ -1,0 +1,352 @@
+import Logging
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import SDLTransport
+import ServiceLifecycle
+
+/// The one entry point of an SDL app: connects, registers, keeps the session alive (reconnecting
+/// and re-registering with the latest resumption hash after a drop), and sends the app's requests
+/// once it is Ready. One manager per connection to one head unit; its state is its own, so a
+/// process can host many.
+///
+/// ```swift
+/// var configuration = SDLManager.Configuration(appName: "Hello", appID: "8675309")
+/// configuration.appTypes = [.media]
+/// try await withSDLManager(configuration) { manager in
+///     for await level in manager.hmiLevels() where level == .full { break }
+///     _ = try await manager.send(Show(mainField1: "Hello"))
+/// }
+/// ```
+///
+/// `run()` owns the connection (it is a swift-service-lifecycle `Service`); `start()`/`stop()`
+/// and `withSDLManager` are built on it.
+public actor SDLManager: Service {
+    /// Where the manager is: `stopped → connecting → registered → settingUpManagers → ready`,
+    /// `reconnecting` after a drop, `stopping` while it unregisters.
+    public enum State: Sendable, Hashable, CustomStringConvertible {
+        case stopped, connecting, registered, settingUpManagers, ready, reconnecting, stopping
+
+        public var description: String {
+            switch self {
+            case .stopped: "stopped"
+            case .connecting: "connecting"
+            case .registered: "registered"
+            case .settingUpManagers: "setting up managers"
+            case .ready: "ready"
+            case .reconnecting: "reconnecting"
+            case .stopping: "stopping"
+            }
+        }
+    }
+
+    public let configuration: Configuration
+    private var logger: Logger
+    private let stateFanOut = StreamFanOut<State>(bufferLimit: 32, replaysLatest: true, initial: .stopped)
+    private let levelFanOut = StreamFanOut<HMILevel>(bufferLimit: 32, replaysLatest: true)
+    private let statusFanOut = StreamFanOut<OnHMIStatus>(bufferLimit: 32, replaysLatest: true)
+    private let hashFanOut = StreamFanOut<String>(bufferLimit: 8, replaysLatest: true)
+    private var client: SDLRPCClient?
+    private var isRunning = false
+    private var stopRequested = false
+    private var failure: (any Error)?
+    private var runTask: Task<Void, any Error>?
+    /// The latest OnHashChange: the next registration after a drop resumes with it.
+    public private(set) var resumeHash: String?
+    /// Called with every new resumption hash, to keep it across launches.
+    private let hashStore: (@Sendable (String) async -> Void)?
+
+    /// The head unit's answer to the latest registration (languages, vehicle type, legacy
+    /// capabilities, `iconResumed`...).
+    public private(set) var registerResponse: RegisterAppInterfaceResponse?
+    /// A registration that succeeded with a warning (WRONG_LANGUAGE, RESUME_FAILED, WARNINGS).
+    public private(set) var registrationWarning: SDLResult?
+    /// Follows OnHMIStatus and OnPermissionsChange for the current connection.
+    public private(set) var permissions: SDLPermissionTracker?
+
+    /// - Parameter hashStore: called with each new resumption hash (persist it and pass it back
+    ///   as `configuration.resumeHash` on the next launch).
+    public init(configuration: Configuration, hashStore: (@Sendable (String) async -> Void)? = nil) {
+        self.configuration = configuration
+        self.logger = configuration.logger
+        self.resumeHash = configuration.resumeHash
+        self.hashStore = hashStore
+    }
+
+    // MARK: State
+
+    public nonisolated var state: State { stateFanOut.latest ?? .stopped }
+
+    /// State changes, starting with the current state.
+    public nonisolated func stateChanges() -> AsyncStream<State> { stateFanOut.subscribe() }
+
+    /// The main window's HMI level; NONE until the first OnHMIStatus.
+    public nonisolated var hmiLevel: HMILevel { levelFanOut.latest ?? .none }
+
+    /// HMI level changes of the main window, starting with the current level.
+    public nonisolated func hmiLevels() -> AsyncStream<HMILevel> { levelFanOut.subscribe() }
+
+    /// The main window's OnHMIStatus (audio and video streaming state, system context), current first.
+    public nonisolated func hmiStatuses() -> AsyncStream<OnHMIStatus> { statusFanOut.subscribe() }
+
+    private func set(_ newState: State) {
+        guard state != newState else { return }
+        logger.debug("manager state", metadata: ["state": "\(newState)"])
+        stateFanOut.yield(newState)
+    }
+
+    // MARK: Running
+
+    /// Connects, registers and keeps the app connected until `stop()` (or graceful shutdown of
+    /// the service group); reconnects after drops that allow it. Throws why it gave up.
+    public func run() async throws {
+        guard !isRunning else { throw SDLManagerError.alreadyRunning }
+        isRunning = true
+        stopRequested = false
+        failure = nil
+        defer { isRunning = false }
+        do {
+            try await withGracefulShutdownHandler {
+                try await self.connectLoop()
+            } onGracefulShutdown: {
+                Task { await self.stop() }
+            }
+            set(.stopped)
+        } catch {
+            failure = error
+            set(.stopped)
+            throw error
+        }
+    }
+
+    private func connectLoop() async throws {
+        var attempt = 0
+        while !stopRequested {
+            set(attempt == 0 ? .connecting : .reconnecting)
+            let reason: SDLCloseReason
+            do {
+                reason = try await runConnection()
+                attempt = 0
+            } catch SDLTransportError.connectFailed(let host, let port, let attempts, let why) {
+                reason = .transportFailed(.connectFailed(host: host, port: port, attempts: attempts, reason: why))
+            }
+            if stopRequested || reason == .closedByApp { return }
+            attempt += 1
+            guard reason.allowsReconnection, attempt < configuration.reconnectPolicy.maxAttempts else {
+                throw SDLManagerError.connectionLost(reason)
+            }
+            logger.info("connection lost; reconnecting", metadata: ["reason": "\(reason)", "attempt": "\(attempt)"])
+            set(.reconnecting)
+            try await Task.sleep(for: max(.milliseconds(500), configuration.reconnectPolicy.delay(beforeAttempt: attempt + 1)))
+        }
+    }
+
+    /// One connection: negotiate, register, set up, serve until it ends; returns why it ended.
+    private func runConnection() async throws -> SDLCloseReason {
+        let transport = try await configuration.transport.connect()
+        var sessionConfiguration = configuration.session
+        sessionConfiguration.logger = logger
+        let session = SDLProtocolSession(transport: transport, configuration: sessionConfiguration)
+        let client = SDLRPCClient(session: session, requestTimeout: configuration.requestTimeout)
+        let statuses = client.notifications(OnHMIStatus.self)
+        let hashes = client.notifications(OnHashChange.self)
+        let tracker = SDLPermissionTracker(client: client)
+        return try await withThrowingTaskGroup(of: SDLCloseReason?.self) { group in
+            group.addTask {
+                do {
+                    try await client.run()
+                    return .closedByApp
+                } catch SDLRPCError.connectionClosed(let reason) {
+                    return reason
+                }
+            }
+            do {
+                try await register(session: session, client: client)
+            } catch {
+                await client.close()
+                while let _ = try? await group.next() {}
+                throw error
+            }
+            self.client = client
+            self.permissions = tracker
+            set(.settingUpManagers)
+            group.addTask {
+                await tracker.run()
+                return nil
+            }
+            group.addTask {
+                for await hash in hashes { await self.hashChanged(hash.hashID) }
+                return nil
+            }
+            // Ready only once the sub-managers run and this connection's first OnHMIStatus is in.
+            let (firstStatus, firstStatusSeen) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            group.addTask {
+                for await status in statuses where status.windowID == nil || status.windowID == 0 {
+                    await self.received(status)
+                    firstStatusSeen.yield()
+                }
+                firstStatusSeen.finish()
+                return nil
+            }
+            for await _ in firstStatus {
+                if !stopRequested { set(.ready) }
+                break
+            }
+            var reason = SDLCloseReason.closedByApp
+            while let result = try await group.next() {
+                if let ended = result { reason = ended }
+            }
+            self.client = nil
+            return reason
+        }
+    }
+
+    private func register(session: SDLProtocolSession, client: SDLRPCClient) async throws {
+        let negotiated = try await session.start()
+        guard negotiated.protocolVersion >= configuration.minimumProtocolVersion else {
+            throw SDLManagerError.protocolVersionTooLow(headUnit: negotiated.protocolVersion, minimum: configuration.minimumProtocolVersion)
+        }
+        var registration = configuration.registration
+        registration.hashID = resumeHash
+        let response = try await client.send(registration)
+        guard response.success else {
+            throw SDLManagerError.registrationFailed(response.resultCode, info: response.info)
+        }
+        registerResponse = response
+        registrationWarning = response.resultCode == .success ? nil : response.resultCode
+        if let warning = registrationWarning {
+            logger.notice("registered with a warning", metadata: ["resultCode": "\(warning.rawValue)", "info": "\(response.info ?? "")"])
+        }
+        set(.registered)
+        let rpcVersion = response.syncMsgVersion.map { SDLSpecVersion.version($0.majorVersion, $0.minorVersion, $0.patchVersion ?? 0) }
+        if let rpcVersion, rpcVersion < configuration.minimumRPCVersion {
+            _ = try? await client.send(UnregisterAppInterface())
+            throw SDLManagerError.rpcVersionTooLow(headUnit: rpcVersion, minimum: configuration.minimumRPCVersion)
+        }
+        if let veto = configuration.vehicleTypeVeto {
+            let details = negotiated.details
+            let vehicle = details?.make != nil
+                ? VehicleType(make: details?.make, model: details?.model, modelYear: details?.modelYear, trim: details?.trim)
+                : response.vehicleType ?? VehicleType()
+            if !veto(vehicle) {
+                _ = try? await client.send(UnregisterAppInterface())
+                throw SDLManagerError.vehicleRejected(vehicle)
+            }
+        }
+    }
+
+    private func received(_ status: OnHMIStatus) {
+        statusFanOut.yield(status)
+        if levelFanOut.latest != status.hmiLevel || levelFanOut.latest == nil { levelFanOut.yield(status.hmiLevel) }
+    }
+
+    private func hashChanged(_ hash: String) async {
+        resumeHash = hash
+        hashFanOut.yield(hash)
+        await hashStore?(hash)
+    }
+
+    /// Each new resumption hash once the manager holds it (the latest first), for apps that
+    /// keep it themselves.
+    public nonisolated func resumeHashes() -> AsyncStream<String> { hashFanOut.subscribe() }
+
+    /// Starts `run()` in the background and returns once the manager is Ready; throws why it
+    /// could not get there.
+    public func start() async throws {
+        guard runTask == nil || state == .stopped else { throw SDLManagerError.alreadyRunning }
+        runTask = Task { try await self.run() }
+        try await waitUntilReady()
+    }
+
+    /// Returns when the manager is Ready; throws when it stopped instead.
+    public func waitUntilReady() async throws {
+        var started = false
+        for await state in stateChanges() {
+            switch state {
+            case .ready: return
+            case .stopped where started || failure != nil:
+                throw failure ?? SDLManagerError.notReady(.stopped)
+            case .stopped: continue
+            default: started = true
+            }
+        }
+        throw failure ?? SDLManagerError.notReady(state)
+    }
+
+    /// Unregisters (if registered), ends the session and waits until `run()` has returned.
+    public func stop() async {
+        stopRequested = true
+        if let client {
+            set(.stopping)
+            _ = try? await client.send(UnregisterAppInterface())
+            await client.close()
+        }
+        if let runTask { _ = await runTask.result }
+        runTask = nil
+    }
+
+    // MARK: Requests
+
+    /// Sends a request once Ready; before that it fails at once with `SDLManagerError.notReady`.
+    public func send<R: SDLRequest>(_ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil) async throws -> R.Response {
+        guard state == .ready, let client else { throw SDLManagerError.notReady(state) }
+        return try await client.send(request, bulkData: bulkData, timeout: timeout)
+    }
+
+    /// Notifications of one type from the current connection (re-subscribe after a reconnection).
+    public func notifications<N: SDLNotification>(_ type: N.Type) throws -> AsyncStream<N> {
+        guard let client else { throw SDLManagerError.notReady(state) }
+        return client.notifications(type)
+    }
+}
+
+/// Why the manager refused or gave up.
+public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A request before Ready (or after stop): nothing is sent.
+    case notReady(SDLManager.State)
+    case alreadyRunning
+    /// The head unit refused the registration (`success=false`).
+    case registrationFailed(SDLResult, info: String?)
+    case protocolVersionTooLow(headUnit: SDLProtocolVersion, minimum: SDLProtocolVersion)
+    case rpcVersionTooLow(headUnit: SDLSpecVersion, minimum: SDLSpecVersion)
+    /// The configuration's vehicle-type veto refused this vehicle.
+    case vehicleRejected(VehicleType)
+    /// The connection ended and reconnecting is not allowed or did not work.
+    case connectionLost(SDLCloseReason)
+
+    public var description: String {
+        switch self {
+        case .notReady(let state): "the manager is not ready (it is \(state)); wait for Ready before sending"
+        case .alreadyRunning: "the manager is already running"
+        case .registrationFailed(let code, let info): "the head unit refused the registration: \(code.rawValue)" + (info.map { " (\($0))" } ?? "")
+        case .protocolVersionTooLow(let headUnit, let minimum): "the head unit speaks protocol \(headUnit), the app needs at least \(minimum)"
+        case .rpcVersionTooLow(let headUnit, let minimum): "the head unit speaks RPC \(headUnit), the app needs at least \(minimum)"
+        case .vehicleRejected(let vehicle): "the app does not run on this vehicle (\(vehicle.make ?? "?") \(vehicle.model ?? "?"))"
+        case .connectionLost(let reason): "the connection is lost: \(reason)"
+        }
+    }
+}
+
+/// Runs a manager for the duration of `body`: starts it, waits until Ready, runs `body`, then
+/// unregisters and disconnects.
+public func withSDLManager<Result>(
+    _ configuration: SDLManager.Configuration, _ body: (SDLManager) async throws -> Result
+) async throws -> Result {
+    let manager = SDLManager(configuration: configuration)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await manager.run() }
+        let result: Result
+        do {
+            try await manager.waitUntilReady()
+            result = try await body(manager)
+        } catch {
+            await manager.stop()
+            group.cancelAll()
+            while let _ = try? await group.next() {}
+            throw error
+        }
+        await manager.stop()
+        try await group.waitForAll()
+        return result
+    }
+}

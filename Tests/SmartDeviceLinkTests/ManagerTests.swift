@@ -1,0 +1,107 @@
+import SDLHeadUnit
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import SDLTestSupport
+import SDLTransport
+import SmartDeviceLink
+import Testing
+
+/// The manager against the stateful emulator, in memory.
+@Suite struct ManagerLifecycleTests {
+    static func configuration(_ headUnit: SDLHeadUnitEmulator, appID: String = "8675309", media: Bool = false) -> SDLManager.Configuration {
+        var configuration = SDLManager.Configuration(appName: "Hello", appID: appID, transport: .custom {
+            let (app, car) = SDLMemoryTransport.pair()
+            Task { await headUnit.serve(car) }
+            return app
+        })
+        configuration.appTypes = media ? [.media] : [.default]
+        configuration.session.controlTimeout = .seconds(120)
+        configuration.requestTimeout = .seconds(120)
+        return configuration
+    }
+
+    @Test func startsRegistersAndIsReadyThenStops() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let events = headUnit.events()
+        let states = Locked<[SDLManager.State]>([])
+        try await withSDLManager(Self.configuration(headUnit, media: true)) { manager in
+            let watcher = Task { for await state in manager.stateChanges() { states.withLock { $0.append(state) } } }
+            defer { watcher.cancel() }
+            #expect(manager.state == .ready)
+            #expect(await manager.registerResponse?.success == true)
+            #expect(await manager.registrationWarning == nil)
+            for await level in manager.hmiLevels() where level == .full { break }
+            let shown = try await manager.send(Show(mainField1: "Hello"))
+            #expect(shown.success)
+        }
+        // Stopping unregistered the app.
+        var unregistered = false
+        for await event in events {
+            if case .appUnregistered("8675309") = event { unregistered = true; break }
+        }
+        #expect(unregistered)
+        #expect(await headUnit.requestsReceived(from: "8675309").suffix(1) == ["UnregisterAppInterface"])
+    }
+
+    @Test func aRequestBeforeReadyFailsAtOnce() async throws {
+        let manager = SDLManager(configuration: Self.configuration(SDLHeadUnitEmulator()))
+        await #expect(throws: SDLManagerError.notReady(.stopped)) { try await manager.send(ListFiles()) }
+    }
+
+    @Test func aWrongLanguageIsSuccessWithAWarning() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        var configuration = Self.configuration(headUnit)
+        configuration.language = .deDe
+        try await withSDLManager(configuration) { manager in
+            #expect(await manager.registrationWarning == .wrongLanguage)
+            #expect(await manager.registerResponse?.language == .enUs)
+        }
+    }
+
+    @Test func aRefusedRegistrationIsAnError() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        // The same app ID twice: the second is refused.
+        try await withSDLManager(Self.configuration(headUnit, appID: "twice")) { _ in
+            var configuration = Self.configuration(headUnit, appID: "twice")
+            configuration.reconnectPolicy = .never
+            await #expect(throws: SDLManagerError.registrationFailed(.applicationRegisteredAlready, info: nil)) {
+                try await withSDLManager(configuration) { _ in }
+            }
+        }
+    }
+
+    @Test func aDropIsFollowedByReconnectionWithTheResumptionHash() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let events = headUnit.events()
+        try await withSDLManager(Self.configuration(headUnit, appID: "again")) { manager in
+            for await level in manager.hmiLevels() where level == .full { break }
+            _ = try await manager.send(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "Play")))
+            // The manager holds the hash of that change; the drop comes after.
+            for await _ in manager.resumeHashes() { break }
+            let states = manager.stateChanges()
+            try await headUnit.disconnect(appID: "again")
+            var sawReconnecting = false
+            for await state in states {
+                if state == .reconnecting { sawReconnecting = true }
+                if sawReconnecting && state == .ready { break }
+            }
+            #expect(sawReconnecting)
+            #expect(await manager.registerResponse?.info == "Data resumption successful")
+            let again = try await manager.send(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "Play")))
+            #expect(again.resultCode == .invalidId)
+        }
+        _ = events
+    }
+
+    @Test func runIsAService() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = SDLManager(configuration: Self.configuration(headUnit))
+        let running = Task { try await manager.run() }
+        try await manager.waitUntilReady()
+        await #expect(throws: SDLManagerError.alreadyRunning) { try await manager.run() }
+        await manager.stop()
+        try await running.value
+        #expect(manager.state == .stopped)
+    }
+}
