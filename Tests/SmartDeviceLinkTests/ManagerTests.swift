@@ -49,6 +49,22 @@ import Testing
         await #expect(throws: SDLManagerError.notReady(.stopped)) { try await manager.send(ListFiles()) }
     }
 
+    @Test func anRPCTheLevelForbidsIsRefusedBeforeSending() async throws {
+        var emulator = SDLHeadUnitEmulator.Configuration()
+        emulator.activationDelay = nil
+        let headUnit = SDLHeadUnitEmulator(configuration: emulator)
+        try await withSDLManager(Self.configuration(headUnit, appID: "none")) { manager in
+            #expect(manager.hmiLevel == HMILevel.none)
+            await #expect(throws: SDLManagerError.disallowed(rpc: "Show", level: .none, allowedIn: ["BACKGROUND", "FULL", "LIMITED"])) {
+                try await manager.send(Show(mainField1: "x"))
+            }
+            #expect(await headUnit.requestsReceived(from: "none").contains("Show") == false)
+            // The opt-out sends it, and the head unit answers as SDL Core does.
+            let answer = try await manager.send(Show(mainField1: "x"), checkingPermissions: false)
+            #expect(answer.resultCode == .disallowed)
+        }
+    }
+
     @Test func aWrongLanguageIsSuccessWithAWarning() async throws {
         let headUnit = SDLHeadUnitEmulator()
         var configuration = Self.configuration(headUnit)

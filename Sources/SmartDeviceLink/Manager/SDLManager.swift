@@ -288,8 +288,19 @@ public actor SDLManager: Service {
     // MARK: Requests
 
     /// Sends a request once Ready; before that it fails at once with `SDLManagerError.notReady`.
-    public func send<R: SDLRequest>(_ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil) async throws -> R.Response {
+    /// An RPC the head unit's permissions forbid at the current HMI level is refused before
+    /// sending (`SDLManagerError.disallowed`, naming the levels that would allow it); pass
+    /// `checkingPermissions: false` to send it anyway and let the head unit answer.
+    public func send<R: SDLRequest>(
+        _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true
+    ) async throws -> R.Response {
         guard state == .ready, let client else { throw SDLManagerError.notReady(state) }
+        if checkingPermissions, let permissions, let levels = await permissions.levels(allowing: R.functionName) {
+            let level = await permissions.hmiLevel
+            guard levels.contains(level) else {
+                throw SDLManagerError.disallowed(rpc: R.functionName, level: level, allowedIn: levels.map(\.rawValue).sorted())
+            }
+        }
         return try await client.send(request, bulkData: bulkData, timeout: timeout)
     }
 
@@ -313,6 +324,8 @@ public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible 
     case vehicleRejected(VehicleType)
     /// The connection ended and reconnecting is not allowed or did not work.
     case connectionLost(SDLCloseReason)
+    /// The head unit's permissions forbid `rpc` at `level`; nothing was sent.
+    case disallowed(rpc: String, level: HMILevel, allowedIn: [String])
 
     public var description: String {
         switch self {
@@ -323,6 +336,8 @@ public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible 
         case .rpcVersionTooLow(let headUnit, let minimum): "the head unit speaks RPC \(headUnit), the app needs at least \(minimum)"
         case .vehicleRejected(let vehicle): "the app does not run on this vehicle (\(vehicle.make ?? "?") \(vehicle.model ?? "?"))"
         case .connectionLost(let reason): "the connection is lost: \(reason)"
+        case .disallowed(let rpc, let level, let allowed):
+            "\(rpc) is not allowed in HMI level \(level.rawValue)" + (allowed.isEmpty ? " (nor in any other)" : "; it is allowed in \(allowed.joined(separator: ", "))")
         }
     }
 }
