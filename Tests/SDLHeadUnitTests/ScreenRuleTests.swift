@@ -49,6 +49,22 @@ import Testing
         await app.close()
     }
 
+    @Test func theMenuIsOnTopUntilClosedOrUsed() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        _ = try await app.client.send(AddCommand(cmdID: 3, menuParams: MenuParams(menuName: "Three")))
+        #expect(try await app.client.send(ShowAppMenu(menuID: 99)).resultCode == .invalidId)
+        #expect(try await app.client.send(ShowAppMenu()).resultCode == .success)
+        #expect(await app.status { $0.systemContext == .menu } != nil)
+        #expect(try await headUnit.screen(appID: app.appID)["onTop"]?["kind"] == .string("menu"))
+        try await headUnit.selectCommand(appID: app.appID, cmdID: 3)
+        #expect(await app.status { $0.systemContext == .main } != nil)
+        _ = try await app.client.send(ShowAppMenu())
+        try await headUnit.answerInteraction(appID: app.appID, .dismiss)
+        #expect(try await headUnit.screen(appID: app.appID)["systemContext"] == .string("MAIN"))
+        await app.close()
+    }
+
     @Test func selectingACommandSendsOnCommand() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit)

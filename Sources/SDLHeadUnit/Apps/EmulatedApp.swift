@@ -24,6 +24,8 @@ struct EmulatedApp: Sendable {
     var capabilitySubscriptions: Set<SystemCapabilityType> = []
     /// What is on top of the app's screen and waits for the user, if anything.
     var interaction: PendingInteraction?
+    /// The app's menu is open (ShowAppMenu, or the driver opened it): system context MENU.
+    var menuOpen = false
     /// The last `OnHashChange` sent: the key for resumption after a drop.
     var hashID: String?
     var hashCounter = 0

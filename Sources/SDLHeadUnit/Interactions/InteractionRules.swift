@@ -77,6 +77,10 @@ extension SDLHeadUnitEmulator {
     /// The driver answers what is on top of the app's screen.
     public func answerInteraction(appID: String, _ answer: SDLUserAnswer) async throws(SDLHeadUnitControlError) {
         guard let app = apps[appID] else { throw .unknownApp(appID) }
+        if app.interaction == nil, app.menuOpen, answer == .dismiss || answer == .cancel {
+            await perform(setMenuOpen(false, appID: appID))
+            return
+        }
         guard let interaction = app.interaction else { throw .nothingToAnswer(appID: appID) }
         let reply: Reply
         switch (answer, interaction.kind) {

@@ -88,10 +88,32 @@ extension SDLHeadUnitEmulator {
         return items.compactMap { if case .string(let text) = $0 { text } else { nil } }
     }
 
-    /// The driver picks a menu command: OnCommand to its app.
+    /// The driver picks a menu command: OnCommand to its app, and an open menu closes.
     public func selectCommand(appID: String, cmdID: Int) async throws(SDLHeadUnitControlError) {
         guard let app = apps[appID] else { throw .unknownApp(appID) }
         guard app.menu.commands[cmdID] != nil else { throw .unknownCommand(cmdID) }
-        await perform([notification(OnCommand(cmdID: cmdID, triggerSource: .menu), to: appID)])
+        var effects = [notification(OnCommand(cmdID: cmdID, triggerSource: .menu), to: appID)]
+        if app.menuOpen { effects += setMenuOpen(false, appID: appID) }
+        await perform(effects)
+    }
+
+    /// ShowAppMenu opens the app's menu (or one of its sub-menus) on top: system context MENU
+    /// until the driver picks a command or closes it.
+    func showAppMenu(_ request: ShowAppMenu, appID: String) -> (Reply, [Effect]) {
+        guard let app = apps[appID] else { return (.failure(.applicationNotRegistered, nil), []) }
+        guard app.hmiLevel == .full else { return (.failure(.rejected, "the menu opens only in FULL"), []) }
+        if let menuID = request.menuID, app.menu.subMenus[menuID] == nil {
+            return (.failure(.invalidId, "no sub-menu \(menuID)"), [])
+        }
+        guard app.interaction == nil else { return (.failure(.rejected, "\(app.interaction!.kind.rawValue) is on top"), []) }
+        return (.success(), setMenuOpen(true, appID: appID))
+    }
+
+    /// Opens or closes the app's menu; the app hears the system context.
+    func setMenuOpen(_ open: Bool, appID: String) -> [Effect] {
+        guard apps[appID] != nil, apps[appID]?.menuOpen != open else { return [] }
+        apps[appID]?.menuOpen = open
+        apps[appID]?.systemContext = open ? .menu : .main
+        return [hmiStatus(of: appID)]
     }
 }

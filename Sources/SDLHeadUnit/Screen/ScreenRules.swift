@@ -157,7 +157,9 @@ extension SDLHeadUnitEmulator {
         ])))
         members.append(.init(key: "choiceSets", value: .array(app.choiceSets.keys.sorted().compactMap { app.choiceSets[$0] })))
         members.append(.init(key: "subscribedButtons", value: .array(app.buttonSubscriptions.map(\.rawValue).sorted().map(SDLJSONValue.string))))
-        if let interaction = app.interaction {
+        if app.menuOpen {
+            members.append(.init(key: "onTop", value: .object([.init(key: "kind", value: .string("menu"))])))
+        } else if let interaction = app.interaction {
             members.append(.init(key: "onTop", value: .object([
                 .init(key: "kind", value: .string(interaction.kind.rawValue)),
                 .init(key: "request", value: interaction.request),
