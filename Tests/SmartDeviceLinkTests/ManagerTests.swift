@@ -104,6 +104,7 @@ import Testing
             }
             #expect(sawReconnecting)
             #expect(await manager.registerResponse?.info == "Data resumption successful")
+            for await level in manager.hmiLevels() where level == .full { break }
             let again = try await manager.send(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "Play")))
             #expect(again.resultCode == .invalidId)
         }

@@ -47,6 +47,8 @@ public actor SDLManager: Service {
     private let statusFanOut = StreamFanOut<OnHMIStatus>(bufferLimit: 32, replaysLatest: true)
     private let hashFanOut = StreamFanOut<String>(bufferLimit: 8, replaysLatest: true)
     private var client: SDLRPCClient?
+    /// The connection being set up or served, so `stop()` can end it before Ready too.
+    private var activeClient: SDLRPCClient?
     private var isRunning = false
     private var stopRequested = false
     private var failure: (any Error)?
@@ -151,6 +153,9 @@ public actor SDLManager: Service {
         let statuses = client.notifications(OnHMIStatus.self)
         let hashes = client.notifications(OnHashChange.self)
         let tracker = SDLPermissionTracker(client: client)
+        activeClient = client
+        defer { activeClient = nil }
+        if stopRequested { await client.close() }
         return try await withThrowingTaskGroup(of: SDLCloseReason?.self) { group in
             group.addTask {
                 do {
@@ -280,6 +285,9 @@ public actor SDLManager: Service {
             set(.stopping)
             _ = try? await client.send(UnregisterAppInterface())
             await client.close()
+        } else if let activeClient {
+            set(.stopping)
+            await activeClient.close()
         }
         if let runTask { _ = await runTask.result }
         runTask = nil
@@ -296,7 +304,7 @@ public actor SDLManager: Service {
     ) async throws -> R.Response {
         guard state == .ready, let client else { throw SDLManagerError.notReady(state) }
         if checkingPermissions, let permissions, let levels = await permissions.levels(allowing: R.functionName) {
-            let level = await permissions.hmiLevel
+            let level = hmiLevel
             guard levels.contains(level) else {
                 throw SDLManagerError.disallowed(rpc: R.functionName, level: level, allowedIn: levels.map(\.rawValue).sorted())
             }
