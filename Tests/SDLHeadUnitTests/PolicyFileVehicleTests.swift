@@ -106,7 +106,7 @@ extension GetVehicleDataResponse: HasResultCode {}
         #expect(first.resultCode == .success)
         #expect(first.spaceAvailable == 700)
         // Not listed until complete.
-        #expect(try await app.client.send(ListFiles()).filenames == nil)
+        #expect(try await app.client.send(ListFiles()).filenames == [])
         let corrupt = try await app.client.send(PutFile(syncFileName: "icon.png", fileType: .graphicPng, offset: 100, length: 200, crc: 1), bulkData: Array(bytes[100..<300]))
         #expect(corrupt.resultCode == .corruptedData)
         let rest = try await app.client.send(PutFile(syncFileName: "icon.png", fileType: .graphicPng, offset: 100, length: 200, crc: Int(crc(Array(bytes[100..<300])))), bulkData: Array(bytes[100..<300]))

@@ -113,8 +113,8 @@ extension SDLHeadUnitEmulator {
 
     func listFiles(appID: String) -> (Reply, [Effect]) {
         let store = fileStore(of: appID)
-        var extra: [SDLJSONValue.Member] = []
-        if !store.names.isEmpty { extra.append(.init(key: "filenames", value: .array(store.names.map(SDLJSONValue.string)))) }
+        // SDL Core always sends the array, empty when the app has no files.
+        var extra: [SDLJSONValue.Member] = [.init(key: "filenames", value: .array(store.names.map(SDLJSONValue.string)))]
         extra.append(.init(key: "spaceAvailable", value: .integer(store.spaceAvailable)))
         return (.success(extra: extra), [])
     }
