@@ -122,3 +122,51 @@ import Testing
         #expect(manager.state == .stopped)
     }
 }
+
+/// The negotiated RPC version gates what the manager sends (a head unit on RPC 4.5).
+@Suite struct VersionGateTests {
+    static func headUnit(rpc major: Int, _ minor: Int) -> SDLHeadUnitEmulator {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        guard case .object(var members) = configuration.capabilities else { return SDLHeadUnitEmulator() }
+        members = members.map { member in
+            guard member.key == "syncMsgVersion" else { return member }
+            return .init(key: member.key, value: .object([
+                .init(key: "majorVersion", value: .integer(major)), .init(key: "minorVersion", value: .integer(minor)),
+                .init(key: "patchVersion", value: .integer(0)),
+            ]))
+        }
+        configuration.capabilities = .object(members)
+        return SDLHeadUnitEmulator(configuration: configuration)
+    }
+
+    @Test func anRPCParameterOrValueTheHeadUnitLacksIsCaughtBeforeSending() async throws {
+        let headUnit = Self.headUnit(rpc: 4, 5)
+        try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: "old")) { manager in
+            for await level in manager.hmiLevels() where level == .full { break }
+            #expect(await manager.negotiatedRPCVersion == .version(4, 5))
+            await #expect(throws: SDLManagerError.unsupportedByHeadUnit(what: "CancelInteraction", available: "since 6.0.0", headUnit: .version(4, 5))) {
+                try await manager.send(CancelInteraction(functionID: 25))
+            }
+            await #expect(throws: SDLManagerError.unsupportedByHeadUnit(what: "Show.templateTitle", available: "since 6.0.0", headUnit: .version(4, 5))) {
+                try await manager.send(Show(mainField1: "x", templateTitle: "Title"))
+            }
+            // Nested: a soft button inside Show is checked too, and a plain Show goes through.
+            let plain = try await manager.send(Show(mainField1: "x"))
+            #expect(plain.success)
+            #expect(await headUnit.requestsReceived(from: "old").contains("CancelInteraction") == false)
+        }
+    }
+
+    @Test func theDropPolicyLeavesNewerParametersOut() async throws {
+        let headUnit = Self.headUnit(rpc: 4, 5)
+        var configuration = ManagerLifecycleTests.configuration(headUnit, appID: "drop")
+        configuration.newerParameterPolicy = .drop
+        try await withSDLManager(configuration) { manager in
+            for await level in manager.hmiLevels() where level == .full { break }
+            let shown = try await manager.send(Show(mainField1: "x", templateTitle: "Title"))
+            #expect(shown.success)
+            let sent = await headUnit.recordedRPCs(appID: "drop").last { $0.direction == "in" && $0.functionName == "Show" }
+            #expect(sent?.parameters == .object([.init(key: "mainField1", value: .string("x"))]))
+        }
+    }
+}

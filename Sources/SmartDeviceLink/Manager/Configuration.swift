@@ -27,6 +27,8 @@ extension SDLManager {
         /// Below these the app ends the session (MANAGERS.md §1a).
         public var minimumProtocolVersion = SDLProtocolVersion(1)
         public var minimumRPCVersion = SDLSpecVersion.version(1, 0)
+        /// Parameters newer than the head unit's RPC version: refused (default) or left out.
+        public var newerParameterPolicy = SDLNewerParameterPolicy.refuse
         /// Sees the vehicle (from StartServiceACK on protocol 5, else the registration) and may
         /// refuse it: return false to end the session.
         public var vehicleTypeVeto: (@Sendable (VehicleType) -> Bool)?

@@ -309,7 +309,26 @@ public actor SDLManager: Service {
                 throw SDLManagerError.disallowed(rpc: R.functionName, level: level, allowedIn: levels.map(\.rawValue).sorted())
             }
         }
-        return try await client.send(request, bulkData: bulkData, timeout: timeout)
+        let json: [UInt8]
+        do {
+            json = try SDLJSON.encode(request)
+        } catch {
+            throw SDLManagerError.invalidRequest("\(error)")
+        }
+        let gated = try versionGate.gate(json, function: R.structInfo)
+        if !gated.dropped.isEmpty {
+            logger.notice("left out parameters the head unit does not have", metadata: ["parameters": "\(gated.dropped)", "rpcVersion": "\(versionGate.headUnit)"])
+        }
+        return try await client.send(R.self, json: gated.json, bulkData: bulkData, timeout: timeout)
+    }
+
+    /// The head unit's RPC version, from the registration (the library's own before that).
+    public var negotiatedRPCVersion: SDLSpecVersion {
+        registerResponse?.syncMsgVersion.map { SDLSpecVersion.version($0.majorVersion, $0.minorVersion, $0.patchVersion ?? 0) } ?? MobileAPI.version
+    }
+
+    private var versionGate: VersionGate {
+        VersionGate(headUnit: negotiatedRPCVersion, policy: configuration.newerParameterPolicy)
     }
 
     /// Notifications of one type from the current connection (re-subscribe after a reconnection).
@@ -334,6 +353,10 @@ public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible 
     case connectionLost(SDLCloseReason)
     /// The head unit's permissions forbid `rpc` at `level`; nothing was sent.
     case disallowed(rpc: String, level: HMILevel, allowedIn: [String])
+    /// The head unit's RPC version lacks this RPC, parameter or enum value; nothing was sent.
+    case unsupportedByHeadUnit(what: String, available: String, headUnit: SDLSpecVersion)
+    /// The request breaks the spec; nothing was sent.
+    case invalidRequest(String)
 
     public var description: String {
         switch self {
@@ -346,6 +369,9 @@ public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible 
         case .connectionLost(let reason): "the connection is lost: \(reason)"
         case .disallowed(let rpc, let level, let allowed):
             "\(rpc) is not allowed in HMI level \(level.rawValue)" + (allowed.isEmpty ? " (nor in any other)" : "; it is allowed in \(allowed.joined(separator: ", "))")
+        case .unsupportedByHeadUnit(let what, let available, let headUnit):
+            "\(what) is not sent: it exists \(available), the head unit speaks RPC \(headUnit)"
+        case .invalidRequest(let reason): "request not sent, it breaks the RPC spec: \(reason)"
         }
     }
 }

@@ -220,6 +220,12 @@ public actor SDLRPCClient {
         } catch {
             throw SDLRPCError.invalidRequest(error)
         }
+        return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout)
+    }
+
+    /// Sends an `R` whose JSON is ready (checked by the caller) and decodes its response.
+    func send<R: SDLRequest>(_ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil) async throws -> R.Response {
+        guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
         let response = try await sendRaw(functionName: R.functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout)
         if response.payload.functionID == GenericResponse.wireFunctionID, R.Response.self != GenericResponse.self {
             let generic = try? SDLJSON.decode(GenericResponse.self, from: response.payload.json, policy: .lenient).value
