@@ -170,3 +170,60 @@ import Testing
         }
     }
 }
+
+@Suite struct BatchTests {
+    @Test func concurrentAndSequentialBatchesWithProgressAndCancellation() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: "batch")) { manager in
+            for await level in manager.hmiLevels() where level == .full { break }
+            let fractions = Locked<[Double]>([])
+            let commands: [any SDLRequest] = (1...5).map { AddCommand(cmdID: $0, menuParams: MenuParams(menuName: "Item \($0)")) }
+            let results = await manager.sendConcurrently(commands) { progress in fractions.withLock { $0.append(progress.fraction) } }
+            #expect(results.count == 5)
+            #expect(results.allSatisfy { (try? $0.get()) != nil })
+            #expect(fractions.current.sorted() == [0.2, 0.4, 0.6, 0.8, 1.0])
+            // Sequential: stop after the second; the rest is never sent.
+            let more: [any SDLRequest] = (6...9).map { AddCommand(cmdID: $0, menuParams: MenuParams(menuName: "Item \($0)")) }
+            let sequential = await manager.sendSequentially(more) { progress in progress.completed < 2 }
+            #expect(sequential.prefix(2).allSatisfy { (try? $0.get()) != nil })
+            #expect(sequential.suffix(2).allSatisfy { if case .failure(let error) = $0 { error is SDLBatchCancelled } else { false } })
+            let sent = await headUnit.requestsReceived(from: "batch").filter { $0 == "AddCommand" }.count
+            #expect(sent == 7)
+        }
+    }
+
+    @Test func aDropInTheMiddleOfABatchFailsTheRestAtOnce() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        var configuration = ManagerLifecycleTests.configuration(headUnit, appID: "dropped")
+        configuration.reconnectPolicy = .never
+        let manager = SDLManager(configuration: configuration)
+        let running = Task { try await manager.run() }
+        try await manager.waitUntilReady()
+        for await level in manager.hmiLevels() where level == .full { break }
+        // The third request waits for the driver; the car goes away while it does.
+        let events = headUnit.events()
+        let dropper = Task {
+            for await event in events {
+                if case .interactionStarted = event {
+                    try? await headUnit.disconnect(appID: "dropped")
+                    return
+                }
+            }
+        }
+        let batch: [any SDLRequest] = [
+            AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "1")), AddCommand(cmdID: 2, menuParams: MenuParams(menuName: "2")),
+            Slider(numTicks: 3, position: 1, sliderHeader: "Fan"),
+            AddCommand(cmdID: 3, menuParams: MenuParams(menuName: "3")), AddCommand(cmdID: 4, menuParams: MenuParams(menuName: "4")),
+        ]
+        let results = await manager.sendSequentially(batch)
+        await dropper.value
+        #expect(results.prefix(2).allSatisfy { (try? $0.get()) != nil })
+        // The pending slider failed with the drop, at once; what came after was not sent.
+        guard case .failure(SDLRPCError.connectionClosed(.transportClosed)) = results[2] else {
+            Issue.record("the pending request should fail with the drop, got \(results[2])")
+            return
+        }
+        #expect(results.suffix(2).allSatisfy { if case .failure = $0 { true } else { false } })
+        _ = await running.result
+    }
+}
