@@ -227,3 +227,26 @@ import Testing
         _ = await running.result
     }
 }
+
+@Suite struct LanguageTests {
+    @Test func aRuntimeSwitchReRegistersInTheNewLanguageAndAsksForNames() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        var configuration = ManagerLifecycleTests.configuration(headUnit, appID: "polyglot")
+        configuration.languagesSupported = [.enUs, .frCa]
+        configuration.languageUpdate = { language, _ in language == .frCa ? SDLLanguageUpdate(appName: "Bonjour") : nil }
+        try await withSDLManager(configuration) { manager in
+            #expect(await manager.languageChange == nil)
+            let states = manager.stateChanges()
+            await headUnit.setLanguage(.frCa)
+            var sawReconnecting = false
+            for await state in states {
+                if state == .reconnecting { sawReconnecting = true }
+                if sawReconnecting && state == .ready { break }
+            }
+            #expect(await manager.registerResponse?.language == .frCa)
+            #expect(await manager.registerResponse?.resultCode == .success)
+            #expect(await manager.languageChange?.success == true)
+            #expect(await headUnit.registeredApps().first?.name == "Bonjour")
+        }
+    }
+}

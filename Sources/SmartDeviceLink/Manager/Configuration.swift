@@ -38,6 +38,10 @@ extension SDLManager {
         /// Waits between reconnection attempts after a drop; `maxAttempts` bounds them.
         public var reconnectPolicy = SDLReconnectPolicy.standard
         public var logger = Logger(label: "SmartDeviceLink.manager")
+        /// Asked when the head unit's VR or display language differs from `language` and one of
+        /// them is in `languagesSupported`: the names to register under instead (sent as
+        /// ChangeRegistration), or nil to keep the registration as it is.
+        public var languageUpdate: (@Sendable (_ language: Language, _ hmiDisplayLanguage: Language) -> SDLLanguageUpdate?)?
 
         public init(appName: String, appID: String, fullAppID: String? = nil, transport: Transport = .tcp(host: "127.0.0.1", port: 12345)) {
             self.appName = appName
@@ -57,6 +61,7 @@ extension SDLManager {
         }
     }
 
+    /// The app's names for another language.
     /// How to reach the head unit.
     public struct Transport: Sendable {
         let connect: @Sendable () async throws -> any SDLTransport
@@ -70,5 +75,20 @@ extension SDLManager {
         public static func custom(_ connect: @escaping @Sendable () async throws -> any SDLTransport) -> Transport {
             Transport(connect: connect)
         }
+    }
+}
+
+/// What the app registers under in another language (ChangeRegistration).
+public struct SDLLanguageUpdate: Sendable, Hashable {
+    public var appName: String?
+    public var shortAppName: String?
+    public var ttsName: [TTSChunk]?
+    public var vrSynonyms: [String]?
+
+    public init(appName: String? = nil, shortAppName: String? = nil, ttsName: [TTSChunk]? = nil, vrSynonyms: [String]? = nil) {
+        self.appName = appName
+        self.shortAppName = shortAppName
+        self.ttsName = ttsName
+        self.vrSynonyms = vrSynonyms
     }
 }

@@ -53,6 +53,8 @@ public actor SDLManager: Service {
     private var stopRequested = false
     private var failure: (any Error)?
     private var runTask: Task<Void, any Error>?
+    /// The head unit's language after OnLanguageChange: the next registration asks for it.
+    private var switchedLanguage: Language?
     /// The latest OnHashChange: the next registration after a drop resumes with it.
     public private(set) var resumeHash: String?
     /// Called with every new resumption hash, to keep it across launches.
@@ -152,6 +154,7 @@ public actor SDLManager: Service {
         let client = SDLRPCClient(session: session, requestTimeout: configuration.requestTimeout)
         let statuses = client.notifications(OnHMIStatus.self)
         let hashes = client.notifications(OnHashChange.self)
+        let languages = client.notifications(OnLanguageChange.self)
         let tracker = SDLPermissionTracker(client: client)
         activeClient = client
         defer { activeClient = nil }
@@ -181,6 +184,10 @@ public actor SDLManager: Service {
             }
             group.addTask {
                 for await hash in hashes { await self.hashChanged(hash.hashID) }
+                return nil
+            }
+            group.addTask {
+                for await change in languages { await self.languageChanged(change) }
                 return nil
             }
             // Ready only once the sub-managers run and this connection's first OnHMIStatus is in.
@@ -213,6 +220,11 @@ public actor SDLManager: Service {
         }
         var registration = configuration.registration
         registration.hashID = resumeHash
+        // After a language switch the app registers in the head unit's new language.
+        if let language = switchedLanguage {
+            registration.languageDesired = language
+            registration.hmiDisplayLanguageDesired = language
+        }
         let response = try await client.send(registration)
         guard response.success else {
             throw SDLManagerError.registrationFailed(response.resultCode, info: response.info)
@@ -228,6 +240,7 @@ public actor SDLManager: Service {
             _ = try? await client.send(UnregisterAppInterface())
             throw SDLManagerError.rpcVersionTooLow(headUnit: rpcVersion, minimum: configuration.minimumRPCVersion)
         }
+        try await adaptLanguage(response, client: client)
         if let veto = configuration.vehicleTypeVeto {
             let details = negotiated.details
             let vehicle = details?.make != nil
@@ -238,6 +251,30 @@ public actor SDLManager: Service {
                 throw SDLManagerError.vehicleRejected(vehicle)
             }
         }
+    }
+
+    /// The guide's language handling: when the head unit's VR or display language differs from
+    /// the app's and is one it supports, the app is asked for its names in that language.
+    private func adaptLanguage(_ response: RegisterAppInterfaceResponse, client: SDLRPCClient) async throws {
+        guard let language = response.language, let display = response.hmiDisplayLanguage,
+              language != configuration.language || display != configuration.language,
+              configuration.languagesSupported.contains(language) || configuration.languagesSupported.contains(display),
+              let update = configuration.languageUpdate?(language, display)
+        else { return }
+        let change = try await client.send(ChangeRegistration(
+            language: language, hmiDisplayLanguage: display, appName: update.appName, ttsName: update.ttsName,
+            ngnMediaScreenAppName: update.shortAppName, vrSynonyms: update.vrSynonyms))
+        if !change.success {
+            logger.warning("ChangeRegistration was refused", metadata: ["resultCode": "\(change.resultCode.rawValue)"])
+        }
+        languageChange = change
+    }
+
+    /// The answer to the last ChangeRegistration the language handling sent.
+    public private(set) var languageChange: ChangeRegistrationResponse?
+
+    private func languageChanged(_ change: OnLanguageChange) {
+        switchedLanguage = change.language
     }
 
     private func received(_ status: OnHMIStatus) {
