@@ -157,6 +157,17 @@ import Testing
         }
     }
 
+    @Test func playPauseBecomesOKBeforeRPCFive() async throws {
+        let headUnit = Self.headUnit(rpc: 4, 5)
+        try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: "tunes", media: true)) { manager in
+            for await level in manager.hmiLevels() where level == .full { break }
+            let subscribed = try await manager.send(SubscribeButton(buttonName: .playPause))
+            #expect(subscribed.success)
+            let sent = await headUnit.recordedRPCs(appID: "tunes").last { $0.direction == "in" && $0.functionName == "SubscribeButton" }
+            #expect(sent?.parameters?["buttonName"] == .string("OK"))
+        }
+    }
+
     @Test func theDropPolicyLeavesNewerParametersOut() async throws {
         let headUnit = Self.headUnit(rpc: 4, 5)
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: "drop")

@@ -348,7 +348,7 @@ public actor SDLManager: Service {
         }
         let json: [UInt8]
         do {
-            json = try SDLJSON.encode(request)
+            json = try SDLJSON.encode(adaptedToHeadUnit(request))
         } catch {
             throw SDLManagerError.invalidRequest("\(error)")
         }
@@ -357,6 +357,20 @@ public actor SDLManager: Service {
             logger.notice("left out parameters the head unit does not have", metadata: ["parameters": "\(gated.dropped)", "rpcVersion": "\(versionGate.headUnit)"])
         }
         return try await client.send(R.self, json: gated.json, bulkData: bulkData, timeout: timeout)
+    }
+
+    /// PLAY_PAUSE exists from RPC 5.0; older head units have OK in its place (MANAGERS.md §1a).
+    private func adaptedToHeadUnit<R: SDLRequest>(_ request: R) -> R {
+        guard negotiatedRPCVersion < .version(5, 0) else { return request }
+        if var subscribe = request as? SubscribeButton, subscribe.buttonName == .playPause {
+            subscribe.buttonName = .ok
+            return subscribe as? R ?? request
+        }
+        if var unsubscribe = request as? UnsubscribeButton, unsubscribe.buttonName == .playPause {
+            unsubscribe.buttonName = .ok
+            return unsubscribe as? R ?? request
+        }
+        return request
     }
 
     /// The head unit's RPC version, from the registration (the library's own before that).
