@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SDLSpecDiff", targets: ["SDLSpecDiff"]),
         .executable(name: "sdlgen", targets: ["sdlgen"]),
         .executable(name: "sdl", targets: ["sdl"]),
+        .executable(name: "sdl-example", targets: ["sdl-example"]),
         .plugin(name: "SDLGeneratorPlugin", targets: ["SDLGeneratorPlugin"]),
         .plugin(name: "SDLGeneratorCommand", targets: ["SDLGeneratorCommand"]),
     ],
@@ -96,6 +97,11 @@ let package = Package(
                 "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
                 "SDLHeadUnitControl", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The example app: tours of the manager against a head unit.
+        .executableTarget(
+            name: "sdl-example",
+            dependencies: ["SmartDeviceLink", "SDLRPC", "SDLRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // Build-tool plugin: a target's MOBILE_API.xml (+ sdlgen.json) -> generated sources at build time.
         .plugin(name: "SDLGeneratorPlugin", capability: .buildTool(), dependencies: ["sdlgen"]),

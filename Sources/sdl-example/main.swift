@@ -1,0 +1,174 @@
+import ArgumentParser
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SDLRPC
+import SDLRuntime
+import SmartDeviceLink
+
+/// An app built on `SDLManager`, in tours that print each step; exits 0 only when every step it
+/// ran succeeded. Runs against `sdl headunit` and against SDL Core 8.2.
+@main
+struct Example: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sdl-example",
+        abstract: "Tours of the SmartDeviceLink manager against a head unit.",
+        discussion: """
+            swift run sdl headunit --port 12345 --control-port 8080 &
+            swift run sdl-example --port 12345 --tour lifecycle --control-url http://127.0.0.1:8080
+            Without --control-url (as against SDL Core) the steps that need a driver wait for the HMI instead.
+            """)
+
+    @Option(help: "Head unit host.") var host = "127.0.0.1"
+    @Option(help: "Head unit TCP port.") var port = 12345
+    @Option(help: "Which tour: lifecycle, or all.") var tour = "all"
+    @Option(help: "The emulator's control API, to play the driver.") var controlURL: String?
+    @Option(help: "App ID to register.") var appID = "8675309"
+    @Option(help: "Seconds to wait for the HMI to activate the app.") var activationTimeout: Double = 30
+
+    func run() async throws {
+        guard ["lifecycle", "all"].contains(tour) else { throw ValidationError("unknown tour \(tour); try lifecycle or all") }
+        let ok = await LifecycleTour(host: host, port: port, appID: appID, controlURL: controlURL, activationTimeout: activationTimeout).run()
+        if !ok { throw ExitCode.failure }
+    }
+}
+
+/// Prints one line per step and remembers whether any failed.
+final class Steps: @unchecked Sendable {
+    private(set) var failed = false
+    func pass(_ text: String) { print("✔ \(text)") }
+    func note(_ text: String) { print("· \(text)") }
+    func fail(_ text: String) {
+        failed = true
+        print("✘ \(text)")
+    }
+}
+
+struct LifecycleTour {
+    let host: String
+    let port: Int
+    let appID: String
+    let controlURL: String?
+    let activationTimeout: Double
+
+    func run() async -> Bool {
+        let steps = Steps()
+        print("Tour: lifecycle")
+        var configuration = SDLManager.Configuration(appName: "SDL Example", appID: appID, transport: .tcp(host: host, port: port))
+        configuration.shortAppName = "SDLEx"
+        configuration.appTypes = [.media]
+        configuration.languagesSupported = [.enUs]
+        configuration.reconnectPolicy = .never
+        let manager = SDLManager(configuration: configuration)
+        let stateWatcher = Task {
+            for await state in manager.stateChanges() { steps.note("state: \(state)") }
+        }
+        defer { stateWatcher.cancel() }
+        let running = Task { try await manager.run() }
+        do {
+            try await manager.waitUntilReady()
+            steps.pass("ready")
+        } catch {
+            steps.fail("could not get ready: \(error)")
+            running.cancel()
+            return false
+        }
+        if let response = await manager.registerResponse {
+            let vehicle = response.vehicleType.map { "\($0.make ?? "?") \($0.model ?? "?") \($0.modelYear ?? "")" } ?? "unknown vehicle"
+            steps.pass("registered: RPC \(await manager.negotiatedRPCVersion), \(vehicle), display \(response.displayCapabilities?.displayName ?? "?")")
+        }
+        if let warning = await manager.registrationWarning { steps.note("registration warning: \(warning.rawValue)") }
+
+        // The driver brings the app to the screen: the control API plays the driver on the emulator.
+        if let controlURL {
+            do {
+                try await post("\(controlURL)/apps/\(appID)/activate")
+                steps.pass("asked the emulator to activate the app")
+            } catch {
+                steps.fail("control API: \(error)")
+            }
+        } else {
+            steps.note("no --control-url: waiting up to \(Int(activationTimeout)) s for the HMI to activate the app")
+        }
+        let full = await firstLevel(.full, of: manager, within: activationTimeout)
+        if full { steps.pass("HMI level FULL") } else { steps.fail("the app was not activated") }
+
+        if full, let permissions = await manager.permissions {
+            let allowed = await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await permissions.waitUntilAllowed("Show") }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(10))
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            if allowed { steps.pass("permissions: Show allowed in FULL") } else { steps.fail("Show never became allowed") }
+            do {
+                let shown = try await manager.send(Show(mainField1: "Hello from Swift", mainField2: "SmartDeviceLink"))
+                shown.success ? steps.pass("Show: \(shown.resultCode.rawValue)") : steps.fail("Show: \(shown.resultCode.rawValue)")
+            } catch {
+                steps.fail("Show: \(error)")
+            }
+        }
+
+        // Version gating: a parameter newer than the head unit is caught before sending.
+        let rpc = await manager.negotiatedRPCVersion
+        if rpc < .version(6, 0) {
+            do {
+                _ = try await manager.send(Show(mainField1: "x", templateTitle: "Title"))
+                steps.fail("a 6.0 parameter went to an RPC \(rpc) head unit")
+            } catch let error as SDLManagerError {
+                steps.pass("version gate: \(error)")
+            } catch {
+                steps.fail("version gate: \(error)")
+            }
+        } else {
+            steps.note("version gate: the head unit speaks RPC \(rpc), as new as this library; nothing to refuse")
+        }
+
+        // A batch: three menu commands at once, with progress.
+        if full {
+            let commands: [any SDLRequest] = (1...3).map { AddCommand(cmdID: 100 + $0, menuParams: MenuParams(menuName: "Example \($0)")) }
+            let results = await manager.sendConcurrently(commands) { progress in
+                steps.note("batch: \(progress.completed)/\(progress.total)")
+            }
+            let succeeded = results.filter { ((try? $0.get()) as? AddCommandResponse)?.success == true }.count
+            succeeded == 3 ? steps.pass("batch: 3 AddCommand succeeded") : steps.fail("batch: \(succeeded) of 3 succeeded")
+        }
+
+        await manager.stop()
+        _ = await running.result
+        steps.pass("stopped")
+        print(steps.failed ? "Tour lifecycle: FAILED" : "Tour lifecycle: OK")
+        return !steps.failed
+    }
+
+    private func firstLevel(_ level: HMILevel, of manager: SDLManager, within seconds: Double) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                for await current in manager.hmiLevels() where current == level { return true }
+                return false
+            }
+            group.addTask {
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+    }
+
+    private func post(_ url: String) async throws {
+        guard let address = URL(string: url) else { throw ValidationError("bad URL \(url)") }
+        var request = URLRequest(url: address)
+        request.httpMethod = "POST"
+        let (_, response) = try await URLSession.shared.data(for: request)
+        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
+            throw ValidationError("\(url) answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+        }
+    }
+}
