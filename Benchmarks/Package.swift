@@ -35,6 +35,16 @@ let package = Package(
                 .product(name: "SDLRPC", package: "swift-sdl"),
             ]
         ),
+        // Issue 11: start() to Ready and the manager's per-request overhead over the bare client.
+        .executableTarget(
+            name: "ManagerBenchmarks",
+            dependencies: [
+                .product(name: "SmartDeviceLink", package: "swift-sdl"),
+                .product(name: "SDLHeadUnit", package: "swift-sdl"),
+                .product(name: "SDLTransport", package: "swift-sdl"),
+                .product(name: "SDLRPC", package: "swift-sdl"),
+            ]
+        ),
         // Writes Payloads/*.json from values built in Swift.
         .executableTarget(
             name: "MakePayloads",

@@ -53,6 +53,8 @@ public actor SDLManager: Service {
     private var stopRequested = false
     private var failure: (any Error)?
     private var runTask: Task<Void, any Error>?
+    /// Per request type and head-unit version: whether the version gate has anything to check.
+    private var gateNeeded: [String: Bool] = [:]
     /// The head unit's language after OnLanguageChange: the next registration asks for it.
     private var switchedLanguage: Language?
     /// The latest OnHashChange: the next registration after a drop resumes with it.
@@ -352,7 +354,15 @@ public actor SDLManager: Service {
         } catch {
             throw SDLManagerError.invalidRequest("\(error)")
         }
-        let gated = try versionGate.gate(json, function: R.structInfo)
+        let gate = versionGate
+        let cacheKey = "\(R.functionName)@\(gate.headUnit)"
+        let needsGate = gateNeeded[cacheKey] ?? {
+            let needed = gate.mayRefuse(R.structInfo)
+            gateNeeded[cacheKey] = needed
+            return needed
+        }()
+        guard needsGate else { return try await client.send(R.self, json: json, bulkData: bulkData, timeout: timeout) }
+        let gated = try gate.gate(json, function: R.structInfo)
         if !gated.dropped.isEmpty {
             logger.notice("left out parameters the head unit does not have", metadata: ["parameters": "\(gated.dropped)", "rpcVersion": "\(versionGate.headUnit)"])
         }

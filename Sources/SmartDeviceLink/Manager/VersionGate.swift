@@ -78,6 +78,30 @@ struct VersionGate: Sendable {
         }
     }
 
+    /// Whether anything reachable from `info` (parameters, nested structs, enum values) is
+    /// missing in the head unit's version; when not, requests of that type need no walk.
+    func mayRefuse(_ info: SDLStructInfo) -> Bool {
+        var seen: Set<String> = []
+        return mayRefuse(info, seen: &seen)
+    }
+
+    private func mayRefuse(_ info: SDLStructInfo, seen: inout Set<String>) -> Bool {
+        guard seen.insert(info.name).inserted else { return false }
+        if !info.availability.isAvailable(in: headUnit) { return true }
+        for parameter in info.parameters {
+            if !parameter.availability.isAvailable(in: headUnit) { return true }
+            switch parameter.type {
+            case .structure(let name):
+                if let nested = Self.index.structs[name], mayRefuse(nested, seen: &seen) { return true }
+            case .enumeration(let name):
+                if let elements = Self.index.enums[name]?.elements, elements.contains(where: { !$0.availability.isAvailable(in: headUnit) }) { return true }
+            default:
+                break
+            }
+        }
+        return false
+    }
+
     static func describe(_ availability: SDLAvailability) -> String {
         switch (availability.since, availability.until) {
         case (let since?, let until?): "\(since)–\(until)"

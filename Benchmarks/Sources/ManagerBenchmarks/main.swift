@@ -1,0 +1,76 @@
+import SDLHeadUnit
+import SDLRPC
+import SDLTransport
+import SmartDeviceLink
+
+/// Issue 11's speed goals against the emulator over TCP loopback: time from `start()` to Ready
+/// (activation delay 0), and what `SDLManager.send` adds over the bare `SDLRPCClient.send`,
+/// both measured in the same run, alternating blocks so machine noise hits both alike.
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+
+let listener = try await SDLTCPListener.bind(port: 0)
+let emulator = SDLHeadUnitEmulator()
+let server = Task { try await listener.run { transport in await emulator.serve(transport) } }
+let clock = ContinuousClock()
+let show = Show(mainField1: "Now playing", mainField2: "Artist", softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 1)])
+
+// Start to Ready.
+var startTimes: [Double] = []
+for index in 0..<60 {
+    var configuration = SDLManager.Configuration(appName: "bench", appID: "start\(index)", transport: .tcp(host: "127.0.0.1", port: listener.port))
+    configuration.reconnectPolicy = .never
+    let manager = SDLManager(configuration: configuration)
+    let began = clock.now
+    try await manager.start()
+    let elapsed = clock.now - began
+    if index >= 10 { startTimes.append(milliseconds(elapsed)) }  // the first ones warm up
+    await manager.stop()
+}
+
+// Per-request overhead: the manager and a bare client, each against its own registered app.
+var configuration = SDLManager.Configuration(appName: "bench", appID: "managed", transport: .tcp(host: "127.0.0.1", port: listener.port))
+configuration.reconnectPolicy = .never
+let manager = SDLManager(configuration: configuration)
+try await manager.start()
+for await level in manager.hmiLevels() where level == .full { break }
+
+let transport = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port)
+let session = SDLProtocolSession(transport: transport)
+let client = SDLRPCClient(session: session)
+let clientRun = Task { try await client.run() }
+try await session.start()
+_ = try await client.send(RegisterAppInterface(
+    syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "bare",
+    isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "bare"))
+
+for _ in 0..<300 {
+    _ = try await client.send(show)
+    _ = try await manager.send(show)
+}
+var bare: [Double] = []
+var managed: [Double] = []
+for _ in 0..<20 {
+    var began = clock.now
+    for _ in 0..<200 { _ = try await client.send(show) }
+    bare.append(milliseconds(clock.now - began) / 200)
+    began = clock.now
+    for _ in 0..<200 { _ = try await manager.send(show) }
+    managed.append(milliseconds(clock.now - began) / 200)
+}
+await manager.stop()
+await client.close()
+_ = await clientRun.result
+await listener.close()
+server.cancel()
+
+print("| measure | median |")
+print("| --- | ---: |")
+print("| start() → Ready (50 starts) | \((median(startTimes) * 100).rounded() / 100) ms |")
+print("| Show round trip, bare SDLRPCClient (20 blocks of 200) | \((median(bare) * 1000).rounded() / 1000) ms |")
+print("| Show round trip, SDLManager.send (same run) | \((median(managed) * 1000).rounded() / 1000) ms |")
+print("| manager overhead | \(((median(managed) / median(bare) - 1) * 1000).rounded() / 10) % |")
