@@ -91,20 +91,11 @@ struct LifecycleTour {
         } else {
             steps.note("no --control-url: waiting up to \(Int(activationTimeout)) s for the HMI to activate the app")
         }
-        let full = await firstLevel(.full, of: manager, within: activationTimeout)
+        let full = await manager.waitForHMILevel(.full, timeout: .milliseconds(Int(activationTimeout * 1000)))
         if full { steps.pass("HMI level FULL") } else { steps.fail("the app was not activated") }
 
         if full, let permissions = await manager.permissions {
-            let allowed = await withTaskGroup(of: Bool.self) { group in
-                group.addTask { await permissions.waitUntilAllowed("Show") }
-                group.addTask {
-                    try? await Task.sleep(for: .seconds(10))
-                    return false
-                }
-                let first = await group.next() ?? false
-                group.cancelAll()
-                return first
-            }
+            let allowed = await permissions.waitUntilAllowed("Show", timeout: .seconds(10))
             if allowed { steps.pass("permissions: Show allowed in FULL") } else { steps.fail("Show never became allowed") }
             do {
                 let shown = try await manager.send(Show(mainField1: "Hello from Swift", mainField2: "SmartDeviceLink"))
@@ -144,22 +135,6 @@ struct LifecycleTour {
         steps.pass("stopped")
         print(steps.failed ? "Tour lifecycle: FAILED" : "Tour lifecycle: OK")
         return !steps.failed
-    }
-
-    private func firstLevel(_ level: HMILevel, of manager: SDLManager, within seconds: Double) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                for await current in manager.hmiLevels() where current == level { return true }
-                return false
-            }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
     }
 
     private func post(_ url: String) async throws {

@@ -49,7 +49,7 @@ struct Send: AsyncParsableCommand {
                 }
                 _ = try await connection.register(with: client)
                 if type != RegisterAppInterface.self {
-                    let allowed = await Self.waitUntilAllowed(name, permissions: permissions, seconds: wait)
+                    let allowed = await permissions.waitUntilAllowed(name, timeout: .milliseconds(Int(wait * 1000)))
                     if !allowed {
                         Output.error("\(name) is not allowed in HMI level \(await permissions.hmiLevel.rawValue) after \(wait) s; activate the app on the head unit or raise --wait. Sending anyway.")
                     }
@@ -61,20 +61,6 @@ struct Send: AsyncParsableCommand {
             }
         }
         guard case .string("SUCCESS")? = result else { throw ExitCode.failure }
-    }
-
-    /// True once the tracker allows `name`, false after `seconds`.
-    static func waitUntilAllowed(_ name: String, permissions: SDLPermissionTracker, seconds: Double) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await permissions.waitUntilAllowed(name) }
-            group.addTask {
-                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
     }
 
     /// Checks `json` against the request type before anything is sent.

@@ -92,6 +92,15 @@ public actor SDLManager: Service {
     /// HMI level changes of the main window, starting with the current level.
     public nonisolated func hmiLevels() -> AsyncStream<HMILevel> { levelFanOut.subscribe() }
 
+    /// Waits until the main window reaches `level`: true then, false after `timeout`.
+    public nonisolated func waitForHMILevel(_ level: HMILevel, timeout: Duration) async -> Bool {
+        let levels = hmiLevels()
+        return await firstOf(timeout: timeout) {
+            for await current in levels where current == level { return true }
+            return false
+        }
+    }
+
     /// The main window's OnHMIStatus (audio and video streaming state, system context), current first.
     public nonisolated func hmiStatuses() -> AsyncStream<OnHMIStatus> { statusFanOut.subscribe() }
 

@@ -87,6 +87,11 @@ public actor SDLPermissionTracker {
         }
     }
 
+    /// Like `waitUntilAllowed(_:)`, giving up (false) after `timeout`.
+    public func waitUntilAllowed(_ rpc: String, timeout: Duration) async -> Bool {
+        await firstOf(timeout: timeout) { await self.waitUntilAllowed(rpc) }
+    }
+
     private func cancelWaiter(_ id: Int) {
         waiters.removeValue(forKey: id)?.continuation.resume(returning: false)
     }
@@ -96,5 +101,19 @@ public actor SDLPermissionTracker {
             waiters[id] = nil
             waiter.continuation.resume(returning: true)
         }
+    }
+}
+
+/// `operation`'s answer, or false when `timeout` passes first (the operation is cancelled).
+func firstOf(timeout: Duration, _ operation: @escaping @Sendable () async -> Bool) async -> Bool {
+    await withTaskGroup(of: Bool.self) { group in
+        group.addTask { await operation() }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return false
+        }
+        let first = await group.next() ?? false
+        group.cancelAll()
+        return first
     }
 }
