@@ -111,6 +111,35 @@ import Testing
         #expect(await tracker.waitUntilAllowed("NoSuchRPC") == false)
     }
 
+    @Test func groupsAndObserversFollowLevelsAndChanges() async throws {
+        let headUnit = FakeHeadUnit()
+        let connection = try await Connection.to(headUnit)
+        let tracker = SDLPermissionTracker(client: connection.client)
+        let following = Task { await tracker.run() }
+        let group = ["Show", "Alert"]
+        let any = await tracker.observe(group, .anyChange)
+        let all = await tracker.observe(group, .allAllowed)
+        var anyIterator = any.makeAsyncIterator()
+        var allIterator = all.makeAsyncIterator()
+        #expect(await anyIterator.next()?["Show"]?.allowedLevels == nil)  // the current state: unknown
+        #expect(await tracker.status(of: group) == .unknown)
+        try await headUnit.notify(OnPermissionsChange(permissionItem: [
+            Self.item("Show", [.background, .full]), Self.item("Alert", [.full]),
+        ]))
+        #expect(await anyIterator.next()?["Alert"]?.isAllowed == false)
+        #expect(await tracker.status(of: group) == .disallowed)
+        try await headUnit.notify(OnHMIStatus(hmiLevel: .background, audioStreamingState: .notAudible, systemContext: .main))
+        #expect(await anyIterator.next()?["Show"]?.isAllowed == true)
+        #expect(await tracker.status(of: group) == .mixed)
+        try await headUnit.notify(OnHMIStatus(hmiLevel: .full, audioStreamingState: .audible, systemContext: .main))
+        // The all-allowed observer speaks only now.
+        let allAllowed = await allIterator.next()
+        #expect(allAllowed?.values.allSatisfy(\.isAllowed) == true)
+        #expect(await tracker.status(of: group) == .allowed)
+        await connection.client.close()
+        await following.value
+    }
+
     @Test func aCancelledWaitReturnsFalse() async throws {
         let headUnit = FakeHeadUnit()
         let connection = try await Connection.to(headUnit)

@@ -11,6 +11,17 @@ public actor SDLPermissionTracker {
     public private(set) var hmiLevel: HMILevel = .none
     private var allowedLevels: [String: Set<HMILevel>] = [:]
     private var allowedParameters: [String: Set<String>] = [:]
+    private var userDisallowedParameters: [String: Set<String>] = [:]
+    private var encryptionRequired: Set<String> = []
+    private var observers: [Int: Observer] = [:]
+    private var nextObserverID = 0
+
+    private struct Observer {
+        let rpcs: [String]
+        let kind: SDLPermissionObservation
+        let continuation: AsyncStream<[String: SDLRPCPermission]>.Continuation
+        var last: [String: SDLRPCPermission]?
+    }
     private var waiters: [Int: (rpc: String, continuation: CheckedContinuation<Bool, Never>)] = [:]
     private var nextWaiterID = 0
     private var finished = false
@@ -38,6 +49,8 @@ public actor SDLPermissionTracker {
         finished = true
         for waiter in waiters.values { waiter.continuation.resume(returning: false) }
         waiters.removeAll()
+        for observer in observers.values { observer.continuation.finish() }
+        observers.removeAll()
     }
 
     /// Applies an OnHMIStatus (main window only).
@@ -45,6 +58,7 @@ public actor SDLPermissionTracker {
         guard status.windowID == nil || status.windowID == 0 else { return }
         hmiLevel = status.hmiLevel
         wakeWaiters()
+        notifyObservers()
     }
 
     /// Applies an OnPermissionsChange: its items replace what was known for those RPCs.
@@ -52,8 +66,11 @@ public actor SDLPermissionTracker {
         for item in change.permissionItem {
             allowedLevels[item.rpcName] = Set(item.hmiPermissions.allowed)
             allowedParameters[item.rpcName] = Set(item.parameterPermissions.allowed)
+            userDisallowedParameters[item.rpcName] = Set(item.parameterPermissions.userDisallowed)
+            if item.requireEncryption == true { encryptionRequired.insert(item.rpcName) } else { encryptionRequired.remove(item.rpcName) }
         }
         wakeWaiters()
+        notifyObservers()
     }
 
     /// Whether `rpc` (its spec name) is allowed at the current HMI level.
@@ -69,6 +86,56 @@ public actor SDLPermissionTracker {
     /// The parameters (vehicle-data items...) the head unit allows for `rpc`.
     public func parameters(allowedFor rpc: String) -> Set<String> {
         allowedParameters[rpc] ?? []
+    }
+
+    /// One RPC's permission now.
+    public func permission(of rpc: String) -> SDLRPCPermission {
+        SDLRPCPermission(
+            rpc: rpc, isAllowed: isAllowed(rpc), allowedLevels: allowedLevels[rpc],
+            allowedParameters: allowedParameters[rpc] ?? [], userDisallowedParameters: userDisallowedParameters[rpc] ?? [],
+            requiresEncryption: encryptionRequired.contains(rpc))
+    }
+
+    /// A group's status now: all allowed, none, some, or unknown while the head unit has not
+    /// mentioned one of them.
+    public func status(of rpcs: [String]) -> SDLPermissionGroupStatus {
+        guard rpcs.allSatisfy({ allowedLevels[$0] != nil }) else { return .unknown }
+        let allowed = rpcs.filter(isAllowed).count
+        return allowed == rpcs.count ? .allowed : allowed == 0 ? .disallowed : .mixed
+    }
+
+    /// The group's permissions each time they change (re-evaluated on every HMI level and
+    /// permission change). `.anyChange` yields the current permissions at once and then every
+    /// change; `.allAllowed` yields only when every RPC of the group is allowed (its first value
+    /// comes when they all are, as the guide describes).
+    public func observe(_ rpcs: [String], _ kind: SDLPermissionObservation = .anyChange) -> AsyncStream<[String: SDLRPCPermission]> {
+        let (stream, continuation) = AsyncStream<[String: SDLRPCPermission]>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        if finished {
+            continuation.finish()
+            return stream
+        }
+        nextObserverID += 1
+        let id = nextObserverID
+        observers[id] = Observer(rpcs: rpcs, kind: kind, continuation: continuation, last: nil)
+        continuation.onTermination = { _ in Task { await self.removeObserver(id) } }
+        notifyObservers()
+        return stream
+    }
+
+    private func removeObserver(_ id: Int) {
+        observers[id] = nil
+    }
+
+    private func notifyObservers() {
+        for (id, observer) in observers {
+            let current = Dictionary(uniqueKeysWithValues: observer.rpcs.map { ($0, permission(of: $0)) })
+            guard current != observer.last else { continue }
+            observers[id]?.last = current
+            switch observer.kind {
+            case .anyChange: observer.continuation.yield(current)
+            case .allAllowed: if current.values.allSatisfy(\.isAllowed) { observer.continuation.yield(current) }
+            }
+        }
     }
 
     /// Waits until `rpc` is allowed at the current level: true then, false when the connection
@@ -116,4 +183,28 @@ func firstOf(timeout: Duration, _ operation: @escaping @Sendable () async -> Boo
         group.cancelAll()
         return first
     }
+}
+
+/// One RPC's permission at the current HMI level.
+public struct SDLRPCPermission: Sendable, Hashable {
+    public var rpc: String
+    public var isAllowed: Bool
+    /// nil while the head unit has not mentioned the RPC.
+    public var allowedLevels: Set<HMILevel>?
+    public var allowedParameters: Set<String>
+    public var userDisallowedParameters: Set<String>
+    public var requiresEncryption: Bool
+}
+
+/// How a group of RPCs stands.
+public enum SDLPermissionGroupStatus: Sendable, Hashable {
+    case allowed, mixed, disallowed, unknown
+}
+
+/// What a permission observer hears.
+public enum SDLPermissionObservation: Sendable, Hashable {
+    /// Every change of any RPC of the group, starting with the current state.
+    case anyChange
+    /// Only the moments when every RPC of the group is allowed.
+    case allAllowed
 }
