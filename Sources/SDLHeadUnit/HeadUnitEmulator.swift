@@ -272,6 +272,8 @@ public actor SDLHeadUnitEmulator {
         case let request as ScrollableMessage: return startInteraction(.scrollableMessage, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: true, timeout: .milliseconds(request.timeout ?? 30_000))
         case let request as CancelInteraction: return cancelInteraction(request, appID: appID)
         case let request as ShowAppMenu: return showAppMenu(request, appID: appID)
+        case let request as CreateWindow: return createWindow(request, appID: appID)
+        case let request as DeleteWindow: return deleteWindow(request, appID: appID)
         case let request as GetSystemCapability: return getSystemCapability(request, appID: appID)
         case let request as PutFile: return putFile(request, rpc: rpc, appID: appID)
         case is ListFiles: return listFiles(appID: appID)

@@ -22,6 +22,8 @@ struct EmulatedApp: Sendable {
     var choiceSets: [Int: SDLJSONValue] = [:]
     var buttonSubscriptions: Set<ButtonName> = []
     var capabilitySubscriptions: Set<SystemCapabilityType> = []
+    /// Widgets the app created (CreateWindow), by window ID: their names.
+    var windows: [Int: String] = [:]
     /// What is on top of the app's screen and waits for the user, if anything.
     var interaction: PendingInteraction?
     /// The app's menu is open (ShowAppMenu, or the driver opened it): system context MENU.

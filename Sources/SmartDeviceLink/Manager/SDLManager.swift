@@ -43,8 +43,7 @@ public actor SDLManager: Service {
     public let configuration: Configuration
     private var logger: Logger
     private let stateFanOut = StreamFanOut<State>(bufferLimit: 32, replaysLatest: true, initial: .stopped)
-    private let levelFanOut = StreamFanOut<HMILevel>(bufferLimit: 32, replaysLatest: true)
-    private let statusFanOut = StreamFanOut<OnHMIStatus>(bufferLimit: 32, replaysLatest: true)
+    private let statusBoard = HMIStatusBoard()
     private let hashFanOut = StreamFanOut<String>(bufferLimit: 8, replaysLatest: true)
     private var client: SDLRPCClient?
     /// The connection being set up or served, so `stop()` can end it before Ready too.
@@ -77,6 +76,33 @@ public actor SDLManager: Service {
         self.logger = configuration.logger
         self.resumeHash = configuration.resumeHash
         self.hashStore = hashStore
+        (delegateCalls, delegateQueue) = AsyncStream.makeStream()
+    }
+
+    deinit {
+        delegateQueue.finish()
+        delegateTask?.cancel()
+    }
+
+    // MARK: Delegate
+
+    private weak var delegate: (any SDLManagerDelegate)?
+    private let delegateCalls: AsyncStream<@Sendable () async -> Void>
+    private let delegateQueue: AsyncStream<@Sendable () async -> Void>.Continuation
+    private var delegateTask: Task<Void, Never>?
+
+    /// Callbacks for apps that prefer them to the streams; held weakly. Calls arrive in order,
+    /// one at a time.
+    public func setDelegate(_ delegate: (any SDLManagerDelegate)?) {
+        self.delegate = delegate
+        guard delegateTask == nil else { return }
+        let calls = delegateCalls
+        delegateTask = Task { for await call in calls { await call() } }
+    }
+
+    private func tellDelegate(_ call: @escaping @Sendable (any SDLManagerDelegate, SDLManager) async -> Void) {
+        guard let delegate else { return }
+        delegateQueue.yield { await call(delegate, self) }
     }
 
     // MARK: State
@@ -87,10 +113,35 @@ public actor SDLManager: Service {
     public nonisolated func stateChanges() -> AsyncStream<State> { stateFanOut.subscribe() }
 
     /// The main window's HMI level; NONE until the first OnHMIStatus.
-    public nonisolated var hmiLevel: HMILevel { levelFanOut.latest ?? .none }
+    public nonisolated var hmiLevel: HMILevel { statusBoard.main.levels.latest ?? .none }
 
-    /// HMI level changes of the main window, starting with the current level.
-    public nonisolated func hmiLevels() -> AsyncStream<HMILevel> { levelFanOut.subscribe() }
+    /// HMI level changes of a window (the main window by default), starting with the current
+    /// level once the head unit has reported one.
+    public nonisolated func hmiLevels(window: Int = 0) -> AsyncStream<HMILevel> { statusBoard.window(window).levels.subscribe() }
+
+    /// Whether the app's audio is heard; NOT_AUDIBLE until the first OnHMIStatus.
+    public nonisolated var audioStreamingState: AudioStreamingState { statusBoard.main.audio.latest ?? .notAudible }
+
+    /// Audio streaming state changes, starting with the current state.
+    public nonisolated func audioStreamingStates() -> AsyncStream<AudioStreamingState> { statusBoard.main.audio.subscribe() }
+
+    /// Whether the app may stream video (STREAMABLE when the head unit, before RPC 5.0, does
+    /// not say); NOT_STREAMABLE until the first OnHMIStatus.
+    public nonisolated var videoStreamingState: VideoStreamingState { statusBoard.main.video.latest ?? .notStreamable }
+
+    /// Video streaming state changes, starting with the current state.
+    public nonisolated func videoStreamingStates() -> AsyncStream<VideoStreamingState> { statusBoard.main.video.subscribe() }
+
+    /// What the main window shows over the app (a menu, a VR session, an alert); MAIN until
+    /// the first OnHMIStatus.
+    public nonisolated var systemContext: SystemContext { systemContext(window: 0) ?? .main }
+
+    /// A window's system context, nil until the head unit has reported on that window.
+    public nonisolated func systemContext(window: Int) -> SystemContext? { statusBoard.window(window).contexts.latest }
+
+    /// System context changes of a window (the main window by default), starting with the
+    /// current one.
+    public nonisolated func systemContexts(window: Int = 0) -> AsyncStream<SystemContext> { statusBoard.window(window).contexts.subscribe() }
 
     /// Waits until the main window reaches `level`: true then, false after `timeout`.
     public nonisolated func waitForHMILevel(_ level: HMILevel, timeout: Duration) async -> Bool {
@@ -101,13 +152,14 @@ public actor SDLManager: Service {
         }
     }
 
-    /// The main window's OnHMIStatus (audio and video streaming state, system context), current first.
-    public nonisolated func hmiStatuses() -> AsyncStream<OnHMIStatus> { statusFanOut.subscribe() }
+    /// A window's OnHMIStatus as it arrives (the main window by default), current first.
+    public nonisolated func hmiStatuses(window: Int = 0) -> AsyncStream<OnHMIStatus> { statusBoard.window(window).statuses.subscribe() }
 
     private func set(_ newState: State) {
         guard state != newState else { return }
         logger.debug("manager state", metadata: ["state": "\(newState)"])
         stateFanOut.yield(newState)
+        tellDelegate { await $0.manager($1, didChangeState: newState) }
     }
 
     // MARK: Running
@@ -204,9 +256,9 @@ public actor SDLManager: Service {
             // Ready only once the sub-managers run and this connection's first OnHMIStatus is in.
             let (firstStatus, firstStatusSeen) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             group.addTask {
-                for await status in statuses where status.windowID == nil || status.windowID == 0 {
+                for await status in statuses {
                     await self.received(status)
-                    firstStatusSeen.yield()
+                    if (status.windowID ?? 0) == 0 { firstStatusSeen.yield() }
                 }
                 firstStatusSeen.finish()
                 return nil
@@ -289,8 +341,22 @@ public actor SDLManager: Service {
     }
 
     private func received(_ status: OnHMIStatus) {
-        statusFanOut.yield(status)
-        if levelFanOut.latest != status.hmiLevel || levelFanOut.latest == nil { levelFanOut.yield(status.hmiLevel) }
+        let window = status.windowID ?? 0
+        let changes = statusBoard.window(window).receive(status)
+        if let (old, new) = changes.level {
+            logger.debug("HMI level", metadata: ["level": "\(new.rawValue)", "window": "\(window)"])
+            tellDelegate { await $0.manager($1, hmiLevelChangedFrom: old, to: new, window: window) }
+        }
+        if let (old, new) = changes.context {
+            tellDelegate { await $0.manager($1, systemContextChangedFrom: old, to: new, window: window) }
+        }
+        guard window == 0 else { return }
+        if let (old, new) = changes.audio {
+            tellDelegate { await $0.manager($1, audioStreamingStateChangedFrom: old, to: new) }
+        }
+        if let (old, new) = changes.video {
+            tellDelegate { await $0.manager($1, videoStreamingStateChangedFrom: old, to: new) }
+        }
     }
 
     private func hashChanged(_ hash: String) async {
