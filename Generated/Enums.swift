@@ -6955,7 +6955,7 @@ extension VehicleDataType {
         .init(name: "VEHICLEDATA_FUELLEVEL_STATE", availability: .init(until: .version(7, 0))),
         .init(name: "VEHICLEDATA_FUELCONSUMPTION"),
         .init(name: "VEHICLEDATA_CLIMATEDATA", availability: .init(since: .version(7, 1))),
-        .init(name: "VEHICLEDATA_EXTERNTEMP", availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "VEHICLEDATA_EXTERNTEMP", availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "VEHICLEDATA_VIN"),
         .init(name: "VEHICLEDATA_GEARSTATUS", availability: .init(since: .version(7, 0))),
         .init(name: "VEHICLEDATA_PRNDL", availability: .init(until: .version(7, 0))),
@@ -7204,7 +7204,7 @@ extension DisplayType {
         return true
     }
 
-    public static let enumInfo = SDLRuntime.SDLEnumInfo(name: "DisplayType", availability: .init(since: .version(5, 0), isDeprecated: true), elements: [
+    public static let enumInfo = SDLRuntime.SDLEnumInfo(name: "DisplayType", availability: .init(since: .version(1, 0), isDeprecated: true), elements: [
         .init(name: "CID"),
         .init(name: "TYPE2"),
         .init(name: "TYPE5"),
@@ -7272,7 +7272,7 @@ extension TextFieldName {
         .init(name: "mainField3"),
         .init(name: "mainField4"),
         .init(name: "statusBar"),
-        .init(name: "mediaClock", availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "mediaClock", availability: .init(since: .version(1, 0), isDeprecated: true)),
         .init(name: "mediaTrack"),
         .init(name: "templateTitle", availability: .init(since: .version(6, 0))),
         .init(name: "alertText1"),
@@ -7374,10 +7374,10 @@ extension SDLCharacterSet {
     }
 
     public static let enumInfo = SDLRuntime.SDLEnumInfo(name: "CharacterSet", availability: .init(since: .version(1, 0)), elements: [
-        .init(name: "TYPE2SET", availability: .init(since: .version(7, 0), isDeprecated: true)),
-        .init(name: "TYPE5SET", availability: .init(since: .version(7, 0), isDeprecated: true)),
-        .init(name: "CID1SET", availability: .init(since: .version(7, 0), isDeprecated: true)),
-        .init(name: "CID2SET", availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "TYPE2SET", availability: .init(since: .version(1, 0), isDeprecated: true)),
+        .init(name: "TYPE5SET", availability: .init(since: .version(1, 0), isDeprecated: true)),
+        .init(name: "CID1SET", availability: .init(since: .version(1, 0), isDeprecated: true)),
+        .init(name: "CID2SET", availability: .init(since: .version(1, 0), isDeprecated: true)),
         .init(name: "ASCII", availability: .init(since: .version(7, 0))),
         .init(name: "ISO_8859_1", availability: .init(since: .version(7, 0))),
         .init(name: "UTF_8", availability: .init(since: .version(7, 0))),
@@ -9138,7 +9138,7 @@ extension SupportedSeat {
         return true
     }
 
-    public static let enumInfo = SDLRuntime.SDLEnumInfo(name: "SupportedSeat", availability: .init(since: .version(6, 0), isDeprecated: true), elements: [
+    public static let enumInfo = SDLRuntime.SDLEnumInfo(name: "SupportedSeat", availability: .init(since: .version(5, 0), isDeprecated: true), elements: [
         .init(name: "DRIVER"),
         .init(name: "FRONT_PASSENGER"),
     ])

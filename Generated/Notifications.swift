@@ -1016,16 +1016,16 @@ extension OnVehicleData {
         .init(name: "gps", type: .structure("GPSData"), isMandatory: false),
         .init(name: "speed", type: .float, isMandatory: false, minValue: 0, maxValue: 700),
         .init(name: "rpm", type: .integer, isMandatory: false, minValue: 0, maxValue: 20000),
-        .init(name: "fuelLevel", type: .float, isMandatory: false, minValue: -6, maxValue: 106, availability: .init(since: .version(7, 0), isDeprecated: true)),
-        .init(name: "fuelLevel_State", type: .enumeration("ComponentVolumeStatus"), isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "fuelLevel", type: .float, isMandatory: false, minValue: -6, maxValue: 106, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "fuelLevel_State", type: .enumeration("ComponentVolumeStatus"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "instantFuelConsumption", type: .float, isMandatory: false, minValue: 0, maxValue: 25575),
         .init(name: "fuelRange", type: .structure("FuelRange"), isArray: true, isMandatory: false, minSize: 0, maxSize: 100, availability: .init(since: .version(5, 0))),
         .init(name: "climateData", type: .structure("ClimateData"), isMandatory: false, availability: .init(since: .version(7, 1))),
-        .init(name: "externalTemperature", type: .float, isMandatory: false, minValue: -40, maxValue: 100, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "externalTemperature", type: .float, isMandatory: false, minValue: -40, maxValue: 100, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "turnSignal", type: .enumeration("TurnSignal"), isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "vin", type: .string, isMandatory: false, maxLength: 17),
         .init(name: "gearStatus", type: .structure("GearStatus"), isMandatory: false, availability: .init(since: .version(7, 0))),
-        .init(name: "prndl", type: .enumeration("PRNDL"), isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "prndl", type: .enumeration("PRNDL"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "tirePressure", type: .structure("TireStatus"), isMandatory: false),
         .init(name: "odometer", type: .integer, isMandatory: false, minValue: 0, maxValue: 17000000),
         .init(name: "beltStatus", type: .structure("BeltStatus"), isMandatory: false),
@@ -1611,7 +1611,7 @@ extension OnSystemRequest {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "OnSystemRequest", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "requestType", type: .enumeration("RequestType"), isMandatory: true),
         .init(name: "requestSubType", type: .string, isMandatory: false, maxLength: 255, availability: .init(since: .version(5, 0))),
-        .init(name: "url", type: .string, isMandatory: false, availability: .init(since: .version(7, 0))),
+        .init(name: "url", type: .string, isMandatory: false, availability: .init(since: .version(3, 0))),
         .init(name: "timeout", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000),
         .init(name: "fileType", type: .enumeration("FileType"), isMandatory: false),
         .init(name: "offset", type: .integer, isMandatory: false, minValue: 0, maxValue: 100000000000),
@@ -2063,7 +2063,7 @@ extension OnEncodedSyncPData {
     public static let functionID = FunctionID.onEncodedSyncPDataID
     public static let messageType = SDLRuntime.SDLMessageType.notification
 
-    public static let structInfo = SDLRuntime.SDLStructInfo(name: "OnEncodedSyncPData", availability: .init(since: .version(7, 1), isDeprecated: true), parameters: [
+    public static let structInfo = SDLRuntime.SDLStructInfo(name: "OnEncodedSyncPData", availability: .init(since: .version(1, 0), isDeprecated: true), parameters: [
         .init(name: "data", type: .string, isArray: true, isMandatory: true, maxLength: 1000000, minSize: 1, maxSize: 100),
         .init(name: "URL", type: .string, isMandatory: false, maxLength: 1000),
         .init(name: "Timeout", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000),

@@ -3795,7 +3795,7 @@ extension Show {
         .init(name: "mainField4", type: .string, isMandatory: false, minLength: 0, maxLength: 500, availability: .init(since: .version(2, 0))),
         .init(name: "alignment", type: .enumeration("TextAlignment"), isMandatory: false, availability: .init(since: .version(1, 0))),
         .init(name: "statusBar", type: .string, isMandatory: false, minLength: 0, maxLength: 500, availability: .init(since: .version(1, 0))),
-        .init(name: "mediaClock", type: .string, isMandatory: false, minLength: 0, maxLength: 500, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "mediaClock", type: .string, isMandatory: false, minLength: 0, maxLength: 500, availability: .init(since: .version(1, 0), isDeprecated: true)),
         .init(name: "mediaTrack", type: .string, isMandatory: false, minLength: 0, maxLength: 500, availability: .init(since: .version(1, 0))),
         .init(name: "graphic", type: .structure("Image"), isMandatory: false, availability: .init(since: .version(3, 0))),
         .init(name: "secondaryGraphic", type: .structure("Image"), isMandatory: false, availability: .init(since: .version(3, 0))),
@@ -4224,15 +4224,15 @@ extension SubscribeVehicleData {
         .init(name: "gps", type: .boolean, isMandatory: false),
         .init(name: "speed", type: .boolean, isMandatory: false),
         .init(name: "rpm", type: .boolean, isMandatory: false),
-        .init(name: "fuelLevel", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
-        .init(name: "fuelLevel_State", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "fuelLevel", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "fuelLevel_State", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "instantFuelConsumption", type: .boolean, isMandatory: false),
         .init(name: "fuelRange", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "climateData", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1))),
-        .init(name: "externalTemperature", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "externalTemperature", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "turnSignal", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "gearStatus", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0))),
-        .init(name: "prndl", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "prndl", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "tirePressure", type: .boolean, isMandatory: false),
         .init(name: "odometer", type: .boolean, isMandatory: false),
         .init(name: "beltStatus", type: .boolean, isMandatory: false),
@@ -4464,15 +4464,15 @@ extension UnsubscribeVehicleData {
         .init(name: "gps", type: .boolean, isMandatory: false),
         .init(name: "speed", type: .boolean, isMandatory: false),
         .init(name: "rpm", type: .boolean, isMandatory: false),
-        .init(name: "fuelLevel", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
-        .init(name: "fuelLevel_State", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "fuelLevel", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "fuelLevel_State", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "instantFuelConsumption", type: .boolean, isMandatory: false),
         .init(name: "fuelRange", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "climateData", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1))),
-        .init(name: "externalTemperature", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "externalTemperature", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "turnSignal", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "gearStatus", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0))),
-        .init(name: "prndl", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "prndl", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "tirePressure", type: .boolean, isMandatory: false),
         .init(name: "odometer", type: .boolean, isMandatory: false),
         .init(name: "beltStatus", type: .boolean, isMandatory: false),
@@ -4704,16 +4704,16 @@ extension GetVehicleData {
         .init(name: "gps", type: .boolean, isMandatory: false),
         .init(name: "speed", type: .boolean, isMandatory: false),
         .init(name: "rpm", type: .boolean, isMandatory: false),
-        .init(name: "fuelLevel", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
-        .init(name: "fuelLevel_State", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "fuelLevel", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "fuelLevel_State", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "instantFuelConsumption", type: .boolean, isMandatory: false),
         .init(name: "fuelRange", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "climateData", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1))),
-        .init(name: "externalTemperature", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "externalTemperature", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "turnSignal", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "vin", type: .boolean, isMandatory: false),
         .init(name: "gearStatus", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0))),
-        .init(name: "prndl", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "prndl", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "tirePressure", type: .boolean, isMandatory: false),
         .init(name: "odometer", type: .boolean, isMandatory: false),
         .init(name: "beltStatus", type: .boolean, isMandatory: false),
@@ -5720,7 +5720,7 @@ extension SetDisplayLayout {
     public static let functionID = FunctionID.setDisplayLayoutID
     public static let messageType = SDLRuntime.SDLMessageType.request
 
-    public static let structInfo = SDLRuntime.SDLStructInfo(name: "SetDisplayLayout", availability: .init(since: .version(6, 0), isDeprecated: true), parameters: [
+    public static let structInfo = SDLRuntime.SDLStructInfo(name: "SetDisplayLayout", availability: .init(since: .version(3, 0), isDeprecated: true), parameters: [
         .init(name: "displayLayout", type: .string, isMandatory: true, maxLength: 500),
         .init(name: "dayColorScheme", type: .structure("TemplateColorScheme"), isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "nightColorScheme", type: .structure("TemplateColorScheme"), isMandatory: false, availability: .init(since: .version(5, 0))),
@@ -6017,7 +6017,7 @@ extension GetInteriorVehicleData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "GetInteriorVehicleData", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "moduleType", type: .enumeration("ModuleType"), isMandatory: true),
         .init(name: "moduleId", type: .string, isMandatory: false, maxLength: 100, availability: .init(since: .version(6, 0))),
-        .init(name: "subscribe", type: .boolean, isMandatory: false, availability: .init(since: .version(4, 5, 1))),
+        .init(name: "subscribe", type: .boolean, isMandatory: false, availability: .init(since: .version(4, 5))),
     ])
 }
 
@@ -6708,7 +6708,7 @@ extension EncodedSyncPData {
     public static let functionID = FunctionID.encodedSyncPDataID
     public static let messageType = SDLRuntime.SDLMessageType.request
 
-    public static let structInfo = SDLRuntime.SDLStructInfo(name: "EncodedSyncPData", availability: .init(since: .version(7, 1), isDeprecated: true), parameters: [
+    public static let structInfo = SDLRuntime.SDLStructInfo(name: "EncodedSyncPData", availability: .init(since: .version(1, 0), isDeprecated: true), parameters: [
         .init(name: "data", type: .string, isArray: true, isMandatory: true, maxLength: 1000000, minSize: 1, maxSize: 100),
     ])
 }

@@ -2477,21 +2477,21 @@ extension RegisterAppInterfaceResponse {
         .init(name: "syncMsgVersion", type: .structure("SyncMsgVersion"), isMandatory: false),
         .init(name: "language", type: .enumeration("Language"), isMandatory: false),
         .init(name: "hmiDisplayLanguage", type: .enumeration("Language"), isMandatory: false, availability: .init(since: .version(2, 0))),
-        .init(name: "displayCapabilities", type: .structure("DisplayCapabilities"), isMandatory: false, availability: .init(since: .version(6, 0), isDeprecated: true)),
-        .init(name: "buttonCapabilities", type: .structure("ButtonCapabilities"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100, availability: .init(since: .version(6, 0), isDeprecated: true)),
-        .init(name: "softButtonCapabilities", type: .structure("SoftButtonCapabilities"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100, availability: .init(since: .version(6, 0), isDeprecated: true)),
-        .init(name: "presetBankCapabilities", type: .structure("PresetBankCapabilities"), isMandatory: false, availability: .init(since: .version(6, 0), isDeprecated: true)),
+        .init(name: "displayCapabilities", type: .structure("DisplayCapabilities"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "buttonCapabilities", type: .structure("ButtonCapabilities"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "softButtonCapabilities", type: .structure("SoftButtonCapabilities"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "presetBankCapabilities", type: .structure("PresetBankCapabilities"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "hmiZoneCapabilities", type: .enumeration("HmiZoneCapabilities"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100, availability: .init(since: .version(1, 0))),
         .init(name: "speechCapabilities", type: .enumeration("SpeechCapabilities"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100, availability: .init(since: .version(1, 0))),
         .init(name: "prerecordedSpeech", type: .enumeration("PrerecordedSpeech"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100, availability: .init(since: .version(3, 0))),
         .init(name: "vrCapabilities", type: .enumeration("VrCapabilities"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100, availability: .init(since: .version(1, 0))),
         .init(name: "audioPassThruCapabilities", type: .structure("AudioPassThruCapabilities"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100, availability: .init(since: .version(2, 0))),
         .init(name: "pcmStreamCapabilities", type: .structure("AudioPassThruCapabilities"), isMandatory: false, availability: .init(since: .version(4, 1))),
-        .init(name: "vehicleType", type: .structure("VehicleType"), isMandatory: false, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "vehicleType", type: .structure("VehicleType"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "supportedDiagModes", type: .integer, isArray: true, isMandatory: false, minValue: 0, maxValue: 255, minSize: 1, maxSize: 100, availability: .init(since: .version(3, 0))),
         .init(name: "hmiCapabilities", type: .structure("HMICapabilities"), isMandatory: false, availability: .init(since: .version(3, 0))),
         .init(name: "sdlVersion", type: .string, isMandatory: false, maxLength: 100, availability: .init(since: .version(3, 0))),
-        .init(name: "systemSoftwareVersion", type: .string, isMandatory: false, maxLength: 100, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "systemSoftwareVersion", type: .string, isMandatory: false, maxLength: 100, availability: .init(since: .version(3, 0), isDeprecated: true)),
         .init(name: "iconResumed", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
     ])
 }
@@ -3840,15 +3840,15 @@ extension SubscribeVehicleDataResponse {
         .init(name: "gps", type: .structure("VehicleDataResult"), isMandatory: false),
         .init(name: "speed", type: .structure("VehicleDataResult"), isMandatory: false),
         .init(name: "rpm", type: .structure("VehicleDataResult"), isMandatory: false),
-        .init(name: "fuelLevel", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
-        .init(name: "fuelLevel_State", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "fuelLevel", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "fuelLevel_State", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "instantFuelConsumption", type: .structure("VehicleDataResult"), isMandatory: false),
         .init(name: "fuelRange", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "climateData", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 1))),
-        .init(name: "externalTemperature", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "externalTemperature", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "turnSignal", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "gearStatus", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 0))),
-        .init(name: "prndl", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "prndl", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "tirePressure", type: .structure("VehicleDataResult"), isMandatory: false),
         .init(name: "odometer", type: .structure("VehicleDataResult"), isMandatory: false),
         .init(name: "beltStatus", type: .structure("VehicleDataResult"), isMandatory: false),
@@ -4103,15 +4103,15 @@ extension UnsubscribeVehicleDataResponse {
         .init(name: "gps", type: .structure("VehicleDataResult"), isMandatory: false),
         .init(name: "speed", type: .structure("VehicleDataResult"), isMandatory: false),
         .init(name: "rpm", type: .structure("VehicleDataResult"), isMandatory: false),
-        .init(name: "fuelLevel", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
-        .init(name: "fuelLevel_State", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "fuelLevel", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "fuelLevel_State", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "instantFuelConsumption", type: .structure("VehicleDataResult"), isMandatory: false),
         .init(name: "fuelRange", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "climateData", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 1))),
-        .init(name: "externalTemperature", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "externalTemperature", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "turnSignal", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "gearStatus", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 0))),
-        .init(name: "prndl", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "prndl", type: .structure("VehicleDataResult"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "tirePressure", type: .structure("VehicleDataResult"), isMandatory: false),
         .init(name: "odometer", type: .structure("VehicleDataResult"), isMandatory: false),
         .init(name: "beltStatus", type: .structure("VehicleDataResult"), isMandatory: false),
@@ -4366,16 +4366,16 @@ extension GetVehicleDataResponse {
         .init(name: "gps", type: .structure("GPSData"), isMandatory: false),
         .init(name: "speed", type: .float, isMandatory: false, minValue: 0, maxValue: 700),
         .init(name: "rpm", type: .integer, isMandatory: false, minValue: 0, maxValue: 20000),
-        .init(name: "fuelLevel", type: .float, isMandatory: false, minValue: -6, maxValue: 106, availability: .init(since: .version(7, 0), isDeprecated: true)),
-        .init(name: "fuelLevel_State", type: .enumeration("ComponentVolumeStatus"), isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "fuelLevel", type: .float, isMandatory: false, minValue: -6, maxValue: 106, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "fuelLevel_State", type: .enumeration("ComponentVolumeStatus"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "instantFuelConsumption", type: .float, isMandatory: false, minValue: 0, maxValue: 25575),
         .init(name: "fuelRange", type: .structure("FuelRange"), isArray: true, isMandatory: false, minSize: 0, maxSize: 100, availability: .init(since: .version(5, 0))),
         .init(name: "climateData", type: .structure("ClimateData"), isMandatory: false, availability: .init(since: .version(7, 1))),
-        .init(name: "externalTemperature", type: .float, isMandatory: false, minValue: -40, maxValue: 100, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "externalTemperature", type: .float, isMandatory: false, minValue: -40, maxValue: 100, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "turnSignal", type: .enumeration("TurnSignal"), isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "vin", type: .string, isMandatory: false, maxLength: 17),
         .init(name: "gearStatus", type: .structure("GearStatus"), isMandatory: false, availability: .init(since: .version(7, 0))),
-        .init(name: "prndl", type: .enumeration("PRNDL"), isMandatory: false, availability: .init(since: .version(7, 0), isDeprecated: true)),
+        .init(name: "prndl", type: .enumeration("PRNDL"), isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "tirePressure", type: .structure("TireStatus"), isMandatory: false),
         .init(name: "odometer", type: .integer, isMandatory: false, minValue: 0, maxValue: 17000000),
         .init(name: "beltStatus", type: .structure("BeltStatus"), isMandatory: false),
@@ -5191,7 +5191,7 @@ extension PutFileResponse {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "PutFile", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "success", type: .boolean, isMandatory: true),
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
-        .init(name: "spaceAvailable", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000, availability: .init(since: .version(5, 0))),
+        .init(name: "spaceAvailable", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000, availability: .init(since: .version(3, 0))),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
 }
@@ -5327,7 +5327,7 @@ extension DeleteFileResponse {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DeleteFile", availability: .init(since: .version(3, 0)), parameters: [
         .init(name: "success", type: .boolean, isMandatory: true),
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
-        .init(name: "spaceAvailable", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000, availability: .init(since: .version(5, 0))),
+        .init(name: "spaceAvailable", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000, availability: .init(since: .version(3, 0))),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
 }
@@ -5387,7 +5387,7 @@ extension ListFilesResponse {
         .init(name: "success", type: .boolean, isMandatory: true),
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "filenames", type: .string, isArray: true, isMandatory: false, maxLength: 500, minSize: 0, maxSize: 1000),
-        .init(name: "spaceAvailable", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000, availability: .init(since: .version(5, 0))),
+        .init(name: "spaceAvailable", type: .integer, isMandatory: false, minValue: 0, maxValue: 2000000000, availability: .init(since: .version(3, 0))),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
     ])
 }
@@ -5501,7 +5501,7 @@ extension SetDisplayLayoutResponse {
     public static let functionID = FunctionID.setDisplayLayoutID
     public static let messageType = SDLRuntime.SDLMessageType.response
 
-    public static let structInfo = SDLRuntime.SDLStructInfo(name: "SetDisplayLayout", availability: .init(since: .version(6, 0), isDeprecated: true), parameters: [
+    public static let structInfo = SDLRuntime.SDLStructInfo(name: "SetDisplayLayout", availability: .init(since: .version(3, 0), isDeprecated: true), parameters: [
         .init(name: "success", type: .boolean, isMandatory: true),
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "displayCapabilities", type: .structure("DisplayCapabilities"), isMandatory: false),
@@ -6757,7 +6757,7 @@ extension EncodedSyncPDataResponse {
     public static let functionID = FunctionID.encodedSyncPDataID
     public static let messageType = SDLRuntime.SDLMessageType.response
 
-    public static let structInfo = SDLRuntime.SDLStructInfo(name: "EncodedSyncPData", availability: .init(since: .version(7, 1), isDeprecated: true), parameters: [
+    public static let structInfo = SDLRuntime.SDLStructInfo(name: "EncodedSyncPData", availability: .init(since: .version(1, 0), isDeprecated: true), parameters: [
         .init(name: "success", type: .boolean, isMandatory: true),
         .init(name: "resultCode", type: .enumeration("Result"), isMandatory: true),
         .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),

@@ -4639,7 +4639,7 @@ extension Choice {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Choice", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "choiceID", type: .integer, isMandatory: true, minValue: 0, maxValue: 65535),
         .init(name: "menuName", type: .string, isMandatory: true, maxLength: 500),
-        .init(name: "vrCommands", type: .string, isArray: true, isMandatory: false, maxLength: 99, minSize: 1, maxSize: 100, availability: .init(since: .version(5, 0))),
+        .init(name: "vrCommands", type: .string, isArray: true, isMandatory: false, maxLength: 99, minSize: 1, maxSize: 100, availability: .init(since: .version(1, 0))),
         .init(name: "image", type: .structure("Image"), isMandatory: false, availability: .init(since: .version(2, 0))),
         .init(name: "secondaryText", type: .string, isMandatory: false, maxLength: 500, availability: .init(since: .version(3, 0))),
         .init(name: "tertiaryText", type: .string, isMandatory: false, maxLength: 500, availability: .init(since: .version(3, 0))),
@@ -5289,10 +5289,10 @@ extension BodyInformation {
         .init(name: "parkBrakeActive", type: .boolean, isMandatory: true),
         .init(name: "ignitionStableStatus", type: .enumeration("IgnitionStableStatus"), isMandatory: true),
         .init(name: "ignitionStatus", type: .enumeration("IgnitionStatus"), isMandatory: true),
-        .init(name: "driverDoorAjar", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1), isDeprecated: true)),
-        .init(name: "passengerDoorAjar", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1), isDeprecated: true)),
-        .init(name: "rearLeftDoorAjar", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1), isDeprecated: true)),
-        .init(name: "rearRightDoorAjar", type: .boolean, isMandatory: false, availability: .init(since: .version(7, 1), isDeprecated: true)),
+        .init(name: "driverDoorAjar", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "passengerDoorAjar", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "rearLeftDoorAjar", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
+        .init(name: "rearRightDoorAjar", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0), isDeprecated: true)),
         .init(name: "doorStatuses", type: .structure("DoorStatus"), isArray: true, isMandatory: false, minSize: 0, maxSize: 100, availability: .init(since: .version(7, 1))),
         .init(name: "gateStatuses", type: .structure("GateStatus"), isArray: true, isMandatory: false, minSize: 0, maxSize: 100, availability: .init(since: .version(7, 1))),
         .init(name: "roofStatuses", type: .structure("RoofStatus"), isArray: true, isMandatory: false, minSize: 0, maxSize: 100, availability: .init(since: .version(7, 1))),
@@ -5872,13 +5872,13 @@ extension MyKey {
 
 extension TireStatus {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "TireStatus", availability: .init(since: .version(2, 0)), parameters: [
-        .init(name: "pressureTelltale", type: .enumeration("WarningLightStatus"), isMandatory: false, availability: .init(since: .version(8, 0))),
-        .init(name: "leftFront", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(8, 0))),
-        .init(name: "rightFront", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(8, 0))),
-        .init(name: "leftRear", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(8, 0))),
-        .init(name: "rightRear", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(8, 0))),
-        .init(name: "innerLeftRear", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(8, 0))),
-        .init(name: "innerRightRear", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(8, 0))),
+        .init(name: "pressureTelltale", type: .enumeration("WarningLightStatus"), isMandatory: false, availability: .init(since: .version(2, 0))),
+        .init(name: "leftFront", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(2, 0))),
+        .init(name: "rightFront", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(2, 0))),
+        .init(name: "leftRear", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(2, 0))),
+        .init(name: "rightRear", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(2, 0))),
+        .init(name: "innerLeftRear", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(2, 0))),
+        .init(name: "innerRightRear", type: .structure("SingleTireStatus"), isMandatory: false, availability: .init(since: .version(2, 0))),
     ])
 }
 
@@ -5978,22 +5978,22 @@ extension GPSData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "GPSData", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "longitudeDegrees", type: .float, isMandatory: true, minValue: -180, maxValue: 180),
         .init(name: "latitudeDegrees", type: .float, isMandatory: true, minValue: -90, maxValue: 90),
-        .init(name: "utcYear", type: .integer, isMandatory: false, minValue: 2010, maxValue: 2100, availability: .init(since: .version(5, 0))),
-        .init(name: "utcMonth", type: .integer, isMandatory: false, minValue: 1, maxValue: 12, availability: .init(since: .version(5, 0))),
-        .init(name: "utcDay", type: .integer, isMandatory: false, minValue: 1, maxValue: 31, availability: .init(since: .version(5, 0))),
-        .init(name: "utcHours", type: .integer, isMandatory: false, minValue: 0, maxValue: 23, availability: .init(since: .version(5, 0))),
-        .init(name: "utcMinutes", type: .integer, isMandatory: false, minValue: 0, maxValue: 59, availability: .init(since: .version(5, 0))),
-        .init(name: "utcSeconds", type: .integer, isMandatory: false, minValue: 0, maxValue: 59, availability: .init(since: .version(5, 0))),
-        .init(name: "compassDirection", type: .enumeration("CompassDirection"), isMandatory: false, availability: .init(since: .version(5, 0))),
-        .init(name: "pdop", type: .float, isMandatory: false, minValue: 0, maxValue: 1000, defaultValue: "0", availability: .init(since: .version(5, 0))),
-        .init(name: "hdop", type: .float, isMandatory: false, minValue: 0, maxValue: 1000, defaultValue: "0", availability: .init(since: .version(5, 0))),
-        .init(name: "vdop", type: .float, isMandatory: false, minValue: 0, maxValue: 1000, defaultValue: "0", availability: .init(since: .version(5, 0))),
-        .init(name: "actual", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
-        .init(name: "satellites", type: .integer, isMandatory: false, minValue: 0, maxValue: 31, availability: .init(since: .version(5, 0))),
-        .init(name: "dimension", type: .enumeration("Dimension"), isMandatory: false, availability: .init(since: .version(5, 0))),
-        .init(name: "altitude", type: .float, isMandatory: false, minValue: -10000, maxValue: 10000, availability: .init(since: .version(5, 0))),
-        .init(name: "heading", type: .float, isMandatory: false, minValue: 0, maxValue: 359.99, availability: .init(since: .version(5, 0))),
-        .init(name: "speed", type: .float, isMandatory: false, minValue: 0, maxValue: 500, availability: .init(since: .version(5, 0))),
+        .init(name: "utcYear", type: .integer, isMandatory: false, minValue: 2010, maxValue: 2100, availability: .init(since: .version(2, 0))),
+        .init(name: "utcMonth", type: .integer, isMandatory: false, minValue: 1, maxValue: 12, availability: .init(since: .version(2, 0))),
+        .init(name: "utcDay", type: .integer, isMandatory: false, minValue: 1, maxValue: 31, availability: .init(since: .version(2, 0))),
+        .init(name: "utcHours", type: .integer, isMandatory: false, minValue: 0, maxValue: 23, availability: .init(since: .version(2, 0))),
+        .init(name: "utcMinutes", type: .integer, isMandatory: false, minValue: 0, maxValue: 59, availability: .init(since: .version(2, 0))),
+        .init(name: "utcSeconds", type: .integer, isMandatory: false, minValue: 0, maxValue: 59, availability: .init(since: .version(2, 0))),
+        .init(name: "compassDirection", type: .enumeration("CompassDirection"), isMandatory: false, availability: .init(since: .version(2, 0))),
+        .init(name: "pdop", type: .float, isMandatory: false, minValue: 0, maxValue: 1000, defaultValue: "0", availability: .init(since: .version(2, 0))),
+        .init(name: "hdop", type: .float, isMandatory: false, minValue: 0, maxValue: 1000, defaultValue: "0", availability: .init(since: .version(2, 0))),
+        .init(name: "vdop", type: .float, isMandatory: false, minValue: 0, maxValue: 1000, defaultValue: "0", availability: .init(since: .version(2, 0))),
+        .init(name: "actual", type: .boolean, isMandatory: false, availability: .init(since: .version(2, 0))),
+        .init(name: "satellites", type: .integer, isMandatory: false, minValue: 0, maxValue: 31, availability: .init(since: .version(2, 0))),
+        .init(name: "dimension", type: .enumeration("Dimension"), isMandatory: false, availability: .init(since: .version(2, 0))),
+        .init(name: "altitude", type: .float, isMandatory: false, minValue: -10000, maxValue: 10000, availability: .init(since: .version(2, 0))),
+        .init(name: "heading", type: .float, isMandatory: false, minValue: 0, maxValue: 359.99, availability: .init(since: .version(2, 0))),
+        .init(name: "speed", type: .float, isMandatory: false, minValue: 0, maxValue: 500, availability: .init(since: .version(2, 0))),
         .init(name: "shifted", type: .boolean, isMandatory: false, availability: .init(since: .version(6, 0))),
     ])
 }
@@ -6730,8 +6730,8 @@ extension PermissionItem {
 }
 
 extension DisplayCapabilities {
-    public static let structInfo = SDLRuntime.SDLStructInfo(name: "DisplayCapabilities", availability: .init(since: .version(6, 0), isDeprecated: true), parameters: [
-        .init(name: "displayType", type: .enumeration("DisplayType"), isMandatory: true, availability: .init(since: .version(5, 0), isDeprecated: true)),
+    public static let structInfo = SDLRuntime.SDLStructInfo(name: "DisplayCapabilities", availability: .init(since: .version(1, 0), isDeprecated: true), parameters: [
+        .init(name: "displayType", type: .enumeration("DisplayType"), isMandatory: true, availability: .init(since: .version(1, 0), isDeprecated: true)),
         .init(name: "displayName", type: .string, isMandatory: false, availability: .init(since: .version(5, 0))),
         .init(name: "textFields", type: .structure("TextField"), isArray: true, isMandatory: true, minSize: 1, maxSize: 100),
         .init(name: "imageFields", type: .structure("ImageField"), isArray: true, isMandatory: false, minSize: 1, maxSize: 100),
@@ -7627,7 +7627,7 @@ extension KeyboardProperties {
         .init(name: "keyboardLayout", type: .enumeration("KeyboardLayout"), isMandatory: false),
         .init(name: "keypressMode", type: .enumeration("KeypressMode"), isMandatory: false),
         .init(name: "limitedCharacterList", type: .string, isArray: true, isMandatory: false, maxLength: 1, minSize: 1, maxSize: 100),
-        .init(name: "autoCompleteText", type: .string, isMandatory: false, maxLength: 1000, availability: .init(since: .version(6, 0), isDeprecated: true)),
+        .init(name: "autoCompleteText", type: .string, isMandatory: false, maxLength: 1000, availability: .init(since: .version(3, 0), isDeprecated: true)),
         .init(name: "autoCompleteList", type: .string, isArray: true, isMandatory: false, maxLength: 1000, minSize: 0, maxSize: 100, availability: .init(since: .version(6, 0))),
         .init(name: "maskInputCharacters", type: .enumeration("KeyboardInputMask"), isMandatory: false, availability: .init(since: .version(7, 1))),
         .init(name: "customKeys", type: .string, isArray: true, isMandatory: false, maxLength: 1, minSize: 1, maxSize: 10, availability: .init(since: .version(7, 1))),
@@ -7758,14 +7758,14 @@ extension DeviceInfo {
 extension DateTime {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "DateTime", availability: .init(since: .version(4, 1)), parameters: [
         .init(name: "millisecond", type: .integer, isMandatory: false, minValue: 0, maxValue: 999, availability: .init(since: .version(4, 2, 2))),
-        .init(name: "second", type: .integer, isMandatory: false, minValue: 0, maxValue: 60, availability: .init(since: .version(4, 2, 2))),
-        .init(name: "minute", type: .integer, isMandatory: false, minValue: 0, maxValue: 59, availability: .init(since: .version(4, 2, 2))),
-        .init(name: "hour", type: .integer, isMandatory: false, minValue: 0, maxValue: 23, availability: .init(since: .version(4, 2, 2))),
-        .init(name: "day", type: .integer, isMandatory: false, minValue: 1, maxValue: 31, availability: .init(since: .version(4, 2, 2))),
-        .init(name: "month", type: .integer, isMandatory: false, minValue: 1, maxValue: 12, availability: .init(since: .version(4, 2, 2))),
-        .init(name: "year", type: .integer, isMandatory: false, maxValue: 4095, availability: .init(since: .version(4, 2, 2))),
-        .init(name: "tz_hour", type: .integer, isMandatory: false, minValue: -12, maxValue: 14, defaultValue: "0", availability: .init(since: .version(4, 2, 2))),
-        .init(name: "tz_minute", type: .integer, isMandatory: false, minValue: 0, maxValue: 59, defaultValue: "0", availability: .init(since: .version(4, 2, 2))),
+        .init(name: "second", type: .integer, isMandatory: false, minValue: 0, maxValue: 60, availability: .init(since: .version(4, 1))),
+        .init(name: "minute", type: .integer, isMandatory: false, minValue: 0, maxValue: 59, availability: .init(since: .version(4, 1))),
+        .init(name: "hour", type: .integer, isMandatory: false, minValue: 0, maxValue: 23, availability: .init(since: .version(4, 1))),
+        .init(name: "day", type: .integer, isMandatory: false, minValue: 1, maxValue: 31, availability: .init(since: .version(4, 1))),
+        .init(name: "month", type: .integer, isMandatory: false, minValue: 1, maxValue: 12, availability: .init(since: .version(4, 1))),
+        .init(name: "year", type: .integer, isMandatory: false, maxValue: 4095, availability: .init(since: .version(4, 1))),
+        .init(name: "tz_hour", type: .integer, isMandatory: false, minValue: -12, maxValue: 14, defaultValue: "0", availability: .init(since: .version(4, 1))),
+        .init(name: "tz_minute", type: .integer, isMandatory: false, minValue: 0, maxValue: 59, defaultValue: "0", availability: .init(since: .version(4, 1))),
     ])
 }
 
@@ -8601,7 +8601,7 @@ extension SeatMemoryAction {
 
 extension SeatControlData {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "SeatControlData", availability: .init(since: .version(5, 0)), parameters: [
-        .init(name: "id", type: .enumeration("SupportedSeat"), isMandatory: true, availability: .init(since: .version(6, 0), isDeprecated: true)),
+        .init(name: "id", type: .enumeration("SupportedSeat"), isMandatory: true, availability: .init(since: .version(5, 0), isDeprecated: true)),
         .init(name: "heatingEnabled", type: .boolean, isMandatory: false),
         .init(name: "coolingEnabled", type: .boolean, isMandatory: false),
         .init(name: "heatingLevel", type: .integer, isMandatory: false, minValue: 0, maxValue: 100),
@@ -9069,9 +9069,9 @@ extension RadioControlData {
         .init(name: "band", type: .enumeration("RadioBand"), isMandatory: false),
         .init(name: "rdsData", type: .structure("RdsData"), isMandatory: false),
         .init(name: "hdRadioEnable", type: .boolean, isMandatory: false, availability: .init(since: .version(5, 0))),
-        .init(name: "availableHDs", type: .integer, isMandatory: false, minValue: 1, maxValue: 7, availability: .init(since: .version(6, 0), isDeprecated: true)),
+        .init(name: "availableHDs", type: .integer, isMandatory: false, minValue: 1, maxValue: 7, availability: .init(since: .version(4, 5), isDeprecated: true)),
         .init(name: "availableHdChannels", type: .integer, isArray: true, isMandatory: false, minValue: 0, maxValue: 7, minSize: 0, maxSize: 8, availability: .init(since: .version(6, 0))),
-        .init(name: "hdChannel", type: .integer, isMandatory: false, minValue: 0, maxValue: 7, availability: .init(since: .version(6, 0))),
+        .init(name: "hdChannel", type: .integer, isMandatory: false, minValue: 0, maxValue: 7, availability: .init(since: .version(4, 5))),
         .init(name: "signalStrength", type: .integer, isMandatory: false, minValue: 0, maxValue: 100),
         .init(name: "signalChangeThreshold", type: .integer, isMandatory: false, minValue: 0, maxValue: 100),
         .init(name: "radioEnable", type: .boolean, isMandatory: false),
@@ -9289,7 +9289,7 @@ extension RadioControlCapabilities {
         .init(name: "radioFrequencyAvailable", type: .boolean, isMandatory: false),
         .init(name: "hdChannelAvailable", type: .boolean, isMandatory: false),
         .init(name: "rdsDataAvailable", type: .boolean, isMandatory: false),
-        .init(name: "availableHDsAvailable", type: .boolean, isMandatory: false, availability: .init(since: .version(6, 0), isDeprecated: true)),
+        .init(name: "availableHDsAvailable", type: .boolean, isMandatory: false, availability: .init(since: .version(4, 5), isDeprecated: true)),
         .init(name: "availableHdChannelsAvailable", type: .boolean, isMandatory: false, availability: .init(since: .version(6, 0))),
         .init(name: "stateAvailable", type: .boolean, isMandatory: false),
         .init(name: "signalStrengthAvailable", type: .boolean, isMandatory: false),

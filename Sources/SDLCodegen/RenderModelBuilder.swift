@@ -198,7 +198,7 @@ public struct RenderModelBuilder: Sendable {
         for (element, swiftName) in zip(definition.elements, swiftNames) {
             var arguments = ["name: \(SwiftLiteral.string(element.name))"]
             if let value = element.value { arguments.append("value: \(value)") }
-            if let availability = availabilityLiteral(element.availability) { arguments.append("availability: \(availability)") }
+            if let availability = availabilityLiteral(element.availability, history: element.history.map(\.availability)) { arguments.append("availability: \(availability)") }
             let model = EnumCaseModel(
                 swiftName: swiftName,
                 rawValueLiteral: SwiftLiteral.string(element.name),
@@ -223,7 +223,7 @@ public struct RenderModelBuilder: Sendable {
             valueCases: valueCases,
             uniqueValueCases: uniqueValueCases,
             valuesAreComplete: hasValues && valueCases.count == cases.count,
-            availabilityLiteral: availabilityLiteral(definition.availability).map { ", availability: \($0)" } ?? "")
+            availabilityLiteral: availabilityLiteral(definition.availability, history: definition.history.map(\.availability)).map { ", availability: \($0)" } ?? "")
     }
 
     // MARK: Structs and messages
@@ -236,7 +236,7 @@ public struct RenderModelBuilder: Sendable {
             specName: definition.name,
             docs: documentation,
             properties: properties(definition.parameters),
-            availabilityLiteral: availabilityLiteral(definition.availability).map { ", availability: \($0)" } ?? "",
+            availabilityLiteral: availabilityLiteral(definition.availability, history: definition.history.map(\.availability)).map { ", availability: \($0)" } ?? "",
             message: nil)
     }
 
@@ -269,7 +269,7 @@ public struct RenderModelBuilder: Sendable {
             specName: function.name,
             docs: documentation,
             properties: properties(function.parameters),
-            availabilityLiteral: availabilityLiteral(function.availability).map { ", availability: \($0)" } ?? "",
+            availabilityLiteral: availabilityLiteral(function.availability, history: function.history.map(\.availability)).map { ", availability: \($0)" } ?? "",
             message: MessageModel(
                 functionName: function.name,
                 messageType: function.messageType.rawValue,
@@ -324,7 +324,7 @@ public struct RenderModelBuilder: Sendable {
         if let value = parameter.minSize { arguments.append("minSize: \(value)") }
         if let value = parameter.maxSize { arguments.append("maxSize: \(value)") }
         if let value = parameter.defaultValue { arguments.append("defaultValue: \(SwiftLiteral.string(value))") }
-        if let availability = availabilityLiteral(parameter.availability) { arguments.append("availability: \(availability)") }
+        if let availability = availabilityLiteral(parameter.availability, history: parameter.history.map(\.availability)) { arguments.append("availability: \(availability)") }
 
         var documentation = docs(parameter.documentation, availability: parameter.availability)
         let constraints = constraintLines(parameter)
@@ -347,9 +347,21 @@ public struct RenderModelBuilder: Sendable {
             : ".version(\(version.major), \(version.minor), \(version.patch))"
     }
 
-    private func availabilityLiteral(_ availability: Availability) -> String? {
+    /// The runtime's version gate asks whether a definition exists in a version at all, so an
+    /// earlier form in its history counts: SetDisplayLayout (`since="6.0"`, deprecated, with a
+    /// history entry `since="3.0"`) exists from 3.0. A history entry without `since` means
+    /// "from the start".
+    private func availabilityLiteral(_ availability: Availability, history: [Availability]) -> String? {
         var arguments: [String] = []
-        if let since = versionLiteral(availability.since) { arguments.append("since: \(since)") }
+        var earliest = availability.since
+        for old in history where earliest != nil {
+            guard let since = old.since else {
+                earliest = nil
+                break
+            }
+            if let current = earliest, since < current { earliest = since }
+        }
+        if let since = versionLiteral(earliest) { arguments.append("since: \(since)") }
         if let until = versionLiteral(availability.until) { arguments.append("until: \(until)") }
         if availability.deprecated { arguments.append("isDeprecated: true") }
         return arguments.isEmpty ? nil : ".init(\(arguments.joined(separator: ", ")))"

@@ -35,6 +35,9 @@ extension SDLManager {
         public var transport: Transport
         public var session = SDLProtocolSession.Configuration()
         public var requestTimeout: Duration = .seconds(10)
+        /// How often subscribed system capabilities are fetched again from head units that do
+        /// not push updates (before RPC 5.1); nil: only when the app calls `update(_:)`.
+        public var capabilityPollInterval: Duration? = .seconds(30)
         /// Waits between reconnection attempts after a drop; `maxAttempts` bounds them.
         public var reconnectPolicy = SDLReconnectPolicy.standard
         public var logger = Logger(label: "SmartDeviceLink.manager")

@@ -68,6 +68,9 @@ public actor SDLManager: Service {
     public private(set) var registrationWarning: SDLResult?
     /// Follows OnHMIStatus and OnPermissionsChange for the current connection.
     public private(set) var permissions: SDLPermissionTracker?
+    /// What the head unit can do: displays and windows, buttons, navigation, phone, app
+    /// services..., cached and kept current across reconnections.
+    public nonisolated let systemCapabilities: SDLSystemCapabilityManager
 
     /// - Parameter hashStore: called with each new resumption hash (persist it and pass it back
     ///   as `configuration.resumeHash` on the next launch).
@@ -76,6 +79,8 @@ public actor SDLManager: Service {
         self.logger = configuration.logger
         self.resumeHash = configuration.resumeHash
         self.hashStore = hashStore
+        self.systemCapabilities = SDLSystemCapabilityManager(
+            logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
     }
 
@@ -178,9 +183,11 @@ public actor SDLManager: Service {
             } onGracefulShutdown: {
                 Task { await self.stop() }
             }
+            await systemCapabilities.stopped()
             set(.stopped)
         } catch {
             failure = error
+            await systemCapabilities.stopped()
             set(.stopped)
             throw error
         }
@@ -218,7 +225,9 @@ public actor SDLManager: Service {
         let statuses = client.notifications(OnHMIStatus.self)
         let hashes = client.notifications(OnHashChange.self)
         let languages = client.notifications(OnLanguageChange.self)
+        let capabilityUpdates = client.notifications(OnSystemCapabilityUpdated.self)
         let tracker = SDLPermissionTracker(client: client)
+        let capabilities = systemCapabilities
         activeClient = client
         defer { activeClient = nil }
         if stopRequested { await client.close() }
@@ -253,6 +262,13 @@ public actor SDLManager: Service {
                 for await change in languages { await self.languageChanged(change) }
                 return nil
             }
+            group.addTask {
+                for await update in capabilityUpdates { await capabilities.received(update) }
+                return nil
+            }
+            if let response = registerResponse {
+                await capabilities.connected(client: client, registration: response, rpcVersion: negotiatedRPCVersion)
+            }
             // Ready only once the sub-managers run and this connection's first OnHMIStatus is in.
             let (firstStatus, firstStatusSeen) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             group.addTask {
@@ -269,7 +285,11 @@ public actor SDLManager: Service {
             }
             var reason = SDLCloseReason.closedByApp
             while let result = try await group.next() {
-                if let ended = result { reason = ended }
+                if let ended = result {
+                    reason = ended
+                    // Nothing more can be fetched; requests in flight fail with the connection.
+                    await capabilities.disconnected()
+                }
             }
             self.client = nil
             return reason
@@ -436,12 +456,17 @@ public actor SDLManager: Service {
             gateNeeded[cacheKey] = needed
             return needed
         }()
-        guard needsGate else { return try await client.send(R.self, json: json, bulkData: bulkData, timeout: timeout) }
-        let gated = try gate.gate(json, function: R.structInfo)
-        if !gated.dropped.isEmpty {
-            logger.notice("left out parameters the head unit does not have", metadata: ["parameters": "\(gated.dropped)", "rpcVersion": "\(versionGate.headUnit)"])
+        var wire = json
+        if needsGate {
+            let gated = try gate.gate(json, function: R.structInfo)
+            if !gated.dropped.isEmpty {
+                logger.notice("left out parameters the head unit does not have", metadata: ["parameters": "\(gated.dropped)", "rpcVersion": "\(versionGate.headUnit)"])
+            }
+            wire = gated.json
         }
-        return try await client.send(R.self, json: gated.json, bulkData: bulkData, timeout: timeout)
+        let response = try await client.send(R.self, json: wire, bulkData: bulkData, timeout: timeout)
+        if let layout = response as? SetDisplayLayoutResponse { await systemCapabilities.received(layout) }
+        return response
     }
 
     /// PLAY_PAUSE exists from RPC 5.0; older head units have OK in its place (MANAGERS.md §1a).

@@ -318,7 +318,7 @@ extension Everything {
 }
 
 extension Outdated {
-    public static let structInfo = SDLRuntime.SDLStructInfo(name: "Outdated", availability: .init(since: .version(1, 1), isDeprecated: true), parameters: [
+    public static let structInfo = SDLRuntime.SDLStructInfo(name: "Outdated", availability: .init(since: .version(1, 0), isDeprecated: true), parameters: [
         .init(name: "value", type: .string, isMandatory: false, maxLength: 10),
     ])
 }
