@@ -95,13 +95,7 @@ import Testing
             _ = try await manager.send(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "Play")))
             // The manager holds the hash of that change; the drop comes after.
             for await _ in manager.resumeHashes() { break }
-            let states = manager.stateChanges()
-            try await headUnit.disconnect(appID: "again")
-            var sawReconnecting = false
-            for await state in states {
-                if state == .reconnecting { sawReconnecting = true }
-                if sawReconnecting && state == .ready { break }
-            }
+            let sawReconnecting = try await manager.dropAndReconnect(on: headUnit, appID: "again")
             #expect(sawReconnecting)
             #expect(await manager.registerResponse?.info == "Data resumption successful")
             for await level in manager.hmiLevels() where level == .full { break }

@@ -44,6 +44,10 @@ public actor SDLManager: Service {
     private var logger: Logger
     private let stateFanOut = StreamFanOut<State>(bufferLimit: 32, replaysLatest: true, initial: .stopped)
     private let statusBoard = HMIStatusBoard()
+    private let notificationHub = NotificationHub()
+    /// What the app answers, by function ID; installed on every connection.
+    private var requestHandlers: [UInt32: @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse] = [:]
+    private var installedHandlers: [UInt32: SDLRequestHandlerToken] = [:]
     private let hashFanOut = StreamFanOut<String>(bufferLimit: 8, replaysLatest: true)
     private var client: SDLRPCClient?
     /// The connection being set up or served, so `stop()` can end it before Ready too.
@@ -184,10 +188,12 @@ public actor SDLManager: Service {
                 Task { await self.stop() }
             }
             await systemCapabilities.stopped()
+            notificationHub.finish()
             set(.stopped)
         } catch {
             failure = error
             await systemCapabilities.stopped()
+            notificationHub.finish()
             set(.stopped)
             throw error
         }
@@ -226,6 +232,8 @@ public actor SDLManager: Service {
         let hashes = client.notifications(OnHashChange.self)
         let languages = client.notifications(OnLanguageChange.self)
         let capabilityUpdates = client.notifications(OnSystemCapabilityUpdated.self)
+        let allNotifications = client.allNotifications()
+        let hub = notificationHub
         let tracker = SDLPermissionTracker(client: client)
         let capabilities = systemCapabilities
         activeClient = client
@@ -266,6 +274,11 @@ public actor SDLManager: Service {
                 for await update in capabilityUpdates { await capabilities.received(update) }
                 return nil
             }
+            group.addTask {
+                for await message in allNotifications { hub.deliver(message) }
+                return nil
+            }
+            await installRequestHandlers(on: client)
             if let response = registerResponse {
                 await capabilities.connected(client: client, registration: response, rpcVersion: negotiatedRPCVersion)
             }
@@ -492,10 +505,87 @@ public actor SDLManager: Service {
         VersionGate(headUnit: negotiatedRPCVersion, policy: configuration.newerParameterPolicy)
     }
 
-    /// Notifications of one type from the current connection (re-subscribe after a reconnection).
-    public func notifications<N: SDLNotification>(_ type: N.Type) throws -> AsyncStream<N> {
-        guard let client else { throw SDLManagerError.notReady(state) }
-        return client.notifications(type)
+    // MARK: From the head unit
+
+    /// Notifications of one type, from every connection the manager makes (the stream goes on
+    /// across reconnections and ends when the manager stops). Each reader keeps the newest 256
+    /// it has not read.
+    public nonisolated func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> {
+        guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
+        return notificationHub.subscribe(type, functionID: functionID)
+    }
+
+    /// Requests of one type from the head unit (app services: GetAppServiceData,
+    /// PerformAppServiceInteraction, the RPCs a published manifest handles), on this connection
+    /// and every later one, each to be answered with `respond` or `refuse`. While nobody reads
+    /// the stream, up to 16 wait; more are answered TOO_MANY_PENDING_REQUESTS. When the stream
+    /// ends, the head unit's requests of that type are answered UNSUPPORTED_REQUEST again.
+    public func requests<R: SDLRequest>(_ type: R.Type) async throws -> AsyncStream<SDLHeadUnitRequest<R>> {
+        let (stream, sink) = AsyncStream<SDLHeadUnitRequest<R>>.makeStream(bufferingPolicy: .bufferingOldest(16))
+        let functionID = try await installRequestHandler(R.self) { request, correlationID in
+            try await withCheckedThrowingContinuation { continuation in
+                let pending = SDLHeadUnitRequest(request: request, correlationID: correlationID, reply: ReplyBox(continuation))
+                switch sink.yield(pending) {
+                case .terminated: pending.refuse(.unsupportedRequest, info: "the app no longer handles \(R.functionName)")
+                case .dropped: pending.refuse(.tooManyPendingRequests, info: "the app has 16 \(R.functionName) requests unanswered")
+                default: break
+                }
+            }
+        }
+        sink.onTermination = { _ in Task { await self.removeRequestHandler(functionID: functionID) } }
+        return stream
+    }
+
+    /// The closure form of `requests(_:)`: `handler`'s answer goes back with the request's
+    /// correlation ID; throwing `SDLRequestRefusal` answers with its result code, any other
+    /// error GENERIC_ERROR. Stays in place across reconnections until `removeRequestHandler`.
+    public func handleRequests<R: SDLRequest>(
+        _ type: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response
+    ) async throws {
+        try await installRequestHandler(R.self) { request, _ in try await handler(request) }
+    }
+
+    /// Stops answering requests of this type (the head unit gets UNSUPPORTED_REQUEST again).
+    public func removeRequestHandler<R: SDLRequest>(_ type: R.Type) async {
+        if let functionID = R.wireFunctionID { await removeRequestHandler(functionID: functionID) }
+    }
+
+    @discardableResult
+    private func installRequestHandler<R: SDLRequest>(
+        _ type: R.Type, _ answer: @escaping @Sendable (R, UInt32) async throws -> R.Response
+    ) async throws -> UInt32 {
+        guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
+        guard requestHandlers[functionID] == nil else { throw SDLRPCError.handlerAlreadyRegistered(function: R.functionName) }
+        let handler: @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse = { message in
+            let request: R
+            do {
+                request = try SDLJSON.decode(R.self, from: message.payload.json, policy: .lenient).value
+            } catch {
+                throw SDLRequestRefusal(.invalidData, info: "\(error)")
+            }
+            let response = try await answer(request, message.payload.correlationID)
+            do {
+                return SDLRawResponse(json: try SDLJSON.encode(response))
+            } catch {
+                throw SDLRequestRefusal(.genericError, info: "the app's \(R.functionName) response breaks the spec: \(error)")
+            }
+        }
+        requestHandlers[functionID] = handler
+        if let client { installedHandlers[functionID] = try? await client.handleRawRequests(functionID: functionID, handler: handler) }
+        return functionID
+    }
+
+    private func removeRequestHandler(functionID: UInt32) async {
+        requestHandlers[functionID] = nil
+        if let token = installedHandlers.removeValue(forKey: functionID) { await client?.removeRequestHandler(token) }
+    }
+
+    /// A new connection answers what the app handles before it is Ready.
+    private func installRequestHandlers(on client: SDLRPCClient) async {
+        installedHandlers = [:]
+        for (functionID, handler) in requestHandlers {
+            installedHandlers[functionID] = try? await client.handleRawRequests(functionID: functionID, handler: handler)
+        }
     }
 }
 
