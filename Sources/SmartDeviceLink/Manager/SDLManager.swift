@@ -76,8 +76,10 @@ public actor SDLManager: Service {
     /// services..., cached and kept current across reconnections.
     public nonisolated let systemCapabilities: SDLSystemCapabilityManager
 
-    /// - Parameter hashStore: called with each new resumption hash (persist it and pass it back
-    ///   as `configuration.resumeHash` on the next launch).
+    /// - Parameters:
+    ///   - configuration: who the app is and how it reaches the head unit.
+    ///   - hashStore: called with each new resumption hash (persist it and pass it back as
+    ///     `configuration.resumeHash` on the next launch).
     public init(configuration: Configuration, hashStore: (@Sendable (String) async -> Void)? = nil) {
         self.configuration = configuration
         self.logger = configuration.logger

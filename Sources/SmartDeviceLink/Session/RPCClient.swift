@@ -116,6 +116,7 @@ public actor SDLRPCClient {
     private var activeHeadUnitRequests = 0
 
     /// - Parameters:
+    ///   - session: the protocol session the client sends and reads RPCs on.
     ///   - requestTimeout: how long `send` waits for a response unless told otherwise.
     ///   - notificationBufferLimit: unread notifications kept per stream before the oldest drop.
     ///   - maxConcurrentHeadUnitRequests: head-unit requests handled at once.

@@ -1,0 +1,255 @@
+import Logging
+import ServiceLifecycle
+import SmartDeviceLink
+
+// The Swift of the DocC articles in Sources/SmartDeviceLink/SmartDeviceLink.docc, compiled here;
+// DocumentationTests checks every code block of the articles appears in this file.
+
+enum GettingStartedExamples {
+    static func scoped() async throws {
+        var configuration = SDLManager.Configuration(appName: "Hello SDL", appID: "8675309", fullAppID: "8675309-aaaa-bbbb")
+        configuration.shortAppName = "Hello"
+        configuration.appTypes = [.media]
+        configuration.transport = .tcp(host: "127.0.0.1", port: 12345)
+
+        try await withSDLManager(configuration) { manager in
+            for await level in manager.hmiLevels() where level == .full {
+                let response = try await manager.send(Show(mainField1: "Hello, driver"))
+                print("Show:", response.resultCode)
+                break
+            }
+        }
+    }
+
+    static func startStop(configuration: SDLManager.Configuration) async throws {
+        let manager = SDLManager(configuration: configuration)
+        try await manager.start()          // returns once the manager is Ready
+        print(manager.state, await manager.registerResponse?.vehicleType?.make ?? "?")
+        await manager.stop()               // unregisters and disconnects
+    }
+
+    static func service(configuration: SDLManager.Configuration, logger: Logger) async throws {
+        let manager = SDLManager(configuration: configuration)
+        let group = ServiceGroup(services: [manager], gracefulShutdownSignals: [.sigterm], logger: logger)
+        try await group.run()
+    }
+}
+
+enum LifecycleExamples {
+    static func states(manager: SDLManager) async {
+        for await state in manager.stateChanges() {
+            print("manager is", state)    // connecting, registered, setting up managers, ready...
+            if state == .ready { break }
+        }
+    }
+
+    static func registration(manager: SDLManager) async {
+        if let warning = await manager.registrationWarning {
+            print("registered, with a warning:", warning)   // WRONG_LANGUAGE, RESUME_FAILED, WARNINGS
+        }
+        let response = await manager.registerResponse
+        print(response?.vehicleType?.model ?? "unknown vehicle", response?.iconResumed ?? false)
+    }
+
+    static func statuses(manager: SDLManager) async {
+        for await context in manager.systemContexts() where context == .menu {
+            print("the driver opened the app's menu")
+        }
+        for await state in manager.audioStreamingStates() where state == .notAudible {
+            print("pause playback")
+        }
+        for await level in manager.hmiLevels(window: 2) {
+            print("the widget is now", level)
+        }
+    }
+
+    final class Listener: SDLManagerDelegate {
+        func manager(_ manager: SDLManager, hmiLevelChangedFrom old: HMILevel?, to new: HMILevel, window: Int) async {
+            print("window \(window): \(old?.rawValue ?? "-") → \(new.rawValue)")
+        }
+    }
+
+    static func delegate(manager: SDLManager, listener: Listener) async {
+        await manager.setDelegate(listener)   // held weakly
+    }
+
+    static func limits(configuration: inout SDLManager.Configuration) {
+        configuration.minimumRPCVersion = .version(5, 0)
+        configuration.vehicleTypeVeto = { vehicle in vehicle.make != "Unsupported Motors" }
+    }
+}
+
+enum PermissionExamples {
+    static func check(manager: SDLManager) async throws {
+        guard let permissions = await manager.permissions else { return }
+        if await permissions.isAllowed("Show") {
+            _ = try await manager.send(Show(mainField1: "Allowed"))
+        }
+        let group = await permissions.status(of: ["Show", "Alert"])   // .allowed, .mixed, .disallowed
+        print(group)
+        let speed = await permissions.permission(of: "GetVehicleData")
+        print(speed.allowedParameters.contains("speed"), speed.requiresEncryption)
+    }
+
+    static func observe(manager: SDLManager) async throws {
+        guard let permissions = await manager.permissions else { return }
+        for await _ in await permissions.observe(["SubscribeVehicleData", "GetVehicleData"], .allAllowed) {
+            _ = try await manager.send(SubscribeVehicleData(speed: true))
+            break
+        }
+        if await permissions.waitUntilAllowed("Alert", timeout: .seconds(30)) {
+            _ = try await manager.send(Alert(alertText1: "Ready when you are"))
+        }
+    }
+
+    static func refusal(manager: SDLManager) async throws {
+        do {
+            _ = try await manager.send(Alert(alertText1: "Hi"))
+        } catch SDLManagerError.disallowed(let rpc, let level, let allowedIn) {
+            print("\(rpc) is not allowed in \(level); wait for one of \(allowedIn)")
+        }
+        // The head unit decides instead of the library:
+        _ = try await manager.send(Alert(alertText1: "Hi"), checkingPermissions: false)
+    }
+}
+
+enum LanguageExamples {
+    static func configure(configuration: inout SDLManager.Configuration) {
+        configuration.language = .enUs
+        configuration.languagesSupported = [.enUs, .frCa, .esMx]
+        configuration.languageUpdate = { language, _ in
+            switch language {
+            case .frCa: SDLLanguageUpdate(appName: "Bonjour SDL", ttsName: [TTSChunk(text: "Bonjour", type: .text)])
+            case .esMx: SDLLanguageUpdate(appName: "Hola SDL", vrSynonyms: ["Hola"])
+            default: nil
+            }
+        }
+    }
+
+    static func result(manager: SDLManager) async {
+        if let change = await manager.languageChange, !change.success {
+            print("the head unit kept the English names:", change.resultCode)
+        }
+    }
+}
+
+enum CapabilityExamples {
+    static func window(manager: SDLManager) async {
+        let capabilities = manager.systemCapabilities
+        if let main = await capabilities.defaultMainWindowCapability {
+            print("templates:", main.templatesAvailable ?? [])
+            print("lines of text:", main.textFields?.filter { $0.name.rawValue.hasPrefix("mainField") }.count ?? 0)
+        }
+    }
+
+    static func query(manager: SDLManager) async throws {
+        let capabilities = manager.systemCapabilities
+        guard await capabilities.isSupported(.navigation) else { return }
+        let navigation = try await capabilities.update(.navigation)
+        if navigation.navigationCapability?.sendLocationEnabled == true {
+            print("SendLocation works here")
+        }
+    }
+
+    static func subscribe(manager: SDLManager) async throws {
+        let capabilities = manager.systemCapabilities
+        print("pushed updates:", await capabilities.supportsSubscriptions)
+        for await update in try await capabilities.subscribe(to: .appServices) {
+            for service in update.appServicesCapabilities?.appServices ?? [] {
+                print(service.updatedAppServiceRecord.serviceManifest.serviceName ?? "?", service.updateReason?.rawValue ?? "")
+            }
+        }
+    }
+
+    static func polling(configuration: inout SDLManager.Configuration) {
+        configuration.capabilityPollInterval = .seconds(10)   // head units before RPC 5.1
+    }
+
+    static func legacy(response: RegisterAppInterfaceResponse) {
+        if let display = response.displayCapabilities {
+            let displays = SDLDisplayConversion.displays(from: display, buttons: response.buttonCapabilities)
+            let back = SDLDisplayConversion.legacy(from: displays, previous: display)
+            print(displays.count, back?.displayCapabilities == display)
+        }
+    }
+}
+
+enum SendingExamples {
+    static func send(manager: SDLManager) async throws {
+        let response = try await manager.send(GetVehicleData(speed: true, rpm: true))
+        if response.success {
+            print("speed:", response.speed ?? 0)
+        }
+    }
+
+    static func batches(manager: SDLManager) async {
+        let commands: [any SDLRequest] = (1...3).map { AddCommand(cmdID: $0, menuParams: MenuParams(menuName: "Station \($0)")) }
+        let results = await manager.sendConcurrently(commands) { progress in
+            print("\(progress.completed)/\(progress.total)")
+        }
+        print(results.filter { (try? $0.get()) != nil }.count, "answered")
+
+        let steps: [any SDLRequest] = [SetDisplayLayout(displayLayout: "MEDIA"), Show(mainField1: "Now playing")]
+        _ = await manager.sendSequentially(steps) { progress in
+            (try? progress.result.get()) != nil   // false cancels the rest
+        }
+    }
+
+    static func gate(manager: SDLManager) async throws {
+        do {
+            _ = try await manager.send(Show(mainField1: "Hi", templateTitle: "Title"))
+        } catch SDLManagerError.unsupportedByHeadUnit(let what, let available, let headUnit) {
+            print("\(what) exists \(available); the head unit speaks \(headUnit)")
+        }
+    }
+
+    static func dropNewer(configuration: inout SDLManager.Configuration) {
+        configuration.newerParameterPolicy = .drop   // send what the head unit knows, log the rest
+    }
+
+    static func notifications(manager: SDLManager) async {
+        for await press in manager.notifications(OnButtonPress.self) {
+            print("pressed", press.buttonName)
+        }
+    }
+}
+
+enum HeadUnitRequestExamples {
+    static func stream(manager: SDLManager) async throws {
+        for await pending in try await manager.requests(GetAppServiceData.self) {
+            let data = AppServiceData(serviceType: "MEDIA", serviceID: "tunes", mediaServiceData: MediaServiceData(mediaTitle: "Song"))
+            pending.respond(GetAppServiceDataResponse(success: true, resultCode: .success, serviceData: data))
+        }
+    }
+
+    static func closure(manager: SDLManager) async throws {
+        try await manager.handleRequests(PerformAppServiceInteraction.self) { request in
+            guard request.serviceUri.hasPrefix("tunes://") else {
+                throw SDLRequestRefusal(.invalidData, info: "unknown URI")
+            }
+            return PerformAppServiceInteractionResponse(success: true, resultCode: .success, serviceSpecificResult: "playing")
+        }
+    }
+}
+
+enum ReconnectionExamples {
+    static func configure(configuration: inout SDLManager.Configuration, savedHash: String?) {
+        configuration.resumeHash = savedHash
+        configuration.reconnectPolicy = SDLReconnectPolicy(maxAttempts: 10, initialDelay: .seconds(1), maxDelay: .seconds(30))
+    }
+
+    static func keepHash(configuration: SDLManager.Configuration, save: @escaping @Sendable (String) async -> Void) async throws {
+        let manager = SDLManager(configuration: configuration, hashStore: { hash in await save(hash) })
+        try await manager.start()
+    }
+
+    static func pending(manager: SDLManager) async {
+        do {
+            _ = try await manager.send(ListFiles())
+        } catch SDLRPCError.connectionClosed(let reason) {
+            print("dropped while waiting:", reason, "reconnects:", reason.allowsReconnection)
+        } catch {
+            print(error)
+        }
+    }
+}
