@@ -79,6 +79,7 @@ struct LifecycleTour {
             steps.pass("registered: RPC \(await manager.negotiatedRPCVersion), \(vehicle), display \(response.displayCapabilities?.displayName ?? "?")")
         }
         if let warning = await manager.registrationWarning { steps.note("registration warning: \(warning.rawValue)") }
+        await capabilities(of: manager, steps: steps)
 
         // The driver brings the app to the screen: the control API plays the driver on the emulator.
         if let controlURL {
@@ -135,6 +136,29 @@ struct LifecycleTour {
         steps.pass("stopped")
         print(steps.failed ? "Tour lifecycle: FAILED" : "Tour lifecycle: OK")
         return !steps.failed
+    }
+
+    /// What the head unit can do: the main window (6.0 model, converted before 6.0), the types
+    /// it has, and one fetched on demand where GetSystemCapability exists.
+    private func capabilities(of manager: SDLManager, steps: Steps) async {
+        let capabilities = manager.systemCapabilities
+        if let main = await capabilities.defaultMainWindowCapability {
+            let templates = main.templatesAvailable ?? []
+            steps.pass("capabilities: main window with \(main.textFields?.count ?? 0) text fields, \(templates.count) templates (\(templates.prefix(3).joined(separator: ", "))...)")
+        } else {
+            steps.fail("capabilities: no main window capability")
+        }
+        let types: [SystemCapabilityType] = [.navigation, .phoneCall, .videoStreaming, .remoteControl, .appServices, .seatLocation, .driverDistraction]
+        var supported: [String] = []
+        for type in types where await capabilities.isSupported(type) { supported.append(type.rawValue) }
+        steps.note("capabilities: the head unit has \(supported.isEmpty ? "none of the system capability types" : supported.joined(separator: ", "))")
+        guard supported.contains(SystemCapabilityType.navigation.rawValue), await manager.negotiatedRPCVersion >= .version(4, 5) else { return }
+        do {
+            let navigation = try await capabilities.update(.navigation)
+            steps.pass("capabilities: NAVIGATION sendLocationEnabled=\(navigation.navigationCapability?.sendLocationEnabled ?? false)")
+        } catch {
+            steps.fail("capabilities: NAVIGATION: \(error)")
+        }
     }
 
     private func post(_ url: String) async throws {
