@@ -41,6 +41,8 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
+        // zlib, for CRC-32 (PutFile); in the SDK on macOS, `zlib1g-dev` on Debian/Ubuntu.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The spec model: XML reader, typed model, validator. No dependency on generated code.
         .target(name: "SDLSpec", dependencies: ["CLibXML2"]),
         // Spec model -> render model -> templates -> files.
@@ -59,7 +61,7 @@ let package = Package(
         // The committed output of `sdlgen generate` for spec 8.0.0.
         .target(name: "SDLRPC", dependencies: ["SDLRuntime"], path: "Generated"),
         // SDL protocol: frames, multi-frame messages, RPC and control payloads. No I/O.
-        .target(name: "SDLProtocol", dependencies: ["SDLRuntime", .product(name: "HeapModule", package: "swift-collections")]),
+        .target(name: "SDLProtocol", dependencies: ["SDLRuntime", "CZlib", .product(name: "HeapModule", package: "swift-collections")]),
         // Byte transports: the protocol, TCP on SwiftNIO, an in-memory pair.
         .target(
             name: "SDLTransport",
@@ -74,6 +76,7 @@ let package = Package(
             dependencies: [
                 "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Logging", package: "swift-log"),
                 .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

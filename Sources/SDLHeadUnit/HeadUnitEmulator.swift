@@ -80,6 +80,10 @@ public actor SDLHeadUnitEmulator {
     var fileStores: [String: FileStore] = [:]
     var policy: SDLHeadUnitPolicy
     var vehicle: SDLSimulatedVehicle
+    /// Icons apps set with SetAppIcon, by app ID: SDL Core keeps them across registrations.
+    var appIcons: [String: [UInt8]] = [:]
+    /// PutFile faults an operator asked for, by app ID.
+    var fileFaults: [String: FileFaultPlan] = [:]
     /// Vehicle-data items each app subscribed to.
     var vehicleSubscriptions: [String: Set<String>] = [:]
 

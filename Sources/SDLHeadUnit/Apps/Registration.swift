@@ -43,12 +43,15 @@ extension SDLHeadUnitEmulator {
                 scheduleActivation(of: request.appID, after: delay)
             }
         }
-        return (registrationReply(code: code, info: info), effects)
+        return (registrationReply(code: code, info: info, iconResumed: appIcons[request.appID] != nil), effects)
     }
 
-    private func registrationReply(code: SDLResult, info: String?) -> Reply {
+    /// `iconResumed` is true when the head unit kept an icon the app set (SetAppIcon) before,
+    /// as SDL Core does in its icon folder.
+    private func registrationReply(code: SDLResult, info: String?, iconResumed: Bool) -> Reply {
         guard case .object(var members) = configuration.capabilities else { return .success(code, info: info) }
         members.removeAll { ["success", "resultCode", "info", "language", "hmiDisplayLanguage"].contains($0.key) }
+        members = members.map { $0.key == "iconResumed" ? .init(key: "iconResumed", value: .bool(iconResumed)) : $0 }
         var head: [SDLJSONValue.Member] = [.init(key: "success", value: .bool(true)), .init(key: "resultCode", value: .string(code.rawValue))]
         if let info { head.append(.init(key: "info", value: .string(info))) }
         head.append(.init(key: "language", value: .string(language.rawValue)))

@@ -42,7 +42,7 @@ struct FileStore: Sendable {
 
     /// Stores one PutFile request's bulk data.
     mutating func put(_ request: PutFile, data: [UInt8]) -> PutResult {
-        if let crc = request.crc, UInt32(truncatingIfNeeded: crc) != CRC32.checksum(data) {
+        if let crc = request.crc, UInt32(truncatingIfNeeded: crc) != SDLCRC32.checksum(data) {
             return .failed(.corruptedData, "CRC Check on file failed. File upload has been rejected.")
         }
         let offset = request.offset ?? 0
@@ -75,32 +75,32 @@ struct FileStore: Sendable {
         files.removeValue(forKey: name) != nil
     }
 
-    /// What stays when the app goes away: its persistent files.
+    /// What stays when the app goes away: its persistent files, a partly uploaded one too (SDL
+    /// Core keeps what it wrote to disk, and takes a chunk whose offset is the size it holds).
     mutating func appGone() {
-        files = files.filter { $0.value.isPersistent && $0.value.isComplete }
-    }
-}
-
-/// CRC-32 (IEEE 802.3, as zlib computes it): what PutFile's `crc` carries.
-enum CRC32 {
-    private static let table: [UInt32] = (0..<256).map { index in
-        var value = UInt32(index)
-        for _ in 0..<8 { value = value & 1 == 1 ? 0xEDB8_8320 ^ (value >> 1) : value >> 1 }
-        return value
-    }
-
-    static func checksum(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        return crc ^ 0xFFFF_FFFF
+        files = files.filter { $0.value.isPersistent }
     }
 }
 
 /// PutFile, ListFiles, DeleteFile and SetAppIcon.
 extension SDLHeadUnitEmulator {
     func putFile(_ request: PutFile, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        var data = rpc.bulkData
+        if let fault = fileFaults[appID] {
+            if fault.remaining > 1 {
+                fileFaults[appID]?.remaining -= 1
+            } else {
+                fileFaults[appID] = nil
+                switch fault.fault {
+                case .answer(let code): return (.failure(code, "fault injected by the emulator's operator"), [])
+                case .corrupt: if !data.isEmpty { data[0] ^= 0xFF }
+                case .noAnswer: return (.deferred, [])
+                case .disconnect: return (.deferred, [.disconnect(appID: appID, endService: false, unregistered: false)])
+                }
+            }
+        }
         var store = fileStore(of: appID)
-        let result = store.put(request, data: rpc.bulkData)
+        let result = store.put(request, data: data)
         fileStores[appID] = store
         let space: [SDLJSONValue.Member] = [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]
         switch result {
@@ -129,10 +129,22 @@ extension SDLHeadUnitEmulator {
     }
 
     func setAppIcon(_ request: SetAppIcon, appID: String) -> (Reply, [Effect]) {
-        guard fileStore(of: appID).exists(request.syncFileName) else {
+        guard let icon = fileStore(of: appID).bytes(of: request.syncFileName) else {
             return (.failure(.invalidData, "no file named \(request.syncFileName)"), [])
         }
+        appIcons[appID] = icon
         return (.success(), [])
+    }
+
+    /// The icon the app set, kept across its registrations.
+    public func appIcon(appID: String) -> [UInt8]? {
+        appIcons[appID]
+    }
+
+    /// Makes the `chunk`-th PutFile from now (1 = the next) of the app fail as `fault` says:
+    /// for tests of an app's honesty about what the head unit holds.
+    public func injectFileFault(_ fault: SDLFileFault, appID: String, onChunk chunk: Int = 1) {
+        fileFaults[appID] = FileFaultPlan(fault: fault, remaining: max(1, chunk))
     }
 
     func fileStore(of appID: String) -> FileStore {
@@ -148,4 +160,21 @@ extension SDLHeadUnitEmulator {
     public func file(appID: String, name: String) -> [UInt8]? {
         fileStore(of: appID).bytes(of: name)
     }
+}
+
+/// How the emulator spoils one PutFile (`injectFileFault`).
+public enum SDLFileFault: Sendable, Hashable {
+    /// Answered `success=false` with this result code; nothing stored.
+    case answer(SDLResult)
+    /// The bytes arrive damaged: the CRC check fails (CORRUPTED_DATA).
+    case corrupt
+    /// Never answered.
+    case noAnswer
+    /// The connection drops instead of an answer.
+    case disconnect
+}
+
+struct FileFaultPlan: Sendable {
+    var fault: SDLFileFault
+    var remaining: Int
 }

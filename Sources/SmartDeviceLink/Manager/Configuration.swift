@@ -20,6 +20,14 @@ extension SDLManager {
         public var languagesSupported: [Language] = [.enUs]
         public var ttsName: [TTSChunk]?
         public var vrSynonyms: [String]?
+        /// Uploaded and set (SetAppIcon) while the manager starts, unless the head unit says it
+        /// resumed the icon or its display shows no dynamic images. Make it persistent so the
+        /// head unit keeps it across ignition cycles.
+        public var appIcon: SDLArtwork?
+        /// Retries and pipelining of uploads.
+        public var files = SDLFileManager.Configuration()
+        /// Fetches what the head unit's system requests name (a cloud app's icon by URL).
+        public var httpClient: (any SDLHTTPClient)?
         public var dayColorScheme: TemplateColorScheme?
         public var nightColorScheme: TemplateColorScheme?
         /// The hash of the previous session (OnHashChange), for resumption.

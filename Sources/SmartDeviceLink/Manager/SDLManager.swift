@@ -75,6 +75,8 @@ public actor SDLManager: Service {
     /// What the head unit can do: displays and windows, buttons, navigation, phone, app
     /// services..., cached and kept current across reconnections.
     public nonisolated let systemCapabilities: SDLSystemCapabilityManager
+    /// The app's files on the head unit: uploads, artworks, deletes.
+    public nonisolated let files: SDLFileManager
 
     /// - Parameters:
     ///   - configuration: who the app is and how it reaches the head unit.
@@ -87,6 +89,7 @@ public actor SDLManager: Service {
         self.hashStore = hashStore
         self.systemCapabilities = SDLSystemCapabilityManager(
             logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
+        self.files = SDLFileManager(configuration: configuration.files, logger: configuration.logger)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
     }
 
@@ -235,7 +238,10 @@ public actor SDLManager: Service {
         let languages = client.notifications(OnLanguageChange.self)
         let capabilityUpdates = client.notifications(OnSystemCapabilityUpdated.self)
         let allNotifications = client.allNotifications()
+        let systemRequests = client.notifications(OnSystemRequest.self)
         let hub = notificationHub
+        let files = self.files
+        let (http, logger) = (configuration.httpClient, logger)
         let tracker = SDLPermissionTracker(client: client)
         let capabilities = systemCapabilities
         activeClient = client
@@ -280,10 +286,18 @@ public actor SDLManager: Service {
                 for await message in allNotifications { hub.deliver(message) }
                 return nil
             }
+            group.addTask {
+                for await request in systemRequests {
+                    await IconURLRequests.answer(request, client: client, http: http, logger: logger)
+                }
+                return nil
+            }
             await installRequestHandlers(on: client)
             if let response = registerResponse {
                 await capabilities.connected(client: client, registration: response, rpcVersion: negotiatedRPCVersion)
             }
+            await files.connected(client: client, mtu: await session.session?.mtu ?? SDLProtocolVersion.latest.defaultMTU, rpcVersion: negotiatedRPCVersion)
+            await setAppIcon(client: client)
             // Ready only once the sub-managers run and this connection's first OnHMIStatus is in.
             let (firstStatus, firstStatusSeen) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             group.addTask {
@@ -304,6 +318,7 @@ public actor SDLManager: Service {
                     reason = ended
                     // Nothing more can be fetched; requests in flight fail with the connection.
                     await capabilities.disconnected()
+                    await files.disconnected()
                 }
             }
             self.client = nil
@@ -370,6 +385,31 @@ public actor SDLManager: Service {
 
     /// The answer to the last ChangeRegistration the language handling sent.
     public private(set) var languageChange: ChangeRegistrationResponse?
+
+    /// The configured icon, uploaded and set unless the head unit resumed it or cannot show it.
+    /// A failure is logged: the app works without its icon.
+    private func setAppIcon(client: SDLRPCClient) async {
+        guard let icon = configuration.appIcon, !icon.isStaticIcon else { return }
+        if registerResponse?.iconResumed == true {
+            logger.debug("the head unit resumed the app icon")
+            return
+        }
+        let window = await systemCapabilities.defaultMainWindowCapability
+        let dynamicImages = window?.imageTypeSupported.map { $0.contains(.dynamic) } ?? (registerResponse?.displayCapabilities?.graphicSupported ?? false)
+        guard dynamicImages else {
+            logger.info("the display shows no dynamic images; the app icon is not uploaded")
+            return
+        }
+        do {
+            try await files.upload(icon)
+            let answer = try await client.send(SetAppIcon(syncFileName: icon.name))
+            if !answer.success {
+                logger.warning("SetAppIcon was refused", metadata: ["resultCode": "\(answer.resultCode.rawValue)", "info": "\(answer.info ?? "")"])
+            }
+        } catch {
+            logger.warning("the app icon could not be set", metadata: ["error": "\(error)"])
+        }
+    }
 
     private func languageChanged(_ change: OnLanguageChange) {
         switchedLanguage = change.language

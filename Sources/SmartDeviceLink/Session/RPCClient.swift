@@ -228,6 +228,10 @@ public actor SDLRPCClient {
     func send<R: SDLRequest>(_ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil) async throws -> R.Response {
         guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
         let response = try await sendRaw(functionName: R.functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout)
+        return try Self.decode(R.self, from: response)
+    }
+
+    private static func decode<R: SDLRequest>(_ type: R.Type, from response: SDLIncomingRPC) throws -> R.Response {
         if response.payload.functionID == GenericResponse.wireFunctionID, R.Response.self != GenericResponse.self {
             let generic = try? SDLJSON.decode(GenericResponse.self, from: response.payload.json, policy: .lenient).value
             throw SDLRPCError.genericResponse(resultCode: generic?.resultCode.rawValue ?? "?", info: generic?.info)
@@ -245,6 +249,32 @@ public actor SDLRPCClient {
     public func sendRaw(
         functionName: String, functionID: UInt32, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil
     ) async throws -> SDLIncomingRPC {
+        let correlationID = try await write(functionName: functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout)
+        return try await response(to: correlationID, functionName: functionName)
+    }
+
+    /// Writes a request and returns once it is on the wire, without waiting for its response:
+    /// several in flight from one task reach the wire in order (PutFile chunks). Await each
+    /// with ``SDLPendingResponse/value()``; its timeout runs from the write.
+    package func pipeline<R: SDLRequest>(_ request: R, bulkData: [UInt8], timeout: Duration? = nil) async throws -> SDLPendingResponse<R> {
+        guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
+        let json: [UInt8]
+        do {
+            json = try SDLJSON.encode(request)
+        } catch {
+            throw SDLRPCError.invalidRequest(error)
+        }
+        let correlationID = try await write(functionName: R.functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout)
+        return SDLPendingResponse(client: self, correlationID: correlationID)
+    }
+
+    fileprivate func decodedResponse<R: SDLRequest>(_ type: R.Type, to correlationID: UInt32) async throws -> R.Response {
+        try Self.decode(R.self, from: try await response(to: correlationID, functionName: R.functionName))
+    }
+
+    /// Registers the request (before the write, so a response that beats the write's return is
+    /// kept) and writes it; returns its correlation ID.
+    private func write(functionName: String, functionID: UInt32, json: [UInt8], bulkData: [UInt8], timeout: Duration?) async throws -> UInt32 {
         switch phase {
         case .idle: throw SDLRPCError.notRunning
         case .finished(let reason): throw SDLRPCError.connectionClosed(reason)
@@ -254,23 +284,27 @@ public actor SDLRPCClient {
         let correlationID = takeCorrelationID()
         let payload = SDLRPCPayload(rpcType: .request, functionID: functionID, correlationID: correlationID, json: json, bulkData: bulkData)
         let limit = timeout ?? requestTimeout
-        // Registered before the write, so a response that beats the write's return is kept.
         pending[correlationID] = PendingRequest(function: functionName, timeout: limit)
         scheduleDeadline(correlationID, at: clock.now + limit)
-        return try await withTaskCancellationHandler {
-            do {
-                try await session.send(payload)
-            } catch {
-                let failure: SDLRPCError
-                switch error {
-                case SDLSessionError.closed(let reason): failure = .connectionClosed(reason)
-                case let error as SDLSessionError: failure = .session(error)
-                default: failure = .connectionClosed(.transportFailed(.io("\(error)")))
-                }
-                drop(correlationID)
-                throw failure
+        do {
+            try await session.send(payload)
+        } catch {
+            let failure: SDLRPCError
+            switch error {
+            case SDLSessionError.closed(let reason): failure = .connectionClosed(reason)
+            case let error as SDLSessionError: failure = .session(error)
+            default: failure = .connectionClosed(.transportFailed(.io("\(error)")))
             }
-            return try await withCheckedThrowingContinuation { continuation in
+            drop(correlationID)
+            throw failure
+        }
+        return correlationID
+    }
+
+    /// Waits for the response to a written request; cancelling the waiting task fails it.
+    private func response(to correlationID: UInt32, functionName: String) async throws -> SDLIncomingRPC {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
                 guard var request = pending[correlationID] else {
                     continuation.resume(throwing: SDLRPCError.connectionClosed(closeReason ?? .closedByApp))
                     return
@@ -561,5 +595,16 @@ private final class NotificationRouter: Sendable {
             return state.byFunction.values.flatMap(\.values) + Array(state.all.values)
         }
         for subscriber in subscribers { subscriber.finish() }
+    }
+}
+
+/// A request on the wire whose response is still to come (``SDLRPCClient/pipeline(_:bulkData:timeout:)``).
+package struct SDLPendingResponse<R: SDLRequest>: Sendable {
+    let client: SDLRPCClient
+    package let correlationID: UInt32
+
+    /// The response, whatever its result code; throws on timeout, drop or cancellation.
+    package func value() async throws -> R.Response {
+        try await client.decodedResponse(R.self, to: correlationID)
     }
 }

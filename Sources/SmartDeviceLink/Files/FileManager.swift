@@ -1,0 +1,408 @@
+import DequeModule
+import Logging
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// The app's files on the head unit (`manager.files`): what is there, how much space is left,
+/// and uploads that fit the negotiated MTU, pipeline their chunks, survive drops and never
+/// report bytes the head unit does not hold.
+///
+/// At start-up ListFiles fills ``remoteFileNames`` and ``bytesAvailable`` (a refused ListFiles
+/// does not keep the manager from Ready); every PutFile and DeleteFile response updates them.
+public actor SDLFileManager {
+    /// How uploads behave.
+    public struct Configuration: Sendable {
+        /// Extra attempts after a failed upload of an artwork, and of any other file (0: none).
+        /// Each attempt resumes from the bytes the head unit confirmed.
+        public var artworkRetryCount = 1
+        public var fileRetryCount = 1
+        /// Chunks of one upload sent before the first of them is answered.
+        public var maxChunksInFlight = 8
+
+        public init() {}
+    }
+
+    private let configuration: Configuration
+    private let logger: Logger
+    private var client: SDLRPCClient?
+    private var mtu = SDLProtocolVersion.latest.defaultMTU
+    private var rpcVersion = MobileAPI.version
+    /// Confirmed prefixes of interrupted uploads, by file name: a retry of the same bytes
+    /// resumes there (falling back to the start if the head unit no longer has them).
+    private var partialUploads: [String: PartialUpload] = [:]
+
+    /// The names of the app's complete files on the head unit.
+    public private(set) var remoteFileNames: Set<String> = []
+    /// Space left for the app's files, from the latest ListFiles, PutFile or DeleteFile answer.
+    public private(set) var bytesAvailable: Int?
+
+    init(configuration: Configuration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// Whether the head unit already has a file of this name.
+    public func hasFile(named name: String) -> Bool { remoteFileNames.contains(name) }
+
+    // MARK: Uploading
+
+    /// Uploads `file`; `progress` hears the bytes the head unit confirmed. A name already on the
+    /// head unit is an error (``SDLFileError/cannotOverwrite(name:)``) unless `overwrite`.
+    /// Cancelling the calling task stops the remaining chunks.
+    @discardableResult
+    public func upload(_ file: SDLFile, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil) async throws(SDLFileError) -> SDLUploadOutcome {
+        try await upload(file, retries: configuration.fileRetryCount, skipIfPresent: false, progress: progress)
+    }
+
+    /// Uploads an artwork unless the head unit has it already (its name comes from its
+    /// content) or it is a static icon; returns how it went.
+    @discardableResult
+    public func upload(_ artwork: SDLArtwork, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil) async throws(SDLFileError) -> SDLUploadOutcome {
+        guard let file = artwork.file else { return .staticIcon }
+        return try await upload(file, retries: configuration.artworkRetryCount, skipIfPresent: !file.overwrite, progress: progress)
+    }
+
+    /// The same upload with its progress as a stream: iterate `progress`, then await `outcome()`;
+    /// `cancel()` stops the remaining chunks.
+    public nonisolated func startUpload(_ file: SDLFile) -> SDLUpload {
+        let (stream, sink) = AsyncStream<SDLUploadProgress>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let task = Task { () async -> Result<SDLUploadOutcome, SDLFileError> in
+            defer { sink.finish() }
+            do throws(SDLFileError) {
+                return .success(try await self.upload(file) { sink.yield($0) })
+            } catch {
+                return .failure(error)
+            }
+        }
+        return SDLUpload(progress: stream, task: task)
+    }
+
+    /// Uploads several files one after the other with one result per file and progress over
+    /// all their bytes; a failure stops the rest only with `stopOnFailure` (they fail with
+    /// ``SDLFileError/cancelled(name:confirmedBytes:totalBytes:)``, unsent).
+    public func upload(
+        _ files: [SDLFile], stopOnFailure: Bool = false, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil
+    ) async -> [Result<SDLUploadOutcome, SDLFileError>] {
+        var sizes: [Int] = []
+        for file in files {
+            sizes.append((try? file.load().count) ?? 0)
+        }
+        let total = sizes.reduce(0, +)
+        var done = 0
+        var results: [Result<SDLUploadOutcome, SDLFileError>] = []
+        var stopped = false
+        for (file, size) in zip(files, sizes) {
+            guard !stopped else {
+                results.append(.failure(.cancelled(name: file.name, confirmedBytes: 0, totalBytes: size)))
+                continue
+            }
+            let before = done
+            do throws(SDLFileError) {
+                let outcome = try await upload(file) { step in
+                    progress?(SDLUploadProgress(bytesConfirmed: before + step.bytesConfirmed, totalBytes: total))
+                }
+                results.append(.success(outcome))
+            } catch {
+                results.append(.failure(error))
+                if stopOnFailure { stopped = true }
+            }
+            done = before + size
+            progress?(SDLUploadProgress(bytesConfirmed: done, totalBytes: total))
+        }
+        return results
+    }
+
+    private func upload(
+        _ file: SDLFile, retries: Int, skipIfPresent: Bool, progress: (@Sendable (SDLUploadProgress) -> Void)?
+    ) async throws(SDLFileError) -> SDLUploadOutcome {
+        let bytes = try file.load()
+        if remoteFileNames.contains(file.name), !file.overwrite {
+            if skipIfPresent { return .alreadyOnHeadUnit }
+            throw .cannotOverwrite(name: file.name)
+        }
+        var attempt = 0
+        while true {
+            do throws(SDLFileError) {
+                try await transfer(file, bytes: bytes, progress: progress)
+                return .uploaded(bytes: bytes.count)
+            } catch {
+                guard attempt < retries, error.isWorthRetrying else { throw error }
+                attempt += 1
+                logger.notice("upload failed; retrying", metadata: ["file": "\(file.name)", "error": "\(error)", "attempt": "\(attempt)"])
+            }
+        }
+    }
+
+    /// One attempt: from the confirmed prefix of an earlier one when the bytes are the same.
+    private func transfer(_ file: SDLFile, bytes: [UInt8], progress: (@Sendable (SDLUploadProgress) -> Void)?) async throws(SDLFileError) {
+        let total = bytes.count
+        let fingerprint = SDLCRC32.checksum(bytes)
+        var start = 0
+        if let partial = partialUploads[file.name], partial.totalBytes == total, partial.fingerprint == fingerprint {
+            start = partial.confirmedBytes
+        }
+        do throws(SDLFileError) {
+            try await send(file, bytes: bytes, from: start, fingerprint: fingerprint, progress: progress)
+        } catch .failed(let name, let confirmed, let totalBytes, .refused(.invalidData, _)) where start > 0 && confirmed == start {
+            // The head unit no longer holds the partial file: from the start.
+            logger.info("the head unit lost the partial file; uploading from the start", metadata: ["file": "\(name)", "offset": "\(start)"])
+            partialUploads[file.name] = nil
+            _ = totalBytes
+            try await send(file, bytes: bytes, from: 0, fingerprint: fingerprint, progress: progress)
+        }
+    }
+
+    /// Sends the chunks from `start` on, `maxChunksInFlight` at a time, in order on the wire.
+    private func send(
+        _ file: SDLFile, bytes: [UInt8], from start: Int, fingerprint: UInt32, progress: (@Sendable (SDLUploadProgress) -> Void)?
+    ) async throws(SDLFileError) {
+        guard let client else { throw .notConnected(name: file.name) }
+        let total = bytes.count
+        let chunkSize = chunkSize(for: file, totalBytes: total)
+        var state = UploadState(confirmed: start, totalBytes: total)
+        progress?(SDLUploadProgress(bytesConfirmed: start, totalBytes: total))
+        var offset = start
+        repeat {
+            if Task.isCancelled, state.failure == nil { state.failure = .cancelled }
+            if state.failure != nil { break }
+            let length = min(chunkSize, total - offset)
+            let chunk = bytes[offset..<offset + length]
+            let request = PutFile(
+                syncFileName: file.name, fileType: file.type, persistentFile: file.isPersistent, systemFile: false,
+                offset: offset, length: offset == 0 ? total : length,
+                crc: rpcVersion >= .version(5, 0) ? Int(SDLCRC32.checksum(chunk)) : nil)
+            do {
+                state.inFlight.append(UploadState.Chunk(offset: offset, length: length, response: try await client.pipeline(request, bulkData: Array(chunk))))
+            } catch {
+                state.failure = SDLUploadFailure(error)
+                break
+            }
+            offset += length
+            if state.inFlight.count >= configuration.maxChunksInFlight { await settleOldest(&state, progress: progress) }
+        } while offset < total
+        while !state.inFlight.isEmpty { await settleOldest(&state, progress: progress) }
+
+        if let failure = state.failure {
+            // What the head unit confirmed stays for a retry of the same bytes.
+            let confirmed = state.confirmed
+            partialUploads[file.name] = confirmed > 0 ? PartialUpload(totalBytes: total, fingerprint: fingerprint, confirmedBytes: confirmed) : nil
+            if case .cancelled = failure { throw .cancelled(name: file.name, confirmedBytes: confirmed, totalBytes: total) }
+            throw .failed(name: file.name, confirmedBytes: confirmed, totalBytes: total, reason: failure)
+        }
+        partialUploads[file.name] = nil
+        remoteFileNames.insert(file.name)
+    }
+
+    /// Awaits the oldest chunk in flight; the confirmed prefix grows only over answered chunks
+    /// that follow it, so nothing after a failure counts.
+    private func settleOldest(_ state: inout UploadState, progress: (@Sendable (SDLUploadProgress) -> Void)?) async {
+        guard let chunk = state.inFlight.popFirst() else { return }
+        do {
+            let response = try await chunk.response.value()
+            if let space = response.spaceAvailable { bytesAvailable = space }
+            if response.success {
+                if state.failure == nil, chunk.offset == state.confirmed {
+                    state.confirmed += chunk.length
+                    progress?(SDLUploadProgress(bytesConfirmed: state.confirmed, totalBytes: state.totalBytes))
+                }
+            } else if state.failure == nil {
+                state.failure = .refused(response.resultCode, info: response.info)
+            }
+        } catch {
+            if state.failure == nil { state.failure = SDLUploadFailure(error) }
+        }
+    }
+
+    /// The data bytes that fit one frame of the negotiated MTU next to the binary header and
+    /// the largest JSON this file's PutFile can have.
+    func chunkSize(for file: SDLFile, totalBytes: Int) -> Int {
+        let worstCase = PutFile(
+            syncFileName: file.name, fileType: file.type, persistentFile: file.isPersistent, systemFile: false,
+            offset: totalBytes, length: totalBytes, crc: Int(UInt32.max))
+        let json = (try? SDLJSON.encode(worstCase).count) ?? 1_024
+        return max(1, mtu - SDLRPCPayload.binaryHeaderSize - json)
+    }
+
+    // MARK: Deleting and listing
+
+    /// Deletes a file from the head unit.
+    public func delete(_ name: String) async throws(SDLFileError) {
+        guard let client else { throw .notConnected(name: name) }
+        let response: DeleteFileResponse
+        do {
+            response = try await client.send(DeleteFile(syncFileName: name))
+        } catch {
+            throw .failed(name: name, confirmedBytes: 0, totalBytes: 0, reason: SDLUploadFailure(error))
+        }
+        if let space = response.spaceAvailable { bytesAvailable = space }
+        guard response.success else {
+            throw .failed(name: name, confirmedBytes: 0, totalBytes: 0, reason: .refused(response.resultCode, info: response.info))
+        }
+        remoteFileNames.remove(name)
+    }
+
+    /// Deletes several files; one result per name, in order.
+    public func delete(_ names: [String]) async -> [Result<Void, SDLFileError>] {
+        var results: [Result<Void, SDLFileError>] = []
+        for name in names {
+            do throws(SDLFileError) {
+                try await delete(name)
+                results.append(.success(()))
+            } catch {
+                results.append(.failure(error))
+            }
+        }
+        return results
+    }
+
+    /// Asks the head unit again (ListFiles).
+    @discardableResult
+    public func refresh() async throws(SDLFileError) -> Set<String> {
+        guard let client else { throw .notConnected(name: "") }
+        let response: ListFilesResponse
+        do {
+            response = try await client.send(ListFiles())
+        } catch {
+            throw .failed(name: "", confirmedBytes: 0, totalBytes: 0, reason: SDLUploadFailure(error))
+        }
+        guard response.success else {
+            throw .failed(name: "", confirmedBytes: 0, totalBytes: 0, reason: .refused(response.resultCode, info: response.info))
+        }
+        remoteFileNames = Set(response.filenames ?? [])
+        if let space = response.spaceAvailable { bytesAvailable = space }
+        return remoteFileNames
+    }
+
+    // MARK: Connections
+
+    /// A new registration: the frame size and RPC version to upload with, and the head unit's
+    /// list of the app's files (a refusal is logged; the app may upload again).
+    func connected(client: SDLRPCClient, mtu: Int, rpcVersion: SDLSpecVersion) async {
+        self.client = client
+        self.mtu = mtu
+        self.rpcVersion = rpcVersion
+        do throws(SDLFileError) {
+            try await refresh()
+        } catch {
+            logger.notice("ListFiles failed; the file manager starts without the head unit's list", metadata: ["error": "\(error)"])
+            remoteFileNames = []
+        }
+    }
+
+    func disconnected() {
+        client = nil
+    }
+}
+
+/// How an upload ended well.
+public enum SDLUploadOutcome: Sendable, Hashable {
+    case uploaded(bytes: Int)
+    /// An artwork of the same content was there already: nothing sent.
+    case alreadyOnHeadUnit
+    /// A built-in icon: nothing to upload.
+    case staticIcon
+}
+
+/// Bytes the head unit confirmed so far.
+public struct SDLUploadProgress: Sendable, Hashable {
+    public var bytesConfirmed: Int
+    public var totalBytes: Int
+    public var fraction: Double { totalBytes == 0 ? 1 : Double(bytesConfirmed) / Double(totalBytes) }
+}
+
+/// An upload running on its own: its progress as a stream, its outcome when it ends.
+public struct SDLUpload: Sendable {
+    public let progress: AsyncStream<SDLUploadProgress>
+    let task: Task<Result<SDLUploadOutcome, SDLFileError>, Never>
+
+    public func outcome() async throws(SDLFileError) -> SDLUploadOutcome {
+        try await task.value.get()
+    }
+
+    /// Stops the remaining chunks; the outcome is ``SDLFileError/cancelled(name:confirmedBytes:totalBytes:)``.
+    public func cancel() { task.cancel() }
+}
+
+/// Why a file operation failed; every failure of an upload says how many bytes the head unit
+/// confirmed (and nothing more is claimed).
+public enum SDLFileError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A file of this name is on the head unit and the upload did not ask to overwrite it.
+    case cannotOverwrite(name: String)
+    case unreadable(path: String)
+    /// No connection to a head unit.
+    case notConnected(name: String)
+    case failed(name: String, confirmedBytes: Int, totalBytes: Int, reason: SDLUploadFailure)
+    case cancelled(name: String, confirmedBytes: Int, totalBytes: Int)
+
+    public var description: String {
+        switch self {
+        case .cannotOverwrite(let name): "\(name) is on the head unit already; set overwrite to replace it"
+        case .unreadable(let path): "cannot read \(path)"
+        case .notConnected(let name): "\(name): not connected to a head unit"
+        case .failed(let name, let confirmed, let total, let reason):
+            "\(name): \(reason); the head unit confirmed \(confirmed) of \(total) bytes"
+        case .cancelled(let name, let confirmed, let total): "\(name): cancelled after \(confirmed) of \(total) bytes were confirmed"
+        }
+    }
+
+    /// Failures another attempt may get past (not a full storage, a refusal of the app, a drop).
+    var isWorthRetrying: Bool {
+        guard case .failed(_, _, _, let reason) = self else { return false }
+        switch reason {
+        case .refused(let code, _): return ![.outOfMemory, .disallowed, .rejected, .userDisallowed, .applicationNotRegistered].contains(code)
+        case .timedOut: return true
+        case .connectionLost, .cancelled, .other: return false
+        }
+    }
+}
+
+/// What went wrong with a chunk (or a list or delete).
+public enum SDLUploadFailure: Sendable, Hashable, CustomStringConvertible {
+    /// The head unit answered `success=false`.
+    case refused(SDLResult, info: String?)
+    /// No answer within the request timeout.
+    case timedOut
+    case connectionLost(SDLCloseReason)
+    case cancelled
+    case other(String)
+
+    init(_ error: any Error) {
+        switch error {
+        case SDLRPCError.timeout: self = .timedOut
+        case SDLRPCError.connectionClosed(let reason): self = .connectionLost(reason)
+        case SDLRPCError.cancelled: self = .cancelled
+        default: self = .other("\(error)")
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .refused(let code, let info): "the head unit answered \(code.rawValue)" + (info.map { " (\($0))" } ?? "")
+        case .timedOut: "a chunk was not answered in time"
+        case .connectionLost(let reason): "the connection was lost: \(reason)"
+        case .cancelled: "cancelled"
+        case .other(let text): text
+        }
+    }
+}
+
+/// One upload attempt's chunks in flight and what the head unit confirmed.
+struct UploadState {
+    struct Chunk {
+        var offset: Int
+        var length: Int
+        var response: SDLPendingResponse<PutFile>
+    }
+
+    var confirmed: Int
+    var totalBytes: Int
+    var failure: SDLUploadFailure?
+    var inFlight = Deque<Chunk>()
+}
+
+struct PartialUpload: Sendable {
+    var totalBytes: Int
+    var fingerprint: UInt32
+    var confirmedBytes: Int
+}
