@@ -286,6 +286,7 @@ public actor SDLHeadUnitEmulator {
         case is UnsubscribeVehicleData: return subscribeVehicleData(rpc: rpc, appID: appID, subscribe: false)
         case let request as DeleteFile: return deleteFile(request, appID: appID)
         case let request as SetAppIcon: return setAppIcon(request, appID: appID)
+        case let request as SystemRequest: return systemRequest(request, rpc: rpc, appID: appID)
         case let request as PublishAppService: return publishAppService(request, appID: appID)
         case let request as UnpublishAppService: return unpublishAppService(request, appID: appID)
         case let request as GetAppServiceData: return getAppServiceData(request, rpc: rpc, appID: appID)

@@ -136,6 +136,26 @@ extension SDLHeadUnitEmulator {
         return (.success(), [])
     }
 
+    /// Bytes held of a file, complete or still being uploaded; nil when there is none.
+    public func storedBytes(appID: String, name: String) -> Int? {
+        fileStore(of: appID).files[name]?.bytes.count
+    }
+
+    /// Asks a (cloud) app for its icon as SDL Core does when its policy names an icon URL:
+    /// OnSystemRequest(ICON_URL); the app answers with SystemRequest carrying the bytes.
+    public func requestIcon(appID: String, url: String) async throws(SDLHeadUnitControlError) {
+        guard apps[appID] != nil else { throw .unknownApp(appID) }
+        await perform([notification(OnSystemRequest(requestType: .iconUrl, url: url), to: appID)])
+    }
+
+    func systemRequest(_ request: SystemRequest, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        if request.requestType == .iconUrl {
+            guard !rpc.bulkData.isEmpty else { return (.failure(.invalidData, "the icon has no bytes"), []) }
+            appIcons[appID] = rpc.bulkData
+        }
+        return (.success(), [])
+    }
+
     /// The icon the app set, kept across its registrations.
     public func appIcon(appID: String) -> [UInt8]? {
         appIcons[appID]

@@ -179,7 +179,10 @@ public actor SDLFileManager {
                 break
             }
             offset += length
-            if state.inFlight.count >= configuration.maxChunksInFlight { await settleOldest(&state, progress: progress) }
+            // A resumed upload waits for its first chunk: if the head unit no longer holds the
+            // partial file, nothing more is sent at offsets it cannot take.
+            let probing = start > 0 && offset == start + length
+            if probing || state.inFlight.count >= configuration.maxChunksInFlight { await settleOldest(&state, progress: progress) }
         } while offset < total
         while !state.inFlight.isEmpty { await settleOldest(&state, progress: progress) }
 

@@ -7,12 +7,17 @@ extension SDLManager {
     func dropAndReconnect(on headUnit: SDLHeadUnitEmulator, appID: String) async throws -> Bool {
         let states = stateChanges()
         try await headUnit.disconnect(appID: appID)
-        var sawReconnecting = false
-        for await state in states {
-            if state == .reconnecting { sawReconnecting = true }
-            if sawReconnecting && state == .ready { return true }
-            if state == .stopped { return false }
-        }
-        return false
+        return await reconnected(states)
     }
+}
+
+/// Whether `states` goes through `reconnecting` back to Ready (false once it stops).
+func reconnected(_ states: AsyncStream<SDLManager.State>) async -> Bool {
+    var sawReconnecting = false
+    for await state in states {
+        if state == .reconnecting { sawReconnecting = true }
+        if sawReconnecting && state == .ready { return true }
+        if state == .stopped { return false }
+    }
+    return false
 }
