@@ -40,6 +40,8 @@ import Testing
         ("DELETE", "/apps", "", 404),
         ("PUT", "/language", #"{"language":"KLINGON"}"#, 400),
         ("PUT", "/language", "[]", 400),
+        ("POST", "/apps/x/faults/putfile", #"{"fault":"SOMETIMES"}"#, 400),
+        ("POST", "/apps/x/faults/putfile", "{}", 400),
     ])
     func badRequestsAreJSONErrors(method: String, path: String, body: String, status: Int) async throws {
         let api = SDLHeadUnitControlAPI(headUnit: TestApp.headUnit())
@@ -65,6 +67,11 @@ import Testing
         #expect(files.jsonValue == .array([try SDLJSONValue(parsing: #"{"name":"art.png","url":"/apps/data/files/art.png"}"#)]))
         let file = await api.handle(method: "GET", path: "/apps/data/files/art.png")
         #expect(file.body == [1, 2, 3])
+        // A fault for the next PutFile: the head unit answers it with the result code asked for.
+        #expect(await api.handle(method: "POST", path: "/apps/data/faults/putfile", body: Array(#"{"fault":"GENERIC_ERROR","chunk":1}"#.utf8)).status == 200)
+        #expect(try await app.client.send(PutFile(syncFileName: "b.png", fileType: .graphicPng), bulkData: [4]).resultCode == .genericError)
+        #expect(try await app.client.send(PutFile(syncFileName: "b.png", fileType: .graphicPng), bulkData: [4]).resultCode == .success)
+        _ = try await app.client.send(DeleteFile(syncFileName: "b.png"))
         #expect(await api.handle(method: "GET", path: "/apps/data/files/none.png").status == 404)
         let updates = app.client.notifications(OnVehicleData.self)
         _ = try await app.client.send(SubscribeVehicleData(rpm: true))

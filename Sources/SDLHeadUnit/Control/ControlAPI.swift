@@ -104,6 +104,26 @@ public struct SDLHeadUnitControlAPI: Sendable {
             try await headUnit.disconnect(appID: appID)
             return .done
         }
+        if let captured = match("POST", "apps/*/faults/putfile") {
+            // {"fault": "disconnect" | "noAnswer" | "corrupt" | "<RESULT_CODE>", "chunk": 3}
+            guard case .string(let name)? = input["fault"] else {
+                return .error(400, #"expected {"fault": "disconnect" | "noAnswer" | "corrupt" | "<RESULT_CODE>", "chunk": 1}"#)
+            }
+            let fault: SDLFileFault
+            switch name {
+            case "disconnect": fault = .disconnect
+            case "noAnswer": fault = .noAnswer
+            case "corrupt": fault = .corrupt
+            default:
+                let code = SDLResult(rawValue: name)
+                guard code.isRecognized else { return .error(400, "\(name) is not a fault or a result code") }
+                fault = .answer(code)
+            }
+            var chunk = 1
+            if case .integer(let value)? = input["chunk"] { chunk = value }
+            await headUnit.injectFileFault(fault, appID: captured[0], onChunk: chunk)
+            return .done
+        }
         if let captured = match("GET", "apps/*/screen") {
             let appID = captured[0]
             return .json(try await headUnit.screen(appID: appID))
