@@ -69,9 +69,10 @@ status=$(curl -s -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$contr
 wait "$connector" 2>/dev/null || true
 grep -q '"hmiLevel":"FULL"' "$work/controlled.out" || fail "the app never heard OnHMIStatus FULL"
 
-# The example app's lifecycle tour against the emulator, playing the driver through the control API.
-.build/debug/sdl-example --port "$((port + 2))" --control-url "http://127.0.0.1:$control" --app-id 4242 --tour lifecycle >"$work/example.out" \
-  || { cat "$work/example.out"; fail "sdl-example --tour lifecycle failed"; }
-grep -q "Tour lifecycle: OK" "$work/example.out" || fail "the example did not finish its tour"
+# The example app's tours against the emulator, playing the driver through the control API.
+.build/debug/sdl-example --port "$((port + 2))" --control-url "http://127.0.0.1:$control" --app-id 4242 --tour all >"$work/example.out" \
+  || { cat "$work/example.out"; fail "sdl-example --tour all failed"; }
+grep -q "Tour lifecycle: OK" "$work/example.out" || fail "the example did not finish its lifecycle tour"
+grep -q "Tour files: OK" "$work/example.out" || fail "the example did not finish its files tour"
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

@@ -22,14 +22,21 @@ struct Example: AsyncParsableCommand {
 
     @Option(help: "Head unit host.") var host = "127.0.0.1"
     @Option(help: "Head unit TCP port.") var port = 12345
-    @Option(help: "Which tour: lifecycle, or all.") var tour = "all"
+    @Option(help: "Which tour: lifecycle, files, or all.") var tour = "all"
     @Option(help: "The emulator's control API, to play the driver.") var controlURL: String?
     @Option(help: "App ID to register.") var appID = "8675309"
     @Option(help: "Seconds to wait for the HMI to activate the app.") var activationTimeout: Double = 30
 
     func run() async throws {
-        guard ["lifecycle", "all"].contains(tour) else { throw ValidationError("unknown tour \(tour); try lifecycle or all") }
-        let ok = await LifecycleTour(host: host, port: port, appID: appID, controlURL: controlURL, activationTimeout: activationTimeout).run()
+        guard ["lifecycle", "files", "all"].contains(tour) else { throw ValidationError("unknown tour \(tour); try lifecycle, files or all") }
+        var ok = true
+        let driver = Driver(appID: appID, controlURL: controlURL, activationTimeout: activationTimeout)
+        if tour == "lifecycle" || tour == "all" {
+            ok = await LifecycleTour(host: host, port: port, appID: appID, driver: driver).run() && ok
+        }
+        if tour == "files" || tour == "all" {
+            ok = await FilesTour(host: host, port: port, appID: appID, driver: driver).run() && ok
+        }
         if !ok { throw ExitCode.failure }
     }
 }
@@ -45,12 +52,46 @@ final class Steps: @unchecked Sendable {
     }
 }
 
+/// Plays the driver: through the emulator's control API when given, else waits for the HMI.
+struct Driver {
+    let appID: String
+    let controlURL: String?
+    let activationTimeout: Double
+
+    /// Brings the app to FULL; true once it is there.
+    @discardableResult
+    func activate(_ manager: SDLManager, steps: Steps) async -> Bool {
+        if let controlURL {
+            do {
+                try await post("\(controlURL)/apps/\(appID)/activate")
+                steps.pass("asked the emulator to activate the app")
+            } catch {
+                steps.fail("control API: \(error)")
+            }
+        } else {
+            steps.note("no --control-url: waiting up to \(Int(activationTimeout)) s for the HMI to activate the app")
+        }
+        let full = await manager.waitForHMILevel(.full, timeout: .milliseconds(Int(activationTimeout * 1000)))
+        if full { steps.pass("HMI level FULL") } else { steps.fail("the app was not activated") }
+        return full
+    }
+
+    private func post(_ url: String) async throws {
+        guard let address = URL(string: url) else { throw ValidationError("bad URL \(url)") }
+        var request = URLRequest(url: address)
+        request.httpMethod = "POST"
+        let (_, response) = try await URLSession.shared.data(for: request)
+        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
+            throw ValidationError("\(url) answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
+        }
+    }
+}
+
 struct LifecycleTour {
     let host: String
     let port: Int
     let appID: String
-    let controlURL: String?
-    let activationTimeout: Double
+    let driver: Driver
 
     func run() async -> Bool {
         let steps = Steps()
@@ -82,19 +123,7 @@ struct LifecycleTour {
         await capabilities(of: manager, steps: steps)
 
         // The driver brings the app to the screen: the control API plays the driver on the emulator.
-        if let controlURL {
-            do {
-                try await post("\(controlURL)/apps/\(appID)/activate")
-                steps.pass("asked the emulator to activate the app")
-            } catch {
-                steps.fail("control API: \(error)")
-            }
-        } else {
-            steps.note("no --control-url: waiting up to \(Int(activationTimeout)) s for the HMI to activate the app")
-        }
-        let full = await manager.waitForHMILevel(.full, timeout: .milliseconds(Int(activationTimeout * 1000)))
-        if full { steps.pass("HMI level FULL") } else { steps.fail("the app was not activated") }
-
+        let full = await driver.activate(manager, steps: steps)
         if full, let permissions = await manager.permissions {
             let allowed = await permissions.waitUntilAllowed("Show", timeout: .seconds(10))
             if allowed { steps.pass("permissions: Show allowed in FULL") } else { steps.fail("Show never became allowed") }
@@ -158,16 +187,6 @@ struct LifecycleTour {
             steps.pass("capabilities: NAVIGATION sendLocationEnabled=\(navigation.navigationCapability?.sendLocationEnabled ?? false)")
         } catch {
             steps.fail("capabilities: NAVIGATION: \(error)")
-        }
-    }
-
-    private func post(_ url: String) async throws {
-        guard let address = URL(string: url) else { throw ValidationError("bad URL \(url)") }
-        var request = URLRequest(url: address)
-        request.httpMethod = "POST"
-        let (_, response) = try await URLSession.shared.data(for: request)
-        guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
-            throw ValidationError("\(url) answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
         }
     }
 }
