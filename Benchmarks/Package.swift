@@ -45,6 +45,14 @@ let package = Package(
                 .product(name: "SDLRPC", package: "swift-sdl"),
             ]
         ),
+        // Issue 12: a 10 MB upload beside raw TCP loopback.
+        .executableTarget(
+            name: "FileBenchmarks",
+            dependencies: [
+                .product(name: "SmartDeviceLink", package: "swift-sdl"),
+                .product(name: "SDLHeadUnit", package: "swift-sdl"),
+            ]
+        ),
         // Writes Payloads/*.json from values built in Swift.
         .executableTarget(
             name: "MakePayloads",

@@ -342,7 +342,11 @@ public actor SDLHeadUnitEmulator {
     private func record(_ appID: String?, direction: String, _ rpc: SDLRPCPayload) {
         guard let appID else { return }
         // In place: copying the record per message would make every request O(records).
-        records[appID, default: []].append(SDLRecordedRPC(direction: direction, payload: rpc))
+        // Without its bulk data (the size is kept): a record of every chunk of an upload would
+        // hold the whole file again, up to `recordLimit` chunks of it.
+        var kept = rpc
+        kept.bulkData = []
+        records[appID, default: []].append(SDLRecordedRPC(direction: direction, payload: kept, bulkDataSize: rpc.bulkData.count))
         if records[appID]!.count > configuration.recordLimit { records[appID]!.removeFirst() }
     }
 
@@ -393,6 +397,9 @@ public struct SDLRecordedRPC: Sendable, Hashable {
     public var direction: String
     public var payload: SDLRPCPayload
 
+    /// Bytes of bulk data the message carried (the record does not keep them).
+    public var bulkDataSize: Int
+
     public var functionName: String { EmulatedConnection.functions.name(of: payload.functionID) ?? "function \(payload.functionID)" }
 
     /// The parameters, parsed; nil when they are not JSON.
@@ -400,10 +407,10 @@ public struct SDLRecordedRPC: Sendable, Hashable {
 
     /// `{"direction":…,"rpcType":…,"functionId":…,"name":…,"correlationId":…,"params":{…}}`.
     public var json: SDLJSONValue {
-        .object([.init(key: "direction", value: .string(direction))] + Self.logMembers(payload))
+        .object([.init(key: "direction", value: .string(direction))] + Self.logMembers(payload, bulkDataSize: bulkDataSize))
     }
 
-    static func logMembers(_ rpc: SDLRPCPayload) -> [SDLJSONValue.Member] {
+    static func logMembers(_ rpc: SDLRPCPayload, bulkDataSize: Int? = nil) -> [SDLJSONValue.Member] {
         var members: [SDLJSONValue.Member] = [
             .init(key: "rpcType", value: .string(rpc.rpcType.description)),
             .init(key: "functionId", value: .integer(Int(rpc.functionID))),
@@ -411,7 +418,8 @@ public struct SDLRecordedRPC: Sendable, Hashable {
         if let name = EmulatedConnection.functions.name(of: rpc.functionID) { members.append(.init(key: "name", value: .string(name))) }
         members.append(.init(key: "correlationId", value: .integer(Int(rpc.correlationID))))
         if let json = try? SDLJSONValue(parsing: rpc.json) { members.append(.init(key: "params", value: json)) }
-        if !rpc.bulkData.isEmpty { members.append(.init(key: "bulkDataSize", value: .integer(rpc.bulkData.count))) }
+        let size = bulkDataSize ?? rpc.bulkData.count
+        if size > 0 { members.append(.init(key: "bulkDataSize", value: .integer(size))) }
         return members
     }
 }

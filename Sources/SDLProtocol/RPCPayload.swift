@@ -46,13 +46,21 @@ public struct SDLRPCPayload: Hashable, Sendable {
     /// Protocol 2+: binary header, JSON, bulk.
     public var bytes: [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(Self.binaryHeaderSize + json.count + bulkData.count)
+        out.reserveCapacity(encodedSize)
+        append(to: &out)
+        return out
+    }
+
+    /// The size of `bytes`.
+    public var encodedSize: Int { Self.binaryHeaderSize + json.count + bulkData.count }
+
+    /// Appends `bytes` to `out`, so a frame can be built in one buffer.
+    public func append(to out: inout [UInt8]) {
         appendBigEndian(UInt32(rpcType.rawValue) << 28 | functionID & 0x0FFF_FFFF, to: &out)
         appendBigEndian(correlationID, to: &out)
         appendBigEndian(UInt32(truncatingIfNeeded: json.count), to: &out)
         out.append(contentsOf: json)
         out.append(contentsOf: bulkData)
-        return out
     }
 
     /// Parses a protocol 2+ payload.

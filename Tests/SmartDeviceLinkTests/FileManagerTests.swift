@@ -1,3 +1,4 @@
+import Foundation
 import SDLHeadUnit
 import SDLTestSupport
 @testable import SmartDeviceLink
@@ -35,7 +36,7 @@ import Testing
         await headUnit.recordedRPCs(appID: appID).filter { $0.direction == "in" && $0.functionName == "PutFile" }.map { rpc in
             var offset = 0
             if case .integer(let value)? = rpc.parameters?["offset"] { offset = value }
-            return (offset, rpc.payload.bulkData.count)
+            return (offset, rpc.bulkDataSize)
         }
     }
 
@@ -78,6 +79,24 @@ import Testing
             #expect(progress.current.last == big.count)
             #expect(progress.current == progress.current.sorted())
             #expect(await files.remoteFileNames == ["empty", "many"])
+        }
+    }
+
+    @Test func aFileFromAPathAndAnUnreadablePath() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("sdl-\(UInt32.random(in: 0...UInt32.max)).bin").path
+        let data = Self.bytes(3_000)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(data)))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let headUnit = Self.headUnit()
+        try await withSDLManager(Self.configuration(headUnit)) { manager in
+            let outcome = try await manager.files.upload(SDLFile(name: "from-disk.bin", path: path, type: .binary))
+            #expect(outcome == .uploaded(bytes: 3_000))
+            #expect(await headUnit.file(appID: "files", name: "from-disk.bin") == data)
+            await #expect(throws: SDLFileError.unreadable(path: path + ".missing")) {
+                try await manager.files.upload(SDLFile(name: "missing.bin", path: path + ".missing", type: .binary))
+            }
+            let artwork = try SDLArtwork(path: path, format: .png)
+            #expect(artwork.name == SDLArtwork(bytes: data, format: .png).name)
         }
     }
 

@@ -54,21 +54,28 @@ struct FileStore: Sendable {
             guard usedBytes - previous + expected <= quota else {
                 return .failed(.outOfMemory, "Not enough space on the head unit")
             }
-            files[name] = File(bytes: data, type: request.fileType, isPersistent: request.persistentFile ?? false, expectedSize: expected)
+            // A new version of a file reuses the old one's storage, as a file system rewrites
+            // its blocks; room for the whole file is taken at once.
+            var bytes = files.removeValue(forKey: name)?.bytes ?? []
+            bytes.removeAll(keepingCapacity: true)
+            bytes.reserveCapacity(expected)
+            bytes.append(contentsOf: data)
+            files[name] = File(bytes: bytes, type: request.fileType, isPersistent: request.persistentFile ?? false, expectedSize: expected)
             return .stored(complete: files[name]!.isComplete)
         }
-        guard var file = files[name], !file.isComplete else {
+        // Sizes only: a copy of the file held here would make the append below copy its bytes.
+        guard let (received, expected) = files[name].map({ ($0.bytes.count, $0.expectedSize) }), received < expected else {
             return .failed(.invalidData, "offset \(offset) continues no file being uploaded")
         }
-        guard offset == file.bytes.count else {
-            return .failed(.invalidData, "offset \(offset) does not follow the \(file.bytes.count) bytes received")
+        guard offset == received else {
+            return .failed(.invalidData, "offset \(offset) does not follow the \(received) bytes received")
         }
-        guard offset + data.count <= file.expectedSize else {
-            return .failed(.invalidData, "the chunk ends past the file's announced \(file.expectedSize) bytes")
+        guard offset + data.count <= expected else {
+            return .failed(.invalidData, "the chunk ends past the file's announced \(expected) bytes")
         }
-        file.bytes += data
-        files[name] = file
-        return .stored(complete: file.isComplete)
+        // In place: a copy of the file's bytes per chunk would make uploads quadratic.
+        files[name]!.bytes.append(contentsOf: data)
+        return .stored(complete: files[name]!.isComplete)
     }
 
     mutating func delete(_ name: String) -> Bool {
@@ -99,9 +106,9 @@ extension SDLHeadUnitEmulator {
                 }
             }
         }
-        var store = fileStore(of: appID)
-        let result = store.put(request, data: data)
-        fileStores[appID] = store
+        // In place, for the same reason as in `FileStore.put`.
+        let result = fileStores[appID, default: FileStore(quota: configuration.fileQuota)].put(request, data: data)
+        let store = fileStore(of: appID)
         let space: [SDLJSONValue.Member] = [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]
         switch result {
         case .failed(let code, let info):

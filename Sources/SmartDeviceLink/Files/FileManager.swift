@@ -137,25 +137,26 @@ public actor SDLFileManager {
     /// One attempt: from the confirmed prefix of an earlier one when the bytes are the same.
     private func transfer(_ file: SDLFile, bytes: [UInt8], progress: (@Sendable (SDLUploadProgress) -> Void)?) async throws(SDLFileError) {
         let total = bytes.count
-        let fingerprint = SDLCRC32.checksum(bytes)
         var start = 0
-        if let partial = partialUploads[file.name], partial.totalBytes == total, partial.fingerprint == fingerprint {
+        // The whole file's checksum only where an earlier attempt left a partial file: the
+        // common upload passes over its bytes once, for the chunks' CRCs.
+        if let partial = partialUploads[file.name], partial.totalBytes == total, partial.fingerprint == SDLCRC32.checksum(bytes) {
             start = partial.confirmedBytes
         }
         do throws(SDLFileError) {
-            try await send(file, bytes: bytes, from: start, fingerprint: fingerprint, progress: progress)
+            try await send(file, bytes: bytes, from: start, progress: progress)
         } catch .failed(let name, let confirmed, let totalBytes, .refused(.invalidData, _)) where start > 0 && confirmed == start {
             // The head unit no longer holds the partial file: from the start.
             logger.info("the head unit lost the partial file; uploading from the start", metadata: ["file": "\(name)", "offset": "\(start)"])
             partialUploads[file.name] = nil
             _ = totalBytes
-            try await send(file, bytes: bytes, from: 0, fingerprint: fingerprint, progress: progress)
+            try await send(file, bytes: bytes, from: 0, progress: progress)
         }
     }
 
     /// Sends the chunks from `start` on, `maxChunksInFlight` at a time, in order on the wire.
     private func send(
-        _ file: SDLFile, bytes: [UInt8], from start: Int, fingerprint: UInt32, progress: (@Sendable (SDLUploadProgress) -> Void)?
+        _ file: SDLFile, bytes: [UInt8], from start: Int, progress: (@Sendable (SDLUploadProgress) -> Void)?
     ) async throws(SDLFileError) {
         guard let client else { throw .notConnected(name: file.name) }
         let total = bytes.count
@@ -189,7 +190,7 @@ public actor SDLFileManager {
         if let failure = state.failure {
             // What the head unit confirmed stays for a retry of the same bytes.
             let confirmed = state.confirmed
-            partialUploads[file.name] = confirmed > 0 ? PartialUpload(totalBytes: total, fingerprint: fingerprint, confirmedBytes: confirmed) : nil
+            partialUploads[file.name] = confirmed > 0 ? PartialUpload(totalBytes: total, fingerprint: SDLCRC32.checksum(bytes), confirmedBytes: confirmed) : nil
             if case .cancelled = failure { throw .cancelled(name: file.name, confirmedBytes: confirmed, totalBytes: total) }
             throw .failed(name: file.name, confirmedBytes: confirmed, totalBytes: total, reason: failure)
         }

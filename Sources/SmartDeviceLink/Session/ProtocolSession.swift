@@ -387,6 +387,19 @@ public actor SDLProtocolSession {
     /// data. Messages from one task reach the wire in call order.
     public func send(_ rpc: SDLRPCPayload, service: SDLServiceType? = nil, encrypted: Bool = false) async throws {
         let negotiated = try requireStarted()
+        let serviceType = service ?? (rpc.bulkData.isEmpty ? .rpc : .hybrid)
+        if negotiated.majorVersion >= 2, !encrypted, rpc.encodedSize <= negotiated.mtu {
+            // One frame, built in one buffer: a PutFile chunk is copied once on its way out.
+            let header = SDLFrameHeader(
+                version: negotiated.majorVersion, frameType: .single, serviceType: serviceType, sessionID: negotiated.sessionID,
+                dataSize: UInt32(truncatingIfNeeded: rpc.encodedSize), messageID: takeMessageID())
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(header.size + rpc.encodedSize)
+            header.append(to: &bytes)
+            rpc.append(to: &bytes)
+            try await write(bytes)
+            return
+        }
         let payload: [UInt8]
         if negotiated.majorVersion == 1 {
             do {
@@ -397,7 +410,7 @@ public actor SDLProtocolSession {
         } else {
             payload = rpc.bytes
         }
-        try await sendMessage(payload, negotiated: negotiated, service: service ?? (rpc.bulkData.isEmpty ? .rpc : .hybrid), encrypted: encrypted)
+        try await sendMessage(payload, negotiated: negotiated, service: serviceType, encrypted: encrypted)
     }
 
     /// Raw media for a started audio or video service.

@@ -253,3 +253,88 @@ enum ReconnectionExamples {
         }
     }
 }
+
+enum FileExamples {
+    static func uploadOne(manager: SDLManager, mp3Data: [UInt8]) async {
+        let audioFile = SDLFile(name: "song.mp3", bytes: mp3Data, type: .audioMp3)
+        do {
+            try await manager.files.upload(audioFile)
+            print("uploaded;", await manager.files.bytesAvailable ?? 0, "bytes left")
+        } catch {
+            print(error)   // says how many bytes the head unit confirmed
+        }
+    }
+
+    static func progress(manager: SDLManager, bytes: [UInt8]) async throws {
+        let upload = manager.files.startUpload(SDLFile(name: "album.zip", bytes: bytes, type: .binary))
+        for await step in upload.progress {
+            print("\(Int(step.fraction * 100)) %")
+        }
+        try await upload.outcome()
+    }
+
+    static func batch(manager: SDLManager, first: [UInt8], second: [UInt8]) async {
+        let files = [
+            SDLFile(name: "intro.mp3", bytes: first, type: .audioMp3),
+            SDLFile(name: "outro.mp3", bytes: second, type: .audioMp3),
+        ]
+        let results = await manager.files.upload(files, stopOnFailure: false) { progress in
+            print("\(progress.bytesConfirmed) of \(progress.totalBytes) bytes")
+        }
+        for (file, result) in zip(files, results) {
+            if case .failure(let error) = result { print(file.name, error) }
+        }
+    }
+
+    static func persistence(bytes: [UInt8]) {
+        var file = SDLFile(name: "logo.png", bytes: bytes, type: .graphicPng, persistent: true)
+        print(file.isPersistent)
+        file.overwrite = true   // replace a file of the same name on the head unit
+    }
+
+    static func remoteState(manager: SDLManager) async {
+        let bytesAvailable = await manager.files.bytesAvailable
+        let isFileOnHeadUnit = await manager.files.remoteFileNames.contains("logo.png")
+        print(bytesAvailable ?? 0, isFileOnHeadUnit)
+    }
+
+    static func delete(manager: SDLManager) async {
+        do {
+            try await manager.files.delete("logo.png")
+        } catch {
+            print(error)
+        }
+        let results = await manager.files.delete(["intro.mp3", "outro.mp3"])
+        print(results.allSatisfy { (try? $0.get()) != nil } ? "deleted" : "some were not deleted")
+    }
+
+    static func images(manager: SDLManager, png: [UInt8]) async throws {
+        guard await manager.systemCapabilities.defaultMainWindowCapability?.imageTypeSupported?.contains(.dynamic) == true else {
+            return   // this head unit shows no uploaded images
+        }
+        let artwork = SDLArtwork(bytes: png, format: .png, isTemplate: false, persistent: true)
+        try await manager.files.upload(artwork)   // skipped when the head unit has it already
+        _ = try await manager.send(Show(mainField1: "Now playing", graphic: artwork.image))
+    }
+
+    static func staticIcon(manager: SDLManager) async throws {
+        let icon = SDLArtwork.staticIcon(.album)   // built into the head unit: never uploaded
+        _ = try await manager.send(Show(mainField1: "Albums", graphic: icon.image))
+    }
+
+    static func appIcon(configuration: inout SDLManager.Configuration, png: [UInt8]) {
+        configuration.appIcon = SDLArtwork(bytes: png, format: .png, name: "app-icon.png", persistent: true)
+        configuration.files.fileRetryCount = 2
+        configuration.files.artworkRetryCount = 1
+    }
+
+    struct MyHTTPClient: SDLHTTPClient {
+        func send(_ request: SDLHTTPRequest) async throws -> SDLHTTPResponse {
+            SDLHTTPResponse(status: 404, body: [])   // fetch request.url with your HTTP stack
+        }
+    }
+
+    static func cloudIcon(configuration: inout SDLManager.Configuration) {
+        configuration.httpClient = MyHTTPClient()   // answers OnSystemRequest(ICON_URL)
+    }
+}
