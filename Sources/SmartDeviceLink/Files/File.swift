@@ -72,7 +72,14 @@ public struct SDLArtwork: Sendable, Hashable {
     /// The head unit may recolour a template image to its theme.
     public var isTemplate: Bool
 
-    /// - Parameter name: the name on the head unit; by default one derived from the bytes.
+    /// An image from bytes.
+    ///
+    /// - Parameters:
+    ///   - bytes: the image, in `format`.
+    ///   - format: PNG, JPEG or BMP.
+    ///   - name: the name on the head unit; by default one derived from the bytes.
+    ///   - isTemplate: whether the head unit may recolour it to its theme.
+    ///   - persistent: whether the head unit keeps it across ignition cycles.
     public init(bytes: [UInt8], format: Format, name: String? = nil, isTemplate: Bool = false, persistent: Bool = false) {
         let file = SDLFile(name: name ?? Self.contentName(of: bytes), bytes: bytes, type: format.fileType, persistent: persistent)
         self.kind = .file(file)
