@@ -491,18 +491,28 @@ public actor SDLManager: Service {
     public func send<R: SDLRequest>(
         _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true
     ) async throws -> R.Response {
+        guard state == .ready, client != nil else { throw SDLManagerError.notReady(state) }
+        let json: [UInt8]
+        do {
+            json = try SDLJSON.encode(adaptedToHeadUnit(request))
+        } catch {
+            throw SDLManagerError.invalidRequest("\(error)")
+        }
+        return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions).response
+    }
+
+    /// Sends an `R` whose JSON is ready (it may hold keys the spec lacks, such as OEM custom
+    /// vehicle data) with the same checks as `send(_:)`; returns the typed response and the raw
+    /// one.
+    func send<R: SDLRequest>(
+        _ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true
+    ) async throws -> (response: R.Response, raw: SDLIncomingRPC) {
         guard state == .ready, let client else { throw SDLManagerError.notReady(state) }
         if checkingPermissions, let permissions, let levels = await permissions.levels(allowing: R.functionName) {
             let level = hmiLevel
             guard levels.contains(level) else {
                 throw SDLManagerError.disallowed(rpc: R.functionName, level: level, allowedIn: levels.map(\.rawValue).sorted())
             }
-        }
-        let json: [UInt8]
-        do {
-            json = try SDLJSON.encode(adaptedToHeadUnit(request))
-        } catch {
-            throw SDLManagerError.invalidRequest("\(error)")
         }
         let gate = versionGate
         let cacheKey = "\(R.functionName)@\(gate.headUnit)"
@@ -519,9 +529,11 @@ public actor SDLManager: Service {
             }
             wire = gated.json
         }
-        let response = try await client.send(R.self, json: wire, bulkData: bulkData, timeout: timeout)
+        guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
+        let raw = try await client.sendRaw(functionName: R.functionName, functionID: functionID, json: wire, bulkData: bulkData, timeout: timeout)
+        let response = try SDLRPCClient.decode(R.self, from: raw)
         if let layout = response as? SetDisplayLayoutResponse { await systemCapabilities.received(layout) }
-        return response
+        return (response, raw)
     }
 
     /// PLAY_PAUSE exists from RPC 5.0; older head units have OK in its place (MANAGERS.md §1a).

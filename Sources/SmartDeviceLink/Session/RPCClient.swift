@@ -231,7 +231,7 @@ public actor SDLRPCClient {
         return try Self.decode(R.self, from: response)
     }
 
-    private static func decode<R: SDLRequest>(_ type: R.Type, from response: SDLIncomingRPC) throws -> R.Response {
+    static func decode<R: SDLRequest>(_ type: R.Type, from response: SDLIncomingRPC) throws -> R.Response {
         if response.payload.functionID == GenericResponse.wireFunctionID, R.Response.self != GenericResponse.self {
             let generic = try? SDLJSON.decode(GenericResponse.self, from: response.payload.json, policy: .lenient).value
             throw SDLRPCError.genericResponse(resultCode: generic?.resultCode.rawValue ?? "?", info: generic?.info)
