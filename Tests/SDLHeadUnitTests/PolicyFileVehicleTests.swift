@@ -153,10 +153,11 @@ extension GetVehicleDataResponse: HasResultCode {}
         let headUnit = TestApp.headUnit()
         let data = await headUnit.vehicleData()
         guard case .object(let members) = data else { Issue.record("not an object"); return }
-        #expect(members.count == SDLSimulatedVehicle.itemNames.count)
+        // The spec's items, then the OEM custom ones.
+        #expect(members.map(\.key) == SDLSimulatedVehicle.itemNames + SDLSimulatedVehicle.defaultCustomValues.keys.sorted())
         #expect(SDLSimulatedVehicle.itemNames.count > 30)
         // Every value decodes strictly as the spec's type.
-        let response = SDLJSONValue.object([.init(key: "success", value: .bool(true)), .init(key: "resultCode", value: .string("SUCCESS"))] + members)
+        let response = SDLJSONValue.object([.init(key: "success", value: .bool(true)), .init(key: "resultCode", value: .string("SUCCESS"))] + members.filter { SDLSimulatedVehicle.itemNames.contains($0.key) })
         #expect(throws: Never.self) { try SDLJSON.decode(GetVehicleDataResponse.self, from: response.jsonBytes) }
     }
 

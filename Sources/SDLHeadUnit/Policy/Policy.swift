@@ -184,7 +184,7 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
             let levels = inNone.contains(name) ? all : screenTakers.contains(name) ? fullOnly : foregroundOnly.contains(name) ? foreground : visible
             base[name] = Permission(levels: levels, parameters: nil)
         }
-        let items = Set(SDLSimulatedVehicle.itemNames)
+        let items = Set(SDLSimulatedVehicle.itemNames).union(SDLSimulatedVehicle.defaultCustomValues.keys)
         var vehicle: [String: Permission] = [:]
         for name in vehicleRPCs { vehicle[name] = Permission(levels: visible, parameters: items) }
         return SDLHeadUnitPolicy(

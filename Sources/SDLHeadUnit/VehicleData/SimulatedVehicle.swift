@@ -16,8 +16,17 @@ public struct SDLSimulatedVehicle: Sendable {
         GetVehicleDataResponse.structInfo.parameters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
     public private(set) var values: [String: SDLJSONValue]
+    /// OEM custom items (RPC 6.0+) by name: any JSON, unchecked, as their format is the OEM's.
+    public private(set) var customValues: [String: SDLJSONValue]
+
+    /// The custom item every emulated vehicle has, named as in the guide's example; the built-in
+    /// policy grants it.
+    public static let defaultCustomValues: [String: SDLJSONValue] = [
+        "OEM-X-Vehicle-Data": .object([.init(key: "level", value: .integer(3)), .init(key: "label", value: .string("eco"))]),
+    ]
 
     public init() {
+        self.customValues = Self.defaultCustomValues
         let defaults = DefaultValues()
         var values: [String: SDLJSONValue] = [:]
         for name in Self.itemNames {
@@ -40,11 +49,24 @@ public struct SDLSimulatedVehicle: Sendable {
 
     /// The value of each of `items` (unknown names are left out).
     public func get(_ items: [String]) -> [SDLJSONValue.Member] {
-        items.compactMap { name in values[name].map { SDLJSONValue.Member(key: name, value: $0) } }
+        items.compactMap { name in (values[name] ?? customValues[name]).map { SDLJSONValue.Member(key: name, value: $0) } }
+    }
+
+    /// Whether `name` is one of the OEM custom items.
+    public func isCustom(_ name: String) -> Bool { customValues[name] != nil }
+
+    /// Adds or replaces an OEM custom item (a name the spec does not have).
+    public mutating func setCustom(_ name: String, to value: SDLJSONValue) throws(SDLSimulatedVehicleError) {
+        guard !Self.itemNames.contains(name) else { throw .invalidValue(name, "is an item of the spec, not a custom one") }
+        customValues[name] = value
     }
 
     /// Replaces an item's value after checking it against the spec; the error names the path.
     public mutating func set(_ item: String, to value: SDLJSONValue) throws(SDLSimulatedVehicleError) {
+        if customValues[item] != nil {
+            customValues[item] = value
+            return
+        }
         guard let info = Self.itemInfo[item], Self.itemNames.contains(item) else { throw .unknownItem(item) }
         let wrapped = SDLJSONValue.object([
             .init(key: "success", value: .bool(true)), .init(key: "resultCode", value: .string("SUCCESS")), .init(key: item, value: value),
@@ -124,7 +146,10 @@ extension SDLHeadUnitEmulator {
                 if subscribed { vehicleSubscriptions[appID]?.remove(item) }
             }
             if code == .success { changed += 1 }
-            let result = VehicleDataResult(dataType: SDLSimulatedVehicle.dataType(of: item), resultCode: code)
+            let custom = vehicle.isCustom(item)
+            let result = VehicleDataResult(
+                dataType: custom ? .vehicledataOemCustomData : SDLSimulatedVehicle.dataType(of: item), resultCode: code,
+                oemCustomDataType: custom ? Self.jsonKind(vehicle.customValues[item]) : nil)
             if let json = try? SDLJSONValue(parsing: (try? SDLJSON.encode(result)) ?? []) { results.append(.init(key: item, value: json)) }
         }
         if changed == 0 {
@@ -147,8 +172,21 @@ extension SDLHeadUnitEmulator {
         await perform(effects)
     }
 
-    /// Every item's current value.
+    /// Every item's current value, the OEM custom items last.
     public func vehicleData() -> SDLJSONValue {
-        .object(SDLSimulatedVehicle.itemNames.compactMap { name in vehicle.values[name].map { .init(key: name, value: $0) } })
+        .object(SDLSimulatedVehicle.itemNames.compactMap { name in vehicle.values[name].map { .init(key: name, value: $0) } }
+            + vehicle.customValues.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) })
+    }
+
+    /// How SDL Core's vehicle-data schema names a custom item's type.
+    private static func jsonKind(_ value: SDLJSONValue?) -> String {
+        switch value {
+        case .bool: "Boolean"
+        case .integer: "Integer"
+        case .float: "Float"
+        case .string: "String"
+        case .array: "Array"
+        default: "Struct"
+        }
     }
 }

@@ -7,6 +7,8 @@ import Synchronization
 /// poured into per-type fan-outs, so an app's stream goes on across reconnections.
 final class NotificationHub: Sendable {
     private let outlets = Mutex<[UInt32: any NotificationOutlet]>([:])
+    /// Undecoded notifications by function ID, for keys the spec lacks (OEM custom vehicle data).
+    private let rawOutlets = Mutex<[UInt32: StreamFanOut<SDLIncomingRPC>]>([:])
 
     func subscribe<N: SDLNotification>(_ type: N.Type, functionID: UInt32) -> AsyncStream<N> {
         let outlet = outlets.withLock { outlets -> TypedOutlet<N> in
@@ -18,8 +20,18 @@ final class NotificationHub: Sendable {
         return outlet.fanOut.subscribe()
     }
 
+    func subscribeRaw(functionID: UInt32) -> AsyncStream<SDLIncomingRPC> {
+        rawOutlets.withLock { outlets in
+            if let existing = outlets[functionID] { return existing }
+            let created = StreamFanOut<SDLIncomingRPC>(bufferLimit: 256)
+            outlets[functionID] = created
+            return created
+        }.subscribe()
+    }
+
     /// Hands a notification to the subscribers of its type; nobody subscribed, nothing decoded.
     func deliver(_ message: SDLIncomingRPC) {
+        if let raw = rawOutlets.withLock({ $0[message.payload.functionID] }), raw.subscriberCount > 0 { raw.yield(message) }
         guard let outlet = outlets.withLock({ $0[message.payload.functionID] }) else { return }
         outlet.deliver(message)
     }
@@ -31,6 +43,11 @@ final class NotificationHub: Sendable {
             return Array(outlets.values)
         }
         for outlet in all { outlet.finish() }
+        let raw = rawOutlets.withLock { outlets in
+            defer { outlets = [:] }
+            return Array(outlets.values)
+        }
+        for outlet in raw { outlet.finish() }
     }
 }
 

@@ -77,6 +77,8 @@ public actor SDLManager: Service {
     public nonisolated let systemCapabilities: SDLSystemCapabilityManager
     /// The app's files on the head unit: uploads, artworks, deletes.
     public nonisolated let files: SDLFileManager
+    /// The car's data: one-time readings, subscriptions, OnVehicleData, OEM custom items.
+    public nonisolated let vehicleData: SDLVehicleDataManager
 
     /// - Parameters:
     ///   - configuration: who the app is and how it reaches the head unit.
@@ -90,7 +92,9 @@ public actor SDLManager: Service {
         self.systemCapabilities = SDLSystemCapabilityManager(
             logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
         self.files = SDLFileManager(configuration: configuration.files, logger: configuration.logger)
+        self.vehicleData = SDLVehicleDataManager(logger: configuration.logger, clock: configuration.session.clock)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
+        vehicleData.link.manager = self
     }
 
     deinit {
@@ -309,7 +313,10 @@ public actor SDLManager: Service {
                 return nil
             }
             for await _ in firstStatus {
-                if !stopRequested { set(.ready) }
+                if !stopRequested {
+                    set(.ready)
+                    await vehicleData.connectionReady()
+                }
                 break
             }
             var reason = SDLCloseReason.closedByApp
@@ -480,6 +487,7 @@ public actor SDLManager: Service {
         }
         if let runTask { _ = await runTask.result }
         runTask = nil
+        await vehicleData.managerStopped()
     }
 
     // MARK: Requests
@@ -567,6 +575,12 @@ public actor SDLManager: Service {
     public nonisolated func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> {
         guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
         return notificationHub.subscribe(type, functionID: functionID)
+    }
+
+    /// Notifications of one type as they came, for keys the spec lacks.
+    nonisolated func rawNotifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<SDLIncomingRPC> {
+        guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
+        return notificationHub.subscribeRaw(functionID: functionID)
     }
 
     /// Requests of one type from the head unit (app services: GetAppServiceData,
