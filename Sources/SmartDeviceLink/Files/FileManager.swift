@@ -320,6 +320,8 @@ public struct SDLUpload: Sendable {
     public let progress: AsyncStream<SDLUploadProgress>
     let task: Task<Result<SDLUploadOutcome, SDLFileError>, Never>
 
+    /// How the upload ended: uploaded, or skipped because the head unit already had the file.
+    @discardableResult
     public func outcome() async throws(SDLFileError) -> SDLUploadOutcome {
         try await task.value.get()
     }

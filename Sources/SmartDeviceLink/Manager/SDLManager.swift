@@ -79,6 +79,8 @@ public actor SDLManager: Service {
     public nonisolated let files: SDLFileManager
     /// The car's data: one-time readings, subscriptions, OnVehicleData, OEM custom items.
     public nonisolated let vehicleData: SDLVehicleDataManager
+    /// Subscription buttons: OK, presets, search, media and navigation keys.
+    public nonisolated let buttons: SDLButtonManager
 
     /// - Parameters:
     ///   - configuration: who the app is and how it reaches the head unit.
@@ -93,8 +95,10 @@ public actor SDLManager: Service {
             logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
         self.files = SDLFileManager(configuration: configuration.files, logger: configuration.logger)
         self.vehicleData = SDLVehicleDataManager(logger: configuration.logger, clock: configuration.session.clock)
+        self.buttons = SDLButtonManager(logger: configuration.logger)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
         vehicleData.link.manager = self
+        buttons.link.manager = self
     }
 
     deinit {
@@ -316,6 +320,7 @@ public actor SDLManager: Service {
                 if !stopRequested {
                     set(.ready)
                     await vehicleData.connectionReady()
+                    await buttons.connectionReady()
                 }
                 break
             }
@@ -488,6 +493,7 @@ public actor SDLManager: Service {
         if let runTask { _ = await runTask.result }
         runTask = nil
         await vehicleData.managerStopped()
+        await buttons.managerStopped()
     }
 
     // MARK: Requests

@@ -1,0 +1,265 @@
+import Logging
+import SDLRPC
+import SDLRuntime
+
+/// Subscription buttons: OK, presets, search, media keys and navigation map keys, on the
+/// template or on the steering wheel and console.
+///
+/// Each button is subscribed on the head unit once, however many observers it has, and
+/// unsubscribed when the last one leaves. The guide's rules are checked before anything is
+/// sent: media buttons need a MEDIA app, navigation buttons a NAVIGATION app, a button must
+/// exist in the head unit's RPC version (PLAY_PAUSE 5.0, navigation buttons 6.0; on older head
+/// units PLAY_PAUSE is sent as OK and OK presses reach PLAY_PAUSE observers), and a preset must
+/// be within `numCustomPresetsAvailable`. Subscriptions are renewed after a reconnection.
+///
+/// ```swift
+/// for await press in try await manager.buttons.subscribe(.ok).presses {
+///     print("OK", press.buttonPressMode)
+/// }
+/// ```
+public actor SDLButtonManager {
+    let link = ManagerLink()
+    private let logger: Logger
+    private var observers: [ButtonName: [Int: @Sendable (SDLButtonInput) -> Void]] = [:]
+    private var nextObserverID = 0
+    /// Buttons subscribed on the head unit of the current connection.
+    private var subscribed: Set<ButtonName> = []
+    private var listeners: [Task<Void, Never>] = []
+    private var restoring: Task<Void, Never>?
+
+    /// Buttons only media apps may subscribe to.
+    public static let mediaButtons: Set<ButtonName> = [.playPause, .seekleft, .seekright, .tuneup, .tunedown, .shuffle, .repeat]
+
+    /// Buttons only navigation apps may subscribe to: the map keys (RPC 6.0+).
+    public static var navigationButtons: Set<ButtonName> {
+        Set(ButtonName.allCases.filter { $0.rawValue.hasPrefix("NAV_") })
+    }
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    // MARK: Subscribing
+
+    /// Subscribes to `button`; the returned sequence yields its presses and events until it is
+    /// dropped, its task is cancelled or `unsubscribe` is called. Throws, without sending
+    /// anything, when the guide's rules forbid the button for this app or head unit.
+    public func subscribe(_ button: ButtonName) async throws(SDLButtonError) -> SDLButtonSubscription {
+        let (stream, continuation) = AsyncStream<SDLButtonInput>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        let observer = try await addObserver(button) { continuation.yield($0) }
+        continuation.onTermination = { [weak self] _ in
+            Task { await self?.remove(observer) }
+        }
+        return SDLButtonSubscription(button: button, observer: observer, stream: stream)
+    }
+
+    /// The closure form: `handler` runs for every press and event of `button` until
+    /// `unsubscribe(_:)` with the returned observer.
+    @discardableResult
+    public func subscribe(
+        _ button: ButtonName, handler: @escaping @Sendable (SDLButtonInput) -> Void
+    ) async throws(SDLButtonError) -> SDLButtonObserver {
+        try await addObserver(button, handler)
+    }
+
+    /// Removes one observer; the button is unsubscribed on the head unit when it was the last.
+    public func unsubscribe(_ observer: SDLButtonObserver) async {
+        await remove(observer)
+    }
+
+    /// Removes every observer of `button` and unsubscribes it on the head unit.
+    public func unsubscribe(_ button: ButtonName) async {
+        guard observers.removeValue(forKey: button) != nil else { return }
+        await unsubscribeOnHeadUnit(button)
+    }
+
+    /// Buttons with at least one observer.
+    public var subscribedButtons: Set<ButtonName> { Set(observers.keys) }
+
+    private func addObserver(_ button: ButtonName, _ handler: @escaping @Sendable (SDLButtonInput) -> Void) async throws(SDLButtonError) -> SDLButtonObserver {
+        let manager: SDLManager
+        do { manager = try link.require() } catch { throw .notSent(error) }
+        try await check(button, manager: manager)
+        startListening(manager)
+        if !subscribed.contains(button) {
+            try await subscribeOnHeadUnit(button, manager: manager)
+        }
+        nextObserverID += 1
+        observers[button, default: [:]][nextObserverID] = handler
+        return SDLButtonObserver(button: button, id: nextObserverID)
+    }
+
+    private func remove(_ observer: SDLButtonObserver) async {
+        guard observers[observer.button]?.removeValue(forKey: observer.id) != nil else { return }
+        if observers[observer.button]?.isEmpty == true {
+            observers[observer.button] = nil
+            await unsubscribeOnHeadUnit(observer.button)
+        }
+    }
+
+    /// The guide's rules, before anything is sent.
+    private func check(_ button: ButtonName, manager: SDLManager) async throws(SDLButtonError) {
+        guard button.isRecognized, button != .customButton else { throw .notSubscribable(button) }
+        let types = Set(manager.configuration.appTypes)
+        if Self.mediaButtons.contains(button), !types.contains(.media) { throw .wrongAppType(button, needs: .media) }
+        if Self.navigationButtons.contains(button), !types.contains(.navigation) { throw .wrongAppType(button, needs: .navigation) }
+        let version = await manager.negotiatedRPCVersion
+        // PLAY_PAUSE is sent as OK before 5.0, so only other buttons are held to the spec's version.
+        if button != .playPause, let availability = ButtonName.enumInfo.element(named: button.rawValue)?.availability,
+           !availability.isAvailable(in: version) {
+            throw .notSent(.unsupportedByHeadUnit(
+                what: "button \(button.rawValue)", available: availability.since.map { "since RPC \($0)" } ?? "in other versions", headUnit: version))
+        }
+        if let index = Self.presetIndex(button), let available = await manager.systemCapabilities.defaultMainWindowCapability?.numCustomPresetsAvailable,
+           index >= available {
+            throw .presetUnavailable(button, available: available)
+        }
+    }
+
+    static func presetIndex(_ button: ButtonName) -> Int? {
+        guard button.rawValue.hasPrefix("PRESET_") else { return nil }
+        return Int(button.rawValue.dropFirst("PRESET_".count))
+    }
+
+    private func subscribeOnHeadUnit(_ button: ButtonName, manager: SDLManager) async throws(SDLButtonError) {
+        let response: SubscribeButtonResponse
+        do {
+            response = try await manager.send(SubscribeButton(buttonName: button))
+        } catch let error as SDLManagerError {
+            throw .notSent(error)
+        } catch let error as SDLRPCError {
+            throw .failed(error)
+        } catch {
+            throw .failed(.cancelled(function: "SubscribeButton"))
+        }
+        // IGNORED: already subscribed (resumption, or another path): as good as SUCCESS.
+        guard response.success || response.resultCode == .ignored || response.resultCode == .warnings else {
+            throw .refused(button, response.resultCode, info: response.info)
+        }
+        subscribed.insert(button)
+    }
+
+    private func unsubscribeOnHeadUnit(_ button: ButtonName) async {
+        guard subscribed.remove(button) != nil, let manager = link.manager else { return }
+        do {
+            let response = try await manager.send(UnsubscribeButton(buttonName: button))
+            if !response.success && response.resultCode != .ignored {
+                logger.warning("UnsubscribeButton \(button.rawValue): \(response.resultCode.rawValue) \(response.info ?? "")")
+            }
+        } catch {
+            logger.warning("UnsubscribeButton \(button.rawValue) not sent: \(error)")
+        }
+    }
+
+    // MARK: Presses
+
+    private func startListening(_ manager: SDLManager) {
+        guard listeners.isEmpty else { return }
+        let presses = manager.notifications(OnButtonPress.self)
+        let events = manager.notifications(OnButtonEvent.self)
+        listeners = [
+            Task { [weak self] in
+                for await press in presses { await self?.deliver(.press(press), button: press.buttonName) }
+            },
+            Task { [weak self] in
+                for await event in events { await self?.deliver(.event(event), button: event.buttonName) }
+            },
+        ]
+    }
+
+    private func deliver(_ input: SDLButtonInput, button: ButtonName) async {
+        var targets = Array((observers[button] ?? [:]).sorted { $0.key < $1.key }.map(\.value))
+        // Before RPC 5.0 the head unit has OK where PLAY_PAUSE would be.
+        if button == .ok, let manager = link.manager, await manager.negotiatedRPCVersion < .version(5, 0) {
+            targets += (observers[.playPause] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+        }
+        for handler in targets { handler(input) }
+    }
+
+    // MARK: Connections
+
+    /// A new connection is Ready: renew every observed button once SubscribeButton is allowed
+    /// (SDL Core refuses it in NONE); with resumption the head unit answers IGNORED, which counts.
+    func connectionReady() {
+        restoring?.cancel()
+        subscribed = []
+        let buttons = observers.keys.sorted { $0.rawValue < $1.rawValue }
+        guard !buttons.isEmpty, let manager = link.manager else { return }
+        restoring = Task {
+            guard let permissions = await manager.permissions, await permissions.waitUntilAllowed("SubscribeButton") else { return }
+            for button in buttons where !Task.isCancelled {
+                do {
+                    try await self.subscribeOnHeadUnit(button, manager: manager)
+                } catch {
+                    self.logger.warning("button \(button.rawValue) not renewed after reconnection: \(error)")
+                }
+            }
+        }
+    }
+
+    func managerStopped() {
+        restoring?.cancel()
+        for listener in listeners { listener.cancel() }
+        listeners = []
+        observers = [:]
+        subscribed = []
+    }
+}
+
+/// A press (short or long) or a down/up event of a subscribed button.
+public enum SDLButtonInput: Sendable, Hashable {
+    case press(OnButtonPress)
+    case event(OnButtonEvent)
+}
+
+/// Names one observer of a button, to remove it.
+public struct SDLButtonObserver: Sendable, Hashable {
+    public let button: ButtonName
+    let id: Int
+}
+
+/// The presses and events of one button for one observer; ends when the manager stops.
+public struct SDLButtonSubscription: AsyncSequence, Sendable {
+    public typealias Element = SDLButtonInput
+    public let button: ButtonName
+    /// Pass to `unsubscribe(_:)` to end it from elsewhere.
+    public let observer: SDLButtonObserver
+    let stream: AsyncStream<SDLButtonInput>
+
+    public func makeAsyncIterator() -> AsyncStream<SDLButtonInput>.Iterator { stream.makeAsyncIterator() }
+
+    /// Only the presses (short or long), not the down/up events.
+    public var presses: AsyncCompactMapSequence<AsyncStream<SDLButtonInput>, OnButtonPress> {
+        stream.compactMap { input in
+            if case .press(let press) = input { return press }
+            return nil
+        }
+    }
+}
+
+/// Why a button subscription was not made.
+public enum SDLButtonError: Error, Sendable, CustomStringConvertible {
+    /// The manager's checks stopped it before sending (not Ready, HMI level, RPC version...).
+    case notSent(SDLManagerError)
+    /// Media buttons need a MEDIA app, navigation buttons a NAVIGATION app; nothing was sent.
+    case wrongAppType(ButtonName, needs: AppHMIType)
+    /// The display offers fewer presets; nothing was sent.
+    case presetUnavailable(ButtonName, available: Int)
+    /// Not a button apps subscribe to (soft buttons come with the screen manager).
+    case notSubscribable(ButtonName)
+    /// The head unit refused the subscription.
+    case refused(ButtonName, SDLResult, info: String?)
+    /// The exchange failed: connection lost, timeout, unreadable answer.
+    case failed(SDLRPCError)
+
+    public var description: String {
+        switch self {
+        case .notSent(let error): "\(error)"
+        case .wrongAppType(let button, let type): "\(button.rawValue) is only for \(type.rawValue) apps; nothing was sent"
+        case .presetUnavailable(let button, let available): "\(button.rawValue) is beyond the \(available) presets the display offers; nothing was sent"
+        case .notSubscribable(let button): "\(button.rawValue) is not a subscription button"
+        case .refused(let button, let code, let info): "the head unit refused \(button.rawValue): \(code.rawValue)" + (info.map { " (\($0))" } ?? "")
+        case .failed(let error): "\(error)"
+        }
+    }
+}
