@@ -81,6 +81,8 @@ public actor SDLManager: Service {
     public nonisolated let vehicleData: SDLVehicleDataManager
     /// Subscription buttons: OK, presets, search, media and navigation keys.
     public nonisolated let buttons: SDLButtonManager
+    /// App services (RPC 5.1+): publish one, or use another app's.
+    public nonisolated let appServices: SDLAppServiceManager
 
     /// - Parameters:
     ///   - configuration: who the app is and how it reaches the head unit.
@@ -96,9 +98,11 @@ public actor SDLManager: Service {
         self.files = SDLFileManager(configuration: configuration.files, logger: configuration.logger)
         self.vehicleData = SDLVehicleDataManager(logger: configuration.logger, clock: configuration.session.clock)
         self.buttons = SDLButtonManager(logger: configuration.logger)
+        self.appServices = SDLAppServiceManager(logger: configuration.logger)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
         vehicleData.link.manager = self
         buttons.link.manager = self
+        appServices.link.manager = self
     }
 
     deinit {
@@ -321,6 +325,7 @@ public actor SDLManager: Service {
                     set(.ready)
                     await vehicleData.connectionReady()
                     await buttons.connectionReady()
+                    await appServices.connectionReady()
                 }
                 break
             }
@@ -494,6 +499,7 @@ public actor SDLManager: Service {
         runTask = nil
         await vehicleData.managerStopped()
         await buttons.managerStopped()
+        await appServices.managerStopped()
     }
 
     // MARK: Requests
@@ -548,6 +554,21 @@ public actor SDLManager: Service {
         let response = try SDLRPCClient.decode(R.self, from: raw)
         if let layout = response as? SetDisplayLayoutResponse { await systemCapabilities.received(layout) }
         return (response, raw)
+    }
+
+    /// Sends a notification (an app-service provider's OnAppServiceData...) once Ready, with the
+    /// same checks as `send(_:)`; notifications get no answer.
+    public func sendNotification<N: SDLNotification>(_ notification: N, checkingPermissions: Bool = true) async throws {
+        guard state == .ready, let client else { throw SDLManagerError.notReady(state) }
+        if checkingPermissions, let permissions, let levels = await permissions.levels(allowing: N.functionName), !levels.contains(hmiLevel) {
+            throw SDLManagerError.disallowed(rpc: N.functionName, level: hmiLevel, allowedIn: levels.map(\.rawValue).sorted())
+        }
+        let availability = N.structInfo.availability
+        if !availability.isAvailable(in: negotiatedRPCVersion) {
+            throw SDLManagerError.unsupportedByHeadUnit(
+                what: N.functionName, available: availability.since.map { "since RPC \($0)" } ?? "in other versions", headUnit: negotiatedRPCVersion)
+        }
+        try await client.sendNotification(notification)
     }
 
     /// PLAY_PAUSE exists from RPC 5.0; older head units have OK in its place (MANAGERS.md §1a).

@@ -1,0 +1,138 @@
+import SDLHeadUnit
+import SDLTestSupport
+@testable import SmartDeviceLink
+import Testing
+
+/// App services between two apps on one emulator: a provider and a consumer.
+@Suite struct AppServiceTests {
+    static func start(_ headUnit: SDLHeadUnitEmulator, appID: String, types: [AppHMIType] = [.default]) async throws -> SDLManager {
+        var configuration = ManagerLifecycleTests.configuration(headUnit, appID: appID)
+        configuration.appTypes = types
+        let manager = SDLManager(configuration: configuration)
+        try await manager.start()
+        return manager
+    }
+
+    static let weatherManifest = AppServiceManifest(
+        serviceName: "Sky", serviceType: AppServiceType.weather.rawValue, weatherServiceManifest: WeatherServiceManifest(currentForecastSupported: true))
+
+    static func weather(_ place: String, _ summary: String) -> SDLAppServiceContent {
+        .weather(WeatherServiceData(location: LocationDetails(locationName: place), currentForecast: WeatherData(weatherSummary: summary)))
+    }
+
+    static func records(_ headUnit: SDLHeadUnitEmulator, appID: String, _ function: String) async -> [SDLRecordedRPC] {
+        await headUnit.recordedRPCs(appID: appID).filter { $0.functionName == function }
+    }
+
+    @Test func aProviderPublishesUpdatesAndAnswersAConsumer() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let provider = try await Self.start(headUnit, appID: "provider")
+        let consumer = try await Self.start(headUnit, appID: "consumer")
+        let service = try await provider.appServices.publish(Self.weatherManifest)
+        #expect(await provider.appServices.isActive(service))
+        let serviceID = try #require(await provider.appServices.record(of: service)?.serviceID)
+
+        // The consumer finds it in APP_SERVICES.
+        let listed = try await consumer.appServices.services(ofType: "WEATHER")
+        #expect(listed.map(\.serviceID) == [serviceID])
+        #expect(listed.first?.serviceManifest.serviceName == "Sky")
+
+        // No data yet: the provider's answer says so.
+        var refusal: SDLResult?
+        do {
+            _ = try await consumer.appServices.data(ofType: "WEATHER")
+        } catch {
+            if case .refused(_, let code, _) = error { refusal = code }
+        }
+        #expect(refusal == .dataNotAvailable)
+
+        try await provider.appServices.update(service, with: Self.weather("Detroit", "Sunny"))
+        let updates = try await consumer.appServices.subscribe(toType: "WEATHER")
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next()?.weatherServiceData?.currentForecast?.weatherSummary == "Sunny")
+        try await provider.appServices.update(service, with: Self.weather("Detroit", "Rain"))
+        let second = await iterator.next()
+        #expect(second?.weatherServiceData?.currentForecast?.weatherSummary == "Rain")
+        #expect(second?.serviceID == serviceID)
+
+        // The provider answered the forwarded GetAppServiceData under the head unit's
+        // correlation IDs, with success and resultCode filled.
+        let exchanges = await Self.records(headUnit, appID: "provider", "GetAppServiceData")
+        let asked = exchanges.filter { $0.direction == "out" }
+        let answered = exchanges.filter { $0.direction == "in" }
+        #expect(asked.count == 2)
+        #expect(answered.map(\.payload.correlationID) == asked.map(\.payload.correlationID))
+        #expect(answered.map { $0.parameters?["resultCode"] } == [.string("DATA_NOT_AVAILABLE"), .string("SUCCESS")])
+        #expect(answered.map { $0.parameters?["success"] } == [.bool(false), .bool(true)])
+        #expect(await Self.records(headUnit, appID: "provider", "OnAppServiceData").count == 2)
+        await consumer.stop()
+        await provider.stop()
+    }
+
+    @Test func aServiceThatIsNotActiveKeepsItsDataToItself() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let first = try await Self.start(headUnit, appID: "first")
+        let second = try await Self.start(headUnit, appID: "second")
+        _ = try await first.appServices.publish(Self.weatherManifest)
+        let standby = try await second.appServices.publish(Self.weatherManifest)
+        #expect(await second.appServices.isActive(standby) == false)
+        var refused = false
+        do {
+            try await second.appServices.update(standby, with: Self.weather("Ann Arbor", "Snow"))
+        } catch {
+            if case .serviceNotActive = error { refused = true }
+        }
+        #expect(refused)
+        #expect(await Self.records(headUnit, appID: "second", "OnAppServiceData").isEmpty)
+        await #expect(throws: SDLAppServiceError.self) { try await second.appServices.update(standby, with: .media(MediaServiceData())) }
+        await second.stop()
+        await first.stop()
+    }
+
+    @Test func interactionsAndHandledRPCsReachTheProvider() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let provider = try await Self.start(headUnit, appID: "player", types: [.media])
+        let consumer = try await Self.start(headUnit, appID: "remote", types: [.remoteControl])
+        let presses = Locked<[ButtonName]>([])
+        let service = try await provider.appServices.publish(
+            AppServiceManifest(serviceName: "Player", serviceType: AppServiceType.media.rawValue, mediaServiceManifest: MediaServiceManifest()),
+            handling: [SDLAppServiceRequestHandler(ButtonPress.self) { press in
+                presses.withLock { $0.append(press.buttonName) }
+                return ButtonPressResponse(resultCode: .success, success: true)
+            }],
+            interactions: { request in SDLAppServiceInteractionResult(serviceSpecificResult: "playing \(request.serviceUri)") })
+        let serviceID = try #require(await provider.appServices.record(of: service)?.serviceID)
+        let published = await Self.records(headUnit, appID: "player", "PublishAppService").first { $0.direction == "in" }
+        #expect(published?.parameters?["appServiceManifest"]?["handledRPCs"] == .array([.integer(Int(ButtonPress.wireFunctionID ?? 0))]))
+
+        let answer = try await consumer.appServices.interact(serviceID: serviceID, uri: "player://song/42", originApp: "remote")
+        #expect(answer.success)
+        #expect(answer.serviceSpecificResult == "playing player://song/42")
+
+        let pressed = try await consumer.send(ButtonPress(moduleType: .audio, buttonName: .playPause, buttonPressMode: .short))
+        #expect(pressed.success)
+        #expect(presses.withLock { $0 } == [.playPause])
+
+        try await provider.appServices.unpublish(service)
+        let remaining = try await consumer.appServices.services(ofType: "MEDIA")
+        #expect(remaining.isEmpty)
+        await consumer.stop()
+        await provider.stop()
+    }
+
+    @Test func servicesArePublishedAgainAfterAReconnection() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let provider = try await Self.start(headUnit, appID: "provider")
+        let service = try await provider.appServices.publish(Self.weatherManifest)
+        let before = await provider.appServices.record(of: service)?.serviceID
+        let records = provider.appServices.publishedRecords()
+        #expect(try await provider.dropAndReconnect(on: headUnit, appID: "provider"))
+        for await record in records where record.serviceID != before && record.servicePublished { break }
+        let after = await provider.appServices.record(of: service)
+        #expect(after?.serviceID != before)
+        #expect(after?.serviceActive == true)
+        #expect(await Self.records(headUnit, appID: "provider", "PublishAppService").filter { $0.direction == "in" }.count == 2)
+        try await provider.appServices.update(service, with: Self.weather("Detroit", "Fog"))
+        await provider.stop()
+    }
+}
