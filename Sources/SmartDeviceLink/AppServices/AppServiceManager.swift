@@ -100,14 +100,8 @@ public actor SDLAppServiceManager {
         provided.latest = data
         published[service.id] = provided
         guard record.serviceActive else { throw .serviceNotActive(record.serviceID) }
-        do {
+        try await SDLAppServiceError.sending(OnAppServiceData.functionName) {
             try await manager.sendNotification(OnAppServiceData(serviceData: data))
-        } catch let error as SDLManagerError {
-            throw .notSent(error)
-        } catch let error as SDLRPCError {
-            throw .failed(error)
-        } catch {
-            throw .failed(.cancelled(function: "OnAppServiceData"))
         }
     }
 
@@ -296,15 +290,7 @@ public actor SDLAppServiceManager {
     }
 
     private static func send<R: SDLRequest>(_ request: R, manager: SDLManager) async throws(SDLAppServiceError) -> R.Response {
-        do {
-            return try await manager.send(request)
-        } catch let error as SDLManagerError {
-            throw .notSent(error)
-        } catch let error as SDLRPCError {
-            throw .failed(error)
-        } catch {
-            throw .failed(.cancelled(function: R.functionName))
-        }
+        try await SDLAppServiceError.sending(R.functionName) { try await manager.send(request) }
     }
 }
 

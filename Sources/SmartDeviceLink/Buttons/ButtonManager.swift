@@ -122,15 +122,8 @@ public actor SDLButtonManager {
     }
 
     private func subscribeOnHeadUnit(_ button: ButtonName, manager: SDLManager) async throws(SDLButtonError) {
-        let response: SubscribeButtonResponse
-        do {
-            response = try await manager.send(SubscribeButton(buttonName: button))
-        } catch let error as SDLManagerError {
-            throw .notSent(error)
-        } catch let error as SDLRPCError {
-            throw .failed(error)
-        } catch {
-            throw .failed(.cancelled(function: "SubscribeButton"))
+        let response = try await SDLButtonError.sending(SubscribeButton.functionName) {
+            try await manager.send(SubscribeButton(buttonName: button))
         }
         // IGNORED: already subscribed (resumption, or another path): as good as SUCCESS.
         guard response.success || response.resultCode == .ignored || response.resultCode == .warnings else {

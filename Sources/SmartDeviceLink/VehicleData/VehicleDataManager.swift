@@ -272,16 +272,9 @@ public actor SDLVehicleDataManager {
     }
 
     private func send<R: SDLRequest>(_ type: R.Type, json: [UInt8]) async throws(SDLVehicleDataError) -> (R.Response, SDLIncomingRPC) {
-        do {
+        try await SDLVehicleDataError.sending(R.functionName) {
             let manager = try link.require()
-            let (response, raw) = try await manager.send(R.self, json: json)
-            return (response, raw)
-        } catch let error as SDLManagerError {
-            throw .notSent(error)
-        } catch let error as SDLRPCError {
-            throw .failed(error)
-        } catch {
-            throw .failed(.cancelled(function: R.functionName)) // only cancellation is left
+            return try await manager.send(R.self, json: json)
         }
     }
 
