@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
         .library(name: "SDLTransport", targets: ["SDLTransport"]),
         .library(name: "SmartDeviceLink", targets: ["SmartDeviceLink"]),
+        .library(name: "SDLAsyncHTTPClient", targets: ["SDLAsyncHTTPClient"]),
         .library(name: "SDLHeadUnit", targets: ["SDLHeadUnit"]),
         .library(name: "SDLHeadUnitControl", targets: ["SDLHeadUnitControl"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
@@ -33,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // libxml2 through pkg-config; Debian/Ubuntu `libxml2-dev`, Homebrew `libxml2`.
@@ -80,6 +82,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The library's HTTP needs (policy updates, cloud icons) on AsyncHTTPClient, apart so that
+        // apps bringing their own SDLHTTPClient do not build it.
+        .target(
+            name: "SDLAsyncHTTPClient",
+            dependencies: [
+                "SmartDeviceLink", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
         // A head unit for apps to talk to: behaves on the wire like SDL Core.
         .target(
             name: "SDLHeadUnit",
@@ -105,7 +116,9 @@ let package = Package(
         // The example app: tours of the manager against a head unit.
         .executableTarget(
             name: "sdl-example",
-            dependencies: ["SmartDeviceLink", "SDLRPC", "SDLRuntime", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "SmartDeviceLink", "SDLRPC", "SDLRuntime", "SDLAsyncHTTPClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // Build-tool plugin: a target's MOBILE_API.xml (+ sdlgen.json) -> generated sources at build time.
         .plugin(name: "SDLGeneratorPlugin", capability: .buildTool(), dependencies: ["sdlgen"]),
@@ -140,7 +153,10 @@ let package = Package(
         .testTarget(name: "SDLProtocolTests", dependencies: ["SDLProtocol", "SDLRPC"], path: "Tests/SDLProtocolTests"),
         .testTarget(
             name: "SmartDeviceLinkTests",
-            dependencies: ["SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLProtocol", "SDLRPC", "SDLTestSupport"],
+            dependencies: [
+                "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLProtocol", "SDLRPC", "SDLTestSupport", "SDLAsyncHTTPClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             path: "Tests/SmartDeviceLinkTests"
         ),
         .testTarget(name: "SDLToolTests", dependencies: ["sdl"], path: "Tests/SDLToolTests"),

@@ -39,6 +39,11 @@ public actor SDLHeadUnitEmulator {
         public var policy = SDLHeadUnitPolicy.sdlCoreDefault
         /// The simulated vehicle's values.
         public var vehicle = SDLSimulatedVehicle()
+        /// A policy server: when set, the policy update at an app's first activation goes
+        /// through the app (OnSystemRequest PROPRIETARY to this URL) as on SDL Core, and vehicle
+        /// data is granted only once the app brings the server's answer back. When nil the
+        /// emulator grants the update itself.
+        public var policyServerURL: String?
 
         public init(capabilities: SDLJSONValue? = nil) {
             self.capabilities = capabilities ?? Self.defaultCapabilities

@@ -46,6 +46,11 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: ArgumentHelp("JSON object of vehicle-data values, e.g. {\"speed\": 88.0}.", valueName: "path"))
     var vehicleData: String?
 
+    @Option(help: ArgumentHelp(
+        "A policy server: the policy update at an app's first activation goes through the app (OnSystemRequest PROPRIETARY) to this URL, as on SDL Core.",
+        valueName: "url"))
+    var policyURL: String?
+
     @Option(help: "Bytes each app may store with PutFile.")
     var fileQuota = 100 * 1024 * 1024
 
@@ -89,6 +94,7 @@ struct HeadUnit: AsyncParsableCommand {
         }
         guard fileQuota >= 0 else { throw ValidationError("--file-quota must not be negative.") }
         configuration.fileQuota = fileQuota
+        configuration.policyServerURL = policyURL
         let language = Language(rawValue: language)
         guard language.isRecognized else { throw ValidationError("--language \(self.language) is not a language of the spec.") }
         configuration.language = language

@@ -88,6 +88,38 @@ import Testing
         await app.close()
     }
 
+    @Test func systemRequestsAndPolicyUpdatesOnDemand() async throws {
+        let headUnit = TestApp.headUnit()
+        let api = SDLHeadUnitControlAPI(headUnit: headUnit)
+        let app = try await TestApp.register(to: headUnit, appID: "sys")
+        let requests = app.client.rawNotifications(OnSystemRequest.self)
+        #expect(await api.handle(method: "POST", path: "/apps/sys/policy-update", body: Array(#"{"url": "http://127.0.0.1:9/policy"}"#.utf8)).status == 200)
+        #expect(await api.handle(
+            method: "POST", path: "/apps/sys/system-request", body: Array(#"{"requestType": "HTTP", "url": "http://x/y", "timeout": 7, "body": "hi"}"#.utf8)).status == 200)
+        #expect(await api.handle(method: "POST", path: "/apps/sys/system-request", body: Array(#"{"requestType": "NOPE"}"#.utf8)).status == 400)
+        #expect(await api.handle(method: "POST", path: "/apps/nobody/policy-update", body: Array(#"{"url": "http://x"}"#.utf8)).status == 404)
+        var iterator = requests.makeAsyncIterator()
+        let policy = try #require(await iterator.next())
+        let request = try SDLJSON.decode(OnSystemRequest.self, from: policy.payload.json).value
+        #expect(request.requestType == .proprietary)
+        #expect(request.url == "http://127.0.0.1:9/policy")
+        // SDL Core's wrapper: headers for the HTTP client and the snapshot as the body.
+        let wrapper = try SDLJSONValue(parsing: policy.payload.bulkData)
+        #expect(wrapper["HTTPRequest"]?["headers"]?["RequestMethod"] == .string("POST"))
+        guard case .string(let body)? = wrapper["HTTPRequest"]?["body"] else {
+            Issue.record("no snapshot body")
+            return
+        }
+        #expect(try SDLJSONValue(parsing: Array(body.utf8))["policy_table"]?["app_policies"]?["sys"] != nil)
+        let http = try #require(await iterator.next())
+        #expect(try SDLJSON.decode(OnSystemRequest.self, from: http.payload.json).value.timeout == 7)
+        #expect(http.payload.bulkData == Array("hi".utf8))
+        // An answer that is no policy table is refused.
+        let refused = try await app.client.send(SystemRequest(requestType: .proprietary), bulkData: Array("nonsense".utf8))
+        #expect(refused.resultCode == .invalidData)
+        await app.close()
+    }
+
     @Test func answersWhatIsOnTop() async throws {
         let headUnit = TestApp.headUnit()
         let events = headUnit.events()

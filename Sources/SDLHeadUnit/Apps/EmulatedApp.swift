@@ -35,6 +35,9 @@ struct EmulatedApp: Sendable {
     /// SDL Core grants groups beyond pre-data-consent once its policy update is done; the
     /// emulator does that at the app's first activation.
     var policyUpdated = false
+    /// The policy update was handed to the app (a policy server is configured); it completes
+    /// when the app sends the server's answer back.
+    var policyUpdateRequested = false
 
     /// Whether SDL Core lets the app play audio in LIMITED (media, navigation, communication).
     var isAudioApp: Bool {

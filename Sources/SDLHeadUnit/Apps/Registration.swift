@@ -105,14 +105,21 @@ extension SDLHeadUnitEmulator {
         var effects: [Effect] = []
         // SDL Core's policy update comes with the first activation: vehicle data and the rest
         // of the app's groups are granted, and the app hears it before FULL.
+        var updateThroughApp: String?
         if apps[appID]?.policyUpdated == false {
-            apps[appID]?.policyUpdated = true
-            effects.append(notification(permissions(for: appID), to: appID))
+            if let url = configuration.policyServerURL {
+                // Through the app and the policy server, after FULL.
+                if apps[appID]?.policyUpdateRequested == false { updateThroughApp = url }
+            } else {
+                apps[appID]?.policyUpdated = true
+                effects.append(notification(permissions(for: appID), to: appID))
+            }
         }
         for other in apps.values where other.appID != appID && other.hmiLevel == .full {
             effects += setLevel(other.isAudioApp ? .limited : .background, of: other.appID)
         }
         effects += setLevel(.full, of: appID)
+        if let url = updateThroughApp { effects.append(policyUpdateRequest(appID: appID, url: url)) }
         return effects
     }
 

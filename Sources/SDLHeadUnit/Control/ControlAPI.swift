@@ -124,6 +124,28 @@ public struct SDLHeadUnitControlAPI: Sendable {
             await headUnit.injectFileFault(fault, appID: captured[0], onChunk: chunk)
             return .done
         }
+        if let captured = match("POST", "apps/*/policy-update") {
+            // {"url": "http://127.0.0.1:3000/policy"}
+            guard case .string(let url)? = input["url"] else { return .error(400, #"expected {"url": "http://..."}"#) }
+            try await headUnit.requestPolicyUpdate(appID: captured[0], url: url)
+            return .done
+        }
+        if let captured = match("POST", "apps/*/system-request") {
+            // {"requestType": "HTTP", "url": "http://...", "timeout": 30, "body": "..."}
+            guard case .string(let name)? = input["requestType"] else {
+                return .error(400, #"expected {"requestType": "HTTP", "url": "http://...", "body": "..."}"#)
+            }
+            let type = RequestType(rawValue: name)
+            guard type.isRecognized else { return .error(400, "\(name) is not a request type of the spec") }
+            var url: String?
+            if case .string(let value)? = input["url"] { url = value }
+            var timeout: Int?
+            if case .integer(let value)? = input["timeout"] { timeout = value }
+            var body: [UInt8] = []
+            if case .string(let text)? = input["body"] { body = Array(text.utf8) }
+            try await headUnit.sendSystemRequest(appID: captured[0], type: type, url: url, timeout: timeout, bulkData: body)
+            return .done
+        }
         if let captured = match("GET", "apps/*/screen") {
             let appID = captured[0]
             return .json(try await headUnit.screen(appID: appID))

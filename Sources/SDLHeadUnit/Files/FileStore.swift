@@ -156,6 +156,7 @@ extension SDLHeadUnitEmulator {
     }
 
     func systemRequest(_ request: SystemRequest, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        if request.requestType == .proprietary { return applyPolicyUpdate(rpc.bulkData, appID: appID) }
         if request.requestType == .iconUrl {
             guard !rpc.bulkData.isEmpty else { return (.failure(.invalidData, "the icon has no bytes"), []) }
             appIcons[appID] = rpc.bulkData

@@ -49,6 +49,7 @@ public actor SDLManager: Service {
     private var requestHandlers: [UInt32: @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse] = [:]
     private var installedHandlers: [UInt32: SDLRequestHandlerToken] = [:]
     private let hashFanOut = StreamFanOut<String>(bufferLimit: 8, replaysLatest: true)
+    private let systemRequestFanOut = StreamFanOut<SDLSystemRequestOutcome>(bufferLimit: 32)
     private var client: SDLRPCClient?
     /// The connection being set up or served, so `stop()` can end it before Ready too.
     private var activeClient: SDLRPCClient?
@@ -250,7 +251,8 @@ public actor SDLManager: Service {
         let languages = client.notifications(OnLanguageChange.self)
         let capabilityUpdates = client.notifications(OnSystemCapabilityUpdated.self)
         let allNotifications = client.allNotifications()
-        let systemRequests = client.notifications(OnSystemRequest.self)
+        let systemRequests = client.rawNotifications(OnSystemRequest.self)
+        let outcomes = systemRequestFanOut
         let hub = notificationHub
         let files = self.files
         let (http, logger) = (configuration.httpClient, logger)
@@ -299,8 +301,9 @@ public actor SDLManager: Service {
                 return nil
             }
             group.addTask {
+                // One at a time: a policy update is not overtaken by the next.
                 for await request in systemRequests {
-                    await IconURLRequests.answer(request, client: client, http: http, logger: logger)
+                    if let outcome = await SystemRequests.answer(request, client: client, http: http, logger: logger) { outcomes.yield(outcome) }
                 }
                 return nil
             }
@@ -460,6 +463,10 @@ public actor SDLManager: Service {
     /// Each new resumption hash once the manager holds it (the latest first), for apps that
     /// keep it themselves.
     public nonisolated func resumeHashes() -> AsyncStream<String> { hashFanOut.subscribe() }
+
+    /// What became of each of the head unit's HTTP and PROPRIETARY system requests (policy
+    /// table updates): forwarded through `configuration.httpClient` and answered, or why not.
+    public nonisolated func systemRequestOutcomes() -> AsyncStream<SDLSystemRequestOutcome> { systemRequestFanOut.subscribe() }
 
     /// Starts `run()` in the background and returns once the manager is Ready; throws why it
     /// could not get there.

@@ -214,7 +214,7 @@ public actor SDLRPCClient {
     public func send<R: SDLRequest>(
         _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, options: SDLEncodingOptions = SDLEncodingOptions()
     ) async throws -> R.Response {
-        guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
+        guard R.wireFunctionID != nil else { throw SDLRPCError.notAFunction(R.functionName) }
         let json: [UInt8]
         do {
             json = try SDLJSON.encode(request, options: options)
@@ -390,6 +390,12 @@ public actor SDLRPCClient {
     }
 
     /// Every notification, undecoded, with the same buffering as `notifications(_:)`.
+    /// Notifications of one type as they came (JSON and bulk data undecoded).
+    public nonisolated func rawNotifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<SDLIncomingRPC> {
+        guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
+        return router.subscribe(functionID: functionID, name: N.functionName) { $0 }
+    }
+
     public nonisolated func allNotifications() -> AsyncStream<SDLIncomingRPC> {
         router.subscribe(functionID: nil, name: "notification") { $0 }
     }
