@@ -22,20 +22,27 @@ struct Example: AsyncParsableCommand {
 
     @Option(help: "Head unit host.") var host = "127.0.0.1"
     @Option(help: "Head unit TCP port.") var port = 12345
-    @Option(help: "Which tour: lifecycle, files, or all.") var tour = "all"
+    @Option(help: "Which tour: lifecycle, files, vehicle, buttons, services, or all.") var tour = "all"
     @Option(help: "The emulator's control API, to play the driver.") var controlURL: String?
     @Option(help: "App ID to register.") var appID = "8675309"
     @Option(help: "Seconds to wait for the HMI to activate the app.") var activationTimeout: Double = 30
 
     func run() async throws {
-        guard ["lifecycle", "files", "all"].contains(tour) else { throw ValidationError("unknown tour \(tour); try lifecycle, files or all") }
+        let tours = ["lifecycle", "files", "vehicle", "buttons", "services"]
+        guard tours.contains(tour) || tour == "all" else {
+            throw ValidationError("unknown tour \(tour); try \(tours.joined(separator: ", ")) or all")
+        }
         var ok = true
         let driver = Driver(appID: appID, controlURL: controlURL, activationTimeout: activationTimeout)
-        if tour == "lifecycle" || tour == "all" {
-            ok = await LifecycleTour(host: host, port: port, appID: appID, driver: driver).run() && ok
-        }
-        if tour == "files" || tour == "all" {
-            ok = await FilesTour(host: host, port: port, appID: appID, driver: driver).run() && ok
+        let place = TourPlace(host: host, port: port, appID: appID, driver: driver)
+        for name in tours where tour == name || tour == "all" {
+            switch name {
+            case "lifecycle": ok = await LifecycleTour(host: host, port: port, appID: appID, driver: driver).run() && ok
+            case "files": ok = await FilesTour(host: host, port: port, appID: appID, driver: driver).run() && ok
+            case "vehicle": ok = await VehicleTour(place: place).run() && ok
+            case "buttons": ok = await ButtonsTour(place: place).run() && ok
+            default: ok = await ServicesTour(place: place).run() && ok
+            }
         }
         if !ok { throw ExitCode.failure }
     }
@@ -76,10 +83,28 @@ struct Driver {
         return full
     }
 
-    private func post(_ url: String) async throws {
+    /// Sends `body` to the emulator's control API at `path`; false (with the step failed) when
+    /// it did not answer 2xx. Needs `--control-url`.
+    @discardableResult
+    func control(_ method: String, _ path: String, _ body: String = "{}", steps: Steps) async -> Bool {
+        guard let controlURL else { return false }
+        do {
+            try await post("\(controlURL)\(path)", method: method, body: body)
+            return true
+        } catch {
+            steps.fail("control API \(method) \(path): \(error)")
+            return false
+        }
+    }
+
+    private func post(_ url: String, method: String = "POST", body: String? = nil) async throws {
         guard let address = URL(string: url) else { throw ValidationError("bad URL \(url)") }
         var request = URLRequest(url: address)
-        request.httpMethod = "POST"
+        request.httpMethod = method
+        if let body {
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
         let (_, response) = try await URLSession.shared.data(for: request)
         guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
             throw ValidationError("\(url) answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
