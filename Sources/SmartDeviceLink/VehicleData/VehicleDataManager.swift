@@ -123,11 +123,13 @@ public actor SDLVehicleDataManager {
     /// stream opened before the request went out, and each item's outcome: an item the app was
     /// already subscribed to (DATA_ALREADY_SUBSCRIBED, inside an IGNORED answer) counts as
     /// subscribed.
+    @discardableResult
     public func subscribe(_ items: WritableKeyPath<SubscribeVehicleData, Bool?>...) async throws(SDLVehicleDataError) -> SDLVehicleDataSubscription {
         try await subscribe(items, custom: [])
     }
 
     /// Subscribes to spec items and OEM custom items (RPC 6.0+).
+    @discardableResult
     public func subscribe(
         _ items: [WritableKeyPath<SubscribeVehicleData, Bool?>], custom: [String] = []
     ) async throws(SDLVehicleDataError) -> SDLVehicleDataSubscription {

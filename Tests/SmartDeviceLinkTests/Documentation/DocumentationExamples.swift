@@ -1,4 +1,5 @@
 import Logging
+import SDLAsyncHTTPClient
 import ServiceLifecycle
 import SmartDeviceLink
 
@@ -336,5 +337,185 @@ enum FileExamples {
 
     static func cloudIcon(configuration: inout SDLManager.Configuration) {
         configuration.httpClient = MyHTTPClient()   // answers OnSystemRequest(ICON_URL)
+    }
+}
+
+enum VehicleDataExamples {
+    static func getOnce(manager: SDLManager) async throws {
+        let reading = try await manager.vehicleData.get(\.speed, \.rpm)
+        print("speed", reading.speed ?? 0, "km/h, rpm", reading.rpm ?? 0)
+    }
+
+    static func waitForPermission(manager: SDLManager) async throws {
+        // SDL Core grants vehicle data with its policy update, after the first activation.
+        guard await manager.vehicleData.waitUntilAllowed(\.gps) else { return }
+        let gps = try await manager.vehicleData.get(\.gps).gps
+        print(gps?.latitudeDegrees ?? 0, gps?.longitudeDegrees ?? 0)
+    }
+
+    static func errors(manager: SDLManager) async {
+        do {
+            _ = try await manager.vehicleData.get(\.fuelLevel)
+        } catch .itemsNotAllowed(_, let items) {
+            print("the policy does not grant", items)          // nothing was sent
+        } catch .refused(let resultCode, let info, _) {
+            print("the head unit said", resultCode, info ?? "")  // DISALLOWED, USER_DISALLOWED...
+        } catch {
+            print(error)
+        }
+    }
+
+    static func subscribe(manager: SDLManager) async throws {
+        let subscription = try await manager.vehicleData.subscribe(\.speed, \.gps)
+        for (item, code) in subscription.results.failed {
+            print(item, "not subscribed:", code)              // e.g. VEHICLE_DATA_NOT_AVAILABLE
+        }
+        for await data in subscription.updates {              // open before the request went out
+            if let speed = data.speed { print("speed", speed) }
+        }
+    }
+
+    static func oneItem(manager: SDLManager) async throws {
+        let speeds = manager.vehicleData.updates(of: \.speed)
+        try await manager.vehicleData.subscribe(\.speed)
+        for await speed in speeds { print("speed", speed) }
+    }
+
+    static func alreadySubscribed(manager: SDLManager) async throws {
+        let again = try await manager.vehicleData.subscribe(\.gps)
+        // IGNORED, with DATA_ALREADY_SUBSCRIBED inside: subscribed all the same.
+        print(again.results.resultCode, again.results.items["gps"]?.resultCode as Any, again.results.succeeded)
+    }
+
+    static func unsubscribe(manager: SDLManager) async throws {
+        let results = try await manager.vehicleData.unsubscribe(\.speed, \.gps)
+        print(results.succeeded)                              // DATA_NOT_SUBSCRIBED counts as done
+    }
+
+    static func oemCustom(manager: SDLManager) async throws {
+        let reading = try await manager.vehicleData.get([], custom: ["OEM-X-Vehicle-Data"])
+        if let value = reading.custom["OEM-X-Vehicle-Data"] {
+            print("OEM data:", value.jsonString)               // the OEM's format: parse it yourself
+        }
+        _ = try await manager.vehicleData.subscribe([], custom: ["OEM-X-Vehicle-Data"])
+        for await items in manager.vehicleData.customUpdates() { print(items) }
+    }
+}
+
+enum ButtonExamples {
+    static func closure(manager: SDLManager) async throws {
+        let observer = try await manager.buttons.subscribe(.playPause) { input in
+            switch input {
+            case .press(let press): print("PLAY_PAUSE", press.buttonPressMode)   // SHORT or LONG
+            case .event(let event): print("PLAY_PAUSE", event.buttonEventMode)   // BUTTONDOWN or BUTTONUP
+            }
+        }
+        // Later: the last observer of a button out unsubscribes it on the head unit.
+        await manager.buttons.unsubscribe(observer)
+    }
+
+    static func sequence(manager: SDLManager) async throws {
+        let preset = try await manager.buttons.subscribe(.preset1)
+        for await press in preset.presses {
+            print("preset 1", press.buttonPressMode)
+        }
+    }
+
+    static func rules(manager: SDLManager) async {
+        do {
+            _ = try await manager.buttons.subscribe(.seekleft)
+        } catch .wrongAppType(let button, let needed) {
+            print(button, "needs a", needed, "app")            // nothing was sent
+        } catch .presetUnavailable(let button, let available) {
+            print(button, "is beyond the", available, "presets")
+        } catch {
+            print(error)
+        }
+    }
+}
+
+enum AppServiceExamples {
+    static func publish(manager: SDLManager) async throws -> SDLAppService {
+        let manifest = AppServiceManifest(
+            serviceName: "Sky Weather", serviceType: AppServiceType.weather.rawValue,
+            weatherServiceManifest: WeatherServiceManifest(currentForecastSupported: true, weatherForLocationSupported: true))
+        let service = try await manager.appServices.publish(manifest)
+        print(await manager.appServices.record(of: service)?.serviceID ?? "?")
+        return service
+    }
+
+    static func update(manager: SDLManager, service: SDLAppService) async {
+        let forecast = WeatherServiceData(
+            location: LocationDetails(locationName: "Detroit"),
+            currentForecast: WeatherData(currentTemperature: Temperature(unit: .celsius, value: 21.5), weatherSummary: "Sunny"))
+        do {
+            try await manager.appServices.update(service, with: .weather(forecast))
+        } catch .serviceNotActive {
+            // Another app's weather service is the active one: the data is kept for
+            // GetAppServiceData, not sent.
+        } catch {
+            print(error)
+        }
+    }
+
+    static func activity(manager: SDLManager) async {
+        for await record in manager.appServices.publishedRecords() {
+            print(record.serviceID, record.serviceActive ? "active" : "not active")
+        }
+    }
+
+    static func handled(manager: SDLManager) async throws {
+        let manifest = AppServiceManifest(
+            serviceName: "Radio", serviceType: AppServiceType.media.rawValue, mediaServiceManifest: MediaServiceManifest())
+        let service = try await manager.appServices.publish(
+            manifest,
+            handling: [SDLAppServiceRequestHandler(ButtonPress.self) { press in
+                print("the head unit pressed", press.buttonName)
+                return ButtonPressResponse(resultCode: .success, success: true)
+            }],
+            interactions: { request in
+                SDLAppServiceInteractionResult(serviceSpecificResult: "opened \(request.serviceUri)")
+            })
+        try await manager.appServices.unpublish(service)   // RPC 6.0+
+    }
+
+    static func consume(manager: SDLManager) async throws {
+        let weather = AppServiceType.weather.rawValue
+        for record in try await manager.appServices.services(ofType: weather) {
+            print(record.serviceManifest.serviceName ?? record.serviceID, record.serviceActive)
+        }
+        for await data in try await manager.appServices.subscribe(toType: weather) {
+            print(data.weatherServiceData?.currentForecast?.weatherSummary ?? "-")
+        }
+    }
+
+    static func interact(manager: SDLManager, serviceID: String) async throws {
+        let answer = try await manager.appServices.interact(
+            serviceID: serviceID, uri: "weather://forecast?city=Detroit", originApp: "8675309", requestServiceActive: true)
+        print(answer.resultCode, answer.serviceSpecificResult ?? "")
+    }
+}
+
+enum PolicyUpdateExamples {
+    static func asyncHTTPClient(configuration: inout SDLManager.Configuration) {
+        configuration.httpClient = SDLAsyncHTTPClient()   // product SDLAsyncHTTPClient
+    }
+
+    static func outcomes(manager: SDLManager) async {
+        for await outcome in manager.systemRequestOutcomes() {
+            switch outcome {
+            case .forwarded(let type, let url, let status, let bytes):
+                print(type, "from", url, "HTTP", status, bytes, "bytes handed to the head unit")
+            case .failed(let type, let url, let reason):
+                print(type, url ?? "-", "failed:", reason)     // logged too; the app goes on
+            }
+        }
+    }
+
+    static func permissionsAfterwards(manager: SDLManager) async throws {
+        // The update's OnPermissionsChange is what grants vehicle data on SDL Core.
+        if await manager.vehicleData.waitUntilAllowed(\.speed) {
+            print(try await manager.vehicleData.get(\.speed).speed ?? 0)
+        }
     }
 }
