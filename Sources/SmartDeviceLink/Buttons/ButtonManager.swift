@@ -146,17 +146,28 @@ public actor SDLButtonManager {
 
     // MARK: Presses
 
+    /// One reader for both notification types, so a press comes after its down and up events.
     private func startListening(_ manager: SDLManager) {
         guard listeners.isEmpty else { return }
-        let presses = manager.notifications(OnButtonPress.self)
-        let events = manager.notifications(OnButtonEvent.self)
+        let notifications = manager.allRawNotifications()
+        let (pressID, eventID) = (OnButtonPress.wireFunctionID, OnButtonEvent.wireFunctionID)
         listeners = [
             Task { [weak self] in
-                for await press in presses { await self?.deliver(.press(press), button: press.buttonName) }
-            },
-            Task { [weak self] in
-                for await event in events { await self?.deliver(.event(event), button: event.buttonName) }
-            },
+                for await message in notifications {
+                    let json = message.payload.json
+                    switch message.payload.functionID {
+                    case pressID:
+                        if let press = try? SDLJSON.decode(OnButtonPress.self, from: json, policy: .lenient).value {
+                            await self?.deliver(.press(press), button: press.buttonName)
+                        }
+                    case eventID:
+                        if let event = try? SDLJSON.decode(OnButtonEvent.self, from: json, policy: .lenient).value {
+                            await self?.deliver(.event(event), button: event.buttonName)
+                        }
+                    default: continue
+                    }
+                }
+            }
         ]
     }
 

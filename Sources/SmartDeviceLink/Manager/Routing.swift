@@ -29,8 +29,15 @@ final class NotificationHub: Sendable {
         }.subscribe()
     }
 
+    /// Every notification, undecoded, in the order they came (for readers of several types
+    /// whose order matters: button events before their press).
+    private let everything = StreamFanOut<SDLIncomingRPC>(bufferLimit: 256)
+
+    func subscribeAll() -> AsyncStream<SDLIncomingRPC> { everything.subscribe() }
+
     /// Hands a notification to the subscribers of its type; nobody subscribed, nothing decoded.
     func deliver(_ message: SDLIncomingRPC) {
+        if everything.subscriberCount > 0 { everything.yield(message) }
         if let raw = rawOutlets.withLock({ $0[message.payload.functionID] }), raw.subscriberCount > 0 { raw.yield(message) }
         guard let outlet = outlets.withLock({ $0[message.payload.functionID] }) else { return }
         outlet.deliver(message)
@@ -48,6 +55,7 @@ final class NotificationHub: Sendable {
             return Array(outlets.values)
         }
         for outlet in raw { outlet.finish() }
+        everything.finish()
     }
 }
 

@@ -336,9 +336,11 @@ public actor SDLManager: Service {
             while let result = try await group.next() {
                 if let ended = result {
                     reason = ended
-                    // Nothing more can be fetched; requests in flight fail with the connection.
+                    // Nothing more can be fetched; requests in flight fail with the connection,
+                    // and work for it (a policy server's slow answer) stops now, not at its timeout.
                     await capabilities.disconnected()
                     await files.disconnected()
+                    group.cancelAll()
                 }
             }
             self.client = nil
@@ -610,6 +612,9 @@ public actor SDLManager: Service {
         guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
         return notificationHub.subscribe(type, functionID: functionID)
     }
+
+    /// Every notification as it came, in order, across reconnections.
+    nonisolated func allRawNotifications() -> AsyncStream<SDLIncomingRPC> { notificationHub.subscribeAll() }
 
     /// Notifications of one type as they came, for keys the spec lacks.
     nonisolated func rawNotifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<SDLIncomingRPC> {
