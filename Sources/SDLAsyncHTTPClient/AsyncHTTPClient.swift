@@ -33,11 +33,38 @@ public struct SDLAsyncHTTPClient: SDLHTTPClient {
         outgoing.method = HTTPMethod(rawValue: request.method.uppercased())
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) { outgoing.headers.add(name: name, value: value) }
         if !request.body.isEmpty { outgoing.body = .bytes(ByteBuffer(bytes: request.body)) }
-        let timeout = request.timeout ?? defaultTimeout
-        let (seconds, attoseconds) = timeout.components
-        let response = try await client.execute(outgoing, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-        let body = try await response.body.collect(upTo: maxResponseBytes)
-        let headers = Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, next in "\(first), \(next)" })
-        return SDLHTTPResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
+        // Within a day, whatever the head unit asks: large values would overflow nanoseconds.
+        let timeout = min(max(request.timeout ?? defaultTimeout, .zero), .seconds(86_400))
+        let (client, limit, prepared) = (self.client, maxResponseBytes, outgoing)
+        // AsyncHTTPClient's deadline covers the wait for the response head; the body must also
+        // arrive within the timeout, so the whole exchange races the clock.
+        return try await withThrowingTaskGroup(of: SDLHTTPResponse?.self) { group in
+            group.addTask {
+                let (seconds, attoseconds) = timeout.components
+                let response = try await client.execute(prepared, timeout: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+                let body = try await response.body.collect(upTo: limit)
+                let headers = Dictionary(response.headers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, next in "\(first), \(next)" })
+                return SDLHTTPResponse(status: Int(response.status.code), headers: headers, body: Array(buffer: body))
+            }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else { throw SDLAsyncHTTPClientError.timedOut(request.url, timeout) }
+            return response
+        }
+    }
+}
+
+/// Why an exchange failed beyond AsyncHTTPClient's own errors.
+public enum SDLAsyncHTTPClientError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The whole answer did not arrive within the timeout.
+    case timedOut(String, Duration)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let url, let timeout): "\(url): no complete answer within \(timeout)"
+        }
     }
 }

@@ -65,6 +65,11 @@ package final class StreamFanOut<Element: Sendable>: Sendable {
         return dropped
     }
 
+    /// Takes subscribers again after `finish()` (a manager started anew).
+    package func reopen() {
+        state.withLock { $0.finished = false }
+    }
+
     /// Ends every stream; later subscribers get the latest element (when replaying) and an end.
     package func finish(with last: Element? = nil) {
         let subscribers = state.withLock { state -> [AsyncStream<Element>.Continuation] in

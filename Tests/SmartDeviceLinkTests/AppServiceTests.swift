@@ -76,13 +76,8 @@ import Testing
         _ = try await first.appServices.publish(Self.weatherManifest)
         let standby = try await second.appServices.publish(Self.weatherManifest)
         #expect(await second.appServices.isActive(standby) == false)
-        var refused = false
-        do {
-            try await second.appServices.update(standby, with: Self.weather("Ann Arbor", "Snow"))
-        } catch {
-            if case .serviceNotActive = error { refused = true }
-        }
-        #expect(refused)
+        let sent = try await second.appServices.update(standby, with: Self.weather("Ann Arbor", "Snow"))
+        #expect(sent == false)
         #expect(await Self.records(headUnit, appID: "second", "OnAppServiceData").isEmpty)
         await #expect(throws: SDLAppServiceError.self) { try await second.appServices.update(standby, with: .media(MediaServiceData())) }
         await second.stop()
@@ -133,6 +128,27 @@ import Testing
         #expect(after?.serviceActive == true)
         #expect(await Self.records(headUnit, appID: "provider", "PublishAppService").filter { $0.direction == "in" }.count == 2)
         try await provider.appServices.update(service, with: Self.weather("Detroit", "Fog"))
+        await provider.stop()
+    }
+
+    @Test func aConsumersSubscriptionIsRenewedAfterItsReconnection() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let provider = try await Self.start(headUnit, appID: "provider")
+        let consumer = try await Self.start(headUnit, appID: "consumer")
+        let service = try await provider.appServices.publish(Self.weatherManifest)
+        try await provider.appServices.update(service, with: Self.weather("Detroit", "Sunny"))
+        let updates = try await consumer.appServices.subscribe(toType: "WEATHER")
+        var iterator = updates.makeAsyncIterator()
+        #expect(await iterator.next()?.weatherServiceData?.currentForecast?.weatherSummary == "Sunny")
+        let events = headUnit.events()
+        #expect(try await consumer.dropAndReconnect(on: headUnit, appID: "consumer"))
+        for await event in events {
+            if case .requestReceived("consumer", "GetAppServiceData") = event { break }
+        }
+        // The head unit has the consumer's renewed subscription: the next update reaches it.
+        try await provider.appServices.update(service, with: Self.weather("Detroit", "Hail"))
+        #expect(await iterator.next()?.weatherServiceData?.currentForecast?.weatherSummary == "Hail")
+        await consumer.stop()
         await provider.stop()
     }
 }

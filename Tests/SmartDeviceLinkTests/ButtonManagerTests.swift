@@ -145,4 +145,26 @@ import Testing
         #expect(await presses.next()?.buttonName == .preset2)
         await manager.stop()
     }
+
+    @Test func sequencesEndWhenUnsubscribedOrStoppedAndARestartedManagerHearsPressesAgain() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        let ok = try await manager.buttons.subscribe(.ok)
+        let ended = Task { for await _ in ok {}; return true }
+        await manager.buttons.unsubscribe(.ok)
+        #expect(await ended.value)
+
+        let preset = try await manager.buttons.subscribe(.preset3)
+        let presetEnded = Task { for await _ in preset {}; return true }
+        await manager.stop()
+        #expect(await presetEnded.value)
+
+        try await manager.start()
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        let again = try await manager.buttons.subscribe(.preset3)
+        await headUnit.press(.preset3)
+        var presses = again.presses.makeAsyncIterator()
+        #expect(await presses.next()?.buttonName == .preset3)
+        await manager.stop()
+    }
 }

@@ -205,6 +205,23 @@ import Testing
         await #expect(throws: SDLVehicleDataError.self) { _ = try await manager.vehicleData.get([], custom: ["speed"]) }
         await manager.stop()
     }
+
+    @Test func anItemNewerThanTheHeadUnitIsRefusedBeforeSendingWhateverThePolicy() async throws {
+        let headUnit = VersionGateTests.headUnit(rpc: 6, 0)
+        var configuration = ManagerLifecycleTests.configuration(headUnit, appID: Self.appID)
+        configuration.newerParameterPolicy = .drop
+        let manager = SDLManager(configuration: configuration)
+        try await manager.start()
+        #expect(await manager.vehicleData.waitUntilAllowed(\.speed))
+        do {
+            _ = try await manager.vehicleData.subscribe(\.speed, \.gearStatus)   // gearStatus: RPC 7.0
+            Issue.record("gearStatus went to an RPC 6.0 head unit")
+        } catch .notSent(.unsupportedByHeadUnit(let what, _, _)) {
+            #expect(what == "SubscribeVehicleData.gearStatus")
+        }
+        #expect(await Self.sent("SubscribeVehicleData", headUnit).isEmpty)
+        await manager.stop()
+    }
 }
 
 extension SDLJSONValue {

@@ -56,7 +56,9 @@ extension SDLHeadUnitEmulator {
     /// SystemRequest(PROPRIETARY): the policy server's answer. Applied when it reads as a
     /// policy table (bare, under `policy_table`, or in a server's `{"data": [...]}`).
     func applyPolicyUpdate(_ bulkData: [UInt8], appID: String) -> (Reply, [Effect]) {
-        guard let update = Self.policyTable(in: bulkData) else {
+        guard let update = Self.policyTable(in: bulkData), !update.groups.isEmpty else {
+            // Not applied; the next activation asks again.
+            apps[appID]?.policyUpdateRequested = false
             return (.failure(.invalidData, "the policy table update could not be read"), [])
         }
         policy = update

@@ -25,6 +25,8 @@ public actor SDLAppServiceManager {
     private var capabilityTask: Task<Void, Never>?
     private var republishing: Task<Void, Never>?
     private let recordFanOut = StreamFanOut<AppServiceRecord>(bufferLimit: 64)
+    /// Service types the app reads as a consumer, by subscription: renewed on reconnection.
+    private var consumed: [Int: String] = [:]
 
     private struct Provided {
         var manifest: AppServiceManifest
@@ -54,8 +56,15 @@ public actor SDLAppServiceManager {
         let handled = Set(requestHandlers.map(\.functionID)).union(manifest.handledRPCs ?? [])
         if !handled.isEmpty { manifest.handledRPCs = handled.sorted() }
         try await installHandlers(manager)
+        var installed: [SDLAppServiceRequestHandler] = []
         for handler in requestHandlers {
-            do { try await handler.install(manager) } catch { throw .handlerConflict("\(error)") }
+            do {
+                try await handler.install(manager)
+                installed.append(handler)
+            } catch {
+                for done in installed { await done.remove(manager) }
+                throw .handlerConflict("\(error)")
+            }
         }
         let record: AppServiceRecord
         do {
@@ -87,10 +96,11 @@ public actor SDLAppServiceManager {
         recordFanOut.subscribe()
     }
 
-    /// Sends new data to the service's subscribers (OnAppServiceData) and keeps it to answer
-    /// GetAppServiceData. Refused with `serviceNotActive` while another provider's service of
-    /// that type is the active one (the guide: only update while active); the data is kept.
-    public func update(_ service: SDLAppService, with content: SDLAppServiceContent) async throws(SDLAppServiceError) {
+    /// Keeps new data to answer GetAppServiceData and, while the service is the active one of
+    /// its type, sends it to subscribers (OnAppServiceData); returns whether it was sent. The
+    /// guide's rule: a service that is not active does not push data.
+    @discardableResult
+    public func update(_ service: SDLAppService, with content: SDLAppServiceContent) async throws(SDLAppServiceError) -> Bool {
         let manager = try requireManager()
         guard var provided = published[service.id], let record = provided.record else { throw .unknownService }
         guard content.serviceType == record.serviceManifest.serviceType else {
@@ -99,10 +109,11 @@ public actor SDLAppServiceManager {
         let data = content.data(serviceID: record.serviceID)
         provided.latest = data
         published[service.id] = provided
-        guard record.serviceActive else { throw .serviceNotActive(record.serviceID) }
+        guard record.serviceActive else { return false }
         try await SDLAppServiceError.sending(OnAppServiceData.functionName) {
             try await manager.sendNotification(OnAppServiceData(serviceData: data))
         }
+        return true
     }
 
     /// Removes the service (UnpublishAppService, RPC 6.0+) and its request handlers.
@@ -133,6 +144,8 @@ public actor SDLAppServiceManager {
     /// GetAppServiceData and PerformAppServiceInteraction for every published service.
     private func installHandlers(_ manager: SDLManager) async throws(SDLAppServiceError) {
         guard !handlersInstalled else { return }
+        // Set before the awaits: a second publish meanwhile does not install them again.
+        handlersInstalled = true
         do {
             try await manager.handleRequests(GetAppServiceData.self) { [weak self] request in
                 guard let self else { throw SDLRequestRefusal(.dataNotAvailable) }
@@ -143,9 +156,11 @@ public actor SDLAppServiceManager {
                 return try await self.answer(request)
             }
         } catch {
+            await manager.removeRequestHandler(GetAppServiceData.self)
+            await manager.removeRequestHandler(PerformAppServiceInteraction.self)
+            handlersInstalled = false
             throw .handlerConflict("\(error)")
         }
-        handlersInstalled = true
     }
 
     private func answer(_ request: GetAppServiceData) throws -> GetAppServiceDataResponse {
@@ -227,12 +242,26 @@ public actor SDLAppServiceManager {
         guard response.success else { throw .refused("GetAppServiceData", response.resultCode, info: response.info) }
         let (stream, sink) = AsyncStream<AppServiceData>.makeStream(bufferingPolicy: .bufferingNewest(64))
         if let first = response.serviceData { sink.yield(first) }
+        nextID += 1
+        let id = nextID
+        consumed[id] = type
         let task = Task {
             for await update in notifications where update.serviceData.serviceType == type { sink.yield(update.serviceData) }
             sink.finish()
         }
-        sink.onTermination = { _ in task.cancel() }
+        sink.onTermination = { [weak self] _ in
+            task.cancel()
+            Task { await self?.stopConsuming(id) }
+        }
         return stream
+    }
+
+    /// The last reader of a type is gone: the head unit stops sending it.
+    private func stopConsuming(_ id: Int) async {
+        guard let type = consumed.removeValue(forKey: id), !consumed.values.contains(type), let manager = link.manager,
+              manager.state == .ready
+        else { return }
+        _ = try? await manager.send(GetAppServiceData(serviceType: type, subscribe: false))
     }
 
     /// Asks a service (any, active or not) to act on a URI; `requestServiceActive` asks the head
@@ -254,18 +283,30 @@ public actor SDLAppServiceManager {
         republishing?.cancel()
         capabilityTask?.cancel()
         capabilityTask = nil
-        let services = published.filter { $0.value.record != nil }.map { ($0.key, $0.value.manifest) }
-        guard !services.isEmpty, let manager = link.manager else { return }
+        // The head unit forgot the services: nothing is sent for them until they are back.
+        for id in published.keys { published[id]?.record?.serviceActive = false }
+        let consumedTypes = Set(consumed.values).sorted()
+        guard !published.isEmpty || !consumedTypes.isEmpty, let manager = link.manager else { return }
         republishing = Task {
-            for (id, manifest) in services.sorted(by: { $0.0 < $1.0 }) where !Task.isCancelled {
+            if let permissions = await manager.permissions, !published.isEmpty {
+                _ = await permissions.waitUntilAllowed("PublishAppService")
+            }
+            for (id, provided) in published.sorted(by: { $0.key < $1.key }) where !Task.isCancelled {
                 do {
-                    let record = try await self.publishOnHeadUnit(manifest, manager: manager)
-                    self.republished(id, record)
+                    let record = try await publishOnHeadUnit(provided.manifest, manager: manager)
+                    republished(id, record)
                 } catch {
-                    self.logger.warning("app service \(manifest.serviceName ?? manifest.serviceType) not published again after reconnection: \(error)")
+                    logger.warning("app service \(provided.manifest.serviceName ?? provided.manifest.serviceType) not published again after reconnection: \(error)")
                 }
             }
-            await self.followCapabilities(manager)
+            if !published.isEmpty { await followCapabilities(manager) }
+            for type in consumedTypes where !Task.isCancelled {
+                do {
+                    _ = try await manager.send(GetAppServiceData(serviceType: type, subscribe: true))
+                } catch {
+                    logger.warning("\(type) service data not subscribed again after reconnection: \(error)")
+                }
+            }
         }
     }
 
@@ -274,11 +315,24 @@ public actor SDLAppServiceManager {
         recordFanOut.yield(record)
     }
 
-    func managerStopped() {
+    /// A new run of the manager: streams can be opened again.
+    func managerStarting() {
+        recordFanOut.reopen()
+    }
+
+    func managerStopped() async {
         republishing?.cancel()
         capabilityTask?.cancel()
         capabilityTask = nil
+        if let manager = link.manager {
+            for handler in published.values.flatMap(\.requestHandlers) { await handler.remove(manager) }
+            if handlersInstalled {
+                await manager.removeRequestHandler(GetAppServiceData.self)
+                await manager.removeRequestHandler(PerformAppServiceInteraction.self)
+            }
+        }
         published = [:]
+        consumed = [:]
         handlersInstalled = false
         recordFanOut.finish()
     }
@@ -371,9 +425,6 @@ public enum SDLAppServiceError: Error, Sendable, CustomStringConvertible {
     case refused(String, SDLResult, info: String?)
     /// The exchange failed: connection lost, timeout, unreadable answer.
     case failed(SDLRPCError)
-    /// Another provider's service of this type is active; the data is kept for GetAppServiceData
-    /// but not sent.
-    case serviceNotActive(String)
     /// Data of another kind than the service's type.
     case wrongContent(expected: String, got: String)
     /// Not one of the app's published services (or it was unpublished).
@@ -386,7 +437,6 @@ public enum SDLAppServiceError: Error, Sendable, CustomStringConvertible {
         case .notSent(let error): "\(error)"
         case .refused(let rpc, let code, let info): "the head unit refused \(rpc): \(code.rawValue)" + (info.map { " (\($0))" } ?? "")
         case .failed(let error): "\(error)"
-        case .serviceNotActive(let id): "service \(id) is not the active one; its data is kept but not sent"
         case .wrongContent(let expected, let got): "a \(expected) service cannot carry \(got) data"
         case .unknownService: "not a published service of this app"
         case .handlerConflict(let reason): "a request handler is already in place: \(reason)"

@@ -20,11 +20,21 @@ import SDLRuntime
 public actor SDLButtonManager {
     let link = ManagerLink()
     private let logger: Logger
-    private var observers: [ButtonName: [Int: @Sendable (SDLButtonInput) -> Void]] = [:]
+    private struct Observer {
+        let handler: @Sendable (SDLButtonInput) -> Void
+        /// Ends the observer's sequence (nil for closures).
+        let finish: (@Sendable () -> Void)?
+    }
+
+    private var observers: [ButtonName: [Int: Observer]] = [:]
     private var nextObserverID = 0
+    /// The head unit's RPC version, from the latest connection.
+    private var headUnitVersion = MobileAPI.version
+    /// Counts manager runs: work begun before a stop does not touch the next run's state.
+    private var generation = 0
     /// Buttons subscribed on the head unit of the current connection.
     private var subscribed: Set<ButtonName> = []
-    private var listeners: [Task<Void, Never>] = []
+    private var listener: Task<Void, Never>?
     private var restoring: Task<Void, Never>?
 
     /// Buttons only media apps may subscribe to.
@@ -46,7 +56,7 @@ public actor SDLButtonManager {
     /// anything, when the guide's rules forbid the button for this app or head unit.
     public func subscribe(_ button: ButtonName) async throws(SDLButtonError) -> SDLButtonSubscription {
         let (stream, continuation) = AsyncStream<SDLButtonInput>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let observer = try await addObserver(button) { continuation.yield($0) }
+        let observer = try await addObserver(button, Observer(handler: { continuation.yield($0) }, finish: { continuation.finish() }))
         continuation.onTermination = { [weak self] _ in
             Task { await self?.remove(observer) }
         }
@@ -59,7 +69,7 @@ public actor SDLButtonManager {
     public func subscribe(
         _ button: ButtonName, handler: @escaping @Sendable (SDLButtonInput) -> Void
     ) async throws(SDLButtonError) -> SDLButtonObserver {
-        try await addObserver(button, handler)
+        try await addObserver(button, Observer(handler: handler, finish: nil))
     }
 
     /// Removes one observer; the button is unsubscribed on the head unit when it was the last.
@@ -69,28 +79,32 @@ public actor SDLButtonManager {
 
     /// Removes every observer of `button` and unsubscribes it on the head unit.
     public func unsubscribe(_ button: ButtonName) async {
-        guard observers.removeValue(forKey: button) != nil else { return }
+        guard let removed = observers.removeValue(forKey: button) else { return }
+        for observer in removed.values { observer.finish?() }
         await unsubscribeOnHeadUnit(button)
     }
 
     /// Buttons with at least one observer.
     public var subscribedButtons: Set<ButtonName> { Set(observers.keys) }
 
-    private func addObserver(_ button: ButtonName, _ handler: @escaping @Sendable (SDLButtonInput) -> Void) async throws(SDLButtonError) -> SDLButtonObserver {
+    private func addObserver(_ button: ButtonName, _ observer: Observer) async throws(SDLButtonError) -> SDLButtonObserver {
         let manager: SDLManager
         do { manager = try link.require() } catch { throw .notSent(error) }
+        let run = generation
         try await check(button, manager: manager)
         startListening(manager)
         if !subscribed.contains(button) {
             try await subscribeOnHeadUnit(button, manager: manager)
         }
+        guard run == generation else { throw .notSent(.notReady(.stopped)) }
         nextObserverID += 1
-        observers[button, default: [:]][nextObserverID] = handler
+        observers[button, default: [:]][nextObserverID] = observer
         return SDLButtonObserver(button: button, id: nextObserverID)
     }
 
     private func remove(_ observer: SDLButtonObserver) async {
-        guard observers[observer.button]?.removeValue(forKey: observer.id) != nil else { return }
+        guard let removed = observers[observer.button]?.removeValue(forKey: observer.id) else { return }
+        removed.finish?()
         if observers[observer.button]?.isEmpty == true {
             observers[observer.button] = nil
             await unsubscribeOnHeadUnit(observer.button)
@@ -133,6 +147,12 @@ public actor SDLButtonManager {
     }
 
     private func unsubscribeOnHeadUnit(_ button: ButtonName) async {
+        // Before RPC 5.0, PLAY_PAUSE is OK on the head unit: keep it while the other has observers.
+        if headUnitVersion < .version(5, 0), let twin = [ButtonName.ok: ButtonName.playPause, .playPause: .ok][button],
+           observers[twin]?.isEmpty == false {
+            subscribed.remove(button)
+            return
+        }
         guard subscribed.remove(button) != nil, let manager = link.manager else { return }
         do {
             let response = try await manager.send(UnsubscribeButton(buttonName: button))
@@ -148,34 +168,32 @@ public actor SDLButtonManager {
 
     /// One reader for both notification types, so a press comes after its down and up events.
     private func startListening(_ manager: SDLManager) {
-        guard listeners.isEmpty else { return }
-        let notifications = manager.allRawNotifications()
-        let (pressID, eventID) = (OnButtonPress.wireFunctionID, OnButtonEvent.wireFunctionID)
-        listeners = [
-            Task { [weak self] in
-                for await message in notifications {
-                    let json = message.payload.json
-                    switch message.payload.functionID {
-                    case pressID:
-                        if let press = try? SDLJSON.decode(OnButtonPress.self, from: json, policy: .lenient).value {
-                            await self?.deliver(.press(press), button: press.buttonName)
-                        }
-                    case eventID:
-                        if let event = try? SDLJSON.decode(OnButtonEvent.self, from: json, policy: .lenient).value {
-                            await self?.deliver(.event(event), button: event.buttonName)
-                        }
-                    default: continue
+        guard listener == nil, let pressID = OnButtonPress.wireFunctionID, let eventID = OnButtonEvent.wireFunctionID else { return }
+        let notifications = manager.rawNotifications(functionIDs: [pressID, eventID])
+        listener = Task { [weak self] in
+            for await message in notifications {
+                let json = message.payload.json
+                if message.payload.functionID == pressID {
+                    if let press = try? SDLJSON.decode(OnButtonPress.self, from: json, policy: .lenient).value {
+                        await self?.deliver(.press(press), button: press.buttonName)
                     }
+                } else if let event = try? SDLJSON.decode(OnButtonEvent.self, from: json, policy: .lenient).value {
+                    await self?.deliver(.event(event), button: event.buttonName)
                 }
             }
-        ]
+            await self?.listenerEnded()
+        }
     }
 
-    private func deliver(_ input: SDLButtonInput, button: ButtonName) async {
-        var targets = Array((observers[button] ?? [:]).sorted { $0.key < $1.key }.map(\.value))
+    private func listenerEnded() {
+        listener = nil
+    }
+
+    private func deliver(_ input: SDLButtonInput, button: ButtonName) {
+        var targets = (observers[button] ?? [:]).sorted { $0.key < $1.key }.map(\.value.handler)
         // Before RPC 5.0 the head unit has OK where PLAY_PAUSE would be.
-        if button == .ok, let manager = link.manager, await manager.negotiatedRPCVersion < .version(5, 0) {
-            targets += (observers[.playPause] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+        if button == .ok, headUnitVersion < .version(5, 0) {
+            targets += (observers[.playPause] ?? [:]).sorted { $0.key < $1.key }.map(\.value.handler)
         }
         for handler in targets { handler(input) }
     }
@@ -184,14 +202,16 @@ public actor SDLButtonManager {
 
     /// A new connection is Ready: renew every observed button once SubscribeButton is allowed
     /// (SDL Core refuses it in NONE); with resumption the head unit answers IGNORED, which counts.
-    func connectionReady() {
+    func connectionReady() async {
         restoring?.cancel()
         subscribed = []
-        let buttons = observers.keys.sorted { $0.rawValue < $1.rawValue }
-        guard !buttons.isEmpty, let manager = link.manager else { return }
+        guard let manager = link.manager else { return }
+        headUnitVersion = await manager.negotiatedRPCVersion
+        guard !observers.isEmpty else { return }
         restoring = Task {
             guard let permissions = await manager.permissions, await permissions.waitUntilAllowed("SubscribeButton") else { return }
-            for button in buttons where !Task.isCancelled {
+            // The buttons observed now: some may have gone while waiting.
+            for button in observers.keys.sorted(by: { $0.rawValue < $1.rawValue }) where !Task.isCancelled && !subscribed.contains(button) {
                 do {
                     try await self.subscribeOnHeadUnit(button, manager: manager)
                 } catch {
@@ -202,9 +222,11 @@ public actor SDLButtonManager {
     }
 
     func managerStopped() {
+        generation += 1
         restoring?.cancel()
-        for listener in listeners { listener.cancel() }
-        listeners = []
+        listener?.cancel()
+        listener = nil
+        for observer in observers.values.flatMap(\.values) { observer.finish?() }
         observers = [:]
         subscribed = []
     }
@@ -222,7 +244,8 @@ public struct SDLButtonObserver: Sendable, Hashable {
     let id: Int
 }
 
-/// The presses and events of one button for one observer; ends when the manager stops.
+/// The presses and events of one button for one observer; ends when it is unsubscribed or the
+/// manager stops.
 public struct SDLButtonSubscription: AsyncSequence, Sendable {
     public typealias Element = SDLButtonInput
     public let button: ButtonName

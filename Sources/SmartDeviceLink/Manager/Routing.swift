@@ -29,15 +29,23 @@ final class NotificationHub: Sendable {
         }.subscribe()
     }
 
-    /// Every notification, undecoded, in the order they came (for readers of several types
-    /// whose order matters: button events before their press).
-    private let everything = StreamFanOut<SDLIncomingRPC>(bufferLimit: 256)
+    /// Readers of several types whose order matters (button events before their press), each
+    /// with the function IDs it wants, undecoded.
+    private let mixed = Mutex<[(functionIDs: Set<UInt32>, fanOut: StreamFanOut<SDLIncomingRPC>)]>([])
 
-    func subscribeAll() -> AsyncStream<SDLIncomingRPC> { everything.subscribe() }
+    func subscribeRaw(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
+        let fanOut = StreamFanOut<SDLIncomingRPC>(bufferLimit: 256)
+        mixed.withLock { $0.append((functionIDs, fanOut)) }
+        return fanOut.subscribe()
+    }
 
     /// Hands a notification to the subscribers of its type; nobody subscribed, nothing decoded.
     func deliver(_ message: SDLIncomingRPC) {
-        if everything.subscriberCount > 0 { everything.yield(message) }
+        let readers = mixed.withLock { readers in
+            readers.removeAll { $0.fanOut.subscriberCount == 0 }
+            return readers.filter { $0.functionIDs.contains(message.payload.functionID) }
+        }
+        for reader in readers { reader.fanOut.yield(message) }
         if let raw = rawOutlets.withLock({ $0[message.payload.functionID] }), raw.subscriberCount > 0 { raw.yield(message) }
         guard let outlet = outlets.withLock({ $0[message.payload.functionID] }) else { return }
         outlet.deliver(message)
@@ -55,7 +63,11 @@ final class NotificationHub: Sendable {
             return Array(outlets.values)
         }
         for outlet in raw { outlet.finish() }
-        everything.finish()
+        let readers = mixed.withLock { readers in
+            defer { readers = [] }
+            return readers
+        }
+        for reader in readers { reader.fanOut.finish() }
     }
 }
 

@@ -198,6 +198,8 @@ public actor SDLManager: Service {
         isRunning = true
         stopRequested = false
         failure = nil
+        systemRequestFanOut.reopen()
+        await appServices.managerStarting()
         defer { isRunning = false }
         do {
             try await withGracefulShutdownHandler {
@@ -205,16 +207,24 @@ public actor SDLManager: Service {
             } onGracefulShutdown: {
                 Task { await self.stop() }
             }
-            await systemCapabilities.stopped()
-            notificationHub.finish()
-            set(.stopped)
+            await stopped()
         } catch {
             failure = error
-            await systemCapabilities.stopped()
-            notificationHub.finish()
-            set(.stopped)
+            await stopped()
             throw error
         }
+    }
+
+    /// However the run ended (stop, a lost connection, a refusal), the sub-managers let go and
+    /// every stream of this run ends.
+    private func stopped() async {
+        await systemCapabilities.stopped()
+        await vehicleData.managerStopped()
+        await buttons.managerStopped()
+        await appServices.managerStopped()
+        notificationHub.finish()
+        systemRequestFanOut.finish()
+        set(.stopped)
     }
 
     private func connectLoop() async throws {
@@ -506,9 +516,6 @@ public actor SDLManager: Service {
         }
         if let runTask { _ = await runTask.result }
         runTask = nil
-        await vehicleData.managerStopped()
-        await buttons.managerStopped()
-        await appServices.managerStopped()
     }
 
     // MARK: Requests
@@ -613,8 +620,10 @@ public actor SDLManager: Service {
         return notificationHub.subscribe(type, functionID: functionID)
     }
 
-    /// Every notification as it came, in order, across reconnections.
-    nonisolated func allRawNotifications() -> AsyncStream<SDLIncomingRPC> { notificationHub.subscribeAll() }
+    /// Notifications of several types as they came, in their order, across reconnections.
+    nonisolated func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
+        notificationHub.subscribeRaw(functionIDs: functionIDs)
+    }
 
     /// Notifications of one type as they came, for keys the spec lacks.
     nonisolated func rawNotifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<SDLIncomingRPC> {

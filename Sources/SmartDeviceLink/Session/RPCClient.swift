@@ -389,13 +389,13 @@ public actor SDLRPCClient {
         }
     }
 
-    /// Every notification, undecoded, with the same buffering as `notifications(_:)`.
     /// Notifications of one type as they came (JSON and bulk data undecoded).
     public nonisolated func rawNotifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<SDLIncomingRPC> {
         guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
         return router.subscribe(functionID: functionID, name: N.functionName) { $0 }
     }
 
+    /// Every notification, undecoded, with the same buffering as `notifications(_:)`.
     public nonisolated func allNotifications() -> AsyncStream<SDLIncomingRPC> {
         router.subscribe(functionID: nil, name: "notification") { $0 }
     }

@@ -31,6 +31,8 @@ public actor SDLVehicleDataManager {
     /// The items the app is subscribed to (spec and custom names): renewed on reconnection.
     public private(set) var subscribedItems: Set<String> = []
     private var restoring: Task<Void, Never>?
+    /// Counts manager runs: an answer that arrives after a stop does not touch the next run.
+    private var generation = 0
 
     init(logger: Logger, clock: SDLClock) {
         self.logger = logger
@@ -86,6 +88,11 @@ public actor SDLVehicleDataManager {
         try await get(items, custom: []).response
     }
 
+    /// Reads OEM custom items (RPC 6.0+, OEM apps only) once, as raw JSON (their format is the OEM's).
+    public func get(custom names: [String]) async throws(SDLVehicleDataError) -> [String: SDLJSONValue] {
+        try await get([], custom: names).custom
+    }
+
     /// Reads spec items and OEM custom items (RPC 6.0+, OEM apps only) once; custom values come
     /// back as raw JSON, their format being the OEM's.
     public func get(
@@ -137,9 +144,10 @@ public actor SDLVehicleDataManager {
         for item in items { request[keyPath: item] = true }
         let (json, names) = try await prepare(request, custom: custom)
         let updates = updates()
+        let run = generation
         let (response, raw) = try await send(SubscribeVehicleData.self, json: json)
         let results = try Self.results(of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataAlreadySubscribed)
-        subscribedItems.formUnion(results.succeeded)
+        if run == generation { subscribedItems.formUnion(results.succeeded) }
         return SDLVehicleDataSubscription(results: results, updates: updates)
     }
 
@@ -158,9 +166,9 @@ public actor SDLVehicleDataManager {
         var request = UnsubscribeVehicleData()
         for item in items { request[keyPath: item] = true }
         let (json, names) = try await prepare(request, custom: custom)
+        subscribedItems.subtract(names)  // not renewed after a reconnection, whatever the answer
         let (response, raw) = try await send(UnsubscribeVehicleData.self, json: json)
         let results = try Self.results(of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataNotSubscribed)
-        subscribedItems.subtract(results.succeeded)
         return results
     }
 
@@ -171,38 +179,41 @@ public actor SDLVehicleDataManager {
     /// DATA_ALREADY_SUBSCRIBED counts as renewed.
     func connectionReady() {
         restoring?.cancel()
-        let items = subscribedItems
-        guard !items.isEmpty, let manager = link.manager else { return }
+        guard !subscribedItems.isEmpty, let manager = link.manager else { return }
         restoring = Task {
             guard let permissions = await manager.permissions else { return }
-            let allowed = await Self.waitUntilAllowed(items, rpc: "SubscribeVehicleData", permissions: permissions)
-            guard allowed, !Task.isCancelled else { return }
-            var json: [SDLJSONValue.Member] = []
-            for item in items.sorted() { json.append(.init(key: item, value: .bool(true))) }
+            // Renew what is allowed once SubscribeVehicleData is; the rest is logged.
+            var allowed: [String] = []
+            for await states in await permissions.observe(["SubscribeVehicleData"]) {
+                guard let permission = states["SubscribeVehicleData"], permission.isAllowed else { continue }
+                let refused = Set(Self.disallowed(Array(subscribedItems), by: permission))
+                allowed = subscribedItems.subtracting(refused).sorted()
+                if !refused.isEmpty { logger.warning("vehicle-data subscriptions not renewed, not allowed now: \(refused.sorted().joined(separator: ", "))") }
+                if !allowed.isEmpty { break }
+            }
+            guard !allowed.isEmpty, !Task.isCancelled else { return }
+            let json = SDLJSONValue.object(allowed.map { .init(key: $0, value: .bool(true)) }).jsonBytes
             do {
-                let (response, raw) = try await manager.send(SubscribeVehicleData.self, json: SDLJSONValue.object(json).jsonBytes, bulkData: [])
+                let (response, raw) = try await manager.send(SubscribeVehicleData.self, json: json, bulkData: [])
                 let results = try Self.results(
                     of: raw, success: response.success, resultCode: response.resultCode, info: response.info,
-                    requested: items.sorted(), settled: .dataAlreadySubscribed)
-                self.renewed(results)
+                    requested: allowed, settled: .dataAlreadySubscribed)
+                if !results.failed.isEmpty {
+                    logger.warning("vehicle-data subscriptions not renewed: \(results.failed.map { "\($0.key) \($0.value.rawValue)" }.sorted().joined(separator: ", "))")
+                }
             } catch {
-                self.logger.warning("vehicle-data subscriptions not renewed after reconnection: \(error)")
+                logger.warning("vehicle-data subscriptions not renewed after reconnection: \(error)")
             }
         }
     }
 
     /// A stopped manager starts afresh: nothing to renew.
     func managerStopped() {
+        generation += 1
         restoring?.cancel()
         restoring = nil
         subscribedItems = []
         recentGets = []
-    }
-
-    private func renewed(_ results: SDLVehicleDataResults) {
-        if !results.failed.isEmpty {
-            logger.warning("vehicle-data subscriptions not renewed: \(results.failed.map { "\($0.key) \($0.value.rawValue)" }.sorted().joined(separator: ", "))")
-        }
     }
 
     /// Waits until the head unit allows `rpc` (GetVehicleData by default) at the current HMI
@@ -250,8 +261,15 @@ public actor SDLVehicleDataManager {
         }
         let names = members.map(\.key)
         guard !names.isEmpty else { throw .noItems }
+        // Per-item results need every item on the wire: one newer than the head unit is refused
+        // whatever the manager's newer-parameter policy.
+        let version = await manager.negotiatedRPCVersion
+        for name in names {
+            guard let availability = R.structInfo.parameter(named: name)?.availability, !availability.isAvailable(in: version) else { continue }
+            throw .notSent(.unsupportedByHeadUnit(
+                what: "\(R.functionName).\(name)", available: availability.since.map { "since RPC \($0)" } ?? "in other versions", headUnit: version))
+        }
         if !custom.isEmpty {
-            let version = await manager.negotiatedRPCVersion
             if version < .version(6, 0) {
                 throw .notSent(.unsupportedByHeadUnit(what: "OEM custom vehicle data", available: "since RPC 6.0", headUnit: version))
             }

@@ -449,10 +449,10 @@ enum AppServiceExamples {
             location: LocationDetails(locationName: "Detroit"),
             currentForecast: WeatherData(currentTemperature: Temperature(unit: .celsius, value: 21.5), weatherSummary: "Sunny"))
         do {
-            try await manager.appServices.update(service, with: .weather(forecast))
-        } catch .serviceNotActive {
-            // Another app's weather service is the active one: the data is kept for
-            // GetAppServiceData, not sent.
+            let sent = try await manager.appServices.update(service, with: .weather(forecast))
+            // Not sent while another app's weather service is the active one: the data is kept
+            // to answer GetAppServiceData.
+            print(sent ? "sent" : "kept")
         } catch {
             print(error)
         }
