@@ -84,6 +84,8 @@ public actor SDLManager: Service {
     public nonisolated let buttons: SDLButtonManager
     /// App services (RPC 5.1+): publish one, or use another app's.
     public nonisolated let appServices: SDLAppServiceManager
+    /// The main window: text, images, template; one serial queue.
+    public nonisolated let screen: SDLScreenManager
 
     /// - Parameters:
     ///   - configuration: who the app is and how it reaches the head unit.
@@ -100,10 +102,12 @@ public actor SDLManager: Service {
         self.vehicleData = SDLVehicleDataManager(logger: configuration.logger, clock: configuration.session.clock)
         self.buttons = SDLButtonManager(logger: configuration.logger)
         self.appServices = SDLAppServiceManager(logger: configuration.logger)
+        self.screen = SDLScreenManager(logger: configuration.logger)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
         vehicleData.link.manager = self
         buttons.link.manager = self
         appServices.link.manager = self
+        screen.link.manager = self
     }
 
     deinit {
@@ -222,6 +226,7 @@ public actor SDLManager: Service {
         await vehicleData.managerStopped()
         await buttons.managerStopped()
         await appServices.managerStopped()
+        await screen.managerStopped()
         notificationHub.finish()
         systemRequestFanOut.finish()
         set(.stopped)
@@ -339,6 +344,7 @@ public actor SDLManager: Service {
                     await vehicleData.connectionReady()
                     await buttons.connectionReady()
                     await appServices.connectionReady()
+                    await screen.connectionReady()
                 }
                 break
             }

@@ -1,0 +1,119 @@
+import SDLRPC
+
+/// What the app wants on the main window: text, images and the template. Set it through
+/// ``SDLScreenManager/update(_:)``; the screen manager works out the RPCs.
+public struct SDLScreenContent: Sendable, Hashable {
+    /// The four lines of the main field, top to bottom; fitted to the template's lines.
+    public var textField1: String?
+    public var textField2: String?
+    public var textField3: String?
+    public var textField4: String?
+    /// What each line holds (title, artist...), for head units that style or speak them.
+    public var textField1Type: MetadataType?
+    public var textField2Type: MetadataType?
+    public var textField3Type: MetadataType?
+    public var textField4Type: MetadataType?
+    /// The media track field (media apps, on templates that have it).
+    public var mediaTrack: String?
+    /// The template's title (RPC 6.0+, on templates that have it).
+    public var title: String?
+    public var alignment: TextAlignment?
+    public var primaryGraphic: SDLArtwork?
+    public var secondaryGraphic: SDLArtwork?
+    /// The template and its colours; nil keeps the head unit's default.
+    public var template: SDLTemplate?
+
+    public init() {}
+
+    var lines: [String?] {
+        get { [textField1, textField2, textField3, textField4] }
+        set { (textField1, textField2, textField3, textField4) = (newValue[0], newValue[1], newValue[2], newValue[3]) }
+    }
+
+    var lineTypes: [MetadataType?] {
+        get { [textField1Type, textField2Type, textField3Type, textField4Type] }
+        set { (textField1Type, textField2Type, textField3Type, textField4Type) = (newValue[0], newValue[1], newValue[2], newValue[3]) }
+    }
+
+    /// The text part alone (what the first Show carries).
+    var textPart: TextPart {
+        TextPart(lines: lines, types: lineTypes, mediaTrack: mediaTrack, title: title, alignment: alignment)
+    }
+
+    struct TextPart: Hashable {
+        var lines: [String?]
+        var types: [MetadataType?]
+        var mediaTrack: String?
+        var title: String?
+        var alignment: TextAlignment?
+    }
+}
+
+/// A template (`PredefinedLayout` raw values such as "GRAPHIC_WITH_TEXT", or an OEM's) with its
+/// day and night colours.
+public struct SDLTemplate: Sendable, Hashable {
+    public var name: String
+    public var dayColors: TemplateColorScheme?
+    public var nightColors: TemplateColorScheme?
+
+    /// - Parameters:
+    ///   - name: the layout's name, e.g. `PredefinedLayout.graphicWithText.rawValue`.
+    ///   - dayColors: the colours by day; they apply only together with a template change.
+    ///   - nightColors: the colours by night, likewise.
+    public init(_ name: String, dayColors: TemplateColorScheme? = nil, nightColors: TemplateColorScheme? = nil) {
+        self.name = name
+        self.dayColors = dayColors
+        self.nightColors = nightColors
+    }
+
+    /// - Parameters:
+    ///   - layout: one of the spec's predefined layouts.
+    ///   - dayColors: the colours by day; they apply only together with a template change.
+    ///   - nightColors: the colours by night, likewise.
+    public init(_ layout: PredefinedLayout, dayColors: TemplateColorScheme? = nil, nightColors: TemplateColorScheme? = nil) {
+        self.init(layout.rawValue, dayColors: dayColors, nightColors: nightColors)
+    }
+
+    var configuration: TemplateConfiguration {
+        TemplateConfiguration(template: name, dayColorScheme: dayColors, nightColorScheme: nightColors)
+    }
+}
+
+/// How a screen update ended when it did not fail.
+public enum SDLScreenUpdateResult: Sendable, Hashable {
+    /// On the screen (or nothing needed sending).
+    case applied
+    /// A newer update replaced this one before it ran; the newer one carries its changes. Not
+    /// a failure (the guide's "superseded").
+    case superseded
+}
+
+/// Why a screen update failed.
+public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
+    /// The manager's checks stopped it before sending (not Ready, RPC version...).
+    case notSent(SDLManagerError)
+    /// The head unit refused a request.
+    case refused(String, SDLResult, info: String?)
+    /// The exchange failed: connection lost, timeout, unreadable answer.
+    case failed(SDLRPCError)
+    /// An image could not be uploaded; the text is on the screen, the image is not.
+    case upload(SDLArtwork, SDLFileError)
+    /// Template colours apply only with a template change (the guide's caveat): change the
+    /// template, or keep the colours.
+    case colorsNeedTemplateChange
+    /// The manager stopped before the update ran.
+    case stopped
+
+    public var description: String {
+        switch self {
+        case .notSent(let error): "\(error)"
+        case .refused(let rpc, let code, let info): "the head unit refused \(rpc): \(code.rawValue)" + (info.map { " (\($0))" } ?? "")
+        case .failed(let error): "\(error)"
+        case .upload(let artwork, let error): "image \(artwork.name) not uploaded: \(error)"
+        case .colorsNeedTemplateChange: "template colours apply only with a template change; nothing was sent"
+        case .stopped: "the manager stopped before the update ran"
+        }
+    }
+}
+
+extension SDLScreenError: SDLManagerOperationError {}

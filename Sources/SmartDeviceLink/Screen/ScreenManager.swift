@@ -1,0 +1,300 @@
+import Logging
+import SDLRPC
+import SDLRuntime
+
+/// Everything the app puts on the main window, through one serial queue.
+///
+/// Ordering and cancellation rules:
+/// - Operations run one at a time in the order they were asked for; each sees the screen the
+///   previous one left, so concurrent calls never interleave into an inconsistent screen.
+/// - A text-and-graphics update waiting in the queue is replaced by a newer one: the newer
+///   carries every change (the content is cumulative) and the older caller gets
+///   ``SDLScreenUpdateResult/superseded``, which is not a failure.
+/// - An operation waits while the HMI level is NONE, while the head unit's permissions do not
+///   allow Show at the current level, and while the main window's capability is unknown; it
+///   runs as soon as they allow.
+/// - What is on the screen (``shownContent``) changes only with successful answers.
+/// - When the manager reconnects, the head unit's screen is blank: the app's content is sent again.
+///
+/// ```swift
+/// try await manager.screen.update {
+///     $0.textField1 = "Song title"
+///     $0.textField2 = "Artist"
+///     $0.primaryGraphic = albumArt
+/// }
+/// ```
+public actor SDLScreenManager {
+    let link = ManagerLink()
+    private let logger: Logger
+
+    /// What the app asked for, including updates still queued.
+    public private(set) var content = SDLScreenContent()
+    /// What the head unit confirmed.
+    public private(set) var shownContent = SDLScreenContent()
+
+    private enum Work {
+        case textAndGraphics
+    }
+
+    private struct Pending {
+        let id: Int
+        let work: Work
+        let continuation: CheckedContinuation<SDLScreenUpdateResult, any Error>
+
+        var isTextAndGraphics: Bool {
+            if case .textAndGraphics = work { true } else { false }
+        }
+    }
+
+    private var queue: [Pending] = []
+    private var nextID = 0
+    private var runner: Task<Void, Never>?
+    private var generation = 0
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    // MARK: Text, images, template
+
+    /// Changes the content: everything set inside one call goes out together (one Show for the
+    /// text, then one for the images that needed uploading). Setting a field to nil clears it.
+    @discardableResult
+    public func update(_ changes: @Sendable (inout SDLScreenContent) -> Void) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+        var next = content
+        changes(&next)
+        if next.template?.name == content.template?.name, next.template != content.template {
+            throw .colorsNeedTemplateChange
+        }
+        content = next
+        return try await enqueue(.textAndGraphics)
+    }
+
+    /// Changes the template (Show `templateConfiguration` on RPC 6.0+, SetDisplayLayout before).
+    /// Colours apply only with a template change.
+    @discardableResult
+    public func changeLayout(_ template: SDLTemplate) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+        try await update { $0.template = template }
+    }
+
+    // MARK: The queue
+
+    private func enqueue(_ work: Work) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+        guard link.manager != nil else { throw .stopped }
+        nextID += 1
+        let id = nextID
+        do {
+            return try await withCheckedThrowingContinuation { continuation in
+                if case .textAndGraphics = work {
+                    // A queued text-and-graphics update is superseded: this one carries its changes.
+                    for (index, pending) in queue.enumerated().reversed() where pending.isTextAndGraphics {
+                        queue.remove(at: index).continuation.resume(returning: .superseded)
+                    }
+                }
+                queue.append(Pending(id: id, work: work, continuation: continuation))
+                startRunner()
+            }
+        } catch let error as SDLScreenError {
+            throw error
+        } catch {
+            throw .stopped
+        }
+    }
+
+    private func startRunner() {
+        guard runner == nil else { return }
+        let run = generation
+        runner = Task {
+            while run == generation, !queue.isEmpty {
+                guard await waitUntilShowable(), run == generation, !queue.isEmpty else { break }
+                let pending = queue.removeFirst()
+                do {
+                    try await perform(pending.work)
+                    pending.continuation.resume(returning: .applied)
+                } catch {
+                    pending.continuation.resume(throwing: error)
+                }
+            }
+            if run == generation { runner = nil }
+        }
+    }
+
+    /// Waits until the app may change its screen: not NONE, Show allowed, the window known.
+    /// False when the manager stopped meanwhile.
+    private func waitUntilShowable() async -> Bool {
+        guard let manager = link.manager else { return false }
+        if manager.state != .ready {
+            for await state in manager.stateChanges() where state == .ready || state == .stopped { break }
+            guard manager.state == .ready else { return false }
+        }
+        if manager.hmiLevel == .none {
+            for await level in manager.hmiLevels() where level != .none { break }
+            if manager.hmiLevel == .none { return false }
+        }
+        if let permissions = await manager.permissions, await permissions.levels(allowing: "Show") != nil {
+            guard await permissions.waitUntilAllowed("Show") else { return false }
+        }
+        if await manager.systemCapabilities.defaultMainWindowCapability == nil {
+            guard let displays = try? await manager.systemCapabilities.subscribe(to: .displays) else { return true }
+            for await _ in displays where await manager.systemCapabilities.defaultMainWindowCapability != nil { break }
+        }
+        return manager.state == .ready
+    }
+
+    private func perform(_ work: Work) async throws(SDLScreenError) {
+        switch work {
+        case .textAndGraphics: try await showContent()
+        }
+    }
+
+    // MARK: Text and graphics
+
+    /// Text first (with the template), then the images that needed uploading in an image-only
+    /// Show. Fields and images the template lacks are dropped with a log line.
+    private func showContent() async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        let target = content
+        let rpcVersion = await manager.negotiatedRPCVersion
+        var window = await manager.systemCapabilities.defaultMainWindowCapability
+
+        // The template: SetDisplayLayout before RPC 6.0, inside the Show from 6.0.
+        var templateInShow: TemplateConfiguration?
+        if let template = target.template, template != shownContent.template {
+            if rpcVersion < .version(6, 0) {
+                let response = try await SDLScreenError.sending(SetDisplayLayout.functionName) {
+                    try await manager.send(SetDisplayLayout(displayLayout: template.name, dayColorScheme: template.dayColors, nightColorScheme: template.nightColors))
+                }
+                guard response.success else { throw .refused(SetDisplayLayout.functionName, response.resultCode, info: response.info) }
+                shownContent.template = template
+                window = await manager.systemCapabilities.defaultMainWindowCapability
+            } else {
+                templateInShow = template.configuration
+            }
+        }
+
+        // Text, and graphics that need no upload (static icons, clears).
+        var show = Show()
+        var textChanged = templateInShow != nil
+        if target.textPart != shownContent.textPart || templateInShow != nil {
+            textChanged = true
+            fillText(&show, target, window: window, isMedia: manager.configuration.appTypes.contains(.media))
+        }
+        show.templateConfiguration = templateInShow
+        var pendingImages: [(ImageFieldName, SDLArtwork)] = []
+        for (field, wanted, current) in [
+            (ImageFieldName.graphic, target.primaryGraphic, shownContent.primaryGraphic),
+            (.secondaryGraphic, target.secondaryGraphic, shownContent.secondaryGraphic),
+        ] where wanted != current {
+            guard TextFitting.has(field, window) else {
+                if wanted != nil { logger.info("the template shows no \(field.rawValue); the image is not sent") }
+                continue
+            }
+            if let wanted, !wanted.isStaticIcon, await manager.files.hasFile(named: wanted.name) == false {
+                pendingImages.append((field, wanted))
+            } else {
+                set(&show, field, wanted)
+                textChanged = true
+            }
+        }
+        if textChanged {
+            try await send(show, manager: manager)
+            shownContent.lines = target.lines
+            shownContent.lineTypes = target.lineTypes
+            shownContent.mediaTrack = target.mediaTrack
+            shownContent.title = target.title
+            shownContent.alignment = target.alignment
+            if templateInShow != nil { shownContent.template = target.template }
+            if show.graphic != nil || (target.primaryGraphic == nil && shownContent.primaryGraphic != nil) { shownContent.primaryGraphic = target.primaryGraphic }
+            if show.secondaryGraphic != nil || (target.secondaryGraphic == nil && shownContent.secondaryGraphic != nil) {
+                shownContent.secondaryGraphic = target.secondaryGraphic
+            }
+        }
+
+        // Images: uploaded, then shown together.
+        guard !pendingImages.isEmpty else { return }
+        var imageShow = Show()
+        for (field, artwork) in pendingImages {
+            do {
+                _ = try await manager.files.upload(artwork)
+            } catch {
+                throw .upload(artwork, error)
+            }
+            set(&imageShow, field, artwork)
+        }
+        try await send(imageShow, manager: manager)
+        for (field, artwork) in pendingImages {
+            if field == .graphic { shownContent.primaryGraphic = artwork } else { shownContent.secondaryGraphic = artwork }
+        }
+    }
+
+    private func fillText(_ show: inout Show, _ target: SDLScreenContent, window: WindowCapability?, isMedia: Bool) {
+        let count = TextFitting.lineCount(window)
+        if count == 0, target.lines.contains(where: { !($0 ?? "").isEmpty }) {
+            logger.info("the template shows no main fields; the text is not sent")
+        }
+        let (fields, tags) = TextFitting.fit(lines: target.lines, types: target.lineTypes, count: count)
+        let names: [TextFieldName] = [.mainField1, .mainField2, .mainField3, .mainField4]
+        for (index, text) in fields.enumerated() {
+            let fitted = TextFitting.cut(text, to: TextFitting.width(names[index], window))
+            switch index {
+            case 0: show.mainField1 = fitted
+            case 1: show.mainField2 = fitted
+            case 2: show.mainField3 = fitted
+            default: show.mainField4 = fitted
+            }
+        }
+        if tags.contains(where: { !$0.isEmpty }) {
+            show.metadataTags = MetadataTags(
+                mainField1: tags.count > 0 && !tags[0].isEmpty ? tags[0] : nil, mainField2: tags.count > 1 && !tags[1].isEmpty ? tags[1] : nil,
+                mainField3: tags.count > 2 && !tags[2].isEmpty ? tags[2] : nil, mainField4: tags.count > 3 && !tags[3].isEmpty ? tags[3] : nil)
+        }
+        if target.mediaTrack != nil || shownContent.mediaTrack != nil {
+            if isMedia, TextFitting.has(.mediaTrack, window) {
+                show.mediaTrack = TextFitting.cut(target.mediaTrack ?? "", to: TextFitting.width(.mediaTrack, window))
+            } else if target.mediaTrack != nil {
+                logger.info("the media track is for media apps on templates that have it; not sent")
+            }
+        }
+        if target.title != nil || shownContent.title != nil {
+            if TextFitting.has(.templateTitle, window) {
+                show.templateTitle = TextFitting.cut(target.title ?? "", to: TextFitting.width(.templateTitle, window))
+            } else if target.title != nil {
+                logger.info("the template has no title field; the title is not sent")
+            }
+        }
+        show.alignment = target.alignment
+    }
+
+    private func set(_ show: inout Show, _ field: ImageFieldName, _ artwork: SDLArtwork?) {
+        // An empty name clears the image.
+        let image = artwork?.image ?? Image(value: "", imageType: .dynamic)
+        if field == .graphic { show.graphic = image } else { show.secondaryGraphic = image }
+    }
+
+    private func send(_ show: Show, manager: SDLManager) async throws(SDLScreenError) {
+        let response = try await SDLScreenError.sending(Show.functionName) { try await manager.send(show) }
+        guard response.success || response.resultCode == .warnings else { throw .refused(Show.functionName, response.resultCode, info: response.info) }
+    }
+
+    // MARK: Connections
+
+    /// A new connection's screen is blank: send the app's content again (unless a queued update
+    /// will), and let waiting operations run.
+    func connectionReady() {
+        shownContent = SDLScreenContent()
+        if content != SDLScreenContent(), !queue.contains(where: \.isTextAndGraphics) {
+            Task { _ = try? await self.enqueue(.textAndGraphics) }
+        }
+        startRunner()
+    }
+
+    func managerStopped() {
+        generation += 1
+        runner?.cancel()
+        runner = nil
+        for pending in queue { pending.continuation.resume(throwing: SDLScreenError.stopped) }
+        queue = []
+        content = SDLScreenContent()
+        shownContent = SDLScreenContent()
+    }
+}

@@ -1,0 +1,191 @@
+import SDLHeadUnit
+import SDLTestSupport
+@testable import SmartDeviceLink
+import Testing
+
+/// The screen manager's text, images and template against the stateful emulator: the exact
+/// RPC sequence it produced, from the emulator's record.
+@Suite struct ScreenManagerTests {
+    static let appID = "screen"
+
+    static func start(_ headUnit: SDLHeadUnitEmulator, media: Bool = true) async throws -> SDLManager {
+        let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: appID, media: media))
+        try await manager.start()
+        return manager
+    }
+
+    /// The screen requests the app sent, in order, as "Show {params}" lines (keys sorted).
+    static func sent(_ headUnit: SDLHeadUnitEmulator, _ functions: Set<String> = ["Show", "SetDisplayLayout", "PutFile"]) async -> [String] {
+        await headUnit.recordedRPCs(appID: appID).filter { $0.direction == "in" && functions.contains($0.functionName) }.map { record in
+            guard let parameters = record.parameters else { return record.functionName }
+            return record.functionName == "PutFile" ? "PutFile" : "\(record.functionName) \(sortedKeys(parameters).jsonString)"
+        }
+    }
+
+    static func sortedKeys(_ value: SDLJSONValue) -> SDLJSONValue {
+        switch value {
+        case .object(let members): .object(members.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: sortedKeys($0.value)) })
+        case .array(let items): .array(items.map(sortedKeys))
+        default: value
+        }
+    }
+
+    /// A display with one 10-character line and no image fields.
+    static func smallDisplay() -> SDLHeadUnitEmulator {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        guard case .object(var members) = configuration.capabilities else { return SDLHeadUnitEmulator() }
+        members = members.map { member in
+            guard member.key == "displayCapabilities", case .object(var display) = member.value else { return member }
+            display = display.map { field in
+                switch field.key {
+                case "textFields":
+                    return .init(key: field.key, value: (try? SDLJSONValue(parsing: Array(#"[{"name":"mainField1","characterSet":"UTF_8","width":10,"rows":1}]"#.utf8))) ?? .array([]))
+                case "imageFields": return .init(key: field.key, value: .array([]))
+                default: return field
+                }
+            }
+            return .init(key: member.key, value: .object(display))
+        }
+        configuration.capabilities = .object(members)
+        return SDLHeadUnitEmulator(configuration: configuration)
+    }
+
+    static let art = SDLArtwork(bytes: FileManagerTests.bytes(3_000, seed: 9), format: .png, name: "cover.png")
+
+    @Test func severalChangesInOneUpdateAreOneShow() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        let result = try await manager.screen.update {
+            $0.textField1 = "Song"
+            $0.textField2 = "Artist"
+            $0.textField1Type = .mediaTitle
+            $0.alignment = .centered
+        }
+        #expect(result == .applied)
+        #expect(await Self.sent(headUnit) == [
+            #"Show {"alignment":"CENTERED","mainField1":"Song","mainField2":"Artist","mainField3":"","mainField4":"","metadataTags":{"mainField1":["mediaTitle"]}}"#,
+        ])
+        #expect(await manager.screen.shownContent.textField2 == "Artist")
+        // Clearing a line sends it empty.
+        try await manager.screen.update { $0.textField2 = nil }
+        #expect(await Self.sent(headUnit).last == #"Show {"alignment":"CENTERED","mainField1":"Song","mainField2":"","mainField3":"","mainField4":"","metadataTags":{"mainField1":["mediaTitle"]}}"#)
+        // Nothing changed: nothing sent.
+        try await manager.screen.update { $0.textField1 = "Song" }
+        #expect(await Self.sent(headUnit).count == 2)
+        await manager.stop()
+    }
+
+    @Test func textGoesFirstThenTheUploadedImageInAnImageOnlyShow() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        try await manager.screen.update {
+            $0.textField1 = "Now playing"
+            $0.primaryGraphic = Self.art
+        }
+        let sent = await Self.sent(headUnit)
+        #expect(sent == [
+            #"Show {"mainField1":"Now playing","mainField2":"","mainField3":"","mainField4":""}"#,
+            "PutFile",
+            #"Show {"graphic":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"}}"#,
+        ])
+        #expect(await manager.screen.shownContent.primaryGraphic == Self.art)
+        #expect(try await headUnit.screen(appID: Self.appID)["graphic"] != nil)
+        // A static icon needs no upload: it goes with the text.
+        try await manager.screen.update {
+            $0.textField1 = "Albums"
+            $0.primaryGraphic = .staticIcon(.album)
+        }
+        let afterIcon = await Self.sent(headUnit)
+        #expect(afterIcon.last?.contains(#""graphic":{"imageType":"STATIC""#) == true, "\(afterIcon)")
+        #expect(await Self.sent(headUnit).filter { $0 == "PutFile" }.count == 1)
+        await manager.stop()
+    }
+
+    @Test func updatesWaitInNoneAndTheNewestSupersedesTheQueuedOne() async throws {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.activationDelay = nil
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        let manager = try await Self.start(headUnit)
+        let events = headUnit.events()
+        let first = Task { try await manager.screen.update { $0.textField1 = "first" } }
+        let second = Task { try await manager.screen.update { $0.textField2 = "second" } }
+        #expect(try await first.value == .superseded)
+        #expect(await Self.sent(headUnit).isEmpty)   // still NONE: nothing went out
+        try await headUnit.activate(appID: Self.appID)
+        #expect(try await second.value == .applied)
+        #expect(await Self.sent(headUnit) == [#"Show {"mainField1":"first","mainField2":"second","mainField3":"","mainField4":""}"#])
+        _ = events
+        await manager.stop()
+    }
+
+    @Test func aSmallDisplayGetsOneJoinedCutLineAndNoImages() async throws {
+        let headUnit = Self.smallDisplay()
+        let manager = try await Self.start(headUnit)
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        try await manager.screen.update {
+            $0.textField1 = "One"
+            $0.textField2 = "Two"
+            $0.textField3 = "Three"
+            $0.primaryGraphic = Self.art
+        }
+        #expect(await Self.sent(headUnit) == [#"Show {"mainField1":"One - Two "}"#])
+        await manager.stop()
+    }
+
+    @Test func templatesUseShowFrom6AndSetDisplayLayoutBefore() async throws {
+        let colors = TemplateColorScheme(primaryColor: RGBColor(red: 255, green: 0, blue: 0))
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: colors))
+        let layout = await Self.sent(headUnit)
+        #expect(layout.first?.contains(#""templateConfiguration":{"dayColorScheme":{"primaryColor":{"blue":0,"green":0,"red":255}},"template":"GRAPHIC_WITH_TEXT"}"#) == true, "\(layout)")
+        // Colours alone, without a template change, do not apply: refused before sending.
+        do {
+            try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: nil))
+            Issue.record("a colour change without a template change went out")
+        } catch .colorsNeedTemplateChange {}
+        #expect(await Self.sent(headUnit).count == 1)
+        await manager.stop()
+
+        let old = VersionGateTests.headUnit(rpc: 5, 0)
+        let legacy = try await Self.start(old)
+        _ = await legacy.waitForHMILevel(.full, timeout: .seconds(60))
+        try await legacy.screen.update {
+            $0.template = SDLTemplate(.textWithGraphic)
+            $0.textField1 = "Hi"
+        }
+        #expect(await Self.sent(old) == [
+            #"SetDisplayLayout {"displayLayout":"TEXT_WITH_GRAPHIC"}"#,
+            #"Show {"mainField1":"Hi","mainField2":"","mainField3":"","mainField4":""}"#,
+        ])
+        await legacy.stop()
+    }
+
+    @Test func theContentIsSentAgainAfterAReconnection() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        try await manager.screen.update { $0.textField1 = "Still here" }
+        let events = headUnit.events()
+        #expect(try await manager.dropAndReconnect(on: headUnit, appID: Self.appID))
+        for await event in events {
+            if case .requestReceived(_, "Show") = event { break }
+        }
+        #expect(await Self.sent(headUnit) == Array(repeating: #"Show {"mainField1":"Still here","mainField2":"","mainField3":"","mainField4":""}"#, count: 2))
+        await manager.stop()
+    }
+
+    @Test func fittingJoinsLinesAsTheGuideShows() {
+        let lines: [String?] = ["a", "b", "c", "d"]
+        let none: [MetadataType?] = [nil, nil, nil, nil]
+        #expect(TextFitting.fit(lines: lines, types: none, count: 1).fields == ["a - b - c - d"])
+        #expect(TextFitting.fit(lines: lines, types: none, count: 2).fields == ["a - b", "c - d"])
+        #expect(TextFitting.fit(lines: ["a", "b", nil, nil], types: none, count: 2).fields == ["a", "b"])
+        #expect(TextFitting.fit(lines: lines, types: none, count: 3).fields == ["a", "b", "c - d"])
+        #expect(TextFitting.fit(lines: lines, types: [.mediaTitle, .mediaArtist, nil, nil], count: 1).tags == [[.mediaTitle, .mediaArtist]])
+        #expect(TextFitting.cut("Hello world", to: 5) == "Hello")
+    }
+}
