@@ -45,6 +45,10 @@ import Testing
                 }
             }
             return .init(key: member.key, value: .object(display))
+        }.map { member in
+            guard member.key == "softButtonCapabilities" else { return member }
+            return .init(key: member.key, value: (try? SDLJSONValue(parsing: Array(
+                #"[{"shortPressAvailable":true,"longPressAvailable":true,"upDownAvailable":true,"imageSupported":false,"textSupported":true}]"#.utf8))) ?? .array([]))
         }
         configuration.capabilities = .object(members)
         return SDLHeadUnitEmulator(configuration: configuration)
@@ -187,5 +191,56 @@ import Testing
         #expect(TextFitting.fit(lines: lines, types: none, count: 3).fields == ["a", "b", "c - d"])
         #expect(TextFitting.fit(lines: lines, types: [.mediaTitle, .mediaArtist, nil, nil], count: 1).tags == [[.mediaTitle, .mediaArtist]])
         #expect(TextFitting.cut("Hello world", to: 5) == "Hello")
+    }
+
+    @Test func softButtonsWithStatesIDsPressesAndTransitions() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        let pressed = Locked<[String]>([])
+        let (handled, handledSink) = AsyncStream<Void>.makeStream()
+        let like = SDLSoftButton(name: "like", states: [
+            SDLSoftButtonState(name: "off", text: "Like"),
+            SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
+        ]) { _ in
+            pressed.withLock { $0.append("like") }
+            handledSink.yield()
+        }
+        let icon = SDLSoftButton(name: "icon", text: "Art", artwork: Self.art)
+        try await manager.screen.setSoftButtons([like, icon])
+        let likeID = try #require(await manager.screen.softButtonID("like"))
+        let iconID = try #require(await manager.screen.softButtonID("icon"))
+        #expect(await Self.sent(headUnit) == [
+            #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(likeID),"text":"Like","type":"TEXT"},{"isHighlighted":false,"softButtonID":\#(iconID),"text":"Art","type":"TEXT"}]}"#,
+            "PutFile",
+            #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(likeID),"text":"Like","type":"TEXT"},{"image":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"},"isHighlighted":false,"softButtonID":\#(iconID),"text":"Art","type":"BOTH"}]}"#,
+        ])
+        let presses = await manager.screen.softButtonPresses("like")
+        try await headUnit.pressSoftButton(appID: Self.appID, id: likeID)
+        var iterator = presses.makeAsyncIterator()
+        #expect(await iterator.next()?.customButtonID == likeID)
+        for await _ in handled { break }
+        #expect(pressed.withLock { $0 } == ["like"])
+
+        try await manager.screen.transition("like", to: "on")
+        #expect(await Self.sent(headUnit).last?.contains(#""isHighlighted":true,"softButtonID":\#(likeID),"text":"Liked""#) == true)
+        // The guide's rules, before sending.
+        await #expect(throws: SDLScreenError.self) { try await manager.screen.setSoftButtons([like, like]) }
+        await #expect(throws: SDLScreenError.self) { try await manager.screen.transition("like", to: "maybe") }
+        #expect(await Self.sent(headUnit).count == 4)
+        await manager.stop()
+    }
+
+    @Test func softButtonsWithoutImageSupportFallBackToTextAndWithholdImageOnlyOnes() async throws {
+        let headUnit = Self.smallDisplay()
+        let manager = try await Self.start(headUnit)
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        try await manager.screen.setSoftButtons([
+            SDLSoftButton(name: "both", text: "Both", artwork: Self.art),
+            SDLSoftButton(name: "picture", artwork: Self.art),
+        ])
+        let id = try #require(await manager.screen.softButtonID("both"))
+        #expect(await Self.sent(headUnit) == [#"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(id),"text":"Both","type":"TEXT"}]}"#])
+        await manager.stop()
     }
 }

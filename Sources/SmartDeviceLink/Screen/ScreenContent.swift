@@ -103,6 +103,8 @@ public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
     case colorsNeedTemplateChange
     /// The manager stopped before the update ran.
     case stopped
+    /// The soft buttons break the guide's rules; nothing was sent.
+    case softButtons(SDLSoftButtonError)
 
     public var description: String {
         switch self {
@@ -112,6 +114,7 @@ public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
         case .upload(let artwork, let error): "image \(artwork.name) not uploaded: \(error)"
         case .colorsNeedTemplateChange: "template colours apply only with a template change; nothing was sent"
         case .stopped: "the manager stopped before the update ran"
+        case .softButtons(let error): "\(error); nothing was sent"
         }
     }
 }

@@ -34,6 +34,15 @@ public actor SDLScreenManager {
 
     private enum Work {
         case textAndGraphics
+        case softButtons
+
+        var isTextAndGraphics: Bool {
+            if case .textAndGraphics = self { true } else { false }
+        }
+
+        var isSoftButtons: Bool {
+            if case .softButtons = self { true } else { false }
+        }
     }
 
     private struct Pending {
@@ -41,12 +50,16 @@ public actor SDLScreenManager {
         let work: Work
         let continuation: CheckedContinuation<SDLScreenUpdateResult, any Error>
 
-        var isTextAndGraphics: Bool {
-            if case .textAndGraphics = work { true } else { false }
-        }
+        var isTextAndGraphics: Bool { work.isTextAndGraphics }
+        var isSoftButtons: Bool { work.isSoftButtons }
     }
 
     private var queue: [Pending] = []
+    private var softButtonBoard = SoftButtonBoard()
+    /// The soft buttons the head unit confirmed.
+    private var shownSoftButtons: [SoftButton]?
+    private var pressReaders: [String: [Int: AsyncStream<OnButtonPress>.Continuation]] = [:]
+    private var pressListener: Task<Void, Never>?
     private var nextID = 0
     private var runner: Task<Void, Never>?
     private var generation = 0
@@ -77,6 +90,101 @@ public actor SDLScreenManager {
         try await update { $0.template = template }
     }
 
+    // MARK: Soft buttons
+
+    /// Shows these soft buttons (replacing the previous ones). Names must be unique, and so must
+    /// each button's state names; IDs are assigned by the manager. Images are uploaded, sent
+    /// after the text, and left out where the soft-button capabilities take none.
+    @discardableResult
+    public func setSoftButtons(_ buttons: [SDLSoftButton]) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+        do { try softButtonBoard.set(buttons) } catch { throw .softButtons(error) }
+        if let manager = link.manager { startPressListener(manager) }
+        return try await enqueue(.softButtons)
+    }
+
+    /// Shows another state of a soft button.
+    @discardableResult
+    public func transition(_ button: String, to state: String) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+        do { try softButtonBoard.transition(button, to: state) } catch { throw .softButtons(error) }
+        return try await enqueue(.softButtons)
+    }
+
+    /// The soft buttons as set, with the state each shows.
+    public var softButtons: [(button: SDLSoftButton, state: String)] {
+        softButtonBoard.buttons.map { ($0, softButtonBoard.current[$0.name] ?? $0.initialState) }
+    }
+
+    /// The ID the manager gave a soft button (what OnButtonPress carries as `customButtonID`).
+    public func softButtonID(_ name: String) -> Int? { softButtonBoard.id(of: name) }
+
+    /// Presses of one soft button, for as long as the stream is read.
+    public func softButtonPresses(_ name: String) -> AsyncStream<OnButtonPress> {
+        let (stream, continuation) = AsyncStream<OnButtonPress>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        nextID += 1
+        let id = nextID
+        pressReaders[name, default: [:]][id] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.removePressReader(name, id) } }
+        return stream
+    }
+
+    private func removePressReader(_ name: String, _ id: Int) {
+        pressReaders[name]?[id] = nil
+    }
+
+    private func startPressListener(_ manager: SDLManager) {
+        guard pressListener == nil, let pressID = OnButtonPress.wireFunctionID else { return }
+        let presses = manager.rawNotifications(functionIDs: [pressID])
+        pressListener = Task { [weak self] in
+            for await message in presses {
+                guard let press = try? SDLJSON.decode(OnButtonPress.self, from: message.payload.json, policy: .lenient).value,
+                      press.buttonName == .customButton, let id = press.customButtonID
+                else { continue }
+                await self?.pressed(press, id: id)
+            }
+        }
+    }
+
+    private func pressed(_ press: OnButtonPress, id: Int) {
+        guard let button = softButtonBoard.button(withID: id) else { return }
+        button.handler?(press)
+        for reader in (pressReaders[button.name] ?? [:]).values { reader.yield(press) }
+    }
+
+    /// Text first; images uploaded, then the buttons again with them.
+    private func showSoftButtons() async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        let window = await manager.systemCapabilities.defaultMainWindowCapability
+        let imageSupported = window?.softButtonCapabilities?.first?.imageSupported ?? true
+        let files = manager.files
+        var onHeadUnit: Set<String> = []
+        for (_, state) in softButtonBoard.shownStates {
+            guard let artwork = state.artwork else { continue }
+            let there = artwork.isStaticIcon ? true : await files.hasFile(named: artwork.name)
+            if there { onHeadUnit.insert(artwork.name) }
+        }
+        let withImagesThere = softButtonBoard.softButtons(imageSupported: imageSupported) { onHeadUnit.contains($0.name) }
+        if withImagesThere != shownSoftButtons {
+            try await send(Show(softButtons: withImagesThere), manager: manager)
+            shownSoftButtons = withImagesThere
+        }
+        guard imageSupported else {
+            if softButtonBoard.shownStates.contains(where: { $0.state.artwork != nil }) {
+                logger.info("the head unit's soft buttons take no images; text only, image-only buttons withheld")
+            }
+            return
+        }
+        let missing = softButtonBoard.shownStates.compactMap(\.state.artwork).filter { !onHeadUnit.contains($0.name) }
+        guard !missing.isEmpty else { return }
+        for artwork in Set(missing) {
+            do { _ = try await files.upload(artwork) } catch { throw .upload(artwork, error) }
+        }
+        let complete = softButtonBoard.softButtons(imageSupported: true) { _ in true }
+        if complete != shownSoftButtons {
+            try await send(Show(softButtons: complete), manager: manager)
+            shownSoftButtons = complete
+        }
+    }
+
     // MARK: The queue
 
     private func enqueue(_ work: Work) async throws(SDLScreenError) -> SDLScreenUpdateResult {
@@ -85,11 +193,10 @@ public actor SDLScreenManager {
         let id = nextID
         do {
             return try await withCheckedThrowingContinuation { continuation in
-                if case .textAndGraphics = work {
-                    // A queued text-and-graphics update is superseded: this one carries its changes.
-                    for (index, pending) in queue.enumerated().reversed() where pending.isTextAndGraphics {
-                        queue.remove(at: index).continuation.resume(returning: .superseded)
-                    }
+                // A queued operation of the same kind is superseded: this one carries its changes.
+                for (index, pending) in queue.enumerated().reversed()
+                where (pending.isTextAndGraphics && work.isTextAndGraphics) || (pending.isSoftButtons && work.isSoftButtons) {
+                    queue.remove(at: index).continuation.resume(returning: .superseded)
                 }
                 queue.append(Pending(id: id, work: work, continuation: continuation))
                 startRunner()
@@ -144,6 +251,7 @@ public actor SDLScreenManager {
     private func perform(_ work: Work) async throws(SDLScreenError) {
         switch work {
         case .textAndGraphics: try await showContent()
+        case .softButtons: try await showSoftButtons()
         }
     }
 
@@ -282,8 +390,12 @@ public actor SDLScreenManager {
     /// will), and let waiting operations run.
     func connectionReady() {
         shownContent = SDLScreenContent()
+        shownSoftButtons = nil
         if content != SDLScreenContent(), !queue.contains(where: \.isTextAndGraphics) {
             Task { _ = try? await self.enqueue(.textAndGraphics) }
+        }
+        if !softButtonBoard.buttons.isEmpty, !queue.contains(where: \.isSoftButtons) {
+            Task { _ = try? await self.enqueue(.softButtons) }
         }
         startRunner()
     }
@@ -296,5 +408,11 @@ public actor SDLScreenManager {
         queue = []
         content = SDLScreenContent()
         shownContent = SDLScreenContent()
+        softButtonBoard = SoftButtonBoard()
+        shownSoftButtons = nil
+        pressListener?.cancel()
+        pressListener = nil
+        for reader in pressReaders.values.flatMap(\.values) { reader.finish() }
+        pressReaders = [:]
     }
 }
