@@ -105,6 +105,8 @@ public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
     case stopped
     /// The soft buttons break the guide's rules; nothing was sent.
     case softButtons(SDLSoftButtonError)
+    /// The menu breaks the guide's rules; nothing was sent.
+    case menu(SDLMenuError)
 
     public var description: String {
         switch self {
@@ -115,6 +117,7 @@ public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
         case .colorsNeedTemplateChange: "template colours apply only with a template change; nothing was sent"
         case .stopped: "the manager stopped before the update ran"
         case .softButtons(let error): "\(error); nothing was sent"
+        case .menu(let error): "\(error); nothing was sent"
         }
     }
 }

@@ -32,9 +32,13 @@ public actor SDLScreenManager {
     /// What the head unit confirmed.
     public private(set) var shownContent = SDLScreenContent()
 
-    private enum Work {
+    enum Work {
         case textAndGraphics
         case softButtons
+        case menu
+        case voiceCommands
+        case menuConfiguration
+        case openMenu(submenuID: Int?)
 
         var isTextAndGraphics: Bool {
             if case .textAndGraphics = self { true } else { false }
@@ -42,6 +46,15 @@ public actor SDLScreenManager {
 
         var isSoftButtons: Bool {
             if case .softButtons = self { true } else { false }
+        }
+
+        /// Whether a queued operation of the same kind is superseded by this one.
+        func supersedes(_ other: Work) -> Bool {
+            switch (self, other) {
+            case (.textAndGraphics, .textAndGraphics), (.softButtons, .softButtons), (.menu, .menu), (.voiceCommands, .voiceCommands),
+                 (.menuConfiguration, .menuConfiguration): true
+            default: false
+            }
         }
     }
 
@@ -60,6 +73,14 @@ public actor SDLScreenManager {
     private var shownSoftButtons: [SoftButton]?
     private var pressReaders: [String: [Int: AsyncStream<OnButtonPress>.Continuation]] = [:]
     private var pressListener: Task<Void, Never>?
+    // Menu state, used by ScreenManager+Menu.swift.
+    var menuCells: [SDLMenuCell] = []
+    var sentMenu: [SentMenuCell] = []
+    var voiceCommandList: [SDLVoiceCommand] = []
+    var sentVoiceCommands: [(command: SDLVoiceCommand, id: Int)] = []
+    var menuConfigurationValue = SDLMenuConfiguration()
+    var nextCommandID = 1
+    var commandListener: Task<Void, Never>?
     private var nextID = 0
     private var runner: Task<Void, Never>?
     private var generation = 0
@@ -187,15 +208,14 @@ public actor SDLScreenManager {
 
     // MARK: The queue
 
-    private func enqueue(_ work: Work) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+    func enqueue(_ work: Work) async throws(SDLScreenError) -> SDLScreenUpdateResult {
         guard link.manager != nil else { throw .stopped }
         nextID += 1
         let id = nextID
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 // A queued operation of the same kind is superseded: this one carries its changes.
-                for (index, pending) in queue.enumerated().reversed()
-                where (pending.isTextAndGraphics && work.isTextAndGraphics) || (pending.isSoftButtons && work.isSoftButtons) {
+                for (index, pending) in queue.enumerated().reversed() where work.supersedes(pending.work) {
                     queue.remove(at: index).continuation.resume(returning: .superseded)
                 }
                 queue.append(Pending(id: id, work: work, continuation: continuation))
@@ -252,6 +272,10 @@ public actor SDLScreenManager {
         switch work {
         case .textAndGraphics: try await showContent()
         case .softButtons: try await showSoftButtons()
+        case .menu: try await updateMenu()
+        case .voiceCommands: try await updateVoiceCommands()
+        case .menuConfiguration: try await applyMenuConfiguration()
+        case .openMenu(let submenuID): try await showAppMenu(submenuID)
         }
     }
 
@@ -380,8 +404,14 @@ public actor SDLScreenManager {
     }
 
     private func send(_ show: Show, manager: SDLManager) async throws(SDLScreenError) {
-        let response = try await SDLScreenError.sending(Show.functionName) { try await manager.send(show) }
-        guard response.success || response.resultCode == .warnings else { throw .refused(Show.functionName, response.resultCode, info: response.info) }
+        _ = try await request(show, manager: manager)
+    }
+
+    /// Sends a request; an unsuccessful answer (other than WARNINGS) throws `refused`.
+    func request<R: SDLRequest>(_ request: R, manager: SDLManager) async throws(SDLScreenError) -> R.Response where R.Response: SDLResultCarrying {
+        let response = try await SDLScreenError.sending(R.functionName) { try await manager.send(request) }
+        guard response.success || response.resultCode == .warnings else { throw .refused(R.functionName, response.resultCode, info: response.info) }
+        return response
     }
 
     // MARK: Connections
@@ -397,6 +427,7 @@ public actor SDLScreenManager {
         if !softButtonBoard.buttons.isEmpty, !queue.contains(where: \.isSoftButtons) {
             Task { _ = try? await self.enqueue(.softButtons) }
         }
+        menuConnectionReady()
         startRunner()
     }
 
@@ -414,5 +445,22 @@ public actor SDLScreenManager {
         pressListener = nil
         for reader in pressReaders.values.flatMap(\.values) { reader.finish() }
         pressReaders = [:]
+        menuStopped()
     }
 }
+
+/// The answer fields every response has, for code that handles several RPCs alike.
+protocol SDLResultCarrying {
+    var success: Bool { get }
+    var resultCode: SDLResult { get }
+    var info: String? { get }
+}
+
+extension ShowResponse: SDLResultCarrying {}
+extension SetDisplayLayoutResponse: SDLResultCarrying {}
+extension AddCommandResponse: SDLResultCarrying {}
+extension AddSubMenuResponse: SDLResultCarrying {}
+extension DeleteCommandResponse: SDLResultCarrying {}
+extension DeleteSubMenuResponse: SDLResultCarrying {}
+extension ShowAppMenuResponse: SDLResultCarrying {}
+extension SetGlobalPropertiesResponse: SDLResultCarrying {}

@@ -1,0 +1,237 @@
+import SDLRPC
+import SDLRuntime
+
+/// The main menu, voice commands and the menu configuration, through the screen queue.
+extension SDLScreenManager {
+    // MARK: Public API
+
+    /// Replaces the main menu. Only the difference goes to the head unit: cells that look the
+    /// same keep their place and ID, the others are deleted (DeleteCommand, DeleteSubMenu) and
+    /// added (AddSubMenu, AddCommand) at their positions; submenus kept are updated the same
+    /// way inside. With `dynamicUpdates` off (or on SYNC 3's 8-inch display) every cell is
+    /// deleted and added again. Titles must be unique among siblings and voice commands
+    /// across the menu and the voice commands; icons are uploaded first.
+    @discardableResult
+    public func setMenu(_ cells: [SDLMenuCell]) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+        do { try MenuDiff.validate(cells, voiceCommands: voiceCommandList) } catch { throw .menu(error) }
+        menuCells = cells
+        if let manager = link.manager { startCommandListener(manager) }
+        return try await enqueue(.menu)
+    }
+
+    /// Replaces the voice-only commands (AddCommand without menu parameters).
+    @discardableResult
+    public func setVoiceCommands(_ commands: [SDLVoiceCommand]) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+        do { try MenuDiff.validate(menuCells, voiceCommands: commands) } catch { throw .menu(error) }
+        voiceCommandList = commands
+        if let manager = link.manager { startCommandListener(manager) }
+        return try await enqueue(.voiceCommands)
+    }
+
+    /// The menu layouts (SetGlobalProperties, RPC 6.0+) and the update mode.
+    @discardableResult
+    public func setMenuConfiguration(_ configuration: SDLMenuConfiguration) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+        menuConfigurationValue = configuration
+        return try await enqueue(.menuConfiguration)
+    }
+
+    public var menu: [SDLMenuCell] { menuCells }
+    public var menuConfiguration: SDLMenuConfiguration { menuConfigurationValue }
+
+    /// Opens the app's menu on the head unit (ShowAppMenu, RPC 6.0+).
+    public func openMenu() async throws(SDLScreenError) {
+        _ = try await enqueue(.openMenu(submenuID: nil))
+    }
+
+    /// Opens a submenu of the current menu by its title (ShowAppMenu with its ID).
+    public func openSubmenu(_ title: String) async throws(SDLScreenError) {
+        guard let sent = sentMenu.first(where: { $0.cell.title == title && $0.cell.subCells != nil }) else {
+            throw .menu(.unknownSubmenu(title))
+        }
+        _ = try await enqueue(.openMenu(submenuID: sent.id))
+    }
+
+    // MARK: Operations
+
+    func updateMenu() async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        let target = menuCells
+        let window = await manager.systemCapabilities.defaultMainWindowCapability
+        let display = await manager.systemCapabilities.displays?.first?.displayName
+        let minimal = switch menuConfigurationValue.dynamicUpdates {
+        case .forceOn: true
+        case .forceOff: false
+        case .onWithCompatibility: !SDLMenuConfiguration.fullRewriteDisplays.contains(display ?? "")
+        }
+        try await uploadArtworks(of: target, manager: manager)
+        let version = await manager.negotiatedRPCVersion
+        let context = MenuContext(manager: manager, version: version, window: window, defaultSubmenuLayout: menuConfigurationValue.defaultSubmenuLayout)
+        sentMenu = try await update(level: sentMenu, to: target, parentID: nil, minimal: minimal, context: context)
+    }
+
+    private struct MenuContext {
+        let manager: SDLManager
+        let version: SDLSpecVersion
+        let window: WindowCapability?
+        let defaultSubmenuLayout: MenuLayout
+    }
+
+    /// Brings one level from `old` to `new`: deletes first, then adds in order at their
+    /// positions; returns the level as the head unit now has it.
+    private func update(
+        level old: [SentMenuCell], to new: [SDLMenuCell], parentID: Int?, minimal: Bool, context: MenuContext
+    ) async throws(SDLScreenError) -> [SentMenuCell] {
+        let (kept, deleted) = minimal
+            ? MenuDiff.diff(old: old.map(\.cell.look), new: new.map(\.look))
+            : ([Int?](repeating: nil, count: new.count), Array(old.indices))
+        var current = old
+        for index in deleted.sorted(by: >) {
+            try await delete(old[index], manager: context.manager)
+            current.remove(at: index)
+        }
+        var result: [SentMenuCell] = []
+        for (position, cell) in new.enumerated() {
+            if let oldIndex = kept[position] {
+                var sent = old[oldIndex]
+                sent.cell = cell   // same look; the new handler
+                if let children = cell.subCells {
+                    sent.children = try await update(level: sent.children, to: children, parentID: sent.id, minimal: minimal, context: context)
+                }
+                result.append(sent)
+            } else {
+                result.append(try await add(cell, position: position, parentID: parentID, context: context))
+            }
+        }
+        return result
+    }
+
+    private func delete(_ sent: SentMenuCell, manager: SDLManager) async throws(SDLScreenError) {
+        if sent.cell.subCells != nil {
+            _ = try await request(DeleteSubMenu(menuID: sent.id), manager: manager)
+        } else {
+            _ = try await request(DeleteCommand(cmdID: sent.id), manager: manager)
+        }
+    }
+
+    private func add(_ cell: SDLMenuCell, position: Int, parentID: Int?, context: MenuContext) async throws(SDLScreenError) -> SentMenuCell {
+        let id = nextCommandID
+        nextCommandID += 1
+        let lines = context.version >= .version(7, 1)
+        let icon = cell.icon.flatMap { TextFitting.has(cell.subCells != nil ? .subMenuIcon : .cmdIcon, context.window) ? $0.image : nil }
+        let secondaryImage = lines ? cell.secondaryArtwork?.image : nil
+        if let children = cell.subCells {
+            var layout: MenuLayout?
+            if context.version >= .version(6, 0) {
+                let wanted = cell.submenuLayout ?? context.defaultSubmenuLayout
+                if context.window?.menuLayoutsAvailable?.contains(wanted) ?? true { layout = wanted }
+            }
+            _ = try await request(AddSubMenu(
+                menuID: id, position: position, menuName: cell.title, menuIcon: icon, menuLayout: layout, parentID: parentID,
+                secondaryText: lines ? cell.secondaryText : nil, tertiaryText: lines ? cell.tertiaryText : nil, secondaryImage: secondaryImage),
+                manager: context.manager)
+            var sent = SentMenuCell(cell: cell, id: id, children: [])
+            for (childPosition, child) in children.enumerated() {
+                sent.children.append(try await add(child, position: childPosition, parentID: id, context: context))
+            }
+            return sent
+        }
+        _ = try await request(AddCommand(
+            cmdID: id,
+            menuParams: MenuParams(
+                parentID: parentID, position: position, menuName: cell.title,
+                secondaryText: lines ? cell.secondaryText : nil, tertiaryText: lines ? cell.tertiaryText : nil),
+            vrCommands: cell.voiceCommands, cmdIcon: icon, secondaryImage: secondaryImage),
+            manager: context.manager)
+        return SentMenuCell(cell: cell, id: id, children: [])
+    }
+
+    private func uploadArtworks(of cells: [SDLMenuCell], manager: SDLManager) async throws(SDLScreenError) {
+        var artworks: [SDLArtwork] = []
+        func collect(_ level: [SDLMenuCell]) {
+            for cell in level {
+                artworks += [cell.icon, cell.secondaryArtwork].compactMap { $0 }
+                collect(cell.subCells ?? [])
+            }
+        }
+        collect(cells)
+        var seen: Set<String> = []
+        for artwork in artworks where !artwork.isStaticIcon && seen.insert(artwork.name).inserted {
+            do { _ = try await manager.files.upload(artwork) } catch { throw .upload(artwork, error) }
+        }
+    }
+
+    func updateVoiceCommands() async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        for (_, id) in sentVoiceCommands {
+            _ = try await request(DeleteCommand(cmdID: id), manager: manager)
+        }
+        sentVoiceCommands = []
+        for command in voiceCommandList {
+            let id = nextCommandID
+            nextCommandID += 1
+            _ = try await request(AddCommand(cmdID: id, vrCommands: command.voiceCommands), manager: manager)
+            sentVoiceCommands.append((command, id))
+        }
+    }
+
+    func applyMenuConfiguration() async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        guard await manager.negotiatedRPCVersion >= .version(6, 0) else { return }
+        let available = await manager.systemCapabilities.defaultMainWindowCapability?.menuLayoutsAvailable
+        guard available?.contains(menuConfigurationValue.mainMenuLayout) ?? true else { return }
+        _ = try await request(SetGlobalProperties(menuLayout: menuConfigurationValue.mainMenuLayout), manager: manager)
+    }
+
+    func showAppMenu(_ submenuID: Int?) async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        _ = try await request(ShowAppMenu(menuID: submenuID), manager: manager)
+    }
+
+    // MARK: Selections
+
+    private func startCommandListener(_ manager: SDLManager) {
+        guard commandListener == nil, let commandID = OnCommand.wireFunctionID else { return }
+        let commands = manager.rawNotifications(functionIDs: [commandID])
+        commandListener = Task { [weak self] in
+            for await message in commands {
+                guard let command = try? SDLJSON.decode(OnCommand.self, from: message.payload.json, policy: .lenient).value else { continue }
+                await self?.selected(command)
+            }
+        }
+    }
+
+    private func selected(_ command: OnCommand) {
+        func find(_ level: [SentMenuCell]) -> SDLMenuCell? {
+            for sent in level {
+                if sent.id == command.cmdID { return sent.cell }
+                if let found = find(sent.children) { return found }
+            }
+            return nil
+        }
+        if let cell = find(sentMenu) {
+            cell.handler?(command.triggerSource)
+        } else if let voice = sentVoiceCommands.first(where: { $0.id == command.cmdID }) {
+            voice.command.handler?()
+        }
+    }
+
+    // MARK: Connections
+
+    func menuConnectionReady() {
+        sentMenu = []
+        sentVoiceCommands = []
+        if !menuCells.isEmpty { Task { _ = try? await self.enqueue(.menu) } }
+        if !voiceCommandList.isEmpty { Task { _ = try? await self.enqueue(.voiceCommands) } }
+        if menuConfigurationValue != SDLMenuConfiguration() { Task { _ = try? await self.enqueue(.menuConfiguration) } }
+    }
+
+    func menuStopped() {
+        commandListener?.cancel()
+        commandListener = nil
+        menuCells = []
+        sentMenu = []
+        voiceCommandList = []
+        sentVoiceCommands = []
+        menuConfigurationValue = SDLMenuConfiguration()
+    }
+}

@@ -1,0 +1,152 @@
+import SDLHeadUnit
+import SDLTestSupport
+@testable import SmartDeviceLink
+import Testing
+
+/// The main menu against the stateful emulator: the minimal set of menu RPCs for each change,
+/// read from the emulator's record.
+@Suite struct MenuTests {
+    static let appID = "menu"
+
+    static func start(_ headUnit: SDLHeadUnitEmulator = SDLHeadUnitEmulator()) async throws -> SDLManager {
+        let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: appID))
+        try await manager.start()
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        return manager
+    }
+
+    /// The menu RPCs sent since `from`, as "AddCommand B1@0<B", "DeleteSubMenu B"...
+    static func sent(_ headUnit: SDLHeadUnitEmulator, from: Int = 0) async -> [String] {
+        let functions: Set<String> = ["AddCommand", "AddSubMenu", "DeleteCommand", "DeleteSubMenu", "ShowAppMenu", "SetGlobalProperties"]
+        let records = await headUnit.recordedRPCs(appID: appID).filter { $0.direction == "in" && functions.contains($0.functionName) }
+        var names: [Int: String] = [:]
+        var lines: [String] = []
+        func int(_ value: SDLJSONValue?) -> Int? { if case .integer(let number)? = value { number } else { nil } }
+        func text(_ value: SDLJSONValue?) -> String? { if case .string(let string)? = value { string } else { nil } }
+        for record in records {
+            let parameters = record.parameters
+            switch record.functionName {
+            case "AddCommand":
+                let id = int(parameters?["cmdID"]) ?? -1
+                let menu = parameters?["menuParams"]
+                var firstCommand: String?
+                if case .array(let commands)? = parameters?["vrCommands"] { firstCommand = text(commands.first) }
+                let name = text(menu?["menuName"]) ?? "voice \(firstCommand ?? "?")"
+                names[id] = name
+                let parent = int(menu?["parentID"]).flatMap { names[$0] }.map { "<\($0)" } ?? ""
+                lines.append("AddCommand \(name)" + (int(menu?["position"]).map { "@\($0)" } ?? "") + parent)
+            case "AddSubMenu":
+                let id = int(parameters?["menuID"]) ?? -1
+                let name = text(parameters?["menuName"]) ?? "?"
+                names[id] = name
+                lines.append("AddSubMenu \(name)@\(int(parameters?["position"]) ?? -1)")
+            case "DeleteCommand": lines.append("DeleteCommand \(names[int(parameters?["cmdID"]) ?? -1] ?? "?")")
+            case "DeleteSubMenu": lines.append("DeleteSubMenu \(names[int(parameters?["menuID"]) ?? -1] ?? "?")")
+            case "ShowAppMenu": lines.append("ShowAppMenu" + (int(parameters?["menuID"]).flatMap { names[$0] }.map { " \($0)" } ?? ""))
+            default: lines.append(record.functionName)
+            }
+        }
+        return Array(lines.dropFirst(from))
+    }
+
+    static func cell(_ title: String, voice: [String]? = nil) -> SDLMenuCell {
+        SDLMenuCell(title: title, voiceCommands: voice)
+    }
+
+    @Test func setsAndUpdatesTheMenuWithTheMinimalChanges() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        let screen = manager.screen
+        try await screen.setMenu([Self.cell("A"), SDLMenuCell(title: "B", subCells: [Self.cell("B1"), Self.cell("B2")]), Self.cell("C")])
+        #expect(await Self.sent(headUnit) == ["AddCommand A@0", "AddSubMenu B@1", "AddCommand B1@0<B", "AddCommand B2@1<B", "AddCommand C@2"])
+
+        // Remove a submenu, add a cell.
+        try await screen.setMenu([Self.cell("A"), Self.cell("C"), Self.cell("D")])
+        #expect(await Self.sent(headUnit, from: 5) == ["DeleteSubMenu B", "AddCommand D@2"])
+
+        // Move: one cell deleted and added again at its new place; the others stay.
+        try await screen.setMenu([Self.cell("C"), Self.cell("A"), Self.cell("D")])
+        let moved = await Self.sent(headUnit, from: 7)
+        #expect(moved == ["DeleteCommand A", "AddCommand A@1"] || moved == ["DeleteCommand C", "AddCommand C@0"])
+
+        // Rename: the old cell goes, the new one comes at its place.
+        try await screen.setMenu([Self.cell("C"), Self.cell("A2"), Self.cell("D")])
+        let renamed = await Self.sent(headUnit, from: 9)
+        #expect(renamed.contains("AddCommand A2@1"))
+        #expect(renamed.count == 2)
+
+        // Nothing changed: nothing sent.
+        try await screen.setMenu([Self.cell("C"), Self.cell("A2"), Self.cell("D")])
+        #expect(await Self.sent(headUnit).count == 11)
+        // The emulator's menu is the app's.
+        let menu = try await headUnit.screen(appID: Self.appID)["menu"]
+        #expect(menu != nil)
+        await manager.stop()
+    }
+
+    @Test func aSubmenuKeptIsUpdatedInside() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        try await manager.screen.setMenu([SDLMenuCell(title: "B", subCells: [Self.cell("B1"), Self.cell("B2")])])
+        try await manager.screen.setMenu([SDLMenuCell(title: "B", subCells: [Self.cell("B1"), Self.cell("B3")])])
+        #expect(await Self.sent(headUnit, from: 3) == ["DeleteCommand B2", "AddCommand B3@1<B"])
+        await manager.stop()
+    }
+
+    @Test func withoutDynamicUpdatesEveryCellIsRewritten() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        try await manager.screen.setMenuConfiguration(SDLMenuConfiguration(dynamicUpdates: .forceOff))
+        try await manager.screen.setMenu([Self.cell("A"), Self.cell("B")])
+        try await manager.screen.setMenu([Self.cell("A"), Self.cell("C")])
+        #expect(await Self.sent(headUnit) == [
+            "SetGlobalProperties", "AddCommand A@0", "AddCommand B@1", "DeleteCommand B", "DeleteCommand A", "AddCommand A@0", "AddCommand C@1",
+        ])
+        await manager.stop()
+    }
+
+    @Test func selectionsReachTheHandlerAndMenusOpen() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        let (selected, sink) = AsyncStream<TriggerSource>.makeStream()
+        let (spoken, spokenSink) = AsyncStream<Void>.makeStream()
+        try await manager.screen.setMenu([
+            SDLMenuCell(title: "Play", voiceCommands: ["Play"]) { source in sink.yield(source) },
+            SDLMenuCell(title: "More", subCells: [Self.cell("Settings")]),
+        ])
+        try await manager.screen.setVoiceCommands([SDLVoiceCommand(voiceCommands: ["Skip"]) { spokenSink.yield() }])
+        let records = await headUnit.recordedRPCs(appID: Self.appID).filter { $0.direction == "in" && $0.functionName == "AddCommand" }
+        let ids = records.compactMap { record -> Int? in if case .integer(let id)? = record.parameters?["cmdID"] { id } else { nil } }
+        try await headUnit.selectCommand(appID: Self.appID, cmdID: ids[0])
+        var iterator = selected.makeAsyncIterator()
+        #expect(await iterator.next() == .menu)
+        try await headUnit.selectCommand(appID: Self.appID, cmdID: ids[2])
+        for await _ in spoken { break }
+
+        try await manager.screen.openMenu()
+        try await manager.screen.openSubmenu("More")
+        #expect(await Self.sent(headUnit).suffix(2) == ["ShowAppMenu", "ShowAppMenu More"])
+        await manager.stop()
+    }
+
+    @Test func duplicateTitlesAndVoiceCommandsAreRefusedBeforeSending() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        await #expect(throws: SDLScreenError.self) { try await manager.screen.setMenu([Self.cell("A"), Self.cell("A")]) }
+        await #expect(throws: SDLScreenError.self) { try await manager.screen.setMenu([Self.cell("A", voice: ["go"]), Self.cell("B", voice: ["Go"])]) }
+        try await manager.screen.setMenu([Self.cell("A", voice: ["go"])])
+        await #expect(throws: SDLScreenError.self) { try await manager.screen.setVoiceCommands([SDLVoiceCommand(voiceCommands: ["go"])]) }
+        await #expect(throws: SDLScreenError.self) {
+            try await manager.screen.setMenu([SDLMenuCell(title: "X", subCells: [SDLMenuCell(title: "Y", subCells: [])])])
+        }
+        #expect(await Self.sent(headUnit) == ["AddCommand A@0"])
+        await manager.stop()
+    }
+
+    @Test func theDiffKeepsTheLongestCommonRun() {
+        func looks(_ titles: [String]) -> [SDLMenuCell.Look] { titles.map { SDLMenuCell(title: $0).look } }
+        let (kept, deleted) = MenuDiff.diff(old: looks(["a", "b", "c", "d"]), new: looks(["a", "c", "e", "d"]))
+        #expect(kept == [0, 2, nil, 3])
+        #expect(deleted == [1])
+    }
+}
