@@ -107,6 +107,8 @@ public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
     case softButtons(SDLSoftButtonError)
     /// The menu breaks the guide's rules; nothing was sent.
     case menu(SDLMenuError)
+    /// The choice set breaks the guide's rules; nothing was sent.
+    case choiceSet(SDLChoiceSetError)
 
     public var description: String {
         switch self {
@@ -118,6 +120,7 @@ public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
         case .stopped: "the manager stopped before the update ran"
         case .softButtons(let error): "\(error); nothing was sent"
         case .menu(let error): "\(error); nothing was sent"
+        case .choiceSet(let error): "\(error); nothing was sent"
         }
     }
 }

@@ -39,6 +39,9 @@ public actor SDLScreenManager {
         case voiceCommands
         case menuConfiguration
         case openMenu(submenuID: Int?)
+        case preloadChoices([SDLChoiceCell])
+        case deleteChoices([SDLChoiceCell])
+        case presentChoices(ChoicePresentation)
 
         var isTextAndGraphics: Bool {
             if case .textAndGraphics = self { true } else { false }
@@ -58,16 +61,25 @@ public actor SDLScreenManager {
         }
     }
 
-    private struct Pending {
+    /// What a finished operation hands its caller.
+    enum Outcome: Sendable {
+        case applied
+        case superseded
+        case choice(SDLChoiceSetOutcome)
+    }
+
+    struct Pending {
         let id: Int
         let work: Work
-        let continuation: CheckedContinuation<SDLScreenUpdateResult, any Error>
+        let continuation: CheckedContinuation<Outcome, any Error>
 
         var isTextAndGraphics: Bool { work.isTextAndGraphics }
         var isSoftButtons: Bool { work.isSoftButtons }
     }
 
-    private var queue: [Pending] = []
+    var queue: [Pending] = []
+    /// The operation running now, by its ID (for cancelling an interaction).
+    var runningID: Int?
     private var softButtonBoard = SoftButtonBoard()
     /// The soft buttons the head unit confirmed.
     private var shownSoftButtons: [SoftButton]?
@@ -81,7 +93,12 @@ public actor SDLScreenManager {
     var menuConfigurationValue = SDLMenuConfiguration()
     var nextCommandID = 1
     var commandListener: Task<Void, Never>?
-    private var nextID = 0
+    // Choice-set state, used by ScreenManager+Choices.swift.
+    var preloadedChoices: [SDLChoiceCell: Int] = [:]
+    var nextChoiceID = 1
+    var presentedCancelID: Int?
+    var nextCancelID = 1
+    var nextID = 0
     private var runner: Task<Void, Never>?
     private var generation = 0
 
@@ -209,9 +226,16 @@ public actor SDLScreenManager {
     // MARK: The queue
 
     func enqueue(_ work: Work) async throws(SDLScreenError) -> SDLScreenUpdateResult {
-        guard link.manager != nil else { throw .stopped }
         nextID += 1
-        let id = nextID
+        switch try await enqueue(work, id: nextID) {
+        case .superseded: return .superseded
+        default: return .applied
+        }
+    }
+
+    /// Queues `work` under `id` and waits for its outcome.
+    func enqueue(_ work: Work, id: Int) async throws(SDLScreenError) -> Outcome {
+        guard link.manager != nil else { throw .stopped }
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 // A queued operation of the same kind is superseded: this one carries its changes.
@@ -235,12 +259,13 @@ public actor SDLScreenManager {
             while run == generation, !queue.isEmpty {
                 guard await waitUntilShowable(), run == generation, !queue.isEmpty else { break }
                 let pending = queue.removeFirst()
+                runningID = pending.id
                 do {
-                    try await perform(pending.work)
-                    pending.continuation.resume(returning: .applied)
+                    pending.continuation.resume(returning: try await perform(pending.work))
                 } catch {
                     pending.continuation.resume(throwing: error)
                 }
+                runningID = nil
             }
             if run == generation { runner = nil }
         }
@@ -268,7 +293,7 @@ public actor SDLScreenManager {
         return manager.state == .ready
     }
 
-    private func perform(_ work: Work) async throws(SDLScreenError) {
+    private func perform(_ work: Work) async throws(SDLScreenError) -> Outcome {
         switch work {
         case .textAndGraphics: try await showContent()
         case .softButtons: try await showSoftButtons()
@@ -276,7 +301,11 @@ public actor SDLScreenManager {
         case .voiceCommands: try await updateVoiceCommands()
         case .menuConfiguration: try await applyMenuConfiguration()
         case .openMenu(let submenuID): try await showAppMenu(submenuID)
+        case .preloadChoices(let cells): try await preload(cells)
+        case .deleteChoices(let cells): try await deletePreloaded(cells)
+        case .presentChoices(let presentation): return .choice(try await present(presentation))
         }
+        return .applied
     }
 
     // MARK: Text and graphics
@@ -408,8 +437,10 @@ public actor SDLScreenManager {
     }
 
     /// Sends a request; an unsuccessful answer (other than WARNINGS) throws `refused`.
-    func request<R: SDLRequest>(_ request: R, manager: SDLManager) async throws(SDLScreenError) -> R.Response where R.Response: SDLResultCarrying {
-        let response = try await SDLScreenError.sending(R.functionName) { try await manager.send(request) }
+    func request<R: SDLRequest>(
+        _ request: R, manager: SDLManager, timeout: Duration? = nil
+    ) async throws(SDLScreenError) -> R.Response where R.Response: SDLResultCarrying {
+        let response = try await SDLScreenError.sending(R.functionName) { try await manager.send(request, timeout: timeout) }
         guard response.success || response.resultCode == .warnings else { throw .refused(R.functionName, response.resultCode, info: response.info) }
         return response
     }
@@ -428,6 +459,7 @@ public actor SDLScreenManager {
             Task { _ = try? await self.enqueue(.softButtons) }
         }
         menuConnectionReady()
+        preloadedChoices = [:]
         startRunner()
     }
 
@@ -436,6 +468,7 @@ public actor SDLScreenManager {
         runner?.cancel()
         runner = nil
         for pending in queue { pending.continuation.resume(throwing: SDLScreenError.stopped) }
+        choicesStopped()
         queue = []
         content = SDLScreenContent()
         shownContent = SDLScreenContent()
@@ -464,3 +497,6 @@ extension DeleteCommandResponse: SDLResultCarrying {}
 extension DeleteSubMenuResponse: SDLResultCarrying {}
 extension ShowAppMenuResponse: SDLResultCarrying {}
 extension SetGlobalPropertiesResponse: SDLResultCarrying {}
+extension CreateInteractionChoiceSetResponse: SDLResultCarrying {}
+extension DeleteInteractionChoiceSetResponse: SDLResultCarrying {}
+extension CancelInteractionResponse: SDLResultCarrying {}

@@ -1,0 +1,251 @@
+import SDLRPC
+import SDLRuntime
+
+/// One entry of a popup menu (choice set).
+public struct SDLChoiceCell: Sendable, Hashable {
+    /// Unique within a choice set.
+    public var text: String
+    public var secondaryText: String?
+    public var tertiaryText: String?
+    /// Spoken forms; either every cell of a set has them or none (the guide's rule).
+    public var voiceCommands: [String]?
+    public var artwork: SDLArtwork?
+    public var secondaryArtwork: SDLArtwork?
+
+    /// - Parameters:
+    ///   - text: the entry's text, unique within a set.
+    ///   - secondaryText: a second line.
+    ///   - tertiaryText: a third line.
+    ///   - voiceCommands: spoken forms (all cells of a set or none).
+    ///   - artwork: the entry's image.
+    ///   - secondaryArtwork: a second image.
+    public init(
+        text: String, secondaryText: String? = nil, tertiaryText: String? = nil, voiceCommands: [String]? = nil,
+        artwork: SDLArtwork? = nil, secondaryArtwork: SDLArtwork? = nil
+    ) {
+        self.text = text
+        self.secondaryText = secondaryText
+        self.tertiaryText = tertiaryText
+        self.voiceCommands = voiceCommands
+        self.artwork = artwork
+        self.secondaryArtwork = secondaryArtwork
+    }
+}
+
+/// A popup menu: cells shown as a list or tiles, searchable or not, with a timeout and prompts.
+public struct SDLChoiceSet: Sendable, Hashable {
+    public enum Layout: Sendable, Hashable { case list, tiles }
+
+    public var title: String
+    public var cells: [SDLChoiceCell]
+    public var layout: Layout
+    /// Adds the head unit's search (keyboard) to the list or tiles.
+    public var searchable: Bool
+    /// How long the head unit waits for the driver (its default, 10 s, when nil).
+    public var timeout: Duration?
+    public var initialPrompt: String?
+    public var timeoutPrompt: String?
+    public var helpPrompt: String?
+
+    /// - Parameters:
+    ///   - title: shown above the cells.
+    ///   - cells: the entries.
+    ///   - layout: list or tiles.
+    ///   - searchable: adds the head unit's search.
+    ///   - timeout: how long the head unit waits for the driver.
+    ///   - initialPrompt: spoken when the menu opens.
+    ///   - timeoutPrompt: spoken when it times out.
+    ///   - helpPrompt: spoken when the driver asks for help.
+    public init(
+        title: String, cells: [SDLChoiceCell], layout: Layout = .list, searchable: Bool = false, timeout: Duration? = nil,
+        initialPrompt: String? = nil, timeoutPrompt: String? = nil, helpPrompt: String? = nil
+    ) {
+        self.title = title
+        self.cells = cells
+        self.layout = layout
+        self.searchable = searchable
+        self.timeout = timeout
+        self.initialPrompt = initialPrompt
+        self.timeoutPrompt = timeoutPrompt
+        self.helpPrompt = helpPrompt
+    }
+
+    var interactionLayout: LayoutMode {
+        switch (layout, searchable) {
+        case (.list, false): .listOnly
+        case (.list, true): .listWithSearch
+        case (.tiles, false): .iconOnly
+        case (.tiles, true): .iconWithSearch
+        }
+    }
+}
+
+/// How a presented choice set ended.
+public enum SDLChoiceSetOutcome: Sendable, Hashable {
+    /// The driver chose `cell` (at `index` of the set) by touch, voice or keyboard.
+    case selected(cell: SDLChoiceCell, index: Int, trigger: TriggerSource)
+    /// Nobody chose within the timeout.
+    case timedOut
+    /// Cancelled by the app (or the driver backed out).
+    case cancelled
+}
+
+/// Why a choice set was refused before anything was sent.
+public enum SDLChoiceSetError: Error, Sendable, Hashable, CustomStringConvertible {
+    case duplicateText(String)
+    /// Some cells have voice commands and some do not.
+    case partialVoiceCommands
+    /// Voice interaction needs voice commands on every cell.
+    case noVoiceCommands
+    case empty
+
+    public var description: String {
+        switch self {
+        case .duplicateText(let text): "two choice cells read \(text); texts must be unique in a set"
+        case .partialVoiceCommands: "some choice cells have voice commands and some do not: all or none"
+        case .noVoiceCommands: "a voice interaction needs voice commands on every cell"
+        case .empty: "a choice set needs at least one cell"
+        }
+    }
+}
+
+/// A presentation waiting in the screen queue.
+struct ChoicePresentation: Sendable {
+    let set: SDLChoiceSet
+    let mode: InteractionMode
+}
+
+extension SDLScreenManager {
+    // MARK: Public API
+
+    /// Creates the cells on the head unit ahead of time (one CreateInteractionChoiceSet per
+    /// cell, as both official SDKs do); cells already there are not created again.
+    public func preloadChoices(_ cells: [SDLChoiceCell]) async throws(SDLScreenError) {
+        _ = try await enqueue(.preloadChoices(cells))
+    }
+
+    /// Deletes preloaded cells from the head unit.
+    public func deleteChoices(_ cells: [SDLChoiceCell]) async throws(SDLScreenError) {
+        _ = try await enqueue(.deleteChoices(cells))
+    }
+
+    /// The cells on the head unit now.
+    public var preloadedCells: Set<SDLChoiceCell> { Set(preloadedChoices.keys) }
+
+    /// Presents a popup menu and returns the driver's choice. Cells not yet preloaded are
+    /// created first. Cancelling the calling task cancels it: still queued, it never shows; on
+    /// screen, CancelInteraction closes it on RPC 6.0+, while older head units keep it until
+    /// the driver or its timeout ends it (the guide's caveat), and the outcome says which.
+    public func present(_ set: SDLChoiceSet, mode: InteractionMode = .manualOnly) async throws(SDLScreenError) -> SDLChoiceSetOutcome {
+        do { try Self.validate(set, mode: mode) } catch { throw .choiceSet(error) }
+        nextID += 1
+        let id = nextID
+        let outcome: Outcome
+        do {
+            outcome = try await withTaskCancellationHandler {
+                try await enqueue(.presentChoices(ChoicePresentation(set: set, mode: mode)), id: id)
+            } onCancel: {
+                Task { await self.cancelPresentation(id) }
+            }
+        } catch let error as SDLScreenError {
+            throw error
+        } catch {
+            throw .stopped
+        }
+        guard case .choice(let choice) = outcome else { return .cancelled }
+        return choice
+    }
+
+    static func validate(_ set: SDLChoiceSet, mode: InteractionMode) throws(SDLChoiceSetError) {
+        guard !set.cells.isEmpty else { throw .empty }
+        var texts: Set<String> = []
+        for cell in set.cells {
+            guard texts.insert(cell.text).inserted else { throw .duplicateText(cell.text) }
+        }
+        let withVoice = set.cells.filter { !($0.voiceCommands ?? []).isEmpty }.count
+        guard withVoice == 0 || withVoice == set.cells.count else { throw .partialVoiceCommands }
+        if mode != .manualOnly, withVoice == 0 { throw .noVoiceCommands }
+    }
+
+    // MARK: Operations
+
+    func preload(_ cells: [SDLChoiceCell]) async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        let lines = await manager.negotiatedRPCVersion >= .version(7, 1)
+        for cell in cells where preloadedChoices[cell] == nil {
+            for artwork in [cell.artwork, cell.secondaryArtwork].compactMap({ $0 }) where !artwork.isStaticIcon {
+                do { _ = try await manager.files.upload(artwork) } catch { throw .upload(artwork, error) }
+            }
+            let id = nextChoiceID
+            nextChoiceID += 1
+            let choice = Choice(
+                choiceID: id, menuName: cell.text, vrCommands: cell.voiceCommands, image: cell.artwork?.image,
+                secondaryText: lines ? cell.secondaryText : nil, tertiaryText: lines ? cell.tertiaryText : nil,
+                secondaryImage: lines ? cell.secondaryArtwork?.image : nil)
+            _ = try await request(CreateInteractionChoiceSet(interactionChoiceSetID: id, choiceSet: [choice]), manager: manager)
+            preloadedChoices[cell] = id
+        }
+    }
+
+    func deletePreloaded(_ cells: [SDLChoiceCell]) async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        for cell in cells {
+            guard let id = preloadedChoices[cell] else { continue }
+            _ = try await request(DeleteInteractionChoiceSet(interactionChoiceSetID: id), manager: manager)
+            preloadedChoices[cell] = nil
+        }
+    }
+
+    func present(_ presentation: ChoicePresentation) async throws(SDLScreenError) -> SDLChoiceSetOutcome {
+        guard let manager = link.manager else { throw .stopped }
+        try await preload(presentation.set.cells)
+        let set = presentation.set
+        let ids = set.cells.compactMap { preloadedChoices[$0] }
+        let cancellable = await manager.negotiatedRPCVersion >= .version(6, 0)
+        var cancelID: Int?
+        if cancellable {
+            cancelID = nextCancelID
+            nextCancelID += 1
+        }
+        presentedCancelID = cancelID
+        defer { presentedCancelID = nil }
+        let timeout = set.timeout ?? .seconds(10)
+        let (seconds, attoseconds) = timeout.components
+        let milliseconds = Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)
+        func speech(_ text: String?) -> [TTSChunk]? { text.map { [TTSChunk(text: $0, type: .text)] } }
+        let interaction = PerformInteraction(
+            initialText: set.title, initialPrompt: speech(set.initialPrompt), interactionMode: presentation.mode, interactionChoiceSetIDList: ids,
+            helpPrompt: speech(set.helpPrompt), timeoutPrompt: speech(set.timeoutPrompt), timeout: set.timeout == nil ? nil : milliseconds,
+            interactionLayout: set.interactionLayout, cancelID: cancelID)
+        // The answer comes when the driver acts: wait past the interaction's own timeout.
+        let response = try await SDLScreenError.sending(PerformInteraction.functionName) {
+            try await manager.send(interaction, timeout: timeout + .seconds(30))
+        }
+        switch response.resultCode {
+        case .timedOut: return .timedOut
+        case .aborted: return .cancelled
+        default: break
+        }
+        guard response.success, let choiceID = response.choiceID,
+              let index = set.cells.firstIndex(where: { preloadedChoices[$0] == choiceID })
+        else { throw .refused(PerformInteraction.functionName, response.resultCode, info: response.info) }
+        return .selected(cell: set.cells[index], index: index, trigger: response.triggerSource ?? .menu)
+    }
+
+    /// The caller's task was cancelled: drop the presentation if queued, close it if shown.
+    private func cancelPresentation(_ id: Int) async {
+        if let index = queue.firstIndex(where: { $0.id == id }) {
+            queue.remove(at: index).continuation.resume(returning: .choice(.cancelled))
+            return
+        }
+        guard runningID == id, let cancelID = presentedCancelID, let manager = link.manager,
+              let functionID = PerformInteraction.wireFunctionID
+        else { return }
+        _ = try? await manager.send(CancelInteraction(cancelID: cancelID, functionID: Int(functionID)))
+    }
+
+    func choicesStopped() {
+        preloadedChoices = [:]
+        presentedCancelID = nil
+    }
+}

@@ -1,0 +1,109 @@
+import SDLHeadUnit
+import SDLTestSupport
+@testable import SmartDeviceLink
+import Testing
+
+/// Popup menus (choice sets) against the stateful emulator: preloading without duplicates, the
+/// interaction, the driver's answer, cancellation and timeouts.
+@Suite struct ChoiceSetTests {
+    static let appID = "choices"
+
+    static func start(_ headUnit: SDLHeadUnitEmulator) async throws -> SDLManager {
+        let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: appID))
+        try await manager.start()
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        return manager
+    }
+
+    static func sent(_ headUnit: SDLHeadUnitEmulator, _ function: String) async -> [SDLJSONValue] {
+        await headUnit.recordedRPCs(appID: appID).filter { $0.direction == "in" && $0.functionName == function }.compactMap(\.parameters)
+    }
+
+    static let red = SDLChoiceCell(text: "Red", voiceCommands: ["Red"])
+    static let green = SDLChoiceCell(text: "Green", voiceCommands: ["Green"])
+    static let blue = SDLChoiceCell(text: "Blue", voiceCommands: ["Blue"])
+
+    /// Waits until the emulator shows the interaction, then answers with the cell's choice ID.
+    static func choose(_ cell: SDLChoiceCell, on headUnit: SDLHeadUnitEmulator, manager: SDLManager, events: AsyncStream<SDLHeadUnitEvent>) async throws {
+        for await event in events {
+            if case .interactionStarted = event { break }
+        }
+        let id = try #require(await manager.screen.preloadedChoices[cell])
+        try await headUnit.answerInteraction(appID: appID, .choice(id))
+    }
+
+    @Test func preloadedCellsAreNeverCreatedTwiceAndAChoiceComesBack() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        try await manager.screen.preloadChoices([Self.red, Self.green])
+        try await manager.screen.preloadChoices([Self.red, Self.green])
+        #expect(await Self.sent(headUnit, "CreateInteractionChoiceSet").count == 2)
+
+        let events = headUnit.events()
+        let set = SDLChoiceSet(title: "Colour", cells: [Self.red, Self.green, Self.blue], layout: .tiles, searchable: true, timeout: .seconds(20))
+        let presented = Task { try await manager.screen.present(set, mode: .both) }
+        try await Self.choose(Self.blue, on: headUnit, manager: manager, events: events)
+        #expect(try await presented.value == .selected(cell: Self.blue, index: 2, trigger: .menu))
+        // Only blue was new.
+        let created = await Self.sent(headUnit, "CreateInteractionChoiceSet")
+        #expect(created.count == 3)
+        let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
+        #expect(interaction["interactionLayout"] == .string("ICON_WITH_SEARCH"))
+        #expect(interaction["interactionMode"] == .string("BOTH"))
+        #expect(interaction["timeout"] == .integer(20_000))
+        #expect(interaction["initialText"] == .string("Colour"))
+        guard case .array(let ids)? = interaction["interactionChoiceSetIDList"] else {
+            Issue.record("no choice set IDs")
+            return
+        }
+        #expect(ids.count == 3)
+
+        try await manager.screen.deleteChoices([Self.red])
+        #expect(await Self.sent(headUnit, "DeleteInteractionChoiceSet").count == 1)
+        #expect(await manager.screen.preloadedCells == [Self.green, Self.blue])
+        await manager.stop()
+    }
+
+    @Test func cancellingThePresentingTaskSendsCancelInteraction() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        let events = headUnit.events()
+        let presented = Task { try await manager.screen.present(SDLChoiceSet(title: "Pick", cells: [Self.red, Self.green])) }
+        for await event in events {
+            if case .interactionStarted = event { break }
+        }
+        presented.cancel()
+        #expect(try await presented.value == .cancelled)
+        let cancel = try #require(await Self.sent(headUnit, "CancelInteraction").first)
+        let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
+        #expect(cancel["cancelID"] == interaction["cancelID"])
+        await manager.stop()
+    }
+
+    @Test func nobodyChoosingIsATimeout() async throws {
+        let clock = ManualClock()
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.clock = SDLClock(clock)
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        let manager = try await Self.start(headUnit)
+        let events = headUnit.events()
+        let presented = Task { try await manager.screen.present(SDLChoiceSet(title: "Pick", cells: [Self.red], timeout: .seconds(5))) }
+        for await event in events {
+            if case .interactionStarted = event { break }
+        }
+        clock.advance(by: .seconds(5))
+        #expect(try await presented.value == .timedOut)
+        await manager.stop()
+    }
+
+    @Test func invalidSetsAreRefusedBeforeSending() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        let plain = SDLChoiceCell(text: "Plain")
+        await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [Self.red, Self.red])) }
+        await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [Self.red, plain])) }
+        await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [plain]), mode: .vrOnly) }
+        #expect(await Self.sent(headUnit, "CreateInteractionChoiceSet").isEmpty)
+        await manager.stop()
+    }
+}
