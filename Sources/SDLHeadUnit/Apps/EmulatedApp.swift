@@ -26,6 +26,8 @@ struct EmulatedApp: Sendable {
     var windows: [Int: String] = [:]
     /// What is on top of the app's screen and waits for the user, if anything.
     var interaction: PendingInteraction?
+    /// What the driver typed so far on the keyboard on top.
+    var keyboardEntry: String?
     /// The app's menu is open (ShowAppMenu, or the driver opened it): system context MENU.
     var menuOpen = false
     /// The last `OnHashChange` sent: the key for resumption after a drop.

@@ -187,6 +187,12 @@ public struct SDLHeadUnitControlAPI: Sendable {
             try await headUnit.answerInteraction(appID: appID, try Self.answer(input))
             return .done
         }
+        if let captured = match("POST", "apps/*/keyboard") {
+            // {"type": "abc"}: key presses on the keyboard on top
+            guard case .string(let text)? = input["type"] else { return .error(400, #"expected {"type": "text to type"}"#) }
+            try await headUnit.typeOnKeyboard(appID: captured[0], text)
+            return .done
+        }
         if let captured = match("GET", "apps/*/files") {
             let appID = captured[0]
             let names = await headUnit.files(appID: appID)

@@ -69,6 +69,7 @@ extension SDLHeadUnitEmulator {
     func finishInteraction(_ appID: String, with reply: Reply) -> [Effect] {
         guard let interaction = apps[appID]?.interaction else { return [] }
         apps[appID]?.interaction = nil
+        apps[appID]?.keyboardEntry = nil
         apps[appID]?.systemContext = .main
         let response = SDLRPCPayload(rpcType: .response, functionID: interaction.functionID, correlationID: interaction.correlationID, json: reply.json)
         return [.notify(appID: appID, response), hmiStatus(of: appID)]
@@ -94,6 +95,8 @@ extension SDLHeadUnitEmulator {
         case (.text(let text), .performInteraction):
             guard case .string("KEYBOARD")? = interaction.request["interactionLayout"] else { throw .invalidAnswer("no keyboard is shown") }
             reply = .success(extra: [.init(key: "manualTextEntry", value: .string(text)), .init(key: "triggerSource", value: .string(TriggerSource.keyboard.rawValue))])
+            // The HMI reports the submitted entry before the interaction's answer, as SDL Core passes it on.
+            await perform([notification(OnKeyboardInput(event: .entrySubmitted, data: text), to: appID)])
         case (.sliderPosition(let position), .slider):
             guard case .integer(let ticks)? = interaction.request["numTicks"], (1...ticks).contains(position) else {
                 throw .invalidAnswer("slider position \(position) is outside 1...numTicks")
@@ -103,6 +106,25 @@ extension SDLHeadUnitEmulator {
             throw .invalidAnswer("\(answer) does not answer a \(interaction.kind.rawValue)")
         }
         await perform(finishInteraction(appID, with: reply))
+    }
+
+    /// The driver types on the keyboard of a KEYBOARD interaction, one key at a time: each key
+    /// is an OnKeyboardInput KEYPRESS carrying the key (SINGLE_KEYPRESS) or the whole entry so far
+    /// (RESEND_CURRENT_ENTRY, the spec's default), as the app's keyboard properties ask.
+    public func typeOnKeyboard(appID: String, _ text: String) async throws(SDLHeadUnitControlError) {
+        guard let app = apps[appID] else { throw .unknownApp(appID) }
+        guard let interaction = app.interaction, case .string("KEYBOARD")? = interaction.request["interactionLayout"] else {
+            throw .invalidAnswer("no keyboard is shown")
+        }
+        var mode = "RESEND_CURRENT_ENTRY"
+        if case .string(let asked)? = app.screen.globalProperties["keyboardProperties"]?["keypressMode"] { mode = asked }
+        var entry = apps[appID]?.keyboardEntry ?? ""
+        for character in text {
+            entry.append(character)
+            apps[appID]?.keyboardEntry = entry
+            let data = mode == "SINGLE_KEYPRESS" ? String(character) : entry
+            await perform([notification(OnKeyboardInput(event: .keypress, data: data), to: appID)])
+        }
     }
 
     private func choices(of interaction: PendingInteraction, in app: EmulatedApp) -> Set<Int> {

@@ -145,7 +145,7 @@ extension SDLScreenManager {
             outcome = try await withTaskCancellationHandler {
                 try await enqueue(.presentChoices(ChoicePresentation(set: set, mode: mode)), id: id)
             } onCancel: {
-                Task { await self.cancelPresentation(id) }
+                Task { await self.cancelInteraction(id) }
             }
         } catch let error as SDLScreenError {
             throw error
@@ -201,21 +201,13 @@ extension SDLScreenManager {
         try await preload(presentation.set.cells)
         let set = presentation.set
         let ids = set.cells.compactMap { preloadedChoices[$0] }
-        let cancellable = await manager.negotiatedRPCVersion >= .version(6, 0)
-        var cancelID: Int?
-        if cancellable {
-            cancelID = nextCancelID
-            nextCancelID += 1
-        }
-        presentedCancelID = cancelID
+        let cancelID = await beginInteraction(manager)
         defer { presentedCancelID = nil }
         let timeout = set.timeout ?? .seconds(10)
-        let (seconds, attoseconds) = timeout.components
-        let milliseconds = Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)
         func speech(_ text: String?) -> [TTSChunk]? { text.map { [TTSChunk(text: $0, type: .text)] } }
         let interaction = PerformInteraction(
             initialText: set.title, initialPrompt: speech(set.initialPrompt), interactionMode: presentation.mode, interactionChoiceSetIDList: ids,
-            helpPrompt: speech(set.helpPrompt), timeoutPrompt: speech(set.timeoutPrompt), timeout: set.timeout == nil ? nil : milliseconds,
+            helpPrompt: speech(set.helpPrompt), timeoutPrompt: speech(set.timeoutPrompt), timeout: set.timeout.map(Self.milliseconds),
             interactionLayout: set.interactionLayout, cancelID: cancelID)
         // The answer comes when the driver acts: wait past the interaction's own timeout.
         let response = try await SDLScreenError.sending(PerformInteraction.functionName) {
@@ -232,10 +224,24 @@ extension SDLScreenManager {
         return .selected(cell: set.cells[index], index: index, trigger: response.triggerSource ?? .menu)
     }
 
-    /// The caller's task was cancelled: drop the presentation if queued, close it if shown.
-    private func cancelPresentation(_ id: Int) async {
+    /// A cancel ID for the interaction about to show (RPC 6.0+; older head units cannot cancel).
+    func beginInteraction(_ manager: SDLManager) async -> Int? {
+        guard await manager.negotiatedRPCVersion >= .version(6, 0) else { return nil }
+        nextCancelID += 1
+        presentedCancelID = nextCancelID
+        return nextCancelID
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(clamping: seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// The caller's task was cancelled: drop the interaction if queued, close it if shown.
+    func cancelInteraction(_ id: Int) async {
         if let index = queue.firstIndex(where: { $0.id == id }) {
-            queue.remove(at: index).continuation.resume(returning: .choice(.cancelled))
+            let pending = queue.remove(at: index)
+            pending.continuation.resume(returning: pending.isKeyboard ? .keyboard(.cancelled) : .choice(.cancelled))
             return
         }
         guard runningID == id, let cancelID = presentedCancelID, let manager = link.manager,

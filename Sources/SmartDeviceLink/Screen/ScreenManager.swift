@@ -42,6 +42,7 @@ public actor SDLScreenManager {
         case preloadChoices([SDLChoiceCell])
         case deleteChoices([SDLChoiceCell])
         case presentChoices(ChoicePresentation)
+        case presentKeyboard(KeyboardPresentation)
 
         var isTextAndGraphics: Bool {
             if case .textAndGraphics = self { true } else { false }
@@ -66,6 +67,7 @@ public actor SDLScreenManager {
         case applied
         case superseded
         case choice(SDLChoiceSetOutcome)
+        case keyboard(SDLKeyboardOutcome)
     }
 
     struct Pending {
@@ -75,6 +77,9 @@ public actor SDLScreenManager {
 
         var isTextAndGraphics: Bool { work.isTextAndGraphics }
         var isSoftButtons: Bool { work.isSoftButtons }
+        var isKeyboard: Bool {
+            if case .presentKeyboard = work { true } else { false }
+        }
     }
 
     var queue: [Pending] = []
@@ -97,7 +102,7 @@ public actor SDLScreenManager {
     var preloadedChoices: [SDLChoiceCell: Int] = [:]
     var nextChoiceID = 1
     var presentedCancelID: Int?
-    var nextCancelID = 1
+    var nextCancelID = 0
     var nextID = 0
     private var runner: Task<Void, Never>?
     private var generation = 0
@@ -304,6 +309,7 @@ public actor SDLScreenManager {
         case .preloadChoices(let cells): try await preload(cells)
         case .deleteChoices(let cells): try await deletePreloaded(cells)
         case .presentChoices(let presentation): return .choice(try await present(presentation))
+        case .presentKeyboard(let presentation): return .keyboard(try await present(presentation))
         }
         return .applied
     }

@@ -1,0 +1,113 @@
+import SDLRPC
+import SDLRuntime
+
+/// A keyboard to present: its properties for this presentation and how the app follows the
+/// typing.
+public struct SDLKeyboard: Sendable {
+    /// Shown above the keyboard; on many head units a placeholder, not editable text (the guide).
+    public var initialText: String
+    /// Layout, input mask, limited character list, language... sent with SetGlobalProperties
+    /// before the keyboard shows.
+    public var properties: KeyboardProperties
+    /// How long the head unit waits (its default when nil).
+    public var timeout: Duration?
+    /// Called with the entry as the driver types; its answer becomes the autocomplete list.
+    public var autocomplete: (@Sendable (String) async -> [String])?
+
+    /// - Parameters:
+    ///   - initialText: shown above the keyboard.
+    ///   - properties: layout, mask, limited characters, language.
+    ///   - timeout: how long the head unit waits.
+    ///   - autocomplete: suggestions for the entry so far.
+    public init(
+        initialText: String, properties: KeyboardProperties = KeyboardProperties(), timeout: Duration? = nil,
+        autocomplete: (@Sendable (String) async -> [String])? = nil
+    ) {
+        self.initialText = initialText
+        self.properties = properties
+        self.timeout = timeout
+        self.autocomplete = autocomplete
+    }
+}
+
+/// How a keyboard presentation ended.
+public enum SDLKeyboardOutcome: Sendable, Hashable {
+    case entered(String)
+    case timedOut
+    case cancelled
+}
+
+extension SDLScreenManager {
+    /// Presents a keyboard (PerformInteraction with the KEYBOARD layout) and returns the entry.
+    /// Its properties go first with SetGlobalProperties; with `autocomplete`, every key press
+    /// (the whole entry so far, RESEND_CURRENT_ENTRY) is answered with a new autocomplete list.
+    /// Cancelling the calling task dismisses it (CancelInteraction, RPC 6.0+).
+    public func presentKeyboard(_ keyboard: SDLKeyboard) async throws(SDLScreenError) -> SDLKeyboardOutcome {
+        nextID += 1
+        let id = nextID
+        let outcome: Outcome
+        do {
+            outcome = try await withTaskCancellationHandler {
+                try await enqueue(.presentKeyboard(KeyboardPresentation(keyboard: keyboard)), id: id)
+            } onCancel: {
+                Task { await self.cancelInteraction(id) }
+            }
+        } catch let error as SDLScreenError {
+            throw error
+        } catch {
+            throw .stopped
+        }
+        guard case .keyboard(let entry) = outcome else { return .cancelled }
+        return entry
+    }
+
+    /// Every OnKeyboardInput (key presses, submitted and cancelled entries), across reconnections.
+    public nonisolated func keyboardInput() -> AsyncStream<OnKeyboardInput> {
+        link.manager?.notifications(OnKeyboardInput.self) ?? AsyncStream { $0.finish() }
+    }
+
+    func present(_ presentation: KeyboardPresentation) async throws(SDLScreenError) -> SDLKeyboardOutcome {
+        guard let manager = link.manager else { throw .stopped }
+        let keyboard = presentation.keyboard
+        var properties = keyboard.properties
+        if keyboard.autocomplete != nil, properties.keypressMode == nil { properties.keypressMode = .resendCurrentEntry }
+        _ = try await request(SetGlobalProperties(keyboardProperties: properties), manager: manager)
+
+        // Autocomplete as the driver types, while the interaction is up.
+        let inputs = manager.notifications(OnKeyboardInput.self)
+        let shown = properties
+        let follower: Task<Void, Never>? = keyboard.autocomplete.map { autocomplete in
+            Task {
+                for await input in inputs where input.event == .keypress {
+                    let suggestions = await autocomplete(input.data ?? "")
+                    var updated = shown
+                    updated.autoCompleteList = suggestions
+                    _ = try? await manager.send(SetGlobalProperties(keyboardProperties: updated))
+                }
+            }
+        }
+        defer { follower?.cancel() }
+
+        let cancelID = await beginInteraction(manager)
+        defer { presentedCancelID = nil }
+        let timeout = keyboard.timeout ?? .seconds(10)
+        let interaction = PerformInteraction(
+            initialText: keyboard.initialText, interactionMode: .manualOnly, interactionChoiceSetIDList: [],
+            timeout: keyboard.timeout.map(Self.milliseconds), interactionLayout: .keyboard, cancelID: cancelID)
+        let response = try await SDLScreenError.sending(PerformInteraction.functionName) {
+            try await manager.send(interaction, timeout: timeout + .seconds(30))
+        }
+        switch response.resultCode {
+        case .timedOut: return .timedOut
+        case .aborted: return .cancelled
+        default: break
+        }
+        guard response.success else { throw .refused(PerformInteraction.functionName, response.resultCode, info: response.info) }
+        return .entered(response.manualTextEntry ?? "")
+    }
+}
+
+/// A keyboard presentation waiting in the screen queue.
+struct KeyboardPresentation: Sendable {
+    let keyboard: SDLKeyboard
+}

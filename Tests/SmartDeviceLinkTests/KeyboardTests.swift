@@ -1,0 +1,76 @@
+import SDLHeadUnit
+import SDLTestSupport
+@testable import SmartDeviceLink
+import Testing
+
+/// The keyboard against the stateful emulator: properties, key presses answered with
+/// autocomplete lists, the entry, and dismissal.
+@Suite struct KeyboardTests {
+    static let appID = "keyboard"
+
+    static func start(_ headUnit: SDLHeadUnitEmulator) async throws -> SDLManager {
+        let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: appID))
+        try await manager.start()
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        return manager
+    }
+
+    static func sent(_ headUnit: SDLHeadUnitEmulator, _ function: String) async -> [SDLJSONValue] {
+        await headUnit.recordedRPCs(appID: appID).filter { $0.direction == "in" && $0.functionName == function }.compactMap(\.parameters)
+    }
+
+    static func waitFor(_ events: AsyncStream<SDLHeadUnitEvent>, _ match: (SDLHeadUnitEvent) -> Bool, count: Int = 1) async {
+        var seen = 0
+        for await event in events where match(event) {
+            seen += 1
+            if seen == count { return }
+        }
+    }
+
+    @Test func keyPressesGetAutocompleteListsAndTheEntryComesBack() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        let events = headUnit.events()
+        let inputs = manager.screen.keyboardInput()
+        let keyboard = SDLKeyboard(
+            initialText: "City", properties: KeyboardProperties(keyboardLayout: .qwerty, maskInputCharacters: .disableInputKeyMask),
+            timeout: .seconds(30)) { entry in ["\(entry)ston", "\(entry)troit"] }
+        let presented = Task { try await manager.screen.presentKeyboard(keyboard) }
+        await Self.waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+        try await headUnit.typeOnKeyboard(appID: Self.appID, "Bo")
+        // One SetGlobalProperties per key press (the one before the keyboard went by with the wait above).
+        await Self.waitFor(events, { $0 == .requestReceived(appID: Self.appID, function: "SetGlobalProperties") }, count: 2)
+        try await headUnit.answerInteraction(appID: Self.appID, .text("Boston"))
+        #expect(try await presented.value == .entered("Boston"))
+
+        let properties = await Self.sent(headUnit, "SetGlobalProperties").map { $0["keyboardProperties"] }
+        #expect(properties.count == 3)
+        #expect(properties.first??["keypressMode"] == .string("RESEND_CURRENT_ENTRY"))
+        #expect(properties.first??["keyboardLayout"] == .string("QWERTY"))
+        #expect(properties.dropFirst().map { $0?["autoCompleteList"] } == [
+            .array([.string("Bston"), .string("Btroit")]), .array([.string("Boston"), .string("Botroit")]),
+        ])
+        let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
+        #expect(interaction["interactionLayout"] == .string("KEYBOARD"))
+        #expect(interaction["initialText"] == .string("City"))
+        var seen: [KeyboardEvent] = []
+        for await input in inputs {
+            seen.append(input.event)
+            if input.event == .entrySubmitted { break }
+        }
+        #expect(seen == [.keypress, .keypress, .entrySubmitted])
+        await manager.stop()
+    }
+
+    @Test func cancellingDismissesTheKeyboard() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        let events = headUnit.events()
+        let presented = Task { try await manager.screen.presentKeyboard(SDLKeyboard(initialText: "Search")) }
+        await Self.waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+        presented.cancel()
+        #expect(try await presented.value == .cancelled)
+        #expect(await Self.sent(headUnit, "CancelInteraction").count == 1)
+        await manager.stop()
+    }
+}
