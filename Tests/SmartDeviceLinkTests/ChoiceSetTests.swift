@@ -9,14 +9,11 @@ import Testing
     static let appID = "choices"
 
     static func start(_ headUnit: SDLHeadUnitEmulator) async throws -> SDLManager {
-        let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: appID))
-        try await manager.start()
-        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
-        return manager
+        try await ScreenTestSupport.start(headUnit, appID: appID)
     }
 
     static func sent(_ headUnit: SDLHeadUnitEmulator, _ function: String) async -> [SDLJSONValue] {
-        await headUnit.recordedRPCs(appID: appID).filter { $0.direction == "in" && $0.functionName == function }.compactMap(\.parameters)
+        await ScreenTestSupport.sent(headUnit, appID: appID, function)
     }
 
     static let red = SDLChoiceCell(text: "Red", voiceCommands: ["Red"])

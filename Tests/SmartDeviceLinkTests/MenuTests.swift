@@ -9,10 +9,7 @@ import Testing
     static let appID = "menu"
 
     static func start(_ headUnit: SDLHeadUnitEmulator = SDLHeadUnitEmulator()) async throws -> SDLManager {
-        let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: appID))
-        try await manager.start()
-        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
-        return manager
+        try await ScreenTestSupport.start(headUnit, appID: appID)
     }
 
     /// The menu RPCs sent since `from`, as "AddCommand B1@0<B", "DeleteSubMenu B"...

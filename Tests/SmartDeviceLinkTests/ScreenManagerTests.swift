@@ -114,6 +114,8 @@ import Testing
         let manager = try await Self.start(headUnit)
         let events = headUnit.events()
         let first = Task { try await manager.screen.update { $0.textField1 = "first" } }
+        // The first is queued (held in NONE) before the second comes.
+        while await manager.screen.queue.isEmpty { await Task.yield() }
         let second = Task { try await manager.screen.update { $0.textField2 = "second" } }
         #expect(try await first.value == .superseded)
         #expect(await Self.sent(headUnit).isEmpty)   // still NONE: nothing went out

@@ -138,12 +138,19 @@ extension SDLScreenManager {
     /// the driver or its timeout ends it (the guide's caveat), and the outcome says which.
     public func present(_ set: SDLChoiceSet, mode: InteractionMode = .manualOnly) async throws(SDLScreenError) -> SDLChoiceSetOutcome {
         do { try Self.validate(set, mode: mode) } catch { throw .choiceSet(error) }
+        guard case .choice(let choice) = try await presentInteraction(.presentChoices(ChoicePresentation(set: set, mode: mode))) else {
+            return .cancelled
+        }
+        return choice
+    }
+
+    /// Queues an interaction; cancelling the calling task cancels it (see `cancelInteraction`).
+    func presentInteraction(_ work: Work) async throws(SDLScreenError) -> Outcome {
         nextID += 1
         let id = nextID
-        let outcome: Outcome
         do {
-            outcome = try await withTaskCancellationHandler {
-                try await enqueue(.presentChoices(ChoicePresentation(set: set, mode: mode)), id: id)
+            return try await withTaskCancellationHandler {
+                try await enqueue(work, id: id)
             } onCancel: {
                 Task { await self.cancelInteraction(id) }
             }
@@ -152,8 +159,6 @@ extension SDLScreenManager {
         } catch {
             throw .stopped
         }
-        guard case .choice(let choice) = outcome else { return .cancelled }
-        return choice
     }
 
     static func validate(_ set: SDLChoiceSet, mode: InteractionMode) throws(SDLChoiceSetError) {

@@ -43,21 +43,9 @@ extension SDLScreenManager {
     /// (the whole entry so far, RESEND_CURRENT_ENTRY) is answered with a new autocomplete list.
     /// Cancelling the calling task dismisses it (CancelInteraction, RPC 6.0+).
     public func presentKeyboard(_ keyboard: SDLKeyboard) async throws(SDLScreenError) -> SDLKeyboardOutcome {
-        nextID += 1
-        let id = nextID
-        let outcome: Outcome
-        do {
-            outcome = try await withTaskCancellationHandler {
-                try await enqueue(.presentKeyboard(KeyboardPresentation(keyboard: keyboard)), id: id)
-            } onCancel: {
-                Task { await self.cancelInteraction(id) }
-            }
-        } catch let error as SDLScreenError {
-            throw error
-        } catch {
-            throw .stopped
+        guard case .keyboard(let entry) = try await presentInteraction(.presentKeyboard(KeyboardPresentation(keyboard: keyboard))) else {
+            return .cancelled
         }
-        guard case .keyboard(let entry) = outcome else { return .cancelled }
         return entry
     }
 
