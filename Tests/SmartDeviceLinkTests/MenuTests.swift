@@ -140,6 +140,16 @@ import Testing
         await manager.stop()
     }
 
+    @Test func theMenuTitleAndIconGoWithSetGlobalProperties() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = try await Self.start(headUnit)
+        try await manager.screen.setMenuTitle("My App", icon: .staticIcon(.album))
+        let sent = await ScreenTestSupport.sent(headUnit, appID: Self.appID, "SetGlobalProperties")
+        #expect(sent.first?["menuTitle"] == .string("My App"))
+        #expect(sent.first?["menuIcon"]?["imageType"] == .string("STATIC"))
+        await manager.stop()
+    }
+
     @Test func theDiffKeepsTheLongestCommonRun() {
         func looks(_ titles: [String]) -> [SDLMenuCell.Look] { titles.map { SDLMenuCell(title: $0).look } }
         let (kept, deleted) = MenuDiff.diff(old: looks(["a", "b", "c", "d"]), new: looks(["a", "c", "e", "d"]))

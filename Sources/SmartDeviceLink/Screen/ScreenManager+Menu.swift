@@ -35,6 +35,12 @@ extension SDLScreenManager {
         return try await enqueue(.menuConfiguration)
     }
 
+    /// The title and icon of the app's menu (SetGlobalProperties); the icon is uploaded first.
+    @discardableResult
+    public func setMenuTitle(_ title: String?, icon: SDLArtwork? = nil) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+        try await enqueue(.menuTitle(title, icon))
+    }
+
     public var menu: [SDLMenuCell] { menuCells }
     public var menuConfiguration: SDLMenuConfiguration { menuConfigurationValue }
 
@@ -180,6 +186,14 @@ extension SDLScreenManager {
         let available = await manager.systemCapabilities.defaultMainWindowCapability?.menuLayoutsAvailable
         guard available?.contains(menuConfigurationValue.mainMenuLayout) ?? true else { return }
         _ = try await request(SetGlobalProperties(menuLayout: menuConfigurationValue.mainMenuLayout), manager: manager)
+    }
+
+    func applyMenuTitle(_ title: String?, icon: SDLArtwork?) async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        if let icon, !icon.isStaticIcon {
+            do { _ = try await manager.files.upload(icon) } catch { throw .upload(icon, error) }
+        }
+        _ = try await request(SetGlobalProperties(menuTitle: title, menuIcon: icon?.image), manager: manager)
     }
 
     func showAppMenu(_ submenuID: Int?) async throws(SDLScreenError) {

@@ -43,6 +43,7 @@ public actor SDLScreenManager {
         case deleteChoices([SDLChoiceCell])
         case presentChoices(ChoicePresentation)
         case presentKeyboard(KeyboardPresentation)
+        case menuTitle(String?, SDLArtwork?)
 
         var isTextAndGraphics: Bool {
             if case .textAndGraphics = self { true } else { false }
@@ -310,6 +311,7 @@ public actor SDLScreenManager {
         case .deleteChoices(let cells): try await deletePreloaded(cells)
         case .presentChoices(let presentation): return .choice(try await present(presentation))
         case .presentKeyboard(let presentation): return .keyboard(try await present(presentation))
+        case .menuTitle(let title, let icon): try await applyMenuTitle(title, icon: icon)
         }
         return .applied
     }
