@@ -73,7 +73,7 @@ grep -q '"hmiLevel":"FULL"' "$work/controlled.out" || fail "the app never heard 
 .build/debug/sdl-example --port "$((port + 2))" --control-url "http://127.0.0.1:$control" --app-id 4242 --tour all >"$work/example.out" \
   || { cat "$work/example.out"; fail "sdl-example --tour all failed"; }
 grep -q "Tour lifecycle: OK" "$work/example.out" || fail "the example did not finish its lifecycle tour"
-for tour in files vehicle buttons services; do
+for tour in files vehicle buttons services screen; do
   grep -q "Tour $tour: OK" "$work/example.out" || fail "the example did not finish its $tour tour"
 done
 

@@ -22,13 +22,13 @@ struct Example: AsyncParsableCommand {
 
     @Option(help: "Head unit host.") var host = "127.0.0.1"
     @Option(help: "Head unit TCP port.") var port = 12345
-    @Option(help: "Which tour: lifecycle, files, vehicle, buttons, services, or all.") var tour = "all"
+    @Option(help: "Which tour: lifecycle, files, vehicle, buttons, services, screen, or all.") var tour = "all"
     @Option(help: "The emulator's control API, to play the driver.") var controlURL: String?
     @Option(help: "App ID to register.") var appID = "8675309"
     @Option(help: "Seconds to wait for the HMI to activate the app.") var activationTimeout: Double = 30
 
     func run() async throws {
-        let tours = ["lifecycle", "files", "vehicle", "buttons", "services"]
+        let tours = ["lifecycle", "files", "vehicle", "buttons", "services", "screen"]
         guard tours.contains(tour) || tour == "all" else {
             throw ValidationError("unknown tour \(tour); try \(tours.joined(separator: ", ")) or all")
         }
@@ -41,6 +41,7 @@ struct Example: AsyncParsableCommand {
             case "files": ok = await FilesTour(host: host, port: port, appID: appID, driver: driver).run() && ok
             case "vehicle": ok = await VehicleTour(place: place).run() && ok
             case "buttons": ok = await ButtonsTour(place: place).run() && ok
+            case "screen": ok = await ScreenTour(place: place).run() && ok
             default: ok = await ServicesTour(place: place).run() && ok
             }
         }
@@ -95,6 +96,25 @@ struct Driver {
             steps.fail("control API \(method) \(path): \(error)")
             return false
         }
+    }
+
+    /// `control`, retried for up to 5 s while the head unit has nothing to answer yet (the
+    /// interaction the app just asked for is on its way).
+    @discardableResult
+    func controlWhenShown(_ method: String, _ path: String, _ body: String = "{}", steps: Steps) async -> Bool {
+        guard let controlURL else { return false }
+        var lastError: (any Error)?
+        for _ in 0..<50 {
+            do {
+                try await post("\(controlURL)\(path)", method: method, body: body)
+                return true
+            } catch {
+                lastError = error
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        steps.fail("control API \(method) \(path): \(lastError.map { "\($0)" } ?? "no answer")")
+        return false
     }
 
     private func post(_ url: String, method: String = "POST", body: String? = nil) async throws {

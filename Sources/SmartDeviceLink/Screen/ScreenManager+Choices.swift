@@ -132,6 +132,9 @@ extension SDLScreenManager {
     /// The cells on the head unit now.
     public var preloadedCells: Set<SDLChoiceCell> { Set(preloadedChoices.keys) }
 
+    /// The choice ID a preloaded cell has on the head unit (what the driver's answer names).
+    public func preloadedChoiceID(_ cell: SDLChoiceCell) -> Int? { preloadedChoices[cell] }
+
     /// Presents a popup menu and returns the driver's choice. Cells not yet preloaded are
     /// created first. Cancelling the calling task cancels it: still queued, it never shows; on
     /// screen, CancelInteraction closes it on RPC 6.0+, while older head units keep it until

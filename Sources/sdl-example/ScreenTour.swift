@@ -1,0 +1,118 @@
+import SmartDeviceLink
+
+/// The screen manager: text and an image, a template change, soft buttons with a state change
+/// pressed through the emulator, a nested menu updated twice with the minimal change, a popup
+/// menu and a keyboard entry answered through the emulator. Without `--control-url` (SDL Core)
+/// the steps that need a driver are skipped with a note.
+struct ScreenTour {
+    let place: TourPlace
+
+    func run() async -> Bool {
+        let steps = Steps()
+        print("Tour: screen")
+        guard let manager = await place.start(place.configuration(), steps: steps) else { return false }
+        if await place.driver.activate(manager, steps: steps) {
+            await textAndTemplate(manager.screen, steps: steps)
+            await softButtons(manager.screen, steps: steps)
+            await menu(manager.screen, steps: steps)
+            await popupAndKeyboard(manager.screen, steps: steps)
+        }
+        return await place.finish("screen", [manager], steps: steps)
+    }
+
+    private func step(_ label: String, steps: Steps, _ body: () async throws -> String) async {
+        do {
+            steps.pass("\(label): \(try await body())")
+        } catch {
+            steps.fail("\(label): \(error)")
+        }
+    }
+
+    private func textAndTemplate(_ screen: SDLScreenManager, steps: Steps) async {
+        let cover = SDLArtwork(bytes: SolidPNG.make(width: 120, height: 120, rgb: (0x8E, 0x24, 0xAA)), format: .png)
+        await step("text and image", steps: steps) {
+            let result = try await screen.update {
+                $0.textField1 = "Swift SDL"
+                $0.textField2 = "Screen tour"
+                $0.textField1Type = .mediaTitle
+                $0.primaryGraphic = cover
+            }
+            let shown = await screen.shownContent
+            guard shown.textField1 == "Swift SDL", shown.primaryGraphic == cover else { throw TourError("the head unit did not confirm it") }
+            return "\(result), text first then the uploaded image"
+        }
+        await step("template change", steps: steps) {
+            let colors = TemplateColorScheme(primaryColor: RGBColor(red: 0x1E, green: 0x88, blue: 0xE5))
+            return "\(try await screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: colors))) (GRAPHIC_WITH_TEXT, day colours)"
+        }
+    }
+
+    private func softButtons(_ screen: SDLScreenManager, steps: Steps) async {
+        let (presses, pressed) = AsyncStream<Void>.makeStream()
+        let like = SDLSoftButton(name: "like", states: [
+            SDLSoftButtonState(name: "off", text: "Like"), SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
+        ]) { _ in pressed.yield() }
+        await step("soft buttons", steps: steps) {
+            try await screen.setSoftButtons([like, SDLSoftButton(name: "skip", text: "Skip")])
+            return "like and skip shown"
+        }
+        guard place.driver.controlURL != nil, let id = await screen.softButtonID("like") else {
+            steps.note("no --control-url: not waiting for a driver to press a soft button")
+            return
+        }
+        await place.driver.control("POST", "/apps/\(place.appID)/softbuttons/\(id)/press", steps: steps)
+        if await within(10, { for await _ in presses { return true }; return nil }) == true {
+            await step("soft button pressed", steps: steps) {
+                try await screen.transition("like", to: "on")
+                return "like → on (Liked, highlighted)"
+            }
+        } else {
+            steps.fail("the soft button press did not arrive")
+        }
+    }
+
+    private func menu(_ screen: SDLScreenManager, steps: Steps) async {
+        func cell(_ title: String) -> SDLMenuCell { SDLMenuCell(title: title) { _ in } }
+        await step("menu", steps: steps) {
+            try await screen.setMenu([cell("Play"), SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Display")])])
+            return "Play, Settings › Audio, Display"
+        }
+        await step("menu updated", steps: steps) {
+            try await screen.setMenu([cell("Play"), SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Language")]), cell("About")])
+            return "Display → Language inside Settings, About added; the rest kept"
+        }
+        await step("menu updated again", steps: steps) {
+            try await screen.setMenu([cell("About"), cell("Play"), SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Language")])])
+            return "About moved first"
+        }
+    }
+
+    private func popupAndKeyboard(_ screen: SDLScreenManager, steps: Steps) async {
+        guard place.driver.controlURL != nil else {
+            steps.note("no --control-url: not presenting a popup menu or a keyboard nobody would answer")
+            return
+        }
+        let cells = ["Red", "Green", "Blue"].map { SDLChoiceCell(text: $0, voiceCommands: [$0]) }
+        await step("popup menu", steps: steps) {
+            try await screen.preloadChoices(cells)
+            guard let id = await screen.preloadedChoiceID(cells[1]) else { throw TourError("Green was not preloaded") }
+            let presented = Task { try await screen.present(SDLChoiceSet(title: "Colour", cells: cells, timeout: .seconds(30))) }
+            await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/interaction", #"{"choiceID": \#(id)}"#, steps: steps)
+            guard case .selected(let cell, _, let trigger) = try await presented.value else { throw TourError("nothing was chosen") }
+            return "\(cell.text) chosen by \(trigger.rawValue)"
+        }
+        await step("keyboard", steps: steps) {
+            let keyboard = SDLKeyboard(initialText: "City", timeout: .seconds(30)) { entry in ["\(entry)ston", "\(entry)troit"] }
+            let presented = Task { try await screen.presentKeyboard(keyboard) }
+            await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/keyboard", #"{"type": "Bo"}"#, steps: steps)
+            await place.driver.control("POST", "/apps/\(place.appID)/interaction", #"{"text": "Boston"}"#, steps: steps)
+            guard case .entered(let text) = try await presented.value else { throw TourError("no entry") }
+            return "entered \(text)"
+        }
+    }
+}
+
+struct TourError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
