@@ -519,3 +519,109 @@ enum PolicyUpdateExamples {
         }
     }
 }
+
+enum ScreenExamples {
+    static func text(manager: SDLManager) async throws {
+        try await manager.screen.update {
+            $0.textField1 = "Line 1 of Text"
+            $0.textField2 = "Line 2 of Text"
+        }
+    }
+
+    static func clear(manager: SDLManager) async throws {
+        try await manager.screen.update {
+            $0.textField1 = nil
+            $0.textField2 = nil
+        }
+    }
+
+    static func images(manager: SDLManager, albumArt: SDLArtwork) async throws {
+        let result = try await manager.screen.update {
+            $0.textField1 = "Song title"
+            $0.textField1Type = .mediaTitle
+            $0.primaryGraphic = albumArt                // uploaded, then shown after the text
+            $0.secondaryGraphic = .staticIcon(.album)    // built in: goes with the text
+        }
+        if result == .superseded { print("a newer update carries these changes") }
+    }
+
+    static func template(manager: SDLManager) async throws {
+        let dayColors = TemplateColorScheme(primaryColor: RGBColor(red: 30, green: 136, blue: 229))
+        try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: dayColors))
+    }
+
+    static func templateBatch(manager: SDLManager, albumArt: SDLArtwork) async throws {
+        try await manager.screen.update {
+            $0.template = SDLTemplate(.graphicWithText)
+            $0.textField1 = "Line of Text"
+            $0.primaryGraphic = albumArt
+        }
+    }
+
+    static func softButtons(manager: SDLManager, heart: SDLArtwork) async throws {
+        let like = SDLSoftButton(name: "like", states: [
+            SDLSoftButtonState(name: "off", text: "Like", artwork: heart),
+            SDLSoftButtonState(name: "on", text: "Liked", artwork: heart, isHighlighted: true),
+        ]) { press in
+            print("like pressed", press.buttonPressMode)
+        }
+        try await manager.screen.setSoftButtons([like, SDLSoftButton(name: "skip", text: "Skip")])
+        try await manager.screen.transition("like", to: "on")
+    }
+
+    static func softButtonPresses(manager: SDLManager) async {
+        for await press in await manager.screen.softButtonPresses("skip") {
+            print("skip", press.buttonPressMode)
+        }
+    }
+
+    static func menu(manager: SDLManager, playIcon: SDLArtwork) async throws {
+        let play = SDLMenuCell(title: "Play", icon: playIcon, voiceCommands: ["Play"]) { trigger in
+            print("Play chosen by", trigger)   // MENU or VR
+        }
+        let settings = SDLMenuCell(title: "Settings", submenuLayout: .tiles, subCells: [
+            SDLMenuCell(title: "Audio") { _ in },
+            SDLMenuCell(title: "Display") { _ in },
+        ])
+        try await manager.screen.setMenuConfiguration(SDLMenuConfiguration(mainMenuLayout: .list, defaultSubmenuLayout: .list))
+        try await manager.screen.setMenu([play, settings])
+        try await manager.screen.openSubmenu("Settings")   // RPC 6.0+
+    }
+
+    static func voiceCommands(manager: SDLManager) async throws {
+        try await manager.screen.setVoiceCommands([
+            SDLVoiceCommand(voiceCommands: ["Start over"]) { print("start over") },
+        ])
+        try await manager.screen.setMenuTitle("Hello SDL", icon: .staticIcon(.album))
+    }
+
+    static func popupMenu(manager: SDLManager) async throws {
+        let cells = ["Red", "Green", "Blue"].map { SDLChoiceCell(text: $0, voiceCommands: [$0]) }
+        try await manager.screen.preloadChoices(cells)   // ahead of time: the menu opens at once
+        let set = SDLChoiceSet(title: "Pick a colour", cells: cells, layout: .tiles, timeout: .seconds(20), initialPrompt: "Pick a colour")
+        switch try await manager.screen.present(set, mode: .both) {
+        case .selected(let cell, let index, let trigger): print(cell.text, index, trigger)
+        case .timedOut: print("nobody chose")
+        case .cancelled: print("cancelled")
+        }
+    }
+
+    static func cancelPopup(manager: SDLManager, set: SDLChoiceSet) async throws {
+        let presentation = Task { try await manager.screen.present(set) }
+        // Later: closes it (CancelInteraction on RPC 6.0+).
+        presentation.cancel()
+        print(try await presentation.value)   // .cancelled
+    }
+
+    static func keyboard(manager: SDLManager) async throws {
+        let keyboard = SDLKeyboard(
+            initialText: "Search", properties: KeyboardProperties(keyboardLayout: .qwerty, maskInputCharacters: .userChoiceInputKeyMask),
+            timeout: .seconds(60)
+        ) { entry in
+            ["Boston", "Detroit", "Denver"].filter { $0.hasPrefix(entry) }   // the autocomplete list as the driver types
+        }
+        if case .entered(let text) = try await manager.screen.presentKeyboard(keyboard) {
+            print("searching for", text)
+        }
+    }
+}
