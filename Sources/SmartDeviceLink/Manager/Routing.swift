@@ -7,8 +7,6 @@ import Synchronization
 /// poured into per-type fan-outs, so an app's stream goes on across reconnections.
 final class NotificationHub: Sendable {
     private let outlets = Mutex<[UInt32: any NotificationOutlet]>([:])
-    /// Undecoded notifications by function ID, for keys the spec lacks (OEM custom vehicle data).
-    private let rawOutlets = Mutex<[UInt32: StreamFanOut<SDLIncomingRPC>]>([:])
 
     func subscribe<N: SDLNotification>(_ type: N.Type, functionID: UInt32) -> AsyncStream<N> {
         let outlet = outlets.withLock { outlets -> TypedOutlet<N> in
@@ -20,17 +18,9 @@ final class NotificationHub: Sendable {
         return outlet.fanOut.subscribe()
     }
 
-    func subscribeRaw(functionID: UInt32) -> AsyncStream<SDLIncomingRPC> {
-        rawOutlets.withLock { outlets in
-            if let existing = outlets[functionID] { return existing }
-            let created = StreamFanOut<SDLIncomingRPC>(bufferLimit: 256)
-            outlets[functionID] = created
-            return created
-        }.subscribe()
-    }
-
-    /// Readers of several types whose order matters (button events before their press), each
-    /// with the function IDs it wants, undecoded.
+    /// Undecoded readers, each with the function IDs it wants: for keys the spec lacks (OEM
+    /// custom vehicle data) and for several types whose order matters (button events before
+    /// their press).
     private let mixed = Mutex<[(functionIDs: Set<UInt32>, fanOut: StreamFanOut<SDLIncomingRPC>)]>([])
 
     func subscribeRaw(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
@@ -46,7 +36,6 @@ final class NotificationHub: Sendable {
             return readers.filter { $0.functionIDs.contains(message.payload.functionID) }
         }
         for reader in readers { reader.fanOut.yield(message) }
-        if let raw = rawOutlets.withLock({ $0[message.payload.functionID] }), raw.subscriberCount > 0 { raw.yield(message) }
         guard let outlet = outlets.withLock({ $0[message.payload.functionID] }) else { return }
         outlet.deliver(message)
     }
@@ -58,11 +47,6 @@ final class NotificationHub: Sendable {
             return Array(outlets.values)
         }
         for outlet in all { outlet.finish() }
-        let raw = rawOutlets.withLock { outlets in
-            defer { outlets = [:] }
-            return Array(outlets.values)
-        }
-        for outlet in raw { outlet.finish() }
         let readers = mixed.withLock { readers in
             defer { readers = [] }
             return readers

@@ -634,7 +634,7 @@ public actor SDLManager: Service {
     /// Notifications of one type as they came, for keys the spec lacks.
     nonisolated func rawNotifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<SDLIncomingRPC> {
         guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
-        return notificationHub.subscribeRaw(functionID: functionID)
+        return notificationHub.subscribeRaw(functionIDs: [functionID])
     }
 
     /// Requests of one type from the head unit (app services: GetAppServiceData,
