@@ -209,15 +209,45 @@ extension SDLScreenManager {
         try await preload(presentation.set.cells)
         let set = presentation.set
         let ids = set.cells.compactMap { preloadedChoices[$0] }
-        let cancelID = await beginInteraction(manager)
-        defer { presentedCancelID = nil }
-        let timeout = set.timeout ?? .seconds(10)
         func speech(_ text: String?) -> [TTSChunk]? { text.map { [TTSChunk(text: $0, type: .text)] } }
-        let interaction = PerformInteraction(
-            initialText: set.title, initialPrompt: speech(set.initialPrompt), interactionMode: presentation.mode, interactionChoiceSetIDList: ids,
-            helpPrompt: speech(set.helpPrompt), timeoutPrompt: speech(set.timeoutPrompt), timeout: set.timeout.map(Self.milliseconds),
-            interactionLayout: set.interactionLayout, cancelID: cancelID)
-        // The answer comes when the driver acts: wait past the interaction's own timeout.
+        let answer = try await runInteraction(manager) { cancelID in
+            PerformInteraction(
+                initialText: set.title, initialPrompt: speech(set.initialPrompt), interactionMode: presentation.mode, interactionChoiceSetIDList: ids,
+                helpPrompt: speech(set.helpPrompt), timeoutPrompt: speech(set.timeoutPrompt), timeout: set.timeout.map(Self.milliseconds),
+                interactionLayout: set.interactionLayout, cancelID: cancelID)
+        }
+        let response: PerformInteractionResponse
+        switch answer {
+        case .timedOut: return .timedOut
+        case .cancelled: return .cancelled
+        case .answered(let answered): response = answered
+        }
+        guard let choiceID = response.choiceID, let index = set.cells.firstIndex(where: { preloadedChoices[$0] == choiceID }) else {
+            throw .refused(PerformInteraction.functionName, response.resultCode, info: response.info)
+        }
+        return .selected(cell: set.cells[index], index: index, trigger: response.triggerSource ?? .menu)
+    }
+
+    /// How the driver ended an interaction.
+    enum InteractionAnswer {
+        case answered(PerformInteractionResponse)
+        case timedOut
+        case cancelled
+    }
+
+    /// Shows the interaction `make` builds with its cancel ID (RPC 6.0+; older head units
+    /// cannot cancel) and waits for the driver, past the interaction's own timeout. An answer
+    /// other than SUCCESS, TIMED_OUT or ABORTED throws `refused`.
+    func runInteraction(_ manager: SDLManager, _ make: (Int?) -> PerformInteraction) async throws(SDLScreenError) -> InteractionAnswer {
+        var cancelID: Int?
+        if await manager.negotiatedRPCVersion >= .version(6, 0) {
+            nextCancelID += 1
+            cancelID = nextCancelID
+        }
+        presentedCancelID = cancelID
+        defer { presentedCancelID = nil }
+        let interaction = make(cancelID)
+        let timeout = interaction.timeout.map { Duration.milliseconds($0) } ?? .seconds(10)
         let response = try await SDLScreenError.sending(PerformInteraction.functionName) {
             try await manager.send(interaction, timeout: timeout + .seconds(30))
         }
@@ -226,18 +256,8 @@ extension SDLScreenManager {
         case .aborted: return .cancelled
         default: break
         }
-        guard response.success, let choiceID = response.choiceID,
-              let index = set.cells.firstIndex(where: { preloadedChoices[$0] == choiceID })
-        else { throw .refused(PerformInteraction.functionName, response.resultCode, info: response.info) }
-        return .selected(cell: set.cells[index], index: index, trigger: response.triggerSource ?? .menu)
-    }
-
-    /// A cancel ID for the interaction about to show (RPC 6.0+; older head units cannot cancel).
-    func beginInteraction(_ manager: SDLManager) async -> Int? {
-        guard await manager.negotiatedRPCVersion >= .version(6, 0) else { return nil }
-        nextCancelID += 1
-        presentedCancelID = nextCancelID
-        return nextCancelID
+        guard response.success else { throw .refused(PerformInteraction.functionName, response.resultCode, info: response.info) }
+        return .answered(response)
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

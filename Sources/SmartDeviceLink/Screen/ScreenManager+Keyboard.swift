@@ -76,21 +76,17 @@ extension SDLScreenManager {
         }
         defer { follower?.cancel() }
 
-        let cancelID = await beginInteraction(manager)
-        defer { presentedCancelID = nil }
-        let timeout = keyboard.timeout ?? .seconds(10)
-        let interaction = PerformInteraction(
-            initialText: keyboard.initialText, interactionMode: .manualOnly, interactionChoiceSetIDList: [],
-            timeout: keyboard.timeout.map(Self.milliseconds), interactionLayout: .keyboard, cancelID: cancelID)
-        let response = try await SDLScreenError.sending(PerformInteraction.functionName) {
-            try await manager.send(interaction, timeout: timeout + .seconds(30))
+        let answer = try await runInteraction(manager) { cancelID in
+            PerformInteraction(
+                initialText: keyboard.initialText, interactionMode: .manualOnly, interactionChoiceSetIDList: [],
+                timeout: keyboard.timeout.map(Self.milliseconds), interactionLayout: .keyboard, cancelID: cancelID)
         }
-        switch response.resultCode {
+        let response: PerformInteractionResponse
+        switch answer {
         case .timedOut: return .timedOut
-        case .aborted: return .cancelled
-        default: break
+        case .cancelled: return .cancelled
+        case .answered(let answered): response = answered
         }
-        guard response.success else { throw .refused(PerformInteraction.functionName, response.resultCode, info: response.info) }
         return .entered(response.manualTextEntry ?? "")
     }
 }

@@ -343,9 +343,8 @@ public actor SDLScreenManager {
 
         // Text, and graphics that need no upload (static icons, clears).
         var show = Show()
-        var textChanged = templateInShow != nil
-        if target.textPart != shownContent.textPart || templateInShow != nil {
-            textChanged = true
+        var sendsShow = target.textPart != shownContent.textPart || templateInShow != nil
+        if sendsShow {
             fillText(&show, target, window: window, isMedia: manager.configuration.appTypes.contains(.media))
         }
         show.templateConfiguration = templateInShow
@@ -362,10 +361,10 @@ public actor SDLScreenManager {
                 pendingImages.append((field, wanted))
             } else {
                 set(&show, field, wanted)
-                textChanged = true
+                sendsShow = true
             }
         }
-        if textChanged {
+        if sendsShow {
             try await send(show, manager: manager)
             shownContent.lines = target.lines
             shownContent.lineTypes = target.lineTypes
@@ -373,10 +372,9 @@ public actor SDLScreenManager {
             shownContent.title = target.title
             shownContent.alignment = target.alignment
             if templateInShow != nil { shownContent.template = target.template }
-            if show.graphic != nil || (target.primaryGraphic == nil && shownContent.primaryGraphic != nil) { shownContent.primaryGraphic = target.primaryGraphic }
-            if show.secondaryGraphic != nil || (target.secondaryGraphic == nil && shownContent.secondaryGraphic != nil) {
-                shownContent.secondaryGraphic = target.secondaryGraphic
-            }
+            // `set` always fills the field, a clear included.
+            if show.graphic != nil { shownContent.primaryGraphic = target.primaryGraphic }
+            if show.secondaryGraphic != nil { shownContent.secondaryGraphic = target.secondaryGraphic }
         }
 
         // Images: uploaded, then shown together.
