@@ -98,9 +98,7 @@ public actor SDLVehicleDataManager {
     public func get(
         _ items: [WritableKeyPath<GetVehicleData, Bool?>], custom: [String] = []
     ) async throws(SDLVehicleDataError) -> SDLVehicleDataReading {
-        var request = GetVehicleData()
-        for item in items { request[keyPath: item] = true }
-        let (json, names) = try await prepare(request, custom: custom)
+        let (json, names) = try await prepare(Self.asking(GetVehicleData(), for: items), custom: custom)
         await paceGets()
         let (response, raw) = try await send(GetVehicleData.self, json: json)
         guard response.success || response.resultCode == .warnings else {
@@ -140,9 +138,7 @@ public actor SDLVehicleDataManager {
     public func subscribe(
         _ items: [WritableKeyPath<SubscribeVehicleData, Bool?>], custom: [String] = []
     ) async throws(SDLVehicleDataError) -> SDLVehicleDataSubscription {
-        var request = SubscribeVehicleData()
-        for item in items { request[keyPath: item] = true }
-        let (json, names) = try await prepare(request, custom: custom)
+        let (json, names) = try await prepare(Self.asking(SubscribeVehicleData(), for: items), custom: custom)
         let updates = updates()
         let run = generation
         let (response, raw) = try await send(SubscribeVehicleData.self, json: json)
@@ -163,9 +159,7 @@ public actor SDLVehicleDataManager {
     public func unsubscribe(
         _ items: [WritableKeyPath<UnsubscribeVehicleData, Bool?>], custom: [String] = []
     ) async throws(SDLVehicleDataError) -> SDLVehicleDataResults {
-        var request = UnsubscribeVehicleData()
-        for item in items { request[keyPath: item] = true }
-        let (json, names) = try await prepare(request, custom: custom)
+        let (json, names) = try await prepare(Self.asking(UnsubscribeVehicleData(), for: items), custom: custom)
         subscribedItems.subtract(names)  // not renewed after a reconnection, whatever the answer
         let (response, raw) = try await send(UnsubscribeVehicleData.self, json: json)
         let results = try Self.results(of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataNotSubscribed)
@@ -223,10 +217,8 @@ public actor SDLVehicleDataManager {
     public func waitUntilAllowed(
         _ items: WritableKeyPath<GetVehicleData, Bool?>..., custom: [String] = [], rpc: String = "GetVehicleData"
     ) async -> Bool {
-        var request = GetVehicleData()
-        for item in items { request[keyPath: item] = true }
         guard let manager = link.manager, let permissions = await manager.permissions,
-              case .object(let members)? = try? SDLJSONValue(parsing: SDLJSON.encode(request))
+              case .object(let members)? = try? SDLJSONValue(parsing: SDLJSON.encode(Self.asking(GetVehicleData(), for: items)))
         else { return false }
         return await Self.waitUntilAllowed(Set(members.map(\.key) + custom), rpc: rpc, permissions: permissions)
     }
@@ -241,6 +233,13 @@ public actor SDLVehicleDataManager {
     }
 
     // MARK: Plumbing
+
+    /// `request` asking for `items`.
+    static func asking<R>(_ request: R, for items: [WritableKeyPath<R, Bool?>]) -> R {
+        var request = request
+        for item in items { request[keyPath: item] = true }
+        return request
+    }
 
     /// The request's JSON with the custom items added, and the item names it asks for; refused
     /// before sending when the parameter permissions or the RPC version forbid an item.
