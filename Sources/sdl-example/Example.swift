@@ -37,8 +37,8 @@ struct Example: AsyncParsableCommand {
         let place = TourPlace(host: host, port: port, appID: appID, driver: driver)
         for name in tours where tour == name || tour == "all" {
             switch name {
-            case "lifecycle": ok = await LifecycleTour(host: host, port: port, appID: appID, driver: driver).run() && ok
-            case "files": ok = await FilesTour(host: host, port: port, appID: appID, driver: driver).run() && ok
+            case "lifecycle": ok = await LifecycleTour(place: place).run() && ok
+            case "files": ok = await FilesTour(place: place).run() && ok
             case "vehicle": ok = await VehicleTour(place: place).run() && ok
             case "buttons": ok = await ButtonsTour(place: place).run() && ok
             case "screen": ok = await ScreenTour(place: place).run() && ok
@@ -133,19 +133,14 @@ struct Driver {
 }
 
 struct LifecycleTour {
-    let host: String
-    let port: Int
-    let appID: String
-    let driver: Driver
+    let place: TourPlace
+    var driver: Driver { place.driver }
 
     func run() async -> Bool {
         let steps = Steps()
         print("Tour: lifecycle")
-        var configuration = SDLManager.Configuration(appName: "SDL Example", appID: appID, transport: .tcp(host: host, port: port))
-        configuration.shortAppName = "SDLEx"
-        configuration.appTypes = [.media]
+        var configuration = place.configuration()
         configuration.languagesSupported = [.enUs]
-        configuration.reconnectPolicy = .never
         let manager = SDLManager(configuration: configuration)
         let stateWatcher = Task {
             for await state in manager.stateChanges() { steps.note("state: \(state)") }

@@ -3,27 +3,15 @@ import SmartDeviceLink
 /// The file manager: the app icon at start, three artworks, a 2 MB file with progress, the
 /// list, and deletes. Uploads wait for FULL: SDL Core allows only 5 PutFiles in NONE.
 struct FilesTour {
-    let host: String
-    let port: Int
-    let appID: String
-    let driver: Driver
+    let place: TourPlace
+    var driver: Driver { place.driver }
 
     func run() async -> Bool {
         let steps = Steps()
         print("Tour: files")
-        var configuration = SDLManager.Configuration(appName: "SDL Example", appID: appID, transport: .tcp(host: host, port: port))
-        configuration.shortAppName = "SDLEx"
-        configuration.appTypes = [.media]
-        configuration.reconnectPolicy = .never
+        var configuration = place.configuration()
         configuration.appIcon = SDLArtwork(bytes: SolidPNG.make(width: 70, height: 70, rgb: (0x1E, 0x88, 0xE5)), format: .png, name: "sdl-example-icon.png", persistent: true)
-        let manager = SDLManager(configuration: configuration)
-        do {
-            try await manager.start()
-            steps.pass("ready")
-        } catch {
-            steps.fail("could not get ready: \(error)")
-            return false
-        }
+        guard let manager = await place.start(configuration, steps: steps) else { return false }
         let files = manager.files
         let resumed = await manager.registerResponse?.iconResumed == true
         let iconThere = await files.hasFile(named: "sdl-example-icon.png")
@@ -39,10 +27,7 @@ struct FilesTour {
         if await driver.activate(manager, steps: steps) {
             await uploads(files, steps: steps)
         }
-        await manager.stop()
-        steps.pass("stopped")
-        print(steps.failed ? "Tour files: FAILED" : "Tour files: OK")
-        return !steps.failed
+        return await place.finish("files", [manager], steps: steps)
     }
 
     private func uploads(_ files: SDLFileManager, steps: Steps) async {
