@@ -29,8 +29,26 @@ final class NotificationHub: Sendable {
         return fanOut.subscribe()
     }
 
+    /// Synchronous observers, called as each notification is read.
+    private let observers = Mutex<(next: Int, byID: [Int: (functionIDs: Set<UInt32>, handler: @Sendable (SDLIncomingRPC) -> Void)])>((0, [:]))
+
+    func observe(functionIDs: Set<UInt32>, _ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) -> SDLNotificationObservation {
+        let id = observers.withLock { observers in
+            observers.next += 1
+            observers.byID[observers.next] = (functionIDs, handler)
+            return observers.next
+        }
+        return SDLNotificationObservation { [weak self] in
+            _ = self?.observers.withLock { $0.byID.removeValue(forKey: id) }
+        }
+    }
+
     /// Hands a notification to the subscribers of its type; nobody subscribed, nothing decoded.
     func deliver(_ message: SDLIncomingRPC) {
+        let handlers = observers.withLock { observers in
+            observers.byID.values.filter { $0.functionIDs.contains(message.payload.functionID) }.map(\.handler)
+        }
+        for handler in handlers { handler(message) }
         let readers = mixed.withLock { readers in
             readers.removeAll { $0.fanOut.subscriberCount == 0 }
             return readers.filter { $0.functionIDs.contains(message.payload.functionID) }
@@ -53,6 +71,11 @@ final class NotificationHub: Sendable {
         }
         for reader in readers { reader.fanOut.finish() }
     }
+}
+
+/// A synchronous notification observer; it lasts until `cancel()`.
+struct SDLNotificationObservation: Sendable {
+    let cancel: @Sendable () -> Void
 }
 
 private protocol NotificationOutlet: Sendable {

@@ -86,6 +86,12 @@ public actor SDLManager: Service {
     public nonisolated let appServices: SDLAppServiceManager
     /// The main window: text, images, template; one serial queue.
     public nonisolated let screen: SDLScreenManager
+    /// The car's navigation: destinations and waypoints.
+    public nonisolated let navigation: SDLNavigationManager
+    /// Phone calls through the paired phone.
+    public nonisolated let phone: SDLPhoneManager
+    /// Remote control of climate, radio, seats, audio, lights and HMI settings.
+    public nonisolated let remoteControl: SDLRemoteControlManager
 
     /// - Parameters:
     ///   - configuration: who the app is and how it reaches the head unit.
@@ -103,11 +109,17 @@ public actor SDLManager: Service {
         self.buttons = SDLButtonManager(logger: configuration.logger)
         self.appServices = SDLAppServiceManager(logger: configuration.logger)
         self.screen = SDLScreenManager(logger: configuration.logger)
+        self.navigation = SDLNavigationManager(logger: configuration.logger)
+        self.phone = SDLPhoneManager(logger: configuration.logger)
+        self.remoteControl = SDLRemoteControlManager(logger: configuration.logger)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
         vehicleData.link.manager = self
         buttons.link.manager = self
         appServices.link.manager = self
         screen.link.manager = self
+        navigation.link.manager = self
+        phone.link.manager = self
+        remoteControl.link.manager = self
     }
 
     deinit {
@@ -227,6 +239,8 @@ public actor SDLManager: Service {
         await buttons.managerStopped()
         await appServices.managerStopped()
         await screen.managerStopped()
+        await navigation.managerStopped()
+        await remoteControl.managerStopped()
         notificationHub.finish()
         systemRequestFanOut.finish()
         set(.stopped)
@@ -265,10 +279,11 @@ public actor SDLManager: Service {
         let hashes = client.notifications(OnHashChange.self)
         let languages = client.notifications(OnLanguageChange.self)
         let capabilityUpdates = client.notifications(OnSystemCapabilityUpdated.self)
-        let allNotifications = client.allNotifications()
         let systemRequests = client.rawNotifications(OnSystemRequest.self)
         let outcomes = systemRequestFanOut
         let hub = notificationHub
+        // In read order, before the responses that follow them (see `tapNotifications`).
+        client.tapNotifications { hub.deliver($0) }
         let files = self.files
         let (http, logger) = (configuration.httpClient, logger)
         let tracker = SDLPermissionTracker(client: client)
@@ -312,10 +327,6 @@ public actor SDLManager: Service {
                 return nil
             }
             group.addTask {
-                for await message in allNotifications { hub.deliver(message) }
-                return nil
-            }
-            group.addTask {
                 // One at a time: a policy update is not overtaken by the next.
                 for await request in systemRequests {
                     if let outcome = await SystemRequests.answer(request, client: client, http: http, logger: logger) { outcomes.yield(outcome) }
@@ -345,6 +356,8 @@ public actor SDLManager: Service {
                     await buttons.connectionReady()
                     await appServices.connectionReady()
                     await screen.connectionReady()
+                    await navigation.connectionReady()
+                    await remoteControl.connectionReady()
                 }
                 break
             }
@@ -629,6 +642,14 @@ public actor SDLManager: Service {
     /// Notifications of several types as they came, in their order, across reconnections.
     nonisolated func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
         notificationHub.subscribeRaw(functionIDs: functionIDs)
+    }
+
+    /// Calls `handler` with each notification of `functionIDs` as it is read, before the
+    /// response that follows it completes its request; until the observation is cancelled.
+    nonisolated func observeNotifications(
+        functionIDs: Set<UInt32>, _ handler: @escaping @Sendable (SDLIncomingRPC) -> Void
+    ) -> SDLNotificationObservation {
+        notificationHub.observe(functionIDs: functionIDs, handler)
     }
 
     /// Notifications of one type as they came, for keys the spec lacks.

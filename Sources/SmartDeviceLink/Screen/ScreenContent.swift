@@ -109,6 +109,11 @@ public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
     case menu(SDLMenuError)
     /// The choice set breaks the guide's rules; nothing was sent.
     case choiceSet(SDLChoiceSetError)
+    /// An alert, slider, message, speech, media clock or recording breaks the guide's rules or
+    /// the head unit's capabilities; nothing was sent.
+    case invalid(SDLPresentationError)
+    /// An audio file could not be uploaded; nothing was sent.
+    case uploadFile(String, SDLFileError)
 
     public var description: String {
         switch self {
@@ -121,6 +126,8 @@ public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
         case .softButtons(let error): "\(error); nothing was sent"
         case .menu(let error): "\(error); nothing was sent"
         case .choiceSet(let error): "\(error); nothing was sent"
+        case .invalid(let error): "\(error); nothing was sent"
+        case .uploadFile(let name, let error): "audio file \(name) not uploaded, nothing was sent: \(error)"
         }
     }
 }

@@ -239,18 +239,7 @@ extension SDLScreenManager {
     /// cannot cancel) and waits for the driver, past the interaction's own timeout. An answer
     /// other than SUCCESS, TIMED_OUT or ABORTED throws `refused`.
     func runInteraction(_ manager: SDLManager, _ make: (Int?) -> PerformInteraction) async throws(SDLScreenError) -> InteractionAnswer {
-        var cancelID: Int?
-        if await manager.negotiatedRPCVersion >= .version(6, 0) {
-            nextCancelID += 1
-            cancelID = nextCancelID
-        }
-        presentedCancelID = cancelID
-        defer { presentedCancelID = nil }
-        let interaction = make(cancelID)
-        let timeout = interaction.timeout.map { Duration.milliseconds($0) } ?? .seconds(10)
-        let response = try await SDLScreenError.sending(PerformInteraction.functionName) {
-            try await manager.send(interaction, timeout: timeout + .seconds(30))
-        }
+        let response = try await runModal(manager, headUnitTimeout: { $0.timeout.map { .milliseconds($0) } ?? .seconds(10) }, make)
         switch response.resultCode {
         case .timedOut: return .timedOut
         case .aborted: return .cancelled
@@ -258,6 +247,25 @@ extension SDLScreenManager {
         }
         guard response.success else { throw .refused(PerformInteraction.functionName, response.resultCode, info: response.info) }
         return .answered(response)
+    }
+
+    /// Shows the modal request `make` builds with a cancel ID (RPC 6.0+; older head units cannot
+    /// cancel) and waits for its answer, past the head unit's own timeout for it.
+    func runModal<R: SDLRequest>(
+        _ manager: SDLManager, headUnitTimeout: (R) -> Duration, _ make: (Int?) -> R
+    ) async throws(SDLScreenError) -> R.Response {
+        var cancelID: Int?
+        if await manager.negotiatedRPCVersion >= .version(6, 0), let functionID = R.wireFunctionID {
+            nextCancelID += 1
+            cancelID = nextCancelID
+            presented = (nextCancelID, functionID)
+        }
+        defer { presented = nil }
+        let request = make(cancelID)
+        let waitFor = headUnitTimeout(request)
+        return try await SDLScreenError.sending(R.functionName) {
+            try await manager.send(request, timeout: waitFor + .seconds(30))
+        }
     }
 
     static func milliseconds(_ duration: Duration) -> Int {
@@ -269,17 +277,19 @@ extension SDLScreenManager {
     func cancelInteraction(_ id: Int) async {
         if let index = queue.firstIndex(where: { $0.id == id }) {
             let pending = queue.remove(at: index)
-            pending.continuation.resume(returning: pending.isKeyboard ? .keyboard(.cancelled) : .choice(.cancelled))
+            pending.continuation.resume(returning: pending.cancelledOutcome)
             return
         }
-        guard runningID == id, let cancelID = presentedCancelID, let manager = link.manager,
-              let functionID = PerformInteraction.wireFunctionID
-        else { return }
-        _ = try? await manager.send(CancelInteraction(cancelID: cancelID, functionID: Int(functionID)))
+        guard runningID == id, let manager = link.manager else { return }
+        if let presented {
+            _ = try? await manager.send(CancelInteraction(cancelID: presented.cancelID, functionID: Int(presented.functionID)))
+        } else if case .audioPassThru? = runningWork {
+            _ = try? await manager.send(EndAudioPassThru())
+        }
     }
 
     func choicesStopped() {
         preloadedChoices = [:]
-        presentedCancelID = nil
+        presented = nil
     }
 }

@@ -25,7 +25,7 @@ import SDLRuntime
 /// ```
 public actor SDLScreenManager {
     let link = ManagerLink()
-    private let logger: Logger
+    let logger: Logger
 
     /// What the app asked for, including updates still queued.
     public private(set) var content = SDLScreenContent()
@@ -44,6 +44,15 @@ public actor SDLScreenManager {
         case presentChoices(ChoicePresentation)
         case presentKeyboard(KeyboardPresentation)
         case menuTitle(String?, SDLArtwork?)
+        case alert(SDLAlertView)
+        case subtleAlert(SDLSubtleAlertView)
+        case slider(SDLSlider)
+        case scrollableMessage(SDLScrollableMessage)
+        case mediaClock(SDLMediaClock)
+        case speak(SDLSpeech)
+        case help(SDLHelp)
+        case resetHelp([GlobalProperty])
+        case audioPassThru(AudioPassThruJob)
 
         var isTextAndGraphics: Bool {
             if case .textAndGraphics = self { true } else { false }
@@ -69,6 +78,11 @@ public actor SDLScreenManager {
         case superseded
         case choice(SDLChoiceSetOutcome)
         case keyboard(SDLKeyboardOutcome)
+        case alert(SDLAlertOutcome)
+        case slider(SDLSliderOutcome)
+        case scrollableMessage(SDLScrollableMessageOutcome)
+        case speech(SDLSpeakOutcome)
+        case audioPassThru(SDLAudioPassThruEnd)
     }
 
     struct Pending {
@@ -78,17 +92,30 @@ public actor SDLScreenManager {
 
         var isTextAndGraphics: Bool { work.isTextAndGraphics }
         var isSoftButtons: Bool { work.isSoftButtons }
-        var isKeyboard: Bool {
-            if case .presentKeyboard = work { true } else { false }
+        /// What the caller gets when its operation is cancelled before it ran.
+        var cancelledOutcome: Outcome {
+            switch work {
+            case .presentKeyboard: .keyboard(.cancelled)
+            case .presentChoices: .choice(.cancelled)
+            case .alert, .subtleAlert: .alert(.cancelled)
+            case .slider: .slider(.cancelled)
+            case .scrollableMessage: .scrollableMessage(.cancelled)
+            case .speak: .speech(.cancelled)
+            case .audioPassThru: .audioPassThru(.cancelled)
+            default: .superseded
+            }
         }
     }
 
     var queue: [Pending] = []
     /// The operation running now, by its ID (for cancelling an interaction).
     var runningID: Int?
+    var runningWork: Work?
     private var softButtonBoard = SoftButtonBoard()
     /// The soft buttons the head unit confirmed.
     private var shownSoftButtons: [SoftButton]?
+    /// Popup soft-button IDs: 2000 up, apart from the main screen's.
+    var nextPopupButtonID = 2_000
     private var pressReaders: [String: [Int: AsyncStream<OnButtonPress>.Continuation]] = [:]
     private var pressListener: Task<Void, Never>?
     // Menu state, used by ScreenManager+Menu.swift.
@@ -102,7 +129,8 @@ public actor SDLScreenManager {
     // Choice-set state, used by ScreenManager+Choices.swift.
     var preloadedChoices: [SDLChoiceCell: Int] = [:]
     var nextChoiceID = 1
-    var presentedCancelID: Int?
+    /// The interaction on screen that CancelInteraction can close (RPC 6.0+).
+    var presented: (cancelID: Int, functionID: UInt32)?
     var nextCancelID = 0
     var nextID = 0
     private var runner: Task<Void, Never>?
@@ -266,12 +294,14 @@ public actor SDLScreenManager {
                 guard await waitUntilShowable(), run == generation, !queue.isEmpty else { break }
                 let pending = queue.removeFirst()
                 runningID = pending.id
+                runningWork = pending.work
                 do {
                     pending.continuation.resume(returning: try await perform(pending.work))
                 } catch {
                     pending.continuation.resume(throwing: error)
                 }
                 runningID = nil
+                runningWork = nil
             }
             if run == generation { runner = nil }
         }
@@ -312,6 +342,15 @@ public actor SDLScreenManager {
         case .presentChoices(let presentation): return .choice(try await present(presentation))
         case .presentKeyboard(let presentation): return .keyboard(try await present(presentation))
         case .menuTitle(let title, let icon): try await applyMenuTitle(title, icon: icon)
+        case .alert(let alert): return .alert(try await show(alert))
+        case .subtleAlert(let alert): return .alert(try await show(alert))
+        case .slider(let slider): return .slider(try await show(slider))
+        case .scrollableMessage(let message): return .scrollableMessage(try await show(message))
+        case .mediaClock(let clock): try await apply(clock)
+        case .speak(let speech): return .speech(try await say(speech))
+        case .help(let help): try await apply(help)
+        case .resetHelp(let properties): try await reset(properties)
+        case .audioPassThru(let job): return .audioPassThru(try await record(job))
         }
         return .applied
     }
@@ -506,3 +545,12 @@ extension SetGlobalPropertiesResponse: SDLResultCarrying {}
 extension CreateInteractionChoiceSetResponse: SDLResultCarrying {}
 extension DeleteInteractionChoiceSetResponse: SDLResultCarrying {}
 extension CancelInteractionResponse: SDLResultCarrying {}
+extension AlertResponse: SDLResultCarrying {}
+extension SubtleAlertResponse: SDLResultCarrying {}
+extension SliderResponse: SDLResultCarrying {}
+extension ScrollableMessageResponse: SDLResultCarrying {}
+extension SetMediaClockTimerResponse: SDLResultCarrying {}
+extension SpeakResponse: SDLResultCarrying {}
+extension ResetGlobalPropertiesResponse: SDLResultCarrying {}
+extension PerformAudioPassThruResponse: SDLResultCarrying {}
+extension PerformInteractionResponse: SDLResultCarrying {}

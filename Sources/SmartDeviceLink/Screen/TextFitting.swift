@@ -53,4 +53,18 @@ enum TextFitting {
         guard let width, text.count > width else { return text }
         return String(text.prefix(width))
     }
+
+    /// A popup's lines in the fields the head unit lists among `names` (all of them when it
+    /// lists none: its capability does not describe its popups): lines beyond the last field are
+    /// joined into it, each cut to its width. One entry per name, nil where nothing goes.
+    static func fit(_ lines: [String], into names: [TextFieldName], _ window: WindowCapability?) -> [String?] {
+        let listed = names.filter { has($0, window) }
+        let available = listed.isEmpty ? names : listed
+        var result = [String?](repeating: nil, count: names.count)
+        for (index, name) in available.enumerated() where index < lines.count {
+            let text = index == available.count - 1 ? lines[index...].joined(separator: separator) : lines[index]
+            result[names.firstIndex(of: name)!] = cut(text, to: width(name, window))
+        }
+        return result
+    }
 }

@@ -400,6 +400,14 @@ public actor SDLRPCClient {
         router.subscribe(functionID: nil, name: "notification") { $0 }
     }
 
+    /// Calls `handler` with every notification as it is read, before any later message (a
+    /// response included) is handled: code that must see the notifications preceding a
+    /// response (soft-button presses before an Alert's answer, audio chunks before
+    /// PerformAudioPassThru's) relies on this order. `handler` must not block.
+    nonisolated func tapNotifications(_ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) {
+        router.tap(handler)
+    }
+
     // MARK: Requests from the head unit
 
     /// Answers every `R` request the head unit sends (app services: GetAppServiceData,
@@ -578,6 +586,16 @@ private final class NotificationRouter: Sendable {
             }
         }
         return stream
+    }
+
+    /// A synchronous reader of every notification, for the client's life.
+    func tap(_ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) {
+        let subscriber = Subscriber(deliver: { handler($0); return false }, finish: {}, name: "tap")
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.nextID += 1
+            state.all[state.nextID] = subscriber
+        }
     }
 
     func deliver(_ message: SDLIncomingRPC) {

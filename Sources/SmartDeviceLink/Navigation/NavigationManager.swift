@@ -1,0 +1,179 @@
+import Logging
+import SDLRPC
+import SDLRuntime
+
+/// A destination for the car's navigation (SendLocation).
+public struct SDLDestination: Sendable {
+    public var latitude: Double?
+    public var longitude: Double?
+    public var name: String?
+    public var description: String?
+    /// Up to four lines.
+    public var addressLines: [String]?
+    public var address: OASISAddress?
+    public var phoneNumber: String?
+    /// Uploaded before the request when it is not a static icon.
+    public var image: SDLArtwork?
+    /// When the driver should be there.
+    public var arrival: DateTime?
+    /// Navigate at once, ask the driver, or save it for later.
+    public var deliveryMode: DeliveryMode?
+
+    /// - Parameters:
+    ///   - latitude: degrees, -90...90.
+    ///   - longitude: degrees, -180...180.
+    ///   - name: the place's name.
+    ///   - description: a description.
+    ///   - addressLines: up to four lines of address.
+    ///   - address: the structured address.
+    ///   - phoneNumber: the place's phone number.
+    ///   - image: an image of the place.
+    ///   - arrival: when to be there.
+    ///   - deliveryMode: navigate at once, ask, or save.
+    public init(
+        latitude: Double? = nil, longitude: Double? = nil, name: String? = nil, description: String? = nil,
+        addressLines: [String]? = nil, address: OASISAddress? = nil, phoneNumber: String? = nil, image: SDLArtwork? = nil,
+        arrival: DateTime? = nil, deliveryMode: DeliveryMode? = nil
+    ) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.name = name
+        self.description = description
+        self.addressLines = addressLines
+        self.address = address
+        self.phoneNumber = phoneNumber
+        self.image = image
+        self.arrival = arrival
+        self.deliveryMode = deliveryMode
+    }
+}
+
+/// The car's navigation: send it a destination, read the route's waypoints, follow them as they
+/// change. All three are OEM-restricted: the navigation capability (`sendLocationEnabled`,
+/// `getWayPointsEnabled`) and the policy are checked before anything is sent.
+public actor SDLNavigationManager {
+    let link = ManagerLink()
+    private let logger: Logger
+    private var readers: [Int: AsyncStream<[LocationDetails]>.Continuation] = [:]
+    private var nextReader = 0
+    private var subscribed = false
+    private var listener: Task<Void, Never>?
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Sends a destination to the navigation (SendLocation, RPC 3.0+). The head unit says
+    /// nothing of what the driver does with it.
+    public func send(_ destination: SDLDestination) async throws(SDLFeatureError) {
+        let manager = try SDLFeatureError.required(link)
+        try await require(\.sendLocationEnabled, "send locations", manager)
+        if let artwork = destination.image, !artwork.isStaticIcon, await !manager.files.hasFile(named: artwork.name) {
+            do { _ = try await manager.files.upload(artwork) } catch { throw .invalid("the destination's image was not uploaded: \(error)") }
+        }
+        if let lines = destination.addressLines, lines.count > 4 { throw .invalid("a destination has at most 4 address lines, not \(lines.count)") }
+        _ = try await manager.feature(SendLocation(
+            longitudeDegrees: destination.longitude, latitudeDegrees: destination.latitude, locationName: destination.name,
+            locationDescription: destination.description, addressLines: destination.addressLines, phoneNumber: destination.phoneNumber,
+            locationImage: destination.image?.image, timeStamp: destination.arrival, address: destination.address,
+            deliveryMode: destination.deliveryMode))
+    }
+
+    /// The route's waypoints now (GetWayPoints, RPC 4.1+); `.destination` gives only the last.
+    public func wayPoints(_ type: WayPointType = .all) async throws(SDLFeatureError) -> [LocationDetails] {
+        let manager = try SDLFeatureError.required(link)
+        try await require(\.getWayPointsEnabled, "read waypoints", manager)
+        return try await manager.feature(GetWayPoints(wayPointType: type)).wayPoints ?? []
+    }
+
+    /// The route's waypoints each time they change (OnWayPointChange), for as long as the
+    /// sequence is read. The first reader subscribes (SubscribeWayPoints; IGNORED, already
+    /// subscribed, counts as success), the last one to leave unsubscribes; the subscription is
+    /// renewed after a reconnection.
+    public func wayPointChanges() async throws(SDLFeatureError) -> AsyncStream<[LocationDetails]> {
+        let manager = try SDLFeatureError.required(link)
+        try await require(\.getWayPointsEnabled, "follow waypoints", manager)
+        startListening(manager)
+        let (stream, continuation) = AsyncStream<[LocationDetails]>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        nextReader += 1
+        let id = nextReader
+        readers[id] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.readerLeft(id) } }
+        if !subscribed {
+            do {
+                try await subscribe(manager)
+            } catch {
+                readers[id] = nil
+                continuation.finish()
+                throw error
+            }
+        }
+        return stream
+    }
+
+    private func subscribe(_ manager: SDLManager) async throws(SDLFeatureError) {
+        let response = try await SDLFeatureError.sending(SubscribeWayPoints.functionName) { try await manager.send(SubscribeWayPoints()) }
+        guard response.success || response.resultCode == .ignored else {
+            throw .refused(SubscribeWayPoints.functionName, response.resultCode, info: response.info)
+        }
+        subscribed = true
+    }
+
+    private func readerLeft(_ id: Int) async {
+        guard readers.removeValue(forKey: id) != nil, readers.isEmpty, subscribed, let manager = link.manager else { return }
+        subscribed = false
+        _ = try? await manager.send(UnsubscribeWayPoints())
+    }
+
+    private func startListening(_ manager: SDLManager) {
+        guard listener == nil else { return }
+        let changes = manager.notifications(OnWayPointChange.self)
+        listener = Task { [weak self] in
+            for await change in changes { await self?.deliver(change.wayPoints) }
+        }
+    }
+
+    private func deliver(_ wayPoints: [LocationDetails]) {
+        for reader in readers.values { reader.yield(wayPoints) }
+    }
+
+    /// Checks the navigation capability: the head unit must have one, and not say `false` for
+    /// `flag` (older head units leave the flags out; then the policy decides).
+    private func require(_ flag: KeyPath<NavigationCapability, Bool?>, _ what: String, _ manager: SDLManager) async throws(SDLFeatureError) {
+        guard let capability = await manager.capability(.navigation) else {
+            throw .unsupported("the head unit has no navigation to \(what)")
+        }
+        if capability.navigationCapability?[keyPath: flag] == false {
+            throw .unsupported("the head unit's navigation cannot \(what)")
+        }
+    }
+
+    // MARK: Connections
+
+    func connectionReady() {
+        guard !readers.isEmpty, let manager = link.manager else {
+            subscribed = false
+            return
+        }
+        subscribed = false
+        Task {
+            do {
+                try await subscribe(manager)
+            } catch {
+                logger.warning("could not renew the waypoint subscription", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+
+    func managerStopped() {
+        listener?.cancel()
+        listener = nil
+        subscribed = false
+        let ending = readers
+        readers = [:]
+        for reader in ending.values { reader.finish() }
+    }
+}
+
+extension SendLocationResponse: SDLResultCarrying {}
+extension GetWayPointsResponse: SDLResultCarrying {}

@@ -1,0 +1,43 @@
+import Logging
+import SDLRPC
+import SDLRuntime
+
+/// Phone calls through the phone paired with the car (DialNumber, RPC 3.0+).
+///
+/// The head unit must have a phone (PHONE_CALL `dialNumberEnabled`), the policy must allow the
+/// app DialNumber, and the phone must be connected over Bluetooth: a USB link alone is not
+/// enough, and SDL Core answers REJECTED.
+public actor SDLPhoneManager {
+    let link = ManagerLink()
+    private let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// The characters DialNumber takes; the head unit strips the others.
+    public static let dialableCharacters: Set<Character> = Set("0123456789*#,;+")
+
+    /// Calls `number` (characters other than digits and `*#,;+` are removed first, as the head
+    /// unit would). Checks the head unit's phone capability before sending.
+    public func dial(_ number: String) async throws(SDLFeatureError) {
+        let manager = try SDLFeatureError.required(link)
+        let digits = String(number.filter(Self.dialableCharacters.contains))
+        guard !digits.isEmpty else { throw .invalid("\"\(number)\" has nothing to dial") }
+        guard let capability = await manager.capability(.phoneCall) else {
+            throw .unsupported("the head unit has no phone capability")
+        }
+        if capability.phoneCapability?.dialNumberEnabled == false {
+            throw .unsupported("the head unit cannot dial numbers (dialNumberEnabled is false)")
+        }
+        _ = try await manager.feature(DialNumber(number: digits), timeout: .seconds(60))
+    }
+}
+
+extension DialNumberResponse: SDLResultCarrying {}
+
+extension SDLFeatureError {
+    static func required(_ link: ManagerLink) throws(SDLFeatureError) -> SDLManager {
+        do { return try link.require() } catch { throw .notSent(error) }
+    }
+}

@@ -1,0 +1,86 @@
+import SDLRPC
+import SDLRuntime
+
+/// A change of the media clock (progress bar, position and remaining time) and of the
+/// play/pause indicator, for media apps on a media template.
+///
+/// ```swift
+/// try await manager.screen.setMediaClock(.countUp(from: .seconds(30), to: .seconds(253), indicator: .pause))
+/// try await manager.screen.setMediaClock(.pause(indicator: .play))
+/// ```
+public struct SDLMediaClock: Sendable, Hashable {
+    public var mode: UpdateMode
+    public var start: Duration?
+    public var end: Duration?
+    /// The play/pause button's icon (RPC 5.0+; left out with a log line before).
+    public var indicator: AudioStreamingIndicator?
+
+    init(mode: UpdateMode, start: Duration? = nil, end: Duration? = nil, indicator: AudioStreamingIndicator?) {
+        self.mode = mode
+        self.start = start
+        self.end = end
+        self.indicator = indicator
+    }
+
+    /// Counts up from `start` towards `end` (open-ended when nil) every second.
+    public static func countUp(from start: Duration, to end: Duration? = nil, indicator: AudioStreamingIndicator? = nil) -> Self {
+        Self(mode: .countup, start: start, end: end, indicator: indicator)
+    }
+
+    /// Counts down from `start` to `end` (0:00 when nil).
+    public static func countDown(from start: Duration, to end: Duration = .zero, indicator: AudioStreamingIndicator? = nil) -> Self {
+        Self(mode: .countdown, start: start, end: end, indicator: indicator)
+    }
+
+    /// Stops the clock where it is.
+    public static func pause(indicator: AudioStreamingIndicator? = nil) -> Self {
+        Self(mode: .pause, indicator: indicator)
+    }
+
+    /// Stops the clock and moves it to new times, still paused.
+    public static func pause(newStart: Duration, newEnd: Duration, indicator: AudioStreamingIndicator? = nil) -> Self {
+        Self(mode: .pause, start: newStart, end: newEnd, indicator: indicator)
+    }
+
+    /// Runs the clock again from where it was paused.
+    public static func resume(indicator: AudioStreamingIndicator? = nil) -> Self {
+        Self(mode: .resume, indicator: indicator)
+    }
+
+    /// Removes the clock from the screen.
+    public static func clear(indicator: AudioStreamingIndicator? = nil) -> Self {
+        Self(mode: .clear, indicator: indicator)
+    }
+
+    static func time(_ duration: Duration) -> StartTime {
+        let seconds = max(0, Int(duration.components.seconds))
+        return StartTime(hours: seconds / 3_600, minutes: seconds / 60 % 60, seconds: seconds % 60)
+    }
+}
+
+extension SDLScreenManager {
+    /// Sets the media clock through the screen queue. Refused before sending for apps without
+    /// the MEDIA type (SDL Core answers REJECTED) and for a count that runs the wrong way.
+    public func setMediaClock(_ clock: SDLMediaClock) async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        guard manager.configuration.appTypes.contains(.media) else { throw .invalid(.notMediaApp) }
+        if let start = clock.start, let end = clock.end {
+            if clock.mode == .countup && start > end || clock.mode == .countdown && start < end {
+                throw .invalid(.mediaClockRange(start: start, end: end, counting: clock.mode))
+            }
+        }
+        _ = try await enqueue(.mediaClock(clock))
+    }
+
+    func apply(_ clock: SDLMediaClock) async throws(SDLScreenError) {
+        guard let manager = link.manager else { throw .stopped }
+        var indicator = clock.indicator
+        if indicator != nil, await manager.negotiatedRPCVersion < .version(5, 0) {
+            logger.info("the head unit's RPC version has no audio streaming indicator; the media clock is sent without it")
+            indicator = nil
+        }
+        _ = try await request(SetMediaClockTimer(
+            startTime: clock.start.map(SDLMediaClock.time), endTime: clock.end.map(SDLMediaClock.time), updateMode: clock.mode,
+            audioStreamingIndicator: indicator), manager: manager)
+    }
+}

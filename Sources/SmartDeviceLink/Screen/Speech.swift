@@ -1,0 +1,103 @@
+import SDLRPC
+import SDLRuntime
+
+/// What the head unit says: text, phonemes, a prerecorded sound, silence or an uploaded audio
+/// file, in order. Speak, alerts, help and timeout prompts and audio pass-thru's prompt take it.
+///
+/// ```swift
+/// let greeting: SDLSpeech = "Hello"
+/// let chime = SDLSpeech([.file(chimeFile), .text("Goal!")])
+/// ```
+public struct SDLSpeech: Sendable, Hashable, ExpressibleByStringLiteral {
+    /// One piece of speech, of one of the head unit's speech capabilities.
+    public enum Chunk: Sendable, Hashable {
+        /// Text, spoken in the head unit's language.
+        case text(String)
+        /// Microsoft SAPI phonemes, e.g. `"h eh - l ow 1"`.
+        case sapiPhonemes(String)
+        /// Nuance LH+ phonemes.
+        case lhplusPhonemes(String)
+        /// A sound the head unit has built in (`prerecordedSpeech` lists them).
+        case prerecorded(PrerecordedSpeech)
+        /// A pause.
+        case silence
+        /// An audio file (RPC 5.0+), uploaded by the manager before it is used.
+        case file(SDLFile)
+
+        var capability: SpeechCapabilities {
+            switch self {
+            case .text: .text
+            case .sapiPhonemes: .sapiPhonemes
+            case .lhplusPhonemes: .lhplusPhonemes
+            case .prerecorded: .preRecorded
+            case .silence: .silence
+            case .file: .file
+            }
+        }
+
+        var ttsChunk: TTSChunk {
+            switch self {
+            case .text(let text): TTSChunk(text: text, type: .text)
+            case .sapiPhonemes(let text): TTSChunk(text: text, type: .sapiPhonemes)
+            case .lhplusPhonemes(let text): TTSChunk(text: text, type: .lhplusPhonemes)
+            case .prerecorded(let sound): TTSChunk(text: sound.rawValue, type: .preRecorded)
+            case .silence: TTSChunk(text: "", type: .silence)
+            case .file(let file): TTSChunk(text: file.name, type: .file)
+            }
+        }
+    }
+
+    public var chunks: [Chunk]
+
+    /// - Parameter chunks: the pieces, spoken in order.
+    public init(_ chunks: [Chunk]) {
+        self.chunks = chunks
+    }
+
+    /// Text to speak.
+    ///
+    /// - Parameter text: spoken in the head unit's language.
+    public init(_ text: String) {
+        self.chunks = [.text(text)]
+    }
+
+    public init(stringLiteral value: String) {
+        self.init(value)
+    }
+
+    var ttsChunks: [TTSChunk] { chunks.map(\.ttsChunk) }
+
+    var files: [SDLFile] {
+        chunks.compactMap { if case .file(let file) = $0 { file } else { nil } }
+    }
+
+    var isEmpty: Bool {
+        chunks.allSatisfy { if case .text(let text) = $0 { text.isEmpty } else { false } }
+    }
+}
+
+extension SDLScreenManager {
+    /// Checks `speech` against the head unit's speech capabilities and prerecorded sounds (when
+    /// the registration lists them), then uploads its files.
+    func prepare(_ speech: SDLSpeech?, manager: SDLManager) async throws(SDLScreenError) -> [TTSChunk]? {
+        guard let speech, !speech.chunks.isEmpty else { return nil }
+        let capabilities = manager.systemCapabilities
+        if let supported = await capabilities.speechCapabilities {
+            for chunk in speech.chunks where !supported.contains(chunk.capability) {
+                throw .invalid(.speechUnsupported(chunk.capability, supported: supported))
+            }
+        }
+        if let sounds = await capabilities.prerecordedSpeech {
+            for case .prerecorded(let sound) in speech.chunks where !sounds.contains(sound) {
+                throw .invalid(.prerecordedSoundUnsupported(sound, available: sounds))
+            }
+        }
+        if !speech.files.isEmpty, await manager.negotiatedRPCVersion < .version(5, 0) {
+            throw .notSent(.unsupportedByHeadUnit(what: "TTSChunk.type = FILE", available: "since 5.0", headUnit: await manager.negotiatedRPCVersion))
+        }
+        for file in speech.files where await !manager.files.hasFile(named: file.name) {
+            do { _ = try await manager.files.upload(file) } catch { throw .uploadFile(file.name, error) }
+        }
+        return speech.ttsChunks
+    }
+}
