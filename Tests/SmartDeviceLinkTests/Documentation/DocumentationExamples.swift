@@ -625,3 +625,356 @@ enum ScreenExamples {
         }
     }
 }
+
+enum AlertExamples {
+    static func alert(manager: SDLManager, fuelIcon: SDLArtwork) async throws {
+        let alert = SDLAlertView(
+            text: "Low fuel", secondaryText: "32 km to empty", icon: fuelIcon,
+            buttons: [
+                SDLSoftButton(name: "find", text: "Find fuel") { _ in print("searching for stations") },
+                SDLSoftButton(name: "ok", text: "OK"),
+            ],
+            audio: "Low fuel", playTone: true, duration: .seconds(8))
+        switch try await manager.screen.presentAlert(alert) {
+        case .buttonPressed(let name): print(name, "pressed")   // its handler has run
+        case .dismissed: print("its duration ended, or the driver closed it")
+        case .cancelled: print("cancelled, or the head unit aborted it")
+        case .pressed: break                                     // subtle alerts only
+        }
+    }
+
+    static func cancel(manager: SDLManager, search: @Sendable () async -> [String]) async throws {
+        // Keep the speech short: cancelling closes the alert, not what it is saying.
+        let waiting = SDLAlertView(text: "Searching for coffee shops", audio: "Searching", showWaitIndicator: true)
+        let presentation = Task { try await manager.screen.presentAlert(waiting) }
+        let shops = await search()
+        presentation.cancel()                  // CancelInteraction on RPC 6.0+
+        print(try await presentation.value, shops.count)   // .cancelled
+    }
+
+    static func subtle(manager: SDLManager) async throws {
+        let goal = SDLSubtleAlertView(text: "Goal!", secondaryText: "Detroit 2 - 1 Chicago", audio: "Goal", duration: .seconds(5))
+        if try await manager.screen.presentSubtleAlert(goal) == .pressed {
+            print("the driver tapped it: show the match")   // OnSubtleAlertPressed
+        }
+    }
+
+    static func subtlePresses(manager: SDLManager) async {
+        for await _ in manager.screen.subtleAlertPresses() {
+            print("a subtle alert was tapped")   // also when the app was not the active one
+        }
+    }
+
+    static func rules(manager: SDLManager, buttons: [SDLSoftButton]) async {
+        do {
+            _ = try await manager.screen.presentSubtleAlert(SDLSubtleAlertView(text: "Saved", buttons: buttons))
+        } catch .invalid(let reason) {
+            print(reason)   // e.g. three buttons where two fit: nothing was sent
+        } catch .notSent(let error) {
+            print(error)    // e.g. a head unit before RPC 7.0 has no subtle alert
+        } catch {
+            print(error)
+        }
+    }
+}
+
+enum SliderExamples {
+    static func slider(manager: SDLManager) async throws {
+        let slider = SDLSlider(
+            ticks: 5, position: 1, header: "Fan speed",
+            footer: .perPosition(["Off", "Low", "Medium", "High", "Max"]), timeout: .seconds(15))
+        switch try await manager.screen.presentSlider(slider) {
+        case .selected(let position): print("position", position)   // 1...5
+        case .timedOut: print("no answer")
+        case .cancelled: print("cancelled")
+        }
+    }
+
+    static func staticFooter() -> SDLSlider {
+        SDLSlider(ticks: 11, position: 6, header: "Balance", footer: .single("Left to right"))
+    }
+
+    static func scrollableMessage(manager: SDLManager) async throws {
+        let message = SDLScrollableMessage(
+            text: "Terms of use\n\nBy pressing Accept you agree to...",
+            buttons: [
+                SDLSoftButton(name: "accept", text: "Accept") { _ in print("accepted") },
+                SDLSoftButton(name: "decline", text: "Decline"),
+            ],
+            timeout: .seconds(50))
+        switch try await manager.screen.presentScrollableMessage(message) {
+        case .buttonPressed(let name): print(name)         // its handler has run
+        case .dismissed, .timedOut: print("closed without an answer")
+        case .cancelled: print("cancelled")
+        }
+    }
+
+    static func cancel(manager: SDLManager, slider: SDLSlider) async throws {
+        let presentation = Task { try await manager.screen.presentSlider(slider) }
+        // Later: closes it (CancelInteraction on RPC 6.0+).
+        presentation.cancel()
+        print(try await presentation.value)   // .cancelled
+    }
+}
+
+enum MediaClockExamples {
+    static func configure(configuration: inout SDLManager.Configuration) {
+        configuration.appTypes = [.media]   // the media clock is for media apps
+    }
+
+    static func countUp(manager: SDLManager) async throws {
+        // A song that starts at 0:30 and ends at 4:13: the bar starts at 0:30 and moves each second.
+        try await manager.screen.setMediaClock(.countUp(from: .seconds(30), to: .seconds(253), indicator: .pause))
+    }
+
+    static func countDown(manager: SDLManager) async throws {
+        // From 10:00 down to 0:00.
+        try await manager.screen.setMediaClock(.countDown(from: .seconds(600), indicator: .pause))
+    }
+
+    static func pauseAndResume(manager: SDLManager) async throws {
+        try await manager.screen.setMediaClock(.pause(indicator: .play))    // stops where it is
+        try await manager.screen.setMediaClock(.resume(indicator: .pause))  // runs on from there
+        // Paused, moved to 1:00 of 4:00 (seeking while paused):
+        try await manager.screen.setMediaClock(.pause(newStart: .seconds(60), newEnd: .seconds(240), indicator: .play))
+        try await manager.screen.setMediaClock(.clear(indicator: .play))    // removes it
+    }
+
+    static func rules(manager: SDLManager) async {
+        do {
+            try await manager.screen.setMediaClock(.countUp(from: .seconds(240), to: .seconds(60)))
+        } catch .invalid(.notMediaApp) {
+            print("add .media to the configuration's appTypes")   // SDL Core would answer REJECTED
+        } catch .invalid(.mediaClockRange(let start, let end, _)) {
+            print("counting up from", start, "to", end, "runs backwards")
+        } catch {
+            print(error)
+        }
+    }
+}
+
+enum SpeechExamples {
+    static func speak(manager: SDLManager) async throws {
+        switch try await manager.screen.speak("Your order is ready") {
+        case .spoken: print("spoken to the end")
+        case .interrupted: print("cut off by an alert, another prompt or the driver")   // ABORTED
+        case .cancelled: print("cancelled before it was sent")
+        }
+    }
+
+    static func phonemes(manager: SDLManager) async throws {
+        let supported = await manager.systemCapabilities.speechCapabilities ?? []
+        if supported.contains(.sapiPhonemes) {
+            try await manager.screen.speak(SDLSpeech([.sapiPhonemes("h eh - l ow 1")]))
+        }
+        try await manager.screen.speak(SDLSpeech([.prerecorded(.positiveJingle), .silence, .text("Saved")]))
+    }
+
+    static func refusals(manager: SDLManager) async {
+        do {
+            try await manager.screen.speak(SDLSpeech([.lhplusPhonemes("h @ - l oU")]))
+        } catch .invalid(.speechUnsupported(let type, let supported)) {
+            print(type, "is not among", supported)   // nothing was sent
+        } catch .refused(_, let resultCode, _) {
+            print(resultCode)   // DISALLOWED: not in the policy; REJECTED: a higher-priority prompt is playing
+        } catch {
+            print(error)
+        }
+    }
+
+    static func audioFile(manager: SDLManager, mp3: [UInt8]) async throws {
+        let chime = SDLFile(name: "goal-chime.mp3", bytes: mp3, type: .audioMp3, persistent: true)
+        // Uploaded before the first request that plays it (RPC 5.0+), then played by name.
+        try await manager.screen.speak(SDLSpeech([.file(chime), .text("Goal!")]))
+        _ = try await manager.screen.presentAlert(SDLAlertView(text: "Goal!", audio: SDLSpeech([.file(chime)])))
+    }
+
+    static func help(manager: SDLManager, artistsIcon: SDLArtwork) async throws {
+        try await manager.screen.setHelp(SDLHelp(
+            helpPrompt: "Say Show Artists, or Shuffle All",
+            timeoutPrompt: "Sorry, I did not catch that",
+            voiceHelpTitle: "What can I say?",
+            voiceHelp: [SDLVoiceHelpItem("Show Artists", artwork: artistsIcon), SDLVoiceHelpItem("Shuffle All")]))
+    }
+
+    static func resetHelp(manager: SDLManager) async throws {
+        try await manager.screen.resetHelp([.voiceHelpTitle, .voiceHelp])   // the head unit's own list again
+        try await manager.screen.resetHelp()                                 // and its prompts
+    }
+}
+
+enum AudioPassThruExamples {
+    static func formats(manager: SDLManager) async {
+        for capability in await manager.systemCapabilities.audioPassThruCapabilities ?? [] {
+            print(capability.samplingRate, capability.bitsPerSample, capability.audioType)
+        }
+    }
+
+    static func record(manager: SDLManager) async throws {
+        let capture = try await manager.screen.startAudioPassThru(SDLAudioPassThru(
+            format: SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit),
+            maxDuration: .seconds(10), text: "Ask me \"What's the weather?\"", secondaryText: "or \"What is 1 + 2?\"",
+            prompt: "Listening", muteAudio: true))
+        var pcm: [UInt8] = []
+        for await chunk in capture { pcm += chunk }   // each chunk is only the newest audio: keep them
+        switch try await capture.result() {
+        case .finished, .endedByApp:
+            try SDLWAV.write(pcm, format: capture.format, to: "/tmp/question.wav")
+        case .cancelled:
+            print("the driver pressed Cancel: drop the audio")   // ABORTED
+        }
+    }
+
+    static func endEarly(manager: SDLManager) async throws {
+        let capture = try await manager.screen.startAudioPassThru(SDLAudioPassThru(maxDuration: .seconds(30), text: "Listening..."))
+        var pcm: [UInt8] = []
+        for await chunk in capture {
+            pcm += chunk
+            if pcm.count >= capture.format.byteRate * 3 {   // three seconds are enough
+                await capture.end()                          // EndAudioPassThru
+                break
+            }
+        }
+        print(try await capture.result())   // .endedByApp
+    }
+
+    static func unsupportedFormat(manager: SDLManager) async {
+        do {
+            _ = try await manager.screen.startAudioPassThru(SDLAudioPassThru(
+                format: SDLAudioFormat(samplingRate: ._44khz, bitsPerSample: ._16Bit), maxDuration: .seconds(5)))
+        } catch .invalid(.audioFormatUnsupported(let format, let supported)) {
+            print(format, "is not among", supported)   // nothing was sent
+        } catch {
+            print(error)
+        }
+    }
+}
+
+enum NavigationAndPhoneExamples {
+    static func dial(manager: SDLManager) async {
+        do {
+            try await manager.phone.dial("(123) 867-5309")   // sent as 1238675309
+        } catch .unsupported(let reason) {
+            print(reason)   // no phone, or dialNumberEnabled is false: hide the call button
+        } catch .refused(_, let resultCode, _) {
+            print(resultCode)   // REJECTED: the driver declined, or no phone on Bluetooth
+        } catch {
+            print(error)        // e.g. .notSent(.disallowed(...)): not in this HMI level or policy
+        }
+    }
+
+    static func permitted(manager: SDLManager) async {
+        // Once the app has left NONE: hide the call button when DialNumber is not allowed.
+        let allowed = await manager.permissions?.isAllowed("DialNumber") ?? false
+        print(allowed ? "show the call button" : "hide the call button")
+    }
+
+    static func sendLocation(manager: SDLManager) async {
+        let center = SDLDestination(
+            latitude: 42.877737, longitude: -97.380967, name: "The Center", description: "Center of the United States",
+            addressLines: ["900 Whiting Dr", "Yankton, SD 57078"], deliveryMode: .prompt)
+        do {
+            try await manager.navigation.send(center)   // the head unit says nothing of what the driver does
+        } catch .refused(_, let resultCode, _) {
+            print(resultCode)   // INVALID_DATA or DISALLOWED
+        } catch {
+            print(error)
+        }
+    }
+
+    static func wayPoints(manager: SDLManager) async throws {
+        for point in try await manager.navigation.wayPoints() {
+            print(point.locationName ?? "?", point.coordinate?.latitudeDegrees ?? 0, point.coordinate?.longitudeDegrees ?? 0)
+        }
+        let destination = try await manager.navigation.wayPoints(.destination).last
+        print(destination?.addressLines ?? [])
+    }
+
+    static func followWayPoints(manager: SDLManager) async throws {
+        // The first reader subscribes (SubscribeWayPoints), the last one out unsubscribes.
+        for await points in try await manager.navigation.wayPointChanges() {
+            print(points.count, "waypoints; arriving at", points.last?.locationName ?? "?")
+        }
+    }
+}
+
+enum RemoteControlExamples {
+    static func configure(configuration: inout SDLManager.Configuration) {
+        configuration.appTypes = [.remoteControl]
+    }
+
+    static func modules(manager: SDLManager) async throws {
+        for module in try await manager.remoteControl.modules() {
+            let area = module.serviceArea.map { "col \($0.col), row \($0.row)" } ?? "the whole vehicle"
+            print(module.type, module.name, module.id ?? "the default module", "serves", area)
+        }
+    }
+
+    static func seat(manager: SDLManager) async throws {
+        // The seats come with the SEAT_LOCATION capability (RPC 6.0+): let the user pick theirs.
+        let seats = try await manager.systemCapabilities.update(.seatLocation).seatLocationCapability?.seats ?? []
+        if let frontPassenger = seats.first(where: { $0.grid?.col == 2 && $0.grid?.row == 0 }) {
+            try await manager.remoteControl.setSeat(frontPassenger)
+        }
+    }
+
+    static func read(manager: SDLManager, radioID: String) async throws {
+        let radio = try await manager.remoteControl.data(of: .radio, moduleID: radioID)
+        print(radio.radioControlData?.frequencyInteger ?? 0, radio.radioControlData?.band ?? .fm)
+    }
+
+    static func subscribe(manager: SDLManager, radioID: String) async throws {
+        // The first element is the module's data now; then one per OnInteriorVehicleData.
+        for await data in try await manager.remoteControl.subscribe(to: .radio, moduleID: radioID) {
+            print(data.radioControlData?.frequencyInteger ?? 0, data.radioControlData?.frequencyFraction ?? 0)
+        }
+    }
+
+    static func set(manager: SDLManager, climateID: String) async {
+        let climate = ClimateControlData(fanSpeed: 40, desiredTemperature: Temperature(unit: .fahrenheit, value: 74.1), acEnable: true)
+        do {
+            let after = try await manager.remoteControl.set(ModuleData(moduleType: .climate, moduleId: climateID, climateControlData: climate))
+            print(after.climateControlData?.desiredTemperature?.value ?? 0)
+        } catch .consentDenied(let type, let moduleID) {
+            print("the driver keeps", type, moduleID ?? "")   // nothing was set
+        } catch .invalid(let reason) {
+            print(reason)   // e.g. the user's seat is outside the module's service area
+        } catch {
+            print(error)
+        }
+    }
+
+    static func consent(manager: SDLManager) async throws {
+        let answers = try await manager.remoteControl.askConsent(for: .climate, moduleIDs: ["climate-front", "climate-rear"])
+        print(answers)   // e.g. ["climate-front": true, "climate-rear": false]
+    }
+
+    static func pressAndRelease(manager: SDLManager, radioID: String) async throws {
+        try await manager.remoteControl.press(.eject, on: .radio, moduleID: radioID)
+        // Done with the module: give it back so other users can control it (RPC 6.0+).
+        try await manager.remoteControl.release(.radio, moduleID: radioID)
+    }
+}
+
+enum ClosingExamples {
+    static func close(manager: SDLManager) async {
+        do {
+            try await manager.closeApplication()   // to HMI level NONE; the app stays registered
+        } catch .notSent(let error) {
+            print(error)   // e.g. a head unit before RPC 6.0
+        } catch {
+            print(error)
+        }
+    }
+
+    static func exitButton(manager: SDLManager) async throws {
+        let exit = SDLSoftButton(name: "exit", text: "Exit") { _ in
+            Task { try? await manager.closeApplication() }
+        }
+        try await manager.screen.setSoftButtons([exit])
+    }
+
+    static func stopInstead(manager: SDLManager) async {
+        await manager.stop()   // unregisters and disconnects: the app leaves the head unit's list
+    }
+}

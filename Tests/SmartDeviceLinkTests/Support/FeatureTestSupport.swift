@@ -1,0 +1,32 @@
+import SDLHeadUnit
+import SmartDeviceLink
+
+/// What the feature tests share: a manager of given app types in FULL, waiting for emulator events.
+enum FeatureTestSupport {
+    static func start(_ headUnit: SDLHeadUnitEmulator, appID: String, appTypes: [AppHMIType]) async throws -> SDLManager {
+        var configuration = ManagerLifecycleTests.configuration(headUnit, appID: appID, media: appTypes.contains(.media))
+        configuration.appTypes = appTypes
+        let manager = SDLManager(configuration: configuration)
+        try await manager.start()
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
+        return manager
+    }
+
+    /// Returns once `count` events matching `match` went by.
+    static func waitFor(_ events: AsyncStream<SDLHeadUnitEvent>, count: Int = 1, _ match: (SDLHeadUnitEvent) -> Bool) async {
+        var seen = 0
+        for await event in events where match(event) {
+            seen += 1
+            if seen == count { return }
+        }
+    }
+
+    static func isInteractionStarted(_ event: SDLHeadUnitEvent) -> Bool {
+        if case .interactionStarted = event { true } else { false }
+    }
+
+    /// The functions the app sent, in order, among `functions`.
+    static func requests(_ headUnit: SDLHeadUnitEmulator, appID: String, among functions: Set<String>) async -> [String] {
+        await headUnit.recordedRPCs(appID: appID).filter { $0.direction == "in" && functions.contains($0.functionName) }.map(\.functionName)
+    }
+}
