@@ -70,11 +70,15 @@ wait "$connector" 2>/dev/null || true
 grep -q '"hmiLevel":"FULL"' "$work/controlled.out" || fail "the app never heard OnHMIStatus FULL"
 
 # The example app's tours against the emulator, playing the driver through the control API.
-.build/debug/sdl-example --port "$((port + 2))" --control-url "http://127.0.0.1:$control" --app-id 4242 --tour all >"$work/example.out" \
+.build/debug/sdl-example --port "$((port + 2))" --control-url "http://127.0.0.1:$control" --app-id 4242 --tour all \
+  --wav-path "$work/recording.wav" >"$work/example.out" \
   || { cat "$work/example.out"; fail "sdl-example --tour all failed"; }
 grep -q "Tour lifecycle: OK" "$work/example.out" || fail "the example did not finish its lifecycle tour"
-for tour in files vehicle buttons services screen; do
+for tour in files vehicle buttons services screen alerts; do
   grep -q "Tour $tour: OK" "$work/example.out" || fail "the example did not finish its $tour tour"
 done
+# 2 s of the emulator's 8-bit 44.1 kHz tone, with its 44-byte header.
+[ "$(head -c 4 "$work/recording.wav")" = RIFF ] || fail "the recording is not a WAV file"
+[ "$(stat -c %s "$work/recording.wav")" = $((44 + 88200)) ] || fail "the recording is not 2 s long"
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

@@ -9,8 +9,9 @@ import SDLTransport
 /// negotiates the protocol, keeps per-app state (HMI level, screen, menu, choice sets, button
 /// subscriptions, what is on top), enforces SDL Core's rules, and lets a test or a developer play
 /// the driver through its control methods (activate an app, press a button, choose a command,
-/// answer an interaction). Several apps connect at once; one app's state never leaks into
-/// another's.
+/// answer an interaction, change the car's remote-control modules or the route). Several apps
+/// connect at once; one app's state never leaks into another's, while what belongs to the car
+/// (vehicle data, remote-control modules, the route) is shared.
 public actor SDLHeadUnitEmulator {
     public struct Configuration: Sendable {
         /// The highest protocol version the head unit speaks (SDL Core 8.2: 5.4.0).
@@ -44,6 +45,16 @@ public actor SDLHeadUnitEmulator {
         /// data is granted only once the app brings the server's answer back. When nil the
         /// emulator grants the update itself.
         public var policyServerURL: String?
+        /// How long the head unit takes to speak a Speak request before answering it, on `clock`.
+        /// `.zero`: answered at once, as SDL Core with a stand-in HMI does.
+        public var speakingTime: Duration = .zero
+        /// Emulated time between two OnAudioPassThru chunks of a PerformAudioPassThru; each chunk
+        /// carries exactly this interval's samples.
+        public var audioPassThruChunkInterval: Duration = .milliseconds(100)
+        /// Whether a phone is paired over Bluetooth; without one DialNumber is REJECTED.
+        public var phoneConnected = true
+        /// The driver's answer to GetInteriorVehicleDataConsent, until `setRemoteControlConsent(_:)`.
+        public var remoteControlConsent = true
 
         public init(capabilities: SDLJSONValue? = nil) {
             self.capabilities = capabilities ?? Self.defaultCapabilities
@@ -91,9 +102,14 @@ public actor SDLHeadUnitEmulator {
     var fileFaults: [String: FileFaultPlan] = [:]
     /// Vehicle-data items each app subscribed to.
     var vehicleSubscriptions: [String: Set<String>] = [:]
+    /// The car's remote-control modules, shared by every app: state, allocation, subscriptions.
+    var remoteControl = RemoteControlState()
+    /// What the driver answers to GetInteriorVehicleDataConsent now.
+    var remoteControlConsent: Bool
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.remoteControlConsent = configuration.remoteControlConsent
         self.language = configuration.language
         self.policy = configuration.policy
         self.vehicle = configuration.vehicle
@@ -145,6 +161,7 @@ public actor SDLHeadUnitEmulator {
         for type in serviceSubscribers.keys { serviceSubscribers[type]?.remove(appID) }
         fileStores[appID]?.appGone()
         vehicleSubscriptions[appID] = nil
+        pendingEffects += remoteControlAppGone(appID)
         if unregistered {
             resumption[appID] = nil
         } else if let hash = app.hashID {
@@ -274,12 +291,26 @@ public actor SDLHeadUnitEmulator {
         case let request as DeleteInteractionChoiceSet: return deleteChoiceSet(request, appID: appID)
         case let request as SubscribeButton: return subscribeButton(request, appID: appID)
         case let request as UnsubscribeButton: return unsubscribeButton(request, appID: appID)
-        case let request as Alert: return startInteraction(.alert, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: !(request.softButtons ?? []).isEmpty, timeout: .milliseconds(request.duration ?? 5_000))
-        case let request as SubtleAlert: return startInteraction(.subtleAlert, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: !(request.softButtons ?? []).isEmpty, timeout: .milliseconds(request.duration ?? 5_000))
+        case let request as Alert: return startInteraction(.alert, rpc: rpc, appID: appID, cancelID: request.cancelID, timeout: .milliseconds(request.duration ?? 5_000))
+        case let request as SubtleAlert: return startInteraction(.subtleAlert, rpc: rpc, appID: appID, cancelID: request.cancelID, timeout: .milliseconds(request.duration ?? 5_000))
         case let request as PerformInteraction: return performInteraction(request, rpc: rpc, appID: appID)
-        case let request as Slider: return startInteraction(.slider, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: true, timeout: .milliseconds(request.timeout ?? 10_000))
-        case let request as ScrollableMessage: return startInteraction(.scrollableMessage, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: true, timeout: .milliseconds(request.timeout ?? 30_000))
+        case let request as Slider: return startInteraction(.slider, rpc: rpc, appID: appID, cancelID: request.cancelID, timeout: .milliseconds(request.timeout ?? 10_000))
+        case let request as ScrollableMessage: return startInteraction(.scrollableMessage, rpc: rpc, appID: appID, cancelID: request.cancelID, timeout: .milliseconds(request.timeout ?? 30_000))
         case let request as CancelInteraction: return cancelInteraction(request, appID: appID)
+        case let request as Speak: return speak(request, rpc: rpc, appID: appID)
+        case let request as PerformAudioPassThru: return performAudioPassThru(request, rpc: rpc, appID: appID)
+        case is EndAudioPassThru: return endAudioPassThru(rpc: rpc, appID: appID)
+        case let request as DialNumber: return dialNumber(request, appID: appID)
+        case let request as SendLocation: return sendLocation(request, rpc: rpc, appID: appID)
+        case let request as GetWayPoints: return getWayPoints(request)
+        case is SubscribeWayPoints: return subscribeWayPoints(appID: appID, subscribe: true)
+        case is UnsubscribeWayPoints: return subscribeWayPoints(appID: appID, subscribe: false)
+        case is CloseApplication: return closeApplication(appID: appID)
+        case let request as GetInteriorVehicleData: return getInteriorVehicleData(request, appID: appID)
+        case let request as SetInteriorVehicleData: return setInteriorVehicleData(request, rpc: rpc, appID: appID)
+        case let request as GetInteriorVehicleDataConsent: return getInteriorVehicleDataConsent(request, appID: appID)
+        case let request as ReleaseInteriorVehicleDataModule: return releaseInteriorVehicleDataModule(request, appID: appID)
+        case let request as ButtonPress: return buttonPress(request, appID: appID)
         case let request as ShowAppMenu: return showAppMenu(request, appID: appID)
         case let request as CreateWindow: return createWindow(request, appID: appID)
         case let request as DeleteWindow: return deleteWindow(request, appID: appID)
@@ -459,6 +490,23 @@ struct Reply: Sendable {
     var isSuccess: Bool {
         guard case .bool(true)? = (try? SDLJSONValue(parsing: json))?["success"] else { return false }
         return true
+    }
+
+    /// The `resultCode` of the reply (nil when deferred).
+    var resultCode: SDLResult? {
+        guard case .string(let code)? = (try? SDLJSONValue(parsing: json))?["resultCode"] else { return nil }
+        return SDLResult(rawValue: code)
+    }
+
+    /// The same reply, still successful, with another result code and info (SUCCESS → WARNINGS).
+    func with(_ code: SDLResult, info: String) -> Reply {
+        guard case .object(var members)? = try? SDLJSONValue(parsing: json) else { return self }
+        members.removeAll { $0.key == "info" }
+        for index in members.indices where members[index].key == "resultCode" { members[index].value = .string(code.rawValue) }
+        if let position = members.firstIndex(where: { $0.key == "resultCode" }) {
+            members.insert(.init(key: "info", value: .string(info)), at: position + 1)
+        }
+        return Reply(json: SDLJSONValue.object(members).jsonBytes, isDeferred: isDeferred)
     }
 }
 

@@ -39,7 +39,9 @@ struct ControlResponder: HTTPResponder {
         } catch {
             return Self.response(SDLHeadUnitControlAPI.Answer(status: 413, contentType: "application/json", body: Array(#"{"error":"the body is larger than 1 MiB"}"#.utf8)))
         }
-        let answer = await api.handle(method: request.method.rawValue, path: request.uri.path, body: Array(buffer: body))
+        // The query too: `GET /rc/CLIMATE?moduleId=C1A`.
+        let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
+        let answer = await api.handle(method: request.method.rawValue, path: target, body: Array(buffer: body))
         return Self.response(answer)
     }
 

@@ -40,6 +40,18 @@ struct EmulatedApp: Sendable {
     /// The policy update was handed to the app (a policy server is configured); it completes
     /// when the app sends the server's answer back.
     var policyUpdateRequested = false
+    /// The Speak being spoken, answered when `speakingTime` has passed.
+    var speech: PendingSpeech?
+    /// The audio pass-thru capturing now (its interaction is on top).
+    var audioCapture: AudioCapture?
+    /// Bytes of audio sent in OnAudioPassThru since registration.
+    var audioPassThruBytesSent = 0
+    /// Numbers dialed with DialNumber, stripped as the phone got them.
+    var dialedNumbers: [String] = []
+    /// SendLocation requests, as JSON.
+    var sentLocations: [SDLJSONValue] = []
+    /// SubscribeWayPoints: the app hears OnWayPointChange.
+    var subscribedToWayPoints = false
 
     /// Whether SDL Core lets the app play audio in LIMITED (media, navigation, communication).
     var isAudioApp: Bool {
@@ -68,7 +80,7 @@ struct ScreenState: Sendable {
 /// Something on top that waits for the user or its timeout.
 struct PendingInteraction: Sendable {
     enum Kind: String, Sendable {
-        case alert, subtleAlert, performInteraction, slider, scrollableMessage
+        case alert, subtleAlert, performInteraction, slider, scrollableMessage, audioPassThru
     }
 
     let kind: Kind
@@ -80,4 +92,6 @@ struct PendingInteraction: Sendable {
     let request: SDLJSONValue
     /// Identifies this interaction for its timeout, so a stale timer cannot end a newer one.
     let serial: Int
+    /// Why a successful end is answered WARNINGS instead (a prompt with an unsupported type).
+    var speechWarning: String?
 }

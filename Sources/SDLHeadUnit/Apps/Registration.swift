@@ -36,6 +36,8 @@ extension SDLHeadUnitEmulator {
             notification(OnSystemRequest(requestType: .lockScreenIconUrl, url: configuration.lockScreenIconURL), to: request.appID),
             notification(OnDriverDistraction(state: .ddOff, lockScreenDismissalEnabled: true), to: request.appID),
         ]
+        // SDL Core tells a remote-control app (RPC 5.0+) which modules are free when it registers.
+        if let status = remoteControlStatus(to: request.appID) { effects.append(status) }
         if let delay = configuration.activationDelay {
             if delay <= .zero {
                 effects += activationEffects(request.appID)
@@ -135,6 +137,14 @@ extension SDLHeadUnitEmulator {
         await perform(setLevel(.none, of: appID))
     }
 
+    /// CloseApplication (6.0+): answered SUCCESS, then the app goes to NONE (OnHMIStatus NONE,
+    /// NOT_AUDIBLE, MAIN) and stays registered, as when the driver exits it.
+    func closeApplication(appID: String) -> (Reply, [Effect]) {
+        var effects = finishInteraction(appID, with: .failure(.aborted, "the app was closed"))
+        effects += setLevel(.none, of: appID)
+        return (.success(), effects)
+    }
+
     /// Drops the app's transport without EndService, as a pulled cable.
     public func disconnect(appID: String) async throws(SDLHeadUnitControlError) {
         guard apps[appID] != nil else { throw .unknownApp(appID) }
@@ -176,6 +186,7 @@ extension SDLHeadUnitEmulator {
         app.choiceSets = saved.app.choiceSets
         app.buttonSubscriptions = saved.app.buttonSubscriptions
         app.capabilitySubscriptions = saved.app.capabilitySubscriptions
+        app.subscribedToWayPoints = saved.app.subscribedToWayPoints
         app.screen.globalProperties = saved.app.screen.globalProperties
         app.hashID = saved.hashID
         app.hashCounter = saved.app.hashCounter
@@ -202,7 +213,8 @@ extension SDLHeadUnitEmulator {
     public var currentLanguage: Language { language }
 }
 
-/// What resumption brings back: the menu, choice sets, subscriptions and global properties.
+/// What resumption brings back: the menu, choice sets, subscriptions (buttons, capabilities,
+/// way points) and global properties.
 struct ResumptionData: Sendable {
     let hashID: String
     let app: EmulatedApp
@@ -215,6 +227,8 @@ public enum SDLHeadUnitControlError: Error, Hashable, Sendable, CustomStringConv
     case invalidAnswer(String)
     case unknownSoftButton(Int)
     case unknownCommand(Int)
+    /// No remote-control module of that type (and ID) is in the car.
+    case unknownModule(String)
 
     public var description: String {
         switch self {
@@ -223,6 +237,7 @@ public enum SDLHeadUnitControlError: Error, Hashable, Sendable, CustomStringConv
         case .invalidAnswer(let reason): "that answer does not fit what is on screen: \(reason)"
         case .unknownSoftButton(let id): "no soft button with ID \(id) is on screen"
         case .unknownCommand(let id): "no command with ID \(id) is in the menu"
+        case .unknownModule(let module): "the car has no remote-control module \(module)"
         }
     }
 }

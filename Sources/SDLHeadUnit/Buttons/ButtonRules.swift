@@ -45,18 +45,35 @@ extension SDLHeadUnitEmulator {
         await perform(effects)
     }
 
-    /// The driver taps a soft button of the app (on its screen or on what is on top).
+    /// The driver taps a soft button of the app (on its screen or on what is on top): the app
+    /// gets OnButtonEvent (down, up) and OnButtonPress with the button's ID. A button of an
+    /// alert, subtle alert or scrollable message then closes it with SUCCESS, unless its
+    /// `systemAction` is KEEP_CONTEXT; STEAL_FOCUS also brings the app to FULL.
     public func pressSoftButton(appID: String, id: Int, mode: ButtonPressMode = .short) async throws(SDLHeadUnitControlError) {
         guard let app = apps[appID] else { throw .unknownApp(appID) }
         let onTop = app.interaction.map { Self.softButtonIDs($0.request["softButtons"]) } ?? []
         let onScreen = Self.softButtonIDs(app.screen.show["softButtons"])
         guard onTop.contains(id) || onScreen.contains(id) else { throw .unknownSoftButton(id) }
         var effects = buttonNotifications(.customButton, mode: mode, customButtonID: id, to: appID)
-        if onTop.contains(id), let interaction = app.interaction, interaction.kind == .alert || interaction.kind == .subtleAlert || interaction.kind == .scrollableMessage {
-            // The alert closes with the press; the app learns which button through OnButtonPress.
-            effects = finishInteraction(appID, with: .success()) + effects
+        let closable: Set<PendingInteraction.Kind> = [.alert, .subtleAlert, .scrollableMessage]
+        if onTop.contains(id), let interaction = app.interaction, closable.contains(interaction.kind) {
+            let action = Self.systemAction(of: id, in: interaction.request["softButtons"])
+            if action != .keepContext {
+                // The app learns which button through OnButtonPress, before the answer.
+                effects += finishInteraction(appID, with: .success())
+                if action == .stealFocus, app.hmiLevel != .full { effects += activationEffects(appID) }
+            }
         }
         await perform(effects)
+    }
+
+    /// The `systemAction` of soft button `id` (DEFAULT_ACTION when it has none).
+    static func systemAction(of id: Int, in buttons: SDLJSONValue?) -> SystemAction {
+        guard case .array(let items)? = buttons,
+              let button = items.first(where: { $0["softButtonID"] == .integer(id) }),
+              case .string(let action)? = button["systemAction"]
+        else { return .defaultAction }
+        return SystemAction(rawValue: action)
     }
 
     private func buttonNotifications(_ button: ButtonName, mode: ButtonPressMode, customButtonID: Int?, to appID: String) -> [Effect] {

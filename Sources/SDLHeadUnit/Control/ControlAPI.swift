@@ -39,7 +39,15 @@ public struct SDLHeadUnitControlAPI: Sendable {
 
     /// Answers `method path` with `body` (JSON or empty).
     public func handle(method: String, path: String, body: [UInt8] = []) async -> Answer {
-        let parts = path.split(separator: "?", maxSplits: 1).first.map { $0.split(separator: "/").map { String($0).removingPercentEncoding } } ?? []
+        let pathAndQuery = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let parts = pathAndQuery.first.map { $0.split(separator: "/").map { String($0).removingPercentEncoding } } ?? []
+        var query: [String: String] = [:]
+        if pathAndQuery.count == 2 {
+            for pair in pathAndQuery[1].split(separator: "&") {
+                let nameAndValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                query[String(nameAndValue[0]).removingPercentEncoding] = nameAndValue.count == 2 ? String(nameAndValue[1]).removingPercentEncoding : ""
+            }
+        }
         let input: SDLJSONValue
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
             input = .object([])
@@ -49,10 +57,10 @@ public struct SDLHeadUnitControlAPI: Sendable {
             return .error(400, "the body is not JSON")
         }
         do {
-            return try await route(method.uppercased(), parts, input)
+            return try await route(method.uppercased(), parts, query, input)
         } catch let error as SDLHeadUnitControlError {
             switch error {
-            case .unknownApp, .unknownSoftButton, .unknownCommand: return .error(404, error.description)
+            case .unknownApp, .unknownSoftButton, .unknownCommand, .unknownModule: return .error(404, error.description)
             case .nothingToAnswer: return .error(409, error.description)
             case .invalidAnswer: return .error(400, error.description)
             }
@@ -61,7 +69,7 @@ public struct SDLHeadUnitControlAPI: Sendable {
         }
     }
 
-    private func route(_ method: String, _ path: [String], _ input: SDLJSONValue) async throws -> Answer {
+    private func route(_ method: String, _ path: [String], _ query: [String: String], _ input: SDLJSONValue) async throws -> Answer {
         /// The path's `*` parts when `method` and `pattern` match.
         func match(_ verb: String, _ pattern: String) -> [String]? {
             let expected = pattern.split(separator: "/").map(String.init)
@@ -175,6 +183,11 @@ public struct SDLHeadUnitControlAPI: Sendable {
             try await headUnit.pressSoftButton(appID: appID, id: id, mode: try Self.mode(input))
             return .done
         }
+        if let captured = match("POST", "apps/*/subtle-alert/press") {
+            // The driver taps the subtle alert itself (not one of its soft buttons).
+            try await headUnit.pressSubtleAlert(appID: captured[0])
+            return .done
+        }
         if let captured = match("POST", "apps/*/commands/*/select") {
             let appID = captured[0]
             let id = captured[1]
@@ -219,6 +232,51 @@ public struct SDLHeadUnitControlAPI: Sendable {
                 }
             }
             return .json(await headUnit.vehicleData())
+        }
+        if match("GET", "waypoints") != nil {
+            return .json(.object([.init(key: "wayPoints", value: SDLHeadUnitEmulator.wayPointsJSON(await headUnit.wayPoints))]))
+        }
+        if match("PUT", "waypoints") != nil {
+            // {"wayPoints": [LocationDetails, ...]}: the new route; subscribed apps hear it.
+            guard case .array(let items)? = input["wayPoints"] else { return .error(400, #"expected {"wayPoints": [{"locationName": "...", "coordinate": {...}}, ...]}"#) }
+            var points: [LocationDetails] = []
+            for (index, item) in items.enumerated() {
+                do {
+                    points.append(try SDLJSON.decode(LocationDetails.self, from: item.jsonBytes).value)
+                } catch {
+                    return .error(400, "wayPoints[\(index)]: \(error.errors.first.map { "\($0)" } ?? "\(error)")")
+                }
+            }
+            await headUnit.setWayPoints(points)
+            return .done
+        }
+        if match("PUT", "rc/consent") != nil {
+            // {"allowed": false}: the driver's answer to the next consent requests.
+            guard case .bool(let allowed)? = input["allowed"] else { return .error(400, #"expected {"allowed": true | false}"#) }
+            await headUnit.setRemoteControlConsent(allowed)
+            return .done
+        }
+        if let captured = match("GET", "rc/*") ?? match("GET", "rc/*/*") {
+            // /rc/CLIMATE, /rc/CLIMATE?moduleId=C1A or /rc/CLIMATE/C1A: the module's data.
+            let type = ModuleType(rawValue: captured[0])
+            guard type.isRecognized else { return .error(404, "\(captured[0]) is not a module type of the spec") }
+            let moduleID = captured.count > 1 ? captured[1] : query["moduleId"]
+            guard let data = await headUnit.moduleData(type, moduleID: moduleID) else {
+                throw SDLHeadUnitControlError.unknownModule([captured[0], moduleID].compactMap { $0 }.joined(separator: " "))
+            }
+            return .json((try? SDLJSONValue(parsing: SDLJSON.encode(data))) ?? .object([]))
+        }
+        if match("PUT", "rc") != nil {
+            // A ModuleData: {"moduleType": "CLIMATE", "moduleId": "C0A", "climateControlData": {...}}.
+            let data: ModuleData
+            do {
+                data = try SDLJSON.decode(ModuleData.self, from: input.jsonBytes).value
+            } catch {
+                return .error(400, "moduleData: \(error.errors.first.map { "\($0)" } ?? "\(error)")")
+            }
+            try await headUnit.setModuleData(data)
+            let now = await headUnit.moduleData(data.moduleType, moduleID: data.moduleId)
+            return .json(now.flatMap { try? SDLJSONValue(parsing: SDLJSON.encode($0)) } ?? .object([]))
         }
         if match("PUT", "policy") != nil {
             do {

@@ -2,31 +2,45 @@ import SDLProtocol
 import SDLRPC
 import SDLRuntime
 
-/// Alerts, choices, sliders and scrollable messages: they wait on top of the app's screen for the
-/// driver (the control methods) or their timeout, then answer as SDL Core does.
+/// Alerts, subtle alerts, choices, sliders, scrollable messages and audio pass-thru: they wait on
+/// top of the app's screen for the driver (the control methods), their timeout or the app, then
+/// answer as SDL Core does.
 extension SDLHeadUnitEmulator {
+    /// Puts an interaction on top of the app's screen, answered later by the driver, by
+    /// `timeout` (nil: no timer, the interaction ends itself) or by the app. An Alert aborts
+    /// whatever else is on top ("an alert will abort any SDL operation that is in-progress,
+    /// except an already-in-progress alert"); anything else finding the screen taken is REJECTED.
     func startInteraction(
-        _ kind: PendingInteraction.Kind, rpc: SDLRPCPayload, appID: String, cancelID: Int?, waits: Bool, timeout: Duration
+        _ kind: PendingInteraction.Kind, rpc: SDLRPCPayload, appID: String, cancelID: Int?, timeout: Duration?
     ) -> (Reply, [Effect]) {
         guard let app = apps[appID] else { return (.failure(.applicationNotRegistered, nil), []) }
-        if kind == .alert || kind == .subtleAlert, case .object(let members)? = try? SDLJSONValue(parsing: rpc.json),
+        let request = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
+        let isAlert = kind == .alert || kind == .subtleAlert
+        if isAlert, case .object(let members) = request,
            !members.contains(where: { ["alertText1", "alertText2", "alertText3", "ttsChunks", "softButtons", "alertIcon"].contains($0.key) })
         {
             return (.failure(.invalidData, "RPC.msg_params: an alert needs text, speech or soft buttons"), [])
         }
-        guard waits else { return (.success(), []) }
-        guard app.interaction == nil else {
-            return (.failure(.rejected, "\(app.interaction!.kind.rawValue) is already on top"), [])
+        let prompt = request[kind == .audioPassThru ? "initialPrompt" : "ttsChunks"]
+        let speech = checkSpeech(prompt, appID: appID)
+        if case .missingFile = speech { return (speech.reply, []) }
+        var effects: [Effect] = []
+        if let onTop = app.interaction {
+            let onTopIsAlert = onTop.kind == .alert || onTop.kind == .subtleAlert
+            guard kind == .alert, !onTopIsAlert else {
+                return (.failure(.rejected, "\(onTop.kind.rawValue) is already on top"), [])
+            }
+            effects += finishInteraction(appID, with: .failure(.aborted, "aborted by an Alert"))
         }
         interactionSerial += 1
-        let interaction = PendingInteraction(
-            kind: kind, correlationID: rpc.correlationID, functionID: rpc.functionID, cancelID: cancelID,
-            request: (try? SDLJSONValue(parsing: rpc.json)) ?? .object([]), serial: interactionSerial)
+        var interaction = PendingInteraction(
+            kind: kind, correlationID: rpc.correlationID, functionID: rpc.functionID, cancelID: cancelID, request: request, serial: interactionSerial)
+        if case .unsupportedType(let info) = speech { interaction.speechWarning = info }
         apps[appID]?.interaction = interaction
-        apps[appID]?.systemContext = kind == .alert || kind == .subtleAlert ? .alert : .hmiObscured
-        scheduleTimeout(of: interaction, appID: appID, after: timeout)
+        apps[appID]?.systemContext = isAlert ? .alert : .hmiObscured
+        if let timeout { scheduleTimeout(of: interaction, appID: appID, after: timeout) }
         emit(.interactionStarted(appID: appID, kind: kind.rawValue))
-        return (.deferred, [hmiStatus(of: appID)])
+        return (.deferred, effects + [hmiStatus(of: appID)])
     }
 
     func performInteraction(_ request: PerformInteraction, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
@@ -34,11 +48,16 @@ extension SDLHeadUnitEmulator {
         if let missing = request.interactionChoiceSetIDList.first(where: { app.choiceSets[$0] == nil }) {
             return (.failure(.invalidId, "no choice set \(missing)"), [])
         }
-        return startInteraction(.performInteraction, rpc: rpc, appID: appID, cancelID: request.cancelID, waits: true, timeout: .milliseconds(request.timeout ?? 10_000))
+        return startInteraction(.performInteraction, rpc: rpc, appID: appID, cancelID: request.cancelID, timeout: .milliseconds(request.timeout ?? 10_000))
     }
 
+    /// CancelInteraction for Alert, SubtleAlert, PerformInteraction, Slider and
+    /// ScrollableMessage: the interaction answers ABORTED, CancelInteraction SUCCESS. Nothing
+    /// matching on top (or an audio pass-thru, which only the app's EndAudioPassThru or the
+    /// driver ends): IGNORED.
     func cancelInteraction(_ request: CancelInteraction, appID: String) -> (Reply, [Effect]) {
-        guard let interaction = apps[appID]?.interaction, interaction.functionID == UInt32(clamping: request.functionID),
+        guard let interaction = apps[appID]?.interaction, interaction.kind != .audioPassThru,
+              interaction.functionID == UInt32(clamping: request.functionID),
               request.cancelID == nil || request.cancelID == interaction.cancelID
         else {
             return (.failure(.ignored, "nothing to cancel"), [])
@@ -59,7 +78,7 @@ extension SDLHeadUnitEmulator {
         guard let interaction = apps[appID]?.interaction, interaction.serial == serial else { return }
         let reply: Reply
         switch interaction.kind {
-        case .alert, .subtleAlert, .scrollableMessage: reply = .success()
+        case .alert, .subtleAlert, .scrollableMessage, .audioPassThru: reply = .success()
         case .performInteraction, .slider: reply = .failure(.timedOut, nil)
         }
         await perform(finishInteraction(appID, with: reply))
@@ -70,7 +89,13 @@ extension SDLHeadUnitEmulator {
         guard let interaction = apps[appID]?.interaction else { return [] }
         apps[appID]?.interaction = nil
         apps[appID]?.keyboardEntry = nil
+        apps[appID]?.audioCapture = nil
         apps[appID]?.systemContext = .main
+        var reply = reply
+        if let warning = interaction.speechWarning, reply.resultCode == .success {
+            // SDL Core's answer when the HMI could not speak part of the prompt.
+            reply = reply.with(.warnings, info: warning)
+        }
         let response = SDLRPCPayload(rpcType: .response, functionID: interaction.functionID, correlationID: interaction.correlationID, json: reply.json)
         return [.notify(appID: appID, response), hmiStatus(of: appID)]
     }
@@ -87,7 +112,8 @@ extension SDLHeadUnitEmulator {
         switch (answer, interaction.kind) {
         case (.cancel, _):
             reply = .failure(.aborted, "cancelled by the driver")
-        case (.dismiss, .alert), (.dismiss, .subtleAlert), (.dismiss, .scrollableMessage):
+        case (.dismiss, .alert), (.dismiss, .subtleAlert), (.dismiss, .scrollableMessage), (.dismiss, .audioPassThru):
+            // An audio pass-thru's Done button: the recording ends with SUCCESS.
             reply = .success()
         case (.choice(let choiceID), .performInteraction):
             guard choices(of: interaction, in: app).contains(choiceID) else { throw .invalidAnswer("choice \(choiceID) is not offered") }
@@ -106,6 +132,18 @@ extension SDLHeadUnitEmulator {
             throw .invalidAnswer("\(answer) does not answer a \(interaction.kind.rawValue)")
         }
         await perform(finishInteraction(appID, with: reply))
+    }
+
+    /// The driver taps the subtle alert (not one of its soft buttons): as the spec asks, the app
+    /// is opened (FULL), then gets OnSubtleAlertPressed, and the SubtleAlert is answered SUCCESS.
+    public func pressSubtleAlert(appID: String) async throws(SDLHeadUnitControlError) {
+        guard let app = apps[appID] else { throw .unknownApp(appID) }
+        guard let interaction = app.interaction else { throw .nothingToAnswer(appID: appID) }
+        guard interaction.kind == .subtleAlert else { throw .invalidAnswer("a \(interaction.kind.rawValue) is on top, not a subtle alert") }
+        var effects = app.hmiLevel == .full ? [] : activationEffects(appID)
+        effects.append(notification(OnSubtleAlertPressed(), to: appID))
+        effects += finishInteraction(appID, with: .success())
+        await perform(effects)
     }
 
     /// The driver types on the keyboard of a KEYBOARD interaction, one key at a time: each key
@@ -146,7 +184,7 @@ public enum SDLUserAnswer: Sendable, Hashable {
     case sliderPosition(Int)
     /// Types on the keyboard of a PerformInteraction with layout KEYBOARD.
     case text(String)
-    /// Closes an alert or scrollable message.
+    /// Closes an alert or scrollable message; Done on an audio pass-thru.
     case dismiss
     /// Backs out: the request is answered ABORTED.
     case cancel

@@ -38,11 +38,9 @@ extension SDLHeadUnitEmulator {
         case .phoneCall: value = ("phoneCapability", Self.json(#"{"dialNumberEnabled":true}"#))
         case .videoStreaming:
             value = ("videoStreamingCapability", Self.json(#"{"preferredResolution":{"resolutionWidth":800,"resolutionHeight":350},"maxBitrate":20000,"supportedFormats":[{"protocol":"RAW","codec":"H264"},{"protocol":"RTP","codec":"H264"}],"hapticSpatialDataSupported":true,"diagonalScreenSize":8,"pixelPerInch":117,"scale":1}"#))
-        case .remoteControl:
-            value = ("remoteControlCapability", Self.json(#"{"buttonCapabilities":[{"name":"VOLUME_UP","shortPressAvailable":true,"longPressAvailable":true,"upDownAvailable":true,"moduleInfo":{"moduleId":"radio"}}],"radioControlCapabilities":[{"moduleName":"Radio","moduleInfo":{"moduleId":"radio"},"radioEnableAvailable":true,"radioBandAvailable":true,"radioFrequencyAvailable":true}]}"#))
+        case .remoteControl: value = ("remoteControlCapability", remoteControl.capabilityJSON)
         case .appServices: value = ("appServicesCapabilities", appServicesCapability())
-        case .seatLocation:
-            value = ("seatLocationCapability", Self.json(#"{"rows":1,"columns":2,"levels":1,"seats":[{"grid":{"col":0,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},{"grid":{"col":1,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}}]}"#))
+        case .seatLocation: value = ("seatLocationCapability", RemoteControlState.seatLocationJSON)
         case .driverDistraction: value = ("driverDistractionCapability", Self.json(#"{"menuLength":10,"subMenuDepth":3}"#))
         default: value = nil
         }

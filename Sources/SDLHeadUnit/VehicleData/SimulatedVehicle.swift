@@ -18,6 +18,26 @@ public struct SDLSimulatedVehicle: Sendable {
     public private(set) var values: [String: SDLJSONValue]
     /// OEM custom items (RPC 6.0+) by name: any JSON, unchecked, as their format is the OEM's.
     public private(set) var customValues: [String: SDLJSONValue]
+    /// The navigation route (GetWayPoints, OnWayPointChange): the stops in order, the
+    /// destination last.
+    public var wayPoints: [LocationDetails] = Self.defaultWayPoints
+
+    /// A fuel stop on the way, then the destination, near the simulated GPS fix.
+    public static let defaultWayPoints: [LocationDetails] = [
+        LocationDetails(
+            coordinate: Coordinate(latitudeDegrees: 42.3086, longitudeDegrees: -83.2312), locationName: "Fuel stop",
+            addressLines: ["22000 Michigan Ave", "Dearborn, MI 48124"], locationDescription: "Fuel and coffee",
+            phoneNumber: "+1 313 555 0100",
+            searchAddress: OASISAddress(
+                countryName: "United States", countryCode: "US", postalCode: "48124", administrativeArea: "MI", locality: "Dearborn",
+                thoroughfare: "Michigan Ave", subThoroughfare: "22000")),
+        LocationDetails(
+            coordinate: Coordinate(latitudeDegrees: 42.3314, longitudeDegrees: -83.0458), locationName: "Destination",
+            addressLines: ["2 Woodward Ave", "Detroit, MI 48226"], locationDescription: "City centre",
+            searchAddress: OASISAddress(
+                countryName: "United States", countryCode: "US", postalCode: "48226", administrativeArea: "MI", locality: "Detroit",
+                thoroughfare: "Woodward Ave", subThoroughfare: "2")),
+    ]
 
     /// The custom item every emulated vehicle has, named as in the guide's example; the built-in
     /// policy grants it.

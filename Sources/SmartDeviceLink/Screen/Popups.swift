@@ -57,7 +57,7 @@ public struct SDLAlertView: Sendable {
 
 /// A small notification-style alert (RPC 7.0+): up to two lines, an icon, up to two soft
 /// buttons, speech; it does not interrupt what else is on the screen. Touching it dismisses it
-/// (the driver's tap arrives as OnSubtleAlertPressed: ``SDLSubtleAlertOutcome/pressed``).
+/// (the driver's tap arrives as OnSubtleAlertPressed: ``SDLAlertOutcome/pressed``).
 public struct SDLSubtleAlertView: Sendable {
     public var text: String?
     public var secondaryText: String?

@@ -1,4 +1,5 @@
 import SDLHeadUnit
+import SDLRuntime
 import SmartDeviceLink
 
 /// What the feature tests share: a manager of given app types in FULL, waiting for emulator events.
@@ -28,5 +29,13 @@ enum FeatureTestSupport {
     /// The functions the app sent, in order, among `functions`.
     static func requests(_ headUnit: SDLHeadUnitEmulator, appID: String, among functions: Set<String>) async -> [String] {
         await headUnit.recordedRPCs(appID: appID).filter { $0.direction == "in" && functions.contains($0.functionName) }.map(\.functionName)
+    }
+}
+
+extension SDLJSONValue {
+    /// An array's element; nil for other values or an index out of range.
+    subscript(_ index: Int) -> SDLJSONValue? {
+        guard case .array(let items) = self, items.indices.contains(index) else { return nil }
+        return items[index]
     }
 }

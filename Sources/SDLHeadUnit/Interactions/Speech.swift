@@ -1,0 +1,92 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// A Speak being spoken: answered when `Configuration.speakingTime` has passed, or ABORTED by a
+/// newer Speak of the same app.
+struct PendingSpeech: Sendable {
+    let correlationID: UInt32
+    let functionID: UInt32
+    /// The answer when speaking ends (SUCCESS, or WARNINGS for an unsupported chunk type).
+    let reply: Reply
+    /// Identifies this Speak for its timer, so a stale timer cannot answer a newer one.
+    let serial: Int
+}
+
+/// What the head unit makes of a prompt's TTS chunks.
+enum SpeechVerdict: Sendable, Equatable {
+    case speakable
+    /// A chunk type the head unit's `speechCapabilities` lack: spoken as far as possible, and
+    /// answered `success: true, WARNINGS` with this info (SDL Core's answer).
+    case unsupportedType(String)
+    /// A FILE chunk names a file the app has not uploaded: FILE_NOT_FOUND.
+    case missingFile(String)
+
+    /// The reply for a verdict that stops the request (`missingFile`); SUCCESS otherwise.
+    var reply: Reply {
+        switch self {
+        case .missingFile(let name): .failure(.fileNotFound, "One or more files needed for ttsChunks are not present: \(name)")
+        case .unsupportedType(let info): .success(.warnings, info: info)
+        case .speakable: .success()
+        }
+    }
+}
+
+/// Speak, and the TTS checks Alert, SubtleAlert and PerformAudioPassThru share.
+extension SDLHeadUnitEmulator {
+    /// SDL Core's info when the HMI cannot speak a chunk's type.
+    static let unsupportedPhonemeInfo = "Unsupported phoneme type sent in a prompt"
+
+    /// The chunk types the head unit speaks (the registration's `speechCapabilities`).
+    var speechCapabilities: Set<String> {
+        guard case .array(let types)? = configuration.capabilities["speechCapabilities"] else { return [] }
+        return Set(types.compactMap { if case .string(let type) = $0 { type } else { nil } })
+    }
+
+    /// Checks `chunks` (a JSON array of TTSChunk, or nil): FILE chunks must name an uploaded file,
+    /// and every type must be one the head unit speaks.
+    func checkSpeech(_ chunks: SDLJSONValue?, appID: String) -> SpeechVerdict {
+        guard case .array(let items)? = chunks else { return .speakable }
+        let store = fileStore(of: appID)
+        for case .string(let name)? in items.filter({ $0["type"] == .string("FILE") }).map({ $0["text"] }) where !store.exists(name) {
+            return .missingFile(name)
+        }
+        let supported = speechCapabilities
+        for case .string(let type)? in items.map({ $0["type"] }) where !supported.contains(type) {
+            return .unsupportedType(Self.unsupportedPhonemeInfo)
+        }
+        return .speakable
+    }
+
+    func speak(_ request: Speak, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        let verdict = checkSpeech((try? SDLJSONValue(parsing: rpc.json))?["ttsChunks"], appID: appID)
+        if case .missingFile = verdict { return (verdict.reply, []) }
+        var effects: [Effect] = []
+        if let speaking = apps[appID]?.speech {
+            // The newer Speak interrupts the one being spoken.
+            apps[appID]?.speech = nil
+            effects.append(.notify(appID: appID, SDLRPCPayload(
+                rpcType: .response, functionID: speaking.functionID, correlationID: speaking.correlationID,
+                json: Reply.failure(.aborted, "interrupted by a newer Speak").json)))
+        }
+        let speakingTime = configuration.speakingTime
+        guard speakingTime > .zero else { return (verdict.reply, effects) }
+        interactionSerial += 1
+        let serial = interactionSerial
+        apps[appID]?.speech = PendingSpeech(correlationID: rpc.correlationID, functionID: rpc.functionID, reply: verdict.reply, serial: serial)
+        let clock = configuration.clock
+        let deadline = clock.now + speakingTime
+        Task { [weak self] in
+            try? await clock.sleep(until: deadline)
+            await self?.speechEnded(appID: appID, serial: serial)
+        }
+        return (.deferred, effects)
+    }
+
+    private func speechEnded(appID: String, serial: Int) async {
+        guard let speaking = apps[appID]?.speech, speaking.serial == serial else { return }
+        apps[appID]?.speech = nil
+        await perform([.notify(appID: appID, SDLRPCPayload(
+            rpcType: .response, functionID: speaking.functionID, correlationID: speaking.correlationID, json: speaking.reply.json))])
+    }
+}
