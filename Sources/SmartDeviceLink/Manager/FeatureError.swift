@@ -45,10 +45,11 @@ extension SDLManager {
         return response
     }
 
-    /// A system capability from the cache, asked for when missing; nil when the head unit has none.
+    /// A system capability from the cache, asked for when missing (RPC 4.5+); nil when the head
+    /// unit has none or cannot tell.
     func capability(_ type: SystemCapabilityType) async -> SystemCapability? {
         if let cached = await systemCapabilities.capability(type) { return cached }
-        guard await systemCapabilities.isSupported(type) else { return nil }
+        guard await systemCapabilities.isSupported(type), negotiatedRPCVersion >= .version(4, 5) else { return nil }
         return try? await systemCapabilities.update(type)
     }
 

@@ -140,10 +140,11 @@ public actor SDLNavigationManager {
     /// Checks the navigation capability: the head unit must have one, and not say `false` for
     /// `flag` (older head units leave the flags out; then the policy decides).
     private func require(_ flag: KeyPath<NavigationCapability, Bool?>, _ what: String, _ manager: SDLManager) async throws(SDLFeatureError) {
-        guard let capability = await manager.capability(.navigation) else {
+        // Before RPC 4.5 nothing can be fetched: hmiCapabilities' word is all there is (the guide).
+        guard await manager.systemCapabilities.isSupported(.navigation) else {
             throw .unsupported("the head unit has no navigation to \(what)")
         }
-        if capability.navigationCapability?[keyPath: flag] == false {
+        if await manager.capability(.navigation)?.navigationCapability?[keyPath: flag] == false {
             throw .unsupported("the head unit's navigation cannot \(what)")
         }
     }

@@ -24,10 +24,11 @@ public actor SDLPhoneManager {
         let manager = try SDLFeatureError.required(link)
         let digits = String(number.filter(Self.dialableCharacters.contains))
         guard !digits.isEmpty else { throw .invalid("\"\(number)\" has nothing to dial") }
-        guard let capability = await manager.capability(.phoneCall) else {
+        // Before RPC 4.5 nothing can be fetched: hmiCapabilities' word is all there is (the guide).
+        guard await manager.systemCapabilities.isSupported(.phoneCall) else {
             throw .unsupported("the head unit has no phone capability")
         }
-        if capability.phoneCapability?.dialNumberEnabled == false {
+        if await manager.capability(.phoneCall)?.phoneCapability?.dialNumberEnabled == false {
             throw .unsupported("the head unit cannot dial numbers (dialNumberEnabled is false)")
         }
         _ = try await manager.feature(DialNumber(number: digits), timeout: .seconds(60))
