@@ -54,6 +54,18 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: "Bytes each app may store with PutFile.")
     var fileQuota = 100 * 1024 * 1024
 
+    @Option(help: "Seconds the head unit takes to speak each Speak (0: answered at once, as SDL Core with a stand-in HMI).")
+    var speakingTime: Double = 0
+
+    @Option(help: "Milliseconds of audio in each OnAudioPassThru chunk of the synthetic microphone.")
+    var audioChunkMilliseconds = 100
+
+    @Flag(help: "No phone paired over Bluetooth: DialNumber is REJECTED.")
+    var noPhone = false
+
+    @Flag(help: "The driver refuses remote-control consent (GetInteriorVehicleDataConsent answers false).")
+    var refuseConsent = false
+
     @Option(help: "Port of the HTTP control API (0: any free port); none without this option.")
     var controlPort: Int?
 
@@ -95,6 +107,13 @@ struct HeadUnit: AsyncParsableCommand {
         guard fileQuota >= 0 else { throw ValidationError("--file-quota must not be negative.") }
         configuration.fileQuota = fileQuota
         configuration.policyServerURL = policyURL
+        guard speakingTime >= 0, audioChunkMilliseconds > 0 else {
+            throw ValidationError("--speaking-time must not be negative and --audio-chunk-milliseconds must be positive.")
+        }
+        configuration.speakingTime = .milliseconds(Int(speakingTime * 1000))
+        configuration.audioPassThruChunkInterval = .milliseconds(audioChunkMilliseconds)
+        configuration.phoneConnected = !noPhone
+        configuration.remoteControlConsent = !refuseConsent
         let language = Language(rawValue: language)
         guard language.isRecognized else { throw ValidationError("--language \(self.language) is not a language of the spec.") }
         configuration.language = language
