@@ -24,19 +24,11 @@ struct AlertsTour {
         return await place.finish("alerts", [manager], steps: steps)
     }
 
-    private func step(_ label: String, steps: Steps, _ body: () async throws -> String) async {
-        do {
-            steps.pass("\(label): \(try await body())")
-        } catch {
-            steps.fail("\(label): \(error)")
-        }
-    }
-
     private var hasDriver: Bool { place.driver.controlURL != nil }
 
     private func popups(_ screen: SDLScreenManager, rpcVersion: SDLSpecVersion, steps: Steps) async {
         let (presses, pressed) = AsyncStream<String>.makeStream()
-        await step("alert", steps: steps) {
+        await steps.run("alert") {
             let alert = SDLAlertView(
                 text: "Traffic ahead", secondaryText: "20 min delay", buttons: [
                     SDLSoftButton(name: "reroute", text: "Reroute") { _ in pressed.yield("reroute") },
@@ -56,7 +48,7 @@ struct AlertsTour {
             return "Reroute pressed, its handler ran"
         }
         if rpcVersion >= .version(7, 0) {
-            await step("subtle alert", steps: steps) {
+            await steps.run("subtle alert") {
                 let shown = Task { try await screen.presentSubtleAlert(SDLSubtleAlertView(text: "New message", secondaryText: "From Ann", duration: .seconds(5))) }
                 guard hasDriver else { return "\(try await shown.value)" }
                 await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/subtle-alert/press", steps: steps)
@@ -70,14 +62,14 @@ struct AlertsTour {
             steps.note("no --control-url: no slider or scrollable message nobody would answer")
             return
         }
-        await step("slider", steps: steps) {
+        await steps.run("slider") {
             let slider = SDLSlider(ticks: 5, position: 1, header: "Fan speed", footer: .perPosition(["Off", "Low", "Mid", "High", "Max"]), timeout: .seconds(30))
             let shown = Task { try await screen.presentSlider(slider) }
             await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/interaction", #"{"sliderPosition": 4}"#, steps: steps)
             guard case .selected(let position) = try await shown.value, position == 4 else { throw TourError("position 4 was not returned") }
             return "position 4 (High)"
         }
-        await step("scrollable message", steps: steps) {
+        await steps.run("scrollable message") {
             let message = SDLScrollableMessage(
                 text: "Swift SDL toolkit.\n\nThis message scrolls; the driver closes it.", buttons: [SDLSoftButton(name: "ok", text: "OK")],
                 timeout: .seconds(30))
@@ -88,13 +80,13 @@ struct AlertsTour {
     }
 
     private func speechAndClock(_ screen: SDLScreenManager, steps: Steps) async {
-        await step("speak", steps: steps) {
+        await steps.run("speak") {
             let first = try await screen.speak("Welcome to the Swift SDL tour")
             let second = try await screen.speak(SDLSpeech([.text("one"), .silence, .text("two")]))
             guard first == .spoken, second == .spoken else { throw TourError("\(first), \(second)") }
             return "two prompts, the second after the first's answer"
         }
-        await step("media clock", steps: steps) {
+        await steps.run("media clock") {
             try await screen.setMediaClock(.countUp(from: .seconds(30), to: .seconds(253), indicator: .pause))
             try await screen.setMediaClock(.pause(indicator: .play))
             try await screen.setMediaClock(.resume(indicator: .pause))
@@ -104,7 +96,7 @@ struct AlertsTour {
     }
 
     private func microphone(_ screen: SDLScreenManager, steps: Steps) async {
-        await step("audio pass-thru", steps: steps) {
+        await steps.run("audio pass-thru") {
             let capture = try await screen.startAudioPassThru(SDLAudioPassThru(maxDuration: .seconds(2), text: "Listening…"))
             var pcm: [UInt8] = []
             for await chunk in capture { pcm += chunk }
@@ -119,7 +111,7 @@ struct AlertsTour {
     }
 
     private func climate(_ remoteControl: SDLRemoteControlManager, steps: Steps) async {
-        await step("climate", steps: steps) {
+        await steps.run("climate") {
             let now = try await remoteControl.data(of: .climate)
             let before = now.climateControlData?.desiredTemperature?.value ?? 0
             var change = ModuleData(moduleType: .climate, moduleId: now.moduleId)

@@ -56,6 +56,15 @@ final class Steps: @unchecked Sendable {
     private(set) var failed = false
     func pass(_ text: String) { print("✔ \(text)") }
     func note(_ text: String) { print("· \(text)") }
+
+    /// Runs one step: its description on success, its error on failure.
+    func run(_ label: String, _ body: () async throws -> String) async {
+        do {
+            pass("\(label): \(try await body())")
+        } catch {
+            fail("\(label): \(error)")
+        }
+    }
     func fail(_ text: String) {
         failed = true
         print("✘ \(text)")

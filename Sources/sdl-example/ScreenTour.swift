@@ -20,17 +20,9 @@ struct ScreenTour {
         return await place.finish("screen", [manager], steps: steps)
     }
 
-    private func step(_ label: String, steps: Steps, _ body: () async throws -> String) async {
-        do {
-            steps.pass("\(label): \(try await body())")
-        } catch {
-            steps.fail("\(label): \(error)")
-        }
-    }
-
     private func textAndTemplate(_ screen: SDLScreenManager, steps: Steps) async {
         let cover = SDLArtwork(bytes: SolidPNG.make(width: 120, height: 120, rgb: (0x8E, 0x24, 0xAA)), format: .png)
-        await step("text and image", steps: steps) {
+        await steps.run("text and image") {
             let result = try await screen.update {
                 $0.textField1 = "Swift SDL"
                 $0.textField2 = "Screen tour"
@@ -41,7 +33,7 @@ struct ScreenTour {
             guard shown.textField1 == "Swift SDL", shown.primaryGraphic == cover else { throw TourError("the head unit did not confirm it") }
             return "\(result), text first then the uploaded image"
         }
-        await step("template change", steps: steps) {
+        await steps.run("template change") {
             let colors = TemplateColorScheme(primaryColor: RGBColor(red: 0x1E, green: 0x88, blue: 0xE5))
             return "\(try await screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: colors))) (GRAPHIC_WITH_TEXT, day colours)"
         }
@@ -52,7 +44,7 @@ struct ScreenTour {
         let like = SDLSoftButton(name: "like", states: [
             SDLSoftButtonState(name: "off", text: "Like"), SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
         ]) { _ in pressed.yield() }
-        await step("soft buttons", steps: steps) {
+        await steps.run("soft buttons") {
             try await screen.setSoftButtons([like, SDLSoftButton(name: "skip", text: "Skip")])
             return "like and skip shown"
         }
@@ -62,7 +54,7 @@ struct ScreenTour {
         }
         await place.driver.control("POST", "/apps/\(place.appID)/softbuttons/\(id)/press", steps: steps)
         if await within(10, { for await _ in presses { return true }; return nil }) == true {
-            await step("soft button pressed", steps: steps) {
+            await steps.run("soft button pressed") {
                 try await screen.transition("like", to: "on")
                 return "like → on (Liked, highlighted)"
             }
@@ -73,15 +65,15 @@ struct ScreenTour {
 
     private func menu(_ screen: SDLScreenManager, steps: Steps) async {
         func cell(_ title: String) -> SDLMenuCell { SDLMenuCell(title: title) { _ in } }
-        await step("menu", steps: steps) {
+        await steps.run("menu") {
             try await screen.setMenu([cell("Play"), SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Display")])])
             return "Play, Settings › Audio, Display"
         }
-        await step("menu updated", steps: steps) {
+        await steps.run("menu updated") {
             try await screen.setMenu([cell("Play"), SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Language")]), cell("About")])
             return "Display → Language inside Settings, About added; the rest kept"
         }
-        await step("menu updated again", steps: steps) {
+        await steps.run("menu updated again") {
             try await screen.setMenu([cell("About"), cell("Play"), SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Language")])])
             return "About moved first"
         }
@@ -93,7 +85,7 @@ struct ScreenTour {
             return
         }
         let cells = ["Red", "Green", "Blue"].map { SDLChoiceCell(text: $0, voiceCommands: [$0]) }
-        await step("popup menu", steps: steps) {
+        await steps.run("popup menu") {
             try await screen.preloadChoices(cells)
             guard let id = await screen.preloadedChoiceID(cells[1]) else { throw TourError("Green was not preloaded") }
             let presented = Task { try await screen.present(SDLChoiceSet(title: "Colour", cells: cells, timeout: .seconds(30))) }
@@ -101,7 +93,7 @@ struct ScreenTour {
             guard case .selected(let cell, _, let trigger) = try await presented.value else { throw TourError("nothing was chosen") }
             return "\(cell.text) chosen by \(trigger.rawValue)"
         }
-        await step("keyboard", steps: steps) {
+        await steps.run("keyboard") {
             let keyboard = SDLKeyboard(initialText: "City", timeout: .seconds(30)) { entry in ["\(entry)ston", "\(entry)troit"] }
             let presented = Task { try await screen.presentKeyboard(keyboard) }
             await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/keyboard", #"{"type": "Bo"}"#, steps: steps)

@@ -92,9 +92,7 @@ import Testing
 
     @Test func anAlertTimesOutAsDismissed() async throws {
         let clock = ManualClock()
-        var configuration = SDLHeadUnitEmulator.Configuration()
-        configuration.clock = SDLClock(clock)
-        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        let headUnit = FeatureTestSupport.emulator(on: clock)
         let manager = try await ScreenTestSupport.start(headUnit, appID: Self.appID)
         let events = headUnit.events()
         let presented = Task { try await manager.screen.presentAlert(SDLAlertView(text: "Brief", duration: .seconds(3))) }
@@ -142,9 +140,7 @@ import Testing
 
     @Test func aSliderReturnsThePositionOrItsTimeout() async throws {
         let clock = ManualClock()
-        var configuration = SDLHeadUnitEmulator.Configuration()
-        configuration.clock = SDLClock(clock)
-        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        let headUnit = FeatureTestSupport.emulator(on: clock)
         let manager = try await ScreenTestSupport.start(headUnit, appID: Self.appID)
         let events = headUnit.events()
         let slider = SDLSlider(ticks: 3, position: 2, header: "Fan", footer: .perPosition(["Low", "Mid", "High"]), timeout: .seconds(10))

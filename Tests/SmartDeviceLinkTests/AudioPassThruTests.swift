@@ -9,10 +9,7 @@ import Testing
     static let appID = "microphone"
 
     static func emulator(_ clock: ManualClock) -> SDLHeadUnitEmulator {
-        var configuration = SDLHeadUnitEmulator.Configuration()
-        configuration.clock = SDLClock(clock)
-        configuration.audioPassThruChunkInterval = .milliseconds(100)
-        return SDLHeadUnitEmulator(configuration: configuration)
+        FeatureTestSupport.emulator(on: clock) { $0.audioPassThruChunkInterval = .milliseconds(100) }
     }
 
     @Test func aRecordingRunsToItsMaximumDurationWithEveryChunk() async throws {

@@ -79,9 +79,7 @@ import Testing
 
     @Test func nobodyChoosingIsATimeout() async throws {
         let clock = ManualClock()
-        var configuration = SDLHeadUnitEmulator.Configuration()
-        configuration.clock = SDLClock(clock)
-        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        let headUnit = FeatureTestSupport.emulator(on: clock)
         let manager = try await Self.start(headUnit)
         let events = headUnit.events()
         let presented = Task { try await manager.screen.present(SDLChoiceSet(title: "Pick", cells: [Self.red], timeout: .seconds(5))) }

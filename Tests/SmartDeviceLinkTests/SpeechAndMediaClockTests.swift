@@ -15,10 +15,7 @@ import Testing
         // The head unit takes a second per prompt and cuts one off when a new one comes: only
         // a manager that waits for each answer gets both spoken.
         let clock = ManualClock()
-        var configuration = SDLHeadUnitEmulator.Configuration()
-        configuration.clock = SDLClock(clock)
-        configuration.speakingTime = .seconds(1)
-        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        let headUnit = FeatureTestSupport.emulator(on: clock) { $0.speakingTime = .seconds(1) }
         let manager = try await ScreenTestSupport.start(headUnit, appID: Self.appID)
         let events = headUnit.events()
         let first = Task { try await manager.screen.speak("Turn left") }

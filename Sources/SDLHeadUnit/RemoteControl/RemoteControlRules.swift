@@ -25,6 +25,20 @@ extension SDLHeadUnitEmulator {
         return .success(index)
     }
 
+    /// The module an RC app addresses: DISALLOWED for an app that is not one, UNSUPPORTED_RESOURCE
+    /// for a module the car lacks.
+    private func controlledModule(_ type: ModuleType, id: String?, appID: String) -> Result<Int, RemoteControlRefusal> {
+        if let refusal = remoteControlRefusal(appID) { return .failure(RemoteControlRefusal(reply: refusal)) }
+        return module(type, id: id)
+    }
+
+    /// Gives the module to the app for a change (SetInteriorVehicleData, ButtonPress): REJECTED
+    /// from outside its service area, else `allocate`'s answer.
+    private func take(_ module: RemoteControlModule, for appID: String) -> Result<[Effect], RemoteControlRefusal> {
+        if let refusal = seatRefusal(appID, module: module) { return .failure(RemoteControlRefusal(reply: refusal)) }
+        return allocate(module.key, to: appID, shared: module.info.allowMultipleAccess ?? true)
+    }
+
     /// The app's seat: SetGlobalProperties `userLocation.grid`, the driver's seat by default.
     func userSeat(of appID: String) -> Grid {
         if let grid = apps[appID]?.screen.globalProperties["userLocation"]?["grid"],
@@ -101,9 +115,8 @@ extension SDLHeadUnitEmulator {
     // MARK: Requests
 
     func getInteriorVehicleData(_ request: GetInteriorVehicleData, appID: String) -> (Reply, [Effect]) {
-        if let refusal = remoteControlRefusal(appID) { return (refusal, []) }
         let index: Int
-        switch module(request.moduleType, id: request.moduleId) {
+        switch controlledModule(request.moduleType, id: request.moduleId, appID: appID) {
         case .success(let found): index = found
         case .failure(let refusal): return (refusal.reply, [])
         }
@@ -121,10 +134,9 @@ extension SDLHeadUnitEmulator {
     }
 
     func setInteriorVehicleData(_ request: SetInteriorVehicleData, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
-        if let refusal = remoteControlRefusal(appID) { return (refusal, []) }
         let type = request.moduleData.moduleType
         let index: Int
-        switch module(type, id: request.moduleData.moduleId) {
+        switch controlledModule(type, id: request.moduleData.moduleId, appID: appID) {
         case .success(let found): index = found
         case .failure(let refusal): return (refusal.reply, [])
         }
@@ -148,9 +160,8 @@ extension SDLHeadUnitEmulator {
             }
             return (.failure(.invalidData, "\(module.dataKey) has nothing to set"), [])
         }
-        if let refusal = seatRefusal(appID, module: module) { return (refusal, []) }
         var effects: [Effect]
-        switch allocate(module.key, to: appID, shared: module.info.allowMultipleAccess ?? true) {
+        switch take(module, for: appID) {
         case .success(let status): effects = status
         case .failure(let refusal): return (refusal.reply, [])
         }
@@ -174,9 +185,8 @@ extension SDLHeadUnitEmulator {
     }
 
     func releaseInteriorVehicleDataModule(_ request: ReleaseInteriorVehicleDataModule, appID: String) -> (Reply, [Effect]) {
-        if let refusal = remoteControlRefusal(appID) { return (refusal, []) }
         let index: Int
-        switch module(request.moduleType, id: request.moduleId) {
+        switch controlledModule(request.moduleType, id: request.moduleId, appID: appID) {
         case .success(let found): index = found
         case .failure(let refusal): return (refusal.reply, [])
         }
@@ -189,9 +199,8 @@ extension SDLHeadUnitEmulator {
     }
 
     func buttonPress(_ request: ButtonPress, appID: String) -> (Reply, [Effect]) {
-        if let refusal = remoteControlRefusal(appID) { return (refusal, []) }
         let index: Int
-        switch module(request.moduleType, id: request.moduleId) {
+        switch controlledModule(request.moduleType, id: request.moduleId, appID: appID) {
         case .success(let found): index = found
         case .failure(let refusal): return (refusal.reply, [])
         }
@@ -199,9 +208,8 @@ extension SDLHeadUnitEmulator {
         guard module.buttons.contains(request.buttonName) else {
             return (.failure(.invalidData, "\(module.info.moduleId) has no \(request.buttonName.rawValue) button"), [])
         }
-        if let refusal = seatRefusal(appID, module: module) { return (refusal, []) }
         var effects: [Effect]
-        switch allocate(module.key, to: appID, shared: module.info.allowMultipleAccess ?? true) {
+        switch take(module, for: appID) {
         case .success(let status): effects = status
         case .failure(let refusal): return (refusal.reply, [])
         }

@@ -68,7 +68,8 @@ public actor SDLNavigationManager {
     public func send(_ destination: SDLDestination) async throws(SDLFeatureError) {
         let manager = try SDLFeatureError.required(link)
         try await require(\.sendLocationEnabled, "send locations", manager)
-        if let artwork = destination.image, !artwork.isStaticIcon, await !manager.files.hasFile(named: artwork.name) {
+        if let artwork = destination.image {
+            // Skipped for a static icon or an image the head unit has.
             do { _ = try await manager.files.upload(artwork) } catch { throw .invalid("the destination's image was not uploaded: \(error)") }
         }
         if let lines = destination.addressLines, lines.count > 4 { throw .invalid("a destination has at most 4 address lines, not \(lines.count)") }

@@ -181,8 +181,8 @@ extension SDLScreenManager {
         guard let manager = link.manager else { throw .stopped }
         let lines = await manager.negotiatedRPCVersion >= .version(7, 1)
         for cell in cells where preloadedChoices[cell] == nil {
-            for artwork in [cell.artwork, cell.secondaryArtwork].compactMap({ $0 }) where !artwork.isStaticIcon {
-                do { _ = try await manager.files.upload(artwork) } catch { throw .upload(artwork, error) }
+            for artwork in [cell.artwork, cell.secondaryArtwork].compactMap({ $0 }) {
+                try await upload(artwork, manager: manager)
             }
             let id = nextChoiceID
             nextChoiceID += 1

@@ -161,8 +161,8 @@ extension SDLScreenManager {
         }
         collect(cells)
         var seen: Set<String> = []
-        for artwork in artworks where !artwork.isStaticIcon && seen.insert(artwork.name).inserted {
-            do { _ = try await manager.files.upload(artwork) } catch { throw .upload(artwork, error) }
+        for artwork in artworks where seen.insert(artwork.name).inserted {
+            try await upload(artwork, manager: manager)
         }
     }
 
@@ -190,9 +190,7 @@ extension SDLScreenManager {
 
     func applyMenuTitle(_ title: String?, icon: SDLArtwork?) async throws(SDLScreenError) {
         guard let manager = link.manager else { throw .stopped }
-        if let icon, !icon.isStaticIcon {
-            do { _ = try await manager.files.upload(icon) } catch { throw .upload(icon, error) }
-        }
+        if let icon { try await upload(icon, manager: manager) }
         _ = try await request(SetGlobalProperties(menuTitle: title, menuIcon: icon?.image), manager: manager)
     }
 

@@ -78,42 +78,58 @@ extension SDLScreenManager {
 
     // MARK: Operations
 
+    /// What alerts and subtle alerts prepare alike, in order: speech files uploaded, the icon,
+    /// the buttons' images, the lines fitted to the display's `fields`.
+    private struct AlertParts {
+        let tts: [TTSChunk]?
+        let icon: Image?
+        let softButtons: [SoftButton]?
+        let lines: [String?]
+        let presses: PopupPresses
+    }
+
+    private func alertParts(
+        lines: [String], fields: [TextFieldName], audio: SDLSpeech?, icon: SDLArtwork?, iconField: ImageFieldName,
+        buttons: [SDLSoftButton], watchesSubtleAlert: Bool, manager: SDLManager
+    ) async throws(SDLScreenError) -> AlertParts {
+        let window = await manager.systemCapabilities.defaultMainWindowCapability
+        let tts = try await prepare(audio, manager: manager)
+        let image = try await popupIcon(icon, field: iconField, manager: manager, window: window)
+        let softButtons = try await popupButtons(buttons, manager: manager, window: window)
+        return AlertParts(
+            tts: tts, icon: image, softButtons: softButtons.softButtons.nilIfEmpty, lines: TextFitting.fit(lines, into: fields, window),
+            presses: PopupPresses(softButtons.handlers, watchesSubtleAlert: watchesSubtleAlert))
+    }
+
     func show(_ alert: SDLAlertView) async throws(SDLScreenError) -> SDLAlertOutcome {
         guard let manager = link.manager else { throw .stopped }
-        let window = await manager.systemCapabilities.defaultMainWindowCapability
-        let tts = try await prepare(alert.audio, manager: manager)
-        let icon = try await popupIcon(alert.icon, manager: manager, window: window)
-        let buttons = try await popupButtons(alert.buttons, manager: manager, window: window)
-        let lines = TextFitting.fit(alert.lines, into: [.alertText1, .alertText2, .alertText3], window)
-        let presses = PopupPresses(buttons.handlers)
-        let observation = presses.observe(manager)
+        let parts = try await alertParts(
+            lines: alert.lines, fields: [.alertText1, .alertText2, .alertText3], audio: alert.audio, icon: alert.icon, iconField: .alertIcon,
+            buttons: alert.buttons, watchesSubtleAlert: false, manager: manager)
+        let observation = parts.presses.observe(manager)
         defer { observation.cancel() }
         let response = try await runModal(manager, headUnitTimeout: { .milliseconds($0.duration ?? 5_000) }) { cancelID in
             Alert(
-                alertText1: lines[0], alertText2: lines[1], alertText3: lines[2], ttsChunks: tts,
+                alertText1: parts.lines[0], alertText2: parts.lines[1], alertText3: parts.lines[2], ttsChunks: parts.tts,
                 duration: alert.duration.map(Self.milliseconds), playTone: alert.playTone ? true : nil,
-                progressIndicator: alert.showWaitIndicator ? true : nil, softButtons: buttons.softButtons.nilIfEmpty,
-                alertIcon: icon, cancelID: cancelID)
+                progressIndicator: alert.showWaitIndicator ? true : nil, softButtons: parts.softButtons, alertIcon: parts.icon, cancelID: cancelID)
         }
-        return try alertOutcome(Alert.functionName, response.resultCode, response.success, response.info, presses)
+        return try alertOutcome(Alert.functionName, response.resultCode, response.success, response.info, parts.presses)
     }
 
     func show(_ alert: SDLSubtleAlertView) async throws(SDLScreenError) -> SDLAlertOutcome {
         guard let manager = link.manager else { throw .stopped }
-        let window = await manager.systemCapabilities.defaultMainWindowCapability
-        let tts = try await prepare(alert.audio, manager: manager)
-        let icon = try await popupIcon(alert.icon, field: .subtleAlertIcon, manager: manager, window: window)
-        let buttons = try await popupButtons(alert.buttons, manager: manager, window: window)
-        let lines = TextFitting.fit(alert.lines, into: [.subtleAlertText1, .subtleAlertText2], window)
-        let presses = PopupPresses(buttons.handlers, watchesSubtleAlert: true)
-        let observation = presses.observe(manager)
+        let parts = try await alertParts(
+            lines: alert.lines, fields: [.subtleAlertText1, .subtleAlertText2], audio: alert.audio, icon: alert.icon,
+            iconField: .subtleAlertIcon, buttons: alert.buttons, watchesSubtleAlert: true, manager: manager)
+        let observation = parts.presses.observe(manager)
         defer { observation.cancel() }
         let response = try await runModal(manager, headUnitTimeout: { .milliseconds($0.duration ?? 5_000) }) { cancelID in
             SubtleAlert(
-                alertText1: lines[0], alertText2: lines[1], alertIcon: icon, ttsChunks: tts,
-                duration: alert.duration.map(Self.milliseconds), softButtons: buttons.softButtons.nilIfEmpty, cancelID: cancelID)
+                alertText1: parts.lines[0], alertText2: parts.lines[1], alertIcon: parts.icon, ttsChunks: parts.tts,
+                duration: alert.duration.map(Self.milliseconds), softButtons: parts.softButtons, cancelID: cancelID)
         }
-        return try alertOutcome(SubtleAlert.functionName, response.resultCode, response.success, response.info, presses)
+        return try alertOutcome(SubtleAlert.functionName, response.resultCode, response.success, response.info, parts.presses)
     }
 
     private func alertOutcome(
@@ -176,16 +192,14 @@ extension SDLScreenManager {
     /// The icon, uploaded, when the head unit shows one (RPC 6.0+ and an `alertIcon` image
     /// field); otherwise nil with a log line.
     private func popupIcon(
-        _ artwork: SDLArtwork?, field: ImageFieldName = .alertIcon, manager: SDLManager, window: WindowCapability?
+        _ artwork: SDLArtwork?, field: ImageFieldName, manager: SDLManager, window: WindowCapability?
     ) async throws(SDLScreenError) -> Image? {
         guard let artwork else { return nil }
         guard await manager.negotiatedRPCVersion >= .version(6, 0), TextFitting.has(field, window) else {
             logger.info("the head unit shows no alert icon; sent without it")
             return nil
         }
-        if !artwork.isStaticIcon, await !manager.files.hasFile(named: artwork.name) {
-            do { _ = try await manager.files.upload(artwork) } catch { throw .upload(artwork, error) }
-        }
+        try await upload(artwork, manager: manager)
         return artwork.image
     }
 
@@ -201,9 +215,7 @@ extension SDLScreenManager {
             guard let state = button.states.first(where: { $0.name == button.initialState }) else { continue }
             var image: Image?
             if let artwork = state.artwork, imageSupported {
-                if !artwork.isStaticIcon, await !manager.files.hasFile(named: artwork.name) {
-                    do { _ = try await manager.files.upload(artwork) } catch { throw .upload(artwork, error) }
-                }
+                try await upload(artwork, manager: manager)
                 image = artwork.image
             }
             let id = nextPopupButtonID

@@ -113,9 +113,7 @@ extension SDLScreenManager {
             for (index, item) in voiceHelp.enumerated() {
                 var image: Image?
                 if let artwork = item.artwork, showsImages {
-                    if !artwork.isStaticIcon, await !manager.files.hasFile(named: artwork.name) {
-                        do { _ = try await manager.files.upload(artwork) } catch { throw .upload(artwork, error) }
-                    }
+                    try await upload(artwork, manager: manager)
                     image = artwork.image
                 }
                 built.append(VrHelpItem(text: item.text, image: image, position: index + 1))

@@ -248,7 +248,7 @@ public actor SDLScreenManager {
         let missing = softButtonBoard.shownStates.compactMap(\.state.artwork).filter { !onHeadUnit.contains($0.name) }
         guard !missing.isEmpty else { return }
         for artwork in Set(missing) {
-            do { _ = try await files.upload(artwork) } catch { throw .upload(artwork, error) }
+            try await upload(artwork, manager: manager)
         }
         let complete = softButtonBoard.softButtons(imageSupported: true) { _ in true }
         if complete != shownSoftButtons {
@@ -420,11 +420,7 @@ public actor SDLScreenManager {
         guard !pendingImages.isEmpty else { return }
         var imageShow = Show()
         for (field, artwork) in pendingImages {
-            do {
-                _ = try await manager.files.upload(artwork)
-            } catch {
-                throw .upload(artwork, error)
-            }
+            try await upload(artwork, manager: manager)
             set(&imageShow, field, artwork)
         }
         try await send(imageShow, manager: manager)
@@ -479,6 +475,12 @@ public actor SDLScreenManager {
 
     private func send(_ show: Show, manager: SDLManager) async throws(SDLScreenError) {
         _ = try await request(show, manager: manager)
+    }
+
+    /// Uploads an image the screen needs; the file manager skips static icons and images the
+    /// head unit has already.
+    func upload(_ artwork: SDLArtwork, manager: SDLManager) async throws(SDLScreenError) {
+        do { _ = try await manager.files.upload(artwork) } catch { throw .upload(artwork, error) }
     }
 
     /// Sends a request; an unsuccessful answer (other than WARNINGS) throws `refused`.

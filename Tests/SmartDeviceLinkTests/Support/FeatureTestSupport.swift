@@ -1,4 +1,5 @@
 import SDLHeadUnit
+import SDLTestSupport
 import SDLRuntime
 import SmartDeviceLink
 
@@ -11,6 +12,16 @@ enum FeatureTestSupport {
         try await manager.start()
         _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
         return manager
+    }
+
+    /// An emulator whose timeouts and timings run on `clock`, set up further by `configure`.
+    static func emulator(
+        on clock: ManualClock, _ configure: (inout SDLHeadUnitEmulator.Configuration) -> Void = { _ in }
+    ) -> SDLHeadUnitEmulator {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.clock = SDLClock(clock)
+        configure(&configuration)
+        return SDLHeadUnitEmulator(configuration: configuration)
     }
 
     /// Returns once `count` events matching `match` went by.
