@@ -149,8 +149,7 @@ extension SDLScreenManager {
 
     /// Queues an interaction; cancelling the calling task cancels it (see `cancelInteraction`).
     func presentInteraction(_ work: Work) async throws(SDLScreenError) -> Outcome {
-        nextID += 1
-        let id = nextID
+        let id = nextOperationID()
         do {
             return try await withTaskCancellationHandler {
                 try await enqueue(work, id: id)

@@ -130,9 +130,4 @@ extension SDLScreenManager {
         guard let manager = link.manager else { throw .stopped }
         _ = try await request(ResetGlobalProperties(properties: properties), manager: manager)
     }
-
-    func nextOperationID() -> Int {
-        nextID += 1
-        return nextID
-    }
 }

@@ -192,8 +192,7 @@ public actor SDLScreenManager {
     /// Presses of one soft button, for as long as the stream is read.
     public func softButtonPresses(_ name: String) -> AsyncStream<OnButtonPress> {
         let (stream, continuation) = AsyncStream<OnButtonPress>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        nextID += 1
-        let id = nextID
+        let id = nextOperationID()
         pressReaders[name, default: [:]][id] = continuation
         continuation.onTermination = { [weak self] _ in Task { await self?.removePressReader(name, id) } }
         return stream
@@ -260,11 +259,16 @@ public actor SDLScreenManager {
     // MARK: The queue
 
     func enqueue(_ work: Work) async throws(SDLScreenError) -> SDLScreenUpdateResult {
-        nextID += 1
-        switch try await enqueue(work, id: nextID) {
+        switch try await enqueue(work, id: nextOperationID()) {
         case .superseded: return .superseded
         default: return .applied
         }
+    }
+
+    /// A fresh ID for an operation (or a press reader).
+    func nextOperationID() -> Int {
+        nextID += 1
+        return nextID
     }
 
     /// Queues `work` under `id` and waits for its outcome.
