@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "SDLTransport", targets: ["SDLTransport"]),
         .library(name: "SmartDeviceLink", targets: ["SmartDeviceLink"]),
         .library(name: "SDLAsyncHTTPClient", targets: ["SDLAsyncHTTPClient"]),
+        .library(name: "SDLWebSocket", targets: ["SDLWebSocket"]),
+        .library(name: "SDLCloudServer", targets: ["SDLCloudServer"]),
         .library(name: "SDLHeadUnit", targets: ["SDLHeadUnit"]),
         .library(name: "SDLHeadUnitControl", targets: ["SDLHeadUnitControl"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
@@ -29,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
@@ -91,6 +94,26 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // SDL over WebSocket (binary messages, ws and wss), both sides: the listener a cloud app
+        // serves on and the client a head unit dials with. Apart because of TLS (swift-nio-ssl).
+        .target(
+            name: "SDLWebSocket",
+            dependencies: [
+                "SDLTransport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // Cloud apps: the WebSocket server head units dial into, one manager per vehicle.
+        .target(
+            name: "SDLCloudServer",
+            dependencies: [
+                "SmartDeviceLink", "SDLWebSocket", "SDLProtocol", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
         // A head unit for apps to talk to: behaves on the wire like SDL Core.
         .target(
             name: "SDLHeadUnit",
@@ -110,14 +133,15 @@ let package = Package(
             name: "sdl",
             dependencies: [
                 "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
-                "SDLHeadUnitControl", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SDLHeadUnitControl", "SDLWebSocket", .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The example app: tours of the manager against a head unit.
         .executableTarget(
             name: "sdl-example",
             dependencies: [
-                "SmartDeviceLink", "SDLRPC", "SDLRuntime", "SDLAsyncHTTPClient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SmartDeviceLink", "SDLRPC", "SDLRuntime", "SDLAsyncHTTPClient", "SDLCloudServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // Build-tool plugin: a target's MOBILE_API.xml (+ sdlgen.json) -> generated sources at build time.
@@ -158,6 +182,16 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/SmartDeviceLinkTests"
+        ),
+        .testTarget(
+            name: "SDLCloudTests",
+            dependencies: [
+                "SDLCloudServer", "SDLWebSocket", "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLProtocol", "SDLRPC",
+                "SDLRuntime", "SDLTestSupport", .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Tests/SDLCloudTests"
         ),
         .testTarget(name: "SDLToolTests", dependencies: ["sdl"], path: "Tests/SDLToolTests"),
         .testTarget(name: "SDLTransportTests", dependencies: ["SDLTransport"], path: "Tests/SDLTransportTests"),

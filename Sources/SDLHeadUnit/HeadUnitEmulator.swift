@@ -122,13 +122,15 @@ public actor SDLHeadUnitEmulator {
 
     // MARK: Connections
 
-    /// Serves one app until it disconnects or ends its session.
-    public func serve(_ transport: any SDLTransport) async {
+    /// Serves one app until it disconnects or ends its session. `authToken` is a cloud app's
+    /// token, sent in the RPC StartServiceACK as SDL Core does.
+    public func serve(_ transport: any SDLTransport, authToken: String? = nil) async {
         nextConnectionID += 1
         let id = nextConnectionID
         let sessionID = nextSessionID
         nextSessionID = nextSessionID == 255 ? 1 : nextSessionID + 1
-        let connection = EmulatedConnection(id: id, sessionID: sessionID, transport: transport, configuration: configuration, headUnit: self)
+        let connection = EmulatedConnection(
+            id: id, sessionID: sessionID, transport: transport, configuration: configuration, headUnit: self, authToken: authToken)
         connections[id] = ConnectionEntry(connection: connection)
         await connection.run()
         connectionEnded(id)

@@ -72,6 +72,26 @@ struct HeadUnit: AsyncParsableCommand {
     @Flag(help: "Log every frame, both directions, as JSON lines on standard output.")
     var log = false
 
+    @Option(help: ArgumentHelp(
+        "Dial a cloud app's WebSocket server (ws:// or wss://) as SDL Core does, instead of listening on TCP; dials again after a drop.",
+        valueName: "url"))
+    var cloudApp: String?
+
+    @Option(help: "With --cloud-app: this many vehicles, each its own head unit with its own connection (load tests).")
+    var cloudApps = 1
+
+    @Option(help: "With --cloud-app: the app's auth token (the policy table's auth_token), sent in StartServiceACK; vehicle N gets TOKEN-N when there are several.")
+    var authToken: String?
+
+    @Option(help: ArgumentHelp("With a wss:// --cloud-app: trust the certificates in this PEM file (a self-signed server).", valueName: "path"))
+    var trust: String?
+
+    @Option(help: "With --cloud-app: seconds between dials after a drop or a failed dial (SDL Core: 1).")
+    var retryDelay: Double = 1
+
+    @Option(help: "With --cloud-app: failed dials in a row before a vehicle gives up (SDL Core: 5).")
+    var retryAttempts = 5
+
     static func read(_ path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("Cannot read \(path).") }
         return Array(data)
@@ -119,6 +139,9 @@ struct HeadUnit: AsyncParsableCommand {
         configuration.language = language
         configuration.activationDelay = manualActivation || activationDelay < 0 ? nil : .milliseconds(Int(activationDelay * 1000))
         if log { configuration.log = { Output.line($0) } }
+        if let cloudApp {
+            return try await runCloudVehicles(url: cloudApp, configuration: configuration)
+        }
         let emulator = SDLHeadUnitEmulator(configuration: configuration)
         let listener = try await SDLTCPListener.bind(host: host, port: port)
         Output.error("head unit listening on \(host):\(listener.port)")

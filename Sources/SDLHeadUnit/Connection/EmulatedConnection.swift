@@ -11,6 +11,8 @@ actor EmulatedConnection {
     let sessionID: UInt8
     private let transport: any SDLTransport
     private let configuration: SDLHeadUnitEmulator.Configuration
+    /// A cloud app's token (the policy table's auth_token), sent in the RPC StartServiceACK.
+    private let authToken: String?
     private weak var headUnit: SDLHeadUnitEmulator?
 
     private var decoder = SDLFrameDecoder()
@@ -21,8 +23,12 @@ actor EmulatedConnection {
     private var nextMessageID: UInt32 = 1
     private var ended = false
 
-    init(id: Int, sessionID: UInt8, transport: any SDLTransport, configuration: SDLHeadUnitEmulator.Configuration, headUnit: SDLHeadUnitEmulator) {
+    init(
+        id: Int, sessionID: UInt8, transport: any SDLTransport, configuration: SDLHeadUnitEmulator.Configuration, headUnit: SDLHeadUnitEmulator,
+        authToken: String? = nil
+    ) {
         self.id = id
+        self.authToken = authToken
         self.sessionID = sessionID
         self.transport = transport
         self.configuration = configuration
@@ -94,6 +100,8 @@ actor EmulatedConnection {
                 ack.modelYear = "2019"
                 ack.trim = "SE"
                 ack.systemSoftwareVersion = "12345_US"
+                // SDL Core sends a cloud app the policy table's auth_token from protocol 5.2.
+                if appVersion >= SDLProtocolVersion(5, 2) { ack.authToken = authToken }
                 try await sendControl(.startServiceACK, service: .rpc, payload: ack.bytes, messageID: 0)
             } else {
                 // An app without BSON gets protocol 4 and the raw hash, as SDL Core answers.

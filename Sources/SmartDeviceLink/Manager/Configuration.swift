@@ -3,6 +3,7 @@ import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import SDLTransport
+import Synchronization
 
 extension SDLManager {
     /// Who the app is and how it reaches the head unit.
@@ -80,6 +81,16 @@ extension SDLManager {
         /// SDL Core's TCP transport (port 12345).
         public static func tcp(host: String, port: Int) -> Transport {
             Transport { try await SDLTCPTransport.connect(host: host, port: port) }
+        }
+
+        /// A connection the head unit opened to the app (a cloud app's WebSocket), used once:
+        /// after a drop the head unit dials again, and that is a new session.
+        public static func accepted(_ transport: any SDLTransport) -> Transport {
+            let unused = Mutex<(any SDLTransport)?>(transport)
+            return Transport {
+                guard let transport = unused.withLock({ $0.take() }) else { throw SDLTransportError.closed }
+                return transport
+            }
         }
 
         /// Any transport: an in-memory pair to an emulator, a WebSocket...

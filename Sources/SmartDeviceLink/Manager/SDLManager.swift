@@ -71,6 +71,10 @@ public actor SDLManager: Service {
     public private(set) var registerResponse: RegisterAppInterfaceResponse?
     /// A registration that succeeded with a warning (WRONG_LANGUAGE, RESUME_FAILED, WARNINGS).
     public private(set) var registrationWarning: SDLResult?
+    /// A cloud app's token for the user account tied to this vehicle, from the head unit's
+    /// StartServiceACK (protocol 5.2+; the policy table's `auth_token` for the app on SDL Core).
+    /// Check it with your account service before trusting the session; nil when not sent.
+    public private(set) var authToken: String?
     /// Follows OnHMIStatus and OnPermissionsChange for the current connection.
     public private(set) var permissions: SDLPermissionTracker?
     /// What the head unit can do: displays and windows, buttons, navigation, phone, app
@@ -379,6 +383,7 @@ public actor SDLManager: Service {
 
     private func register(session: SDLProtocolSession, client: SDLRPCClient) async throws {
         let negotiated = try await session.start()
+        authToken = negotiated.details?.authToken
         guard negotiated.protocolVersion >= configuration.minimumProtocolVersion else {
             throw SDLManagerError.protocolVersionTooLow(headUnit: negotiated.protocolVersion, minimum: configuration.minimumProtocolVersion)
         }

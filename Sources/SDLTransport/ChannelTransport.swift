@@ -1,11 +1,15 @@
 import NIOCore
 import NIOPosix
 
-/// TCP on SwiftNIO. Both directions are bounded: writes wait for the socket to drain
-/// (NIOAsyncChannel's writer), and reads wait while the session has not read the previous ones
-/// (at most `inboundBufferSize` unread bytes; NIO then stops reading the socket), so a slow
-/// peer or a slow app slows the other side down instead of growing memory.
-public final class SDLTCPTransport: SDLTransport {
+/// TCP connections are channel transports.
+public typealias SDLTCPTransport = SDLChannelTransport
+
+/// Bytes over a SwiftNIO channel: a TCP connection, or a WebSocket whose pipeline turns binary
+/// messages into bytes (SDLWebSocket). Both directions are bounded: writes wait for the socket
+/// to drain (NIOAsyncChannel's writer), and reads wait while the session has not read the
+/// previous ones (at most `inboundBufferSize` unread bytes; NIO then stops reading the socket),
+/// so a slow peer or a slow app slows the other side down instead of growing memory.
+public final class SDLChannelTransport: SDLTransport {
     public let inbound: SDLInboundBytes
     private let writer: NIOAsyncChannelOutboundWriter<ByteBuffer>
     private let channel: any Channel
@@ -15,7 +19,7 @@ public final class SDLTCPTransport: SDLTransport {
     public static func connect(
         host: String, port: Int, policy: SDLReconnectPolicy = .never,
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
-    ) async throws -> SDLTCPTransport {
+    ) async throws -> SDLChannelTransport {
         var lastError = ""
         for attempt in 1...policy.maxAttempts {
             try await Task.sleep(for: policy.delay(beforeAttempt: attempt))
@@ -28,7 +32,7 @@ public final class SDLTCPTransport: SDLTransport {
                             try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                         }
                     }
-                return await SDLTCPTransport(channel)
+                return await SDLChannelTransport(channel)
             } catch {
                 lastError = "\(error)"
             }
@@ -36,12 +40,16 @@ public final class SDLTCPTransport: SDLTransport {
         throw SDLTransportError.connectFailed(host: host, port: port, attempts: policy.maxAttempts, reason: lastError)
     }
 
-    /// Unread bytes kept before the socket is no longer read.
+    /// Unread bytes kept before the socket is no longer read, by default.
     public static let inboundBufferSize = 1 << 20
 
-    /// Wraps an accepted connection (the head-unit emulator's side).
-    public init(_ asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) async {
-        let queue = ByteQueue(highWatermark: Self.inboundBufferSize)
+    /// The peer's address, when the channel has one.
+    public var remoteAddress: String? { channel.remoteAddress.map { "\($0)" } }
+
+    /// Wraps a connected channel whose pipeline reads and writes `ByteBuffer`s; at most
+    /// `inboundBufferSize` unread bytes are held before the channel is no longer read.
+    public init(_ asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, inboundBufferSize: Int = SDLChannelTransport.inboundBufferSize) async {
+        let queue = ByteQueue(highWatermark: max(1, inboundBufferSize))
         let (writerStream, writerContinuation) = AsyncStream<NIOAsyncChannelOutboundWriter<ByteBuffer>>.makeStream()
         self.inbound = SDLInboundBytes(queue: queue)
         self.channel = asyncChannel.channel
@@ -95,6 +103,13 @@ public final class SDLTCPTransport: SDLTransport {
         try? await channel.close()
         await pump.value
     }
+
+    /// Ends the connection the way a peer that loses power does: the socket closes without the
+    /// protocol's goodbye (no WebSocket close frame). For fault tests.
+    public func abort() async {
+        try? await channel.close(mode: .output)
+        await close()
+    }
 }
 
 /// Accepts SDL apps over TCP, for the head-unit emulator.
@@ -124,12 +139,12 @@ public final class SDLTCPListener: Sendable {
     }
 
     /// Runs `handle` for every accepted connection, concurrently, until the listener closes.
-    public func run(_ handle: @escaping @Sendable (SDLTCPTransport) async -> Void) async throws {
+    public func run(_ handle: @escaping @Sendable (SDLChannelTransport) async -> Void) async throws {
         try await server.executeThenClose { connections in
             try await withThrowingDiscardingTaskGroup { group in
                 for try await connection in connections {
                     group.addTask {
-                        let transport = await SDLTCPTransport(connection)
+                        let transport = await SDLChannelTransport(connection)
                         await handle(transport)
                         await transport.close()
                     }

@@ -1,0 +1,91 @@
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import SDLProtocol
+import SDLWebSocket
+import ServiceLifecycle
+import SmartDeviceLink
+
+/// A cloud app's server: head units (SDL Core with cloud-app support) open a WebSocket to the
+/// URL in their policy table, and each connection becomes a session with its own `SDLManager`.
+///
+/// ```swift
+/// let server = SDLWebSocketServer(
+///     listening: .init(host: "0.0.0.0", port: 8080, path: "/sdl"),
+///     app: SDLManager.Configuration(appName: "Weather", appID: "4b2a6c"))
+/// try await server.run { manager in
+///     try await manager.waitUntilReady()
+///     guard await manager.authToken != nil else { return await manager.stop() }
+///     _ = try await manager.send(Show(mainField1: "Hello"))
+/// }
+/// ```
+///
+/// A `Service`: in a `ServiceGroup`, graceful shutdown stops accepting, unregisters the app from
+/// every vehicle and closes the connections.
+public final class SDLWebSocketServer: Service, Sendable {
+    public let listenerConfiguration: SDLWebSocketListener.Configuration
+    /// The sessions: counts, managers, events.
+    public let host: SDLCloudAppHost
+    private let handler: SDLCloudAppHost.SessionHandler?
+    private let logger: Logger
+    private let listener = StreamFanOut<SDLWebSocketListener?>(bufferLimit: 1, replaysLatest: true)
+
+    /// - Parameters:
+    ///   - listening: host, port, path, TLS and the connections' limits.
+    ///   - app: the configuration each session's manager starts from (its transport is the
+    ///     connection; it never reconnects: the head unit does).
+    ///   - handler: what `run()` does with each session (the `run(_:)` form takes it there instead).
+    public init(
+        listening: SDLWebSocketListener.Configuration, app: SDLManager.Configuration,
+        logger: Logger = Logger(label: "SmartDeviceLink.cloud"), handler: SDLCloudAppHost.SessionHandler? = nil
+    ) {
+        self.listenerConfiguration = listening
+        self.host = SDLCloudAppHost(app: app, logger: logger)
+        self.handler = handler
+        self.logger = logger
+    }
+
+    /// Serves with the handler given at initialisation (the `Service` entry point).
+    public func run() async throws {
+        try await run(handler ?? { _ in })
+    }
+
+    /// Listens and serves every head unit that connects with `handler` until `shutdown()` or
+    /// graceful shutdown of the service group.
+    public func run(_ handler: @escaping SDLCloudAppHost.SessionHandler) async throws {
+        let bound = try await SDLWebSocketListener.bind(listenerConfiguration)
+        listener.yield(bound)
+        logger.info("cloud app listening", metadata: [
+            "host": "\(listenerConfiguration.host)", "port": "\(bound.port)", "path": "\(listenerConfiguration.path ?? "*")",
+            "tls": "\(listenerConfiguration.tls != nil)",
+        ])
+        let host = self.host
+        defer { listener.finish(with: nil) }
+        try await withGracefulShutdownHandler {
+            try await bound.run { connection in
+                await host.serve(connection.transport, remoteAddress: connection.remoteAddress, uri: connection.uri, handler: handler)
+            }
+        } onGracefulShutdown: {
+            Task { await self.shutdown() }
+        }
+    }
+
+    /// The port the server listens on, once it does (nil if it stopped first).
+    public func port() async -> Int? {
+        for await bound in listener.subscribe() {
+            if let bound { return bound.port }
+        }
+        return nil
+    }
+
+    /// Connections open now, handshakes included.
+    public var openConnections: Int { listener.latest??.openConnections ?? 0 }
+
+    /// Stops accepting, unregisters the app from every vehicle, closes the connections; `run`
+    /// then returns.
+    public func shutdown() async {
+        if let bound = listener.latest ?? nil { await bound.close() }
+        await host.shutdown()
+    }
+}

@@ -1,0 +1,198 @@
+import NIOCore
+import NIOWebSocket
+
+/// Why a WebSocket connection was dropped by this side.
+public enum SDLWebSocketError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A message (all its fragments together) passed `limit` bytes.
+    case messageTooLarge(limit: Int)
+    /// A text message: SDL travels in binary messages only.
+    case textMessage
+    /// Frames out of order (a continuation with no message open, a new message inside one).
+    case protocolViolation(String)
+    /// Nothing arrived for `seconds`, pings included: the peer is gone or stuck.
+    case idleTimeout(seconds: Double)
+    /// The HTTP upgrade did not finish within `seconds`.
+    case handshakeTimeout(seconds: Double)
+    /// The server answered the upgrade with something else than 101 (a wrong path: 404, a full
+    /// server: 503).
+    case upgradeRefused
+    /// A `ws://` or `wss://` URL was expected.
+    case invalidURL(String)
+
+    public var description: String {
+        switch self {
+        case .messageTooLarge(let limit): "a WebSocket message passed the limit of \(limit) bytes"
+        case .textMessage: "a text WebSocket message (SDL frames travel in binary messages)"
+        case .protocolViolation(let what): "WebSocket protocol violation: \(what)"
+        case .idleTimeout(let seconds): "nothing received for \(seconds) s"
+        case .handshakeTimeout(let seconds): "the WebSocket handshake took longer than \(seconds) s"
+        case .upgradeRefused: "the server refused the WebSocket upgrade"
+        case .invalidURL(let url): "not a ws:// or wss:// URL: \(url)"
+        }
+    }
+}
+
+/// Between NIO's WebSocket frame codec and an SDL byte stream. SDL frames are a byte stream cut
+/// into binary messages anywhere (a frame may span messages, a message may hold several), so
+/// each binary fragment's bytes go on at once: nothing is accumulated. Answers pings, pings a
+/// silent peer, drops one that stays silent, and closes with a close frame.
+final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = WebSocketFrame
+
+    enum Role { case server, client }
+
+    private let role: Role
+    private let maxMessageSize: Int
+    private let pingInterval: TimeAmount?
+    private let idleTimeout: TimeAmount?
+    private var messageOpen = false
+    private var messageBytes = 0
+    private var lastRead = NIODeadline.now()
+    private var pingSent = false
+    private var closeSent = false
+    private var failed = false
+    private var timer: RepeatedTask?
+
+    init(role: Role, maxMessageSize: Int, pingInterval: TimeAmount?, idleTimeout: TimeAmount?) {
+        self.role = role
+        self.maxMessageSize = maxMessageSize
+        self.pingInterval = pingInterval
+        self.idleTimeout = idleTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        lastRead = .now()
+        let periods = [pingInterval, idleTimeout].compactMap { $0 }
+        guard let shortest = periods.min() else { return }
+        let period = TimeAmount.nanoseconds(max(shortest.nanoseconds / 4, 1_000_000))
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleRepeatedTask(initialDelay: period, delay: period) { _ in
+            let (handler, context) = bound.value
+            handler.checkSilence(context: context)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        context.fireChannelInactive()
+    }
+
+    private func checkSilence(context: ChannelHandlerContext) {
+        guard !failed else { return }
+        let silence = NIODeadline.now() - lastRead
+        if let idleTimeout, silence >= idleTimeout {
+            fail(context: context, .idleTimeout(seconds: Double(idleTimeout.nanoseconds) / 1e9), code: .goingAway)
+        } else if let pingInterval, silence >= pingInterval, !pingSent, context.channel.isActive {
+            pingSent = true
+            context.writeAndFlush(wrapOutboundOut(frame(.ping, data: context.channel.allocator.buffer(capacity: 0))), promise: nil)
+        }
+    }
+
+    // MARK: Inbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !failed else { return }
+        let frame = unwrapInboundIn(data)
+        lastRead = .now()
+        pingSent = false
+        switch frame.opcode {
+        case .binary:
+            guard !messageOpen else {
+                return fail(context: context, .protocolViolation("a new message began inside a fragmented one"), code: .protocolError)
+            }
+            messageBytes = 0
+            messageOpen = !frame.fin
+            deliver(frame, context: context)
+        case .continuation:
+            guard messageOpen else {
+                return fail(context: context, .protocolViolation("a continuation frame with no message open"), code: .protocolError)
+            }
+            if frame.fin { messageOpen = false }
+            deliver(frame, context: context)
+        case .text:
+            fail(context: context, .textMessage, code: .unacceptableData)
+        case .ping:
+            context.writeAndFlush(wrapOutboundOut(self.frame(.pong, data: frame.unmaskedData)), promise: nil)
+        case .pong:
+            break
+        case .connectionClose:
+            // The peer's close: answer it (unless ours crossed it), then the connection ends.
+            if !closeSent {
+                closeSent = true
+                var code = frame.unmaskedData
+                let echo = code.readSlice(length: 2) ?? context.channel.allocator.buffer(capacity: 0)
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                context.writeAndFlush(wrapOutboundOut(self.frame(.connectionClose, data: echo))).whenComplete { _ in
+                    bound.value.close(promise: nil)
+                }
+            } else {
+                context.close(promise: nil)
+            }
+        default:
+            fail(context: context, .protocolViolation("unknown opcode \(frame.opcode)"), code: .protocolError)
+        }
+    }
+
+    private func deliver(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
+        messageBytes += frame.length
+        guard messageBytes <= maxMessageSize else {
+            return fail(context: context, .messageTooLarge(limit: maxMessageSize), code: .messageTooLarge)
+        }
+        if frame.length > 0 { context.fireChannelRead(wrapInboundOut(frame.unmaskedData)) }
+    }
+
+    /// Stops reading, tells the reader why, sends a close frame with `code`, then closes.
+    private func fail(context: ChannelHandlerContext, _ error: SDLWebSocketError, code: WebSocketErrorCode) {
+        guard !failed else { return }
+        failed = true
+        context.fireErrorCaught(error)
+        sendCloseThenClose(context: context, code: code, promise: nil)
+    }
+
+    // MARK: Outbound
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !closeSent else {
+            promise?.fail(ChannelError.outputClosed)
+            return
+        }
+        context.write(wrapOutboundOut(frame(.binary, data: unwrapOutboundIn(data))), promise: promise)
+    }
+
+    /// Closing the connection sends a close frame first, as the protocol asks.
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        guard mode == .all, !closeSent, context.channel.isActive else {
+            context.close(mode: mode, promise: promise)
+            return
+        }
+        sendCloseThenClose(context: context, code: .normalClosure, promise: promise)
+    }
+
+    private func sendCloseThenClose(context: ChannelHandlerContext, code: WebSocketErrorCode, promise: EventLoopPromise<Void>?) {
+        guard !closeSent, context.channel.isActive else {
+            context.close(promise: promise)
+            return
+        }
+        closeSent = true
+        var data = context.channel.allocator.buffer(capacity: 2)
+        data.write(webSocketErrorCode: code)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(frame(.connectionClose, data: data))).whenComplete { _ in
+            bound.value.close(promise: promise)
+        }
+    }
+
+    /// Clients mask what they send (RFC 6455 §5.3); servers do not.
+    private func frame(_ opcode: WebSocketOpcode, data: ByteBuffer) -> WebSocketFrame {
+        WebSocketFrame(fin: true, opcode: opcode, maskKey: role == .client ? .random() : nil, data: data)
+    }
+}

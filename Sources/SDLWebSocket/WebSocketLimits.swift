@@ -1,0 +1,40 @@
+/// What one WebSocket connection may cost. Every limit has a safe default; none is unbounded.
+public struct SDLWebSocketLimits: Sendable, Hashable {
+    /// Connections at once, handshakes included; the next is answered HTTP 503.
+    public var maxConnections: Int
+    /// Bytes in one message, all its fragments together; a larger one (or one that never ends)
+    /// drops the connection with close code 1009. SDL frames are at most the MTU plus a
+    /// 12-byte header, so 4 MiB leaves room for a peer that packs many frames into one message.
+    public var maxMessageSize: Int
+    /// Received bytes the session has not read yet; beyond them the socket is not read, so a
+    /// peer sending faster than its session handles is slowed (TCP back-pressure), not buffered.
+    public var inboundBufferSize: Int
+    /// A peer silent this long is pinged.
+    public var pingInterval: Duration?
+    /// A peer silent this long (no data, no pong) is dropped: it vanished without a close frame,
+    /// or the connection is half open.
+    public var idleTimeout: Duration?
+    /// The HTTP upgrade must finish this soon after the TCP connection opens.
+    public var handshakeTimeout: Duration
+
+    public init(
+        maxConnections: Int = 10_000, maxMessageSize: Int = 4 << 20, inboundBufferSize: Int = 256 << 10,
+        pingInterval: Duration? = .seconds(20), idleTimeout: Duration? = .seconds(60), handshakeTimeout: Duration = .seconds(10)
+    ) {
+        self.maxConnections = max(1, maxConnections)
+        self.maxMessageSize = min(max(1, maxMessageSize), Int(UInt32.max))
+        self.inboundBufferSize = max(1, inboundBufferSize)
+        self.pingInterval = pingInterval
+        self.idleTimeout = idleTimeout
+        self.handshakeTimeout = handshakeTimeout
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+
+    var seconds: Double { Double(nanoseconds) / 1e9 }
+}

@@ -1,0 +1,191 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+import SDLTransport
+import Synchronization
+
+/// One accepted WebSocket connection, as an SDL byte transport.
+public struct SDLWebSocketConnection: Sendable {
+    /// The connection's bytes: binary messages in, binary messages out.
+    public let transport: SDLChannelTransport
+    /// Where the head unit (or the load balancer in front of it) connected from.
+    public let remoteAddress: String?
+    /// The request's path and query, e.g. `/sdl?vin=123`.
+    public let uri: String
+    /// The upgrade request's headers (a load balancer's X-Forwarded-For...).
+    public let headers: [(name: String, value: String)]
+}
+
+/// Accepts WebSocket connections on one path, over TLS when given a context, within
+/// `SDLWebSocketLimits`, and hands each to a handler as an `SDLChannelTransport`.
+public final class SDLWebSocketListener: Sendable {
+    public struct Configuration: Sendable {
+        public var host: String
+        /// 0 picks a free port (see `port` once bound).
+        public var port: Int
+        /// The upgrade is accepted on this path only (query ignored); others get HTTP 404.
+        /// nil accepts any path.
+        public var path: String?
+        /// wss: the server's certificate and key (`SDLWebSocketTLS.server(certificateChain:privateKey:)`).
+        public var tls: NIOSSLContext?
+        public var limits: SDLWebSocketLimits
+
+        public init(host: String = "127.0.0.1", port: Int, path: String? = "/", tls: NIOSSLContext? = nil, limits: SDLWebSocketLimits = SDLWebSocketLimits()) {
+            self.host = host
+            self.port = port
+            self.path = path
+            self.tls = tls
+            self.limits = limits
+        }
+    }
+
+    private enum Upgrade {
+        case websocket(NIOAsyncChannel<ByteBuffer, ByteBuffer>, HTTPRequestHead)
+        case refused
+    }
+
+    private let server: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never>
+    private let open: Counter
+    public let configuration: Configuration
+    /// The port actually bound.
+    public let port: Int
+
+    /// Connections open now, handshakes included.
+    public var openConnections: Int { open.value }
+
+    private init(server: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never>, open: Counter, configuration: Configuration) {
+        self.server = server
+        self.open = open
+        self.configuration = configuration
+        self.port = server.channel.localAddress?.port ?? configuration.port
+    }
+
+    public static func bind(
+        _ configuration: Configuration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> SDLWebSocketListener {
+        let open = Counter()
+        let limits = configuration.limits
+        let server = try await ServerBootstrap(group: group)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: 1024)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            // NIOAsyncChannel reads on demand; this keeps each read small while a session lags.
+            .childChannelOption(.maxMessagesPerRead, value: 4)
+            .bind(host: configuration.host, port: configuration.port) { channel in
+                let admitted = open.admit(limit: limits.maxConnections)
+                channel.closeFuture.whenComplete { _ in if admitted { open.release() } }
+                return channel.eventLoop.makeCompletedFuture {
+                    let upgraded = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+                    channel.eventLoop.scheduleTask(in: TimeAmount.nanoseconds(limits.handshakeTimeout.nanoseconds)) {
+                        if !upgraded.value { channel.close(promise: nil) }
+                    }
+                    if let tls = configuration.tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    }
+                    let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
+                        maxFrameSize: limits.maxMessageSize,
+                        shouldUpgrade: { channel, head in
+                            let accepted = admitted && configuration.path.map { path in Self.path(of: head.uri) == path } ?? true
+                            return channel.eventLoop.makeSucceededFuture(accepted ? HTTPHeaders() : nil)
+                        },
+                        upgradePipelineHandler: { channel, head in
+                            channel.eventLoop.makeCompletedFuture {
+                                upgraded.value = true
+                                try channel.pipeline.syncOperations.addHandler(WebSocketBytesHandler(
+                                    role: .server, maxMessageSize: limits.maxMessageSize,
+                                    pingInterval: limits.pingInterval.map { .nanoseconds($0.nanoseconds) },
+                                    idleTimeout: limits.idleTimeout.map { .nanoseconds($0.nanoseconds) }))
+                                return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel), head)
+                            }
+                        })
+                    let upgrade = NIOTypedHTTPServerUpgradeConfiguration(
+                        upgraders: [upgrader],
+                        notUpgradingCompletionHandler: { channel in
+                            // A full server (503) or another path (404): answered, then closed.
+                            channel.eventLoop.makeCompletedFuture {
+                                try channel.pipeline.syncOperations.addHandler(RefusalHandler(status: admitted ? .notFound : .serviceUnavailable))
+                                return .refused
+                            }
+                        })
+                    return try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(
+                        configuration: .init(upgradeConfiguration: upgrade))
+                }
+            }
+        return SDLWebSocketListener(server: server, open: open, configuration: configuration)
+    }
+
+    static func path(of uri: String) -> String {
+        String(uri.prefix { $0 != "?" })
+    }
+
+    /// Runs `handle` for every accepted connection, concurrently, until the listener is closed;
+    /// each connection is closed when its handler returns. A connection's failure touches no other.
+    public func run(_ handle: @escaping @Sendable (SDLWebSocketConnection) async -> Void) async throws {
+        let inboundBufferSize = configuration.limits.inboundBufferSize
+        try await withThrowingDiscardingTaskGroup { group in
+            try await server.executeThenClose { accepted in
+                for try await upgrade in accepted {
+                    group.addTask {
+                        guard case .websocket(let channel, let head)? = try? await upgrade.get() else { return }
+                        let connection = SDLWebSocketConnection(
+                            transport: await SDLChannelTransport(channel, inboundBufferSize: inboundBufferSize),
+                            remoteAddress: channel.channel.remoteAddress.map { "\($0)" },
+                            uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
+                        await handle(connection)
+                        await connection.transport.close()
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops accepting; connections already open stay until their handlers return.
+    public func close() async {
+        try? await server.channel.close()
+    }
+}
+
+/// Connections counted across event loops.
+private final class Counter: Sendable {
+    private let count = Mutex(0)
+
+    var value: Int { count.withLock { $0 } }
+
+    func admit(limit: Int) -> Bool {
+        count.withLock { count in
+            guard count < limit else { return false }
+            count += 1
+            return true
+        }
+    }
+
+    func release() {
+        count.withLock { $0 -= 1 }
+    }
+}
+
+/// Answers a request that is not a WebSocket upgrade we take, then closes.
+private final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let status: HTTPResponseStatus
+
+    init(status: HTTPResponseStatus) {
+        self.status = status
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .end = unwrapInboundIn(data) else { return }
+        let body = context.channel.allocator.buffer(string: "\(status.reasonPhrase)\n")
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Length", value: "\(body.readableBytes)")
+        headers.add(name: "Connection", value: "close")
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}

@@ -1,0 +1,147 @@
+import Logging
+import SDLProtocol
+import SDLTransport
+
+/// A head unit's connection to a cloud app, as the server accepted it.
+public struct SDLCloudConnection: Sendable, Hashable, CustomStringConvertible {
+    /// The host's number for the session, from 1.
+    public var id: Int
+    /// Where it came from (the load balancer's address when there is one).
+    public var remoteAddress: String?
+    /// The path and query the head unit asked for.
+    public var uri: String
+
+    public init(id: Int, remoteAddress: String?, uri: String) {
+        self.id = id
+        self.remoteAddress = remoteAddress
+        self.uri = uri
+    }
+
+    public var description: String { "session \(id)" + (remoteAddress.map { " from \($0)" } ?? "") }
+}
+
+/// What happened to the host's sessions, for logs and metrics.
+public enum SDLCloudSessionEvent: Sendable, CustomStringConvertible {
+    /// A head unit connected; its manager is starting.
+    case connected(SDLCloudConnection)
+    /// The app is registered and Ready on that head unit.
+    case ready(SDLCloudConnection, activeSessions: Int)
+    /// The session ended: the head unit left, the app stopped it, or the host shut down.
+    case ended(SDLCloudConnection, reason: String, activeSessions: Int)
+
+    public var description: String {
+        switch self {
+        case .connected(let connection): "\(connection) connected"
+        case .ready(let connection, let active): "\(connection) ready (\(active) active)"
+        case .ended(let connection, let reason, let active): "\(connection) ended: \(reason) (\(active) active)"
+        }
+    }
+}
+
+/// Runs one `SDLManager` per head unit that connects to a cloud app: each with the app's
+/// configuration, over the connection the head unit opened, sharing nothing with the others (so
+/// any number of server processes can run behind a load balancer). A session lasts as long as
+/// its connection; the head unit, not the app, reconnects. Transport-agnostic: the WebSocket
+/// server (`SDLCloudServer`) feeds it connections.
+public actor SDLCloudAppHost {
+    /// Handles one session, beside its manager's start-up: wait for Ready, then serve the vehicle.
+    /// Returning leaves the session open; throwing stops it. Cancelled when the session ends.
+    public typealias SessionHandler = @Sendable (SDLManager) async throws -> Void
+
+    /// The app every session registers; its transport and reconnect policy are the host's.
+    public let app: SDLManager.Configuration
+    private let logger: Logger
+    private var sessions: [Int: SDLManager] = [:]
+    private var nextID = 0
+    private var accepting = true
+    private let eventFanOut = StreamFanOut<SDLCloudSessionEvent>(bufferLimit: 4096)
+
+    public init(app: SDLManager.Configuration, logger: Logger = Logger(label: "SmartDeviceLink.cloud")) {
+        self.app = app
+        self.logger = logger
+    }
+
+    /// Sessions open now.
+    public var activeSessions: Int { sessions.count }
+
+    /// The managers of the open sessions.
+    public var managers: [SDLManager] { Array(sessions.values) }
+
+    /// Sessions connecting, becoming Ready and ending, as they happen. A reader keeps the newest
+    /// 4,096 it has not read.
+    public nonisolated func events() -> AsyncStream<SDLCloudSessionEvent> { eventFanOut.subscribe() }
+
+    /// Serves one head unit's connection until it ends: a manager registers the app over
+    /// `transport` while `handler` runs beside it. After `shutdown()` the connection is closed at once.
+    public func serve(
+        _ transport: any SDLTransport, remoteAddress: String? = nil, uri: String = "/", handler: @escaping SessionHandler
+    ) async {
+        guard accepting else {
+            await transport.close()
+            return
+        }
+        nextID += 1
+        let connection = SDLCloudConnection(id: nextID, remoteAddress: remoteAddress, uri: uri)
+        var configuration = app
+        configuration.transport = .accepted(transport)
+        // The head unit dials again after a drop; this side never reconnects.
+        configuration.reconnectPolicy = .never
+        configuration.logger[metadataKey: "session"] = "\(connection.id)"
+        let manager = SDLManager(configuration: configuration)
+        sessions[connection.id] = manager
+        eventFanOut.yield(.connected(connection))
+        let reason = await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                do {
+                    try await manager.run()
+                    return "stopped"
+                } catch {
+                    return "\(error)"
+                }
+            }
+            group.addTask {
+                for await state in manager.stateChanges() where state == .ready {
+                    await self.becameReady(connection)
+                    break
+                }
+                return nil
+            }
+            group.addTask { [logger] in
+                do {
+                    try await handler(manager)
+                } catch is CancellationError {
+                } catch {
+                    logger.warning("the session handler failed; the session stops", metadata: ["session": "\(connection.id)", "error": "\(error)"])
+                    await manager.stop()
+                }
+                return nil
+            }
+            var reason = "stopped"
+            while let result = await group.next() {
+                if let ended = result {
+                    reason = ended
+                    group.cancelAll()
+                }
+            }
+            return reason
+        }
+        sessions[connection.id] = nil
+        logger.info("session ended", metadata: ["session": "\(connection.id)", "reason": "\(reason)"])
+        eventFanOut.yield(.ended(connection, reason: reason, activeSessions: sessions.count))
+    }
+
+    private func becameReady(_ connection: SDLCloudConnection) {
+        eventFanOut.yield(.ready(connection, activeSessions: sessions.count))
+    }
+
+    /// Takes no more sessions, then stops every open one (each unregisters its app and closes
+    /// its connection) and returns when they have stopped.
+    public func shutdown() async {
+        accepting = false
+        let open = Array(sessions.values)
+        logger.info("shutting down", metadata: ["sessions": "\(open.count)"])
+        await withTaskGroup(of: Void.self) { group in
+            for manager in open { group.addTask { await manager.stop() } }
+        }
+    }
+}

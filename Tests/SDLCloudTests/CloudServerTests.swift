@@ -1,0 +1,129 @@
+import SDLCloudServer
+import SDLHeadUnit
+import SDLRPC
+import SDLRuntime
+import SDLTestSupport
+import SDLTransport
+import SDLWebSocket
+import ServiceLifecycle
+import SmartDeviceLink
+import Testing
+
+@Suite("Cloud app server")
+struct CloudServerTests {
+    @Test("a head unit dials in: the app registers over the WebSocket, sees its auth token and shows text")
+    func vehicleDialsIn() async throws {
+        let tokens = Locked<[String?]>([])
+        let fixture = try await CloudFixture.start { manager in
+            try await manager.waitUntilReady()
+            let token = await manager.authToken
+            tokens.withLock { $0.append(token) }
+            _ = try await manager.send(Show(mainField1: "Hello from the cloud"))
+        }
+        let vehicle = fixture.vehicle(authToken: "account-42")
+        await vehicle.waitForRequest("Show")
+        #expect(tokens.current == ["account-42"])
+        #expect(await fixture.server.host.activeSessions == 1)
+        let functions = await vehicle.functions()
+        #expect(functions.first == "RegisterAppInterface")
+        #expect(functions.contains("Show"))
+        let show = await vehicle.emulator.recordedRPCs(appID: "cloud-cloud").last { $0.functionName == "Show" && $0.direction == "in" }
+        #expect(show?.parameters?["mainField1"] == .string("Hello from the cloud"))
+        await fixture.stop()
+        await vehicle.task.value
+    }
+
+    @Test("sessions share nothing: each vehicle gets its own manager, token and screen")
+    func sessionsAreSeparate() async throws {
+        let fixture = try await CloudFixture.start { manager in
+            try await manager.waitUntilReady()
+            let token = await manager.authToken ?? "none"
+            _ = try await manager.send(Show(mainField1: "for \(token)"))
+        }
+        let vehicles = (1...4).map { fixture.vehicle(authToken: "vehicle-\($0)") }
+        for vehicle in vehicles { await vehicle.waitForRequest("Show") }
+        #expect(await fixture.server.host.activeSessions == 4)
+        for (index, vehicle) in vehicles.enumerated() {
+            let shows = await vehicle.emulator.recordedRPCs(appID: "cloud-cloud").filter { $0.functionName == "Show" && $0.direction == "in" }
+            #expect(shows.map { $0.parameters?["mainField1"] } == [.string("for vehicle-\(index + 1)")])
+            #expect(await vehicle.emulator.registeredApps().count == 1)
+        }
+        await fixture.stop()
+        for vehicle in vehicles { await vehicle.task.value }
+    }
+
+    @Test("shutdown stops accepting, unregisters the app from every vehicle and closes; run returns")
+    func shutdownUnregistersEveryApp() async throws {
+        let fixture = try await CloudFixture.start { manager in try await manager.waitUntilReady() }
+        let events = fixture.server.host.events()
+        let vehicles = (1...3).map { _ in fixture.vehicle() }
+        await waitFor(events, count: 3, isReady)
+        await fixture.server.shutdown()
+        try await fixture.runTask.value
+        for vehicle in vehicles {
+            await vehicle.task.value
+            #expect(await vehicle.functions().last == "UnregisterAppInterface")
+        }
+        #expect(await fixture.server.host.activeSessions == 0)
+        // Nobody listens any more.
+        let late = await outcome { try await SDLChannelTransport.connectWebSocket(to: fixture.url) }
+        #expect(throws: (any Error).self) { try late.get() }
+    }
+
+    @Test("in a ServiceGroup, graceful shutdown (SIGTERM) unregisters every vehicle's app")
+    func serviceGroupGracefulShutdown() async throws {
+        let server = SDLWebSocketServer(listening: .init(port: 0, path: "/sdl"), app: CloudFixture.app()) { manager in
+            try await manager.waitUntilReady()
+        }
+        let group = ServiceGroup(services: [server], logger: .init(label: "test"))
+        let running = Task { try await group.run() }
+        let port = try #require(await server.port())
+        let fixture = CloudFixture(server: server, port: port, runTask: Task {})
+        let events = server.host.events()
+        let vehicles = (1...2).map { _ in fixture.vehicle() }
+        await waitFor(events, count: 2, isReady)
+        await group.triggerGracefulShutdown()
+        try await running.value
+        for vehicle in vehicles {
+            await vehicle.task.value
+            #expect(await vehicle.functions().last == "UnregisterAppInterface")
+        }
+    }
+
+    @Test("a wrong path gets HTTP 404 and a full server HTTP 503; neither is upgraded")
+    func refusedUpgrades() async throws {
+        var limits = SDLWebSocketLimits()
+        limits.maxConnections = 1
+        let fixture = try await CloudFixture.start(limits: limits) { manager in try await manager.waitUntilReady() }
+        let events = fixture.server.host.events()
+        let (wrongPath, wrongStatus, _) = try await RawWebSocketPeer.connect(port: fixture.port, path: "/other")
+        #expect(wrongStatus == 404)
+        await wrongPath.transport.close()
+        let vehicle = fixture.vehicle()
+        await waitFor(events, isReady)
+        let (full, fullStatus, _) = try await RawWebSocketPeer.connect(port: fixture.port)
+        #expect(fullStatus == 503)
+        await full.transport.close()
+        let refused = await outcome { try await SDLChannelTransport.connectWebSocket(to: fixture.url) }
+        #expect(throws: SDLWebSocketError.upgradeRefused) { try refused.get() }
+        #expect(await fixture.server.host.activeSessions == 1)
+        await fixture.stop()
+        await vehicle.task.value
+    }
+
+    @Test("SDL frames split across messages and several frames in one message make the same session")
+    func framesCutAnyhow() async throws {
+        let fixture = try await CloudFixture.start { manager in
+            try await manager.waitUntilReady()
+            _ = try await manager.send(Show(mainField1: "cut"))
+        }
+        let (vehicle, relay) = fixture.relayedVehicle(pieceSize: 7)
+        await vehicle.waitForRequest("Show")
+        let cuts = try #require(await relay.value)
+        #expect(cuts.split.current > 0)
+        #expect(cuts.merged.current > 0)
+        #expect(await vehicle.functions().contains("Show"))
+        await fixture.stop()
+        await vehicle.task.value
+    }
+}
