@@ -43,9 +43,6 @@ public final class SDLChannelTransport: SDLTransport {
     /// Unread bytes kept before the socket is no longer read, by default.
     public static let inboundBufferSize = 1 << 20
 
-    /// The peer's address, when the channel has one.
-    public var remoteAddress: String? { channel.remoteAddress.map { "\($0)" } }
-
     /// Wraps a connected channel whose pipeline reads and writes `ByteBuffer`s; at most
     /// `inboundBufferSize` unread bytes are held before the channel is no longer read.
     public init(_ asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, inboundBufferSize: Int = SDLChannelTransport.inboundBufferSize) async {

@@ -196,3 +196,24 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
         WebSocketFrame(fin: true, opcode: opcode, maskKey: role == .client ? .random() : nil, data: data)
     }
 }
+
+/// For servers that do their own HTTP upgrade (Hummingbird, Vapor, a proxy) and for fuzzing:
+/// the handlers that turn an upgraded channel's WebSocket frames into an SDL byte stream.
+public enum SDLWebSocketPipeline {
+    /// Adds, after the upgrade, the frame codec (frames up to `limits.maxMessageSize`) and the
+    /// handler that passes binary messages on as `ByteBuffer`s and writes `ByteBuffer`s as binary
+    /// messages, answers pings, pings and drops a silent peer, and closes with a close frame.
+    public static func addHandlers(
+        to pipeline: ChannelPipeline.SynchronousOperations, limits: SDLWebSocketLimits, isClient: Bool, includingCodec: Bool = true
+    ) throws {
+        if includingCodec {
+            try pipeline.addHandler(WebSocketFrameEncoder())
+            try pipeline.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: limits.maxMessageSize)))
+            try pipeline.addHandler(WebSocketProtocolErrorHandler())
+        }
+        try pipeline.addHandler(WebSocketBytesHandler(
+            role: isClient ? .client : .server, maxMessageSize: limits.maxMessageSize,
+            pingInterval: limits.pingInterval.map { .nanoseconds($0.nanoseconds) },
+            idleTimeout: limits.idleTimeout.map { .nanoseconds($0.nanoseconds) }))
+    }
+}

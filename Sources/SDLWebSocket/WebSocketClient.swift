@@ -80,10 +80,7 @@ extension SDLChannelTransport {
                         maxFrameSize: limits.maxMessageSize,
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
-                                try channel.pipeline.syncOperations.addHandler(WebSocketBytesHandler(
-                                    role: .client, maxMessageSize: limits.maxMessageSize,
-                                    pingInterval: limits.pingInterval.map { .nanoseconds($0.nanoseconds) },
-                                    idleTimeout: limits.idleTimeout.map { .nanoseconds($0.nanoseconds) }))
+                                try SDLWebSocketPipeline.addHandlers(to: channel.pipeline.syncOperations, limits: limits, isClient: true, includingCodec: false)
                                 return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
                             }
                         })

@@ -93,10 +93,7 @@ public final class SDLWebSocketListener: Sendable {
                         upgradePipelineHandler: { channel, head in
                             channel.eventLoop.makeCompletedFuture {
                                 upgraded.value = true
-                                try channel.pipeline.syncOperations.addHandler(WebSocketBytesHandler(
-                                    role: .server, maxMessageSize: limits.maxMessageSize,
-                                    pingInterval: limits.pingInterval.map { .nanoseconds($0.nanoseconds) },
-                                    idleTimeout: limits.idleTimeout.map { .nanoseconds($0.nanoseconds) }))
+                                try SDLWebSocketPipeline.addHandlers(to: channel.pipeline.syncOperations, limits: limits, isClient: false, includingCodec: false)
                                 return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel), head)
                             }
                         })
@@ -116,6 +113,13 @@ public final class SDLWebSocketListener: Sendable {
         return SDLWebSocketListener(server: server, open: open, configuration: configuration)
     }
 
+    /// `127.0.0.1:51486`, `[::1]:51486`.
+    static func text(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress else { return "\(address)" }
+        let host = ip.contains(":") ? "[\(ip)]" : ip
+        return address.port.map { "\(host):\($0)" } ?? host
+    }
+
     static func path(of uri: String) -> String {
         String(uri.prefix { $0 != "?" })
     }
@@ -131,7 +135,7 @@ public final class SDLWebSocketListener: Sendable {
                         guard case .websocket(let channel, let head)? = try? await upgrade.get() else { return }
                         let connection = SDLWebSocketConnection(
                             transport: await SDLChannelTransport(channel, inboundBufferSize: inboundBufferSize),
-                            remoteAddress: channel.channel.remoteAddress.map { "\($0)" },
+                            remoteAddress: channel.channel.remoteAddress.map(Self.text),
                             uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
                         await handle(connection)
                         await connection.transport.close()

@@ -12,7 +12,7 @@ struct AlertsTour {
 
     func run() async -> Bool {
         let steps = Steps()
-        print("Tour: alerts")
+        say("Tour: alerts")
         let configuration = place.configuration(types: [.media, .remoteControl])
         guard let manager = await place.start(configuration, steps: steps) else { return false }
         if await place.driver.activate(manager, steps: steps) {
@@ -79,7 +79,7 @@ struct AlertsTour {
         }
     }
 
-    private func speechAndClock(_ screen: SDLScreenManager, steps: Steps) async {
+    func speechAndClock(_ screen: SDLScreenManager, steps: Steps) async {
         await steps.run("speak") {
             let first = try await screen.speak("Welcome to the Swift SDL tour")
             let second = try await screen.speak(SDLSpeech([.text("one"), .silence, .text("two")]))

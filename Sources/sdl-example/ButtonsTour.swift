@@ -8,7 +8,7 @@ struct ButtonsTour {
 
     func run() async -> Bool {
         let steps = Steps()
-        print("Tour: buttons")
+        say("Tour: buttons")
         guard let manager = await place.start(place.configuration(), steps: steps) else { return false }
         if await place.driver.activate(manager, steps: steps) {
             await buttons(manager, steps: steps)

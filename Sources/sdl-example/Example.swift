@@ -17,6 +17,9 @@ struct Example: AsyncParsableCommand {
         discussion: """
             swift run sdl headunit --port 12345 --control-port 8080 &
             swift run sdl-example --port 12345 --tour lifecycle --control-url http://127.0.0.1:8080
+            As a cloud app, head units dialing in:
+            swift run sdl-example --serve --port 8080 &
+            swift run sdl headunit --cloud-app ws://127.0.0.1:8080/ --cloud-apps 3
             Without --control-url (as against SDL Core) the steps that need a driver wait for the HMI instead.
             """)
 
@@ -27,8 +30,14 @@ struct Example: AsyncParsableCommand {
     @Option(help: "App ID to register.") var appID = "8675309"
     @Option(help: "Seconds to wait for the HMI to activate the app.") var activationTimeout: Double = 30
     @Option(help: "Where the alerts tour writes its audio pass-thru recording.") var wavPath = "sdl-example-recording.wav"
+    @Flag(help: "Run as a cloud app: a WebSocket server head units dial into (--port, --host, --path); the tours that need no driver run for each vehicle.")
+    var serve = false
+    @Option(help: "With --serve: the WebSocket path head units ask for.") var path = "/"
 
     func run() async throws {
+        if serve {
+            return try await CloudServe(host: host, port: port, path: path, appID: appID, activationTimeout: activationTimeout).run()
+        }
         let tours = ["lifecycle", "files", "vehicle", "buttons", "services", "screen", "alerts"]
         guard tours.contains(tour) || tour == "all" else {
             throw ValidationError("unknown tour \(tour); try \(tours.joined(separator: ", ")) or all")
@@ -51,11 +60,19 @@ struct Example: AsyncParsableCommand {
     }
 }
 
+/// One line on standard output, written at once (a log file or pipe sees it as it happens).
+func say(_ text: String) {
+    FileHandle.standardOutput.write(Data("\(text)\n".utf8))
+}
+
 /// Prints one line per step and remembers whether any failed.
 final class Steps: @unchecked Sendable {
     private(set) var failed = false
-    func pass(_ text: String) { print("✔ \(text)") }
-    func note(_ text: String) { print("· \(text)") }
+    /// Put before each line: which vehicle, when several run at once (`--serve`).
+    let prefix: String
+    init(prefix: String = "") { self.prefix = prefix }
+    func pass(_ text: String) { say("\(prefix)✔ \(text)") }
+    func note(_ text: String) { say("\(prefix)· \(text)") }
 
     /// Runs one step: its description on success, its error on failure.
     func run(_ label: String, _ body: () async throws -> String) async {
@@ -67,7 +84,7 @@ final class Steps: @unchecked Sendable {
     }
     func fail(_ text: String) {
         failed = true
-        print("✘ \(text)")
+        say("\(prefix)✘ \(text)")
     }
 }
 
@@ -158,7 +175,7 @@ struct LifecycleTour {
 
     func run() async -> Bool {
         let steps = Steps()
-        print("Tour: lifecycle")
+        say("Tour: lifecycle")
         var configuration = place.configuration()
         configuration.languagesSupported = [.enUs]
         let manager = SDLManager(configuration: configuration)
@@ -223,13 +240,13 @@ struct LifecycleTour {
         await manager.stop()
         _ = await running.result
         steps.pass("stopped")
-        print(steps.failed ? "Tour lifecycle: FAILED" : "Tour lifecycle: OK")
+        say(steps.failed ? "Tour lifecycle: FAILED" : "Tour lifecycle: OK")
         return !steps.failed
     }
 
     /// What the head unit can do: the main window (6.0 model, converted before 6.0), the types
     /// it has, and one fetched on demand where GetSystemCapability exists.
-    private func capabilities(of manager: SDLManager, steps: Steps) async {
+    func capabilities(of manager: SDLManager, steps: Steps) async {
         let capabilities = manager.systemCapabilities
         if let main = await capabilities.defaultMainWindowCapability {
             let templates = main.templatesAvailable ?? []

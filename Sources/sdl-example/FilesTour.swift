@@ -8,7 +8,7 @@ struct FilesTour {
 
     func run() async -> Bool {
         let steps = Steps()
-        print("Tour: files")
+        say("Tour: files")
         var configuration = place.configuration()
         configuration.appIcon = SDLArtwork(bytes: SolidPNG.make(width: 70, height: 70, rgb: (0x1E, 0x88, 0xE5)), format: .png, name: "sdl-example-icon.png", persistent: true)
         guard let manager = await place.start(configuration, steps: steps) else { return false }
@@ -30,7 +30,7 @@ struct FilesTour {
         return await place.finish("files", [manager], steps: steps)
     }
 
-    private func uploads(_ files: SDLFileManager, steps: Steps) async {
+    func uploads(_ files: SDLFileManager, steps: Steps) async {
         let colours: [(UInt8, UInt8, UInt8)] = [(0xE5, 0x39, 0x35), (0x43, 0xA0, 0x47), (0xFB, 0xC0, 0x2D)]
         let artworks = colours.map { SDLArtwork(bytes: SolidPNG.make(width: 185, height: 185, rgb: $0), format: .png) }
         for artwork in artworks {

@@ -9,7 +9,7 @@ struct ScreenTour {
 
     func run() async -> Bool {
         let steps = Steps()
-        print("Tour: screen")
+        say("Tour: screen")
         guard let manager = await place.start(place.configuration(), steps: steps) else { return false }
         if await place.driver.activate(manager, steps: steps) {
             await textAndTemplate(manager.screen, steps: steps)
@@ -20,7 +20,7 @@ struct ScreenTour {
         return await place.finish("screen", [manager], steps: steps)
     }
 
-    private func textAndTemplate(_ screen: SDLScreenManager, steps: Steps) async {
+    func textAndTemplate(_ screen: SDLScreenManager, steps: Steps) async {
         let cover = SDLArtwork(bytes: SolidPNG.make(width: 120, height: 120, rgb: (0x8E, 0x24, 0xAA)), format: .png)
         await steps.run("text and image") {
             let result = try await screen.update {
@@ -63,7 +63,7 @@ struct ScreenTour {
         }
     }
 
-    private func menu(_ screen: SDLScreenManager, steps: Steps) async {
+    func menu(_ screen: SDLScreenManager, steps: Steps) async {
         func cell(_ title: String) -> SDLMenuCell { SDLMenuCell(title: title) { _ in } }
         await steps.run("menu") {
             try await screen.setMenu([cell("Play"), SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Display")])])

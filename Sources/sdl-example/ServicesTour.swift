@@ -8,7 +8,7 @@ struct ServicesTour {
 
     func run() async -> Bool {
         let steps = Steps()
-        print("Tour: services")
+        say("Tour: services")
         guard let provider = await place.start(place.configuration(name: "SDL Weather", types: [.information]), steps: steps, label: "provider ready")
         else { return false }
         guard let consumer = await place.start(

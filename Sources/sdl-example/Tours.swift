@@ -36,7 +36,7 @@ struct TourPlace {
     func finish(_ name: String, _ managers: [SDLManager], steps: Steps) async -> Bool {
         for manager in managers { await manager.stop() }
         steps.pass("stopped")
-        print(steps.failed ? "Tour \(name): FAILED" : "Tour \(name): OK")
+        say(steps.failed ? "Tour \(name): FAILED" : "Tour \(name): OK")
         return !steps.failed
     }
 }

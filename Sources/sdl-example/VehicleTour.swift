@@ -9,7 +9,7 @@ struct VehicleTour {
 
     func run() async -> Bool {
         let steps = Steps()
-        print("Tour: vehicle")
+        say("Tour: vehicle")
         guard let manager = await place.start(place.configuration(), steps: steps) else { return false }
         let vehicle = manager.vehicleData
         if await place.driver.activate(manager, steps: steps) {
@@ -25,7 +25,7 @@ struct VehicleTour {
         return await place.finish("vehicle", [manager], steps: steps)
     }
 
-    private func readAndSubscribe(_ vehicle: SDLVehicleDataManager, steps: Steps) async {
+    func readAndSubscribe(_ vehicle: SDLVehicleDataManager, steps: Steps) async {
         do {
             let reading = try await vehicle.get(\.speed, \.rpm)
             steps.pass("GetVehicleData: speed \(reading.speed.map { "\($0) km/h" } ?? "-"), rpm \(reading.rpm.map(String.init) ?? "-")")
