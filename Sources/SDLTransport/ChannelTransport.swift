@@ -26,7 +26,7 @@ public final class SDLChannelTransport: SDLTransport {
             do {
                 let channel = try await ClientBootstrap(group: group)
                     .channelOption(.socketOption(.so_reuseaddr), value: 1)
-                    .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                    .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                     .connect(host: host, port: port) { channel in
                         channel.eventLoop.makeCompletedFuture {
                             try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -121,7 +121,7 @@ public final class SDLTCPListener: Sendable {
     ) async throws -> SDLTCPListener {
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)

@@ -68,7 +68,7 @@ extension SDLChannelTransport {
         }
         let sslContext = try url.secure ? NIOSSLContext(configuration: tls ?? .makeClientConfiguration()) : nil
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: group)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connectTimeout(.nanoseconds(limits.handshakeTimeout.nanoseconds))
             .connect(host: url.host, port: url.port) { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -70,7 +70,7 @@ public final class SDLWebSocketListener: Sendable {
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 1024)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             // NIOAsyncChannel reads on demand; this keeps each read small while a session lags.
             .childChannelOption(.maxMessagesPerRead, value: 4)
             .bind(host: configuration.host, port: configuration.port) { channel in

@@ -23,7 +23,7 @@ struct CloudServerTests {
         let vehicle = fixture.vehicle(authToken: "account-42")
         await vehicle.waitForRequest("Show")
         #expect(tokens.current == ["account-42"])
-        #expect(await fixture.server.host.activeSessions == 1)
+        #expect(await fixture.server.host.openSessions == 1)
         let functions = await vehicle.functions()
         #expect(functions.first == "RegisterAppInterface")
         #expect(functions.contains("Show"))
@@ -42,7 +42,7 @@ struct CloudServerTests {
         }
         let vehicles = (1...4).map { fixture.vehicle(authToken: "vehicle-\($0)") }
         for vehicle in vehicles { await vehicle.waitForRequest("Show") }
-        #expect(await fixture.server.host.activeSessions == 4)
+        #expect(await fixture.server.host.openSessions == 4)
         for (index, vehicle) in vehicles.enumerated() {
             let shows = await vehicle.emulator.recordedRPCs(appID: "cloud-cloud").filter { $0.functionName == "Show" && $0.direction == "in" }
             #expect(shows.map { $0.parameters?["mainField1"] } == [.string("for vehicle-\(index + 1)")])
@@ -64,7 +64,7 @@ struct CloudServerTests {
             await vehicle.task.value
             #expect(await vehicle.functions().last == "UnregisterAppInterface")
         }
-        #expect(await fixture.server.host.activeSessions == 0)
+        #expect(await fixture.server.host.openSessions == 0)
         // Nobody listens any more.
         let late = await outcome { try await SDLChannelTransport.connectWebSocket(to: fixture.url) }
         #expect(throws: (any Error).self) { try late.get() }
@@ -106,7 +106,7 @@ struct CloudServerTests {
         await full.transport.close()
         let refused = await outcome { try await SDLChannelTransport.connectWebSocket(to: fixture.url) }
         #expect(throws: SDLWebSocketError.upgradeRefused) { try refused.get() }
-        #expect(await fixture.server.host.activeSessions == 1)
+        #expect(await fixture.server.host.openSessions == 1)
         await fixture.stop()
         await vehicle.task.value
     }

@@ -49,8 +49,11 @@ struct CloudFixture {
         let events = emulator.events()
         let url = self.url
         let connected = Locked<SDLChannelTransport?>(nil)
+        let dials = Locked(0)
         let task = Task {
+            // One connection: a second dial (after a drop) fails, and one failure ends it.
             await emulator.runCloudApp(SDLCloudAppEndpoint(authToken: authToken, retryDelay: .milliseconds(10), maxAttempts: 1) {
+                guard dials.withLock({ count in count += 1; return count }) == 1 else { throw SDLTransportError.closed }
                 let transport = try await SDLChannelTransport.connectWebSocket(to: url)
                 connected.withLock { $0 = transport }
                 return transport
@@ -60,7 +63,7 @@ struct CloudFixture {
     }
 
     /// A vehicle whose WebSocket goes through a `Relay`.
-    func relayedVehicle(pieceSize: Int) -> (Vehicle, Task<Relay?, Never>) {
+    func relayedVehicle(pieceSize: Int, authToken: String? = nil) -> (Vehicle, Task<Relay?, Never>) {
         let emulator = SDLHeadUnitEmulator()
         let events = emulator.events()
         let url = self.url
@@ -70,7 +73,7 @@ struct CloudFixture {
         }
         let task = Task {
             guard let relay = await relay.value else { return }
-            await emulator.serve(relay.headUnitSide)
+            await emulator.serve(relay.headUnitSide, authToken: authToken)
         }
         return (Vehicle(emulator: emulator, events: events, task: task, transport: Locked(nil)), relay)
     }

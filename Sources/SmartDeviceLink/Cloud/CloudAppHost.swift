@@ -25,15 +25,15 @@ public enum SDLCloudSessionEvent: Sendable, CustomStringConvertible {
     /// A head unit connected; its manager is starting.
     case connected(SDLCloudConnection)
     /// The app is registered and Ready on that head unit.
-    case ready(SDLCloudConnection, activeSessions: Int)
+    case ready(SDLCloudConnection, openSessions: Int)
     /// The session ended: the head unit left, the app stopped it, or the host shut down.
-    case ended(SDLCloudConnection, reason: String, activeSessions: Int)
+    case ended(SDLCloudConnection, reason: String, openSessions: Int)
 
     public var description: String {
         switch self {
         case .connected(let connection): "\(connection) connected"
-        case .ready(let connection, let active): "\(connection) ready (\(active) active)"
-        case .ended(let connection, let reason, let active): "\(connection) ended: \(reason) (\(active) active)"
+        case .ready(let connection, let open): "\(connection) ready (\(open) open)"
+        case .ended(let connection, let reason, let open): "\(connection) ended: \(reason) (\(open) open)"
         }
     }
 }
@@ -62,7 +62,7 @@ public actor SDLCloudAppHost {
     }
 
     /// Sessions open now.
-    public var activeSessions: Int { sessions.count }
+    public var openSessions: Int { sessions.count }
 
     /// The managers of the open sessions.
     public var managers: [SDLManager] { Array(sessions.values) }
@@ -127,11 +127,11 @@ public actor SDLCloudAppHost {
         }
         sessions[connection.id] = nil
         logger.info("session ended", metadata: ["session": "\(connection.id)", "reason": "\(reason)"])
-        eventFanOut.yield(.ended(connection, reason: reason, activeSessions: sessions.count))
+        eventFanOut.yield(.ended(connection, reason: reason, openSessions: sessions.count))
     }
 
     private func becameReady(_ connection: SDLCloudConnection) {
-        eventFanOut.yield(.ready(connection, activeSessions: sessions.count))
+        eventFanOut.yield(.ready(connection, openSessions: sessions.count))
     }
 
     /// Takes no more sessions, then stops every open one (each unregisters its app and closes
