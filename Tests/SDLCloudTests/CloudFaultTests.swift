@@ -75,8 +75,8 @@ struct CloudFaultTests {
     @Test("a half-open connection (silent, not even answering pings) is dropped; a quiet healthy one stays")
     func halfOpenDropped() async throws {
         var limits = SDLWebSocketLimits()
-        limits.pingInterval = .milliseconds(50)
-        limits.idleTimeout = .milliseconds(300)
+        limits.pingInterval = .milliseconds(100)
+        limits.idleTimeout = .milliseconds(1500)
         let fixture = try await CloudFixture.start(limits: limits) { manager in try await manager.waitUntilReady() }
         let events = fixture.server.host.events()
         // Connected first and then as quiet as the other, but its WebSocket answers pings.
