@@ -179,7 +179,7 @@ let package = Package(
             name: "SmartDeviceLinkTests",
             dependencies: [
                 "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLProtocol", "SDLRPC", "SDLTestSupport", "SDLAsyncHTTPClient",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "SDLCloudServer", "SDLWebSocket", .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/SmartDeviceLinkTests"
         ),

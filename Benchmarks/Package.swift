@@ -53,6 +53,17 @@ let package = Package(
                 .product(name: "SDLHeadUnit", package: "swift-sdl"),
             ]
         ),
+        // Issue 16: a cloud-app server with 1,000 emulated vehicles dialing in.
+        .executableTarget(
+            name: "CloudBenchmarks",
+            dependencies: [
+                .product(name: "SmartDeviceLink", package: "swift-sdl"),
+                .product(name: "SDLCloudServer", package: "swift-sdl"),
+                .product(name: "SDLWebSocket", package: "swift-sdl"),
+                .product(name: "SDLTransport", package: "swift-sdl"),
+                .product(name: "SDLRPC", package: "swift-sdl"),
+            ]
+        ),
         // Writes Payloads/*.json from values built in Swift.
         .executableTarget(
             name: "MakePayloads",

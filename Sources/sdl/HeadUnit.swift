@@ -73,7 +73,7 @@ struct HeadUnit: AsyncParsableCommand {
     var log = false
 
     @Option(help: ArgumentHelp(
-        "Dial a cloud app's WebSocket server (ws:// or wss://) as SDL Core does, instead of listening on TCP; dials again after a drop.",
+        "Dial a cloud app's WebSocket server (ws:// or wss://) as SDL Core does, instead of listening on TCP; dials again after a drop. tcp://HOST:PORT dials plain TCP (for comparisons; SDL Core uses WebSocket).",
         valueName: "url"))
     var cloudApp: String?
 

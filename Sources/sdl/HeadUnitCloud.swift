@@ -11,12 +11,23 @@ extension HeadUnit {
     /// a line on standard error for each connection, registration and drop. The control API,
     /// if asked for, plays the driver of vehicle 1.
     func runCloudVehicles(url text: String, configuration: SDLHeadUnitEmulator.Configuration) async throws {
+        // tcp://HOST:PORT: the same vehicles over plain TCP (SDL Core dials cloud apps over
+        // WebSocket only), to measure what the WebSocket layer costs.
+        let plainTCP: (host: String, port: Int)?
         let url: SDLWebSocketURL
         do {
-            url = try SDLWebSocketURL(text)
+            if text.hasPrefix("tcp://") {
+                let address = try SDLWebSocketURL("ws://" + text.dropFirst(6))
+                plainTCP = (address.host, address.port)
+                url = address
+            } else {
+                plainTCP = nil
+                url = try SDLWebSocketURL(text)
+            }
         } catch {
             throw ValidationError("--cloud-app: \(error)")
         }
+        Self.raiseFileLimit(toFit: 2 * cloudApps + 64)
         guard cloudApps >= 1 else { throw ValidationError("--cloud-apps must be at least 1.") }
         guard retryDelay >= 0, retryAttempts >= 1 else { throw ValidationError("--retry-delay must not be negative and --retry-attempts must be at least 1.") }
         let tls: TLSConfiguration?
@@ -28,7 +39,7 @@ extension HeadUnit {
         let (count, token, host) = (cloudApps, authToken, self.host)
         let retryDelay = Duration.milliseconds(Int(self.retryDelay * 1000))
         let attempts = retryAttempts
-        Output.error("\(count) vehicle\(count == 1 ? "" : "s") dialing \(url)")
+        Output.error("\(count) vehicle\(count == 1 ? "" : "s") dialing \(text)")
         let vehicles = (1...count).map { _ in SDLHeadUnitEmulator(configuration: configuration) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, emulator) in vehicles.enumerated() {
@@ -36,7 +47,8 @@ extension HeadUnit {
                 let endpoint = SDLCloudAppEndpoint(
                     authToken: token.map { count == 1 ? $0 : "\($0)-\(number)" }, retryDelay: retryDelay, maxAttempts: attempts
                 ) {
-                    try await SDLChannelTransport.connectWebSocket(to: url, tls: tls)
+                    if let plainTCP { return try await SDLChannelTransport.connect(host: plainTCP.host, port: plainTCP.port) }
+                    return try await SDLChannelTransport.connectWebSocket(to: url, tls: tls)
                 }
                 group.addTask {
                     await withTaskGroup(of: Void.self) { vehicle in
@@ -72,5 +84,16 @@ extension HeadUnit {
             for _ in vehicles { try await group.next() }
             group.cancelAll()
         }
+    }
+}
+
+extension HeadUnit {
+    /// Each vehicle holds a socket: a thousand need more descriptors than the usual soft limit
+    /// of 1,024, so it is raised toward the hard limit.
+    static func raiseFileLimit(toFit needed: Int) {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(needed) else { return }
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(needed))
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }

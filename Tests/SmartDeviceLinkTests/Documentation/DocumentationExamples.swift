@@ -1,5 +1,8 @@
+import Foundation
 import Logging
 import SDLAsyncHTTPClient
+import SDLCloudServer
+import SDLWebSocket
 import ServiceLifecycle
 import SmartDeviceLink
 
@@ -976,5 +979,52 @@ enum ClosingExamples {
 
     static func stopInstead(manager: SDLManager) async {
         await manager.stop()   // unregisters and disconnects: the app leaves the head unit's list
+    }
+}
+
+enum Accounts {
+    static func isValid(_ token: String) async -> Bool { !token.isEmpty }
+}
+
+enum CloudAppExamples {
+    static func server() async throws {
+        var app = SDLManager.Configuration(appName: "Weather", appID: "4b2a6c")
+        app.appTypes = [.information]
+        let server = SDLWebSocketServer(listening: .init(host: "0.0.0.0", port: 8080, path: "/sdl"), app: app)
+        try await server.run { manager in
+            try await manager.waitUntilReady()
+            guard let token = await manager.authToken, await Accounts.isValid(token) else {
+                await manager.stop()   // unregisters: this vehicle's user is not ours
+                return
+            }
+            _ = try await manager.send(Show(mainField1: "Weather", mainField2: "Sunny, 21 °C"))
+            for await level in manager.hmiLevels() where level == .full {
+                try await manager.screen.update { $0.textField1 = "Updated at \(Date.now.formatted(date: .omitted, time: .shortened))" }
+            }
+        }
+    }
+
+    static func limitsAndShutdown(app: SDLManager.Configuration) async throws {
+        var limits = SDLWebSocketLimits()
+        limits.maxConnections = 2_000             // the next gets HTTP 503
+        limits.maxMessageSize = 1 << 20           // larger messages drop the connection (close 1009)
+        limits.inboundBufferSize = 128 << 10      // unread bytes per connection before reading pauses
+        limits.pingInterval = .seconds(15)        // a silent head unit is pinged...
+        limits.idleTimeout = .seconds(45)         // ...and dropped if still silent: half-open connections end
+        let listening = SDLWebSocketListener.Configuration(host: "0.0.0.0", port: 8080, path: "/sdl", limits: limits)
+
+        let tls = try SDLWebSocketTLS.server(certificateChainPath: "/etc/weather/cert.pem", privateKeyPath: "/etc/weather/key.pem")
+        let secure = SDLWebSocketListener.Configuration(host: "0.0.0.0", port: 8443, path: "/sdl", tls: tls)
+        _ = secure
+
+        let weather = SDLWebSocketServer(listening: listening, app: app) { manager in
+            try await manager.waitUntilReady()
+        }
+        let group = ServiceGroup(configuration: .init(services: [weather], gracefulShutdownSignals: [.sigterm], logger: app.logger))
+        try await group.run()
+
+        for await event in weather.host.events() {
+            print(event)   // "session 12 from 10.0.3.7:51486 ready (240 open)"
+        }
     }
 }

@@ -1,0 +1,258 @@
+import Foundation
+import Logging
+import SDLCloudServer
+import SDLRPC
+import SDLTransport
+import SDLWebSocket
+import SmartDeviceLink
+import Synchronization
+
+/// Issue 16's load goal: a cloud-app server with N vehicles (default 1,000) from the emulator,
+/// `sdl headunit --cloud-app URL --cloud-apps N`, in another process on loopback. Each session
+/// registers, reaches FULL, sends Show and uploads 64 KB, then stays connected; then, with all
+/// of them connected, every session sends one Show per second for the window (N Shows/s in all)
+/// and the round trips are measured. Prints the server's memory per idle session, its CPU time,
+/// the time until all are set up and the Show round-trip percentiles.
+///
+///   CloudBenchmarks --sdl PATH [--vehicles 1000] [--window 10] [--scheme ws|tcp]
+///
+/// `--scheme tcp`: the same sessions through the same host over plain TCP, to see what the
+/// WebSocket layer costs.
+
+struct Options {
+    var sdl = "../.build/release/sdl"
+    var vehicles = 1000
+    var window = 10
+    var scheme = "ws"
+
+    init(_ arguments: [String]) {
+        var rest = arguments.dropFirst()
+        while let name = rest.popFirst() {
+            let value = rest.popFirst() ?? ""
+            switch name {
+            case "--sdl": sdl = value
+            case "--vehicles": vehicles = Int(value) ?? vehicles
+            case "--window": window = Int(value) ?? window
+            case "--scheme": scheme = value
+            default: fatalError("unknown option \(name)")
+            }
+        }
+    }
+}
+
+let options = Options(CommandLine.arguments)
+let clock = ContinuousClock()
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+}
+
+/// The resident set, from /proc (kB → bytes).
+func residentBytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
+    }
+    return 0
+}
+
+func cpuSeconds(_ who: Int32 = RUSAGE_SELF.rawValue) -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(who), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)]
+}
+
+var limit = rlimit()
+getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+limit.rlim_cur = limit.rlim_max
+setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+
+/// What the sessions report, and the gates they wait at.
+final class Board: Sendable {
+    struct State {
+        var setUp: [Duration] = []
+        var firstShows: [Double] = []
+        var shows: [Double] = []
+        var failures: [String] = []
+        var setUpWaiters: [CheckedContinuation<Void, Never>] = []
+        var windowOpen = false
+        var windowWaiters: [CheckedContinuation<Void, Never>] = []
+        var windowDone = 0
+        var doneWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    let state = Mutex(State())
+    let expected: Int
+    init(expected: Int) { self.expected = expected }
+
+    func setUp(after duration: Duration, firstShow: Double) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.setUp.append(duration)
+            state.firstShows.append(firstShow)
+            return state.setUp.count == expected ? state.setUpWaiters : []
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    func failed(_ reason: String) {
+        state.withLock { $0.failures.append(reason) }
+    }
+
+    func allSetUp() async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state in
+                if state.setUp.count >= expected { return true }
+                state.setUpWaiters.append(continuation)
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    func openWindow() {
+        let waiters = state.withLock { state in
+            state.windowOpen = true
+            return state.windowWaiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    func windowOpened() async {
+        await withCheckedContinuation { continuation in
+            let open = state.withLock { state in
+                if state.windowOpen { return true }
+                state.windowWaiters.append(continuation)
+                return false
+            }
+            if open { continuation.resume() }
+        }
+    }
+
+    func show(_ latency: Double) { state.withLock { $0.shows.append(latency) } }
+
+    func sessionFinishedWindow() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.windowDone += 1
+            return state.windowDone == expected ? state.doneWaiters : []
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    func allFinishedWindow() async {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state in
+                if state.windowDone >= expected { return true }
+                state.doneWaiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume() }
+        }
+    }
+}
+
+let board = Board(expected: options.vehicles)
+var app = SDLManager.Configuration(appName: "Bench", appID: "bench")
+app.capabilityPollInterval = nil
+var quiet = Logger(label: "bench")
+quiet.logLevel = .critical
+app.logger = quiet
+let payload = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+let window = options.window
+
+let handler: SDLCloudAppHost.SessionHandler = { manager in
+    let began = clock.now
+    do {
+        try await manager.waitUntilReady()
+        guard await manager.waitForHMILevel(.full, timeout: .seconds(300)) else { throw CancellationError() }
+        let showStart = clock.now
+        _ = try await manager.send(Show(mainField1: "Hello", mainField2: "from the cloud"))
+        let firstShow = milliseconds(clock.now - showStart)
+        _ = try await manager.files.upload(SDLFile(name: "bench-64k.bin", bytes: payload, type: .binary))
+        board.setUp(after: clock.now - began, firstShow: firstShow)
+    } catch {
+        board.failed("\(error)")
+        return
+    }
+    await board.windowOpened()
+    // One Show per second, each session at its own phase within the second.
+    let phase = Duration.milliseconds(Int.random(in: 0..<1000))
+    let start = clock.now + phase
+    for second in 0..<window {
+        try? await clock.sleep(until: start + .seconds(second))
+        let sent = clock.now
+        do {
+            _ = try await manager.send(Show(mainField1: "Tick \(second)"))
+            board.show(milliseconds(clock.now - sent))
+        } catch {
+            board.failed("window: \(error)")
+        }
+    }
+    board.sessionFinishedWindow()
+}
+
+let host: SDLCloudAppHost
+let serving: Task<Void, any Error>
+let url: String
+if options.scheme == "tcp" {
+    host = SDLCloudAppHost(app: app, logger: quiet)
+    let listener = try await SDLTCPListener.bind(port: 0)
+    url = "tcp://127.0.0.1:\(listener.port)"
+    serving = Task { try await listener.run { transport in await host.serve(transport, handler: handler) } }
+} else {
+    let server = SDLWebSocketServer(listening: .init(port: 0, path: "/"), app: app, logger: quiet)
+    host = server.host
+    serving = Task { try await server.run(handler) }
+    guard let port = await server.port() else { fatalError("the server did not start") }
+    url = "ws://127.0.0.1:\(port)/"
+}
+
+try await Task.sleep(for: .milliseconds(200))
+let baseline = residentBytes()
+let cpuBefore = cpuSeconds()
+let emulator = Process()
+emulator.executableURL = URL(fileURLWithPath: options.sdl)
+emulator.arguments = ["headunit", "--cloud-app", url, "--cloud-apps", "\(options.vehicles)", "--retry-attempts", "3"]
+emulator.standardError = FileHandle.nullDevice
+emulator.standardOutput = FileHandle.nullDevice
+let spawned = clock.now
+try emulator.run()
+
+await board.allSetUp()
+let allSetUp = clock.now - spawned
+let cpuRamp = cpuSeconds() - cpuBefore
+try await Task.sleep(for: .seconds(1))
+let idle = residentBytes()
+let open = await host.openSessions
+
+let cpuWindowStart = cpuSeconds()
+let windowStarted = clock.now
+board.openWindow()
+await board.allFinishedWindow()
+let windowTook = clock.now - windowStarted
+let cpuWindow = cpuSeconds() - cpuWindowStart
+let afterWindow = residentBytes()
+
+emulator.terminate()
+emulator.waitUntilExit()
+let emulatorCPU = cpuSeconds(RUSAGE_CHILDREN.rawValue)
+
+let state = board.state.withLock { $0 }
+let shows = state.shows.sorted()
+let setUps = state.setUp.map(milliseconds).sorted()
+let firsts = state.firstShows.sorted()
+func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
+print("""
+    scheme \(options.scheme), \(options.vehicles) vehicles (\(open) sessions open), \(state.failures.count) failures\(state.failures.first.map { " (first: \($0))" } ?? "")
+    all set up (registered, FULL, Show, 64 KB PutFile) \(f(milliseconds(allSetUp) / 1000, 2)) s after the emulator started; per session p50 \(f(percentile(setUps, 0.5), 0)) ms, p99 \(f(percentile(setUps, 0.99), 0)) ms
+    server memory: \(baseline / 1024) KB before, \(idle / 1024) KB with all idle → \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per idle session; \(afterWindow / 1024) KB after the window
+    server CPU: \(f(cpuRamp, 2)) s during set-up (\(f(cpuRamp / (milliseconds(allSetUp) / 1000) * 100, 0)) % of one core), \(f(cpuWindow, 2)) s in the \(f(milliseconds(windowTook) / 1000, 1)) s window (\(f(cpuWindow / (milliseconds(windowTook) / 1000) * 100, 0)) % of one core); emulator process \(f(emulatorCPU, 2)) s
+    Show round trip during set-up: p50 \(f(percentile(firsts, 0.5), 2)) ms, p99 \(f(percentile(firsts, 0.99), 2)) ms
+    Show round trip, \(options.vehicles) Shows/s for \(window) s (\(shows.count) Shows): p50 \(f(percentile(shows, 0.5), 2)) ms, p99 \(f(percentile(shows, 0.99), 2)) ms, max \(f(shows.last ?? .nan, 2)) ms
+    """)
+serving.cancel()
+exit(state.failures.isEmpty ? 0 : 1)
