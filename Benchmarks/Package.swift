@@ -57,8 +57,11 @@ let package = Package(
         .executableTarget(
             name: "CloudBenchmarks",
             dependencies: [
+                "MallocCounter",
                 .product(name: "SmartDeviceLink", package: "swift-sdl"),
                 .product(name: "SDLCloudServer", package: "swift-sdl"),
+                .product(name: "SDLHeadUnit", package: "swift-sdl"),
+                .product(name: "SDLRuntime", package: "swift-sdl"),
                 .product(name: "SDLWebSocket", package: "swift-sdl"),
                 .product(name: "SDLTransport", package: "swift-sdl"),
                 .product(name: "SDLRPC", package: "swift-sdl"),

@@ -10,6 +10,9 @@ public struct SDLFrameDecoder: Sendable {
 
     public static let defaultMaxDataSize = 1 << 20
 
+    /// Capacity kept once everything was read.
+    static let idleCapacity = 4096
+
     public init(maxDataSize: Int = SDLFrameDecoder.defaultMaxDataSize) {
         self.maxDataSize = maxDataSize
     }
@@ -32,7 +35,15 @@ public struct SDLFrameDecoder: Sendable {
     /// The next complete frame, or nil until more bytes arrive.
     public mutating func nextFrame() throws(SDLProtocolError) -> SDLFrame? {
         let available = buffer.count - readIndex
-        guard available > 0 else { return nil }
+        guard available > 0 else {
+            // All read: an idle session keeps no buffer grown by an earlier burst (one decoder
+            // per session, a thousand sessions per server).
+            if buffer.capacity > Self.idleCapacity {
+                buffer = []
+                readIndex = 0
+            }
+            return nil
+        }
         let start = readIndex
         let limit = maxDataSize
         let parsed = buffer.withUnsafeBytes { raw -> Result<(SDLFrameHeader, Int)?, SDLProtocolError> in

@@ -121,7 +121,11 @@ public final class SDLTCPListener: Sendable {
     ) async throws -> SDLTCPListener {
         let server = try await ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Many connections at once (a load test, a fleet) must not overflow the accept queue.
+            .serverChannelOption(.backlog, value: 1024)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            // Each connection keeps its receive buffer between reads: at most 16 KB when idle.
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 16384))
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)

@@ -53,6 +53,7 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var lastRead = NIODeadline.now()
     private var pingSent = false
     private var closeSent = false
+    private var closeReceived = false
     private var failed = false
     private var timer: RepeatedTask?
 
@@ -100,10 +101,14 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
     // MARK: Inbound
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !failed else { return }
+        // Frames the decoder still held when the connection closed are not passed on.
+        guard !failed, !closeReceived, context.channel.isActive else { return }
         let frame = unwrapInboundIn(data)
         lastRead = .now()
         pingSent = false
+        guard frame.rsv1 == false, frame.rsv2 == false, frame.rsv3 == false else {
+            return fail(context: context, .protocolViolation("reserved bits set without an extension"), code: .protocolError)
+        }
         switch frame.opcode {
         case .binary:
             guard !messageOpen else {
@@ -126,10 +131,10 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
             break
         case .connectionClose:
             // The peer's close: answer it (unless ours crossed it), then the connection ends.
+            closeReceived = true
             if !closeSent {
                 closeSent = true
-                var code = frame.unmaskedData
-                let echo = code.readSlice(length: 2) ?? context.channel.allocator.buffer(capacity: 0)
+                let echo = closeReply(to: frame, allocator: context.channel.allocator)
                 let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
                 context.writeAndFlush(wrapOutboundOut(self.frame(.connectionClose, data: echo))).whenComplete { _ in
                     bound.value.close(promise: nil)
@@ -140,6 +145,18 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
         default:
             fail(context: context, .protocolViolation("unknown opcode \(frame.opcode)"), code: .protocolError)
         }
+    }
+
+    /// The peer's code echoed when it may be sent back (RFC 6455 §7.4), 1002 for a malformed
+    /// close, nothing for a close without a code.
+    private func closeReply(to frame: WebSocketFrame, allocator: ByteBufferAllocator) -> ByteBuffer {
+        var data = frame.unmaskedData
+        var reply = allocator.buffer(capacity: 2)
+        guard data.readableBytes > 0 else { return reply }
+        let code = data.readInteger(as: UInt16.self)
+        let sendable = code.map { (1000...1003).contains($0) || (1007...1011).contains($0) || (3000...4999).contains($0) } ?? false
+        reply.writeInteger(sendable ? code! : 1002)
+        return reply
     }
 
     private func deliver(_ frame: WebSocketFrame, context: ChannelHandlerContext) {
@@ -209,7 +226,7 @@ public enum SDLWebSocketPipeline {
         if includingCodec {
             try pipeline.addHandler(WebSocketFrameEncoder())
             try pipeline.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: limits.maxMessageSize)))
-            try pipeline.addHandler(WebSocketProtocolErrorHandler())
+            try pipeline.addHandler(WebSocketProtocolErrorHandler(isServer: !isClient))
         }
         try pipeline.addHandler(WebSocketBytesHandler(
             role: isClient ? .client : .server, maxMessageSize: limits.maxMessageSize,

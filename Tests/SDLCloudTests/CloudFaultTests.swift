@@ -32,7 +32,11 @@ struct CloudFaultTests {
         // An SDL frame of 1,000,000 bytes (within the frame limit) whose message never ends.
         var neverEnding = frame(0x2, false, [0x50, 0x07, 0x00, 0x00, 0x00, 0x0F, 0x42, 0x40, 0, 0, 0, 1] + chunk, nil)
         for _ in 0..<6 { neverEnding += frame(0x0, false, chunk, nil) }
+        // RSV1 set: no extension was agreed, so the frame is a protocol error.
+        var reservedBits = frame(0x2, true, [1, 2, 3], nil)
+        reservedBits[0] |= 0x40
         return [
+            Hostile(name: "a frame with reserved bits set", bytes: reservedBits, closeCodes: [1002]),
             Hostile(name: "a message over the size limit", bytes: frame(0x2, true, [UInt8](repeating: 7, count: limit + 1), nil), closeCodes: [1009]),
             Hostile(name: "a fragmented message that never ends", bytes: neverEnding, closeCodes: [1009]),
             Hostile(name: "a WebSocket frame claiming 4 GB", bytes: frame(0x2, true, [1, 2, 3], 1 << 32), closeCodes: [1009, 1002]),

@@ -1,7 +1,10 @@
 import Foundation
 import Logging
+import MallocCounter
 import SDLCloudServer
+import SDLHeadUnit
 import SDLRPC
+import SDLRuntime
 import SDLTransport
 import SDLWebSocket
 import SmartDeviceLink
@@ -24,6 +27,8 @@ struct Options {
     var vehicles = 1000
     var window = 10
     var scheme = "ws"
+    /// `ready`: sessions only register and reach Ready (no FULL, Show or file), to see what that costs.
+    var stage = "full"
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -34,6 +39,8 @@ struct Options {
             case "--vehicles": vehicles = Int(value) ?? vehicles
             case "--window": window = Int(value) ?? window
             case "--scheme": scheme = value
+            case "--stage": stage = value
+            case "--probe": if !value.isEmpty { rest.insert(value, at: rest.startIndex) }
             default: fatalError("unknown option \(name)")
             }
         }
@@ -54,6 +61,12 @@ func residentBytes() -> Int {
         return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) * 1024
     }
     return 0
+}
+
+/// Heap bytes in use (glibc's count of allocated, not yet freed bytes): what the sessions hold,
+/// without the freed memory the allocator keeps for later.
+func heapInUse() -> Int {
+    Int(malloc_counter_heap_in_use())
 }
 
 func cpuSeconds(_ who: Int32 = RUSAGE_SELF.rawValue) -> Double {
@@ -155,6 +168,21 @@ final class Board: Sendable {
     }
 }
 
+/// `--probe`: heap per object for the parts a session keeps, 1,000 of each.
+if CommandLine.arguments.contains("--probe") {
+    func measure(_ label: String, _ make: () -> Any) {
+        var kept: [Any] = []
+        let before = heapInUse()
+        for _ in 0..<1000 { kept.append(make()) }
+        print("\(label): \((heapInUse() - before) / 1000) bytes each")
+        withExtendedLifetime(kept) {}
+    }
+    let registration = SDLHeadUnitEmulator.Configuration.defaultCapabilities.jsonBytes
+    measure("SDLManager, not started") { SDLManager(configuration: app) }
+    measure("RegisterAppInterfaceResponse decoded") { try! SDLJSON.decode(RegisterAppInterfaceResponse.self, from: registration).value }
+    exit(0)
+}
+
 let board = Board(expected: options.vehicles)
 var app = SDLManager.Configuration(appName: "Bench", appID: "bench")
 app.capabilityPollInterval = nil
@@ -168,6 +196,12 @@ let handler: SDLCloudAppHost.SessionHandler = { manager in
     let began = clock.now
     do {
         try await manager.waitUntilReady()
+        if options.stage == "ready" {
+            board.setUp(after: clock.now - began, firstShow: 0)
+            await board.windowOpened()
+            board.sessionFinishedWindow()
+            return
+        }
         guard await manager.waitForHMILevel(.full, timeout: .seconds(300)) else { throw CancellationError() }
         let showStart = clock.now
         _ = try await manager.send(Show(mainField1: "Hello", mainField2: "from the cloud"))
@@ -213,6 +247,7 @@ if options.scheme == "tcp" {
 
 try await Task.sleep(for: .milliseconds(200))
 let baseline = residentBytes()
+let heapBaseline = heapInUse()
 let cpuBefore = cpuSeconds()
 let emulator = Process()
 emulator.executableURL = URL(fileURLWithPath: options.sdl)
@@ -227,6 +262,9 @@ let allSetUp = clock.now - spawned
 let cpuRamp = cpuSeconds() - cpuBefore
 try await Task.sleep(for: .seconds(1))
 let idle = residentBytes()
+let heapIdle = heapInUse()
+malloc_counter_trim()
+let idleTrimmed = residentBytes()
 let open = await host.openSessions
 
 let cpuWindowStart = cpuSeconds()
@@ -249,7 +287,8 @@ func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digit
 print("""
     scheme \(options.scheme), \(options.vehicles) vehicles (\(open) sessions open), \(state.failures.count) failures\(state.failures.first.map { " (first: \($0))" } ?? "")
     all set up (registered, FULL, Show, 64 KB PutFile) \(f(milliseconds(allSetUp) / 1000, 2)) s after the emulator started; per session p50 \(f(percentile(setUps, 0.5), 0)) ms, p99 \(f(percentile(setUps, 0.99), 0)) ms
-    server memory: \(baseline / 1024) KB before, \(idle / 1024) KB with all idle → \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per idle session; \(afterWindow / 1024) KB after the window
+    server memory (RSS): \(baseline / 1024) KB before, \(idle / 1024) KB with all idle → \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per idle session; \(idleTrimmed / 1024) KB after malloc_trim → \(f(Double(idleTrimmed - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session; \(afterWindow / 1024) KB after the window
+    server heap in use: \(heapBaseline / 1024) KB before, \(heapIdle / 1024) KB with all idle → \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB per idle session
     server CPU: \(f(cpuRamp, 2)) s during set-up (\(f(cpuRamp / (milliseconds(allSetUp) / 1000) * 100, 0)) % of one core), \(f(cpuWindow, 2)) s in the \(f(milliseconds(windowTook) / 1000, 1)) s window (\(f(cpuWindow / (milliseconds(windowTook) / 1000) * 100, 0)) % of one core); emulator process \(f(emulatorCPU, 2)) s
     Show round trip during set-up: p50 \(f(percentile(firsts, 0.5), 2)) ms, p99 \(f(percentile(firsts, 0.99), 2)) ms
     Show round trip, \(options.vehicles) Shows/s for \(window) s (\(shows.count) Shows): p50 \(f(percentile(shows, 0.5), 2)) ms, p99 \(f(percentile(shows, 0.99), 2)) ms, max \(f(shows.last ?? .nan, 2)) ms

@@ -54,3 +54,12 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
 #else
 uint64_t malloc_counter_allocations(void) { return 0; }
 #endif
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+size_t malloc_counter_heap_in_use(void) { return mallinfo2().uordblks; }
+void malloc_counter_trim(void) { malloc_trim(0); }
+#else
+size_t malloc_counter_heap_in_use(void) { return 0; }
+void malloc_counter_trim(void) {}
+#endif

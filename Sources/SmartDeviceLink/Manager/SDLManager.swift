@@ -305,7 +305,9 @@ public actor SDLManager: Service {
                 }
             }
             do {
-                try await register(session: session, client: client)
+                // On a task of its own: the deep frames of decoding the registration are freed
+                // when it ends instead of staying with this long-lived task.
+                try await onOwnTask { try await self.register(session: session, client: client) }
             } catch {
                 await client.close()
                 while let _ = try? await group.next() {}
@@ -337,12 +339,7 @@ public actor SDLManager: Service {
                 }
                 return nil
             }
-            await installRequestHandlers(on: client)
-            if let response = registerResponse {
-                await capabilities.connected(client: client, registration: response, rpcVersion: negotiatedRPCVersion)
-            }
-            await files.connected(client: client, mtu: await session.session?.mtu ?? SDLProtocolVersion.latest.defaultMTU, rpcVersion: negotiatedRPCVersion)
-            await setAppIcon(client: client)
+            try? await onOwnTask { await self.setUpManagers(client: client, session: session) }
             // Ready only once the sub-managers run and this connection's first OnHMIStatus is in.
             let (firstStatus, firstStatusSeen) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             group.addTask {
@@ -379,6 +376,26 @@ public actor SDLManager: Service {
             self.client = nil
             return reason
         }
+    }
+
+    /// Runs `work` on a child task. A task keeps the memory its deepest call needed until it
+    /// ends (the async frame allocator), so one-off deep work on a connection's long-lived task
+    /// would stay with every idle session of a server.
+    private nonisolated func onOwnTask(_ work: @escaping @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask(operation: work)
+            try await group.waitForAll()
+        }
+    }
+
+    /// The sub-managers' start on a new connection, before Ready.
+    private func setUpManagers(client: SDLRPCClient, session: SDLProtocolSession) async {
+        await installRequestHandlers(on: client)
+        if let response = registerResponse {
+            await systemCapabilities.connected(client: client, registration: response, rpcVersion: negotiatedRPCVersion)
+        }
+        await files.connected(client: client, mtu: await session.session?.mtu ?? SDLProtocolVersion.latest.defaultMTU, rpcVersion: negotiatedRPCVersion)
+        await setAppIcon(client: client)
     }
 
     private func register(session: SDLProtocolSession, client: SDLRPCClient) async throws {

@@ -8,3 +8,12 @@
 uint64_t malloc_counter_allocations(void);
 
 #endif
+
+#ifndef MALLOC_COUNTER_HEAP_H
+#define MALLOC_COUNTER_HEAP_H
+#include <stddef.h>
+/// Heap bytes allocated and not yet freed (glibc's mallinfo2 uordblks); 0 elsewhere.
+size_t malloc_counter_heap_in_use(void);
+/// Gives freed heap memory back to the system (glibc's malloc_trim); no-op elsewhere.
+void malloc_counter_trim(void);
+#endif
