@@ -191,7 +191,9 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
-            path: "Tests/SDLCloudTests"
+            path: "Tests/SDLCloudTests",
+            // A self-signed certificate for 127.0.0.1 and localhost (valid until 2126), for wss.
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "SDLToolTests", dependencies: ["sdl"], path: "Tests/SDLToolTests"),
         .testTarget(name: "SDLTransportTests", dependencies: ["SDLTransport"], path: "Tests/SDLTransportTests"),

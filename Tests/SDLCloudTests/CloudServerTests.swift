@@ -1,3 +1,4 @@
+import Foundation
 import SDLCloudServer
 import SDLHeadUnit
 import SDLRPC
@@ -109,6 +110,38 @@ struct CloudServerTests {
         #expect(await fixture.server.host.openSessions == 1)
         await fixture.stop()
         await vehicle.task.value
+    }
+
+    @Test("wss: a head unit that trusts the server's certificate registers over TLS; one that does not is refused")
+    func tls() async throws {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let context = try SDLWebSocketTLS.server(
+            certificateChainPath: fixtures.appendingPathComponent("cert.pem").path, privateKeyPath: fixtures.appendingPathComponent("key.pem").path)
+        let server = SDLWebSocketServer(listening: .init(port: 0, path: "/sdl", tls: context), app: CloudFixture.app())
+        let running = Task {
+            try await server.run { manager in
+                try await manager.waitUntilReady()
+                _ = try await manager.send(Show(mainField1: "over TLS"))
+            }
+        }
+        let port = try #require(await server.port())
+        let url = try SDLWebSocketURL("wss://localhost:\(port)/sdl")
+        let trusting = try SDLWebSocketTLS.client(trustingPEMFile: fixtures.appendingPathComponent("cert.pem").path)
+        // The system's roots do not know a self-signed certificate.
+        let untrusted = await outcome { try await SDLChannelTransport.connectWebSocket(to: url) }
+        #expect(throws: (any Error).self) { try untrusted.get() }
+        let emulator = SDLHeadUnitEmulator()
+        let events = emulator.events()
+        let transport = try await SDLChannelTransport.connectWebSocket(to: url, tls: trusting)
+        let serving = Task { await emulator.serve(transport) }
+        for await event in events {
+            if case .requestReceived(_, "Show") = event { break }
+        }
+        let show = await emulator.recordedRPCs(appID: "cloud-cloud").last { $0.functionName == "Show" && $0.direction == "in" }
+        #expect(show?.parameters?["mainField1"] == .string("over TLS"))
+        await server.shutdown()
+        try await running.value
+        await serving.value
     }
 
     @Test("SDL frames split across messages and several frames in one message make the same session")
