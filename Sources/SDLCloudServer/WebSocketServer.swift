@@ -6,6 +6,7 @@ import SDLProtocol
 import SDLWebSocket
 import ServiceLifecycle
 import SmartDeviceLink
+import Synchronization
 
 /// A cloud app's server: head units (SDL Core with cloud-app support) open a WebSocket to the
 /// URL in their policy table, and each connection becomes a session with its own `SDLManager`.
@@ -30,6 +31,7 @@ public final class SDLWebSocketServer: Service, Sendable {
     private let handler: SDLCloudAppHost.SessionHandler?
     private let logger: Logger
     private let listener = StreamFanOut<SDLWebSocketListener?>(bufferLimit: 1, replaysLatest: true)
+    private let shuttingDown = Mutex(false)
 
     /// - Parameters:
     ///   - listening: host, port, path, TLS and the connections' limits.
@@ -56,6 +58,8 @@ public final class SDLWebSocketServer: Service, Sendable {
     public func run(_ handler: @escaping SDLCloudAppHost.SessionHandler) async throws {
         let bound = try await SDLWebSocketListener.bind(listenerConfiguration)
         listener.yield(bound)
+        // A shutdown that came while binding.
+        if shuttingDown.withLock({ $0 }) { await bound.close() }
         logger.info("cloud app listening", metadata: [
             "host": "\(listenerConfiguration.host)", "port": "\(bound.port)", "path": "\(listenerConfiguration.path ?? "*")",
             "tls": "\(listenerConfiguration.tls != nil)",
@@ -85,6 +89,7 @@ public final class SDLWebSocketServer: Service, Sendable {
     /// Stops accepting, unregisters the app from every vehicle, closes the connections; `run`
     /// then returns.
     public func shutdown() async {
+        shuttingDown.withLock { $0 = true }
         if let bound = listener.latest ?? nil { await bound.close() }
         await host.shutdown()
     }

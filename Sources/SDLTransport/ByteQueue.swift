@@ -9,6 +9,9 @@ final class ByteQueue: Sendable {
     private struct State {
         var chunks = Deque<[UInt8]>()
         var bufferedBytes = 0
+        /// What the buffered chunks cost against the watermark: each at least `minimumCharge`,
+        /// so a flood of tiny chunks (each an array of its own) is bounded too.
+        var charged = 0
         /// nil while open; `.success` for a clean end, `.failure` for a broken one.
         var end: Result<Void, any Error>?
         var reader: (id: Int, continuation: CheckedContinuation<[UInt8]?, any Error>)?
@@ -28,6 +31,9 @@ final class ByteQueue: Sendable {
     }
 
     private let state = Mutex(State())
+
+    static let minimumCharge = 64
+    static func charge(_ chunk: [UInt8]) -> Int { max(chunk.count, minimumCharge) }
     let highWatermark: Int
 
     init(highWatermark: Int) {
@@ -52,9 +58,10 @@ final class ByteQueue: Sendable {
                                 continuation.resume(returning: true)
                             }
                         }
-                        if state.bufferedBytes == 0 || state.bufferedBytes + bytes.count <= highWatermark {
+                        if state.chunks.isEmpty || state.charged + Self.charge(bytes) <= highWatermark {
                             state.chunks.append(bytes)
                             state.bufferedBytes += bytes.count
+                            state.charged += Self.charge(bytes)
                             return { continuation.resume(returning: true) }
                         }
                         state.producers[id] = continuation
@@ -81,7 +88,8 @@ final class ByteQueue: Sendable {
                 let action = state.withLock { state -> (() -> Void) in
                     if let chunk = state.chunks.popFirst() {
                         state.bufferedBytes -= chunk.count
-                        let woken = state.bufferedBytes < highWatermark ? state.wakeProducers() : []
+                        state.charged -= Self.charge(chunk)
+                        let woken = state.charged < highWatermark ? state.wakeProducers() : []
                         return {
                             continuation.resume(returning: chunk)
                             for producer in woken { producer.resume(returning: false) }

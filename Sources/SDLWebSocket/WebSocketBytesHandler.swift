@@ -109,6 +109,10 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
         guard frame.rsv1 == false, frame.rsv2 == false, frame.rsv3 == false else {
             return fail(context: context, .protocolViolation("reserved bits set without an extension"), code: .protocolError)
         }
+        // Clients mask every frame and servers none (RFC 6455 §5.1).
+        guard (frame.maskKey != nil) == (role == .server) else {
+            return fail(context: context, .protocolViolation(role == .server ? "an unmasked frame from a client" : "a masked frame from a server"), code: .protocolError)
+        }
         switch frame.opcode {
         case .binary:
             guard !messageOpen else {
@@ -126,7 +130,10 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
         case .text:
             fail(context: context, .textMessage, code: .unacceptableData)
         case .ping:
-            context.writeAndFlush(wrapOutboundOut(self.frame(.pong, data: frame.unmaskedData)), promise: nil)
+            // A peer that pings without reading gets no pongs piling up in memory.
+            if context.channel.isWritable {
+                context.writeAndFlush(wrapOutboundOut(self.frame(.pong, data: frame.unmaskedData)), promise: nil)
+            }
         case .pong:
             break
         case .connectionClose:
@@ -134,11 +141,7 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
             closeReceived = true
             if !closeSent {
                 closeSent = true
-                let echo = closeReply(to: frame, allocator: context.channel.allocator)
-                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-                context.writeAndFlush(wrapOutboundOut(self.frame(.connectionClose, data: echo))).whenComplete { _ in
-                    bound.value.close(promise: nil)
-                }
+                writeCloseThenClose(context: context, data: closeReply(to: frame, allocator: context.channel.allocator), promise: nil)
             } else {
                 context.close(promise: nil)
             }
@@ -202,10 +205,23 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
         closeSent = true
         var data = context.channel.allocator.buffer(capacity: 2)
         data.write(webSocketErrorCode: code)
+        writeCloseThenClose(context: context, data: data, promise: promise)
+    }
+
+    /// How long a close frame may take to go out: a peer that stopped reading must not keep the
+    /// socket (and its connection slot) open by never taking it.
+    static let closeGrace = TimeAmount.seconds(2)
+
+    private func writeCloseThenClose(context: ChannelHandlerContext, data: ByteBuffer, promise: EventLoopPromise<Void>?) {
         let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        context.writeAndFlush(wrapOutboundOut(frame(.connectionClose, data: data))).whenComplete { _ in
+        let closed = NIOLoopBoundBox(false, eventLoop: context.eventLoop)
+        let closeOnce: @Sendable () -> Void = {
+            guard !closed.value else { return }
+            closed.value = true
             bound.value.close(promise: promise)
         }
+        context.writeAndFlush(wrapOutboundOut(frame(.connectionClose, data: data))).whenComplete { _ in closeOnce() }
+        context.eventLoop.scheduleTask(in: Self.closeGrace, closeOnce)
     }
 
     /// Clients mask what they send (RFC 6455 §5.3); servers do not.
@@ -217,6 +233,11 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
 /// For servers that do their own HTTP upgrade (Hummingbird, Vapor, a proxy) and for fuzzing:
 /// the handlers that turn an upgraded channel's WebSocket frames into an SDL byte stream.
 public enum SDLWebSocketPipeline {
+    /// At most two messages handed on and unread before the channel stops reading: a message
+    /// may be `maxMessageSize` bytes, so NIO's default of ten would hold ten of them.
+    static let asyncChannel = NIOAsyncChannel<ByteBuffer, ByteBuffer>.Configuration(
+        backPressureStrategy: .init(lowWatermark: 1, highWatermark: 2))
+
     /// Adds, after the upgrade, the frame codec (frames up to `limits.maxMessageSize`) and the
     /// handler that passes binary messages on as `ByteBuffer`s and writes `ByteBuffer`s as binary
     /// messages, answers pings, pings and drops a silent peer, and closes with a close frame.
@@ -225,11 +246,11 @@ public enum SDLWebSocketPipeline {
     ) throws {
         if includingCodec {
             try pipeline.addHandler(WebSocketFrameEncoder())
-            try pipeline.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: limits.maxMessageSize)))
+            try pipeline.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: limits.messageSize)))
             try pipeline.addHandler(WebSocketProtocolErrorHandler(isServer: !isClient))
         }
         try pipeline.addHandler(WebSocketBytesHandler(
-            role: isClient ? .client : .server, maxMessageSize: limits.maxMessageSize,
+            role: isClient ? .client : .server, maxMessageSize: limits.messageSize,
             pingInterval: limits.pingInterval.map { .nanoseconds($0.nanoseconds) },
             idleTimeout: limits.idleTimeout.map { .nanoseconds($0.nanoseconds) }))
     }

@@ -64,7 +64,7 @@ extension SDLChannelTransport {
     ) async throws -> SDLChannelTransport {
         enum Upgrade {
             case websocket(NIOAsyncChannel<ByteBuffer, ByteBuffer>)
-            case refused
+            case refused(any Channel)
         }
         let sslContext = try url.secure ? NIOSSLContext(configuration: tls ?? .makeClientConfiguration()) : nil
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: group)
@@ -72,16 +72,22 @@ extension SDLChannelTransport {
             .connectTimeout(.nanoseconds(limits.handshakeTimeout.nanoseconds))
             .connect(host: url.host, port: url.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    // TLS and the upgrade must finish in time, or the dial fails.
+                    let upgraded = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+                    channel.eventLoop.scheduleTask(in: .nanoseconds(limits.handshakeTimeout.nanoseconds)) {
+                        if !upgraded.value { channel.close(promise: nil) }
+                    }
                     if let sslContext {
                         let serverName = url.host.first?.isNumber == true || url.host.contains(":") ? nil : url.host
                         try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: serverName))
                     }
                     let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
-                        maxFrameSize: limits.maxMessageSize,
+                        maxFrameSize: limits.messageSize,
                         upgradePipelineHandler: { channel, _ in
                             channel.eventLoop.makeCompletedFuture {
+                                upgraded.value = true
                                 try SDLWebSocketPipeline.addHandlers(to: channel.pipeline.syncOperations, limits: limits, isClient: true, includingCodec: false)
-                                return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel))
+                                return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: SDLWebSocketPipeline.asyncChannel))
                             }
                         })
                     var headers = HTTPHeaders()
@@ -92,7 +98,7 @@ extension SDLChannelTransport {
                         upgradeRequestHead: HTTPRequestHead(version: .http1_1, method: .GET, uri: url.uri, headers: headers),
                         upgraders: [upgrader],
                         notUpgradingCompletionHandler: { channel in
-                            channel.eventLoop.makeCompletedFuture { .refused }
+                            channel.eventLoop.makeCompletedFuture { .refused(channel) }
                         })
                     // The server may write its first SDL frame in the same packet as the 101
                     // response: those bytes go on to the WebSocket decoder, not away.
@@ -103,8 +109,9 @@ extension SDLChannelTransport {
             }
         switch try await upgrade.get() {
         case .websocket(let channel):
-            return await SDLChannelTransport(channel, inboundBufferSize: limits.inboundBufferSize)
-        case .refused:
+            return await SDLChannelTransport(channel, inboundBufferSize: limits.bufferSize)
+        case .refused(let channel):
+            try? await channel.close()
             throw SDLWebSocketError.upgradeRefused
         }
     }

@@ -1,13 +1,17 @@
 /// What one WebSocket connection may cost. Every limit has a safe default; none is unbounded.
 public struct SDLWebSocketLimits: Sendable, Hashable {
-    /// Connections at once, handshakes included; the next is answered HTTP 503.
+    /// Connections at once, handshakes included; the next is answered HTTP 503 and closed
+    /// within a second.
     public var maxConnections: Int
-    /// Bytes in one message, all its fragments together; a larger one (or one that never ends)
-    /// drops the connection with close code 1009. SDL frames are at most the MTU plus a
-    /// 12-byte header, so 4 MiB leaves room for a peer that packs many frames into one message.
+    /// Bytes in one message, all its fragments together; a larger one (a fragmented message
+    /// that goes on past it included) drops the connection with close code 1009. SDL frames are
+    /// at most the MTU plus a 12-byte header, so 1 MiB leaves room for a peer that packs several
+    /// frames into one message.
     public var maxMessageSize: Int
-    /// Received bytes the session has not read yet; beyond them the socket is not read, so a
-    /// peer sending faster than its session handles is slowed (TCP back-pressure), not buffered.
+    /// Received bytes the session has not read yet (each piece counted at 64 bytes at least);
+    /// beyond them the socket is not read, so a peer sending faster than its session handles is
+    /// slowed (TCP back-pressure), not buffered. A connection holds at most about this plus
+    /// three messages of `maxMessageSize` (one being decoded, two handed on).
     public var inboundBufferSize: Int
     /// A peer silent this long is pinged.
     public var pingInterval: Duration?
@@ -18,7 +22,7 @@ public struct SDLWebSocketLimits: Sendable, Hashable {
     public var handshakeTimeout: Duration
 
     public init(
-        maxConnections: Int = 10_000, maxMessageSize: Int = 4 << 20, inboundBufferSize: Int = 256 << 10,
+        maxConnections: Int = 10_000, maxMessageSize: Int = 1 << 20, inboundBufferSize: Int = 256 << 10,
         pingInterval: Duration? = .seconds(20), idleTimeout: Duration? = .seconds(60), handshakeTimeout: Duration = .seconds(10)
     ) {
         self.maxConnections = max(1, maxConnections)
@@ -28,6 +32,12 @@ public struct SDLWebSocketLimits: Sendable, Hashable {
         self.idleTimeout = idleTimeout
         self.handshakeTimeout = handshakeTimeout
     }
+}
+
+extension SDLWebSocketLimits {
+    /// The limits as used, whatever was set: within what NIO's codec takes.
+    var messageSize: Int { min(max(1, maxMessageSize), Int(UInt32.max)) }
+    var bufferSize: Int { max(1, inboundBufferSize) }
 }
 
 extension Duration {

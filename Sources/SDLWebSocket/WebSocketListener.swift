@@ -80,14 +80,16 @@ public final class SDLWebSocketListener: Sendable {
                 channel.closeFuture.whenComplete { _ in if admitted { open.release() } }
                 return channel.eventLoop.makeCompletedFuture {
                     let upgraded = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
-                    channel.eventLoop.scheduleTask(in: TimeAmount.nanoseconds(limits.handshakeTimeout.nanoseconds)) {
+                    // A refused connection (503) gets a second to read its answer, not the whole handshake time.
+                    let deadline = admitted ? TimeAmount.nanoseconds(limits.handshakeTimeout.nanoseconds) : .seconds(1)
+                    channel.eventLoop.scheduleTask(in: deadline) {
                         if !upgraded.value { channel.close(promise: nil) }
                     }
                     if let tls = configuration.tls {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
                     }
                     let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
-                        maxFrameSize: limits.maxMessageSize,
+                        maxFrameSize: limits.messageSize,
                         shouldUpgrade: { channel, head in
                             let accepted = admitted && configuration.path.map { path in Self.path(of: head.uri) == path } ?? true
                             return channel.eventLoop.makeSucceededFuture(accepted ? HTTPHeaders() : nil)
@@ -96,7 +98,7 @@ public final class SDLWebSocketListener: Sendable {
                             channel.eventLoop.makeCompletedFuture {
                                 upgraded.value = true
                                 try SDLWebSocketPipeline.addHandlers(to: channel.pipeline.syncOperations, limits: limits, isClient: false, includingCodec: false)
-                                return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel), head)
+                                return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: SDLWebSocketPipeline.asyncChannel), head)
                             }
                         })
                     let upgrade = NIOTypedHTTPServerUpgradeConfiguration(
@@ -129,7 +131,7 @@ public final class SDLWebSocketListener: Sendable {
     /// Runs `handle` for every accepted connection, concurrently, until the listener is closed;
     /// each connection is closed when its handler returns. A connection's failure touches no other.
     public func run(_ handle: @escaping @Sendable (SDLWebSocketConnection) async -> Void) async throws {
-        let inboundBufferSize = configuration.limits.inboundBufferSize
+        let inboundBufferSize = configuration.limits.bufferSize
         try await withThrowingDiscardingTaskGroup { group in
             try await server.executeThenClose { accepted in
                 for try await upgrade in accepted {

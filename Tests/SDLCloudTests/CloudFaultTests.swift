@@ -37,6 +37,7 @@ struct CloudFaultTests {
         reservedBits[0] |= 0x40
         return [
             Hostile(name: "a frame with reserved bits set", bytes: reservedBits, closeCodes: [1002]),
+            Hostile(name: "an unmasked frame from the head unit (clients must mask)", bytes: [0x82, 0x03, 1, 2, 3], closeCodes: [1002]),
             Hostile(name: "a message over the size limit", bytes: frame(0x2, true, [UInt8](repeating: 7, count: limit + 1), nil), closeCodes: [1009]),
             Hostile(name: "a fragmented message that never ends", bytes: neverEnding, closeCodes: [1009]),
             Hostile(name: "a WebSocket frame claiming 4 GB", bytes: frame(0x2, true, [1, 2, 3], 1 << 32), closeCodes: [1009, 1002]),

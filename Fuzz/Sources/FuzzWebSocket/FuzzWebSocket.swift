@@ -112,7 +112,8 @@ final class FrameSpy: ChannelInboundHandler {
         var deliver = false
         let ignoring = o.modelRefused || o.modelCloseReceived || o.closed
         // No extension is agreed, so a reserved bit is a protocol error whatever the opcode.
-        let reserved = frame.rsv1 || frame.rsv2 || frame.rsv3
+        // Clients mask every frame (RFC 6455 §5.1): an unmasked one is refused like a reserved bit.
+        let reserved = frame.rsv1 || frame.rsv2 || frame.rsv3 || frame.maskKey == nil
         switch reserved ? nil : frame.opcode {
         case nil:
             refusal = .protocolError

@@ -113,6 +113,7 @@ public actor SDLCloudAppHost {
                 } catch {
                     logger.warning("the session handler failed; the session stops", metadata: ["session": "\(connection.id)", "error": "\(error)"])
                     await manager.stop()
+                    return "the session handler failed: \(error)"
                 }
                 return nil
             }
@@ -142,6 +143,12 @@ public actor SDLCloudAppHost {
         logger.info("shutting down", metadata: ["sessions": "\(open.count)"])
         await withTaskGroup(of: Void.self) { group in
             for manager in open { group.addTask { await manager.stop() } }
+        }
+        // A session whose manager had not begun to run when it was stopped starts anyway
+        // (`run()` begins anew): stop what is still open until nothing is.
+        while !sessions.isEmpty {
+            for manager in sessions.values where manager.state != .stopping { await manager.stop() }
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 }
