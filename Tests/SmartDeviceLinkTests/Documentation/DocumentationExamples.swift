@@ -1007,7 +1007,7 @@ enum CloudAppExamples {
     static func limitsAndShutdown(app: SDLManager.Configuration) async throws {
         var limits = SDLWebSocketLimits()
         limits.maxConnections = 2_000             // the next gets HTTP 503
-        limits.maxMessageSize = 1 << 20           // larger messages drop the connection (close 1009)
+        limits.maxMessageSize = 512 << 10         // larger messages drop the connection (close 1009)
         limits.inboundBufferSize = 128 << 10      // unread bytes per connection before reading pauses
         limits.pingInterval = .seconds(15)        // a silent head unit is pinged...
         limits.idleTimeout = .seconds(45)         // ...and dropped if still silent: half-open connections end
