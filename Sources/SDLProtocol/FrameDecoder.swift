@@ -10,9 +10,6 @@ public struct SDLFrameDecoder: Sendable {
 
     public static let defaultMaxDataSize = 1 << 20
 
-    /// Capacity kept once everything was read.
-    static let idleCapacity = 4096
-
     public init(maxDataSize: Int = SDLFrameDecoder.defaultMaxDataSize) {
         self.maxDataSize = maxDataSize
     }
@@ -22,9 +19,11 @@ public struct SDLFrameDecoder: Sendable {
 
     public mutating func append<C: Collection<UInt8>>(_ bytes: C) {
         if readIndex == buffer.count {
-            // Everything was consumed: keep the capacity, drop the bytes.
-            buffer.removeAll(keepingCapacity: true)
+            // Everything was consumed: the chunk becomes the buffer (an array is shared, not
+            // copied), so nothing is kept between chunks and nothing grows.
+            buffer = Array(bytes)
             readIndex = 0
+            return
         } else if readIndex > 0 && readIndex >= buffer.count / 2 {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0
@@ -36,12 +35,10 @@ public struct SDLFrameDecoder: Sendable {
     public mutating func nextFrame() throws(SDLProtocolError) -> SDLFrame? {
         let available = buffer.count - readIndex
         guard available > 0 else {
-            // All read: an idle session keeps no buffer grown by an earlier burst (one decoder
-            // per session, a thousand sessions per server).
-            if buffer.capacity > Self.idleCapacity {
-                buffer = []
-                readIndex = 0
-            }
+            // All read: an idle session keeps no buffer (one decoder per session, a thousand
+            // sessions per server); the next chunk becomes the buffer.
+            buffer = []
+            readIndex = 0
             return nil
         }
         let start = readIndex
