@@ -119,13 +119,7 @@ public final class SDLTCPListener: Sendable {
     public static func bind(
         host: String = "127.0.0.1", port: Int, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SDLTCPListener {
-        let server = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            // Many connections at once (a load test, a fleet) must not overflow the accept queue.
-            .serverChannelOption(.backlog, value: 1024)
-            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-            // Each connection keeps its receive buffer between reads: at most 16 KB when idle.
-            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 16384))
+        let server = try await ServerBootstrap(group: group).sdlListenerOptions()
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -156,5 +150,17 @@ public final class SDLTCPListener: Sendable {
 
     public func close() async {
         try? await server.channel.close()
+    }
+}
+
+extension ServerBootstrap {
+    /// The socket options of every SDL listener (TCP, WebSocket).
+    package func sdlListenerOptions() -> ServerBootstrap {
+        serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // Many connections at once (a load test, a fleet) must not overflow the accept queue.
+            .serverChannelOption(.backlog, value: 1024)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            // Each connection keeps its receive buffer between reads: at most 16 KB when idle.
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 16384))
     }
 }

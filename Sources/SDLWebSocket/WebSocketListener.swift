@@ -67,12 +67,7 @@ public final class SDLWebSocketListener: Sendable {
     ) async throws -> SDLWebSocketListener {
         let open = Counter()
         let limits = configuration.limits
-        let server = try await ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .serverChannelOption(.backlog, value: 1024)
-            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-            // Each connection keeps its receive buffer between reads: at most 16 KB when idle.
-            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 16384))
+        let server = try await ServerBootstrap(group: group).sdlListenerOptions()
             // NIOAsyncChannel reads on demand; this keeps each read small while a session lags.
             .childChannelOption(.maxMessagesPerRead, value: 4)
             .bind(host: configuration.host, port: configuration.port) { channel in
