@@ -75,7 +75,10 @@ extension SDLChannelTransport {
                     // TLS and the upgrade must finish in time, or the dial fails.
                     let upgraded = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
                     channel.eventLoop.scheduleTask(in: .nanoseconds(limits.handshakeTimeout.nanoseconds)) {
-                        if !upgraded.value { channel.close(promise: nil) }
+                        guard !upgraded.value else { return }
+                        // The upgrade handler fails the dial with this error; then the socket goes.
+                        channel.pipeline.fireErrorCaught(SDLWebSocketError.handshakeTimeout(seconds: limits.handshakeTimeout.seconds))
+                        channel.close(promise: nil)
                     }
                     if let sslContext {
                         let serverName = url.host.first?.isNumber == true || url.host.contains(":") ? nil : url.host

@@ -144,6 +144,18 @@ struct CloudServerTests {
         await serving.value
     }
 
+    @Test("a server that accepts the connection but never answers the upgrade fails the dial with a handshake timeout")
+    func clientHandshakeDeadline() async throws {
+        let silent = try await SDLTCPListener.bind(port: 0)
+        let serving = Task { try await silent.run { transport in _ = try? await transport.inbound.reduce(0) { $0 + $1.count } } }
+        var limits = SDLWebSocketLimits()
+        limits.handshakeTimeout = .milliseconds(200)
+        let dial = await outcome { try await SDLChannelTransport.connectWebSocket(to: SDLWebSocketURL("ws://127.0.0.1:\(silent.port)/"), limits: limits) }
+        #expect(throws: SDLWebSocketError.handshakeTimeout(seconds: 0.2)) { try dial.get() }
+        await silent.close()
+        _ = await serving.result
+    }
+
     @Test("SDL frames split across messages and several frames in one message make the same session")
     func framesCutAnyhow() async throws {
         let fixture = try await CloudFixture.start { manager in
