@@ -86,27 +86,14 @@ struct CloudFixture {
 
         /// Returns once the head unit saw `function` from the app (RegisterAppInterface, Show...).
         func waitForRequest(_ function: String, count: Int = 1) async {
-            var seen = 0
-            for await event in events {
-                if case .requestReceived(_, function) = event {
-                    seen += 1
-                    if seen == count { return }
-                }
+            await waitFor(events, count: count) { event in
+                if case .requestReceived(_, function) = event { true } else { false }
             }
         }
 
         func functions(appID: String = "cloud-cloud", direction: String = "in") async -> [String] {
             await emulator.recordedRPCs(appID: appID).filter { $0.direction == direction }.map(\.functionName)
         }
-    }
-}
-
-/// Waits for the first host event `match` accepts.
-func waitFor(_ events: AsyncStream<SDLCloudSessionEvent>, count: Int = 1, _ match: (SDLCloudSessionEvent) -> Bool) async {
-    var seen = 0
-    for await event in events where match(event) {
-        seen += 1
-        if seen == count { return }
     }
 }
 

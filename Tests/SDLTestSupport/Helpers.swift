@@ -12,3 +12,13 @@ public final class Locked<Value: Sendable>: Sendable {
     public func withLock<R: Sendable>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
     public var current: Value { value.withLock { $0 } }
 }
+
+/// Returns once `count` elements `match` accepts went by (or the stream ended): for tests that
+/// synchronise on events rather than sleeps.
+public func waitFor<Element>(_ events: AsyncStream<Element>, count: Int = 1, _ match: (Element) -> Bool) async {
+    var seen = 0
+    for await event in events where match(event) {
+        seen += 1
+        if seen == count { return }
+    }
+}

@@ -27,7 +27,7 @@ import Testing
             ],
             audio: "Traffic ahead", duration: .seconds(8), showWaitIndicator: true)
         let presented = Task { try await manager.screen.presentAlert(alert) }
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
 
         let sent = try #require(await Self.sent(headUnit, "Alert").first)
         #expect(sent["alertText1"] == .string("Traffic ahead"))
@@ -58,14 +58,14 @@ import Testing
         let manager = try await ScreenTestSupport.start(headUnit, appID: Self.appID)
         let events = headUnit.events()
         let first = Task { try await manager.screen.presentAlert(SDLAlertView(text: "First")) }
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         let second = Task { try await manager.screen.presentAlert(SDLAlertView(text: "Second")) }
         while await manager.screen.queue.isEmpty { await Task.yield() }
         #expect(await Self.sent(headUnit, "Alert").count == 1)
 
         try await headUnit.answerInteraction(appID: Self.appID, .dismiss)
         #expect(try await first.value == .dismissed)
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         try await headUnit.answerInteraction(appID: Self.appID, .dismiss)
         #expect(try await second.value == .dismissed)
         #expect(await Self.sent(headUnit, "Alert").map { $0["alertText1"] } == [.string("First"), .string("Second")])
@@ -80,7 +80,7 @@ import Testing
         let manager = try await ScreenTestSupport.start(headUnit, appID: Self.appID)
         let events = headUnit.events()
         let presented = Task { try await manager.screen.presentAlert(SDLAlertView(text: "Searching…", showWaitIndicator: true)) }
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         presented.cancel()
         #expect(try await presented.value == .cancelled)
         let cancel = try #require(await Self.sent(headUnit, "CancelInteraction").first)
@@ -96,7 +96,7 @@ import Testing
         let manager = try await ScreenTestSupport.start(headUnit, appID: Self.appID)
         let events = headUnit.events()
         let presented = Task { try await manager.screen.presentAlert(SDLAlertView(text: "Brief", duration: .seconds(3))) }
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         clock.advance(by: .seconds(3))
         #expect(try await presented.value == .dismissed)
         await manager.stop()
@@ -129,7 +129,7 @@ import Testing
         let presented = Task {
             try await manager.screen.presentSubtleAlert(SDLSubtleAlertView(text: "New message", secondaryText: "From Ann", audio: "New message"))
         }
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         try await headUnit.pressSubtleAlert(appID: Self.appID)
         #expect(try await presented.value == .pressed)
         let sent = try #require(await Self.sent(headUnit, "SubtleAlert").first)
@@ -145,7 +145,7 @@ import Testing
         let events = headUnit.events()
         let slider = SDLSlider(ticks: 3, position: 2, header: "Fan", footer: .perPosition(["Low", "Mid", "High"]), timeout: .seconds(10))
         let chosen = Task { try await manager.screen.presentSlider(slider) }
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         try await headUnit.answerInteraction(appID: Self.appID, .sliderPosition(3))
         #expect(try await chosen.value == .selected(3))
         let sent = try #require(await Self.sent(headUnit, "Slider").first)
@@ -156,7 +156,7 @@ import Testing
         #expect(sent["timeout"] == .integer(10_000))
 
         let unanswered = Task { try await manager.screen.presentSlider(SDLSlider(ticks: 5, header: "Volume", footer: .single("Level"), timeout: .seconds(5))) }
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         clock.advance(by: .seconds(5))
         #expect(try await unanswered.value == .timedOut)
 
@@ -174,7 +174,7 @@ import Testing
             text: "Lorem ipsum dolor sit amet", buttons: [SDLSoftButton(name: "More", text: "More"), SDLSoftButton(name: "Close", text: "Close")],
             timeout: .seconds(50))
         let shown = Task { try await manager.screen.presentScrollableMessage(message) }
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         let sent = try #require(await Self.sent(headUnit, "ScrollableMessage").first)
         #expect(sent["scrollableMessageBody"] == .string("Lorem ipsum dolor sit amet"))
         #expect(sent["timeout"] == .integer(50_000))
@@ -186,7 +186,7 @@ import Testing
         #expect(try await shown.value == .buttonPressed("Close"))
 
         let cancelled = Task { try await manager.screen.presentScrollableMessage(SDLScrollableMessage(text: "Second")) }
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         cancelled.cancel()
         #expect(try await cancelled.value == .cancelled)
         #expect(await Self.sent(headUnit, "CancelInteraction").first?["functionID"] == .integer(Int(ScrollableMessage.wireFunctionID ?? 0)))

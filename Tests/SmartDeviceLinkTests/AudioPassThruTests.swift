@@ -28,7 +28,7 @@ import Testing
             }
             return (pcm, chunks)
         }
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         for _ in 0..<10 { clock.advance(by: .milliseconds(100)) }
         #expect(try await capture.result() == .finished)
         let (pcm, chunks) = await collected.value
@@ -55,7 +55,7 @@ import Testing
         let options = SDLAudioPassThru(maxDuration: .seconds(10))
 
         let byApp = try await manager.screen.startAudioPassThru(options)
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         clock.advance(by: .milliseconds(100))
         await byApp.end()
         #expect(try await byApp.result() == .endedByApp)
@@ -65,12 +65,12 @@ import Testing
         #expect(await ScreenTestSupport.sent(headUnit, appID: Self.appID, "EndAudioPassThru").count == 1)
 
         let done = try await manager.screen.startAudioPassThru(options)
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         try await headUnit.answerInteraction(appID: Self.appID, .dismiss)
         #expect(try await done.result() == .finished)
 
         let cancelled = try await manager.screen.startAudioPassThru(options)
-        await FeatureTestSupport.waitFor(events, FeatureTestSupport.isInteractionStarted)
+        await waitFor(events, FeatureTestSupport.isInteractionStarted)
         try await headUnit.answerInteraction(appID: Self.appID, .cancel)
         #expect(try await cancelled.result() == .cancelled)
         await manager.stop()

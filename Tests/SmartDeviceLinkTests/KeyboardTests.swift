@@ -16,14 +16,6 @@ import Testing
         await ScreenTestSupport.sent(headUnit, appID: appID, function)
     }
 
-    static func waitFor(_ events: AsyncStream<SDLHeadUnitEvent>, _ match: (SDLHeadUnitEvent) -> Bool, count: Int = 1) async {
-        var seen = 0
-        for await event in events where match(event) {
-            seen += 1
-            if seen == count { return }
-        }
-    }
-
     @Test func keyPressesGetAutocompleteListsAndTheEntryComesBack() async throws {
         let headUnit = SDLHeadUnitEmulator()
         let manager = try await Self.start(headUnit)
@@ -33,10 +25,10 @@ import Testing
             initialText: "City", properties: KeyboardProperties(keyboardLayout: .qwerty, maskInputCharacters: .disableInputKeyMask),
             timeout: .seconds(30)) { entry in ["\(entry)ston", "\(entry)troit"] }
         let presented = Task { try await manager.screen.presentKeyboard(keyboard) }
-        await Self.waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+        await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
         try await headUnit.typeOnKeyboard(appID: Self.appID, "Bo")
         // One SetGlobalProperties per key press (the one before the keyboard went by with the wait above).
-        await Self.waitFor(events, { $0 == .requestReceived(appID: Self.appID, function: "SetGlobalProperties") }, count: 2)
+        await waitFor(events, count: 2) { $0 == .requestReceived(appID: Self.appID, function: "SetGlobalProperties") }
         try await headUnit.answerInteraction(appID: Self.appID, .text("Boston"))
         #expect(try await presented.value == .entered("Boston"))
 
@@ -64,7 +56,7 @@ import Testing
         let manager = try await Self.start(headUnit)
         let events = headUnit.events()
         let presented = Task { try await manager.screen.presentKeyboard(SDLKeyboard(initialText: "Search")) }
-        await Self.waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+        await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
         presented.cancel()
         #expect(try await presented.value == .cancelled)
         #expect(await Self.sent(headUnit, "CancelInteraction").count == 1)

@@ -19,13 +19,13 @@ import Testing
         let manager = try await ScreenTestSupport.start(headUnit, appID: Self.appID)
         let events = headUnit.events()
         let first = Task { try await manager.screen.speak("Turn left") }
-        await FeatureTestSupport.waitFor(events) { $0 == .requestReceived(appID: Self.appID, function: "Speak") }
+        await waitFor(events) { $0 == .requestReceived(appID: Self.appID, function: "Speak") }
         let second = Task { try await manager.screen.speak(SDLSpeech([.text("then"), .silence, .sapiPhonemes("r ay t")])) }
         while await manager.screen.queue.isEmpty { await Task.yield() }
         #expect(await Self.sent(headUnit, "Speak").count == 1)
         clock.advance(by: .seconds(1))
         #expect(try await first.value == .spoken)
-        await FeatureTestSupport.waitFor(events) { $0 == .requestReceived(appID: Self.appID, function: "Speak") }
+        await waitFor(events) { $0 == .requestReceived(appID: Self.appID, function: "Speak") }
         clock.advance(by: .seconds(1))
         #expect(try await second.value == .spoken)
         let chunks = await Self.sent(headUnit, "Speak").map { $0["ttsChunks"] }

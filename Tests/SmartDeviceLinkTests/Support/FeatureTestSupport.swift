@@ -24,15 +24,6 @@ enum FeatureTestSupport {
         return SDLHeadUnitEmulator(configuration: configuration)
     }
 
-    /// Returns once `count` events matching `match` went by.
-    static func waitFor(_ events: AsyncStream<SDLHeadUnitEvent>, count: Int = 1, _ match: (SDLHeadUnitEvent) -> Bool) async {
-        var seen = 0
-        for await event in events where match(event) {
-            seen += 1
-            if seen == count { return }
-        }
-    }
-
     static func isInteractionStarted(_ event: SDLHeadUnitEvent) -> Bool {
         if case .interactionStarted = event { true } else { false }
     }
