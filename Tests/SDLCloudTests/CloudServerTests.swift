@@ -144,6 +144,28 @@ struct CloudServerTests {
         await serving.value
     }
 
+    @Test("a session handler that throws stops its session, and its error is the session's end reason")
+    func failingHandler() async throws {
+        struct NotOurUser: Error, CustomStringConvertible { var description: String { "not our user" } }
+        let fixture = try await CloudFixture.start { manager in
+            try await manager.waitUntilReady()
+            throw NotOurUser()
+        }
+        let events = fixture.server.host.events()
+        let vehicle = fixture.vehicle()
+        var reason = ""
+        for await event in events {
+            if case .ended(_, let why, _) = event {
+                reason = why
+                break
+            }
+        }
+        #expect(reason == "the session handler failed: not our user")
+        await vehicle.task.value
+        #expect(await vehicle.functions().last == "UnregisterAppInterface")
+        await fixture.stop()
+    }
+
     @Test("a server that accepts the connection but never answers the upgrade fails the dial with a handshake timeout")
     func clientHandshakeDeadline() async throws {
         let silent = try await SDLTCPListener.bind(port: 0)

@@ -90,13 +90,18 @@ public actor SDLCloudAppHost {
         let manager = SDLManager(configuration: configuration)
         sessions[connection.id] = manager
         eventFanOut.yield(.connected(connection))
-        let reason = await withTaskGroup(of: String?.self) { group in
+        /// Why a session's task ended, when that ends the session.
+        enum Ending: Sendable {
+            case managerStopped(String)
+            case handlerFailed(any Error)
+        }
+        let reason = await withTaskGroup(of: Ending?.self) { group in
             group.addTask {
                 do {
                     try await manager.run()
-                    return "stopped"
+                    return .managerStopped("stopped")
                 } catch {
-                    return "\(error)"
+                    return .managerStopped("\(error)")
                 }
             }
             group.addTask {
@@ -106,25 +111,32 @@ public actor SDLCloudAppHost {
                 }
                 return nil
             }
-            group.addTask { [logger] in
+            group.addTask {
                 do {
                     try await handler(manager)
                 } catch is CancellationError {
                 } catch {
-                    logger.warning("the session handler failed; the session stops", metadata: ["session": "\(connection.id)", "error": "\(error)"])
-                    await manager.stop()
-                    return "the session handler failed: \(error)"
+                    return .handlerFailed(error)
                 }
                 return nil
             }
-            var reason = "stopped"
-            while let result = await group.next() {
-                if let ended = result {
-                    reason = ended
+            // The first end is the reason: a failing handler's error, not the "stopped" of the
+            // manager it then stops.
+            var reason: String?
+            while let ending = await group.next() {
+                switch ending {
+                case .handlerFailed(let error)?:
+                    reason = reason ?? "the session handler failed: \(error)"
+                    logger.warning("the session handler failed; the session stops", metadata: ["session": "\(connection.id)", "error": "\(error)"])
+                    await manager.stop()
+                case .managerStopped(let why)?:
+                    reason = reason ?? why
                     group.cancelAll()
+                case nil:
+                    break
                 }
             }
-            return reason
+            return reason ?? "stopped"
         }
         sessions[connection.id] = nil
         logger.info("session ended", metadata: ["session": "\(connection.id)", "reason": "\(reason)"])
