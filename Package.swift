@@ -49,7 +49,8 @@ let package = Package(
         // zlib, for CRC-32 (PutFile); in the SDK on macOS, `zlib1g-dev` on Debian/Ubuntu.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         // The spec model: XML reader, typed model, validator. No dependency on generated code.
-        .target(name: "SDLSpec", dependencies: ["CLibXML2"]),
+        // Its message validator checks JSON messages (SDLRuntime's values) against a loaded spec.
+        .target(name: "SDLSpec", dependencies: ["CLibXML2", "SDLRuntime"]),
         // Spec model -> render model -> templates -> files.
         .target(
             name: "SDLCodegen",
@@ -156,7 +157,7 @@ let package = Package(
             dependencies: ["sdlgen"]
         ),
 
-        .testTarget(name: "SDLSpecTests", dependencies: ["SDLSpec"], path: "Tests/SDLSpecTests"),
+        .testTarget(name: "SDLSpecTests", dependencies: ["SDLSpec", "SDLRuntime"], path: "Tests/SDLSpecTests"),
         .testTarget(
             name: "SDLSpecDiffTests",
             dependencies: ["SDLSpecDiff"],

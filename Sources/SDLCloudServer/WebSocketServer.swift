@@ -25,6 +25,7 @@ import Synchronization
 /// A `Service`: in a `ServiceGroup`, graceful shutdown stops accepting, unregisters the app from
 /// every vehicle and closes the connections.
 public final class SDLWebSocketServer: Service, Sendable {
+    /// Where it listens (host, port, path), its TLS and its limits.
     public let listenerConfiguration: SDLWebSocketListener.Configuration
     /// The sessions: counts, managers, events.
     public let host: SDLCloudAppHost

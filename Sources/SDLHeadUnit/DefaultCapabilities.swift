@@ -1,5 +1,5 @@
 /// The RegisterAppInterface response the emulator sends unless told otherwise: what SDL Core
-/// 8.2.0 answered in a real session (../shared/captures), with the one field Core leaves out
+/// 8.2.0 answered to a registration in a recorded session, with the one field Core leaves out
 /// against the spec (`ImageField.imageTypeSupported`) filled in, so the default is valid, the
 /// `speechCapabilities` of SDL Core's default HMI capabilities (TEXT, SAPI_PHONEMES,
 /// LHPLUS_PHONEMES, PRE_RECORDED, SILENCE, FILE), and a second audio pass-thru format (PCM

@@ -5,19 +5,25 @@ import SDLRPC
 import SDLRuntime
 import SDLTransport
 
-/// A head unit for apps to develop against, behaving like SDL Core 8.2 (HEADUNIT.md): it
-/// negotiates the protocol, keeps per-app state (HMI level, screen, menu, choice sets, button
-/// subscriptions, what is on top), enforces SDL Core's rules, and lets a test or a developer play
-/// the driver through its control methods (activate an app, press a button, choose a command,
-/// answer an interaction, change the car's remote-control modules or the route). Several apps
-/// connect at once; one app's state never leaks into another's, while what belongs to the car
-/// (vehicle data, remote-control modules, the route) is shared.
+/// A head unit for apps to develop against, behaving like SDL Core 8.2 (the “Head unit rules”
+/// article lists the behaviours): it negotiates the protocol, keeps per-app state (HMI level,
+/// screen, menu, choice sets, button subscriptions, what is on top), enforces SDL Core's rules,
+/// and lets a test or a developer play the driver through its control methods (activate an app,
+/// press a button, choose a command, answer an interaction, change the car's remote-control
+/// modules or the route). Several apps connect at once; one app's state never leaks into
+/// another's, while what belongs to the car (vehicle data, remote-control modules, the route) is
+/// shared.
 public actor SDLHeadUnitEmulator {
+    /// How the emulated head unit behaves: what it announces, its policy, car and limits, and how
+    /// fast it and its driver act. The defaults behave like SDL Core 8.2 with a stand-in HMI that
+    /// accepts everything, so most tests need none of them.
     public struct Configuration: Sendable {
         /// The highest protocol version the head unit speaks (SDL Core 8.2: 5.4.0).
         public var protocolVersion = SDLProtocolVersion.latest
         /// Payload bytes per frame, sent as `mtu`.
         public var mtu = 131_072
+        /// The session's hash ID, sent as `hashId` in the RPC StartServiceACK (SDL Core 8.2 sent 65537,
+        /// 0x00010001); a protocol-4 app gets it as the ACK's 4-byte payload.
         public var hashID: Int32 = 65_537
         /// The RegisterAppInterface response (`success` and `resultCode` are set by the emulator).
         public var capabilities: SDLJSONValue
@@ -56,15 +62,24 @@ public actor SDLHeadUnitEmulator {
         /// The driver's answer to GetInteriorVehicleDataConsent, until `setRemoteControlConsent(_:)`.
         public var remoteControlConsent = true
 
+        /// SDL Core 8.2's defaults; `capabilities` replaces the RegisterAppInterface response (nil:
+        /// `defaultCapabilities`), to emulate another display, other buttons or other languages.
         public init(capabilities: SDLJSONValue? = nil) {
             self.capabilities = capabilities ?? Self.defaultCapabilities
         }
 
+        /// The RegisterAppInterface response SDL Core 8.2.0 sent in a recorded session: a generic
+        /// 800×350 display with 19 templates, presets, media buttons, speech, two audio pass-thru
+        /// formats and every HMI capability. Core left `imageTypeSupported` out of most `imageFields`
+        /// against the spec; here it is filled in so the response is valid.
         public static var defaultCapabilities: SDLJSONValue {
             (try? SDLJSONValue(parsing: DefaultCapabilities.registerAppInterfaceResponse)) ?? .object([])
         }
     }
 
+    /// The configuration the emulator was created with. What changes while it runs (the policy,
+    /// the language, the vehicle's values, the driver's consent) changes through the emulator's
+    /// own methods, not here.
     public let configuration: Configuration
     let defaults = DefaultValues()
     private let requestTypes: [UInt32: any SDLRequest.Type]
@@ -107,6 +122,8 @@ public actor SDLHeadUnitEmulator {
     /// What the driver answers to GetInteriorVehicleDataConsent now.
     var remoteControlConsent: Bool
 
+    /// A head unit with no app connected yet: hand it each app's transport with
+    /// `serve(_:authToken:)`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
         self.remoteControlConsent = configuration.remoteControlConsent
@@ -410,9 +427,14 @@ public actor SDLHeadUnitEmulator {
 
 /// An app as the head unit lists it.
 public struct SDLEmulatedAppInfo: Sendable, Hashable {
+    /// The app's `appID` from RegisterAppInterface: the key every control method takes.
     public var appID: String
+    /// The app's `appName`, or the one its latest ChangeRegistration gave.
     public var name: String
+    /// The HMI level of the app's main window now.
     public var hmiLevel: HMILevel
+    /// What covers the app's main window now: MAIN, MENU (its menu is open), ALERT (an alert or
+    /// subtle alert) or HMI_OBSCURED (another popup).
     public var systemContext: SystemContext
     /// The connection (one per transport) the app registered on.
     public var connection: Int
@@ -420,10 +442,14 @@ public struct SDLEmulatedAppInfo: Sendable, Hashable {
 
 /// Something that happened on the head unit, for tests and tools to wait for.
 public enum SDLHeadUnitEvent: Sendable, Hashable {
+    /// An app registered: RegisterAppInterface was answered with `success=true`.
     case appRegistered(appID: String)
+    /// An app is gone: it unregistered, its connection ended, or the head unit ended it (a
+    /// language change).
     case appUnregistered(appID: String)
     /// A request of a registered app arrived (before its answer).
     case requestReceived(appID: String, function: String)
+    /// The app's HMI level changed; the app hears it in an OnHMIStatus.
     case hmiLevelChanged(appID: String, HMILevel)
     /// Something now waits for the user on the app's screen.
     case interactionStarted(appID: String, kind: String)
@@ -433,11 +459,15 @@ public enum SDLHeadUnitEvent: Sendable, Hashable {
 public struct SDLRecordedRPC: Sendable, Hashable {
     /// `in` (app → head unit) or `out`.
     public var direction: String
+    /// The message as it crossed the wire (type, function ID, correlation ID, JSON), without its
+    /// bulk data.
     public var payload: SDLRPCPayload
 
     /// Bytes of bulk data the message carried (the record does not keep them).
     public var bulkDataSize: Int
 
+    /// The function's name in the spec (`Show`, `OnHMIStatus`...), or `function N` for an ID the
+    /// spec does not have.
     public var functionName: String { EmulatedConnection.functions.name(of: payload.functionID) ?? "function \(payload.functionID)" }
 
     /// The parameters, parsed; nil when they are not JSON.

@@ -6,10 +6,15 @@ import SDLHeadUnit
 /// developer can play the driver with `curl`. A module of its own: only the `sdl` tool and
 /// those who want HTTP pay for the server.
 public struct SDLHeadUnitControlServer: Sendable {
+    /// The control API the server adapts; tests can call it directly and skip HTTP.
     public let api: SDLHeadUnitControlAPI
+    /// The address to listen on; loopback by default, as the API has no authentication.
     public let host: String
+    /// The port to listen on; 0 picks a free one, which `run(onBound:)` reports.
     public let port: Int
 
+    /// A server for `headUnit`'s control API on `host:port`; nothing listens until
+    /// `run(onBound:)`.
     public init(headUnit: SDLHeadUnitEmulator, host: String = "127.0.0.1", port: Int) {
         self.api = SDLHeadUnitControlAPI(headUnit: headUnit)
         self.host = host

@@ -6,8 +6,12 @@ public struct SDLClock: Sendable {
     private let currentOffset: @Sendable () -> Duration
     private let sleeper: @Sendable (Duration) async throws -> Void
 
+    /// The clock this one wraps, for code that needs it back (a test advancing its clock).
+    public let base: any Clock<Duration>
+
     /// Wraps any clock that measures in `Duration` (`ContinuousClock`, a test clock...).
     public init<C: Clock>(_ clock: C) where C.Duration == Duration {
+        base = clock
         let origin = clock.now
         currentOffset = { origin.duration(to: clock.now) }
         sleeper = { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }

@@ -3,7 +3,7 @@ import SmartDeviceLink
 /// Vehicle data: speed and RPM once, a subscription with three updates (made through the
 /// emulator's control API), and the unsubscription. Vehicle data is granted by the head unit's
 /// policy update after the first activation, so the tour waits for that permission, not only
-/// for FULL (HEADUNIT.md).
+/// for FULL.
 struct VehicleTour {
     let place: TourPlace
 

@@ -102,6 +102,9 @@ protocol MessageValidator {
     func issues(function: String, messageType: SDLMessageType, params: SDLJSONValue) -> [SDLCodingIssue]
 }
 
+/// Through a spec file's model (SDLSpec), for spec versions other than the generated one.
+extension SpecModelValidator: MessageValidator {}
+
 /// Through the generated 8.0.0 types and their decoders.
 struct GeneratedTypesValidator: MessageValidator {
     private let types: [String: any SDLMessage.Type]

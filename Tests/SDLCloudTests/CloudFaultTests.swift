@@ -10,7 +10,7 @@ import SmartDeviceLink
 import Testing
 
 /// Head units that misbehave or vanish: each is dropped alone, the other sessions go on.
-@Suite("Cloud app server faults")
+@Suite("Cloud app server faults", .timeLimit(.minutes(3)))
 struct CloudFaultTests {
     /// What a hostile head unit sends after the upgrade, and the close code it should get
     /// (nil: the connection just ends, because the SDL session gave up on it).

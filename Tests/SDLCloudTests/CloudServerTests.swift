@@ -10,7 +10,7 @@ import ServiceLifecycle
 import SmartDeviceLink
 import Testing
 
-@Suite("Cloud app server")
+@Suite("Cloud app server", .timeLimit(.minutes(3)))
 struct CloudServerTests {
     @Test("a head unit dials in: the app registers over the WebSocket, sees its auth token and shows text")
     func vehicleDialsIn() async throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// App services across apps: the provider answers through the library's request handlers, the
 /// head unit routes requests and answers between the two apps.
-@Suite struct AppServiceTests {
+@Suite(.timeLimit(.minutes(1))) struct AppServiceTests {
     static let manifest = AppServiceManifest(
         serviceName: "Tunes", serviceType: "MEDIA", allowAppConsumers: true, handledRPCs: [ButtonPress.functionIDValue],
         mediaServiceManifest: MediaServiceManifest())

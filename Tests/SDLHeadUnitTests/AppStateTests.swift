@@ -7,7 +7,7 @@ import SmartDeviceLink
 import Testing
 
 /// HMI levels across apps, and state that stays with its app.
-@Suite struct HMILevelTests {
+@Suite(.timeLimit(.minutes(1))) struct HMILevelTests {
     @Test func activatingAnotherAppMovesMediaToLimitedAndOthersToBackground() async throws {
         let headUnit = TestApp.headUnit()
         let music = try await TestApp.register(to: headUnit, appID: "music", media: true, activate: false)
@@ -48,7 +48,7 @@ import Testing
 }
 
 /// Registration as SDL Core answers it.
-@Suite struct RegistrationTests {
+@Suite(.timeLimit(.minutes(1))) struct RegistrationTests {
     @Test func afterRegistrationComeSDLCoresFourNotificationsInOrder() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit, activate: false)

@@ -7,7 +7,7 @@ import SmartDeviceLink
 import Testing
 
 /// The control API's routes and errors, without sockets (the HTTP server only adapts them).
-@Suite struct ControlAPITests {
+@Suite(.timeLimit(.minutes(1))) struct ControlAPITests {
     @Test func listsActivatesAndShowsTheScreen() async throws {
         let headUnit = TestApp.headUnit()
         let api = SDLHeadUnitControlAPI(headUnit: headUnit)

@@ -8,7 +8,7 @@ import Testing
 
 /// Alerts and subtle alerts: on top for their duration, closed by their soft buttons, by the
 /// driver or by the app, and what an Alert does to what else is on top.
-@Suite struct AlertRuleTests {
+@Suite(.timeLimit(.minutes(1))) struct AlertRuleTests {
     @Test func anAlertStaysForItsDurationWithoutSoftButtons() async throws {
         let clock = ManualClock()
         let headUnit = TestApp.headUnit(clock: clock)
@@ -174,7 +174,7 @@ import Testing
 
 /// Speak: answered after the speaking time, interrupted by a newer Speak, and SDL Core's
 /// answers for unsupported chunk types and missing files.
-@Suite struct SpeakRuleTests {
+@Suite(.timeLimit(.minutes(1))) struct SpeakRuleTests {
     @Test func aNewerSpeakInterruptsTheOneBeingSpoken() async throws {
         let clock = ManualClock()
         let headUnit = TestApp.headUnit(clock: clock) { $0.speakingTime = .seconds(2) }

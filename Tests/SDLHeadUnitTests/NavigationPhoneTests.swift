@@ -7,7 +7,7 @@ import SmartDeviceLink
 import Testing
 
 /// DialNumber, SendLocation, way points and CloseApplication, as SDL Core answers them.
-@Suite struct NavigationPhoneTests {
+@Suite(.timeLimit(.minutes(1))) struct NavigationPhoneTests {
     @Test func dialNumberStripsTheNumberAndNeedsAPhone() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit)

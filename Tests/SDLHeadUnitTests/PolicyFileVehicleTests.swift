@@ -6,8 +6,8 @@ import SDLTestSupport
 import SmartDeviceLink
 import Testing
 
-/// The policy as SDL Core applies it (HEADUNIT.md "HMI levels and permissions", "Limits").
-@Suite struct PolicyTests {
+/// The policy as SDL Core applies it (SDLHeadUnit's articles "Policies and limits").
+@Suite(.timeLimit(.minutes(1))) struct PolicyTests {
     @Test func inNoneTheScreenIsDisallowedAndFilesAreLimited() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit, activate: false)
@@ -95,7 +95,7 @@ extension AlertResponse: HasResultCode {}
 extension SubscribeButtonResponse: HasResultCode {}
 extension GetVehicleDataResponse: HasResultCode {}
 
-@Suite struct FileTests {
+@Suite(.timeLimit(.minutes(1))) struct FileTests {
     @Test func chunksAssembleCRCIsCheckedAndSpaceIsReported() async throws {
         var configuration = SDLHeadUnitEmulator.Configuration()
         configuration.fileQuota = 1_000
@@ -148,7 +148,7 @@ extension GetVehicleDataResponse: HasResultCode {}
     }
 }
 
-@Suite struct VehicleDataTests {
+@Suite(.timeLimit(.minutes(1))) struct VehicleDataTests {
     @Test func everyItemOfTheSpecHasAValue() async throws {
         let headUnit = TestApp.headUnit()
         let data = await headUnit.vehicleData()

@@ -8,7 +8,7 @@ import Testing
 
 /// Remote control: one car shared by every app, with SDL Core's rules for app types, seats,
 /// allocation, consent and read-only settings.
-@Suite struct RemoteControlRuleTests {
+@Suite(.timeLimit(.minutes(1))) struct RemoteControlRuleTests {
     static func rcApp(_ headUnit: SDLHeadUnitEmulator, _ appID: String) async throws -> TestApp {
         try await TestApp.register(to: headUnit, appID: appID, name: "RC \(appID)", types: [.remoteControl])
     }

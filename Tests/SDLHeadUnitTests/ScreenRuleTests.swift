@@ -6,8 +6,8 @@ import SDLTestSupport
 import SmartDeviceLink
 import Testing
 
-/// Menus, choice sets, buttons and the media clock with SDL Core's answers (HEADUNIT.md).
-@Suite struct MenuRuleTests {
+/// Menus, choice sets, buttons and the media clock with SDL Core's answers (SDLHeadUnit's article "Screen, menus and windows").
+@Suite(.timeLimit(.minutes(1))) struct MenuRuleTests {
     @Test func commandAndSubMenuIDsFollowSDLCore() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit)
@@ -80,7 +80,7 @@ import Testing
     }
 }
 
-@Suite struct ButtonRuleTests {
+@Suite(.timeLimit(.minutes(1))) struct ButtonRuleTests {
     @Test func subscriptionsFollowSDLCore() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit)
@@ -129,7 +129,7 @@ import Testing
 
 /// What waits for the driver: answered by the control methods, by its timeout on an injected
 /// clock, or cancelled by the app.
-@Suite struct InteractionTests {
+@Suite(.timeLimit(.minutes(1))) struct InteractionTests {
     static func choices(_ app: TestApp) async throws {
         _ = try await app.client.send(CreateInteractionChoiceSet(
             interactionChoiceSetID: 1, choiceSet: [Choice(choiceID: 1, menuName: "One"), Choice(choiceID: 2, menuName: "Two")]))
@@ -222,7 +222,7 @@ import Testing
     }
 }
 
-@Suite struct CapabilityTests {
+@Suite(.timeLimit(.minutes(1))) struct CapabilityTests {
     @Test func everyConfiguredTypeAnswersAndDisplaysFollowTheTemplate() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit)

@@ -7,7 +7,7 @@ import SmartDeviceLink
 import Testing
 
 /// Resumption after a drop and the language switch, as SDL Core runs them.
-@Suite struct ResumptionTests {
+@Suite(.timeLimit(.minutes(1))) struct ResumptionTests {
     @Test func reRegisteringWithTheLastHashRestoresMenuAndSubscriptions() async throws {
         let headUnit = TestApp.headUnit()
         let first = try await TestApp.register(to: headUnit, appID: "resume")
@@ -47,7 +47,7 @@ import Testing
     }
 }
 
-@Suite struct LanguageTests {
+@Suite(.timeLimit(.minutes(1))) struct LanguageTests {
     @Test func aLanguageChangeUnregistersAppsWhichRegisterAgain() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit, appID: "lang")

@@ -21,6 +21,7 @@ struct TestApp {
         let (appSide, headUnit) = SDLMemoryTransport.pair()
         Task { await emulator.serve(headUnit) }
         var configuration = SDLProtocolSession.Configuration()
+        // Safety timeouts (both 120 s): generous bounds so a lost answer fails the test instead of hanging.
         configuration.controlTimeout = .seconds(120)
         let session = SDLProtocolSession(transport: appSide, configuration: configuration)
         let client = SDLRPCClient(session: session, requestTimeout: .seconds(120))

@@ -5,7 +5,7 @@ import Testing
 
 /// Property: for every generated struct and message, random valid instances decode without
 /// issues, validate clean, and survive encode → decode unchanged in JSON and in BSON.
-@Suite struct RoundTripTests {
+@Suite(.timeLimit(.minutes(2))) struct RoundTripTests {
     static let structTypes: [any SDLCodable.Type] = MobileAPI.structures.compactMap { $0 as? any SDLCodable.Type }
     static let messageTypes: [any SDLMessage.Type] = MobileAPI.requests + MobileAPI.responses + MobileAPI.notifications
 

@@ -2,7 +2,7 @@ import SDLRPC
 import SDLRuntime
 import Testing
 
-/// The byte layouts of PROTOCOL.md §10 and §12, SDL Core's own bytes, and generated types
+/// The BSON byte layouts of the SDL protocol (RPC payloads and control-frame payloads), SDL Core's own bytes, and generated types
 /// through BSON.
 @Suite struct BSONTests {
     /// Encodes `document`, expects `bytes`, and decodes `bytes` back to `document`.

@@ -13,7 +13,7 @@ func eventually(_ condition: () -> Bool) async -> Bool {
     return condition()
 }
 
-@Suite struct ByteQueueTests {
+@Suite(.timeLimit(.minutes(1))) struct ByteQueueTests {
     @Test func chunksArriveInOrder() async throws {
         let queue = ByteQueue(highWatermark: 1 << 20)
         for index in 0..<100 { try await queue.send([UInt8(index)]) }
@@ -102,7 +102,7 @@ extension Result where Failure == any Error {
     }
 }
 
-@Suite struct MemoryTransportTests {
+@Suite(.timeLimit(.minutes(1))) struct MemoryTransportTests {
     @Test func whatOneSideSendsTheOtherReceives() async throws {
         let (a, b) = SDLMemoryTransport.pair()
         try await a.send([1, 2, 3])
@@ -134,7 +134,7 @@ extension Result where Failure == any Error {
     }
 }
 
-@Suite struct TCPTransportTests {
+@Suite(.timeLimit(.minutes(2))) struct TCPTransportTests {
     @Test func fourMegabytesThroughASlowReaderArriveIntact() async throws {
         let listener = try await SDLTCPListener.bind(port: 0)
         let (received, sink) = AsyncStream<[UInt8]>.makeStream()

@@ -4,13 +4,20 @@ import SDLTestSupport
 import Testing
 
 /// App services between two apps on one emulator: a provider and a consumer.
-@Suite struct AppServiceTests {
+@Suite(.timeLimit(.minutes(1))) struct AppServiceTests {
     static func start(_ headUnit: SDLHeadUnitEmulator, appID: String, types: [AppHMIType] = [.default]) async throws -> SDLManager {
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: appID)
         configuration.appTypes = types
         let manager = SDLManager(configuration: configuration)
         try await manager.start()
         return manager
+    }
+
+    /// `start`'s manager for the duration of `body`, stopped afterwards even when `body` throws.
+    static func withManager(
+        _ headUnit: SDLHeadUnitEmulator, appID: String, types: [AppHMIType] = [.default], _ body: (SDLManager) async throws -> Void
+    ) async throws {
+        try await stopping(start(headUnit, appID: appID, types: types), body)
     }
 
     static let weatherManifest = AppServiceManifest(
@@ -26,129 +33,129 @@ import Testing
 
     @Test func aProviderPublishesUpdatesAndAnswersAConsumer() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let provider = try await Self.start(headUnit, appID: "provider")
-        let consumer = try await Self.start(headUnit, appID: "consumer")
-        let service = try await provider.appServices.publish(Self.weatherManifest)
-        #expect(await provider.appServices.isActive(service))
-        let serviceID = try #require(await provider.appServices.record(of: service)?.serviceID)
+        try await Self.withManager(headUnit, appID: "provider") { provider in
+            try await Self.withManager(headUnit, appID: "consumer") { consumer in
+                let service = try await provider.appServices.publish(Self.weatherManifest)
+                #expect(await provider.appServices.isActive(service))
+                let serviceID = try #require(await provider.appServices.record(of: service)?.serviceID)
 
-        // The consumer finds it in APP_SERVICES.
-        let listed = try await consumer.appServices.services(ofType: "WEATHER")
-        #expect(listed.map(\.serviceID) == [serviceID])
-        #expect(listed.first?.serviceManifest.serviceName == "Sky")
+                // The consumer finds it in APP_SERVICES.
+                let listed = try await consumer.appServices.services(ofType: "WEATHER")
+                #expect(listed.map(\.serviceID) == [serviceID])
+                #expect(listed.first?.serviceManifest.serviceName == "Sky")
 
-        // No data yet: the provider's answer says so.
-        var refusal: SDLResult?
-        do {
-            _ = try await consumer.appServices.data(ofType: "WEATHER")
-        } catch {
-            if case .refused(_, let code, _) = error { refusal = code }
+                // No data yet: the provider's answer says so.
+                var refusal: SDLResult?
+                do throws(SDLAppServiceError) {
+                    _ = try await consumer.appServices.data(ofType: "WEATHER")
+                } catch {
+                    if case .refused(_, let code, _) = error { refusal = code }
+                }
+                #expect(refusal == .dataNotAvailable)
+
+                try await provider.appServices.update(service, with: Self.weather("Detroit", "Sunny"))
+                let updates = try await consumer.appServices.subscribe(toType: "WEATHER")
+                var iterator = updates.makeAsyncIterator()
+                #expect(await iterator.next()?.weatherServiceData?.currentForecast?.weatherSummary == "Sunny")
+                try await provider.appServices.update(service, with: Self.weather("Detroit", "Rain"))
+                let second = await iterator.next()
+                #expect(second?.weatherServiceData?.currentForecast?.weatherSummary == "Rain")
+                #expect(second?.serviceID == serviceID)
+
+                // The provider answered the forwarded GetAppServiceData under the head unit's
+                // correlation IDs, with success and resultCode filled.
+                let exchanges = await Self.records(headUnit, appID: "provider", "GetAppServiceData")
+                let asked = exchanges.filter { $0.direction == "out" }
+                let answered = exchanges.filter { $0.direction == "in" }
+                #expect(asked.count == 2)
+                #expect(answered.map(\.payload.correlationID) == asked.map(\.payload.correlationID))
+                #expect(answered.map { $0.parameters?["resultCode"] } == [.string("DATA_NOT_AVAILABLE"), .string("SUCCESS")])
+                #expect(answered.map { $0.parameters?["success"] } == [.bool(false), .bool(true)])
+                #expect(await Self.records(headUnit, appID: "provider", "OnAppServiceData").count == 2)
+            }
         }
-        #expect(refusal == .dataNotAvailable)
-
-        try await provider.appServices.update(service, with: Self.weather("Detroit", "Sunny"))
-        let updates = try await consumer.appServices.subscribe(toType: "WEATHER")
-        var iterator = updates.makeAsyncIterator()
-        #expect(await iterator.next()?.weatherServiceData?.currentForecast?.weatherSummary == "Sunny")
-        try await provider.appServices.update(service, with: Self.weather("Detroit", "Rain"))
-        let second = await iterator.next()
-        #expect(second?.weatherServiceData?.currentForecast?.weatherSummary == "Rain")
-        #expect(second?.serviceID == serviceID)
-
-        // The provider answered the forwarded GetAppServiceData under the head unit's
-        // correlation IDs, with success and resultCode filled.
-        let exchanges = await Self.records(headUnit, appID: "provider", "GetAppServiceData")
-        let asked = exchanges.filter { $0.direction == "out" }
-        let answered = exchanges.filter { $0.direction == "in" }
-        #expect(asked.count == 2)
-        #expect(answered.map(\.payload.correlationID) == asked.map(\.payload.correlationID))
-        #expect(answered.map { $0.parameters?["resultCode"] } == [.string("DATA_NOT_AVAILABLE"), .string("SUCCESS")])
-        #expect(answered.map { $0.parameters?["success"] } == [.bool(false), .bool(true)])
-        #expect(await Self.records(headUnit, appID: "provider", "OnAppServiceData").count == 2)
-        await consumer.stop()
-        await provider.stop()
     }
 
     @Test func aServiceThatIsNotActiveKeepsItsDataToItself() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let first = try await Self.start(headUnit, appID: "first")
-        let second = try await Self.start(headUnit, appID: "second")
-        _ = try await first.appServices.publish(Self.weatherManifest)
-        let standby = try await second.appServices.publish(Self.weatherManifest)
-        #expect(await second.appServices.isActive(standby) == false)
-        let sent = try await second.appServices.update(standby, with: Self.weather("Ann Arbor", "Snow"))
-        #expect(sent == false)
-        #expect(await Self.records(headUnit, appID: "second", "OnAppServiceData").isEmpty)
-        await #expect(throws: SDLAppServiceError.self) { try await second.appServices.update(standby, with: .media(MediaServiceData())) }
-        await second.stop()
-        await first.stop()
+        try await Self.withManager(headUnit, appID: "first") { first in
+            try await Self.withManager(headUnit, appID: "second") { second in
+                _ = try await first.appServices.publish(Self.weatherManifest)
+                let standby = try await second.appServices.publish(Self.weatherManifest)
+                #expect(await second.appServices.isActive(standby) == false)
+                let sent = try await second.appServices.update(standby, with: Self.weather("Ann Arbor", "Snow"))
+                #expect(sent == false)
+                #expect(await Self.records(headUnit, appID: "second", "OnAppServiceData").isEmpty)
+                await #expect(throws: SDLAppServiceError.self) { try await second.appServices.update(standby, with: .media(MediaServiceData())) }
+            }
+        }
     }
 
     @Test func interactionsAndHandledRPCsReachTheProvider() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let provider = try await Self.start(headUnit, appID: "player", types: [.media])
-        let consumer = try await Self.start(headUnit, appID: "remote", types: [.remoteControl])
-        let presses = Locked<[ButtonName]>([])
-        let service = try await provider.appServices.publish(
-            AppServiceManifest(serviceName: "Player", serviceType: AppServiceType.media.rawValue, mediaServiceManifest: MediaServiceManifest()),
-            handling: [SDLAppServiceRequestHandler(ButtonPress.self) { press in
-                presses.withLock { $0.append(press.buttonName) }
-                return ButtonPressResponse(resultCode: .success, success: true)
-            }],
-            interactions: { request in SDLAppServiceInteractionResult(serviceSpecificResult: "playing \(request.serviceUri)") })
-        let serviceID = try #require(await provider.appServices.record(of: service)?.serviceID)
-        let published = await Self.records(headUnit, appID: "player", "PublishAppService").first { $0.direction == "in" }
-        #expect(published?.parameters?["appServiceManifest"]?["handledRPCs"] == .array([.integer(Int(ButtonPress.wireFunctionID ?? 0))]))
+        try await Self.withManager(headUnit, appID: "player", types: [.media]) { provider in
+            try await Self.withManager(headUnit, appID: "remote", types: [.remoteControl]) { consumer in
+                let presses = Locked<[ButtonName]>([])
+                let service = try await provider.appServices.publish(
+                    AppServiceManifest(serviceName: "Player", serviceType: AppServiceType.media.rawValue, mediaServiceManifest: MediaServiceManifest()),
+                    handling: [SDLAppServiceRequestHandler(ButtonPress.self) { press in
+                        presses.withLock { $0.append(press.buttonName) }
+                        return ButtonPressResponse(resultCode: .success, success: true)
+                    }],
+                    interactions: { request in SDLAppServiceInteractionResult(serviceSpecificResult: "playing \(request.serviceUri)") })
+                let serviceID = try #require(await provider.appServices.record(of: service)?.serviceID)
+                let published = await Self.records(headUnit, appID: "player", "PublishAppService").first { $0.direction == "in" }
+                #expect(published?.parameters?["appServiceManifest"]?["handledRPCs"] == .array([.integer(Int(ButtonPress.wireFunctionID ?? 0))]))
 
-        let answer = try await consumer.appServices.interact(serviceID: serviceID, uri: "player://song/42", originApp: "remote")
-        #expect(answer.success)
-        #expect(answer.serviceSpecificResult == "playing player://song/42")
+                let answer = try await consumer.appServices.interact(serviceID: serviceID, uri: "player://song/42", originApp: "remote")
+                #expect(answer.success)
+                #expect(answer.serviceSpecificResult == "playing player://song/42")
 
-        let pressed = try await consumer.send(ButtonPress(moduleType: .audio, buttonName: .playPause, buttonPressMode: .short))
-        #expect(pressed.success)
-        #expect(presses.withLock { $0 } == [.playPause])
+                let pressed = try await consumer.send(ButtonPress(moduleType: .audio, buttonName: .playPause, buttonPressMode: .short))
+                #expect(pressed.success)
+                #expect(presses.withLock { $0 } == [.playPause])
 
-        try await provider.appServices.unpublish(service)
-        let remaining = try await consumer.appServices.services(ofType: "MEDIA")
-        #expect(remaining.isEmpty)
-        await consumer.stop()
-        await provider.stop()
+                try await provider.appServices.unpublish(service)
+                let remaining = try await consumer.appServices.services(ofType: "MEDIA")
+                #expect(remaining.isEmpty)
+            }
+        }
     }
 
     @Test func servicesArePublishedAgainAfterAReconnection() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let provider = try await Self.start(headUnit, appID: "provider")
-        let service = try await provider.appServices.publish(Self.weatherManifest)
-        let before = await provider.appServices.record(of: service)?.serviceID
-        let records = provider.appServices.publishedRecords()
-        #expect(try await provider.dropAndReconnect(on: headUnit, appID: "provider"))
-        for await record in records where record.serviceID != before && record.servicePublished { break }
-        let after = await provider.appServices.record(of: service)
-        #expect(after?.serviceID != before)
-        #expect(after?.serviceActive == true)
-        #expect(await Self.records(headUnit, appID: "provider", "PublishAppService").filter { $0.direction == "in" }.count == 2)
-        try await provider.appServices.update(service, with: Self.weather("Detroit", "Fog"))
-        await provider.stop()
+        try await Self.withManager(headUnit, appID: "provider") { provider in
+            let service = try await provider.appServices.publish(Self.weatherManifest)
+            let before = await provider.appServices.record(of: service)?.serviceID
+            let records = provider.appServices.publishedRecords()
+            #expect(try await provider.dropAndReconnect(on: headUnit, appID: "provider"))
+            for await record in records where record.serviceID != before && record.servicePublished { break }
+            let after = await provider.appServices.record(of: service)
+            #expect(after?.serviceID != before)
+            #expect(after?.serviceActive == true)
+            #expect(await Self.records(headUnit, appID: "provider", "PublishAppService").filter { $0.direction == "in" }.count == 2)
+            try await provider.appServices.update(service, with: Self.weather("Detroit", "Fog"))
+        }
     }
 
     @Test func aConsumersSubscriptionIsRenewedAfterItsReconnection() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let provider = try await Self.start(headUnit, appID: "provider")
-        let consumer = try await Self.start(headUnit, appID: "consumer")
-        let service = try await provider.appServices.publish(Self.weatherManifest)
-        try await provider.appServices.update(service, with: Self.weather("Detroit", "Sunny"))
-        let updates = try await consumer.appServices.subscribe(toType: "WEATHER")
-        var iterator = updates.makeAsyncIterator()
-        #expect(await iterator.next()?.weatherServiceData?.currentForecast?.weatherSummary == "Sunny")
-        let events = headUnit.events()
-        #expect(try await consumer.dropAndReconnect(on: headUnit, appID: "consumer"))
-        for await event in events {
-            if case .requestReceived("consumer", "GetAppServiceData") = event { break }
+        try await Self.withManager(headUnit, appID: "provider") { provider in
+            try await Self.withManager(headUnit, appID: "consumer") { consumer in
+                let service = try await provider.appServices.publish(Self.weatherManifest)
+                try await provider.appServices.update(service, with: Self.weather("Detroit", "Sunny"))
+                let updates = try await consumer.appServices.subscribe(toType: "WEATHER")
+                var iterator = updates.makeAsyncIterator()
+                #expect(await iterator.next()?.weatherServiceData?.currentForecast?.weatherSummary == "Sunny")
+                let events = headUnit.events()
+                #expect(try await consumer.dropAndReconnect(on: headUnit, appID: "consumer"))
+                for await event in events {
+                    if case .requestReceived("consumer", "GetAppServiceData") = event { break }
+                }
+                // The head unit has the consumer's renewed subscription: the next update reaches it.
+                try await provider.appServices.update(service, with: Self.weather("Detroit", "Hail"))
+                #expect(await iterator.next()?.weatherServiceData?.currentForecast?.weatherSummary == "Hail")
+            }
         }
-        // The head unit has the consumer's renewed subscription: the next update reaches it.
-        try await provider.appServices.update(service, with: Self.weather("Detroit", "Hail"))
-        #expect(await iterator.next()?.weatherServiceData?.currentForecast?.weatherSummary == "Hail")
-        await consumer.stop()
-        await provider.stop()
     }
 }

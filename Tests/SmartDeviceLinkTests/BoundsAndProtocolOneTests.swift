@@ -9,7 +9,7 @@ import Testing
 @testable import SDLHeadUnit
 
 /// Buffers have limits: a reader that falls behind loses the oldest, never the process's memory.
-@Suite struct BufferBoundsTests {
+@Suite(.timeLimit(.minutes(1))) struct BufferBoundsTests {
     @Test func aSlowNotificationReaderKeepsOnlyTheNewest() async throws {
         let headUnit = FakeHeadUnit()
         let session = SDLProtocolSession(transport: headUnit.appTransport, configuration: Connection.patient)
@@ -57,8 +57,8 @@ import Testing
     }
 }
 
-/// Protocol 1: no binary header, the JSON wrapped with name and correlation ID (PROTOCOL.md §7.3).
-@Suite struct ProtocolOneTests {
+/// Protocol 1: no binary header, the JSON wrapped with name and correlation ID (a 12-byte binary RPC header is protocol 2+).
+@Suite(.timeLimit(.minutes(1))) struct ProtocolOneTests {
     @Test func anAppOnProtocolOneTalksToTheEmulator() async throws {
         var configuration = Connection.patient
         configuration.protocolVersion = SDLProtocolVersion(1)
@@ -84,7 +84,7 @@ import Testing
     }
 }
 
-@Suite struct PermissionTrackerTests {
+@Suite(.timeLimit(.minutes(1))) struct PermissionTrackerTests {
     static func item(_ rpc: String, _ levels: [HMILevel], parameters: [String] = []) -> PermissionItem {
         PermissionItem(
             rpcName: rpc, hmiPermissions: HMIPermissions(allowed: levels, userDisallowed: []),

@@ -5,11 +5,12 @@ import Testing
 
 /// Popup menus (choice sets) against the stateful emulator: preloading without duplicates, the
 /// interaction, the driver's answer, cancellation and timeouts.
-@Suite struct ChoiceSetTests {
+@Suite(.timeLimit(.minutes(1))) struct ChoiceSetTests {
     static let appID = "choices"
 
-    static func start(_ headUnit: SDLHeadUnitEmulator) async throws -> SDLManager {
-        try await ScreenTestSupport.start(headUnit, appID: appID)
+    /// A manager in FULL for the duration of `body`, stopped afterwards even when `body` throws.
+    static func withManager(_ headUnit: SDLHeadUnitEmulator, _ body: (SDLManager) async throws -> Void) async throws {
+        try await ScreenTestSupport.withManager(headUnit, appID: appID, body)
     }
 
     static func sent(_ headUnit: SDLHeadUnitEmulator, _ function: String) async -> [SDLJSONValue] {
@@ -31,74 +32,75 @@ import Testing
 
     @Test func preloadedCellsAreNeverCreatedTwiceAndAChoiceComesBack() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        try await manager.screen.preloadChoices([Self.red, Self.green])
-        try await manager.screen.preloadChoices([Self.red, Self.green])
-        #expect(await Self.sent(headUnit, "CreateInteractionChoiceSet").count == 2)
+        try await Self.withManager(headUnit) { manager in
+            try await manager.screen.preloadChoices([Self.red, Self.green])
+            try await manager.screen.preloadChoices([Self.red, Self.green])
+            #expect(await Self.sent(headUnit, "CreateInteractionChoiceSet").count == 2)
 
-        let events = headUnit.events()
-        let set = SDLChoiceSet(title: "Colour", cells: [Self.red, Self.green, Self.blue], layout: .tiles, searchable: true, timeout: .seconds(20))
-        let presented = Task { try await manager.screen.present(set, mode: .both) }
-        try await Self.choose(Self.blue, on: headUnit, manager: manager, events: events)
-        #expect(try await presented.value == .selected(cell: Self.blue, index: 2, trigger: .menu))
-        // Only blue was new.
-        let created = await Self.sent(headUnit, "CreateInteractionChoiceSet")
-        #expect(created.count == 3)
-        let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
-        #expect(interaction["interactionLayout"] == .string("ICON_WITH_SEARCH"))
-        #expect(interaction["interactionMode"] == .string("BOTH"))
-        #expect(interaction["timeout"] == .integer(20_000))
-        #expect(interaction["initialText"] == .string("Colour"))
-        guard case .array(let ids)? = interaction["interactionChoiceSetIDList"] else {
-            Issue.record("no choice set IDs")
-            return
+            let events = headUnit.events()
+            let set = SDLChoiceSet(title: "Colour", cells: [Self.red, Self.green, Self.blue], layout: .tiles, searchable: true, timeout: .seconds(20))
+            let presented = Task { try await manager.screen.present(set, mode: .both) }
+            try await Self.choose(Self.blue, on: headUnit, manager: manager, events: events)
+            #expect(try await presented.value == .selected(cell: Self.blue, index: 2, trigger: .menu))
+            // Only blue was new.
+            let created = await Self.sent(headUnit, "CreateInteractionChoiceSet")
+            #expect(created.count == 3)
+            let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
+            #expect(interaction["interactionLayout"] == .string("ICON_WITH_SEARCH"))
+            #expect(interaction["interactionMode"] == .string("BOTH"))
+            #expect(interaction["timeout"] == .integer(20_000))
+            #expect(interaction["initialText"] == .string("Colour"))
+            guard case .array(let ids)? = interaction["interactionChoiceSetIDList"] else {
+                Issue.record("no choice set IDs")
+                return
+            }
+            #expect(ids.count == 3)
+
+            try await manager.screen.deleteChoices([Self.red])
+            #expect(await Self.sent(headUnit, "DeleteInteractionChoiceSet").count == 1)
+            #expect(await manager.screen.preloadedCells == [Self.green, Self.blue])
         }
-        #expect(ids.count == 3)
-
-        try await manager.screen.deleteChoices([Self.red])
-        #expect(await Self.sent(headUnit, "DeleteInteractionChoiceSet").count == 1)
-        #expect(await manager.screen.preloadedCells == [Self.green, Self.blue])
-        await manager.stop()
     }
 
     @Test func cancellingThePresentingTaskSendsCancelInteraction() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        let events = headUnit.events()
-        let presented = Task { try await manager.screen.present(SDLChoiceSet(title: "Pick", cells: [Self.red, Self.green])) }
-        for await event in events {
-            if case .interactionStarted = event { break }
+        try await Self.withManager(headUnit) { manager in
+            let events = headUnit.events()
+            let presented = Task { try await manager.screen.present(SDLChoiceSet(title: "Pick", cells: [Self.red, Self.green])) }
+            for await event in events {
+                if case .interactionStarted = event { break }
+            }
+            presented.cancel()
+            #expect(try await presented.value == .cancelled)
+            let cancel = try #require(await Self.sent(headUnit, "CancelInteraction").first)
+            let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
+            #expect(cancel["cancelID"] == interaction["cancelID"])
         }
-        presented.cancel()
-        #expect(try await presented.value == .cancelled)
-        let cancel = try #require(await Self.sent(headUnit, "CancelInteraction").first)
-        let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
-        #expect(cancel["cancelID"] == interaction["cancelID"])
-        await manager.stop()
     }
 
     @Test func nobodyChoosingIsATimeout() async throws {
         let clock = ManualClock()
         let headUnit = FeatureTestSupport.emulator(on: clock)
-        let manager = try await Self.start(headUnit)
-        let events = headUnit.events()
-        let presented = Task { try await manager.screen.present(SDLChoiceSet(title: "Pick", cells: [Self.red], timeout: .seconds(5))) }
-        for await event in events {
-            if case .interactionStarted = event { break }
+        try await Self.withManager(headUnit) { manager in
+            let events = headUnit.events()
+            let presented = Task { try await manager.screen.present(SDLChoiceSet(title: "Pick", cells: [Self.red], timeout: .seconds(5))) }
+            for await event in events {
+                if case .interactionStarted = event { break }
+            }
+            clock.advance(by: .seconds(5))
+            let value2 = try await presented.value
+            #expect(value2 == .timedOut)
         }
-        clock.advance(by: .seconds(5))
-        #expect(try await presented.value == .timedOut)
-        await manager.stop()
     }
 
     @Test func invalidSetsAreRefusedBeforeSending() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        let plain = SDLChoiceCell(text: "Plain")
-        await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [Self.red, Self.red])) }
-        await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [Self.red, plain])) }
-        await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [plain]), mode: .vrOnly) }
-        #expect(await Self.sent(headUnit, "CreateInteractionChoiceSet").isEmpty)
-        await manager.stop()
+        try await Self.withManager(headUnit) { manager in
+            let plain = SDLChoiceCell(text: "Plain")
+            await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [Self.red, Self.red])) }
+            await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [Self.red, plain])) }
+            await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [plain]), mode: .vrOnly) }
+            #expect(await Self.sent(headUnit, "CreateInteractionChoiceSet").isEmpty)
+        }
     }
 }

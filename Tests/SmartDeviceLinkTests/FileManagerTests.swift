@@ -7,7 +7,7 @@ import Testing
 
 /// The file manager against the stateful emulator: what reaches the wire, what the head unit
 /// holds, and what the app is told.
-@Suite struct FileManagerTests {
+@Suite(.timeLimit(.minutes(3))) struct FileManagerTests {
     static func bytes(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
     }
@@ -243,47 +243,45 @@ import Testing
     @Test(arguments: [true, false])
     func aDropInTheMiddleOfA5MBUploadIsHonestAndTheRetryAfterReconnectionSucceeds(persistent: Bool) async throws {
         let headUnit = Self.headUnit()
-        let manager = SDLManager(configuration: Self.configuration(headUnit, retries: 0))
-        try await manager.start()
-        let data = Self.bytes(5 * 1024 * 1024)
-        let file = SDLFile(name: "big.bin", bytes: data, type: .binary, persistent: persistent)
-        let chunk = await manager.files.chunkSize(for: file, totalBytes: data.count)
-        await headUnit.injectFileFault(.disconnect, appID: "files", onChunk: 20)
-        let states = manager.stateChanges()
-        var failure: SDLFileError?
-        do {
-            try await manager.files.upload(file)
-        } catch {
-            failure = error
+        try await withSDLManager(Self.configuration(headUnit, retries: 0)) { manager in
+            let data = Self.bytes(5 * 1024 * 1024)
+            let file = SDLFile(name: "big.bin", bytes: data, type: .binary, persistent: persistent)
+            let chunk = await manager.files.chunkSize(for: file, totalBytes: data.count)
+            await headUnit.injectFileFault(.disconnect, appID: "files", onChunk: 20)
+            let states = manager.stateChanges()
+            var failure: SDLFileError?
+            do throws(SDLFileError) {
+                try await manager.files.upload(file)
+            } catch {
+                failure = error
+            }
+            guard case .failed("big.bin", let confirmed, let total, let reason)? = failure, case .connectionLost = reason else {
+                Issue.record("unexpected \(String(describing: failure))")
+                return
+            }
+            #expect(total == data.count)
+            // Only answered chunks count: at most the 19 before the drop, whole chunks only.
+            #expect(confirmed > 0 && confirmed <= 19 * chunk && confirmed % chunk == 0)
+            #expect(await manager.files.hasFile(named: "big.bin") == false)
+            #expect(await reconnected(states, clock: await manager.manualClock))
+            // A persistent partial file stays on the head unit (maybe more than was confirmed:
+            // answers lost with the connection); an ephemeral one is gone.
+            let held = await headUnit.storedBytes(appID: "files", name: "big.bin")
+            let expectedHeld: Int? = persistent ? 19 * chunk : nil
+            #expect(held == expectedHeld)
+            let before = await Self.putFiles(headUnit, appID: "files").count
+            let outcome = try await manager.files.upload(file)
+            #expect(outcome == .uploaded(bytes: data.count))
+            let retried = await Self.putFiles(headUnit, appID: "files").dropFirst(before)
+            // The retry resumes at the confirmed offset; where the head unit held other than that,
+            // it is told INVALID_DATA and starts over.
+            #expect(retried.first?.offset == confirmed)
+            let restarted = held != confirmed
+            let secondOffset = retried.dropFirst().first?.offset
+            #expect(!restarted || secondOffset == 0)
+            #expect(await headUnit.file(appID: "files", name: "big.bin") == data)
+            #expect(await manager.files.hasFile(named: "big.bin"))
         }
-        guard case .failed("big.bin", let confirmed, let total, let reason)? = failure, case .connectionLost = reason else {
-            Issue.record("unexpected \(String(describing: failure))")
-            await manager.stop()
-            return
-        }
-        #expect(total == data.count)
-        // Only answered chunks count: at most the 19 before the drop, whole chunks only.
-        #expect(confirmed > 0 && confirmed <= 19 * chunk && confirmed % chunk == 0)
-        #expect(await manager.files.hasFile(named: "big.bin") == false)
-        #expect(await reconnected(states))
-        // A persistent partial file stays on the head unit (maybe more than was confirmed:
-        // answers lost with the connection); an ephemeral one is gone.
-        let held = await headUnit.storedBytes(appID: "files", name: "big.bin")
-        let expectedHeld: Int? = persistent ? 19 * chunk : nil
-        #expect(held == expectedHeld)
-        let before = await Self.putFiles(headUnit, appID: "files").count
-        let outcome = try await manager.files.upload(file)
-        #expect(outcome == .uploaded(bytes: data.count))
-        let retried = await Self.putFiles(headUnit, appID: "files").dropFirst(before)
-        // The retry resumes at the confirmed offset; where the head unit held other than that,
-        // it is told INVALID_DATA and starts over.
-        #expect(retried.first?.offset == confirmed)
-        let restarted = held != confirmed
-        let secondOffset = retried.dropFirst().first?.offset
-        #expect(!restarted || secondOffset == 0)
-        #expect(await headUnit.file(appID: "files", name: "big.bin") == data)
-        #expect(await manager.files.hasFile(named: "big.bin"))
-        await manager.stop()
     }
 
     @Test func batchesReportEachFileAndMayStopAtTheFirstFailure() async throws {
@@ -331,7 +329,7 @@ import Testing
 
 /// The app icon: uploaded and set while the manager starts, unless resumed or not showable;
 /// a cloud app's icon by URL.
-@Suite struct AppIconTests {
+@Suite(.timeLimit(.minutes(1))) struct AppIconTests {
     final class FakeHTTP: SDLHTTPClient {
         let asked = Mutex<[String]>([])
         let body: [UInt8]

@@ -5,11 +5,12 @@ import Testing
 
 /// The keyboard against the stateful emulator: properties, key presses answered with
 /// autocomplete lists, the entry, and dismissal.
-@Suite struct KeyboardTests {
+@Suite(.timeLimit(.minutes(1))) struct KeyboardTests {
     static let appID = "keyboard"
 
-    static func start(_ headUnit: SDLHeadUnitEmulator) async throws -> SDLManager {
-        try await ScreenTestSupport.start(headUnit, appID: appID)
+    /// A manager in FULL for the duration of `body`, stopped afterwards even when `body` throws.
+    static func withManager(_ headUnit: SDLHeadUnitEmulator, _ body: (SDLManager) async throws -> Void) async throws {
+        try await ScreenTestSupport.withManager(headUnit, appID: appID, body)
     }
 
     static func sent(_ headUnit: SDLHeadUnitEmulator, _ function: String) async -> [SDLJSONValue] {
@@ -18,48 +19,49 @@ import Testing
 
     @Test func keyPressesGetAutocompleteListsAndTheEntryComesBack() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        let events = headUnit.events()
-        let inputs = manager.screen.keyboardInput()
-        let keyboard = SDLKeyboard(
-            initialText: "City", properties: KeyboardProperties(keyboardLayout: .qwerty, maskInputCharacters: .disableInputKeyMask),
-            timeout: .seconds(30)) { entry in ["\(entry)ston", "\(entry)troit"] }
-        let presented = Task { try await manager.screen.presentKeyboard(keyboard) }
-        await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
-        try await headUnit.typeOnKeyboard(appID: Self.appID, "Bo")
-        // One SetGlobalProperties per key press (the one before the keyboard went by with the wait above).
-        await waitFor(events, count: 2) { $0 == .requestReceived(appID: Self.appID, function: "SetGlobalProperties") }
-        try await headUnit.answerInteraction(appID: Self.appID, .text("Boston"))
-        #expect(try await presented.value == .entered("Boston"))
+        try await Self.withManager(headUnit) { manager in
+            let events = headUnit.events()
+            let inputs = manager.screen.keyboardInput()
+            let keyboard = SDLKeyboard(
+                initialText: "City", properties: KeyboardProperties(keyboardLayout: .qwerty, maskInputCharacters: .disableInputKeyMask),
+                timeout: .seconds(30)) { entry in ["\(entry)ston", "\(entry)troit"] }
+            let presented = Task { try await manager.screen.presentKeyboard(keyboard) }
+            await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+            try await headUnit.typeOnKeyboard(appID: Self.appID, "Bo")
+            // One SetGlobalProperties per key press (the one before the keyboard went by with the wait above).
+            await waitFor(events, count: 2) { $0 == .requestReceived(appID: Self.appID, function: "SetGlobalProperties") }
+            try await headUnit.answerInteraction(appID: Self.appID, .text("Boston"))
+            #expect(try await presented.value == .entered("Boston"))
 
-        let properties = await Self.sent(headUnit, "SetGlobalProperties").map { $0["keyboardProperties"] }
-        #expect(properties.count == 3)
-        #expect(properties.first??["keypressMode"] == .string("RESEND_CURRENT_ENTRY"))
-        #expect(properties.first??["keyboardLayout"] == .string("QWERTY"))
-        #expect(properties.dropFirst().map { $0?["autoCompleteList"] } == [
-            .array([.string("Bston"), .string("Btroit")]), .array([.string("Boston"), .string("Botroit")]),
-        ])
-        let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
-        #expect(interaction["interactionLayout"] == .string("KEYBOARD"))
-        #expect(interaction["initialText"] == .string("City"))
-        var seen: [KeyboardEvent] = []
-        for await input in inputs {
-            seen.append(input.event)
-            if input.event == .entrySubmitted { break }
+            let properties = await Self.sent(headUnit, "SetGlobalProperties").map { $0["keyboardProperties"] }
+            #expect(properties.count == 3)
+            #expect(properties.first??["keypressMode"] == .string("RESEND_CURRENT_ENTRY"))
+            #expect(properties.first??["keyboardLayout"] == .string("QWERTY"))
+            #expect(properties.dropFirst().map { $0?["autoCompleteList"] } == [
+                .array([.string("Bston"), .string("Btroit")]), .array([.string("Boston"), .string("Botroit")]),
+            ])
+            let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
+            #expect(interaction["interactionLayout"] == .string("KEYBOARD"))
+            #expect(interaction["initialText"] == .string("City"))
+            var seen: [KeyboardEvent] = []
+            for await input in inputs {
+                seen.append(input.event)
+                if input.event == .entrySubmitted { break }
+            }
+            #expect(seen == [.keypress, .keypress, .entrySubmitted])
         }
-        #expect(seen == [.keypress, .keypress, .entrySubmitted])
-        await manager.stop()
     }
 
     @Test func cancellingDismissesTheKeyboard() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        let events = headUnit.events()
-        let presented = Task { try await manager.screen.presentKeyboard(SDLKeyboard(initialText: "Search")) }
-        await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
-        presented.cancel()
-        #expect(try await presented.value == .cancelled)
-        #expect(await Self.sent(headUnit, "CancelInteraction").count == 1)
-        await manager.stop()
+        try await Self.withManager(headUnit) { manager in
+            let events = headUnit.events()
+            let presented = Task { try await manager.screen.presentKeyboard(SDLKeyboard(initialText: "Search")) }
+            await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+            presented.cancel()
+            let value3 = try await presented.value
+            #expect(value3 == .cancelled)
+            #expect(await Self.sent(headUnit, "CancelInteraction").count == 1)
+        }
     }
 }

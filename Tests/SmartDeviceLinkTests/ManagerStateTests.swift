@@ -5,7 +5,7 @@ import SmartDeviceLink
 import Testing
 
 /// OnHMIStatus as streams per part and per window, and the delegate form.
-@Suite struct ManagerStateTests {
+@Suite(.timeLimit(.minutes(1))) struct ManagerStateTests {
     /// Records delegate calls and hands them to the test as a stream.
     final class RecordingDelegate: SDLManagerDelegate {
         enum Call: Hashable, Sendable {

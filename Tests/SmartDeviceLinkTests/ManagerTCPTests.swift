@@ -4,7 +4,7 @@ import SmartDeviceLink
 import Testing
 
 /// The manager over real TCP on loopback against the emulator, as an app meets SDL Core.
-@Suite struct ManagerTCPTests {
+@Suite(.timeLimit(.minutes(2))) struct ManagerTCPTests {
     @Test func registersSendsFollowsCapabilitiesReconnectsAndStopsOverTCP() async throws {
         let headUnit = SDLHeadUnitEmulator()
         let listener = try await SDLTCPListener.bind(host: "127.0.0.1", port: 0)
@@ -14,6 +14,8 @@ import Testing
         configuration.appTypes = [.media]
         configuration.session.controlTimeout = .seconds(120)
         configuration.requestTimeout = .seconds(120)
+        // The reconnection back-off passes by advancing this clock (dropAndReconnect).
+        configuration.session.clock = SDLClock(ManualClock())
         try await withSDLManager(configuration) { manager in
             for await level in manager.hmiLevels() where level == .full { break }
             let shown = try await manager.send(Show(mainField1: "Over TCP"))

@@ -8,16 +8,22 @@ import SmartDeviceLink
 import Testing
 
 /// The manager against the stateful emulator, in memory.
-@Suite struct ManagerLifecycleTests {
-    static func configuration(_ headUnit: SDLHeadUnitEmulator, appID: String = "8675309", media: Bool = false) -> SDLManager.Configuration {
+@Suite(.timeLimit(.minutes(1))) struct ManagerLifecycleTests {
+    /// The manager's timers (back-off, permission waits, heartbeats, deadlines) run on a manual
+    /// clock, so reconnections cost no real time; tests advance it through `manager.manualClock`.
+    static func configuration(
+        _ headUnit: SDLHeadUnitEmulator, appID: String = "8675309", media: Bool = false, clock: ManualClock = ManualClock()
+    ) -> SDLManager.Configuration {
         var configuration = SDLManager.Configuration(appName: "Hello", appID: appID, transport: .custom {
             let (app, car) = SDLMemoryTransport.pair()
             Task { await headUnit.serve(car) }
             return app
         })
         configuration.appTypes = media ? [.media] : [.default]
+        // Safety timeouts on the manual clock: never reached unless a test advances it that far.
         configuration.session.controlTimeout = .seconds(120)
         configuration.requestTimeout = .seconds(120)
+        configuration.session.clock = SDLClock(clock)
         return configuration
     }
 
@@ -105,6 +111,52 @@ import Testing
         _ = events
     }
 
+    @Test func aStopBeforeRunIsKeptAndRunReturnsAtOnce() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let manager = SDLManager(configuration: Self.configuration(headUnit, appID: "early"))
+        await manager.stop()
+        try await manager.run()
+        #expect(manager.state == .stopped)
+        #expect(await headUnit.requestsReceived(from: "early").isEmpty)
+        await #expect(throws: SDLManagerError.notReady(.stopped)) { try await manager.waitUntilReady() }
+    }
+
+    @Test func aStopWhileDialingEndsTheRunWithoutAnError() async throws {
+        // A head unit that never answers the dial.
+        var configuration = SDLManager.Configuration(appName: "Hello", appID: "dialing", transport: .custom {
+            try await Task.sleep(for: .seconds(3600))
+            throw CancellationError()
+        })
+        configuration.session.clock = SDLClock(ManualClock())
+        let manager = SDLManager(configuration: configuration)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            let states = manager.stateChanges()
+            group.addTask { try await manager.run() }
+            for await state in states where state == .connecting { break }
+            await manager.stop()
+            #expect(manager.state == .stopped)
+            try await group.waitForAll()
+        }
+    }
+
+    @Test func aStopWhileReconnectingCancelsTheBackOff() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let clock = ManualClock()
+        let manager = SDLManager(configuration: Self.configuration(headUnit, appID: "backoff", clock: clock))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await manager.run() }
+            try await manager.waitUntilReady()
+            let states = manager.stateChanges()
+            try await headUnit.disconnect(appID: "backoff")
+            for await state in states where state == .reconnecting { break }
+            // The clock never moves: the back-off would last for ever; stop ends it.
+            await manager.stop()
+            try await group.waitForAll()
+        }
+        #expect(manager.state == .stopped)
+        await #expect(throws: SDLManagerError.alreadyStopped) { try await manager.run() }
+    }
+
     @Test func runIsAService() async throws {
         let headUnit = SDLHeadUnitEmulator()
         let manager = SDLManager(configuration: Self.configuration(headUnit))
@@ -118,7 +170,7 @@ import Testing
 }
 
 /// The negotiated RPC version gates what the manager sends (a head unit on RPC 4.5).
-@Suite struct VersionGateTests {
+@Suite(.timeLimit(.minutes(1))) struct VersionGateTests {
     static func headUnit(rpc major: Int, _ minor: Int) -> SDLHeadUnitEmulator {
         var configuration = SDLHeadUnitEmulator.Configuration()
         guard case .object(var members) = configuration.capabilities else { return SDLHeadUnitEmulator() }
@@ -176,7 +228,7 @@ import Testing
     }
 }
 
-@Suite struct BatchTests {
+@Suite(.timeLimit(.minutes(1))) struct BatchTests {
     @Test func concurrentAndSequentialBatchesWithProgressAndCancellation() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: "batch")) { manager in
@@ -233,7 +285,7 @@ import Testing
     }
 }
 
-@Suite struct LanguageTests {
+@Suite(.timeLimit(.minutes(1))) struct LanguageTests {
     @Test func aRuntimeSwitchReRegistersInTheNewLanguageAndAsksForNames() async throws {
         let headUnit = SDLHeadUnitEmulator()
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: "polyglot")
@@ -243,11 +295,7 @@ import Testing
             #expect(await manager.languageChange == nil)
             let states = manager.stateChanges()
             await headUnit.setLanguage(.frCa)
-            var sawReconnecting = false
-            for await state in states {
-                if state == .reconnecting { sawReconnecting = true }
-                if sawReconnecting && state == .ready { break }
-            }
+            #expect(await reconnected(states, clock: await manager.manualClock))
             #expect(await manager.registerResponse?.language == .frCa)
             #expect(await manager.registerResponse?.resultCode == .success)
             #expect(await manager.languageChange?.success == true)

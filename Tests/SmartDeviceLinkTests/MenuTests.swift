@@ -5,11 +5,12 @@ import Testing
 
 /// The main menu against the stateful emulator: the minimal set of menu RPCs for each change,
 /// read from the emulator's record.
-@Suite struct MenuTests {
+@Suite(.timeLimit(.minutes(1))) struct MenuTests {
     static let appID = "menu"
 
-    static func start(_ headUnit: SDLHeadUnitEmulator = SDLHeadUnitEmulator()) async throws -> SDLManager {
-        try await ScreenTestSupport.start(headUnit, appID: appID)
+    /// A manager in FULL for the duration of `body`, stopped afterwards even when `body` throws.
+    static func withManager(_ headUnit: SDLHeadUnitEmulator = SDLHeadUnitEmulator(), _ body: (SDLManager) async throws -> Void) async throws {
+        try await ScreenTestSupport.withManager(headUnit, appID: appID, body)
     }
 
     /// The menu RPCs sent since `from`, as "AddCommand B1@0<B", "DeleteSubMenu B"...
@@ -52,102 +53,102 @@ import Testing
 
     @Test func setsAndUpdatesTheMenuWithTheMinimalChanges() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        let screen = manager.screen
-        try await screen.setMenu([Self.cell("A"), SDLMenuCell(title: "B", subCells: [Self.cell("B1"), Self.cell("B2")]), Self.cell("C")])
-        #expect(await Self.sent(headUnit) == ["AddCommand A@0", "AddSubMenu B@1", "AddCommand B1@0<B", "AddCommand B2@1<B", "AddCommand C@2"])
+        try await Self.withManager(headUnit) { manager in
+            let screen = manager.screen
+            try await screen.setMenu([Self.cell("A"), SDLMenuCell(title: "B", subCells: [Self.cell("B1"), Self.cell("B2")]), Self.cell("C")])
+            #expect(await Self.sent(headUnit) == ["AddCommand A@0", "AddSubMenu B@1", "AddCommand B1@0<B", "AddCommand B2@1<B", "AddCommand C@2"])
 
-        // Remove a submenu, add a cell.
-        try await screen.setMenu([Self.cell("A"), Self.cell("C"), Self.cell("D")])
-        #expect(await Self.sent(headUnit, from: 5) == ["DeleteSubMenu B", "AddCommand D@2"])
+            // Remove a submenu, add a cell.
+            try await screen.setMenu([Self.cell("A"), Self.cell("C"), Self.cell("D")])
+            #expect(await Self.sent(headUnit, from: 5) == ["DeleteSubMenu B", "AddCommand D@2"])
 
-        // Move: one cell deleted and added again at its new place; the others stay.
-        try await screen.setMenu([Self.cell("C"), Self.cell("A"), Self.cell("D")])
-        let moved = await Self.sent(headUnit, from: 7)
-        #expect(moved == ["DeleteCommand A", "AddCommand A@1"] || moved == ["DeleteCommand C", "AddCommand C@0"])
+            // Move: one cell deleted and added again at its new place; the others stay.
+            try await screen.setMenu([Self.cell("C"), Self.cell("A"), Self.cell("D")])
+            let moved = await Self.sent(headUnit, from: 7)
+            #expect(moved == ["DeleteCommand A", "AddCommand A@1"] || moved == ["DeleteCommand C", "AddCommand C@0"])
 
-        // Rename: the old cell goes, the new one comes at its place.
-        try await screen.setMenu([Self.cell("C"), Self.cell("A2"), Self.cell("D")])
-        let renamed = await Self.sent(headUnit, from: 9)
-        #expect(renamed.contains("AddCommand A2@1"))
-        #expect(renamed.count == 2)
+            // Rename: the old cell goes, the new one comes at its place.
+            try await screen.setMenu([Self.cell("C"), Self.cell("A2"), Self.cell("D")])
+            let renamed = await Self.sent(headUnit, from: 9)
+            #expect(renamed.contains("AddCommand A2@1"))
+            #expect(renamed.count == 2)
 
-        // Nothing changed: nothing sent.
-        try await screen.setMenu([Self.cell("C"), Self.cell("A2"), Self.cell("D")])
-        #expect(await Self.sent(headUnit).count == 11)
-        // The emulator's menu is the app's.
-        let menu = try await headUnit.screen(appID: Self.appID)["menu"]
-        #expect(menu != nil)
-        await manager.stop()
+            // Nothing changed: nothing sent.
+            try await screen.setMenu([Self.cell("C"), Self.cell("A2"), Self.cell("D")])
+            #expect(await Self.sent(headUnit).count == 11)
+            // The emulator's menu is the app's.
+            let menu = try await headUnit.screen(appID: Self.appID)["menu"]
+            #expect(menu != nil)
+        }
     }
 
     @Test func aSubmenuKeptIsUpdatedInside() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        try await manager.screen.setMenu([SDLMenuCell(title: "B", subCells: [Self.cell("B1"), Self.cell("B2")])])
-        try await manager.screen.setMenu([SDLMenuCell(title: "B", subCells: [Self.cell("B1"), Self.cell("B3")])])
-        #expect(await Self.sent(headUnit, from: 3) == ["DeleteCommand B2", "AddCommand B3@1<B"])
-        await manager.stop()
+        try await Self.withManager(headUnit) { manager in
+            try await manager.screen.setMenu([SDLMenuCell(title: "B", subCells: [Self.cell("B1"), Self.cell("B2")])])
+            try await manager.screen.setMenu([SDLMenuCell(title: "B", subCells: [Self.cell("B1"), Self.cell("B3")])])
+            #expect(await Self.sent(headUnit, from: 3) == ["DeleteCommand B2", "AddCommand B3@1<B"])
+        }
     }
 
     @Test func withoutDynamicUpdatesEveryCellIsRewritten() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        try await manager.screen.setMenuConfiguration(SDLMenuConfiguration(dynamicUpdates: .forceOff))
-        try await manager.screen.setMenu([Self.cell("A"), Self.cell("B")])
-        try await manager.screen.setMenu([Self.cell("A"), Self.cell("C")])
-        #expect(await Self.sent(headUnit) == [
-            "SetGlobalProperties", "AddCommand A@0", "AddCommand B@1", "DeleteCommand B", "DeleteCommand A", "AddCommand A@0", "AddCommand C@1",
-        ])
-        await manager.stop()
+        try await Self.withManager(headUnit) { manager in
+            try await manager.screen.setMenuConfiguration(SDLMenuConfiguration(dynamicUpdates: .forceOff))
+            try await manager.screen.setMenu([Self.cell("A"), Self.cell("B")])
+            try await manager.screen.setMenu([Self.cell("A"), Self.cell("C")])
+            #expect(await Self.sent(headUnit) == [
+                "SetGlobalProperties", "AddCommand A@0", "AddCommand B@1", "DeleteCommand B", "DeleteCommand A", "AddCommand A@0", "AddCommand C@1",
+            ])
+        }
     }
 
     @Test func selectionsReachTheHandlerAndMenusOpen() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        let (selected, sink) = AsyncStream<TriggerSource>.makeStream()
-        let (spoken, spokenSink) = AsyncStream<Void>.makeStream()
-        try await manager.screen.setMenu([
-            SDLMenuCell(title: "Play", voiceCommands: ["Play"]) { source in sink.yield(source) },
-            SDLMenuCell(title: "More", subCells: [Self.cell("Settings")]),
-        ])
-        try await manager.screen.setVoiceCommands([SDLVoiceCommand(voiceCommands: ["Skip"]) { spokenSink.yield() }])
-        let records = await headUnit.recordedRPCs(appID: Self.appID).filter { $0.direction == "in" && $0.functionName == "AddCommand" }
-        let ids = records.compactMap { record -> Int? in if case .integer(let id)? = record.parameters?["cmdID"] { id } else { nil } }
-        try await headUnit.selectCommand(appID: Self.appID, cmdID: ids[0])
-        var iterator = selected.makeAsyncIterator()
-        #expect(await iterator.next() == .menu)
-        try await headUnit.selectCommand(appID: Self.appID, cmdID: ids[2])
-        for await _ in spoken { break }
+        try await Self.withManager(headUnit) { manager in
+            let (selected, sink) = AsyncStream<TriggerSource>.makeStream()
+            let (spoken, spokenSink) = AsyncStream<Void>.makeStream()
+            try await manager.screen.setMenu([
+                SDLMenuCell(title: "Play", voiceCommands: ["Play"]) { source in sink.yield(source) },
+                SDLMenuCell(title: "More", subCells: [Self.cell("Settings")]),
+            ])
+            try await manager.screen.setVoiceCommands([SDLVoiceCommand(voiceCommands: ["Skip"]) { spokenSink.yield() }])
+            let records = await headUnit.recordedRPCs(appID: Self.appID).filter { $0.direction == "in" && $0.functionName == "AddCommand" }
+            let ids = records.compactMap { record -> Int? in if case .integer(let id)? = record.parameters?["cmdID"] { id } else { nil } }
+            try await headUnit.selectCommand(appID: Self.appID, cmdID: ids[0])
+            var iterator = selected.makeAsyncIterator()
+            #expect(await iterator.next() == .menu)
+            try await headUnit.selectCommand(appID: Self.appID, cmdID: ids[2])
+            for await _ in spoken { break }
 
-        try await manager.screen.openMenu()
-        try await manager.screen.openSubmenu("More")
-        #expect(await Self.sent(headUnit).suffix(2) == ["ShowAppMenu", "ShowAppMenu More"])
-        await manager.stop()
+            try await manager.screen.openMenu()
+            try await manager.screen.openSubmenu("More")
+            #expect(await Self.sent(headUnit).suffix(2) == ["ShowAppMenu", "ShowAppMenu More"])
+        }
     }
 
     @Test func duplicateTitlesAndVoiceCommandsAreRefusedBeforeSending() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        await #expect(throws: SDLScreenError.self) { try await manager.screen.setMenu([Self.cell("A"), Self.cell("A")]) }
-        await #expect(throws: SDLScreenError.self) { try await manager.screen.setMenu([Self.cell("A", voice: ["go"]), Self.cell("B", voice: ["Go"])]) }
-        try await manager.screen.setMenu([Self.cell("A", voice: ["go"])])
-        await #expect(throws: SDLScreenError.self) { try await manager.screen.setVoiceCommands([SDLVoiceCommand(voiceCommands: ["go"])]) }
-        await #expect(throws: SDLScreenError.self) {
-            try await manager.screen.setMenu([SDLMenuCell(title: "X", subCells: [SDLMenuCell(title: "Y", subCells: [])])])
+        try await Self.withManager(headUnit) { manager in
+            await #expect(throws: SDLScreenError.self) { try await manager.screen.setMenu([Self.cell("A"), Self.cell("A")]) }
+            await #expect(throws: SDLScreenError.self) { try await manager.screen.setMenu([Self.cell("A", voice: ["go"]), Self.cell("B", voice: ["Go"])]) }
+            try await manager.screen.setMenu([Self.cell("A", voice: ["go"])])
+            await #expect(throws: SDLScreenError.self) { try await manager.screen.setVoiceCommands([SDLVoiceCommand(voiceCommands: ["go"])]) }
+            await #expect(throws: SDLScreenError.self) {
+                try await manager.screen.setMenu([SDLMenuCell(title: "X", subCells: [SDLMenuCell(title: "Y", subCells: [])])])
+            }
+            #expect(await Self.sent(headUnit) == ["AddCommand A@0"])
         }
-        #expect(await Self.sent(headUnit) == ["AddCommand A@0"])
-        await manager.stop()
     }
 
     @Test func theMenuTitleAndIconGoWithSetGlobalProperties() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        try await manager.screen.setMenuTitle("My App", icon: .staticIcon(.album))
-        let sent = await ScreenTestSupport.sent(headUnit, appID: Self.appID, "SetGlobalProperties")
-        #expect(sent.first?["menuTitle"] == .string("My App"))
-        #expect(sent.first?["menuIcon"]?["imageType"] == .string("STATIC"))
-        await manager.stop()
+        try await Self.withManager(headUnit) { manager in
+            try await manager.screen.setMenuTitle("My App", icon: .staticIcon(.album))
+            let sent = await ScreenTestSupport.sent(headUnit, appID: Self.appID, "SetGlobalProperties")
+            #expect(sent.first?["menuTitle"] == .string("My App"))
+            #expect(sent.first?["menuIcon"]?["imageType"] == .string("STATIC"))
+        }
     }
 
     @Test func theDiffKeepsTheLongestCommonRun() {

@@ -5,13 +5,25 @@ import Testing
 
 /// The screen manager's text, images and template against the stateful emulator: the exact
 /// RPC sequence it produced, from the emulator's record.
-@Suite struct ScreenManagerTests {
+@Suite(.timeLimit(.minutes(1))) struct ScreenManagerTests {
     static let appID = "screen"
 
     static func start(_ headUnit: SDLHeadUnitEmulator, media: Bool = true) async throws -> SDLManager {
         let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: appID, media: media))
         try await manager.start()
         return manager
+    }
+
+    /// `start`'s manager, in FULL unless `inFull` is false, for the duration of `body`; stopped
+    /// afterwards even when `body` throws (a failed `#require`, say).
+    static func withManager(
+        _ headUnit: SDLHeadUnitEmulator, media: Bool = true, inFull: Bool = true, _ body: (SDLManager) async throws -> Void
+    ) async throws {
+        try await stopping(start(headUnit, media: media)) { manager in
+            // Safety timeout: bounds the wait for FULL, so a missing activation ends in failed checks, not a hang.
+            if inFull { _ = await manager.waitForHMILevel(.full, timeout: .seconds(60)) }
+            try await body(manager)
+        }
     }
 
     /// The screen requests the app sent, in order, as "Show {params}" lines (keys sorted).
@@ -58,130 +70,124 @@ import Testing
 
     @Test func severalChangesInOneUpdateAreOneShow() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
-        let result = try await manager.screen.update {
-            $0.textField1 = "Song"
-            $0.textField2 = "Artist"
-            $0.textField1Type = .mediaTitle
-            $0.alignment = .centered
+        try await Self.withManager(headUnit) { manager in
+            let result = try await manager.screen.update {
+                $0.textField1 = "Song"
+                $0.textField2 = "Artist"
+                $0.textField1Type = .mediaTitle
+                $0.alignment = .centered
+            }
+            #expect(result == .applied)
+            #expect(await Self.sent(headUnit) == [
+                #"Show {"alignment":"CENTERED","mainField1":"Song","mainField2":"Artist","mainField3":"","mainField4":"","metadataTags":{"mainField1":["mediaTitle"]}}"#,
+            ])
+            #expect(await manager.screen.shownContent.textField2 == "Artist")
+            // Clearing a line sends it empty.
+            try await manager.screen.update { $0.textField2 = nil }
+            #expect(await Self.sent(headUnit).last == #"Show {"alignment":"CENTERED","mainField1":"Song","mainField2":"","mainField3":"","mainField4":"","metadataTags":{"mainField1":["mediaTitle"]}}"#)
+            // Nothing changed: nothing sent.
+            try await manager.screen.update { $0.textField1 = "Song" }
+            #expect(await Self.sent(headUnit).count == 2)
         }
-        #expect(result == .applied)
-        #expect(await Self.sent(headUnit) == [
-            #"Show {"alignment":"CENTERED","mainField1":"Song","mainField2":"Artist","mainField3":"","mainField4":"","metadataTags":{"mainField1":["mediaTitle"]}}"#,
-        ])
-        #expect(await manager.screen.shownContent.textField2 == "Artist")
-        // Clearing a line sends it empty.
-        try await manager.screen.update { $0.textField2 = nil }
-        #expect(await Self.sent(headUnit).last == #"Show {"alignment":"CENTERED","mainField1":"Song","mainField2":"","mainField3":"","mainField4":"","metadataTags":{"mainField1":["mediaTitle"]}}"#)
-        // Nothing changed: nothing sent.
-        try await manager.screen.update { $0.textField1 = "Song" }
-        #expect(await Self.sent(headUnit).count == 2)
-        await manager.stop()
     }
 
     @Test func textGoesFirstThenTheUploadedImageInAnImageOnlyShow() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
-        try await manager.screen.update {
-            $0.textField1 = "Now playing"
-            $0.primaryGraphic = Self.art
+        try await Self.withManager(headUnit) { manager in
+            try await manager.screen.update {
+                $0.textField1 = "Now playing"
+                $0.primaryGraphic = Self.art
+            }
+            let sent = await Self.sent(headUnit)
+            #expect(sent == [
+                #"Show {"mainField1":"Now playing","mainField2":"","mainField3":"","mainField4":""}"#,
+                "PutFile",
+                #"Show {"graphic":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"}}"#,
+            ])
+            #expect(await manager.screen.shownContent.primaryGraphic == Self.art)
+            #expect(try await headUnit.screen(appID: Self.appID)["graphic"] != nil)
+            // A static icon needs no upload: it goes with the text.
+            try await manager.screen.update {
+                $0.textField1 = "Albums"
+                $0.primaryGraphic = .staticIcon(.album)
+            }
+            let afterIcon = await Self.sent(headUnit)
+            #expect(afterIcon.last?.contains(#""graphic":{"imageType":"STATIC""#) == true, "\(afterIcon)")
+            #expect(await Self.sent(headUnit).filter { $0 == "PutFile" }.count == 1)
         }
-        let sent = await Self.sent(headUnit)
-        #expect(sent == [
-            #"Show {"mainField1":"Now playing","mainField2":"","mainField3":"","mainField4":""}"#,
-            "PutFile",
-            #"Show {"graphic":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"}}"#,
-        ])
-        #expect(await manager.screen.shownContent.primaryGraphic == Self.art)
-        #expect(try await headUnit.screen(appID: Self.appID)["graphic"] != nil)
-        // A static icon needs no upload: it goes with the text.
-        try await manager.screen.update {
-            $0.textField1 = "Albums"
-            $0.primaryGraphic = .staticIcon(.album)
-        }
-        let afterIcon = await Self.sent(headUnit)
-        #expect(afterIcon.last?.contains(#""graphic":{"imageType":"STATIC""#) == true, "\(afterIcon)")
-        #expect(await Self.sent(headUnit).filter { $0 == "PutFile" }.count == 1)
-        await manager.stop()
     }
 
     @Test func updatesWaitInNoneAndTheNewestSupersedesTheQueuedOne() async throws {
         var configuration = SDLHeadUnitEmulator.Configuration()
         configuration.activationDelay = nil
         let headUnit = SDLHeadUnitEmulator(configuration: configuration)
-        let manager = try await Self.start(headUnit)
-        let events = headUnit.events()
-        let first = Task { try await manager.screen.update { $0.textField1 = "first" } }
-        // The first is queued (held in NONE) before the second comes.
-        while await manager.screen.queue.isEmpty { await Task.yield() }
-        let second = Task { try await manager.screen.update { $0.textField2 = "second" } }
-        #expect(try await first.value == .superseded)
-        #expect(await Self.sent(headUnit).isEmpty)   // still NONE: nothing went out
-        try await headUnit.activate(appID: Self.appID)
-        #expect(try await second.value == .applied)
-        #expect(await Self.sent(headUnit) == [#"Show {"mainField1":"first","mainField2":"second","mainField3":"","mainField4":""}"#])
-        _ = events
-        await manager.stop()
+        try await Self.withManager(headUnit, inFull: false) { manager in
+            let events = headUnit.events()
+            let first = Task { try await manager.screen.update { $0.textField1 = "first" } }
+            // The first is queued (held in NONE) before the second comes.
+            while await manager.screen.queue.isEmpty { await Task.yield() }
+            let second = Task { try await manager.screen.update { $0.textField2 = "second" } }
+            #expect(try await first.value == .superseded)
+            #expect(await Self.sent(headUnit).isEmpty)   // still NONE: nothing went out
+            try await headUnit.activate(appID: Self.appID)
+            #expect(try await second.value == .applied)
+            #expect(await Self.sent(headUnit) == [#"Show {"mainField1":"first","mainField2":"second","mainField3":"","mainField4":""}"#])
+            _ = events
+        }
     }
 
     @Test func aSmallDisplayGetsOneJoinedCutLineAndNoImages() async throws {
         let headUnit = Self.smallDisplay()
-        let manager = try await Self.start(headUnit)
-        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
-        try await manager.screen.update {
-            $0.textField1 = "One"
-            $0.textField2 = "Two"
-            $0.textField3 = "Three"
-            $0.primaryGraphic = Self.art
+        try await Self.withManager(headUnit) { manager in
+            try await manager.screen.update {
+                $0.textField1 = "One"
+                $0.textField2 = "Two"
+                $0.textField3 = "Three"
+                $0.primaryGraphic = Self.art
+            }
+            #expect(await Self.sent(headUnit) == [#"Show {"mainField1":"One - Two "}"#])
         }
-        #expect(await Self.sent(headUnit) == [#"Show {"mainField1":"One - Two "}"#])
-        await manager.stop()
     }
 
     @Test func templatesUseShowFrom6AndSetDisplayLayoutBefore() async throws {
         let colors = TemplateColorScheme(primaryColor: RGBColor(red: 255, green: 0, blue: 0))
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
-        try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: colors))
-        let layout = await Self.sent(headUnit)
-        #expect(layout.first?.contains(#""templateConfiguration":{"dayColorScheme":{"primaryColor":{"blue":0,"green":0,"red":255}},"template":"GRAPHIC_WITH_TEXT"}"#) == true, "\(layout)")
-        // Colours alone, without a template change, do not apply: refused before sending.
-        do {
-            try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: nil))
-            Issue.record("a colour change without a template change went out")
-        } catch .colorsNeedTemplateChange {}
-        #expect(await Self.sent(headUnit).count == 1)
-        await manager.stop()
+        try await Self.withManager(headUnit) { manager in
+            try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: colors))
+            let layout = await Self.sent(headUnit)
+            #expect(layout.first?.contains(#""templateConfiguration":{"dayColorScheme":{"primaryColor":{"blue":0,"green":0,"red":255}},"template":"GRAPHIC_WITH_TEXT"}"#) == true, "\(layout)")
+            // Colours alone, without a template change, do not apply: refused before sending.
+            do throws(SDLScreenError) {
+                try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: nil))
+                Issue.record("a colour change without a template change went out")
+            } catch .colorsNeedTemplateChange {}
+            #expect(await Self.sent(headUnit).count == 1)
+        }
 
         let old = VersionGateTests.headUnit(rpc: 5, 0)
-        let legacy = try await Self.start(old)
-        _ = await legacy.waitForHMILevel(.full, timeout: .seconds(60))
-        try await legacy.screen.update {
-            $0.template = SDLTemplate(.textWithGraphic)
-            $0.textField1 = "Hi"
+        try await Self.withManager(old) { legacy in
+            try await legacy.screen.update {
+                $0.template = SDLTemplate(.textWithGraphic)
+                $0.textField1 = "Hi"
+            }
+            #expect(await Self.sent(old) == [
+                #"SetDisplayLayout {"displayLayout":"TEXT_WITH_GRAPHIC"}"#,
+                #"Show {"mainField1":"Hi","mainField2":"","mainField3":"","mainField4":""}"#,
+            ])
         }
-        #expect(await Self.sent(old) == [
-            #"SetDisplayLayout {"displayLayout":"TEXT_WITH_GRAPHIC"}"#,
-            #"Show {"mainField1":"Hi","mainField2":"","mainField3":"","mainField4":""}"#,
-        ])
-        await legacy.stop()
     }
 
     @Test func theContentIsSentAgainAfterAReconnection() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
-        try await manager.screen.update { $0.textField1 = "Still here" }
-        let events = headUnit.events()
-        #expect(try await manager.dropAndReconnect(on: headUnit, appID: Self.appID))
-        for await event in events {
-            if case .requestReceived(_, "Show") = event { break }
+        try await Self.withManager(headUnit) { manager in
+            try await manager.screen.update { $0.textField1 = "Still here" }
+            let events = headUnit.events()
+            #expect(try await manager.dropAndReconnect(on: headUnit, appID: Self.appID))
+            for await event in events {
+                if case .requestReceived(_, "Show") = event { break }
+            }
+            #expect(await Self.sent(headUnit) == Array(repeating: #"Show {"mainField1":"Still here","mainField2":"","mainField3":"","mainField4":""}"#, count: 2))
         }
-        #expect(await Self.sent(headUnit) == Array(repeating: #"Show {"mainField1":"Still here","mainField2":"","mainField3":"","mainField4":""}"#, count: 2))
-        await manager.stop()
     }
 
     @Test func fittingJoinsLinesAsTheGuideShows() {
@@ -197,52 +203,50 @@ import Testing
 
     @Test func softButtonsWithStatesIDsPressesAndTransitions() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await Self.start(headUnit)
-        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
-        let pressed = Locked<[String]>([])
-        let (handled, handledSink) = AsyncStream<Void>.makeStream()
-        let like = SDLSoftButton(name: "like", states: [
-            SDLSoftButtonState(name: "off", text: "Like"),
-            SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
-        ]) { _ in
-            pressed.withLock { $0.append("like") }
-            handledSink.yield()
-        }
-        let icon = SDLSoftButton(name: "icon", text: "Art", artwork: Self.art)
-        try await manager.screen.setSoftButtons([like, icon])
-        let likeID = try #require(await manager.screen.softButtonID("like"))
-        let iconID = try #require(await manager.screen.softButtonID("icon"))
-        #expect(await Self.sent(headUnit) == [
-            #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(likeID),"text":"Like","type":"TEXT"},{"isHighlighted":false,"softButtonID":\#(iconID),"text":"Art","type":"TEXT"}]}"#,
-            "PutFile",
-            #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(likeID),"text":"Like","type":"TEXT"},{"image":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"},"isHighlighted":false,"softButtonID":\#(iconID),"text":"Art","type":"BOTH"}]}"#,
-        ])
-        let presses = await manager.screen.softButtonPresses("like")
-        try await headUnit.pressSoftButton(appID: Self.appID, id: likeID)
-        var iterator = presses.makeAsyncIterator()
-        #expect(await iterator.next()?.customButtonID == likeID)
-        for await _ in handled { break }
-        #expect(pressed.withLock { $0 } == ["like"])
+        try await Self.withManager(headUnit) { manager in
+            let pressed = Locked<[String]>([])
+            let (handled, handledSink) = AsyncStream<Void>.makeStream()
+            let like = SDLSoftButton(name: "like", states: [
+                SDLSoftButtonState(name: "off", text: "Like"),
+                SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
+            ]) { _ in
+                pressed.withLock { $0.append("like") }
+                handledSink.yield()
+            }
+            let icon = SDLSoftButton(name: "icon", text: "Art", artwork: Self.art)
+            try await manager.screen.setSoftButtons([like, icon])
+            let likeID = try #require(await manager.screen.softButtonID("like"))
+            let iconID = try #require(await manager.screen.softButtonID("icon"))
+            #expect(await Self.sent(headUnit) == [
+                #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(likeID),"text":"Like","type":"TEXT"},{"isHighlighted":false,"softButtonID":\#(iconID),"text":"Art","type":"TEXT"}]}"#,
+                "PutFile",
+                #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(likeID),"text":"Like","type":"TEXT"},{"image":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"},"isHighlighted":false,"softButtonID":\#(iconID),"text":"Art","type":"BOTH"}]}"#,
+            ])
+            let presses = await manager.screen.softButtonPresses("like")
+            try await headUnit.pressSoftButton(appID: Self.appID, id: likeID)
+            var iterator = presses.makeAsyncIterator()
+            #expect(await iterator.next()?.customButtonID == likeID)
+            for await _ in handled { break }
+            #expect(pressed.withLock { $0 } == ["like"])
 
-        try await manager.screen.transition("like", to: "on")
-        #expect(await Self.sent(headUnit).last?.contains(#""isHighlighted":true,"softButtonID":\#(likeID),"text":"Liked""#) == true)
-        // The guide's rules, before sending.
-        await #expect(throws: SDLScreenError.self) { try await manager.screen.setSoftButtons([like, like]) }
-        await #expect(throws: SDLScreenError.self) { try await manager.screen.transition("like", to: "maybe") }
-        #expect(await Self.sent(headUnit).count == 4)
-        await manager.stop()
+            try await manager.screen.transition("like", to: "on")
+            #expect(await Self.sent(headUnit).last?.contains(#""isHighlighted":true,"softButtonID":\#(likeID),"text":"Liked""#) == true)
+            // The guide's rules, before sending.
+            await #expect(throws: SDLScreenError.self) { try await manager.screen.setSoftButtons([like, like]) }
+            await #expect(throws: SDLScreenError.self) { try await manager.screen.transition("like", to: "maybe") }
+            #expect(await Self.sent(headUnit).count == 4)
+        }
     }
 
     @Test func softButtonsWithoutImageSupportFallBackToTextAndWithholdImageOnlyOnes() async throws {
         let headUnit = Self.smallDisplay()
-        let manager = try await Self.start(headUnit)
-        _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
-        try await manager.screen.setSoftButtons([
-            SDLSoftButton(name: "both", text: "Both", artwork: Self.art),
-            SDLSoftButton(name: "picture", artwork: Self.art),
-        ])
-        let id = try #require(await manager.screen.softButtonID("both"))
-        #expect(await Self.sent(headUnit) == [#"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(id),"text":"Both","type":"TEXT"}]}"#])
-        await manager.stop()
+        try await Self.withManager(headUnit) { manager in
+            try await manager.screen.setSoftButtons([
+                SDLSoftButton(name: "both", text: "Both", artwork: Self.art),
+                SDLSoftButton(name: "picture", artwork: Self.art),
+            ])
+            let id = try #require(await manager.screen.softButtonID("both"))
+            #expect(await Self.sent(headUnit) == [#"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(id),"text":"Both","type":"TEXT"}]}"#])
+        }
     }
 }

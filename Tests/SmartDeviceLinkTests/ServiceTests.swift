@@ -10,7 +10,7 @@ import Testing
 
 /// Starting and ending services other than RPC, a head unit that refuses, and a peer that
 /// vanishes in the middle of a message.
-@Suite struct ServiceTests {
+@Suite(.timeLimit(.minutes(1))) struct ServiceTests {
     @Test func videoStartsWithItsParameters() async throws {
         let connection = try await Connection.toEmulator()
         let session = connection.session

@@ -4,7 +4,7 @@ import SDLTestSupport
 import Testing
 
 /// Speak, help prompts and the media clock against the stateful emulator.
-@Suite struct SpeechAndMediaClockTests {
+@Suite(.timeLimit(.minutes(1))) struct SpeechAndMediaClockTests {
     static let appID = "speech"
 
     static func sent(_ headUnit: SDLHeadUnitEmulator, _ function: String) async -> [SDLJSONValue] {
@@ -16,22 +16,24 @@ import Testing
         // a manager that waits for each answer gets both spoken.
         let clock = ManualClock()
         let headUnit = FeatureTestSupport.emulator(on: clock) { $0.speakingTime = .seconds(1) }
-        let manager = try await ScreenTestSupport.start(headUnit, appID: Self.appID)
-        let events = headUnit.events()
-        let first = Task { try await manager.screen.speak("Turn left") }
-        await waitFor(events) { $0 == .requestReceived(appID: Self.appID, function: "Speak") }
-        let second = Task { try await manager.screen.speak(SDLSpeech([.text("then"), .silence, .sapiPhonemes("r ay t")])) }
-        while await manager.screen.queue.isEmpty { await Task.yield() }
-        #expect(await Self.sent(headUnit, "Speak").count == 1)
-        clock.advance(by: .seconds(1))
-        #expect(try await first.value == .spoken)
-        await waitFor(events) { $0 == .requestReceived(appID: Self.appID, function: "Speak") }
-        clock.advance(by: .seconds(1))
-        #expect(try await second.value == .spoken)
-        let chunks = await Self.sent(headUnit, "Speak").map { $0["ttsChunks"] }
-        #expect(chunks.last??[2]?["type"] == .string("SAPI_PHONEMES"))
-        #expect(chunks.last??[1]?["type"] == .string("SILENCE"))
-        await manager.stop()
+        try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in
+            let events = headUnit.events()
+            let first = Task { try await manager.screen.speak("Turn left") }
+            await waitFor(events) { $0 == .requestReceived(appID: Self.appID, function: "Speak") }
+            let second = Task { try await manager.screen.speak(SDLSpeech([.text("then"), .silence, .sapiPhonemes("r ay t")])) }
+            while await manager.screen.queue.isEmpty { await Task.yield() }
+            #expect(await Self.sent(headUnit, "Speak").count == 1)
+            clock.advance(by: .seconds(1))
+            let value4 = try await first.value
+            #expect(value4 == .spoken)
+            await waitFor(events) { $0 == .requestReceived(appID: Self.appID, function: "Speak") }
+            clock.advance(by: .seconds(1))
+            let value5 = try await second.value
+            #expect(value5 == .spoken)
+            let chunks = await Self.sent(headUnit, "Speak").map { $0["ttsChunks"] }
+            #expect(chunks.last??[2]?["type"] == .string("SAPI_PHONEMES"))
+            #expect(chunks.last??[1]?["type"] == .string("SILENCE"))
+        }
     }
 
     @Test func speechTheHeadUnitCannotSayIsRefusedAndFilesAreUploadedFirst() async throws {
@@ -41,68 +43,69 @@ import Testing
             configuration.capabilities = .object(members)
         }
         let headUnit = SDLHeadUnitEmulator(configuration: configuration)
-        let manager = try await ScreenTestSupport.start(headUnit, appID: Self.appID)
-        do {
-            try await manager.screen.speak(SDLSpeech([.lhplusPhonemes("h @ l oU")]))
-            Issue.record("LH+ phonemes went out to a head unit without them")
-        } catch {
-            guard case .invalid(.speechUnsupported(.lhplusPhonemes, _)) = error else {
-                Issue.record("unexpected \(error)")
-                return
+        try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in
+            do throws(SDLScreenError) {
+                try await manager.screen.speak(SDLSpeech([.lhplusPhonemes("h @ l oU")]))
+                Issue.record("LH+ phonemes went out to a head unit without them")
+            } catch {
+                guard case .invalid(.speechUnsupported(.lhplusPhonemes, _)) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
             }
+            #expect(await Self.sent(headUnit, "Speak").isEmpty)
+            let chime = SDLFile(name: "chime.mp3", bytes: Array(repeating: 1, count: 64), type: .audioMp3)
+            let value6 = try await manager.screen.speak(SDLSpeech([.file(chime), .text("Goal")]))
+            #expect(value6 == .spoken)
+            #expect(await FeatureTestSupport.requests(headUnit, appID: Self.appID, among: ["PutFile", "Speak"]) == ["PutFile", "Speak"])
+            #expect(await Self.sent(headUnit, "Speak").first?["ttsChunks"]?[0] == .object([.init(key: "text", value: .string("chime.mp3")), .init(key: "type", value: .string("FILE"))]))
         }
-        #expect(await Self.sent(headUnit, "Speak").isEmpty)
-        let chime = SDLFile(name: "chime.mp3", bytes: Array(repeating: 1, count: 64), type: .audioMp3)
-        #expect(try await manager.screen.speak(SDLSpeech([.file(chime), .text("Goal")])) == .spoken)
-        #expect(await FeatureTestSupport.requests(headUnit, appID: Self.appID, among: ["PutFile", "Speak"]) == ["PutFile", "Speak"])
-        #expect(await Self.sent(headUnit, "Speak").first?["ttsChunks"]?[0] == .object([.init(key: "text", value: .string("chime.mp3")), .init(key: "type", value: .string("FILE"))]))
-        await manager.stop()
     }
 
     @Test func helpPromptsGoOutInOneSetGlobalPropertiesAndReset() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let manager = try await ScreenTestSupport.start(headUnit, appID: Self.appID)
-        try await manager.screen.setHelp(SDLHelp(
-            helpPrompt: "Say a station name", timeoutPrompt: "Time is up", voiceHelpTitle: "Radio",
-            voiceHelp: [SDLVoiceHelpItem("Play jazz"), SDLVoiceHelpItem("Next station")]))
-        let set = try #require(await Self.sent(headUnit, "SetGlobalProperties").last)
-        #expect(set["helpPrompt"]?[0]?["text"] == .string("Say a station name"))
-        #expect(set["timeoutPrompt"]?[0]?["text"] == .string("Time is up"))
-        #expect(set["vrHelpTitle"] == .string("Radio"))
-        #expect(set["vrHelp"]?[1]?["position"] == .integer(2))
-        try await manager.screen.resetHelp([.helpPrompt, .timeoutPrompt])
-        #expect(await Self.sent(headUnit, "ResetGlobalProperties").first?["properties"] == .array([.string("HELPPROMPT"), .string("TIMEOUTPROMPT")]))
-        await #expect(throws: SDLScreenError.self) { try await manager.screen.setHelp(SDLHelp(voiceHelpTitle: "Only a title")) }
-        await manager.stop()
+        try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in
+            try await manager.screen.setHelp(SDLHelp(
+                helpPrompt: "Say a station name", timeoutPrompt: "Time is up", voiceHelpTitle: "Radio",
+                voiceHelp: [SDLVoiceHelpItem("Play jazz"), SDLVoiceHelpItem("Next station")]))
+            let set = try #require(await Self.sent(headUnit, "SetGlobalProperties").last)
+            #expect(set["helpPrompt"]?[0]?["text"] == .string("Say a station name"))
+            #expect(set["timeoutPrompt"]?[0]?["text"] == .string("Time is up"))
+            #expect(set["vrHelpTitle"] == .string("Radio"))
+            #expect(set["vrHelp"]?[1]?["position"] == .integer(2))
+            try await manager.screen.resetHelp([.helpPrompt, .timeoutPrompt])
+            #expect(await Self.sent(headUnit, "ResetGlobalProperties").first?["properties"] == .array([.string("HELPPROMPT"), .string("TIMEOUTPROMPT")]))
+            await #expect(throws: SDLScreenError.self) { try await manager.screen.setHelp(SDLHelp(voiceHelpTitle: "Only a title")) }
+        }
     }
 
     @Test func theMediaClockCountsPausesAndIsRefusedToOtherApps() async throws {
         let headUnit = SDLHeadUnitEmulator()
-        let media = try await FeatureTestSupport.start(headUnit, appID: Self.appID, appTypes: [.media])
-        try await media.screen.setMediaClock(.countUp(from: .seconds(30), to: .seconds(253), indicator: .pause))
-        try await media.screen.setMediaClock(.pause(indicator: .play))
-        try await media.screen.setMediaClock(.countDown(from: .seconds(600), indicator: .pause))
-        try await media.screen.setMediaClock(.clear())
-        let clocks = await Self.sent(headUnit, "SetMediaClockTimer")
-        #expect(clocks.map { $0["updateMode"] } == [.string("COUNTUP"), .string("PAUSE"), .string("COUNTDOWN"), .string("CLEAR")])
-        #expect(clocks[0]["startTime"] == .object([.init(key: "hours", value: .integer(0)), .init(key: "minutes", value: .integer(0)), .init(key: "seconds", value: .integer(30))]))
-        #expect(clocks[0]["endTime"]?["minutes"] == .integer(4))
-        #expect(clocks[0]["audioStreamingIndicator"] == .string("PAUSE"))
-        #expect(clocks[1]["audioStreamingIndicator"] == .string("PLAY"))
-        await #expect(throws: SDLScreenError.self) { try await media.screen.setMediaClock(.countUp(from: .seconds(9), to: .seconds(3))) }
-        await media.stop()
-
-        let other = try await FeatureTestSupport.start(headUnit, appID: "not-media", appTypes: [.default])
-        do {
-            try await other.screen.setMediaClock(.countUp(from: .zero))
-            Issue.record("a non-media app set the media clock")
-        } catch {
-            guard case .invalid(.notMediaApp) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
+        try await FeatureTestSupport.withManager(headUnit, appID: Self.appID, appTypes: [.media]) { media in
+            try await media.screen.setMediaClock(.countUp(from: .seconds(30), to: .seconds(253), indicator: .pause))
+            try await media.screen.setMediaClock(.pause(indicator: .play))
+            try await media.screen.setMediaClock(.countDown(from: .seconds(600), indicator: .pause))
+            try await media.screen.setMediaClock(.clear())
+            let clocks = await Self.sent(headUnit, "SetMediaClockTimer")
+            #expect(clocks.map { $0["updateMode"] } == [.string("COUNTUP"), .string("PAUSE"), .string("COUNTDOWN"), .string("CLEAR")])
+            #expect(clocks[0]["startTime"] == .object([.init(key: "hours", value: .integer(0)), .init(key: "minutes", value: .integer(0)), .init(key: "seconds", value: .integer(30))]))
+            #expect(clocks[0]["endTime"]?["minutes"] == .integer(4))
+            #expect(clocks[0]["audioStreamingIndicator"] == .string("PAUSE"))
+            #expect(clocks[1]["audioStreamingIndicator"] == .string("PLAY"))
+            await #expect(throws: SDLScreenError.self) { try await media.screen.setMediaClock(.countUp(from: .seconds(9), to: .seconds(3))) }
         }
-        #expect(await ScreenTestSupport.sent(headUnit, appID: "not-media", "SetMediaClockTimer").isEmpty)
-        await other.stop()
+
+        try await FeatureTestSupport.withManager(headUnit, appID: "not-media", appTypes: [.default]) { other in
+            do throws(SDLScreenError) {
+                try await other.screen.setMediaClock(.countUp(from: .zero))
+                Issue.record("a non-media app set the media clock")
+            } catch {
+                guard case .invalid(.notMediaApp) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+            }
+            #expect(await ScreenTestSupport.sent(headUnit, appID: "not-media", "SetMediaClockTimer").isEmpty)
+        }
     }
 }

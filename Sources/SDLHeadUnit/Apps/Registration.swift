@@ -222,14 +222,22 @@ struct ResumptionData: Sendable {
 
 /// Why the control API refused.
 public enum SDLHeadUnitControlError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No app with this app ID is registered now (HTTP 404).
     case unknownApp(String)
+    /// Nothing waits for the driver on this app's screen (HTTP 409).
     case nothingToAnswer(appID: String)
+    /// The driver's action does not fit what is on screen (a choice that is not offered, a slider
+    /// position out of range, no keyboard shown) or its input is malformed (HTTP 400); the string
+    /// says why.
     case invalidAnswer(String)
+    /// No soft button with this ID is on the app's screen or on what is on top of it (HTTP 404).
     case unknownSoftButton(Int)
+    /// The app's menu has no command with this `cmdID` (HTTP 404).
     case unknownCommand(Int)
     /// No remote-control module of that type (and ID) is in the car.
     case unknownModule(String)
 
+    /// A sentence saying what was refused, as the control API's `error` text.
     public var description: String {
         switch self {
         case .unknownApp(let appID): "no app with ID \(appID) is registered"

@@ -12,6 +12,8 @@ public struct SDLCloudAppEndpoint: Sendable {
     /// Failed dials in a row before giving up (SDL Core's CloudAppMaxRetryAttempts: 5).
     public var maxAttempts: Int
 
+    /// An endpoint to dial with `connect`. The defaults are SDL Core's (1 s between dials, 5 failed
+    /// dials in a row before giving up); `maxAttempts` is at least 1.
     public init(
         authToken: String? = nil, retryDelay: Duration = .seconds(1), maxAttempts: Int = 5,
         connect: @escaping @Sendable () async throws -> any SDLTransport

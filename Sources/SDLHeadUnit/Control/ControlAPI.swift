@@ -5,18 +5,27 @@ import SDLRuntime
 /// `SDLHeadUnitControl`) stays a thin adapter and tests need no sockets. Errors are JSON
 /// (`{"error": "..."}`) with a 4xx status, never a crash.
 public struct SDLHeadUnitControlAPI: Sendable {
+    /// The emulator every request acts on.
     public let headUnit: SDLHeadUnitEmulator
 
+    /// The control API of `headUnit`. It keeps no state of its own, so several may serve one
+    /// emulator.
     public init(headUnit: SDLHeadUnitEmulator) {
         self.headUnit = headUnit
     }
 
     /// An HTTP answer: status, content type and body.
     public struct Answer: Sendable, Equatable {
+        /// The HTTP status: 200, or 400 (bad input), 404 (no such app, button, command, module or
+        /// route) or 409 (nothing to answer).
         public var status: Int
+        /// `application/json` for most answers, `application/x-ndjson` for an app's log,
+        /// `application/octet-stream` for a file's bytes.
         public var contentType: String
+        /// The body's bytes, to send as they are.
         public var body: [UInt8]
 
+        /// An answer from its parts, for an HTTP adapter's own refusals (a body too large...).
         public init(status: Int, contentType: String, body: [UInt8]) {
             self.status = status
             self.contentType = contentType

@@ -194,7 +194,8 @@ extension SDLHeadUnitEmulator {
 public enum SDLFileFault: Sendable, Hashable {
     /// Answered `success=false` with this result code; nothing stored.
     case answer(SDLResult)
-    /// The bytes arrive damaged: the CRC check fails (CORRUPTED_DATA).
+    /// The bytes arrive damaged (the first one flipped): with a `crc` the check fails
+    /// (CORRUPTED_DATA); without one the damaged bytes are stored.
     case corrupt
     /// Never answered.
     case noAnswer

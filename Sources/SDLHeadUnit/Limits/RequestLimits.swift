@@ -1,7 +1,9 @@
 import SDLRPC
 
-/// SDL Core's request limits (HEADUNIT.md "Limits"): in NONE, PutFile, ListFiles and SetAppIcon
-/// are limited to 5 each; GetVehicleData to 5 per second.
+/// SDL Core's request limits, as observed on SDL Core 8.2: in NONE, PutFile, ListFiles and
+/// SetAppIcon are limited to 5 each (the 6th is REJECTED, "Too many requests from the app with
+/// HMILevel HMI_NONE"), so an app cannot flood the head unit before the driver opens it;
+/// GetVehicleData to 5 per second.
 struct RequestLimits: Sendable {
     static let limitedInNone: Set<String> = ["PutFile", "ListFiles", "SetAppIcon"]
     static let perNoneLevel = 5

@@ -6,8 +6,8 @@ import SDLRuntime
 /// against the simulated vehicle's route.
 extension SDLHeadUnitEmulator {
     func sendLocation(_ request: SendLocation, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
-        // A DYNAMIC `locationImage` that was never uploaded is still SUCCESS: SDL Core leaves
-        // images to the HMI, as for Show's graphics (HEADUNIT.md).
+        // A DYNAMIC `locationImage` that was never uploaded is still SUCCESS: SDL Core 8.2 leaves
+        // images to the HMI (it answered SUCCESS to a Show whose graphic was never uploaded).
         apps[appID]?.sentLocations.append((try? SDLJSONValue(parsing: rpc.json)) ?? .object([]))
         return (.success(), [])
     }

@@ -6,17 +6,26 @@ import SDLRuntime
 /// entries by app ID (`groups`), with `default` for apps without one and `pre_DataConsent` for
 /// an app before the head unit's policy update (SDL Core grants vehicle data only after it).
 public struct SDLHeadUnitPolicy: Sendable, Hashable {
+    /// One RPC's entry in a functional group: the HMI levels it may be sent in and, for vehicle
+    /// data, the parameters it may ask for.
     public struct Permission: Sendable, Hashable {
+        /// The HMI levels the RPC is allowed in (`hmi_levels`); in any other level the app gets
+        /// DISALLOWED.
         public var levels: Set<HMILevel>
         /// nil: the RPC has no parameter permissions; else the parameters allowed.
         public var parameters: Set<String>?
     }
 
+    /// The functional groups by name (`functional_groupings`), each mapping RPC names to their
+    /// permission.
     public var groups: [String: [String: Permission]] { didSet { merged = Self.merge(groups, appGroups) } }
+    /// The group names each app gets, by app ID (`app_policies`). `default` serves apps without an
+    /// entry of their own; `pre_DataConsent` serves every app until its policy update.
     public var appGroups: [String: [String]] { didSet { merged = Self.merge(groups, appGroups) } }
     /// Each app entry's (and `pre_DataConsent`'s) groups merged once, not per request.
     private var merged: [String: [String: Permission]]
 
+    /// A policy built in code; `init(parsing:)` reads SDL Core's JSON policy table instead.
     public init(groups: [String: [String: Permission]], appGroups: [String: [String]]) {
         self.groups = groups
         self.appGroups = appGroups
@@ -41,8 +50,11 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         }
     }
 
+    /// The policy's answer to one request.
     public enum Decision: Sendable, Hashable {
+        /// The request goes on to the head unit's rules.
         case allowed
+        /// The request is answered `success=false`, DISALLOWED, with this text as `info`.
         case disallowed(String)
     }
 
@@ -160,10 +172,11 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
 
     // MARK: The built-in default
 
-    /// SDL Core's preloaded defaults as far as HEADUNIT.md describes them: in NONE only what
-    /// registration, files and system requests need; Show, AddCommand, Alert, SubscribeButton
-    /// and the rest from BACKGROUND up (interactions that take the screen in FULL); vehicle data
-    /// in its own group, granted only after the policy update (`pre_DataConsent` lacks it).
+    /// SDL Core's preloaded defaults as seen from an app on SDL Core 8.2 (the “Policies and
+    /// limits” article lists them): in NONE only what registration, files and system requests
+    /// need, so Show, AddCommand, Alert and SubscribeButton are DISALLOWED there; the rest from
+    /// BACKGROUND up (interactions that take the screen in FULL); vehicle data in its own group,
+    /// granted only after the policy update (`pre_DataConsent` lacks it).
     public static var sdlCoreDefault: SDLHeadUnitPolicy {
         let all: Set<HMILevel> = [.none, .background, .limited, .full]
         let visible: Set<HMILevel> = [.background, .limited, .full]
@@ -193,9 +206,13 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
     }
 }
 
+/// Why a policy table could not be read (`SDLHeadUnitPolicy.init(parsing:)`).
 public enum SDLHeadUnitPolicyError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The value at `path` (e.g. `policy_table.app_policies.default.groups`) is not what SDL Core
+    /// expects there; the second string says why.
     case invalid(path: String, String)
 
+    /// `path: reason`, ready for a command-line error message.
     public var description: String {
         switch self {
         case .invalid(let path, let reason): path.isEmpty ? reason : "\(path): \(reason)"

@@ -2,7 +2,9 @@ import SDLProtocol
 import SDLRPC
 import SDLRuntime
 
-/// The menu and choice sets with SDL Core's ID and name rules (HEADUNIT.md "Menus and choice sets").
+/// The menu and choice sets with SDL Core's ID and name rules: an ID in use or unknown is
+/// INVALID_ID, a voice command another command has is DUPLICATE_NAME (the “Screen, menus and
+/// windows” article lists them).
 extension SDLHeadUnitEmulator {
     func addCommand(_ request: AddCommand, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
         guard let menu = apps[appID]?.menu else { return (.failure(.applicationNotRegistered, nil), []) }

@@ -15,6 +15,8 @@ public struct SDLSimulatedVehicle: Sendable {
     private static let itemInfo: [String: SDLParameterInfo] = Dictionary(
         GetVehicleDataResponse.structInfo.parameters.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
 
+    /// Every item of the spec by its parameter name (`speed`, `gps`...), as JSON. Change them with
+    /// `set(_:to:)`, which checks each value against the spec.
     public private(set) var values: [String: SDLJSONValue]
     /// OEM custom items (RPC 6.0+) by name: any JSON, unchecked, as their format is the OEM's.
     public private(set) var customValues: [String: SDLJSONValue]
@@ -45,6 +47,9 @@ public struct SDLSimulatedVehicle: Sendable {
         "OEM-X-Vehicle-Data": .object([.init(key: "level", value: .integer(3)), .init(key: "label", value: .string("eco"))]),
     ]
 
+    /// A car with a value for every item: realistic ones for what people look at first (speed,
+    /// rpm, fuel, a GPS fix near Detroit...), the spec's smallest valid value for the rest, the
+    /// custom items of `defaultCustomValues` and the route of `defaultWayPoints`.
     public init() {
         self.customValues = Self.defaultCustomValues
         let defaults = DefaultValues()
@@ -123,10 +128,15 @@ public struct SDLSimulatedVehicle: Sendable {
     }
 }
 
+/// Why the simulated vehicle refused a value.
 public enum SDLSimulatedVehicleError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The name is neither a vehicle-data item of the spec nor one of the custom items.
     case unknownItem(String)
+    /// The value does not fit what the spec says of the item: the item's name, then why (with the
+    /// path inside the value).
     case invalidValue(String, String)
 
+    /// `item: reason`, ready for a command-line or control-API error.
     public var description: String {
         switch self {
         case .unknownItem(let name): "\(name) is not a vehicle-data item of the spec"

@@ -357,10 +357,14 @@ public struct SDLAppService: Sendable, Hashable {
 
 /// A service's data, by kind.
 public enum SDLAppServiceContent: Sendable, Hashable {
+    /// Now-playing data of a media service.
     case media(MediaServiceData)
+    /// Conditions and forecasts of a weather service.
     case weather(WeatherServiceData)
+    /// The route and instructions of a navigation service.
     case navigation(NavigationServiceData)
 
+    /// The app service type this data belongs to: `MEDIA`, `WEATHER` or `NAVIGATION`.
     public var serviceType: String {
         switch self {
         case .media: AppServiceType.media.rawValue
@@ -380,12 +384,17 @@ public enum SDLAppServiceContent: Sendable, Hashable {
 
 /// A provider's answer to PerformAppServiceInteraction.
 public struct SDLAppServiceInteractionResult: Sendable, Hashable {
+    /// Whether the service did what was asked.
     public var success: Bool
+    /// SUCCESS, or why the service did not do it.
     public var resultCode: SDLResult
+    /// A human-readable note for the consumer.
     public var info: String?
     /// The service's own answer, in its own format.
     public var serviceSpecificResult: String?
 
+    /// An answer; by default a success.
+    ///
     /// - Parameters:
     ///   - success: whether the service did what was asked.
     ///   - resultCode: SUCCESS, or why not.
@@ -407,6 +416,8 @@ public struct SDLAppServiceRequestHandler: Sendable {
     let install: @Sendable (SDLManager) async throws -> Void
     let remove: @Sendable (SDLManager) async -> Void
 
+    /// A handler that answers requests of `type` routed to the app's service.
+    ///
     /// - Parameters:
     ///   - type: the routed request, e.g. `ButtonPress.self`.
     ///   - handler: its answer; throw `SDLRequestRefusal` to refuse with a result code.
@@ -432,6 +443,7 @@ public enum SDLAppServiceError: Error, Sendable, CustomStringConvertible {
     /// Another handler already answers one of the requests.
     case handlerConflict(String)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .notSent(let error): "\(error)"

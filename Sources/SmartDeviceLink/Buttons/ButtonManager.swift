@@ -234,12 +234,15 @@ public actor SDLButtonManager {
 
 /// A press (short or long) or a down/up event of a subscribed button.
 public enum SDLButtonInput: Sendable, Hashable {
+    /// A short or long press (OnButtonPress).
     case press(OnButtonPress)
+    /// The button went down or up (OnButtonEvent).
     case event(OnButtonEvent)
 }
 
 /// Names one observer of a button, to remove it.
 public struct SDLButtonObserver: Sendable, Hashable {
+    /// The button this observer watches.
     public let button: ButtonName
     let id: Int
 }
@@ -247,12 +250,15 @@ public struct SDLButtonObserver: Sendable, Hashable {
 /// The presses and events of one button for one observer; ends when it is unsubscribed or the
 /// manager stops.
 public struct SDLButtonSubscription: AsyncSequence, Sendable {
+    /// Each element is a press or a down/up event of the button.
     public typealias Element = SDLButtonInput
+    /// The subscribed button.
     public let button: ButtonName
     /// Pass to `unsubscribe(_:)` to end it from elsewhere.
     public let observer: SDLButtonObserver
     let stream: AsyncStream<SDLButtonInput>
 
+    /// Iterates the button's presses and events as they arrive.
     public func makeAsyncIterator() -> AsyncStream<SDLButtonInput>.Iterator { stream.makeAsyncIterator() }
 
     /// Only the presses (short or long), not the down/up events.
@@ -279,6 +285,7 @@ public enum SDLButtonError: Error, Sendable, CustomStringConvertible {
     /// The exchange failed: connection lost, timeout, unreadable answer.
     case failed(SDLRPCError)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .notSent(let error): "\(error)"

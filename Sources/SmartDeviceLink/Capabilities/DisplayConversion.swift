@@ -25,8 +25,11 @@ public enum SDLDisplayConversion {
 
     /// What the legacy model can say about a 6.0 display's main window.
     public struct Legacy: Sendable, Hashable {
+        /// The main window as the legacy display model: text and image fields, templates, presets.
         public var displayCapabilities: DisplayCapabilities
+        /// The main window's hardware and template buttons, if the display lists them.
         public var buttonCapabilities: [ButtonCapabilities]?
+        /// The main window's soft button capabilities, if the display lists them.
         public var softButtonCapabilities: [SoftButtonCapabilities]?
     }
 

@@ -34,8 +34,13 @@ public actor SDLSystemCapabilityManager {
     public private(set) var registration: RegisterAppInterfaceResponse?
     /// The legacy display model, from the registration, SetDisplayLayout or converted from DISPLAYS.
     public private(set) var displayCapabilities: DisplayCapabilities?
+    /// The buttons the head unit has (short and long press, up/down), in the legacy model; kept
+    /// in step with DISPLAYS.
     public private(set) var buttonCapabilities: [ButtonCapabilities]?
+    /// What the main window's soft buttons can show (text, image, highlight), in the legacy
+    /// model; kept in step with DISPLAYS.
     public private(set) var softButtonCapabilities: [SoftButtonCapabilities]?
+    /// Whether the head unit has on-screen presets, from the registration or SetDisplayLayout.
     public private(set) var presetBankCapabilities: PresetBankCapabilities?
 
     init(logger: Logger, pollInterval: Duration?, clock: SDLClock) {
@@ -48,11 +53,19 @@ public actor SDLSystemCapabilityManager {
 
     /// Which system capability types the head unit has (`hmiCapabilities`).
     public var hmiCapabilities: HMICapabilities? { registration?.hmiCapabilities }
+    /// Where the head unit's HMI sits (front, back), from the registration.
     public var hmiZoneCapabilities: [HmiZoneCapabilities]? { registration?.hmiZoneCapabilities }
+    /// The kinds of speech the head unit can speak (text, phonemes, prerecorded, silence...),
+    /// from the registration.
     public var speechCapabilities: [SpeechCapabilities]? { registration?.speechCapabilities }
+    /// The prerecorded sounds the head unit can play (listen, help, positive/negative jingles...),
+    /// from the registration.
     public var prerecordedSpeech: [PrerecordedSpeech]? { registration?.prerecordedSpeech }
+    /// The head unit's voice recognition capabilities, from the registration.
     public var vrCapabilities: [VrCapabilities]? { registration?.vrCapabilities }
+    /// The audio formats audio pass-thru can record in, from the registration.
     public var audioPassThruCapabilities: [AudioPassThruCapabilities]? { registration?.audioPassThruCapabilities }
+    /// The PCM format for streaming audio (navigation and projection apps), from the registration.
     public var pcmStreamCapability: AudioPassThruCapabilities? { registration?.pcmStreamCapabilities }
 
     /// The displays (6.0 model), whatever RPC version the head unit speaks.
@@ -67,12 +80,23 @@ public actor SDLSystemCapabilityManager {
     /// The main window's capabilities: what the screen manager fits its updates to.
     public var defaultMainWindowCapability: WindowCapability? { windowCapability(0) }
 
+    /// What the head unit's navigation offers (SendLocation, waypoints); nil until fetched or
+    /// subscribed.
     public var navigationCapability: NavigationCapability? { cache[.navigation]?.navigationCapability }
+    /// Whether the head unit can dial a number (DialNumber); nil until fetched or subscribed.
     public var phoneCapability: PhoneCapability? { cache[.phoneCall]?.phoneCapability }
+    /// The head unit's video streaming formats, resolution and haptic support; nil until fetched
+    /// or subscribed.
     public var videoStreamingCapability: VideoStreamingCapability? { cache[.videoStreaming]?.videoStreamingCapability }
+    /// The vehicle modules remote control can reach (climate, radio, seats...); nil until fetched
+    /// or subscribed.
     public var remoteControlCapability: RemoteControlCapabilities? { cache[.remoteControl]?.remoteControlCapability }
+    /// The app services published on the head unit; nil until fetched or subscribed.
     public var appServicesCapabilities: AppServicesCapabilities? { cache[.appServices]?.appServicesCapabilities }
+    /// The vehicle's seat layout, used to place remote-control service areas; nil until fetched
+    /// or subscribed.
     public var seatLocationCapability: SeatLocationCapability? { cache[.seatLocation]?.seatLocationCapability }
+    /// Limits on lists and submenus while driving; nil until fetched or subscribed.
     public var driverDistractionCapability: DriverDistractionCapability? { cache[.driverDistraction]?.driverDistractionCapability }
 
     /// The cached capability of a type, nil until fetched (`update(_:)`) or subscribed.
@@ -121,16 +145,6 @@ public actor SDLSystemCapabilityManager {
             startPollingIfNeeded()
         }
         return stream
-    }
-
-    /// The closure form of `subscribe(to:)`: `handler` gets every value until the returned
-    /// task is cancelled or the manager stops.
-    @discardableResult
-    public func subscribe(
-        to type: SystemCapabilityType, handler: @escaping @Sendable (SystemCapability) async -> Void
-    ) async throws -> Task<Void, Never> {
-        let values = try await subscribe(to: type)
-        return Task { for await value in values { await handler(value) } }
     }
 
     /// Stops keeping `type` current (the head unit is told on 5.1+); DISPLAYS stays subscribed.
@@ -313,6 +327,7 @@ public enum SDLCapabilityError: Error, Hashable, Sendable, CustomStringConvertib
     /// The head unit has no such capability.
     case unavailable(SystemCapabilityType)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .notConnected: "the manager is not connected to a head unit"

@@ -11,12 +11,14 @@ public struct SDLCloudConnection: Sendable, Hashable, CustomStringConvertible {
     /// The path and query the head unit asked for.
     public var uri: String
 
+    /// A connection's description; the host makes these.
     public init(id: Int, remoteAddress: String?, uri: String) {
         self.id = id
         self.remoteAddress = remoteAddress
         self.uri = uri
     }
 
+    /// "session 3 from 10.0.0.7:51486", for logs.
     public var description: String { "session \(id)" + (remoteAddress.map { " from \($0)" } ?? "") }
 }
 
@@ -29,6 +31,7 @@ public enum SDLCloudSessionEvent: Sendable, CustomStringConvertible {
     /// The session ended: the head unit left, the app stopped it, or the host shut down.
     case ended(SDLCloudConnection, reason: String, openSessions: Int)
 
+    /// The event in words, for logs.
     public var description: String {
         switch self {
         case .connected(let connection): "\(connection) connected"
@@ -56,6 +59,7 @@ public actor SDLCloudAppHost {
     private var accepting = true
     private let eventFanOut = StreamFanOut<SDLCloudSessionEvent>(bufferLimit: 4096)
 
+    /// A host registering `app` on every head unit that connects, logging to `logger`.
     public init(app: SDLManager.Configuration, logger: Logger = Logger(label: "SmartDeviceLink.cloud")) {
         self.app = app
         self.logger = logger
@@ -138,7 +142,7 @@ public actor SDLCloudAppHost {
             }
             return reason ?? "stopped"
         }
-        sessions[connection.id] = nil
+        sessionEnded(connection.id)
         logger.info("session ended", metadata: ["session": "\(connection.id)", "reason": "\(reason)"])
         eventFanOut.yield(.ended(connection, reason: reason, openSessions: sessions.count))
     }
@@ -148,19 +152,26 @@ public actor SDLCloudAppHost {
     }
 
     /// Takes no more sessions, then stops every open one (each unregisters its app and closes
-    /// its connection) and returns when they have stopped.
+    /// its connection) and returns when they have ended.
     public func shutdown() async {
         accepting = false
         let open = Array(sessions.values)
         logger.info("shutting down", metadata: ["sessions": "\(open.count)"])
+        // A manager stopped before its run began keeps the stop: its run returns at once.
         await withTaskGroup(of: Void.self) { group in
             for manager in open { group.addTask { await manager.stop() } }
         }
-        // A session whose manager had not begun to run when it was stopped starts anyway
-        // (`run()` begins anew): stop what is still open until nothing is.
-        while !sessions.isEmpty {
-            for manager in sessions.values where manager.state != .stopping { await manager.stop() }
-            try? await Task.sleep(for: .milliseconds(50))
+        // `stop()` returns when a manager's run has; its session's bookkeeping follows on this actor.
+        if !sessions.isEmpty { await withCheckedContinuation { drainWaiters.append($0) } }
+    }
+
+    private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+
+    private func sessionEnded(_ id: Int) {
+        sessions[id] = nil
+        if !accepting && sessions.isEmpty {
+            for waiter in drainWaiters { waiter.resume() }
+            drainWaiters = []
         }
     }
 }

@@ -4,7 +4,9 @@ import SDLRPC
 
 /// A file for the head unit's app storage (PutFile): bytes or a local path, a name, a type.
 public struct SDLFile: Sendable, Hashable {
+    /// Where a file's bytes come from.
     public enum Source: Sendable, Hashable {
+        /// Bytes already in memory.
         case bytes([UInt8])
         /// Read when the upload starts.
         case path(String)
@@ -12,7 +14,9 @@ public struct SDLFile: Sendable, Hashable {
 
     /// The name on the head unit (`syncFileName`).
     public var name: String
+    /// The bytes to upload, in memory or at a local path.
     public var source: Source
+    /// The file's type for PutFile (PNG, JPEG, BMP, WAVE, MP3, JSON, binary...).
     public var type: FileType
     /// Kept across ignition cycles (not guaranteed when the head unit is short of space);
     /// otherwise removed when the app unregisters.
@@ -20,6 +24,8 @@ public struct SDLFile: Sendable, Hashable {
     /// Upload even when a file of this name is already on the head unit.
     public var overwrite: Bool
 
+    /// A file from bytes in memory; `persistent` keeps it across ignition cycles, `overwrite`
+    /// replaces a file of the same name on the head unit.
     public init(name: String, bytes: [UInt8], type: FileType, persistent: Bool = false, overwrite: Bool = false) {
         self.name = name
         self.source = .bytes(bytes)
@@ -28,6 +34,8 @@ public struct SDLFile: Sendable, Hashable {
         self.overwrite = overwrite
     }
 
+    /// A file read from `path` when the upload starts; `persistent` keeps it across ignition
+    /// cycles, `overwrite` replaces a file of the same name on the head unit.
     public init(name: String, path: String, type: FileType, persistent: Bool = false, overwrite: Bool = false) {
         self.name = name
         self.source = .path(path)
@@ -51,7 +59,9 @@ public struct SDLFile: Sendable, Hashable {
 /// built-in icons, which is never uploaded. Its name comes from its content unless given, so
 /// the same picture is uploaded once however often it is used.
 public struct SDLArtwork: Sendable, Hashable {
+    /// The image formats head units accept for uploaded artwork.
     public enum Format: Sendable, Hashable {
+        /// PNG, JPEG or BMP image data.
         case png, jpeg, bmp
 
         var fileType: FileType {
@@ -115,6 +125,7 @@ public struct SDLArtwork: Sendable, Hashable {
         }
     }
 
+    /// Whether this is one of the head unit's built-in icons, which is never uploaded.
     public var isStaticIcon: Bool {
         if case .staticIcon = kind { true } else { false }
     }

@@ -16,10 +16,12 @@ public actor SDLFileManager {
         /// Extra attempts after a failed upload of an artwork, and of any other file (0: none).
         /// Each attempt resumes from the bytes the head unit confirmed.
         public var artworkRetryCount = 1
+        /// Extra attempts after a failed upload of a file that is not an artwork (0: none).
         public var fileRetryCount = 1
         /// Chunks of one upload sent before the first of them is answered.
         public var maxChunksInFlight = 8
 
+        /// The defaults: one retry for artworks and for other files, 8 chunks in flight.
         public init() {}
     }
 
@@ -301,6 +303,7 @@ public actor SDLFileManager {
 
 /// How an upload ended well.
 public enum SDLUploadOutcome: Sendable, Hashable {
+    /// The head unit now holds the file; `bytes` were sent.
     case uploaded(bytes: Int)
     /// An artwork of the same content was there already: nothing sent.
     case alreadyOnHeadUnit
@@ -310,13 +313,17 @@ public enum SDLUploadOutcome: Sendable, Hashable {
 
 /// Bytes the head unit confirmed so far.
 public struct SDLUploadProgress: Sendable, Hashable {
+    /// Bytes the head unit has confirmed receiving.
     public var bytesConfirmed: Int
+    /// The file's size.
     public var totalBytes: Int
+    /// The confirmed share of the file, from 0 to 1 (1 for an empty file).
     public var fraction: Double { totalBytes == 0 ? 1 : Double(bytesConfirmed) / Double(totalBytes) }
 }
 
 /// An upload running on its own: its progress as a stream, its outcome when it ends.
 public struct SDLUpload: Sendable {
+    /// The confirmed bytes after each answered chunk; ends when the upload ends.
     public let progress: AsyncStream<SDLUploadProgress>
     let task: Task<Result<SDLUploadOutcome, SDLFileError>, Never>
 
@@ -335,12 +342,17 @@ public struct SDLUpload: Sendable {
 public enum SDLFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A file of this name is on the head unit and the upload did not ask to overwrite it.
     case cannotOverwrite(name: String)
+    /// The file's local path could not be read; nothing was sent.
     case unreadable(path: String)
     /// No connection to a head unit.
     case notConnected(name: String)
+    /// The upload stopped: `reason` says why; `confirmedBytes` of `totalBytes` reached the head
+    /// unit.
     case failed(name: String, confirmedBytes: Int, totalBytes: Int, reason: SDLUploadFailure)
+    /// The upload was cancelled after `confirmedBytes` of `totalBytes` reached the head unit.
     case cancelled(name: String, confirmedBytes: Int, totalBytes: Int)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .cannotOverwrite(let name): "\(name) is on the head unit already; set overwrite to replace it"
@@ -369,8 +381,11 @@ public enum SDLUploadFailure: Sendable, Hashable, CustomStringConvertible {
     case refused(SDLResult, info: String?)
     /// No answer within the request timeout.
     case timedOut
+    /// The connection to the head unit ended; the reason says why.
     case connectionLost(SDLCloseReason)
+    /// The task doing the operation was cancelled.
     case cancelled
+    /// Anything else, described in the text.
     case other(String)
 
     init(_ error: any Error) {
@@ -382,6 +397,7 @@ public enum SDLUploadFailure: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A readable explanation of the failure, for logs.
     public var description: String {
         switch self {
         case .refused(let code, let info): "the head unit answered \(code.rawValue)" + (info.map { " (\($0))" } ?? "")

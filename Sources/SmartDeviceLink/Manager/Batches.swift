@@ -7,7 +7,9 @@ public struct SDLBatchProgress: Sendable {
     public var index: Int
     /// Requests finished so far, this one included.
     public var completed: Int
+    /// Requests in the whole batch.
     public var total: Int
+    /// This request's typed response, or the error it failed with (refused, not sent, timed out).
     public var result: Result<any SDLResponse, any Error>
 
     /// `completed / total`.

@@ -20,6 +20,7 @@ public enum SDLFeatureError: Error, Sendable, CustomStringConvertible {
     /// The exchange failed: connection lost, timeout, unreadable answer.
     case failed(SDLRPCError)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .notSent(let error): "\(error)"

@@ -66,18 +66,29 @@ final class HMIStatusBoard: Sendable {
 /// For apps that prefer callbacks to streams: the manager calls these, in order, from the task
 /// that reads the head unit's notifications. Every method has an empty default.
 public protocol SDLManagerDelegate: AnyObject, Sendable {
+    /// The manager's lifecycle state changed (connecting, registered, ready, reconnecting...).
     func manager(_ manager: SDLManager, didChangeState state: SDLManager.State) async
     /// `window` is 0 for the main window.
     func manager(_ manager: SDLManager, hmiLevelChangedFrom old: HMILevel?, to new: HMILevel, window: Int) async
+    /// The app's audio streaming state changed: whether its audio is audible, attenuated or
+    /// not heard.
     func manager(_ manager: SDLManager, audioStreamingStateChangedFrom old: AudioStreamingState?, to new: AudioStreamingState) async
+    /// The app's video streaming state changed: whether it may stream video now.
     func manager(_ manager: SDLManager, videoStreamingStateChangedFrom old: VideoStreamingState?, to new: VideoStreamingState) async
+    /// A window's system context changed (main screen, menu, voice session, alert...); `window`
+    /// is 0 for the main window.
     func manager(_ manager: SDLManager, systemContextChangedFrom old: SystemContext?, to new: SystemContext, window: Int) async
 }
 
 extension SDLManagerDelegate {
+    /// Does nothing unless the delegate implements it.
     public func manager(_ manager: SDLManager, didChangeState state: SDLManager.State) async {}
+    /// Does nothing unless the delegate implements it.
     public func manager(_ manager: SDLManager, hmiLevelChangedFrom old: HMILevel?, to new: HMILevel, window: Int) async {}
+    /// Does nothing unless the delegate implements it.
     public func manager(_ manager: SDLManager, audioStreamingStateChangedFrom old: AudioStreamingState?, to new: AudioStreamingState) async {}
+    /// Does nothing unless the delegate implements it.
     public func manager(_ manager: SDLManager, videoStreamingStateChangedFrom old: VideoStreamingState?, to new: VideoStreamingState) async {}
+    /// Does nothing unless the delegate implements it.
     public func manager(_ manager: SDLManager, systemContextChangedFrom old: SystemContext?, to new: SystemContext, window: Int) async {}
 }

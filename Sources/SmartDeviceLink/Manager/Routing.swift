@@ -101,6 +101,7 @@ private final class TypedOutlet<N: SDLNotification>: NotificationOutlet {
 /// `respond(_:)` or `refuse(_:info:)`; one dropped unanswered is answered GENERIC_ERROR, so the
 /// head unit never waits in vain.
 public struct SDLHeadUnitRequest<R: SDLRequest>: Sendable {
+    /// The request the head unit sent.
     public let request: R
     /// The head unit's correlation ID, which the response echoes.
     public let correlationID: UInt32

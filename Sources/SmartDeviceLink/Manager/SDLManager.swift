@@ -4,6 +4,7 @@ import SDLRPC
 import SDLRuntime
 import SDLTransport
 import ServiceLifecycle
+import Synchronization
 
 /// The one entry point of an SDL app: connects, registers, keeps the session alive (reconnecting
 /// and re-registering with the latest resumption hash after a drop), and sends the app's requests
@@ -21,12 +22,30 @@ import ServiceLifecycle
 ///
 /// `run()` owns the connection (it is a swift-service-lifecycle `Service`); `start()`/`stop()`
 /// and `withSDLManager` are built on it.
+///
+/// A manager is one-shot, like grpc-swift's `GRPCClient`: it runs once, and once stopped it stays
+/// stopped (`run()` then throws `SDLManagerError.alreadyStopped`; make a new manager to connect
+/// again). A `stop()` that comes before `run()` is kept: `run()` then returns at once.
 public actor SDLManager: Service {
     /// Where the manager is: `stopped → connecting → registered → settingUpManagers → ready`,
     /// `reconnecting` after a drop, `stopping` while it unregisters.
     public enum State: Sendable, Hashable, CustomStringConvertible {
-        case stopped, connecting, registered, settingUpManagers, ready, reconnecting, stopping
+        /// Not running: before `run()`, and after it returned.
+        case stopped
+        /// Dialing the head unit and registering the app.
+        case connecting
+        /// The head unit accepted RegisterAppInterface; the manager checks the versions and the vehicle.
+        case registered
+        /// The sub-managers start on the new connection (capabilities, files, the app icon).
+        case settingUpManagers
+        /// The app's requests go out.
+        case ready
+        /// After a drop: waiting, then dialing and registering again with the resumption hash.
+        case reconnecting
+        /// `stop()` came: the app unregisters and the connection closes.
+        case stopping
 
+        /// The state in words, for logs.
         public var description: String {
             switch self {
             case .stopped: "stopped"
@@ -40,8 +59,9 @@ public actor SDLManager: Service {
         }
     }
 
+    /// Who the app is and how it reaches the head unit, as given to `init`.
     public let configuration: Configuration
-    private var logger: Logger
+    private let logger: Logger
     private let stateFanOut = StreamFanOut<State>(bufferLimit: 32, replaysLatest: true, initial: .stopped)
     private let statusBoard = HMIStatusBoard()
     private let notificationHub = NotificationHub()
@@ -50,13 +70,12 @@ public actor SDLManager: Service {
     private var installedHandlers: [UInt32: SDLRequestHandlerToken] = [:]
     private let hashFanOut = StreamFanOut<String>(bufferLimit: 8, replaysLatest: true)
     private let systemRequestFanOut = StreamFanOut<SDLSystemRequestOutcome>(bufferLimit: 32)
-    private var client: SDLRPCClient?
-    /// The connection being set up or served, so `stop()` can end it before Ready too.
-    private var activeClient: SDLRPCClient?
-    private var isRunning = false
-    private var stopRequested = false
-    private var failure: (any Error)?
-    private var runTask: Task<Void, any Error>?
+    /// Where the manager is, with the connection it serves; every change goes through
+    /// `transition`, which publishes the public state in the same critical section.
+    private let lifecycle: Mutex<ManagerLifecycle<SDLRPCClient>>
+    /// What a `stop()` asks the run loop to do (unregister, close, cancel a back-off).
+    private let stopActions: AsyncStream<ManagerLifecycle<SDLRPCClient>.StopAction>
+    private let stopActionSink: AsyncStream<ManagerLifecycle<SDLRPCClient>.StopAction>.Continuation
     /// Per request type and head-unit version: whether the version gate has anything to check.
     private var gateNeeded: [String: Bool] = [:]
     /// The head unit's language after OnLanguageChange: the next registration asks for it.
@@ -106,6 +125,8 @@ public actor SDLManager: Service {
         self.logger = configuration.logger
         self.resumeHash = configuration.resumeHash
         self.hashStore = hashStore
+        self.lifecycle = Mutex(ManagerLifecycle(reconnectPolicy: configuration.reconnectPolicy))
+        (stopActions, stopActionSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.systemCapabilities = SDLSystemCapabilityManager(
             logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
         self.files = SDLFileManager(configuration: configuration.files, logger: configuration.logger)
@@ -138,13 +159,24 @@ public actor SDLManager: Service {
     private let delegateQueue: AsyncStream<@Sendable () async -> Void>.Continuation
     private var delegateTask: Task<Void, Never>?
 
+    /// Whether a delegate was ever set, so state changes made outside the actor queue delegate
+    /// calls only for apps that have one.
+    private let delegateAttached = Atomic<Bool>(false)
+
     /// Callbacks for apps that prefer them to the streams; held weakly. Calls arrive in order,
     /// one at a time.
     public func setDelegate(_ delegate: (any SDLManagerDelegate)?) {
         self.delegate = delegate
+        delegateAttached.store(true, ordering: .relaxed)
         guard delegateTask == nil else { return }
         let calls = delegateCalls
+        // Unstructured: the delegate's calls outlive any one run and must stay in order; the task
+        // ends when the manager is released (deinit finishes the queue and cancels it).
         delegateTask = Task { for await call in calls { await call() } }
+    }
+
+    private func tellDelegateState(_ newState: State) {
+        tellDelegate { await $0.manager($1, didChangeState: newState) }
     }
 
     private func tellDelegate(_ call: @escaping @Sendable (any SDLManagerDelegate, SDLManager) async -> Void) {
@@ -154,6 +186,7 @@ public actor SDLManager: Service {
 
     // MARK: State
 
+    /// Where the manager is now; `stateChanges()` follows it.
     public nonisolated var state: State { stateFanOut.latest ?? .stopped }
 
     /// State changes, starting with the current state.
@@ -193,7 +226,7 @@ public actor SDLManager: Service {
     /// Waits until the main window reaches `level`: true then, false after `timeout`.
     public nonisolated func waitForHMILevel(_ level: HMILevel, timeout: Duration) async -> Bool {
         let levels = hmiLevels()
-        return await firstOf(timeout: timeout) {
+        return await firstOf(timeout: timeout, on: configuration.session.clock) {
             for await current in levels where current == level { return true }
             return false
         }
@@ -202,42 +235,99 @@ public actor SDLManager: Service {
     /// A window's OnHMIStatus as it arrives (the main window by default), current first.
     public nonisolated func hmiStatuses(window: Int = 0) -> AsyncStream<OnHMIStatus> { statusBoard.window(window).statuses.subscribe() }
 
-    private func set(_ newState: State) {
-        guard state != newState else { return }
-        logger.debug("manager state", metadata: ["state": "\(newState)"])
-        stateFanOut.yield(newState)
-        tellDelegate { await $0.manager($1, didChangeState: newState) }
+    /// Applies one lifecycle event and publishes the resulting state in the same critical
+    /// section, so readers see the changes in order whichever task made them.
+    @discardableResult
+    private nonisolated func transition<Action: Sendable>(_ event: (inout ManagerLifecycle<SDLRPCClient>) -> Action) -> Action {
+        lifecycle.withLock { machine in
+            let action = event(&machine)
+            let newState = machine.publicState
+            if stateFanOut.latest != newState {
+                logger.debug("manager state", metadata: ["state": "\(newState)"])
+                stateFanOut.yield(newState)
+                if delegateAttached.load(ordering: .relaxed) {
+                    delegateQueue.yield { [weak self] in await self?.tellDelegateState(newState) }
+                }
+            }
+            return action
+        }
     }
+
+    /// The connection requests go through, once Ready.
+    private nonisolated var client: SDLRPCClient? { lifecycle.withLock { $0.readyConnection } }
 
     // MARK: Running
 
     /// Connects, registers and keeps the app connected until `stop()` (or graceful shutdown of
     /// the service group); reconnects after drops that allow it. Throws why it gave up.
+    ///
+    /// Runs once: a second call while running throws `SDLManagerError.alreadyRunning`, one after
+    /// the manager stopped `SDLManagerError.alreadyStopped`; after a `stop()` that came before
+    /// it, it returns at once.
     public func run() async throws {
-        guard !isRunning else { throw SDLManagerError.alreadyRunning }
-        isRunning = true
-        stopRequested = false
-        failure = nil
-        systemRequestFanOut.reopen()
+        switch transition({ $0.run() }) {
+        case .start: break
+        case .returnAtOnce: return
+        case .refuse(let error): throw error
+        }
         await appServices.managerStarting()
-        defer { isRunning = false }
         do {
             try await withGracefulShutdownHandler {
-                try await self.connectLoop()
+                try await self.runUntilStopped()
             } onGracefulShutdown: {
-                Task { await self.stop() }
+                self.requestStop()
             }
-            await stopped()
+            await stopped(nil)
         } catch {
-            failure = error
-            await stopped()
+            await stopped(error)
             throw error
+        }
+    }
+
+    /// The connection loop, beside a child that carries out a `stop()`: unregistering and
+    /// closing the connection (the loop then ends), or cancelling a dial or a back-off.
+    private func runUntilStopped() async throws {
+        enum Event: Sendable {
+            case loopEnded
+            case stop(ManagerLifecycle<SDLRPCClient>.StopAction)
+        }
+        let stopActions = self.stopActions
+        do {
+            try await withThrowingTaskGroup(of: Event.self) { group in
+                group.addTask {
+                    try await self.connectLoop()
+                    return .loopEnded
+                }
+                group.addTask {
+                    for await action in stopActions { return .stop(action) }
+                    return .stop(.none)
+                }
+                while let event = try await group.next() {
+                    switch event {
+                    case .loopEnded:
+                        group.cancelAll()
+                        return
+                    case .stop(.none):
+                        break
+                    case .stop(.cancelConnecting):
+                        group.cancelAll()
+                    case .stop(.close(let client)):
+                        await client.close()
+                    case .stop(.unregisterAndClose(let client)):
+                        _ = try? await client.send(UnregisterAppInterface())
+                        await client.close()
+                    }
+                }
+            }
+        } catch where lifecycle.withLock({ if case .stopping = $0.state { true } else { false } }) {
+            // A stop cancelled a dial or a back-off, or closed a connection being registered.
+            logger.debug("stopped while connecting", metadata: ["error": "\(error)"])
         }
     }
 
     /// However the run ended (stop, a lost connection, a refusal), the sub-managers let go and
     /// every stream of this run ends.
-    private func stopped() async {
+    private func stopped(_ error: (any Error)?) async {
         await systemCapabilities.stopped()
         await vehicleData.managerStopped()
         await buttons.managerStopped()
@@ -247,28 +337,32 @@ public actor SDLManager: Service {
         await remoteControl.managerStopped()
         notificationHub.finish()
         systemRequestFanOut.finish()
-        set(.stopped)
+        stopActionSink.finish()
+        transition { $0.runEnded(error) }
     }
 
     private func connectLoop() async throws {
-        var attempt = 0
-        while !stopRequested {
-            set(attempt == 0 ? .connecting : .reconnecting)
+        let clock = configuration.session.clock
+        while true {
             let reason: SDLCloseReason
             do {
                 reason = try await runConnection()
-                attempt = 0
             } catch SDLTransportError.connectFailed(let host, let port, let attempts, let why) {
                 reason = .transportFailed(.connectFailed(host: host, port: port, attempts: attempts, reason: why))
             }
-            if stopRequested || reason == .closedByApp { return }
-            attempt += 1
-            guard reason.allowsReconnection, attempt < configuration.reconnectPolicy.maxAttempts else {
-                throw SDLManagerError.connectionLost(reason)
+            // Read before the state says `reconnecting`, so a test clock advanced on seeing it
+            // always moves past the deadline.
+            let now = clock.now
+            switch transition({ $0.connectionEnded(reason) }) {
+            case .finish:
+                return
+            case .fail(let error):
+                throw error
+            case .reconnect(let delay, let attempt):
+                logger.info("connection lost; reconnecting", metadata: ["reason": "\(reason)", "attempt": "\(attempt)", "delay": "\(delay)"])
+                try await clock.sleep(until: now + delay)
+                guard transition({ $0.backOffEnded() }) else { return }
             }
-            logger.info("connection lost; reconnecting", metadata: ["reason": "\(reason)", "attempt": "\(attempt)"])
-            set(.reconnecting)
-            try await Task.sleep(for: max(.milliseconds(500), configuration.reconnectPolicy.delay(beforeAttempt: attempt + 1)))
         }
     }
 
@@ -290,11 +384,13 @@ public actor SDLManager: Service {
         client.tapNotifications { hub.deliver($0) }
         let files = self.files
         let (http, logger) = (configuration.httpClient, logger)
-        let tracker = SDLPermissionTracker(client: client)
+        let tracker = SDLPermissionTracker(client: client, clock: configuration.session.clock)
         let capabilities = systemCapabilities
-        activeClient = client
-        defer { activeClient = nil }
-        if stopRequested { await client.close() }
+        guard transition({ $0.transportConnected(client) }) else {
+            // A stop came while dialing.
+            await client.close()
+            return .closedByApp
+        }
         return try await withThrowingTaskGroup(of: SDLCloseReason?.self) { group in
             group.addTask {
                 do {
@@ -311,11 +407,11 @@ public actor SDLManager: Service {
             } catch {
                 await client.close()
                 while let _ = try? await group.next() {}
+                if case .stopping = lifecycle.withLock({ $0.state }) { return .closedByApp }
                 throw error
             }
-            self.client = client
             self.permissions = tracker
-            set(.settingUpManagers)
+            transition { $0.settingUp() }
             group.addTask {
                 await tracker.run()
                 return nil
@@ -351,8 +447,7 @@ public actor SDLManager: Service {
                 return nil
             }
             for await _ in firstStatus {
-                if !stopRequested {
-                    set(.ready)
+                if transition({ $0.ready() }) {
                     await vehicleData.connectionReady()
                     await buttons.connectionReady()
                     await appServices.connectionReady()
@@ -373,7 +468,6 @@ public actor SDLManager: Service {
                     group.cancelAll()
                 }
             }
-            self.client = nil
             return reason
         }
     }
@@ -420,7 +514,7 @@ public actor SDLManager: Service {
         if let warning = registrationWarning {
             logger.notice("registered with a warning", metadata: ["resultCode": "\(warning.rawValue)", "info": "\(response.info ?? "")"])
         }
-        set(.registered)
+        transition { $0.registered() }
         let rpcVersion = response.syncMsgVersion.map { SDLSpecVersion.version($0.majorVersion, $0.minorVersion, $0.patchVersion ?? 0) }
         if let rpcVersion, rpcVersion < configuration.minimumRPCVersion {
             _ = try? await client.send(UnregisterAppInterface())
@@ -522,41 +616,48 @@ public actor SDLManager: Service {
     public nonisolated func systemRequestOutcomes() -> AsyncStream<SDLSystemRequestOutcome> { systemRequestFanOut.subscribe() }
 
     /// Starts `run()` in the background and returns once the manager is Ready; throws why it
-    /// could not get there.
+    /// could not get there. For apps without a service group or a task of their own to run the
+    /// manager in; `stop()` ends it.
     public func start() async throws {
-        guard runTask == nil || state == .stopped else { throw SDLManagerError.alreadyRunning }
-        runTask = Task { try await self.run() }
+        switch lifecycle.withLock({ $0.state }) {
+        case .idle: break
+        case .stopped: throw SDLManagerError.alreadyStopped
+        default: throw SDLManagerError.alreadyRunning
+        }
+        // Unstructured by design: `start()` returns while the manager keeps running, for callers
+        // with no task to run it in; `stop()` ends it and waits for it.
+        Task { try await self.run() }
         try await waitUntilReady()
     }
 
     /// Returns when the manager is Ready; throws when it stopped instead.
     public func waitUntilReady() async throws {
-        var started = false
         for await state in stateChanges() {
             switch state {
             case .ready: return
-            case .stopped where started || failure != nil:
-                throw failure ?? SDLManagerError.notReady(.stopped)
-            case .stopped: continue
-            default: started = true
+            case .stopped:
+                let (stopped, failure) = lifecycle.withLock { ($0.isStopped, $0.failure) }
+                if stopped { throw failure ?? SDLManagerError.notReady(.stopped) }
+            default: continue
             }
         }
-        throw failure ?? SDLManagerError.notReady(state)
+        throw lifecycle.withLock { $0.failure } ?? SDLManagerError.notReady(state)
     }
 
-    /// Unregisters (if registered), ends the session and waits until `run()` has returned.
+    /// Unregisters (if registered), ends the session and waits until `run()` has returned. Before
+    /// `run()`, the manager just stops (`run()` will return at once).
     public func stop() async {
-        stopRequested = true
-        if let client {
-            set(.stopping)
-            _ = try? await client.send(UnregisterAppInterface())
-            await client.close()
-        } else if let activeClient {
-            set(.stopping)
-            await activeClient.close()
+        requestStop()
+        for await state in stateChanges() where state == .stopped {
+            if lifecycle.withLock({ $0.isStopped }) { return }
         }
-        if let runTask { _ = await runTask.result }
-        runTask = nil
+    }
+
+    /// Begins stopping without waiting: the graceful-shutdown path, callable from anywhere.
+    nonisolated func requestStop() {
+        let action = transition { $0.stop() }
+        if case .none = action { return }
+        stopActionSink.yield(action)
     }
 
     // MARK: Requests
@@ -568,7 +669,7 @@ public actor SDLManager: Service {
     public func send<R: SDLRequest>(
         _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true
     ) async throws -> R.Response {
-        guard state == .ready, client != nil else { throw SDLManagerError.notReady(state) }
+        guard client != nil else { throw SDLManagerError.notReady(state) }
         let json: [UInt8]
         do {
             json = try SDLJSON.encode(adaptedToHeadUnit(request))
@@ -584,7 +685,7 @@ public actor SDLManager: Service {
     func send<R: SDLRequest>(
         _ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true
     ) async throws -> (response: R.Response, raw: SDLIncomingRPC) {
-        guard state == .ready, let client else { throw SDLManagerError.notReady(state) }
+        guard let client else { throw SDLManagerError.notReady(state) }
         if checkingPermissions, let permissions, let levels = await permissions.levels(allowing: R.functionName) {
             let level = hmiLevel
             guard levels.contains(level) else {
@@ -616,7 +717,7 @@ public actor SDLManager: Service {
     /// Sends a notification (an app-service provider's OnAppServiceData...) once Ready, with the
     /// same checks as `send(_:)`; notifications get no answer.
     public func sendNotification<N: SDLNotification>(_ notification: N, checkingPermissions: Bool = true) async throws {
-        guard state == .ready, let client else { throw SDLManagerError.notReady(state) }
+        guard let client else { throw SDLManagerError.notReady(state) }
         if checkingPermissions, let permissions, let levels = await permissions.levels(allowing: N.functionName), !levels.contains(hmiLevel) {
             throw SDLManagerError.disallowed(rpc: N.functionName, level: hmiLevel, allowedIn: levels.map(\.rawValue).sorted())
         }
@@ -628,7 +729,7 @@ public actor SDLManager: Service {
         try await client.sendNotification(notification)
     }
 
-    /// PLAY_PAUSE exists from RPC 5.0; older head units have OK in its place (MANAGERS.md §1a).
+    /// PLAY_PAUSE exists from RPC 5.0; older head units have OK in its place.
     private func adaptedToHeadUnit<R: SDLRequest>(_ request: R) -> R {
         guard negotiatedRPCVersion < .version(5, 0) else { return request }
         if var subscribe = request as? SubscribeButton, subscribe.buttonName == .playPause {
@@ -736,13 +837,17 @@ public actor SDLManager: Service {
             }
         }
         requestHandlers[functionID] = handler
-        if let client { installedHandlers[functionID] = try? await client.handleRawRequests(functionID: functionID, handler: handler) }
+        if let client = lifecycle.withLock({ $0.registeredConnection }) {
+            installedHandlers[functionID] = try? await client.handleRawRequests(functionID: functionID, handler: handler)
+        }
         return functionID
     }
 
     private func removeRequestHandler(functionID: UInt32) async {
         requestHandlers[functionID] = nil
-        if let token = installedHandlers.removeValue(forKey: functionID) { await client?.removeRequestHandler(token) }
+        if let token = installedHandlers.removeValue(forKey: functionID) {
+            await lifecycle.withLock({ $0.registeredConnection })?.removeRequestHandler(token)
+        }
     }
 
     /// A new connection answers what the app handles before it is Ready.
@@ -758,10 +863,15 @@ public actor SDLManager: Service {
 public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A request before Ready (or after stop): nothing is sent.
     case notReady(SDLManager.State)
+    /// `run()` or `start()` while the manager runs.
     case alreadyRunning
+    /// `run()` or `start()` after the manager stopped: a manager runs once.
+    case alreadyStopped
     /// The head unit refused the registration (`success=false`).
     case registrationFailed(SDLResult, info: String?)
+    /// The head unit's protocol version is below `configuration.minimumProtocolVersion`.
     case protocolVersionTooLow(headUnit: SDLProtocolVersion, minimum: SDLProtocolVersion)
+    /// The head unit's RPC version is below `configuration.minimumRPCVersion`; the app unregistered.
     case rpcVersionTooLow(headUnit: SDLSpecVersion, minimum: SDLSpecVersion)
     /// The configuration's vehicle-type veto refused this vehicle.
     case vehicleRejected(VehicleType)
@@ -774,10 +884,12 @@ public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible 
     /// The request breaks the spec; nothing was sent.
     case invalidRequest(String)
 
+    /// What went wrong, in a sentence.
     public var description: String {
         switch self {
         case .notReady(let state): "the manager is not ready (it is \(state)); wait for Ready before sending"
         case .alreadyRunning: "the manager is already running"
+        case .alreadyStopped: "the manager has stopped; a manager runs once, make a new one to connect again"
         case .registrationFailed(let code, let info): "the head unit refused the registration: \(code.rawValue)" + (info.map { " (\($0))" } ?? "")
         case .protocolVersionTooLow(let headUnit, let minimum): "the head unit speaks protocol \(headUnit), the app needs at least \(minimum)"
         case .rpcVersionTooLow(let headUnit, let minimum): "the head unit speaks RPC \(headUnit), the app needs at least \(minimum)"

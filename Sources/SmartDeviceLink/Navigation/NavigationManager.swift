@@ -4,13 +4,20 @@ import SDLRuntime
 
 /// A destination for the car's navigation (SendLocation).
 public struct SDLDestination: Sendable {
+    /// Degrees, -90...90; give it together with `longitude` (SDL Core refuses one without the
+    /// other).
     public var latitude: Double?
+    /// Degrees, -180...180; give it together with `latitude`.
     public var longitude: Double?
+    /// The place's name, as the navigation shows it.
     public var name: String?
+    /// A description of the place.
     public var description: String?
     /// Up to four lines.
     public var addressLines: [String]?
+    /// The structured address (country, postal code, locality, street...).
     public var address: OASISAddress?
+    /// The place's phone number.
     public var phoneNumber: String?
     /// Uploaded before the request when it is not a static icon.
     public var image: SDLArtwork?
@@ -19,6 +26,8 @@ public struct SDLDestination: Sendable {
     /// Navigate at once, ask the driver, or save it for later.
     public var deliveryMode: DeliveryMode?
 
+    /// A destination; give coordinates, an address, or both.
+    ///
     /// - Parameters:
     ///   - latitude: degrees, -90...90.
     ///   - longitude: degrees, -180...180.

@@ -1,7 +1,7 @@
 import SDLRPC
 
 /// Which RPCs the head unit allows right now, from OnHMIStatus and OnPermissionsChange: SDL
-/// Core answers DISALLOWED until both say yes (HEADUNIT.md), so a tool or app that sends one RPC
+/// Core answers DISALLOWED until both say yes, so a tool or app that sends one RPC
 /// right after registering waits here first.
 ///
 /// Create it before registering (it subscribes at once, so nothing is missed) and run `run()`
@@ -27,8 +27,13 @@ public actor SDLPermissionTracker {
     private var finished = false
     private let statuses: AsyncStream<OnHMIStatus>
     private let changes: AsyncStream<OnPermissionsChange>
+    /// The connection's clock, for `waitUntilAllowed(_:timeout:)`.
+    private let clock: SDLClock
 
-    public init(client: SDLRPCClient) {
+    /// A tracker for the connection `client` runs; create it before registering so that no
+    /// OnHMIStatus or OnPermissionsChange is missed.
+    public init(client: SDLRPCClient, clock: SDLClock = .continuous) {
+        self.clock = clock
         statuses = client.notifications(OnHMIStatus.self)
         changes = client.notifications(OnPermissionsChange.self)
     }
@@ -156,7 +161,7 @@ public actor SDLPermissionTracker {
 
     /// Like `waitUntilAllowed(_:)`, giving up (false) after `timeout`.
     public func waitUntilAllowed(_ rpc: String, timeout: Duration) async -> Bool {
-        await firstOf(timeout: timeout) { await self.waitUntilAllowed(rpc) }
+        await firstOf(timeout: timeout, on: clock) { await self.waitUntilAllowed(rpc) }
     }
 
     private func cancelWaiter(_ id: Int) {
@@ -171,12 +176,14 @@ public actor SDLPermissionTracker {
     }
 }
 
-/// `operation`'s answer, or false when `timeout` passes first (the operation is cancelled).
-func firstOf(timeout: Duration, _ operation: @escaping @Sendable () async -> Bool) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
+/// `operation`'s answer, or false when `timeout` passes first on `clock` (the operation is
+/// cancelled).
+func firstOf(timeout: Duration, on clock: SDLClock, _ operation: @escaping @Sendable () async -> Bool) async -> Bool {
+    let deadline = clock.now + timeout
+    return await withTaskGroup(of: Bool.self) { group in
         group.addTask { await operation() }
         group.addTask {
-            try? await Task.sleep(for: timeout)
+            try? await clock.sleep(until: deadline)
             return false
         }
         let first = await group.next() ?? false
@@ -187,18 +194,30 @@ func firstOf(timeout: Duration, _ operation: @escaping @Sendable () async -> Boo
 
 /// One RPC's permission at the current HMI level.
 public struct SDLRPCPermission: Sendable, Hashable {
+    /// The RPC's name, such as `Show` or `GetVehicleData`.
     public var rpc: String
+    /// Whether the app may send it at the current HMI level.
     public var isAllowed: Bool
     /// nil while the head unit has not mentioned the RPC.
     public var allowedLevels: Set<HMILevel>?
+    /// The parameters the head unit allows for it (vehicle-data items, for example).
     public var allowedParameters: Set<String>
+    /// The parameters the user turned off for this app.
     public var userDisallowedParameters: Set<String>
+    /// Whether the head unit accepts it only on an encrypted (protected) service.
     public var requiresEncryption: Bool
 }
 
 /// How a group of RPCs stands.
 public enum SDLPermissionGroupStatus: Sendable, Hashable {
-    case allowed, mixed, disallowed, unknown
+    /// Every RPC of the group is allowed at the current HMI level.
+    case allowed
+    /// Some RPCs of the group are allowed, others are not.
+    case mixed
+    /// No RPC of the group is allowed at the current HMI level.
+    case disallowed
+    /// The head unit has not yet said anything about at least one RPC of the group.
+    case unknown
 }
 
 /// What a permission observer hears.

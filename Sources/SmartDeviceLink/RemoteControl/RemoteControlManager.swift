@@ -5,9 +5,13 @@ import SDLRuntime
 /// One module the app may control: climate, radio, seat, audio, light or HMI settings, with
 /// its RPC 6.0 `moduleInfo` (nil before 6.0: one module per type, the default).
 public struct SDLRemoteControlModule: Sendable, Hashable {
+    /// The kind of module: climate, radio, seat, audio, light or HMI settings.
     public let type: ModuleType
+    /// The module's name from the head unit's remote-control capabilities, for showing to the user.
     public let name: String
+    /// Its RPC 6.0 `moduleInfo`: module ID, location, service area, shared access.
     public let info: ModuleInfo?
+    /// The module ID to address it by (RPC 6.0+); nil means the type's default module.
     public var id: String? { info?.moduleId }
     /// Where the module serves: its service area, else its location, else the whole vehicle
     /// (nil), as the guide describes.

@@ -6,10 +6,15 @@ import Synchronization
 /// A recording format: header-less mono linear PCM, 8-bit unsigned or 16-bit signed
 /// little-endian, at one of the spec's sampling rates.
 public struct SDLAudioFormat: Sendable, Hashable, CustomStringConvertible {
+    /// Samples per second: 8, 16, 22 or 44 kHz.
     public var samplingRate: SamplingRate
+    /// 8-bit unsigned or 16-bit signed samples.
     public var bitsPerSample: BitsPerSample
+    /// The encoding; PCM is the only one the spec has.
     public var audioType: AudioType
 
+    /// A recording format.
+    ///
     /// - Parameters:
     ///   - samplingRate: 8, 16, 22 or 44 kHz.
     ///   - bitsPerSample: 8 or 16 bits.
@@ -35,26 +40,35 @@ public struct SDLAudioFormat: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Bytes of one sample: 2 for 16-bit, 1 for 8-bit.
     public var bytesPerSample: Int { bitsPerSample == ._16Bit ? 2 : 1 }
 
     /// Bytes of one second of audio.
     public var byteRate: Int { sampleRate * bytesPerSample }
 
+    /// The format in the spec's terms, such as `PCM 16_BIT 16KHZ`, for logs.
     public var description: String { "\(audioType.rawValue) \(bitsPerSample.rawValue) \(samplingRate.rawValue)" }
 }
 
 /// What to record: the format (the head unit's first when nil), the longest recording, the
 /// text shown and the prompt spoken while the microphone is open.
 public struct SDLAudioPassThru: Sendable {
+    /// The recording format, one of the head unit's audio pass-thru capabilities; nil takes
+    /// the head unit's first.
     public var format: SDLAudioFormat?
     /// The recording stops by itself after this (1 ms to 1,000 s).
     public var maxDuration: Duration
+    /// The first line shown while the microphone is open.
     public var text: String?
+    /// The second line shown while the microphone is open.
     public var secondaryText: String?
+    /// Spoken before recording starts.
     public var prompt: SDLSpeech?
     /// Mutes the car's other audio while recording (the head unit's default when nil).
     public var muteAudio: Bool?
 
+    /// A recording of at most `maxDuration`, with what the driver sees and hears meanwhile.
+    ///
     /// - Parameters:
     ///   - format: one of the head unit's audio pass-thru capabilities; its first when nil.
     ///   - maxDuration: the longest recording.
@@ -98,7 +112,9 @@ public enum SDLAudioPassThruEnd: Sendable, Hashable {
 /// try SDLWAV.write(pcm, format: capture.format, to: "/tmp/recording.wav")
 /// ```
 public struct SDLAudioCapture: AsyncSequence, Sendable {
+    /// Each element is one chunk of header-less PCM in `format`.
     public typealias Element = [UInt8]
+    /// Iterates the chunks as the head unit sends them.
     public typealias AsyncIterator = AsyncStream<[UInt8]>.Iterator
 
     /// The format of the chunks.
@@ -108,6 +124,7 @@ public struct SDLAudioCapture: AsyncSequence, Sendable {
     let screen: SDLScreenManager
     let operationID: Int
 
+    /// Iterates the recording's chunks; iterate a capture once.
     public func makeAsyncIterator() -> AsyncIterator { job.chunks.makeAsyncIterator() }
 
     /// Ends the recording (EndAudioPassThru); one still waiting in the screen queue never starts.
@@ -228,8 +245,10 @@ public enum SDLWAV {
 
 /// Why a WAV file was not written.
 public enum SDLWAVError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file at `path` could not be created or written.
     case unwritable(path: String)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .unwritable(let path): "cannot write \(path)"

@@ -9,8 +9,11 @@ import SDLRuntime
 /// try await manager.screen.setMediaClock(.pause(indicator: .play))
 /// ```
 public struct SDLMediaClock: Sendable, Hashable {
+    /// What the clock does: count up, count down, pause, resume or clear.
     public var mode: UpdateMode
+    /// The time the clock starts from (or is moved to while paused); nil keeps it.
     public var start: Duration?
+    /// The time the progress bar ends at; nil leaves it open.
     public var end: Duration?
     /// The play/pause button's icon (RPC 5.0+; left out with a log line before).
     public var indicator: AudioStreamingIndicator?

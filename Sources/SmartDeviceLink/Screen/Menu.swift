@@ -3,10 +3,15 @@ import SDLRPC
 /// A main-menu entry: a command, or a submenu when it has sub-cells (one level deep, as the
 /// guide says head units support).
 public struct SDLMenuCell: Sendable {
+    /// The menu text; unique among its siblings.
     public var title: String
+    /// A second line of text (RPC 7.1+).
     public var secondaryText: String?
+    /// A third line of text (RPC 7.1+).
     public var tertiaryText: String?
+    /// The image beside the title; uploaded before the menu is sent.
     public var icon: SDLArtwork?
+    /// A second image (RPC 7.1+).
     public var secondaryArtwork: SDLArtwork?
     /// Spoken forms that select the cell; unique across the whole menu and the voice commands.
     public var voiceCommands: [String]?
@@ -76,9 +81,13 @@ public struct SDLMenuCell: Sendable {
 
 /// A voice-only command (AddCommand without menu parameters).
 public struct SDLVoiceCommand: Sendable {
+    /// The spoken forms; unique across the menu and the other voice commands.
     public var voiceCommands: [String]
+    /// Runs when the driver speaks one of them.
     public var handler: (@Sendable () -> Void)?
 
+    /// A voice command that runs `handler` when the driver speaks one of `voiceCommands`.
+    ///
     /// - Parameters:
     ///   - voiceCommands: the spoken forms; unique across the menu and the other commands.
     ///   - handler: runs when one is spoken.
@@ -90,8 +99,11 @@ public struct SDLVoiceCommand: Sendable {
 
 /// How the menu is laid out (RPC 6.0+), and whether it is updated with minimal changes.
 public struct SDLMenuConfiguration: Sendable, Hashable {
+    /// List or tiles for the main menu (RPC 6.0+).
     public var mainMenuLayout: MenuLayout
+    /// The layout of submenus that name none (RPC 6.0+).
     public var defaultSubmenuLayout: MenuLayout
+    /// Whether menu changes send only the changed cells or rewrite the whole menu.
     public var dynamicUpdates: DynamicUpdates
 
     /// Minimal updates (only the changed cells deleted and added), or every cell deleted and
@@ -100,10 +112,15 @@ public struct SDLMenuConfiguration: Sendable, Hashable {
         /// Minimal, except on head units that mishandle them: the iOS SDK's list, SYNC 3's
         /// 8-inch display (`displayName` "GEN3_8-INCH"), gets full rewrites.
         case onWithCompatibility
+        /// Always minimal updates, whatever the display.
         case forceOn
+        /// Always full rewrites: every cell deleted and added again.
         case forceOff
     }
 
+    /// A menu configuration; the defaults are list layouts with minimal updates where the
+    /// display handles them.
+    ///
     /// - Parameters:
     ///   - mainMenuLayout: list or tiles for the main menu.
     ///   - defaultSubmenuLayout: for submenus that name none.
@@ -126,8 +143,10 @@ public enum SDLMenuError: Error, Sendable, Hashable, CustomStringConvertible {
     case duplicateVoiceCommand(String)
     /// Head units show one level of submenus.
     case tooDeep(String)
+    /// No submenu with this title is in the menu on the head unit (`openSubmenu`).
     case unknownSubmenu(String)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .duplicateTitle(let title): "two menu cells of one level are titled \(title); titles must be unique among siblings"

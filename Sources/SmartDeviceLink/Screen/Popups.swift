@@ -10,8 +10,11 @@ import SDLRuntime
 /// the icon is sent only where the display has an `alertIcon` field (RPC 6.0+), and soft-button
 /// images only where soft buttons take images.
 public struct SDLAlertView: Sendable {
+    /// The first line of text.
     public var text: String?
+    /// The second line of text.
     public var secondaryText: String?
+    /// The third line; joined into the last line the display has when it has fewer.
     public var tertiaryText: String?
     /// Uploaded before the alert is sent.
     public var icon: SDLArtwork?
@@ -20,12 +23,15 @@ public struct SDLAlertView: Sendable {
     /// Spoken (or played, for file chunks) when the alert appears. Cancelling the alert does not
     /// stop speech already playing (the guide's caveat): keep it short if you may cancel.
     public var audio: SDLSpeech?
+    /// Plays the head unit's alert tone when the alert appears.
     public var playTone: Bool
     /// How long the alert stays (3–10 s); the head unit's default, 5 s, when nil.
     public var duration: Duration?
     /// A spinning wheel or hourglass, where the head unit has one.
     public var showWaitIndicator: Bool
 
+    /// An alert; give at least one line of text or some speech.
+    ///
     /// - Parameters:
     ///   - text: the first line.
     ///   - secondaryText: the second line.
@@ -59,14 +65,22 @@ public struct SDLAlertView: Sendable {
 /// buttons, speech; it does not interrupt what else is on the screen. Touching it dismisses it
 /// (the driver's tap arrives as OnSubtleAlertPressed: ``SDLAlertOutcome/pressed``).
 public struct SDLSubtleAlertView: Sendable {
+    /// The first line of text.
     public var text: String?
+    /// The second line of text.
     public var secondaryText: String?
+    /// An image shown in the alert; uploaded before the alert is sent.
     public var icon: SDLArtwork?
+    /// Up to two soft buttons; each button's first state is shown and its handler runs when the
+    /// driver presses it.
     public var buttons: [SDLSoftButton]
+    /// Spoken (or played, for file chunks) when the alert appears.
     public var audio: SDLSpeech?
     /// How long it stays (3–10 s); the head unit's default, 5 s, when nil.
     public var duration: Duration?
 
+    /// A subtle alert; give at least one line of text or some speech.
+    ///
     /// - Parameters:
     ///   - text: the first line.
     ///   - secondaryText: the second line.
@@ -107,7 +121,9 @@ public typealias SDLSubtleAlertOutcome = SDLAlertOutcome
 
 /// A popup slider: 2–26 positions, a header, and no footer, one footer, or one per position.
 public struct SDLSlider: Sendable, Hashable {
+    /// The text under the slider.
     public enum Footer: Sendable, Hashable {
+        /// No footer.
         case none
         /// The same text at every position.
         case single(String)
@@ -115,14 +131,19 @@ public struct SDLSlider: Sendable, Hashable {
         case perPosition([String])
     }
 
+    /// The number of positions, 2–26.
     public var ticks: Int
     /// The position shown first, 1...ticks.
     public var position: Int
+    /// The slider's title.
     public var header: String
+    /// No footer, one for every position, or one per position.
     public var footer: Footer
     /// How long the head unit waits for the driver (its default, 10 s, when nil; at most 65.535 s).
     public var timeout: Duration?
 
+    /// A slider the driver moves to choose one of `ticks` positions.
+    ///
     /// - Parameters:
     ///   - ticks: the number of positions, 2–26.
     ///   - position: the position shown first, 1...ticks.
@@ -142,6 +163,7 @@ public struct SDLSlider: Sendable, Hashable {
 public enum SDLSliderOutcome: Sendable, Hashable {
     /// The driver chose this position (1...ticks).
     case selected(Int)
+    /// The driver did not choose before the timeout (TIMED_OUT).
     case timedOut
     /// Cancelled by the app or the driver (ABORTED).
     case cancelled
@@ -151,10 +173,13 @@ public enum SDLSliderOutcome: Sendable, Hashable {
 public struct SDLScrollableMessage: Sendable {
     /// Up to 500 characters.
     public var text: String
+    /// Up to eight soft buttons; each button's handler runs when the driver presses it.
     public var buttons: [SDLSoftButton]
     /// How long the head unit shows it (its default, 30 s, when nil; at most 65.535 s).
     public var timeout: Duration?
 
+    /// A scrollable message with `text` and, optionally, soft buttons.
+    ///
     /// - Parameters:
     ///   - text: the message, up to 500 characters.
     ///   - buttons: up to eight soft buttons.
@@ -183,18 +208,27 @@ public enum SDLScrollableMessageOutcome: Sendable, Hashable {
 public enum SDLPresentationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An alert needs at least one line of text or some speech (the guide's rule).
     case alertNeedsTextOrSpeech
+    /// More soft buttons than the popup or the display takes.
     case tooManyButtons(count: Int, maximum: Int)
+    /// Two soft buttons share a name; names must be unique.
     case duplicateButtonName(String)
     /// A button whose first state has neither text nor image.
     case emptyButton(String)
     /// A duration or timeout outside what the spec allows.
     case durationOutOfRange(Duration, allowed: ClosedRange<Duration>)
+    /// A slider has 2 to 26 positions.
     case sliderTicks(Int)
+    /// The first position lies outside 1...ticks.
     case sliderPosition(Int, ticks: Int)
+    /// Footers must be one, or one per position.
     case sliderFooters(count: Int, ticks: Int)
+    /// A text is longer than its field allows.
     case textTooLong(field: String, length: Int, maximum: Int)
+    /// The head unit cannot speak this kind of speech chunk; `supported` lists what it can.
     case speechUnsupported(SpeechCapabilities, supported: [SpeechCapabilities])
+    /// The head unit has no such prerecorded sound; `available` lists what it has.
     case prerecordedSoundUnsupported(PrerecordedSpeech, available: [PrerecordedSpeech])
+    /// The speech has no chunks, or only empty ones.
     case emptySpeech
     /// SDL Core takes the voice help title and list only together.
     case voiceHelpNeedsTitleAndItems
@@ -205,6 +239,7 @@ public enum SDLPresentationError: Error, Sendable, Hashable, CustomStringConvert
     /// The head unit's audio pass-thru capabilities do not list this format.
     case audioFormatUnsupported(SDLAudioFormat, supported: [SDLAudioFormat])
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .alertNeedsTextOrSpeech: "an alert needs at least one line of text or some speech"

@@ -5,24 +5,35 @@ import SDLRPC
 public struct SDLScreenContent: Sendable, Hashable {
     /// The four lines of the main field, top to bottom; fitted to the template's lines.
     public var textField1: String?
+    /// The second line of the main field.
     public var textField2: String?
+    /// The third line of the main field.
     public var textField3: String?
+    /// The fourth line of the main field.
     public var textField4: String?
     /// What each line holds (title, artist...), for head units that style or speak them.
     public var textField1Type: MetadataType?
+    /// What the second line holds.
     public var textField2Type: MetadataType?
+    /// What the third line holds.
     public var textField3Type: MetadataType?
+    /// What the fourth line holds.
     public var textField4Type: MetadataType?
     /// The media track field (media apps, on templates that have it).
     public var mediaTrack: String?
     /// The template's title (RPC 6.0+, on templates that have it).
     public var title: String?
+    /// How the text lines are aligned (left, right, centered), where the template allows it.
     public var alignment: TextAlignment?
+    /// The template's main image; the screen manager uploads it and shows it once the head unit
+    /// has it.
     public var primaryGraphic: SDLArtwork?
+    /// The template's second image, on templates that have one.
     public var secondaryGraphic: SDLArtwork?
     /// The template and its colours; nil keeps the head unit's default.
     public var template: SDLTemplate?
 
+    /// Empty content; set the fields you want on the screen.
     public init() {}
 
     var lines: [String?] {
@@ -52,10 +63,15 @@ public struct SDLScreenContent: Sendable, Hashable {
 /// A template (`PredefinedLayout` raw values such as "GRAPHIC_WITH_TEXT", or an OEM's) with its
 /// day and night colours.
 public struct SDLTemplate: Sendable, Hashable {
+    /// The layout's name, such as `GRAPHIC_WITH_TEXT` or an OEM's own.
     public var name: String
+    /// The colours by day; they apply only together with a template change.
     public var dayColors: TemplateColorScheme?
+    /// The colours by night; they apply only together with a template change.
     public var nightColors: TemplateColorScheme?
 
+    /// A template by name, with optional colours.
+    ///
     /// - Parameters:
     ///   - name: the layout's name, e.g. `PredefinedLayout.graphicWithText.rawValue`.
     ///   - dayColors: the colours by day; they apply only together with a template change.
@@ -66,6 +82,8 @@ public struct SDLTemplate: Sendable, Hashable {
         self.nightColors = nightColors
     }
 
+    /// One of the spec's predefined layouts, with optional colours.
+    ///
     /// - Parameters:
     ///   - layout: one of the spec's predefined layouts.
     ///   - dayColors: the colours by day; they apply only together with a template change.
@@ -115,6 +133,7 @@ public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
     /// An audio file could not be uploaded; nothing was sent.
     case uploadFile(String, SDLFileError)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .notSent(let error): "\(error)"

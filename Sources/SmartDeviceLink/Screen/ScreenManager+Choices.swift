@@ -5,13 +5,19 @@ import SDLRuntime
 public struct SDLChoiceCell: Sendable, Hashable {
     /// Unique within a choice set.
     public var text: String
+    /// A second line of text.
     public var secondaryText: String?
+    /// A third line of text.
     public var tertiaryText: String?
     /// Spoken forms; either every cell of a set has them or none (the guide's rule).
     public var voiceCommands: [String]?
+    /// The entry's image; uploaded before the choice set is sent.
     public var artwork: SDLArtwork?
+    /// A second image.
     public var secondaryArtwork: SDLArtwork?
 
+    /// A choice cell with `text` and, optionally, more lines, voice commands and images.
+    ///
     /// - Parameters:
     ///   - text: the entry's text, unique within a set.
     ///   - secondaryText: a second line.
@@ -34,19 +40,28 @@ public struct SDLChoiceCell: Sendable, Hashable {
 
 /// A popup menu: cells shown as a list or tiles, searchable or not, with a timeout and prompts.
 public struct SDLChoiceSet: Sendable, Hashable {
+    /// How the cells are shown: `list` or `tiles` (icons).
     public enum Layout: Sendable, Hashable { case list, tiles }
 
+    /// Shown above the cells.
     public var title: String
+    /// The entries; their texts must be unique within the set.
     public var cells: [SDLChoiceCell]
+    /// List or tiles.
     public var layout: Layout
     /// Adds the head unit's search (keyboard) to the list or tiles.
     public var searchable: Bool
     /// How long the head unit waits for the driver (its default, 10 s, when nil).
     public var timeout: Duration?
+    /// Spoken when the menu opens.
     public var initialPrompt: String?
+    /// Spoken when the menu times out.
     public var timeoutPrompt: String?
+    /// Spoken when the driver asks for help.
     public var helpPrompt: String?
 
+    /// A choice set of `cells`, shown as a list unless told otherwise.
+    ///
     /// - Parameters:
     ///   - title: shown above the cells.
     ///   - cells: the entries.
@@ -92,13 +107,16 @@ public enum SDLChoiceSetOutcome: Sendable, Hashable {
 
 /// Why a choice set was refused before anything was sent.
 public enum SDLChoiceSetError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Two cells of the set have this text; texts must be unique.
     case duplicateText(String)
     /// Some cells have voice commands and some do not.
     case partialVoiceCommands
     /// Voice interaction needs voice commands on every cell.
     case noVoiceCommands
+    /// The set has no cells.
     case empty
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .duplicateText(let text): "two choice cells read \(text); texts must be unique in a set"

@@ -14,6 +14,8 @@ public struct SDLKeyboard: Sendable {
     /// Called with the entry as the driver types; its answer becomes the autocomplete list.
     public var autocomplete: (@Sendable (String) async -> [String])?
 
+    /// A keyboard showing `initialText`, with optional properties, timeout and autocomplete.
+    ///
     /// - Parameters:
     ///   - initialText: shown above the keyboard.
     ///   - properties: layout, mask, limited characters, language.
@@ -32,8 +34,11 @@ public struct SDLKeyboard: Sendable {
 
 /// How a keyboard presentation ended.
 public enum SDLKeyboardOutcome: Sendable, Hashable {
+    /// The driver submitted this text.
     case entered(String)
+    /// The driver entered nothing before the timeout.
     case timedOut
+    /// Cancelled by the app (task cancellation) or by the driver backing out.
     case cancelled
 }
 

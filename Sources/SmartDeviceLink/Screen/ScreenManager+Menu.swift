@@ -41,7 +41,9 @@ extension SDLScreenManager {
         try await enqueue(.menuTitle(title, icon))
     }
 
+    /// The menu cells as last set with `setMenu`, whether or not they are on the head unit yet.
     public var menu: [SDLMenuCell] { menuCells }
+    /// The menu layouts and update mode as last set.
     public var menuConfiguration: SDLMenuConfiguration { menuConfigurationValue }
 
     /// Opens the app's menu on the head unit (ShowAppMenu, RPC 6.0+).

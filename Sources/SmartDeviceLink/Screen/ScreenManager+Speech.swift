@@ -24,6 +24,8 @@ public struct SDLHelp: Sendable {
     /// display has a `vrHelpItem` image field, and left out elsewhere.
     public var voiceHelp: [SDLVoiceHelpItem]?
 
+    /// Help to set; fields left nil are not changed.
+    ///
     /// - Parameters:
     ///   - helpPrompt: spoken when the driver asks for help.
     ///   - timeoutPrompt: spoken when a popup times out.
@@ -39,9 +41,13 @@ public struct SDLHelp: Sendable {
 
 /// One entry of the voice help list.
 public struct SDLVoiceHelpItem: Sendable, Hashable {
+    /// The command as the driver would say it.
     public var text: String
+    /// An image beside it, where the display has a `vrHelpItem` image field.
     public var artwork: SDLArtwork?
 
+    /// A voice help entry reading `text`, optionally with an image.
+    ///
     /// - Parameters:
     ///   - text: the command as the driver would say it.
     ///   - artwork: an image beside it.
@@ -53,7 +59,14 @@ public struct SDLVoiceHelpItem: Sendable, Hashable {
 
 /// What ``SDLScreenManager/resetHelp(_:)`` clears.
 public enum SDLHelpProperty: Sendable, Hashable, CaseIterable {
-    case helpPrompt, timeoutPrompt, voiceHelpTitle, voiceHelp
+    /// The spoken help prompt, back to the head unit's default.
+    case helpPrompt
+    /// The spoken timeout prompt, back to the head unit's default.
+    case timeoutPrompt
+    /// The voice help list's title, back to the head unit's default.
+    case voiceHelpTitle
+    /// The voice help list's items, back to the head unit's default.
+    case voiceHelp
 
     var globalProperty: GlobalProperty {
         switch self {

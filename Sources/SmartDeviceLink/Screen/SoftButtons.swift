@@ -2,14 +2,19 @@ import SDLRPC
 
 /// One look of a soft button: text, an image, or both, possibly highlighted.
 public struct SDLSoftButtonState: Sendable, Hashable {
-    /// Unique among the button's states; `transition(to:)` names it.
+    /// Unique among the button's states; `transition(_:to:)` names it.
     public var name: String
+    /// The label.
     public var text: String?
+    /// The image; uploaded by the screen manager, shown only where soft buttons take images.
     public var artwork: SDLArtwork?
+    /// Shown highlighted (selected), such as a toggle that is on.
     public var isHighlighted: Bool
     /// What the head unit does itself on a press (DEFAULT_ACTION lets the app decide).
     public var systemAction: SystemAction?
 
+    /// A state named `name` showing text, an image, or both.
+    ///
     /// - Parameters:
     ///   - name: unique among the button's states.
     ///   - text: the label.
@@ -28,13 +33,17 @@ public struct SDLSoftButtonState: Sendable, Hashable {
 /// A soft button: a unique name, one or more states, and what a press does. The screen manager
 /// assigns its ID.
 public struct SDLSoftButton: Sendable {
+    /// Unique among the app's soft buttons; transitions and press streams name the button by it.
     public let name: String
+    /// The button's looks; `transition(_:to:)` switches between them.
     public let states: [SDLSoftButtonState]
     /// The state shown first.
     public let initialState: String
     /// Runs on every press (short or long).
     public let handler: (@Sendable (OnButtonPress) -> Void)?
 
+    /// A button with several states, such as a toggle.
+    ///
     /// - Parameters:
     ///   - name: unique among the app's soft buttons.
     ///   - states: its looks; the first is shown unless `initialState` names another.
@@ -61,13 +70,18 @@ public struct SDLSoftButton: Sendable {
 
 /// Why soft buttons were refused before anything was sent.
 public enum SDLSoftButtonError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Two soft buttons share this name; names must be unique.
     case duplicateButtonName(String)
+    /// One button has two states with this name.
     case duplicateStateName(button: String, state: String)
+    /// The button has no state of this name (its initial state or a transition's target).
     case unknownState(button: String, state: String)
+    /// No soft button on the screen has this name.
     case unknownButton(String)
     /// A state with neither text nor image.
     case emptyState(button: String, state: String)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .duplicateButtonName(let name): "two soft buttons are named \(name); names must be unique"

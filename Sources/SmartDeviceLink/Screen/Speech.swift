@@ -47,8 +47,11 @@ public struct SDLSpeech: Sendable, Hashable, ExpressibleByStringLiteral {
         }
     }
 
+    /// The pieces, spoken in order.
     public var chunks: [Chunk]
 
+    /// Speech made of several chunks.
+    ///
     /// - Parameter chunks: the pieces, spoken in order.
     public init(_ chunks: [Chunk]) {
         self.chunks = chunks
@@ -61,6 +64,7 @@ public struct SDLSpeech: Sendable, Hashable, ExpressibleByStringLiteral {
         self.chunks = [.text(text)]
     }
 
+    /// Text to speak, written as a string literal.
     public init(stringLiteral value: String) {
         self.init(value)
     }

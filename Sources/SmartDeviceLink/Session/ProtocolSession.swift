@@ -14,6 +14,7 @@ import SDLTransport
 /// `idle → starting → connected → closing → closed`, and misuse (running twice, sending before
 /// `start()` or after the end) throws `SDLSessionError` instead of hanging.
 public actor SDLProtocolSession {
+    /// Settings of a session: protocol version, heartbeat, timeouts, encryption and size limits.
     public struct Configuration: Sendable {
         /// The highest protocol version the app speaks; 5.x gets BSON control payloads.
         public var protocolVersion = SDLProtocolVersion.latest
@@ -22,20 +23,31 @@ public actor SDLProtocolSession {
         public var heartbeatInterval: Duration?
         /// Give up when a heartbeat goes unanswered this long (SDL Core waits 7 s).
         public var heartbeatTimeout: Duration = .seconds(7)
+        /// How long StartService, EndService and other control exchanges wait for the head unit's
+        /// answer before failing.
         public var controlTimeout: Duration = .seconds(10)
+        /// Encrypts and decrypts protected frames; without one, encrypted services and RPCs are
+        /// unavailable.
         public var security: (any SDLSecurityProvider)?
+        /// The largest frame payload accepted from the head unit (1 MiB by default); a frame
+        /// claiming more is refused before it is buffered.
         public var maxFrameDataSize = SDLFrameDecoder.defaultMaxDataSize
+        /// The largest message assembled from several frames (64 MiB by default).
         public var maxMessageSize = SDLReassembler.defaultMaxMessageSize
         /// Audio/video messages kept per `media(for:)` reader that falls behind; older ones are
         /// dropped. Media for a service nobody reads is dropped at once.
         public var mediaBufferLimit = 64
         /// Time for heartbeats and control deadlines; tests inject a clock they advance.
         public var clock = SDLClock.continuous
+        /// Where the session logs (swift-log).
         public var logger = Logger(label: "SmartDeviceLink.session")
 
+        /// The default settings: latest protocol version, SDL Core's 7 s heartbeat timeout, no
+        /// encryption.
         public init() {}
     }
 
+    /// The settings the session was created with.
     public let configuration: Configuration
     private let transport: any SDLTransport
     private var logger: Logger
@@ -90,6 +102,7 @@ public actor SDLProtocolSession {
     /// When the unanswered heartbeat was sent.
     private var heartbeatSentAt: Duration?
 
+    /// A session over `transport`, not started yet: `SDLRPCClient` starts and runs it.
     public init(transport: any SDLTransport, configuration: Configuration = Configuration()) {
         self.transport = transport
         self.configuration = configuration
@@ -212,9 +225,10 @@ public actor SDLProtocolSession {
 
     // MARK: Starting and ending
 
-    /// Starts the RPC service and negotiates the version (protocol spec §4). Concurrent calls
-    /// share one negotiation; after success it returns the session at once. The run loop must
-    /// be running (or start soon) for the head unit's answer to be read.
+    /// Starts the RPC service and negotiates the version: the lower of the app's and the head
+    /// unit's, which every later frame header carries. Concurrent calls share one negotiation;
+    /// after success it returns the session at once. The run loop must be running (or start
+    /// soon) for the head unit's answer to be read.
     @discardableResult
     public func start() async throws -> SDLNegotiatedSession {
         switch lifecycle {

@@ -4,6 +4,8 @@ import SDLRPC
 import SDLRuntime
 import Synchronization
 
+/// Why an RPC exchange failed: the request was not sent, no response came, the connection
+/// ended, or the response was unusable.
 public enum SDLRPCError: Error, Sendable, CustomStringConvertible {
     /// The request breaks the spec; it was not sent.
     case invalidRequest(SDLValidationError)
@@ -28,6 +30,7 @@ public enum SDLRPCError: Error, Sendable, CustomStringConvertible {
     /// The type has no function ID (`SDLNoResponse`).
     case notAFunction(String)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .invalidRequest(let error): "request not sent, it breaks the RPC spec:\n\(error)"
@@ -47,9 +50,12 @@ public enum SDLRPCError: Error, Sendable, CustomStringConvertible {
 
 /// Why a request handler refused a head-unit request: the response carries this result code.
 public struct SDLRequestRefusal: Error, Hashable, Sendable {
+    /// The result code the response carries, such as REJECTED or DISALLOWED.
     public var resultCode: SDLResult
+    /// Text for the response's `info`, explaining the refusal.
     public var info: String?
 
+    /// A refusal answered with `resultCode` and, optionally, `info`.
     public init(_ resultCode: SDLResult, info: String? = nil) {
         self.resultCode = resultCode
         self.info = info
@@ -59,9 +65,12 @@ public struct SDLRequestRefusal: Error, Hashable, Sendable {
 /// A response to a head-unit request, as JSON (and bulk data), for handlers that know the RPC
 /// only at run time.
 public struct SDLRawResponse: Sendable, Hashable {
+    /// The response's JSON: the RPC's parameters, with `success` and `resultCode`.
     public var json: [UInt8]
+    /// Binary data sent with the response (a file's bytes, for example); empty for most RPCs.
     public var bulkData: [UInt8]
 
+    /// A response made of `json` and, if any, `bulkData`.
     public init(json: [UInt8], bulkData: [UInt8] = []) {
         self.json = json
         self.bulkData = bulkData
@@ -84,9 +93,13 @@ public struct SDLRequestHandlerToken: Hashable, Sendable {
 /// warning), and at most `maxConcurrentHeadUnitRequests` head-unit requests are handled at once
 /// (more are answered `TOO_MANY_PENDING_REQUESTS`).
 public actor SDLRPCClient {
+    /// The protocol session the client sends and reads RPCs on.
     public let session: SDLProtocolSession
+    /// How long `send` waits for a response unless the call gives its own timeout.
     public var requestTimeout: Duration
+    /// Unread notifications kept per stream; when a reader falls behind, the oldest are dropped.
     public let notificationBufferLimit: Int
+    /// Head-unit requests handled at once; more are answered TOO_MANY_PENDING_REQUESTS.
     public let maxConcurrentHeadUnitRequests: Int
     private let clock: SDLClock
     private let logger: Logger
@@ -115,6 +128,8 @@ public actor SDLRPCClient {
     private var headUnitRequests: AsyncStream<@Sendable () async -> Void>.Continuation?
     private var activeHeadUnitRequests = 0
 
+    /// A client for `session`; call `run()` (or use `withSDLSession`) before sending.
+    ///
     /// - Parameters:
     ///   - session: the protocol session the client sends and reads RPCs on.
     ///   - requestTimeout: how long `send` waits for a response unless told otherwise.
@@ -445,6 +460,8 @@ public actor SDLRPCClient {
         try register(functionID: functionID, function: mobileAPIFunctions.name(of: functionID) ?? "function \(functionID)", handler)
     }
 
+    /// Removes the handler `token` names, so the head unit's requests of that RPC are no longer
+    /// answered by it; does nothing if it was removed or replaced already.
     public func removeRequestHandler(_ token: SDLRequestHandlerToken) {
         if requestHandlers[token.functionID]?.id == token.id { requestHandlers[token.functionID] = nil }
     }

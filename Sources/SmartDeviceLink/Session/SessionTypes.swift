@@ -8,6 +8,7 @@ public struct SDLNegotiatedSession: Sendable, Hashable {
     /// The version both sides speak: the lower of the app's and the head unit's. For protocol
     /// 1–4 head units, `major.0.0`.
     public var protocolVersion: SDLProtocolVersion
+    /// The session ID the head unit assigned; every frame of the session carries it.
     public var sessionID: UInt8
     /// v5: `hashId`; v1–4: the 4 raw ACK bytes read big-endian.
     public var hashID: Int32?
@@ -43,8 +44,8 @@ public enum SDLCloseReason: Error, Hashable, Sendable, CustomStringConvertible {
     case startTimedOut
 
     /// Whether connecting again can help: not after the app closed, not when the head unit
-    /// refused the app or its protocol (MANAGERS.md: no reconnection after APP_UNAUTHORIZED or
-    /// PROTOCOL_VIOLATION).
+    /// refused the app or its protocol (no reconnection after an unregistration for
+    /// APP_UNAUTHORIZED or PROTOCOL_VIOLATION).
     public var allowsReconnection: Bool {
         switch self {
         case .closedByApp, .startRejected, .protocolViolation: false
@@ -53,6 +54,7 @@ public enum SDLCloseReason: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// A readable explanation of why the session ended, for logs.
     public var description: String {
         switch self {
         case .closedByApp: "the app closed the session"
@@ -83,6 +85,7 @@ public enum SDLConnectionState: Hashable, Sendable, CustomStringConvertible {
     /// Over, for good: a session is not restarted, a new one is made.
     case closed(SDLCloseReason)
 
+    /// A short readable form of the state, for logs.
     public var description: String {
         switch self {
         case .idle: "idle"
@@ -94,6 +97,8 @@ public enum SDLConnectionState: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
+/// Why a protocol-session operation failed: misuse of the session, a refused or unanswered
+/// control exchange, missing encryption, or a session that is over.
 public enum SDLSessionError: Error, Hashable, Sendable, CustomStringConvertible {
     /// `send` or `startService` before `start()` succeeded.
     case notStarted
@@ -101,15 +106,21 @@ public enum SDLSessionError: Error, Hashable, Sendable, CustomStringConvertible 
     case alreadyRunning
     /// The same service is already being started or ended; the first call's answer is pending.
     case serviceBusy(SDLServiceType)
+    /// The head unit refused to start the service (StartServiceNAK); `rejectedParams` names the
+    /// refused values, `reason` explains.
     case startRejected(service: SDLServiceType, rejectedParams: [String], reason: String?)
+    /// The head unit refused to end the service (EndServiceNAK).
     case endRejected(service: SDLServiceType, reason: String?)
+    /// The head unit sent bytes that are not the SDL protocol; the error names the field.
     case protocolViolation(SDLProtocolError)
     /// No answer to a control frame in time.
     case controlTimeout(SDLControlFrameType, service: SDLServiceType)
+    /// Encryption was asked for, but the session's configuration has no security provider.
     case encryptionUnavailable
     /// The session is over; the reason says why.
     case closed(SDLCloseReason)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .notStarted: "the RPC service has not started: call start() first"
@@ -128,10 +139,14 @@ public enum SDLSessionError: Error, Hashable, Sendable, CustomStringConvertible 
 
 /// An RPC message from the head unit, with how it arrived.
 public struct SDLIncomingRPC: Sendable, Hashable {
+    /// The message itself: its type, function ID, correlation ID, JSON and bulk data.
     public var payload: SDLRPCPayload
+    /// The service it arrived on: RPC, or hybrid when it carries bulk data.
     public var serviceType: SDLServiceType
+    /// Whether it arrived encrypted, on a protected service.
     public var isEncrypted: Bool
 
+    /// An incoming message, for tests and emulators that feed a client by hand.
     public init(payload: SDLRPCPayload, serviceType: SDLServiceType = .rpc, isEncrypted: Bool = false) {
         self.payload = payload
         self.serviceType = serviceType

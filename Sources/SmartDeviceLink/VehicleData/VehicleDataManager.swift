@@ -20,7 +20,8 @@ import SDLRuntime
 /// limit of 5 per second, so bursts wait instead of being REJECTED. Subscriptions are
 /// remembered and renewed after a reconnection once the head unit allows them again.
 public actor SDLVehicleDataManager {
-    /// SDL Core answers the 6th GetVehicleData in one second with REJECTED (HEADUNIT.md).
+    /// GetVehicleData requests allowed per second: SDL Core answers the 6th within one second
+    /// with REJECTED.
     public static let getLimitPerSecond = 5
 
     let link = ManagerLink()
@@ -212,7 +213,7 @@ public actor SDLVehicleDataManager {
 
     /// Waits until the head unit allows `rpc` (GetVehicleData by default) at the current HMI
     /// level for every item: SDL Core grants vehicle data only with its policy update, after the
-    /// first activation, so being in FULL is not enough (HEADUNIT.md). False when the
+    /// first activation, so being in FULL is not enough. False when the
     /// connection ends or the task is cancelled first; bound it with a timeout of your own.
     public func waitUntilAllowed(
         _ items: WritableKeyPath<GetVehicleData, Bool?>..., custom: [String] = [], rpc: String = "GetVehicleData"
@@ -340,6 +341,7 @@ public struct SDLVehicleDataReading: Sendable {
 public struct SDLVehicleDataResults: Sendable, Hashable {
     /// The answer's overall code (SUCCESS, IGNORED, WARNINGS...).
     public let resultCode: SDLResult
+    /// The head unit's explanation, if it gave one.
     public let info: String?
     /// Each item's result as the head unit gave it, by item name.
     public let items: [String: VehicleDataResult]
@@ -354,6 +356,7 @@ public struct SDLVehicleDataResults: Sendable, Hashable {
 
 /// A subscription's outcome and the updates that follow it.
 public struct SDLVehicleDataSubscription: Sendable {
+    /// What the subscription achieved, item by item.
     public let results: SDLVehicleDataResults
     /// OnVehicleData, opened before the request was sent.
     public let updates: AsyncStream<OnVehicleData>
@@ -372,6 +375,7 @@ public enum SDLVehicleDataError: Error, Sendable, CustomStringConvertible {
     /// The exchange failed: connection lost, timeout, unreadable answer.
     case failed(SDLRPCError)
 
+    /// A readable explanation of the error, for logs.
     public var description: String {
         switch self {
         case .notSent(let error): "\(error)"

@@ -128,6 +128,7 @@ struct Connection {
         _ transport: any SDLTransport, configuration: SDLProtocolSession.Configuration = Connection.patient, start: Bool = true
     ) async throws -> Connection {
         let session = SDLProtocolSession(transport: transport, configuration: configuration)
+        // Safety timeout: generous, so an unanswered request fails the test instead of hanging.
         let client = SDLRPCClient(session: session, requestTimeout: .seconds(120))
         let running = Task { try await client.run() }
         if start { try await session.start() }
@@ -135,6 +136,7 @@ struct Connection {
     }
 
     /// Timeouts generous enough for a machine busy with other suites: nothing here is about timing.
+    /// Safety timeouts only: a bound after which a control exchange fails instead of hanging, never a wait.
     static var patient: SDLProtocolSession.Configuration {
         var configuration = SDLProtocolSession.Configuration()
         configuration.controlTimeout = .seconds(120)

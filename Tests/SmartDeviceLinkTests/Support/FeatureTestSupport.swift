@@ -10,8 +10,17 @@ enum FeatureTestSupport {
         configuration.appTypes = appTypes
         let manager = SDLManager(configuration: configuration)
         try await manager.start()
+        // Safety timeout: bounds the wait for FULL, so a missing activation ends in failed checks, not a hang.
         _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
         return manager
+    }
+
+    /// `start`'s manager for the duration of `body`, stopped afterwards even when `body` throws
+    /// (a failed `#require`, say): `defer` cannot await.
+    static func withManager(
+        _ headUnit: SDLHeadUnitEmulator, appID: String, appTypes: [AppHMIType], _ body: (SDLManager) async throws -> Void
+    ) async throws {
+        try await stopping(start(headUnit, appID: appID, appTypes: appTypes), body)
     }
 
     /// An emulator whose timeouts and timings run on `clock`, set up further by `configure`.
@@ -32,6 +41,19 @@ enum FeatureTestSupport {
     static func requests(_ headUnit: SDLHeadUnitEmulator, appID: String, among functions: Set<String>) async -> [String] {
         await headUnit.recordedRPCs(appID: appID).filter { $0.direction == "in" && functions.contains($0.functionName) }.map(\.functionName)
     }
+}
+
+/// Runs `body` with `manager`, which the caller started, then stops the manager, also when `body`
+/// throws (a failed `#require`, a `try`): `defer` cannot await. The suites' `withManager`
+/// helpers are this around their `start`; `withSDLManager` is the same for a bare configuration.
+func stopping(_ manager: SDLManager, _ body: (SDLManager) async throws -> Void) async throws {
+    do {
+        try await body(manager)
+    } catch {
+        await manager.stop()
+        throw error
+    }
+    await manager.stop()
 }
 
 extension SDLJSONValue {

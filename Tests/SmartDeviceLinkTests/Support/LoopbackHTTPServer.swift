@@ -39,6 +39,21 @@ final class LoopbackHTTPServer: Sendable {
         return LoopbackHTTPServer(port: port, received: received, task: task)
     }
 
+    /// Serves for the duration of `body`, stopped afterwards even when `body` throws (a failed
+    /// `#require`, say): `defer` cannot await.
+    static func serving(
+        answer: @escaping @Sendable (Received) -> (status: Int, body: [UInt8]), _ body: (LoopbackHTTPServer) async throws -> Void
+    ) async throws {
+        let server = try await start(answer: answer)
+        do {
+            try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
     /// Everything received so far.
     var requests: [Received] { received.current }
 

@@ -6,8 +6,15 @@ enum ScreenTestSupport {
     static func start(_ headUnit: SDLHeadUnitEmulator, appID: String) async throws -> SDLManager {
         let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: appID))
         try await manager.start()
+        // Safety timeout: bounds the wait for FULL, so a missing activation ends in failed checks, not a hang.
         _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
         return manager
+    }
+
+    /// `start`'s manager for the duration of `body`, stopped afterwards even when `body` throws
+    /// (a failed `#require`, say): `defer` cannot await.
+    static func withManager(_ headUnit: SDLHeadUnitEmulator, appID: String, _ body: (SDLManager) async throws -> Void) async throws {
+        try await stopping(start(headUnit, appID: appID), body)
     }
 
     /// The parameters of each `function` request the app sent, in order.
