@@ -175,8 +175,11 @@ public actor SDLManager: Service {
         delegateTask = Task { for await call in calls { await call() } }
     }
 
-    private func tellDelegateState(_ newState: State) {
-        tellDelegate { await $0.manager($1, didChangeState: newState) }
+    /// Runs in the delegate's queue already (queued when the state changed), so it calls the
+    /// delegate directly and keeps its place among the other calls.
+    private func tellDelegateState(_ newState: State) async {
+        guard let delegate else { return }
+        await delegate.manager(self, didChangeState: newState)
     }
 
     private func tellDelegate(_ call: @escaping @Sendable (any SDLManagerDelegate, SDLManager) async -> Void) {
@@ -266,16 +269,20 @@ public actor SDLManager: Service {
     /// it, it returns at once.
     public func run() async throws {
         switch transition({ $0.run() }) {
-        case .start: break
+        case .start: try await runStarted()
         case .returnAtOnce: return
         case .refuse(let error): throw error
         }
+    }
+
+    /// `run()` once the lifecycle has moved to connecting.
+    private func runStarted() async throws {
         await appServices.managerStarting()
         do {
             try await withGracefulShutdownHandler {
                 try await self.runUntilStopped()
             } onGracefulShutdown: {
-                self.requestStop()
+                self.beginStopping()
             }
             await stopped(nil)
         } catch {
@@ -319,8 +326,9 @@ public actor SDLManager: Service {
                     }
                 }
             }
-        } catch where lifecycle.withLock({ if case .stopping = $0.state { true } else { false } }) {
-            // A stop cancelled a dial or a back-off, or closed a connection being registered.
+        } catch where !(error is SDLManagerError) && lifecycle.withLock({ if case .stopping = $0.state { true } else { false } }) {
+            // A stop cancelled a dial or a back-off, or closed a connection being registered; a
+            // failure of the manager's own (a refused registration, spent attempts) still throws.
             logger.debug("stopped while connecting", metadata: ["error": "\(error)"])
         }
     }
@@ -386,6 +394,8 @@ public actor SDLManager: Service {
         let (http, logger) = (configuration.httpClient, logger)
         let tracker = SDLPermissionTracker(client: client, clock: configuration.session.clock)
         let capabilities = systemCapabilities
+        // The previous connection's handler tokens are gone with it.
+        installedHandlers = [:]
         guard transition({ $0.transportConnected(client) }) else {
             // A stop came while dialing.
             await client.close()
@@ -619,14 +629,16 @@ public actor SDLManager: Service {
     /// could not get there. For apps without a service group or a task of their own to run the
     /// manager in; `stop()` ends it.
     public func start() async throws {
-        switch lifecycle.withLock({ $0.state }) {
-        case .idle: break
-        case .stopped: throw SDLManagerError.alreadyStopped
-        default: throw SDLManagerError.alreadyRunning
+        // The transition happens here, not in the task, so a second `start()` is refused at once.
+        switch transition({ $0.run() }) {
+        case .start: break
+        case .returnAtOnce: throw SDLManagerError.notReady(.stopped)
+        case .refuse(let error): throw error
         }
         // Unstructured by design: `start()` returns while the manager keeps running, for callers
-        // with no task to run it in; `stop()` ends it and waits for it.
-        Task { try await self.run() }
+        // with no task to run it in; `stop()` ends it and waits for it. Its failure is what
+        // `waitUntilReady()` throws.
+        Task { try await self.runStarted() }
         try await waitUntilReady()
     }
 
@@ -646,16 +658,30 @@ public actor SDLManager: Service {
 
     /// Unregisters (if registered), ends the session and waits until `run()` has returned. Before
     /// `run()`, the manager just stops (`run()` will return at once).
+    ///
+    /// From code the run loop waits for (the `hashStore` callback, a head-unit request handler),
+    /// call `beginStopping()` instead: waiting there for the run to end would wait for itself.
     public func stop() async {
-        requestStop()
+        beginStopping()
         for await state in stateChanges() where state == .stopped {
             if lifecycle.withLock({ $0.isStopped }) { return }
         }
     }
 
-    /// Begins stopping without waiting: the graceful-shutdown path, callable from anywhere.
-    nonisolated func requestStop() {
-        let action = transition { $0.stop() }
+    /// Begins stopping and returns at once, from any context (the graceful-shutdown path): like
+    /// `stop()` without waiting for `run()` to return.
+    public nonisolated func beginStopping() {
+        let (action, stoppedBeforeRun) = transition { machine in
+            let action = machine.stop()
+            if case .stopped(.beforeRun) = machine.state { return (action, true) }
+            return (action, false)
+        }
+        if stoppedBeforeRun {
+            // `run()` will return at once: streams opened before it end now.
+            notificationHub.finish()
+            systemRequestFanOut.finish()
+            stopActionSink.finish()
+        }
         if case .none = action { return }
         stopActionSink.yield(action)
     }
@@ -852,8 +878,8 @@ public actor SDLManager: Service {
 
     /// A new connection answers what the app handles before it is Ready.
     private func installRequestHandlers(on client: SDLRPCClient) async {
-        installedHandlers = [:]
-        for (functionID, handler) in requestHandlers {
+        // Handlers installed while this connection registered are in place already.
+        for (functionID, handler) in requestHandlers where installedHandlers[functionID] == nil {
             installedHandlers[functionID] = try? await client.handleRawRequests(functionID: functionID, handler: handler)
         }
     }
