@@ -16,14 +16,14 @@ import SDLRuntime
 ///     AppServiceManifest(serviceName: "Sky", serviceType: "WEATHER", weatherServiceManifest: WeatherServiceManifest()))
 /// try await manager.appServices.update(weather, with: .weather(WeatherServiceData(location: LocationDetails(locationName: "Detroit"))))
 /// ```
-public actor SDLAppServiceManager {
+public actor SDLAppServiceManager: SDLSubManager {
     let link = ManagerLink()
     private let logger: Logger
     private var published: [Int: Provided] = [:]
     private var nextID = 0
     private var handlersInstalled = false
-    private var capabilityTask: Task<Void, Never>?
-    private var republishing: Task<Void, Never>?
+    /// Whether APP_SERVICES is followed (a child of the manager's run).
+    private var followingCapabilities = false
     private let recordFanOut = StreamFanOut<AppServiceRecord>(bufferLimit: 64)
     /// Service types the app reads as a consumer, by subscription: renewed on reconnection.
     private var consumed: [Int: String] = [:]
@@ -183,11 +183,12 @@ public actor SDLAppServiceManager {
             success: result.success, resultCode: result.resultCode, info: result.info, serviceSpecificResult: result.serviceSpecificResult)
     }
 
-    /// Follows APP_SERVICES so `serviceActive` stays current.
+    /// Follows APP_SERVICES so `serviceActive` stays current: one child of the manager's run (the
+    /// capability stream spans reconnections).
     private func followCapabilities(_ manager: SDLManager) async {
-        guard capabilityTask == nil else { return }
+        guard !followingCapabilities else { return }
         guard let updates = try? await manager.systemCapabilities.subscribe(to: .appServices) else { return }
-        capabilityTask = Task { [weak self] in
+        followingCapabilities = link.spawn { [weak self] in
             for await capability in updates {
                 for service in capability.appServicesCapabilities?.appServices ?? [] {
                     await self?.received(service.updatedAppServiceRecord)
@@ -245,13 +246,17 @@ public actor SDLAppServiceManager {
         nextID += 1
         let id = nextID
         consumed[id] = type
+        // Unstructured: it forwards for one reader and must end when that reader leaves (cancelled
+        // in onTermination), which a child of the run cannot be told individually.
         let task = Task {
             for await update in notifications where update.serviceData.serviceType == type { sink.yield(update.serviceData) }
             sink.finish()
         }
+        let link = self.link
         sink.onTermination = { [weak self] _ in
             task.cancel()
-            Task { await self?.stopConsuming(id) }
+            guard let self else { return }
+            link.spawn { await self.stopConsuming(id) }
         }
         return stream
     }
@@ -279,16 +284,18 @@ public actor SDLAppServiceManager {
 
     /// A new connection is Ready: publish every service again (the head unit forgot them), with
     /// its latest data.
-    func connectionReady() {
-        republishing?.cancel()
-        capabilityTask?.cancel()
-        capabilityTask = nil
+    func connectionReady(_ connection: SDLConnectionContext) {
         // The head unit forgot the services: nothing is sent for them until they are back.
         for id in published.keys { published[id]?.record?.serviceActive = false }
         let consumedTypes = Set(consumed.values).sorted()
         guard !published.isEmpty || !consumedTypes.isEmpty, let manager = link.manager else { return }
-        republishing = Task {
-            if let permissions = await manager.permissions, !published.isEmpty {
+        connection.tasks.spawn { await self.renew(consumedTypes, manager: manager, connection: connection) }
+    }
+
+    /// Publishes every service again, then subscribes to the consumed types again.
+    private func renew(_ consumedTypes: [String], manager: SDLManager, connection: SDLConnectionContext) async {
+        do {
+            if let permissions = connection.permissions, !published.isEmpty {
                 _ = await permissions.waitUntilAllowed("PublishAppService")
             }
             for (id, provided) in published.sorted(by: { $0.key < $1.key }) where !Task.isCancelled {
@@ -321,9 +328,7 @@ public actor SDLAppServiceManager {
     }
 
     func managerStopped() async {
-        republishing?.cancel()
-        capabilityTask?.cancel()
-        capabilityTask = nil
+        followingCapabilities = false
         if let manager = link.manager {
             for handler in published.values.flatMap(\.requestHandlers) { await handler.remove(manager) }
             if handlersInstalled {

@@ -17,8 +17,10 @@ import SDLRuntime
 ///     print("OK", press.buttonPressMode)
 /// }
 /// ```
-public actor SDLButtonManager {
+public actor SDLButtonManager: SDLSubManager {
     let link = ManagerLink()
+    /// What the manager offers it: `link` in an app, a fake in unit tests.
+    private let context: any SDLSubManagerContext
     private let logger: Logger
     private struct Observer {
         let handler: @Sendable (SDLButtonInput) -> Void
@@ -34,8 +36,8 @@ public actor SDLButtonManager {
     private var generation = 0
     /// Buttons subscribed on the head unit of the current connection.
     private var subscribed: Set<ButtonName> = []
-    private var listener: Task<Void, Never>?
-    private var restoring: Task<Void, Never>?
+    /// Whether the press listener runs (a child of the manager's run, started on first use).
+    private var listening = false
 
     /// Buttons only media apps may subscribe to.
     public static let mediaButtons: Set<ButtonName> = [.playPause, .seekleft, .seekright, .tuneup, .tunedown, .shuffle, .repeat]
@@ -47,6 +49,13 @@ public actor SDLButtonManager {
 
     init(logger: Logger) {
         self.logger = logger
+        self.context = link
+    }
+
+    /// A button manager on `context` alone, for tests without a manager.
+    init(context: any SDLSubManagerContext, logger: Logger) {
+        self.logger = logger
+        self.context = context
     }
 
     // MARK: Subscribing
@@ -57,8 +66,10 @@ public actor SDLButtonManager {
     public func subscribe(_ button: ButtonName) async throws(SDLButtonError) -> SDLButtonSubscription {
         let (stream, continuation) = AsyncStream<SDLButtonInput>.makeStream(bufferingPolicy: .bufferingNewest(64))
         let observer = try await addObserver(button, Observer(handler: { continuation.yield($0) }, finish: { continuation.finish() }))
+        let context = self.context
         continuation.onTermination = { [weak self] _ in
-            Task { await self?.remove(observer) }
+            guard let self else { return }
+            context.spawn { await self.remove(observer) }
         }
         return SDLButtonSubscription(button: button, observer: observer, stream: stream)
     }
@@ -88,13 +99,11 @@ public actor SDLButtonManager {
     public var subscribedButtons: Set<ButtonName> { Set(observers.keys) }
 
     private func addObserver(_ button: ButtonName, _ observer: Observer) async throws(SDLButtonError) -> SDLButtonObserver {
-        let manager: SDLManager
-        do { manager = try link.require() } catch { throw .notSent(error) }
         let run = generation
-        try await check(button, manager: manager)
-        startListening(manager)
+        try await check(button)
+        startListening()
         if !subscribed.contains(button) {
-            try await subscribeOnHeadUnit(button, manager: manager)
+            try await subscribeOnHeadUnit(button)
         }
         guard run == generation else { throw .notSent(.notReady(.stopped)) }
         nextObserverID += 1
@@ -112,19 +121,19 @@ public actor SDLButtonManager {
     }
 
     /// The guide's rules, before anything is sent.
-    private func check(_ button: ButtonName, manager: SDLManager) async throws(SDLButtonError) {
+    private func check(_ button: ButtonName) async throws(SDLButtonError) {
         guard button.isRecognized, button != .customButton else { throw .notSubscribable(button) }
-        let types = Set(manager.configuration.appTypes)
+        let types = await context.appTypes
         if Self.mediaButtons.contains(button), !types.contains(.media) { throw .wrongAppType(button, needs: .media) }
         if Self.navigationButtons.contains(button), !types.contains(.navigation) { throw .wrongAppType(button, needs: .navigation) }
-        let version = await manager.negotiatedRPCVersion
+        let version = await context.rpcVersion()
         // PLAY_PAUSE is sent as OK before 5.0, so only other buttons are held to the spec's version.
         if button != .playPause, let availability = ButtonName.enumInfo.element(named: button.rawValue)?.availability,
            !availability.isAvailable(in: version) {
             throw .notSent(.unsupportedByHeadUnit(
                 what: "button \(button.rawValue)", available: availability.since.map { "since RPC \($0)" } ?? "in other versions", headUnit: version))
         }
-        if let index = Self.presetIndex(button), let available = await manager.systemCapabilities.defaultMainWindowCapability?.numCustomPresetsAvailable,
+        if let index = Self.presetIndex(button), let available = await context.mainWindowCapability()?.numCustomPresetsAvailable,
            index >= available {
             throw .presetUnavailable(button, available: available)
         }
@@ -135,9 +144,9 @@ public actor SDLButtonManager {
         return Int(button.rawValue.dropFirst("PRESET_".count))
     }
 
-    private func subscribeOnHeadUnit(_ button: ButtonName, manager: SDLManager) async throws(SDLButtonError) {
+    private func subscribeOnHeadUnit(_ button: ButtonName) async throws(SDLButtonError) {
         let response = try await SDLButtonError.sending(SubscribeButton.functionName) {
-            try await manager.send(SubscribeButton(buttonName: button))
+            try await context.send(SubscribeButton(buttonName: button))
         }
         // IGNORED: already subscribed (resumption, or another path): as good as SUCCESS.
         guard response.success || response.resultCode == .ignored || response.resultCode == .warnings else {
@@ -153,9 +162,9 @@ public actor SDLButtonManager {
             subscribed.remove(button)
             return
         }
-        guard subscribed.remove(button) != nil, let manager = link.manager else { return }
+        guard subscribed.remove(button) != nil else { return }
         do {
-            let response = try await manager.send(UnsubscribeButton(buttonName: button))
+            let response = try await context.send(UnsubscribeButton(buttonName: button))
             if !response.success && response.resultCode != .ignored {
                 logger.warning("UnsubscribeButton \(button.rawValue): \(response.resultCode.rawValue) \(response.info ?? "")")
             }
@@ -167,10 +176,10 @@ public actor SDLButtonManager {
     // MARK: Presses
 
     /// One reader for both notification types, so a press comes after its down and up events.
-    private func startListening(_ manager: SDLManager) {
-        guard listener == nil, let pressID = OnButtonPress.wireFunctionID, let eventID = OnButtonEvent.wireFunctionID else { return }
-        let notifications = manager.rawNotifications(functionIDs: [pressID, eventID])
-        listener = Task { [weak self] in
+    private func startListening() {
+        guard !listening, let pressID = OnButtonPress.wireFunctionID, let eventID = OnButtonEvent.wireFunctionID else { return }
+        let notifications = context.rawNotifications(functionIDs: [pressID, eventID])
+        listening = context.spawn { [weak self] in
             for await message in notifications {
                 let json = message.payload.json
                 if message.payload.functionID == pressID {
@@ -186,7 +195,7 @@ public actor SDLButtonManager {
     }
 
     private func listenerEnded() {
-        listener = nil
+        listening = false
     }
 
     private func deliver(_ input: SDLButtonInput, button: ButtonName) {
@@ -202,18 +211,17 @@ public actor SDLButtonManager {
 
     /// A new connection is Ready: renew every observed button once SubscribeButton is allowed
     /// (SDL Core refuses it in NONE); with resumption the head unit answers IGNORED, which counts.
-    func connectionReady() async {
-        restoring?.cancel()
+    func connectionReady(_ connection: SDLConnectionContext) async {
         subscribed = []
-        guard let manager = link.manager else { return }
-        headUnitVersion = await manager.negotiatedRPCVersion
+        headUnitVersion = connection.rpcVersion
         guard !observers.isEmpty else { return }
-        restoring = Task {
-            guard let permissions = await manager.permissions, await permissions.waitUntilAllowed("SubscribeButton") else { return }
+        // On the connection's scope: a drop ends the renewal with the connection.
+        connection.tasks.spawn {
+            if let permissions = connection.permissions, await !permissions.waitUntilAllowed("SubscribeButton") { return }
             // The buttons observed now: some may have gone while waiting.
-            for button in observers.keys.sorted(by: { $0.rawValue < $1.rawValue }) where !Task.isCancelled && !subscribed.contains(button) {
+            for button in await self.observedButtons() where !Task.isCancelled {
                 do {
-                    try await self.subscribeOnHeadUnit(button, manager: manager)
+                    try await self.subscribeOnHeadUnit(button)
                 } catch {
                     self.logger.warning("button \(button.rawValue) not renewed after reconnection: \(error)")
                 }
@@ -221,11 +229,14 @@ public actor SDLButtonManager {
         }
     }
 
+    /// The buttons observed now and not subscribed on this connection yet, in a stable order.
+    private func observedButtons() -> [ButtonName] {
+        observers.keys.filter { !subscribed.contains($0) }.sorted { $0.rawValue < $1.rawValue }
+    }
+
     func managerStopped() {
         generation += 1
-        restoring?.cancel()
-        listener?.cancel()
-        listener = nil
+        listening = false
         for observer in observers.values.flatMap(\.values) { observer.finish?() }
         observers = [:]
         subscribed = []

@@ -16,7 +16,7 @@ import SDLRuntime
 ///
 /// State is per manager and survives reconnection: after a new registration the cache is
 /// refilled and the app's subscriptions are renewed; the streams go on.
-public actor SDLSystemCapabilityManager {
+public actor SDLSystemCapabilityManager: SDLSubManager {
     private let logger: Logger
     private let pollInterval: Duration?
     private let clock: SDLClock
@@ -28,7 +28,9 @@ public actor SDLSystemCapabilityManager {
     private var subscriptions: Set<SystemCapabilityType> = []
     /// Types the head unit pushes to this connection (5.1+).
     private var headUnitSubscriptions: Set<SystemCapabilityType> = []
-    private var pollTask: Task<Void, Never>?
+    /// The connection's task scope while polling runs on it (pre-5.1 head units).
+    private var polling: TaskScope?
+    private var connectionTasks: TaskScope?
 
     /// The latest registration response: the legacy capabilities.
     public private(set) var registration: RegisterAppInterfaceResponse?
@@ -241,7 +243,8 @@ public actor SDLSystemCapabilityManager {
 
     /// A new registration: the legacy capabilities, then (6.0+) the DISPLAYS subscription and
     /// the app's own subscriptions renewed. Failures are logged; they do not block Ready.
-    func connected(client: SDLRPCClient, registration: RegisterAppInterfaceResponse, rpcVersion: SDLSpecVersion) async {
+    func connected(client: SDLRPCClient, registration: RegisterAppInterfaceResponse, rpcVersion: SDLSpecVersion, tasks: TaskScope) async {
+        connectionTasks = tasks
         self.client = client
         self.registration = registration
         self.rpcVersion = rpcVersion
@@ -274,26 +277,28 @@ public actor SDLSystemCapabilityManager {
     }
 
     /// The connection is gone: nothing can be fetched until the next one.
-    func disconnected() {
+    func connectionEnded() {
         client = nil
-        pollTask?.cancel()
-        pollTask = nil
+        // The poll loop ran on the connection's scope and ends with it.
+        polling = nil
+        connectionTasks = nil
     }
 
     /// The manager stopped: every stream ends; a later start begins afresh.
-    func stopped() {
-        disconnected()
+    func managerStopped() {
+        connectionEnded()
         for fanOut in fanOuts.values { fanOut.finish() }
         fanOuts = [:]
         subscriptions = []
     }
 
     private func startPollingIfNeeded() {
-        guard pollTask == nil, client != nil, !supportsSubscriptions, rpcVersion >= .version(4, 5),
+        guard polling == nil, let tasks = connectionTasks, client != nil, !supportsSubscriptions, rpcVersion >= .version(4, 5),
               let interval = pollInterval, subscriptions.contains(where: { $0 != .displays })
         else { return }
         let clock = self.clock
-        pollTask = Task {
+        polling = tasks
+        tasks.spawn {
             var next = clock.now + interval
             while !Task.isCancelled {
                 do { try await clock.sleep(until: next) } catch { return }

@@ -10,7 +10,7 @@ import SDLRuntime
 ///
 /// At start-up ListFiles fills ``remoteFileNames`` and ``bytesAvailable`` (a refused ListFiles
 /// does not keep the manager from Ready); every PutFile and DeleteFile response updates them.
-public actor SDLFileManager {
+public actor SDLFileManager: SDLSubManager {
     /// How uploads behave.
     public struct Configuration: Sendable {
         /// Extra attempts after a failed upload of an artwork, and of any other file (0: none).
@@ -69,6 +69,8 @@ public actor SDLFileManager {
     /// `cancel()` stops the remaining chunks.
     public nonisolated func startUpload(_ file: SDLFile) -> SDLUpload {
         let (stream, sink) = AsyncStream<SDLUploadProgress>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        // Unstructured by design: the app asked for a handle (progress, outcome, cancel) to an
+        // upload that runs on its behalf, like a task it would start itself.
         let task = Task { () async -> Result<SDLUploadOutcome, SDLFileError> in
             defer { sink.finish() }
             do throws(SDLFileError) {
@@ -296,7 +298,7 @@ public actor SDLFileManager {
         }
     }
 
-    func disconnected() {
+    func connectionEnded() {
         client = nil
     }
 }

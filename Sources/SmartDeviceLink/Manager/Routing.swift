@@ -1,75 +1,128 @@
+import Logging
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import Synchronization
 
-/// Notifications by type for the manager's whole life: each connection's notifications are
-/// poured into per-type fan-outs, so an app's stream goes on across reconnections.
-final class NotificationHub: Sendable {
-    private let outlets = Mutex<[UInt32: any NotificationOutlet]>([:])
-
-    func subscribe<N: SDLNotification>(_ type: N.Type, functionID: UInt32) -> AsyncStream<N> {
-        let outlet = outlets.withLock { outlets -> TypedOutlet<N> in
-            if let existing = outlets[functionID] as? TypedOutlet<N> { return existing }
-            let created = TypedOutlet<N>()
-            outlets[functionID] = created
-            return created
-        }
-        return outlet.fanOut.subscribe()
+/// The one notification router, used by a connection's `SDLRPCClient` and, for the manager's
+/// whole life, by `SDLManager` (each connection pours its notifications into it, so an app's
+/// streams go on across reconnections). Built on `StreamFanOut`:
+///
+/// - typed readers share one fan-out per type, so a notification is decoded once however many
+///   read it, and only when someone does;
+/// - raw readers take the notifications of a set of function IDs (or all) in their order (button
+///   events before their press, OEM keys the spec lacks);
+/// - synchronous observers are called as each notification is read, before the response that
+///   follows it completes its request.
+///
+/// Buffering: every reader keeps the newest `bufferLimit` unread notifications; when it falls
+/// further behind its oldest are dropped, never the producer stalled. Drops are counted
+/// (`droppedCount`) and logged with the stream's name.
+final class NotificationRouter: Sendable {
+    private struct Raw {
+        let functionIDs: Set<UInt32>?
+        let fanOut: StreamFanOut<SDLIncomingRPC>
+        let name: String
     }
 
-    /// Undecoded readers, each with the function IDs it wants: for keys the spec lacks (OEM
-    /// custom vehicle data) and for several types whose order matters (button events before
-    /// their press).
-    private let mixed = Mutex<[(functionIDs: Set<UInt32>, fanOut: StreamFanOut<SDLIncomingRPC>)]>([])
+    private struct Observer {
+        let functionIDs: Set<UInt32>?
+        let handler: @Sendable (SDLIncomingRPC) -> Void
+    }
 
-    func subscribeRaw(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
-        let fanOut = StreamFanOut<SDLIncomingRPC>(bufferLimit: 256)
-        mixed.withLock { $0.append((functionIDs, fanOut)) }
+    private struct State {
+        var typed: [UInt32: any TypedOutlet] = [:]
+        var raw: [Raw] = []
+        var observers: [Int: Observer] = [:]
+        var nextID = 0
+        var finished = false
+        var dropped = 0
+    }
+
+    private let state = Mutex(State())
+    private let bufferLimit: Int
+    private let logger: Logger
+
+    init(bufferLimit: Int = 256, logger: Logger) {
+        self.bufferLimit = max(1, bufferLimit)
+        self.logger = logger
+    }
+
+    /// Notifications dropped so far because a reader fell `bufferLimit` behind.
+    var droppedCount: Int { state.withLock { $0.dropped } }
+
+    /// Notifications of one type, decoded leniently.
+    func subscribe<N: SDLNotification>(_ type: N.Type, functionID: UInt32) -> AsyncStream<N> {
+        let outlet = state.withLock { state -> TypedFanOut<N>? in
+            guard !state.finished else { return nil }
+            if let existing = state.typed[functionID] as? TypedFanOut<N> { return existing }
+            let created = TypedFanOut<N>(bufferLimit: bufferLimit)
+            state.typed[functionID] = created
+            return created
+        }
+        return outlet?.fanOut.subscribe() ?? AsyncStream { $0.finish() }
+    }
+
+    /// Undecoded notifications of `functionIDs` (nil: all) in their order; `name` is for logs.
+    func subscribeRaw(functionIDs: Set<UInt32>?, name: String) -> AsyncStream<SDLIncomingRPC> {
+        let fanOut = StreamFanOut<SDLIncomingRPC>(bufferLimit: bufferLimit)
+        let open = state.withLock { state -> Bool in
+            guard !state.finished else { return false }
+            state.raw.append(Raw(functionIDs: functionIDs, fanOut: fanOut, name: name))
+            return true
+        }
+        if !open { fanOut.finish() }
         return fanOut.subscribe()
     }
 
-    /// Synchronous observers, called as each notification is read.
-    private let observers = Mutex<(next: Int, byID: [Int: (functionIDs: Set<UInt32>, handler: @Sendable (SDLIncomingRPC) -> Void)])>((0, [:]))
-
-    func observe(functionIDs: Set<UInt32>, _ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) -> SDLNotificationObservation {
-        let id = observers.withLock { observers in
-            observers.next += 1
-            observers.byID[observers.next] = (functionIDs, handler)
-            return observers.next
+    /// Calls `handler` with each notification of `functionIDs` (nil: all) as it is read, until
+    /// the observation is cancelled; `handler` must not block.
+    func observe(functionIDs: Set<UInt32>?, _ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) -> SDLNotificationObservation {
+        let id = state.withLock { state in
+            state.nextID += 1
+            state.observers[state.nextID] = Observer(functionIDs: functionIDs, handler: handler)
+            return state.nextID
         }
         return SDLNotificationObservation { [weak self] in
-            _ = self?.observers.withLock { $0.byID.removeValue(forKey: id) }
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
         }
     }
 
-    /// Hands a notification to the subscribers of its type; nobody subscribed, nothing decoded.
+    /// Hands a notification to its observers and readers.
     func deliver(_ message: SDLIncomingRPC) {
-        let handlers = observers.withLock { observers in
-            observers.byID.values.filter { $0.functionIDs.contains(message.payload.functionID) }.map(\.handler)
+        let functionID = message.payload.functionID
+        let (handlers, readers, outlet) = state.withLock { state in
+            state.raw.removeAll { $0.fanOut.subscriberCount == 0 }
+            return (
+                state.observers.values.filter { $0.functionIDs?.contains(functionID) ?? true }.map(\.handler),
+                state.raw.filter { $0.functionIDs?.contains(functionID) ?? true },
+                state.typed[functionID]
+            )
         }
         for handler in handlers { handler(message) }
-        let readers = mixed.withLock { readers in
-            readers.removeAll { $0.fanOut.subscriberCount == 0 }
-            return readers.filter { $0.functionIDs.contains(message.payload.functionID) }
+        var drops: [String] = []
+        for reader in readers where reader.fanOut.yield(message) > 0 { drops.append(reader.name) }
+        if let outlet, outlet.deliver(message) > 0 { drops.append(outlet.name) }
+        guard !drops.isEmpty else { return }
+        state.withLock { $0.dropped += drops.count }
+        for name in drops {
+            logger.warning("a notification reader fell behind; dropped its oldest notification", metadata: ["stream": "\(name)"])
         }
-        for reader in readers { reader.fanOut.yield(message) }
-        guard let outlet = outlets.withLock({ $0[message.payload.functionID] }) else { return }
-        outlet.deliver(message)
     }
 
-    /// The manager stopped: every stream ends.
+    /// Every stream ends; later subscribers get an ended stream.
     func finish() {
-        let all = outlets.withLock { outlets in
-            defer { outlets = [:] }
-            return Array(outlets.values)
+        let (typed, raw) = state.withLock { state in
+            state.finished = true
+            state.observers = [:]
+            defer {
+                state.typed = [:]
+                state.raw = []
+            }
+            return (Array(state.typed.values), state.raw)
         }
-        for outlet in all { outlet.finish() }
-        let readers = mixed.withLock { readers in
-            defer { readers = [] }
-            return readers
-        }
-        for reader in readers { reader.fanOut.finish() }
+        for outlet in typed { outlet.finish() }
+        for reader in raw { reader.fanOut.finish() }
     }
 }
 
@@ -78,19 +131,26 @@ struct SDLNotificationObservation: Sendable {
     let cancel: @Sendable () -> Void
 }
 
-private protocol NotificationOutlet: Sendable {
-    func deliver(_ message: SDLIncomingRPC)
+private protocol TypedOutlet: Sendable {
+    var name: String { get }
+    /// Returns how many readers dropped their oldest notification.
+    func deliver(_ message: SDLIncomingRPC) -> Int
     func finish()
 }
 
-private final class TypedOutlet<N: SDLNotification>: NotificationOutlet {
-    let fanOut = StreamFanOut<N>(bufferLimit: 256)
+private final class TypedFanOut<N: SDLNotification>: TypedOutlet {
+    let fanOut: StreamFanOut<N>
+    var name: String { N.functionName }
 
-    func deliver(_ message: SDLIncomingRPC) {
+    init(bufferLimit: Int) {
+        fanOut = StreamFanOut<N>(bufferLimit: bufferLimit)
+    }
+
+    func deliver(_ message: SDLIncomingRPC) -> Int {
         guard fanOut.subscriberCount > 0,
               let notification = try? SDLJSON.decode(N.self, from: message.payload.json, policy: .lenient).value
-        else { return }
-        fanOut.yield(notification)
+        else { return 0 }
+        return fanOut.yield(notification)
     }
 
     func finish() { fanOut.finish() }

@@ -64,7 +64,8 @@ public actor SDLManager: Service {
     private let logger: Logger
     private let stateFanOut = StreamFanOut<State>(bufferLimit: 32, replaysLatest: true, initial: .stopped)
     private let statusBoard = HMIStatusBoard()
-    private let notificationHub = NotificationHub()
+    /// Notifications for the manager's whole life, across connections.
+    private let notificationHub: NotificationRouter
     /// What the app answers, by function ID; installed on every connection.
     private var requestHandlers: [UInt32: @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse] = [:]
     private var installedHandlers: [UInt32: SDLRequestHandlerToken] = [:]
@@ -76,6 +77,9 @@ public actor SDLManager: Service {
     /// What a `stop()` asks the run loop to do (unregister, close, cancel a back-off).
     private let stopActions: AsyncStream<ManagerLifecycle<SDLRPCClient>.StopAction>
     private let stopActionSink: AsyncStream<ManagerLifecycle<SDLRPCClient>.StopAction>.Continuation
+    /// The run's child tasks that sub-managers start on demand (listeners, the screen queue's
+    /// runner, clean-ups): they end with the run.
+    nonisolated let tasks = TaskScope()
     /// Per request type and head-unit version: whether the version gate has anything to check.
     private var gateNeeded: [String: Bool] = [:]
     /// The head unit's language after OnLanguageChange: the next registration asks for it.
@@ -126,6 +130,7 @@ public actor SDLManager: Service {
         self.resumeHash = configuration.resumeHash
         self.hashStore = hashStore
         self.lifecycle = Mutex(ManagerLifecycle(reconnectPolicy: configuration.reconnectPolicy))
+        self.notificationHub = NotificationRouter(logger: configuration.logger)
         (stopActions, stopActionSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.systemCapabilities = SDLSystemCapabilityManager(
             logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
@@ -188,6 +193,9 @@ public actor SDLManager: Service {
     }
 
     // MARK: State
+
+    /// The app's types, for sub-managers' checks.
+    var appTypes: [AppHMIType] { configuration.appTypes }
 
     /// Where the manager is now; `stateChanges()` follows it.
     public nonisolated var state: State { stateFanOut.latest ?? .stopped }
@@ -298,12 +306,16 @@ public actor SDLManager: Service {
             case loopEnded
             case stop(ManagerLifecycle<SDLRPCClient>.StopAction)
         }
-        let stopActions = self.stopActions
+        let (stopActions, tasks) = (self.stopActions, self.tasks)
         do {
             try await withThrowingTaskGroup(of: Event.self) { group in
                 group.addTask {
                     try await self.connectLoop()
                     return .loopEnded
+                }
+                group.addTask {
+                    await tasks.run()
+                    return .stop(.none)
                 }
                 group.addTask {
                     for await action in stopActions { return .stop(action) }
@@ -336,13 +348,8 @@ public actor SDLManager: Service {
     /// However the run ended (stop, a lost connection, a refusal), the sub-managers let go and
     /// every stream of this run ends.
     private func stopped(_ error: (any Error)?) async {
-        await systemCapabilities.stopped()
-        await vehicleData.managerStopped()
-        await buttons.managerStopped()
-        await appServices.managerStopped()
-        await screen.managerStopped()
-        await navigation.managerStopped()
-        await remoteControl.managerStopped()
+        tasks.finish()
+        for subManager in subManagers { await subManager.managerStopped() }
         notificationHub.finish()
         systemRequestFanOut.finish()
         stopActionSink.finish()
@@ -390,7 +397,6 @@ public actor SDLManager: Service {
         let hub = notificationHub
         // In read order, before the responses that follow them (see `tapNotifications`).
         client.tapNotifications { hub.deliver($0) }
-        let files = self.files
         let (http, logger) = (configuration.httpClient, logger)
         let tracker = SDLPermissionTracker(client: client, clock: configuration.session.clock)
         let capabilities = systemCapabilities
@@ -401,6 +407,8 @@ public actor SDLManager: Service {
             await client.close()
             return .closedByApp
         }
+        // This connection's child tasks that sub-managers start (renewals, polling).
+        let connectionTasks = TaskScope()
         return try await withThrowingTaskGroup(of: SDLCloseReason?.self) { group in
             group.addTask {
                 do {
@@ -410,12 +418,18 @@ public actor SDLManager: Service {
                     return reason
                 }
             }
+            group.addTask {
+                await connectionTasks.run()
+                return nil
+            }
             do {
                 // On a task of its own: the deep frames of decoding the registration are freed
                 // when it ends instead of staying with this long-lived task.
                 try await onOwnTask { try await self.register(session: session, client: client) }
             } catch {
                 await client.close()
+                // The connection's task scope ends only when cancelled.
+                group.cancelAll()
                 while let _ = try? await group.next() {}
                 if case .stopping = lifecycle.withLock({ $0.state }) { return .closedByApp }
                 throw error
@@ -445,7 +459,7 @@ public actor SDLManager: Service {
                 }
                 return nil
             }
-            try? await onOwnTask { await self.setUpManagers(client: client, session: session) }
+            try? await onOwnTask { await self.setUpManagers(client: client, session: session, tasks: connectionTasks) }
             // Ready only once the sub-managers run and this connection's first OnHMIStatus is in.
             let (firstStatus, firstStatusSeen) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             group.addTask {
@@ -458,12 +472,8 @@ public actor SDLManager: Service {
             }
             for await _ in firstStatus {
                 if transition({ $0.ready() }) {
-                    await vehicleData.connectionReady()
-                    await buttons.connectionReady()
-                    await appServices.connectionReady()
-                    await screen.connectionReady()
-                    await navigation.connectionReady()
-                    await remoteControl.connectionReady()
+                    let context = SDLConnectionContext(tasks: connectionTasks, rpcVersion: negotiatedRPCVersion, permissions: tracker)
+                    for subManager in subManagers { await subManager.connectionReady(context) }
                 }
                 break
             }
@@ -473,13 +483,17 @@ public actor SDLManager: Service {
                     reason = ended
                     // Nothing more can be fetched; requests in flight fail with the connection,
                     // and work for it (a policy server's slow answer) stops now, not at its timeout.
-                    await capabilities.disconnected()
-                    await files.disconnected()
+                    for subManager in subManagers { await subManager.connectionEnded() }
                     group.cancelAll()
                 }
             }
             return reason
         }
+    }
+
+    /// The sub-managers, in the order the run loop calls their hooks.
+    private nonisolated var subManagers: [any SDLSubManager] {
+        [systemCapabilities, files, vehicleData, buttons, appServices, screen, navigation, remoteControl]
     }
 
     /// Runs `work` on a child task. A task keeps the memory its deepest call needed until it
@@ -493,10 +507,10 @@ public actor SDLManager: Service {
     }
 
     /// The sub-managers' start on a new connection, before Ready.
-    private func setUpManagers(client: SDLRPCClient, session: SDLProtocolSession) async {
+    private func setUpManagers(client: SDLRPCClient, session: SDLProtocolSession, tasks: TaskScope) async {
         await installRequestHandlers(on: client)
         if let response = registerResponse {
-            await systemCapabilities.connected(client: client, registration: response, rpcVersion: negotiatedRPCVersion)
+            await systemCapabilities.connected(client: client, registration: response, rpcVersion: negotiatedRPCVersion, tasks: tasks)
         }
         await files.connected(client: client, mtu: await session.session?.mtu ?? SDLProtocolVersion.latest.defaultMTU, rpcVersion: negotiatedRPCVersion)
         await setAppIcon(client: client)
@@ -790,7 +804,7 @@ public actor SDLManager: Service {
 
     /// Notifications of several types as they came, in their order, across reconnections.
     nonisolated func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
-        notificationHub.subscribeRaw(functionIDs: functionIDs)
+        notificationHub.subscribeRaw(functionIDs: functionIDs, name: "notifications \(functionIDs.sorted())")
     }
 
     /// Calls `handler` with each notification of `functionIDs` as it is read, before the
@@ -804,7 +818,7 @@ public actor SDLManager: Service {
     /// Notifications of one type as they came, for keys the spec lacks.
     nonisolated func rawNotifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<SDLIncomingRPC> {
         guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
-        return notificationHub.subscribeRaw(functionIDs: [functionID])
+        return notificationHub.subscribeRaw(functionIDs: [functionID], name: N.functionName)
     }
 
     /// Requests of one type from the head unit (app services: GetAppServiceData,
@@ -824,7 +838,7 @@ public actor SDLManager: Service {
                 }
             }
         }
-        sink.onTermination = { _ in Task { await self.removeRequestHandler(functionID: functionID) } }
+        sink.onTermination = { _ in self.tasks.spawn { await self.removeRequestHandler(functionID: functionID) } }
         return stream
     }
 

@@ -60,13 +60,14 @@ public struct SDLDestination: Sendable {
 /// The car's navigation: send it a destination, read the route's waypoints, follow them as they
 /// change. All three are OEM-restricted: the navigation capability (`sendLocationEnabled`,
 /// `getWayPointsEnabled`) and the policy are checked before anything is sent.
-public actor SDLNavigationManager {
+public actor SDLNavigationManager: SDLSubManager {
     let link = ManagerLink()
     private let logger: Logger
     private var readers: [Int: AsyncStream<[LocationDetails]>.Continuation] = [:]
     private var nextReader = 0
     private var subscribed = false
-    private var listener: Task<Void, Never>?
+    /// Whether the waypoint listener runs (a child of the manager's run, started on first use).
+    private var listening = false
 
     init(logger: Logger) {
         self.logger = logger
@@ -108,7 +109,11 @@ public actor SDLNavigationManager {
         nextReader += 1
         let id = nextReader
         readers[id] = continuation
-        continuation.onTermination = { [weak self] _ in Task { await self?.readerLeft(id) } }
+        let link = self.link
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            link.spawn { await self.readerLeft(id) }
+        }
         if !subscribed {
             do {
                 try await subscribe(manager)
@@ -136,9 +141,9 @@ public actor SDLNavigationManager {
     }
 
     private func startListening(_ manager: SDLManager) {
-        guard listener == nil else { return }
+        guard !listening else { return }
         let changes = manager.notifications(OnWayPointChange.self)
-        listener = Task { [weak self] in
+        listening = link.spawn { [weak self] in
             for await change in changes { await self?.deliver(change.wayPoints) }
         }
     }
@@ -161,24 +166,23 @@ public actor SDLNavigationManager {
 
     // MARK: Connections
 
-    func connectionReady() {
+    func connectionReady(_ connection: SDLConnectionContext) {
         guard !readers.isEmpty, let manager = link.manager else {
             subscribed = false
             return
         }
         subscribed = false
-        Task {
+        connection.tasks.spawn {
             do {
-                try await subscribe(manager)
+                try await self.subscribe(manager)
             } catch {
-                logger.warning("could not renew the waypoint subscription", metadata: ["error": "\(error)"])
+                self.logger.warning("could not renew the waypoint subscription", metadata: ["error": "\(error)"])
             }
         }
     }
 
     func managerStopped() {
-        listener?.cancel()
-        listener = nil
+        listening = false
         subscribed = false
         let ending = readers
         readers = [:]

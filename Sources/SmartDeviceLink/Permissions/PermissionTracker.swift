@@ -27,6 +27,9 @@ public actor SDLPermissionTracker {
     private var finished = false
     private let statuses: AsyncStream<OnHMIStatus>
     private let changes: AsyncStream<OnPermissionsChange>
+    /// Clean-ups asked for outside the actor (a reader left, a waiter was cancelled), run as
+    /// children of `run()`.
+    private nonisolated let cleanups = TaskScope()
     /// The connection's clock, for `waitUntilAllowed(_:timeout:)`.
     private let clock: SDLClock
 
@@ -43,13 +46,18 @@ public actor SDLPermissionTracker {
     public func run() async {
         let statuses = self.statuses
         let changes = self.changes
+        let cleanups = self.cleanups
         await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await status in statuses where status.windowID == nil || status.windowID == 0 { await self.update(status) }
+            group.addTask { await cleanups.run() }
+            await withTaskGroup(of: Void.self) { readers in
+                readers.addTask {
+                    for await status in statuses where status.windowID == nil || status.windowID == 0 { await self.update(status) }
+                }
+                readers.addTask {
+                    for await change in changes { await self.update(change) }
+                }
             }
-            group.addTask {
-                for await change in changes { await self.update(change) }
-            }
+            cleanups.finish()
         }
         finished = true
         for waiter in waiters.values { waiter.continuation.resume(returning: false) }
@@ -122,7 +130,8 @@ public actor SDLPermissionTracker {
         nextObserverID += 1
         let id = nextObserverID
         observers[id] = Observer(rpcs: rpcs, kind: kind, continuation: continuation, last: nil)
-        continuation.onTermination = { _ in Task { await self.removeObserver(id) } }
+        let cleanups = self.cleanups
+        continuation.onTermination = { _ in cleanups.spawn { await self.removeObserver(id) } }
         notifyObservers()
         return stream
     }
@@ -155,7 +164,7 @@ public actor SDLPermissionTracker {
                 waiters[id] = (rpc, continuation)
             }
         } onCancel: {
-            Task { await self.cancelWaiter(id) }
+            self.cleanups.spawn { await self.cancelWaiter(id) }
         }
     }
 

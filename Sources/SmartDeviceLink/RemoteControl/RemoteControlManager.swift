@@ -31,7 +31,7 @@ public struct SDLRemoteControlModule: Sendable, Hashable {
 ///   `consentDenied` and nothing is set.
 /// - Subscriptions read OnInteriorVehicleData from before the subscribing request, and are
 ///   renewed after a reconnection.
-public actor SDLRemoteControlManager {
+public actor SDLRemoteControlManager: SDLSubManager {
     let link = ManagerLink()
     private let logger: Logger
     /// The user's seat; the driver's until set.
@@ -39,7 +39,8 @@ public actor SDLRemoteControlManager {
     private var consents: [ModuleKey: Bool] = [:]
     private var readers: [ModuleKey: [Int: AsyncStream<ModuleData>.Continuation]] = [:]
     private var nextReader = 0
-    private var listener: Task<Void, Never>?
+    /// Whether the module-data listener runs (a child of the manager's run, started on first use).
+    private var listening = false
 
     struct ModuleKey: Hashable {
         let type: ModuleType
@@ -115,7 +116,11 @@ public actor SDLRemoteControlManager {
         let id = nextReader
         let first = readers[key, default: [:]].isEmpty
         readers[key, default: [:]][id] = continuation
-        continuation.onTermination = { [weak self] _ in Task { await self?.readerLeft(key, id) } }
+        let link = self.link
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            link.spawn { await self.readerLeft(key, id) }
+        }
         do {
             if first {
                 let response = try await manager.feature(GetInteriorVehicleData(moduleType: type, moduleId: moduleID, subscribe: true))
@@ -138,9 +143,9 @@ public actor SDLRemoteControlManager {
     }
 
     private func startListening(_ manager: SDLManager) {
-        guard listener == nil else { return }
+        guard !listening else { return }
         let changes = manager.notifications(OnInteriorVehicleData.self)
-        listener = Task { [weak self] in
+        listening = link.spawn { [weak self] in
             for await change in changes { await self?.deliver(change.moduleData) }
         }
     }
@@ -241,26 +246,25 @@ public actor SDLRemoteControlManager {
 
     // MARK: Connections
 
-    func connectionReady() {
+    func connectionReady(_ connection: SDLConnectionContext) {
         consents = [:]
         guard let manager = link.manager else { return }
         let keys = readers.filter { !$0.value.isEmpty }.map(\.key)
         guard !keys.isEmpty else { return }
-        Task {
+        connection.tasks.spawn {
             for key in keys {
                 do {
                     let response = try await manager.feature(GetInteriorVehicleData(moduleType: key.type, moduleId: key.id, subscribe: true))
-                    if let data = response.moduleData { deliver(data) }
+                    if let data = response.moduleData { await self.deliver(data) }
                 } catch {
-                    logger.warning("could not renew a remote-control subscription", metadata: ["module": "\(key.type.rawValue) \(key.id ?? "")", "error": "\(error)"])
+                    self.logger.warning("could not renew a remote-control subscription", metadata: ["module": "\(key.type.rawValue) \(key.id ?? "")", "error": "\(error)"])
                 }
             }
         }
     }
 
     func managerStopped() {
-        listener?.cancel()
-        listener = nil
+        listening = false
         consents = [:]
         let ending = readers.values.flatMap(\.values)
         readers = [:]

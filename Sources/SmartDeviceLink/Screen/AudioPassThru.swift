@@ -182,6 +182,8 @@ extension SDLScreenManager {
         }
         let job = AudioPassThruJob(options: options, format: format)
         let id = nextOperationID()
+        // Unstructured by design: the app holds the capture (chunks, `end()`, `result()`) of a
+        // recording that runs on its behalf, like a task it would start itself.
         let outcome = Task { () async throws -> SDLAudioPassThruEnd in
             // However it ends (dropped from the queue included), the chunks end with it.
             defer { job.sink.finish() }

@@ -172,7 +172,7 @@ extension SDLScreenManager {
             return try await withTaskCancellationHandler {
                 try await enqueue(work, id: id)
             } onCancel: {
-                Task { await self.cancelInteraction(id) }
+                self.link.spawn { await self.cancelInteraction(id) }
             }
         } catch let error as SDLScreenError {
             throw error
@@ -294,7 +294,7 @@ extension SDLScreenManager {
     func cancelInteraction(_ id: Int) async {
         if let index = queue.firstIndex(where: { $0.id == id }) {
             let pending = queue.remove(at: index)
-            pending.continuation.resume(returning: pending.cancelledOutcome)
+            pending.continuation?.resume(returning: pending.cancelledOutcome)
             return
         }
         guard runningID == id, let manager = link.manager else { return }

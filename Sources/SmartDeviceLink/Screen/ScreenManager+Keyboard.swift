@@ -69,23 +69,30 @@ extension SDLScreenManager {
         // Autocomplete as the driver types, while the interaction is up.
         let inputs = manager.notifications(OnKeyboardInput.self)
         let shown = properties
-        let follower: Task<Void, Never>? = keyboard.autocomplete.map { autocomplete in
-            Task {
-                for await input in inputs where input.event == .keypress {
-                    let suggestions = await autocomplete(input.data ?? "")
-                    var updated = shown
-                    updated.autoCompleteList = suggestions
-                    _ = try? await manager.send(SetGlobalProperties(keyboardProperties: updated))
+        // The follower is a child of this presentation: it ends with the interaction.
+        let result = await withTaskGroup(of: Void.self) { group -> Result<InteractionAnswer, SDLScreenError> in
+            if let autocomplete = keyboard.autocomplete {
+                group.addTask {
+                    for await input in inputs where input.event == .keypress {
+                        let suggestions = await autocomplete(input.data ?? "")
+                        var updated = shown
+                        updated.autoCompleteList = suggestions
+                        _ = try? await manager.send(SetGlobalProperties(keyboardProperties: updated))
+                    }
                 }
             }
+            defer { group.cancelAll() }
+            do throws(SDLScreenError) {
+                return .success(try await runInteraction(manager) { cancelID in
+                    PerformInteraction(
+                        initialText: keyboard.initialText, interactionMode: .manualOnly, interactionChoiceSetIDList: [],
+                        timeout: keyboard.timeout.map(Self.milliseconds), interactionLayout: .keyboard, cancelID: cancelID)
+                })
+            } catch {
+                return .failure(error)
+            }
         }
-        defer { follower?.cancel() }
-
-        let answer = try await runInteraction(manager) { cancelID in
-            PerformInteraction(
-                initialText: keyboard.initialText, interactionMode: .manualOnly, interactionChoiceSetIDList: [],
-                timeout: keyboard.timeout.map(Self.milliseconds), interactionLayout: .keyboard, cancelID: cancelID)
-        }
+        let answer = try result.get()
         let response: PerformInteractionResponse
         switch answer {
         case .timedOut: return .timedOut

@@ -204,9 +204,9 @@ extension SDLScreenManager {
     // MARK: Selections
 
     private func startCommandListener(_ manager: SDLManager) {
-        guard commandListener == nil, let commandID = OnCommand.wireFunctionID else { return }
+        guard !listeningForCommands, let commandID = OnCommand.wireFunctionID else { return }
         let commands = manager.rawNotifications(functionIDs: [commandID])
-        commandListener = Task { [weak self] in
+        listeningForCommands = link.spawn { [weak self] in
             for await message in commands {
                 guard let command = try? SDLJSON.decode(OnCommand.self, from: message.payload.json, policy: .lenient).value else { continue }
                 await self?.selected(command)
@@ -234,14 +234,10 @@ extension SDLScreenManager {
     func menuConnectionReady() {
         sentMenu = []
         sentVoiceCommands = []
-        if !menuCells.isEmpty { Task { _ = try? await self.enqueue(.menu) } }
-        if !voiceCommandList.isEmpty { Task { _ = try? await self.enqueue(.voiceCommands) } }
-        if menuConfigurationValue != SDLMenuConfiguration() { Task { _ = try? await self.enqueue(.menuConfiguration) } }
     }
 
     func menuStopped() {
-        commandListener?.cancel()
-        commandListener = nil
+        listeningForCommands = false
         menuCells = []
         sentMenu = []
         voiceCommandList = []

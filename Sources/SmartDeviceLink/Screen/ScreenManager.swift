@@ -23,7 +23,7 @@ import SDLRuntime
 ///     $0.primaryGraphic = albumArt
 /// }
 /// ```
-public actor SDLScreenManager {
+public actor SDLScreenManager: SDLSubManager {
     let link = ManagerLink()
     let logger: Logger
 
@@ -88,7 +88,8 @@ public actor SDLScreenManager {
     struct Pending {
         let id: Int
         let work: Work
-        let continuation: CheckedContinuation<Outcome, any Error>
+        /// Who waits for the outcome; nil for the manager's own re-sends after a reconnection.
+        let continuation: CheckedContinuation<Outcome, any Error>?
 
         var isTextAndGraphics: Bool { work.isTextAndGraphics }
         var isSoftButtons: Bool { work.isSoftButtons }
@@ -117,7 +118,8 @@ public actor SDLScreenManager {
     /// Popup soft-button IDs: 2000 up, apart from the main screen's.
     var nextPopupButtonID = 2_000
     private var pressReaders: [String: [Int: AsyncStream<OnButtonPress>.Continuation]] = [:]
-    private var pressListener: Task<Void, Never>?
+    /// Whether the soft-button press listener runs (a child of the manager's run).
+    private var listeningForPresses = false
     // Menu state, used by ScreenManager+Menu.swift.
     var menuCells: [SDLMenuCell] = []
     var sentMenu: [SentMenuCell] = []
@@ -125,7 +127,8 @@ public actor SDLScreenManager {
     var sentVoiceCommands: [(command: SDLVoiceCommand, id: Int)] = []
     var menuConfigurationValue = SDLMenuConfiguration()
     var nextCommandID = 1
-    var commandListener: Task<Void, Never>?
+    /// Whether the OnCommand listener runs (a child of the manager's run).
+    var listeningForCommands = false
     // Choice-set state, used by ScreenManager+Choices.swift.
     var preloadedChoices: [SDLChoiceCell: Int] = [:]
     var nextChoiceID = 1
@@ -133,7 +136,8 @@ public actor SDLScreenManager {
     var presented: (cancelID: Int, functionID: UInt32)?
     var nextCancelID = 0
     var nextID = 0
-    private var runner: Task<Void, Never>?
+    /// Whether the queue's runner runs (a child of the manager's run, while there is work).
+    private var runnerActive = false
     private var generation = 0
 
     init(logger: Logger) {
@@ -194,7 +198,11 @@ public actor SDLScreenManager {
         let (stream, continuation) = AsyncStream<OnButtonPress>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = nextOperationID()
         pressReaders[name, default: [:]][id] = continuation
-        continuation.onTermination = { [weak self] _ in Task { await self?.removePressReader(name, id) } }
+        let link = self.link
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            link.spawn { await self.removePressReader(name, id) }
+        }
         return stream
     }
 
@@ -203,9 +211,9 @@ public actor SDLScreenManager {
     }
 
     private func startPressListener(_ manager: SDLManager) {
-        guard pressListener == nil, let pressID = OnButtonPress.wireFunctionID else { return }
+        guard !listeningForPresses, let pressID = OnButtonPress.wireFunctionID else { return }
         let presses = manager.rawNotifications(functionIDs: [pressID])
-        pressListener = Task { [weak self] in
+        listeningForPresses = link.spawn { [weak self] in
             for await message in presses {
                 guard let press = try? SDLJSON.decode(OnButtonPress.self, from: message.payload.json, policy: .lenient).value,
                       press.buttonName == .customButton, let id = press.customButtonID
@@ -278,7 +286,7 @@ public actor SDLScreenManager {
             return try await withCheckedThrowingContinuation { continuation in
                 // A queued operation of the same kind is superseded: this one carries its changes.
                 for (index, pending) in queue.enumerated().reversed() where work.supersedes(pending.work) {
-                    queue.remove(at: index).continuation.resume(returning: .superseded)
+                    queue.remove(at: index).continuation?.resume(returning: .superseded)
                 }
                 queue.append(Pending(id: id, work: work, continuation: continuation))
                 startRunner()
@@ -290,25 +298,37 @@ public actor SDLScreenManager {
         }
     }
 
-    private func startRunner() {
-        guard runner == nil else { return }
-        let run = generation
-        runner = Task {
-            while run == generation, !queue.isEmpty {
-                guard await waitUntilShowable(), run == generation, !queue.isEmpty else { break }
-                let pending = queue.removeFirst()
-                runningID = pending.id
-                runningWork = pending.work
-                do {
-                    pending.continuation.resume(returning: try await perform(pending.work))
-                } catch {
-                    pending.continuation.resume(throwing: error)
-                }
-                runningID = nil
-                runningWork = nil
-            }
-            if run == generation { runner = nil }
+    /// Queues the manager's own re-send of `work` (after a reconnection): nobody waits for it.
+    private func enqueueResend(_ work: Work) {
+        for (index, pending) in queue.enumerated().reversed() where work.supersedes(pending.work) {
+            queue.remove(at: index).continuation?.resume(returning: .superseded)
         }
+        queue.append(Pending(id: nextOperationID(), work: work, continuation: nil))
+    }
+
+    private func startRunner() {
+        guard !runnerActive else { return }
+        let run = generation
+        runnerActive = link.spawn { await self.runQueue(run) }
+    }
+
+    /// Performs the queued operations one at a time until the queue is empty or the run ends.
+    private func runQueue(_ run: Int) async {
+        while run == generation, !queue.isEmpty {
+            guard await waitUntilShowable(), run == generation, !queue.isEmpty else { break }
+            let pending = queue.removeFirst()
+            runningID = pending.id
+            runningWork = pending.work
+            do {
+                let outcome = try await perform(pending.work)
+                pending.continuation?.resume(returning: outcome)
+            } catch {
+                pending.continuation?.resume(throwing: error)
+            }
+            runningID = nil
+            runningWork = nil
+        }
+        if run == generation { runnerActive = false }
     }
 
     /// Waits until the app may change its screen: not NONE, Show allowed, the window known.
@@ -500,15 +520,18 @@ public actor SDLScreenManager {
 
     /// A new connection's screen is blank: send the app's content again (unless a queued update
     /// will), and let waiting operations run.
-    func connectionReady() {
+    func connectionReady(_ connection: SDLConnectionContext) {
         shownContent = SDLScreenContent()
         shownSoftButtons = nil
         if content != SDLScreenContent(), !queue.contains(where: \.isTextAndGraphics) {
-            Task { _ = try? await self.enqueue(.textAndGraphics) }
+            enqueueResend(.textAndGraphics)
         }
         if !softButtonBoard.buttons.isEmpty, !queue.contains(where: \.isSoftButtons) {
-            Task { _ = try? await self.enqueue(.softButtons) }
+            enqueueResend(.softButtons)
         }
+        if !menuCells.isEmpty { enqueueResend(.menu) }
+        if !voiceCommandList.isEmpty { enqueueResend(.voiceCommands) }
+        if menuConfigurationValue != SDLMenuConfiguration() { enqueueResend(.menuConfiguration) }
         menuConnectionReady()
         preloadedChoices = [:]
         startRunner()
@@ -516,17 +539,15 @@ public actor SDLScreenManager {
 
     func managerStopped() {
         generation += 1
-        runner?.cancel()
-        runner = nil
-        for pending in queue { pending.continuation.resume(throwing: SDLScreenError.stopped) }
+        runnerActive = false
+        for pending in queue { pending.continuation?.resume(throwing: SDLScreenError.stopped) }
         choicesStopped()
         queue = []
         content = SDLScreenContent()
         shownContent = SDLScreenContent()
         softButtonBoard = SoftButtonBoard()
         shownSoftButtons = nil
-        pressListener?.cancel()
-        pressListener = nil
+        listeningForPresses = false
         for reader in pressReaders.values.flatMap(\.values) { reader.finish() }
         pressReaders = [:]
         menuStopped()

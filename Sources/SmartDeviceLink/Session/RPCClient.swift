@@ -331,6 +331,8 @@ public actor SDLRPCClient {
                 }
             }
         } onCancel: {
+            // Unstructured: onCancel runs synchronously outside the actor; this short hop fails the
+            // one request (the client's run may be gone, so its group cannot take it).
             Task { await self.complete(correlationID, .failure(SDLRPCError.cancelled(function: functionName))) }
         }
     }
@@ -399,20 +401,18 @@ public actor SDLRPCClient {
     /// `notificationBufferLimit` unread ones; a reader that falls further behind loses the oldest.
     public nonisolated func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> {
         guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
-        return router.subscribe(functionID: functionID, name: N.functionName) { message in
-            try? SDLJSON.decode(N.self, from: message.payload.json, policy: .lenient).value
-        }
+        return router.subscribe(N.self, functionID: functionID)
     }
 
     /// Notifications of one type as they came (JSON and bulk data undecoded).
     public nonisolated func rawNotifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<SDLIncomingRPC> {
         guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
-        return router.subscribe(functionID: functionID, name: N.functionName) { $0 }
+        return router.subscribeRaw(functionIDs: [functionID], name: N.functionName)
     }
 
     /// Every notification, undecoded, with the same buffering as `notifications(_:)`.
     public nonisolated func allNotifications() -> AsyncStream<SDLIncomingRPC> {
-        router.subscribe(functionID: nil, name: "notification") { $0 }
+        router.subscribeRaw(functionIDs: nil, name: "notification")
     }
 
     /// Calls `handler` with every notification as it is read, before any later message (a
@@ -420,7 +420,7 @@ public actor SDLRPCClient {
     /// response (soft-button presses before an Alert's answer, audio chunks before
     /// PerformAudioPassThru's) relies on this order. `handler` must not block.
     nonisolated func tapNotifications(_ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) {
-        router.tap(handler)
+        _ = router.observe(functionIDs: nil, handler)
     }
 
     // MARK: Requests from the head unit
@@ -540,102 +540,6 @@ public actor SDLRPCClient {
         default:
             logger.warning("ignored an RPC of unknown type", metadata: ["rpcType": "\(message.payload.rpcType)"])
         }
-    }
-}
-
-/// Notification subscribers by function ID, safe to subscribe and unsubscribe from any task.
-private final class NotificationRouter: Sendable {
-    private struct Subscriber {
-        /// True when the reader's buffer was full and its oldest element was dropped.
-        var deliver: @Sendable (SDLIncomingRPC) -> Bool
-        var finish: @Sendable () -> Void
-        var name: String
-    }
-
-    private struct State {
-        var byFunction: [UInt32: [Int: Subscriber]] = [:]
-        var all: [Int: Subscriber] = [:]
-        var nextID = 0
-        var finished = false
-    }
-
-    private let state = Mutex(State())
-    private let bufferLimit: Int
-    private let logger: Logger
-
-    init(bufferLimit: Int, logger: Logger) {
-        self.bufferLimit = bufferLimit
-        self.logger = logger
-    }
-
-    func subscribe<Element: Sendable>(
-        functionID: UInt32?, name: String, decode: @escaping @Sendable (SDLIncomingRPC) -> Element?
-    ) -> AsyncStream<Element> {
-        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(bufferLimit))
-        let subscriber = Subscriber(
-            deliver: { message in
-                guard let element = decode(message) else { return false }
-                if case .dropped = continuation.yield(element) { return true }
-                return false
-            },
-            finish: { continuation.finish() }, name: name)
-        let id: Int? = state.withLock { state in
-            guard !state.finished else { return nil }
-            state.nextID += 1
-            if let functionID {
-                state.byFunction[functionID, default: [:]][state.nextID] = subscriber
-            } else {
-                state.all[state.nextID] = subscriber
-            }
-            return state.nextID
-        }
-        guard let id else {
-            continuation.finish()
-            return stream
-        }
-        continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { state in
-                if let functionID {
-                    state.byFunction[functionID]?[id] = nil
-                } else {
-                    state.all[id] = nil
-                }
-            }
-        }
-        return stream
-    }
-
-    /// A synchronous reader of every notification, for the client's life.
-    func tap(_ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) {
-        let subscriber = Subscriber(deliver: { handler($0); return false }, finish: {}, name: "tap")
-        state.withLock { state in
-            guard !state.finished else { return }
-            state.nextID += 1
-            state.all[state.nextID] = subscriber
-        }
-    }
-
-    func deliver(_ message: SDLIncomingRPC) {
-        let subscribers = state.withLock { state -> [Subscriber] in
-            Array(state.byFunction[message.payload.functionID]?.values ?? [:].values) + Array(state.all.values)
-        }
-        for subscriber in subscribers {
-            if subscriber.deliver(message) {
-                logger.warning("a notification reader fell behind; dropped its oldest notification", metadata: ["stream": "\(subscriber.name)"])
-            }
-        }
-    }
-
-    func finish() {
-        let subscribers = state.withLock { state -> [Subscriber] in
-            state.finished = true
-            defer {
-                state.byFunction.removeAll()
-                state.all.removeAll()
-            }
-            return state.byFunction.values.flatMap(\.values) + Array(state.all.values)
-        }
-        for subscriber in subscribers { subscriber.finish() }
     }
 }
 

@@ -19,7 +19,7 @@ import SDLRuntime
 /// permissions of the latest OnPermissionsChange; GetVehicleData is paced to the head unit's
 /// limit of 5 per second, so bursts wait instead of being REJECTED. Subscriptions are
 /// remembered and renewed after a reconnection once the head unit allows them again.
-public actor SDLVehicleDataManager {
+public actor SDLVehicleDataManager: SDLSubManager {
     /// GetVehicleData requests allowed per second: SDL Core answers the 6th within one second
     /// with REJECTED.
     public static let getLimitPerSecond = 5
@@ -31,7 +31,6 @@ public actor SDLVehicleDataManager {
     private var recentGets: [Duration] = []
     /// The items the app is subscribed to (spec and custom names): renewed on reconnection.
     public private(set) var subscribedItems: Set<String> = []
-    private var restoring: Task<Void, Never>?
     /// Counts manager runs: an answer that arrives after a stop does not touch the next run.
     private var generation = 0
 
@@ -50,36 +49,24 @@ public actor SDLVehicleDataManager {
         return manager.notifications(OnVehicleData.self)
     }
 
-    /// The values of one item as they arrive (notifications without it are skipped).
-    public nonisolated func updates<Value: Sendable>(of item: KeyPath<OnVehicleData, Value?> & Sendable) -> AsyncStream<Value> {
-        let all = updates()
-        let (stream, sink) = AsyncStream<Value>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let task = Task {
-            for await update in all {
-                if let value = update[keyPath: item] { sink.yield(value) }
-            }
-            sink.finish()
-        }
-        sink.onTermination = { _ in task.cancel() }
-        return stream
+    /// The values of one item as they arrive (notifications without it are skipped). A lazy view
+    /// of `updates()` (same buffering: the newest 256 unread), with no task of its own.
+    public nonisolated func updates<Value: Sendable>(
+        of item: KeyPath<OnVehicleData, Value?> & Sendable
+    ) -> AsyncCompactMapSequence<AsyncStream<OnVehicleData>, Value> {
+        updates().compactMap { $0[keyPath: item] }
     }
 
     /// The raw JSON values of OEM custom items (by name) as they arrive.
-    public nonisolated func customUpdates() -> AsyncStream<[String: SDLJSONValue]> {
-        guard let manager = link.manager else { return AsyncStream { $0.finish() } }
-        let raw = manager.rawNotifications(OnVehicleData.self)
+    /// A lazy view of the raw notifications (the newest 256 unread are kept), with no task of its own.
+    public nonisolated func customUpdates() -> AsyncCompactMapSequence<AsyncStream<SDLIncomingRPC>, [String: SDLJSONValue]> {
+        let raw = link.manager?.rawNotifications(OnVehicleData.self) ?? AsyncStream { $0.finish() }
         let known = Set(OnVehicleData.structInfo.parameters.map(\.name))
-        let (stream, sink) = AsyncStream<[String: SDLJSONValue]>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let task = Task {
-            for await message in raw {
-                guard case .object(let members)? = try? SDLJSONValue(parsing: message.payload.json) else { continue }
-                let custom = members.filter { !known.contains($0.key) }
-                if !custom.isEmpty { sink.yield(Dictionary(custom.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })) }
-            }
-            sink.finish()
+        return raw.compactMap { message in
+            guard case .object(let members)? = try? SDLJSONValue(parsing: message.payload.json) else { return nil }
+            let custom = members.filter { !known.contains($0.key) }
+            return custom.isEmpty ? nil : Dictionary(custom.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
         }
-        sink.onTermination = { _ in task.cancel() }
-        return stream
     }
 
     // MARK: One-time readings
@@ -172,11 +159,14 @@ public actor SDLVehicleDataManager {
     /// A new connection is Ready: renew the subscriptions once the head unit allows them (after
     /// its policy update on SDL Core); with resumption they are already there, and
     /// DATA_ALREADY_SUBSCRIBED counts as renewed.
-    func connectionReady() {
-        restoring?.cancel()
-        guard !subscribedItems.isEmpty, let manager = link.manager else { return }
-        restoring = Task {
-            guard let permissions = await manager.permissions else { return }
+    func connectionReady(_ connection: SDLConnectionContext) {
+        guard !subscribedItems.isEmpty, let manager = link.manager, let permissions = connection.permissions else { return }
+        // On the connection's scope: a drop ends the renewal with the connection.
+        connection.tasks.spawn { await self.renewSubscriptions(manager: manager, permissions: permissions) }
+    }
+
+    private func renewSubscriptions(manager: SDLManager, permissions: SDLPermissionTracker) async {
+        do {
             // Renew what is allowed once SubscribeVehicleData is; the rest is logged.
             var allowed: [String] = []
             for await states in await permissions.observe(["SubscribeVehicleData"]) {
@@ -205,8 +195,6 @@ public actor SDLVehicleDataManager {
     /// A stopped manager starts afresh: nothing to renew.
     func managerStopped() {
         generation += 1
-        restoring?.cancel()
-        restoring = nil
         subscribedItems = []
         recentGets = []
     }

@@ -39,6 +39,14 @@ enum GettingStartedExamples {
     }
 }
 
+enum ImportingExamples {
+    static func qualified() {
+        let icon = SDLRPC.Image(value: "0x11", imageType: .static)
+        let alert = SDLRPC.Alert(alertText1: "Low fuel")
+        _ = (icon, alert)
+    }
+}
+
 enum LifecycleExamples {
     static func states(manager: SDLManager) async {
         for await state in manager.stateChanges() {

@@ -1,0 +1,62 @@
+import SDLProtocol
+import SDLRPC
+
+/// Child tasks started from anywhere (an actor method, a stream's termination handler) but owned
+/// by a structured parent: `run()` adds each to its task group, so they end when the scope's
+/// owner ends (the manager's run, or one connection) and the owner waits for them. This is how
+/// sub-managers' listeners, renewals and queue runners stay children of the run loop.
+///
+/// Work spawned into a scope must end when its task is cancelled (streams end, sleeps throw,
+/// requests fail), or the owner waits for it.
+final class TaskScope: Sendable {
+    typealias Job = @Sendable () async -> Void
+    private let jobs: AsyncStream<Job>
+    private let sink: AsyncStream<Job>.Continuation
+
+    init() {
+        (jobs, sink) = AsyncStream.makeStream()
+    }
+
+    /// Runs `work` as a child of the scope. False, and `work` never runs, once the scope has ended.
+    @discardableResult
+    func spawn(_ work: @escaping Job) -> Bool {
+        if case .enqueued = sink.yield(work) { return true }
+        return false
+    }
+
+    /// Runs the spawned work until the calling task is cancelled or `finish()` is called, then
+    /// waits for it (cancelled with the calling task). Later spawns are refused.
+    func run() async {
+        await withDiscardingTaskGroup { group in
+            for await job in jobs { group.addTask(operation: job) }
+        }
+        sink.finish()
+    }
+
+    /// Takes no more work; `run()` returns once the work under way has ended.
+    func finish() {
+        sink.finish()
+    }
+}
+
+/// What a sub-manager is given when a connection becomes Ready.
+struct SDLConnectionContext: Sendable {
+    /// Work for this connection only (renewing subscriptions...): cancelled when it ends.
+    let tasks: TaskScope
+    /// The head unit's RPC version on this connection.
+    let rpcVersion: SDLSpecVersion
+    /// The connection's permissions (SDL Core refuses subscriptions in NONE, for one).
+    let permissions: SDLPermissionTracker?
+}
+
+/// A sub-manager as the manager's run loop drives it: one set of hooks for all of them, called
+/// in order by the run loop, instead of one differently named hook per sub-manager. No default
+/// implementations: a sub-manager's synchronous hook must not lose to a silent async default.
+protocol SDLSubManager: Actor {
+    /// A connection is Ready: renew what the app had on the head unit, on `connection.tasks`.
+    func connectionReady(_ connection: SDLConnectionContext) async
+    /// The connection ended (requests in flight fail with it).
+    func connectionEnded() async
+    /// The manager stopped: every stream of the sub-manager ends, its state goes.
+    func managerStopped() async
+}

@@ -1,0 +1,180 @@
+import Logging
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import SDLTestSupport
+@testable import SmartDeviceLink
+import Synchronization
+import Testing
+
+/// A sub-manager context with no manager behind it: records what is sent, answers SUCCESS (or
+/// what a test sets), and delivers notifications a test pushes. Its child tasks run in a scope
+/// the test owns, so they end with the test.
+final class FakeSubManagerContext: SDLSubManagerContext {
+    let tasks = TaskScope()
+    private let appTypesValue: Set<AppHMIType>
+    private let version: SDLSpecVersion
+    private let window: WindowCapability?
+    private struct State {
+        var sent: [String] = []
+        var readers: [(ids: Set<UInt32>, sink: AsyncStream<SDLIncomingRPC>.Continuation)] = []
+        var resultCodes: [String: SDLResult] = [:]
+    }
+    private let state = Mutex(State())
+
+    init(appTypes: Set<AppHMIType> = [.media], rpcVersion: SDLSpecVersion = .version(8, 0), presets: Int? = 8) {
+        appTypesValue = appTypes
+        version = rpcVersion
+        window = presets.map { WindowCapability(numCustomPresetsAvailable: $0) }
+    }
+
+    /// "SubscribeButton OK"-style lines, in order.
+    var sent: [String] { state.withLock { $0.sent } }
+
+    /// The head unit's answer to the next `function` requests.
+    func answer(_ function: String, with result: SDLResult) {
+        state.withLock { $0.resultCodes[function] = result }
+    }
+
+    /// Delivers a notification to the readers of its function ID.
+    func deliver<N: SDLNotification>(_ notification: N) throws {
+        let rpc = SDLIncomingRPC(payload: SDLRPCPayload(rpcType: .notification, functionID: N.wireFunctionID ?? 0, json: try SDLJSON.encode(notification)))
+        for reader in state.withLock({ $0.readers }) where reader.ids.contains(rpc.payload.functionID) { reader.sink.yield(rpc) }
+    }
+
+    var appTypes: Set<AppHMIType> { get async { appTypesValue } }
+    func rpcVersion() async -> SDLSpecVersion { version }
+    func mainWindowCapability() async -> WindowCapability? { window }
+
+    func send<R: SDLRequest>(_ request: R) async throws -> R.Response {
+        var line = R.functionName
+        if case .object(let members) = try SDLJSONValue(parsing: SDLJSON.encode(request)), let name = members.first(where: { $0.key == "buttonName" }) {
+            if case .string(let value) = name.value { line += " \(value)" }
+        }
+        let code = state.withLock { state in
+            state.sent.append(line)
+            return state.resultCodes[R.functionName] ?? .success
+        }
+        let success = code == .success || code == .warnings
+        return try SDLJSON.decode(R.Response.self, from: Array(#"{"success":\#(success),"resultCode":"\#(code.rawValue)"}"#.utf8)).value
+    }
+
+    func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
+        let (stream, sink) = AsyncStream<SDLIncomingRPC>.makeStream()
+        state.withLock { $0.readers.append((functionIDs, sink)) }
+        return stream
+    }
+
+    @discardableResult
+    func spawn(_ work: @escaping @Sendable () async -> Void) -> Bool { tasks.spawn(work) }
+
+    /// Runs `body` while the context's child tasks run; they are cancelled afterwards.
+    func running(_ body: () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await self.tasks.run() }
+            defer { group.cancelAll() }
+            try await body()
+        }
+    }
+}
+
+/// The button manager against a fake context: the guide's rules, one subscription per button,
+/// presses to every observer, renewal on a new connection. No emulator, no socket.
+@Suite(.timeLimit(.minutes(1)))
+struct ButtonManagerUnitTests {
+    static func buttons(_ context: FakeSubManagerContext) -> SDLButtonManager {
+        SDLButtonManager(context: context, logger: Logger(label: "test"))
+    }
+
+    @Test func oneSubscriptionPerButtonAndTheLastObserverUnsubscribes() async throws {
+        let context = FakeSubManagerContext()
+        try await context.running {
+            let buttons = Self.buttons(context)
+            let first = try await buttons.subscribe(.ok) { _ in }
+            let second = try await buttons.subscribe(.ok) { _ in }
+            #expect(context.sent == ["SubscribeButton OK"])
+            await buttons.unsubscribe(first)
+            #expect(context.sent == ["SubscribeButton OK"])
+            await buttons.unsubscribe(second)
+            #expect(context.sent == ["SubscribeButton OK", "UnsubscribeButton OK"])
+            #expect(await buttons.subscribedButtons.isEmpty)
+        }
+    }
+
+    @Test func theGuidesRulesRefuseBeforeSending() async throws {
+        let context = FakeSubManagerContext(appTypes: [.default], rpcVersion: .version(5, 0), presets: 2)
+        try await context.running {
+            let buttons = Self.buttons(context)
+            await #expect(throws: SDLButtonError.self) { try await buttons.subscribe(.playPause) { _ in } }   // media only
+            await #expect(throws: SDLButtonError.self) { try await buttons.subscribe(.navZoomIn) { _ in } }   // navigation only
+            await #expect(throws: SDLButtonError.self) { try await buttons.subscribe(.preset2) { _ in } }     // beyond 2 presets
+            await #expect(throws: SDLButtonError.self) { try await buttons.subscribe(.customButton) { _ in } } // soft buttons
+            #expect(context.sent.isEmpty)
+            _ = try await buttons.subscribe(.preset1) { _ in }
+            #expect(context.sent == ["SubscribeButton PRESET_1"])
+        }
+    }
+
+    @Test func aRefusalIsReportedAndNothingIsKept() async throws {
+        let context = FakeSubManagerContext()
+        context.answer("SubscribeButton", with: .rejected)
+        try await context.running {
+            let buttons = Self.buttons(context)
+            do throws(SDLButtonError) {
+                _ = try await buttons.subscribe(.search) { _ in }
+                Issue.record("a refused subscription succeeded")
+            } catch {
+                guard case .refused(.search, .rejected, _) = error else { Issue.record("unexpected \(error)"); return }
+            }
+            #expect(await buttons.subscribedButtons.isEmpty)
+        }
+    }
+
+    @Test func pressesReachEveryObserverOfTheirButtonOnly() async throws {
+        let context = FakeSubManagerContext()
+        try await context.running {
+            let buttons = Self.buttons(context)
+            let ok = try await buttons.subscribe(.ok)
+            let okAgain = try await buttons.subscribe(.ok)
+            let preset = try await buttons.subscribe(.preset1)
+            try context.deliver(OnButtonPress(buttonName: .preset1, buttonPressMode: .short))
+            try context.deliver(OnButtonPress(buttonName: .ok, buttonPressMode: .long))
+            var okPresses = ok.presses.makeAsyncIterator()
+            var okAgainPresses = okAgain.presses.makeAsyncIterator()
+            var presetPresses = preset.presses.makeAsyncIterator()
+            #expect(await okPresses.next()?.buttonPressMode == .long)
+            #expect(await okAgainPresses.next()?.buttonPressMode == .long)
+            #expect(await presetPresses.next()?.buttonName == .preset1)
+        }
+    }
+
+    @Test func aNewConnectionRenewsEveryObservedButton() async throws {
+        let context = FakeSubManagerContext()
+        try await context.running {
+            let buttons = Self.buttons(context)
+            _ = try await buttons.subscribe(.ok) { _ in }
+            _ = try await buttons.subscribe(.preset3) { _ in }
+            // The renewal runs on the connection's own scope.
+            let connection = TaskScope()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await connection.run() }
+                await buttons.connectionReady(SDLConnectionContext(tasks: connection, rpcVersion: .version(8, 0), permissions: nil))
+                connection.finish()
+                try await group.waitForAll()
+            }
+            #expect(context.sent == ["SubscribeButton OK", "SubscribeButton PRESET_3", "SubscribeButton OK", "SubscribeButton PRESET_3"])
+        }
+    }
+
+    @Test func stoppingEndsEverySequence() async throws {
+        let context = FakeSubManagerContext()
+        try await context.running {
+            let buttons = Self.buttons(context)
+            let ok = try await buttons.subscribe(.ok)
+            await buttons.managerStopped()
+            var iterator = ok.makeAsyncIterator()
+            #expect(await iterator.next() == nil)
+            #expect(await buttons.subscribedButtons.isEmpty)
+        }
+    }
+}
