@@ -47,6 +47,33 @@ enum ImportingExamples {
     }
 }
 
+enum ErrorExamples {
+    static func codes(manager: SDLManager) async {
+        do {
+            try await manager.screen.setMediaClock(.countUp(from: .zero))
+        } catch {
+            let failure = SDLError(error)
+            switch failure.code {
+            case .wrongAppType: print("only media apps have a media clock")
+            case .refusedByHeadUnit: print("the head unit said", failure.resultCode?.rawValue ?? "?")
+            default: print(failure.message)
+            }
+        }
+    }
+
+    static func button(manager: SDLManager) async {
+        do {
+            try await manager.buttons.subscribe(.playPause) { _ in }
+        } catch {
+            switch SDLError(error).code {
+            case .wrongAppType: print("PLAY_PAUSE needs a media app")
+            case .disallowed: print("not in this HMI level")
+            default: print(SDLError(error).message)
+            }
+        }
+    }
+}
+
 enum LifecycleExamples {
     static func states(manager: SDLManager) async {
         for await state in manager.stateChanges() {

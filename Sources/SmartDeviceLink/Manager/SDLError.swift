@@ -1,0 +1,263 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// One error model for every failure of the app-facing API (the manager, its sub-managers, the
+/// cloud server): what kind of failure it is (`code`, extensible, for `switch` and tests), a
+/// message for people, the head unit's answer when it gave one, and the detailed cause.
+///
+/// `SDLError(error)` turns any error the library throws into it, so an app handles every
+/// sub-manager's failures the same way:
+///
+/// ```swift
+/// do {
+///     try await manager.buttons.subscribe(.playPause) { _ in }
+/// } catch {
+///     switch SDLError(error).code {
+///     case .wrongAppType: print("PLAY_PAUSE needs a media app")
+///     case .disallowed: print("not in this HMI level")
+///     default: print(SDLError(error).message)
+///     }
+/// }
+/// ```
+///
+/// The detailed errors (`SDLButtonError`, `SDLFileError`...) stay the `underlying` cause; the
+/// "Errors" article maps each of their cases to a code.
+public struct SDLError: Error, Sendable, CustomStringConvertible {
+    /// A kind of failure. New codes may be added in any release: `switch` with a `default`.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code's name, stable across releases.
+        public let name: String
+        init(_ name: String) { self.name = name }
+        /// The name.
+        public var description: String { name }
+
+        /// The manager is not Ready (connecting, reconnecting, stopped): nothing was sent.
+        public static let notReady = Code("not-ready")
+        /// `run()` or `start()` while running, or after the manager stopped (a manager runs once).
+        public static let alreadyRunning = Code("already-running")
+        /// The manager (or the part asked) has stopped; what was waiting ends with it.
+        public static let stopped = Code("stopped")
+        /// The head unit's permissions (policy, HMI level) forbid it: nothing was sent.
+        public static let disallowed = Code("disallowed")
+        /// The head unit answered with a failure: `resultCode` and `info` say which.
+        public static let refusedByHeadUnit = Code("refused-by-head-unit")
+        /// No answer in time.
+        public static let timedOut = Code("timed-out")
+        /// The connection closed (or never opened) before the answer.
+        public static let connectionClosed = Code("connection-closed")
+        /// The app's input breaks the spec or the guide's rules: nothing was sent.
+        public static let invalidArgument = Code("invalid-argument")
+        /// The head unit (its RPC version, display, capabilities) cannot do it: nothing was sent.
+        public static let unsupportedByHeadUnit = Code("unsupported-by-head-unit")
+        /// The app's type (media, navigation, remote control) does not allow it: nothing was sent.
+        public static let wrongAppType = Code("wrong-app-type")
+        /// The driver said no (remote-control consent).
+        public static let consentDenied = Code("consent-denied")
+        /// The calling task was cancelled, or the app cancelled the operation.
+        public static let cancelled = Code("cancelled")
+        /// The head unit broke the protocol or sent what cannot be read.
+        public static let protocolError = Code("protocol-error")
+        /// A local resource failed (a file that cannot be read or written).
+        public static let io = Code("io")
+    }
+
+    /// What kind of failure.
+    public var code: Code
+    /// What happened, in a sentence.
+    public var message: String
+    /// The head unit's result code, when it answered.
+    public var resultCode: SDLResult?
+    /// The head unit's `info`, when it gave one.
+    public var info: String?
+    /// The detailed cause (`SDLButtonError.wrongAppType(...)`, `SDLRPCError.timeout(...)`...).
+    public var underlying: (any Error & Sendable)?
+
+    /// An error of `code`; the library makes these, apps match on them.
+    public init(_ code: Code, _ message: String, resultCode: SDLResult? = nil, info: String? = nil, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.resultCode = resultCode
+        self.info = info
+        self.underlying = underlying
+    }
+
+    /// The code and the message.
+    public var description: String { "\(code): \(message)" }
+}
+
+extension SDLError {
+    /// Any error thrown inside the library as the one public error (an `SDLError` stays itself).
+    public init(_ error: any Error) {
+        switch error {
+        case let error as SDLError: self = error
+        case let error as SDLManagerError: self = Self.from(error)
+        case let error as SDLRPCError: self = Self.from(error)
+        case let error as SDLSessionError: self = Self.from(error)
+        case let error as SDLButtonError: self = Self.from(error)
+        case let error as SDLFeatureError: self = Self.from(error)
+        case let error as SDLVehicleDataError: self = Self.from(error)
+        case let error as SDLAppServiceError: self = Self.from(error)
+        case let error as SDLScreenError: self = Self.from(error)
+        case let error as SDLFileError: self = Self.from(error)
+        case let error as SDLCapabilityError: self = Self.from(error)
+        case let error as SDLWAVError: self = SDLError(.io, error.description, underlying: error)
+        case let error as SDLPresentationError: self = SDLError(.invalidArgument, error.description, underlying: error)
+        case let error as SDLSoftButtonError: self = SDLError(.invalidArgument, error.description, underlying: error)
+        case let error as SDLMenuError: self = SDLError(.invalidArgument, error.description, underlying: error)
+        case let error as SDLChoiceSetError: self = SDLError(.invalidArgument, error.description, underlying: error)
+        case is CancellationError: self = SDLError(.cancelled, "the task was cancelled", underlying: CancellationError())
+        default: self = SDLError(.protocolError, "\(error)", underlying: SDLOpaqueError(description: "\(error)"))
+        }
+    }
+
+    static func from(_ error: SDLManagerError) -> SDLError {
+        let code: Code
+        var resultCode: SDLResult?
+        switch error {
+        case .notReady: code = .notReady
+        case .alreadyRunning, .alreadyStopped: code = .alreadyRunning
+        case .registrationFailed(let result, _): code = .refusedByHeadUnit; resultCode = result
+        case .protocolVersionTooLow, .rpcVersionTooLow, .unsupportedByHeadUnit: code = .unsupportedByHeadUnit
+        case .vehicleRejected: code = .invalidArgument
+        case .connectionLost: code = .connectionClosed
+        case .disallowed: code = .disallowed
+        case .invalidRequest: code = .invalidArgument
+        }
+        var info: String?
+        if case .registrationFailed(_, let text) = error { info = text }
+        return SDLError(code, error.description, resultCode: resultCode, info: info, underlying: error)
+    }
+
+    static func from(_ error: SDLRPCError) -> SDLError {
+        let code: Code
+        switch error {
+        case .invalidRequest, .notAFunction, .handlerAlreadyRegistered: code = .invalidArgument
+        case .timeout: code = .timedOut
+        case .connectionClosed, .notRunning: code = .connectionClosed
+        case .cancelled: code = .cancelled
+        case .genericResponse: code = .refusedByHeadUnit
+        case .invalidResponse: code = .protocolError
+        case .alreadyRunning: code = .alreadyRunning
+        case .session(let session): return SDLError(from(session).code, error.description, underlying: error)
+        }
+        var (resultCode, info): (SDLResult?, String?) = (nil, nil)
+        if case .genericResponse(let result, let text) = error { (resultCode, info) = (SDLResult(rawValue: result), text) }
+        return SDLError(code, error.description, resultCode: resultCode, info: info, underlying: error)
+    }
+
+    static func from(_ error: SDLSessionError) -> SDLError {
+        let code: Code
+        switch error {
+        case .notStarted, .closed: code = .connectionClosed
+        case .alreadyRunning: code = .alreadyRunning
+        case .serviceBusy, .endRejected, .startRejected: code = .refusedByHeadUnit
+        case .protocolViolation: code = .protocolError
+        case .controlTimeout: code = .timedOut
+        case .encryptionUnavailable: code = .unsupportedByHeadUnit
+        }
+        return SDLError(code, error.description, underlying: error)
+    }
+
+    static func from(_ error: SDLButtonError) -> SDLError {
+        switch error {
+        case .notSent(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .failed(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .wrongAppType: return SDLError(.wrongAppType, error.description, underlying: error)
+        case .presetUnavailable: return SDLError(.unsupportedByHeadUnit, error.description, underlying: error)
+        case .notSubscribable: return SDLError(.invalidArgument, error.description, underlying: error)
+        case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
+        }
+    }
+
+    static func from(_ error: SDLFeatureError) -> SDLError {
+        switch error {
+        case .notSent(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .failed(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .unsupported: return SDLError(.unsupportedByHeadUnit, error.description, underlying: error)
+        case .wrongAppType: return SDLError(.wrongAppType, error.description, underlying: error)
+        case .invalid: return SDLError(.invalidArgument, error.description, underlying: error)
+        case .consentDenied: return SDLError(.consentDenied, error.description, underlying: error)
+        case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
+        }
+    }
+
+    static func from(_ error: SDLVehicleDataError) -> SDLError {
+        switch error {
+        case .notSent(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .failed(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .itemsNotAllowed: return SDLError(.disallowed, error.description, underlying: error)
+        case .noItems: return SDLError(.invalidArgument, error.description, underlying: error)
+        case .refused(let result, let info, _): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
+        }
+    }
+
+    static func from(_ error: SDLAppServiceError) -> SDLError {
+        switch error {
+        case .notSent(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .failed(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
+        case .wrongContent, .handlerConflict: return SDLError(.invalidArgument, error.description, underlying: error)
+        case .unknownService: return SDLError(.invalidArgument, error.description, underlying: error)
+        }
+    }
+
+    static func from(_ error: SDLScreenError) -> SDLError {
+        switch error {
+        case .notSent(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .failed(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
+        case .upload(_, let cause), .uploadFile(_, let cause):
+            let inner = from(cause)
+            return SDLError(inner.code, error.description, resultCode: inner.resultCode, info: inner.info, underlying: error)
+        case .colorsNeedTemplateChange, .softButtons, .menu, .choiceSet, .invalid:
+            if case .invalid(.notMediaApp) = error { return SDLError(.wrongAppType, error.description, underlying: error) }
+            if case .invalid(let presentation) = error, presentation.isUnsupportedByHeadUnit {
+                return SDLError(.unsupportedByHeadUnit, error.description, underlying: error)
+            }
+            return SDLError(.invalidArgument, error.description, underlying: error)
+        case .stopped: return SDLError(.stopped, error.description, underlying: error)
+        }
+    }
+
+    static func from(_ error: SDLFileError) -> SDLError {
+        switch error {
+        case .cannotOverwrite: return SDLError(.invalidArgument, error.description, underlying: error)
+        case .unreadable: return SDLError(.io, error.description, underlying: error)
+        case .notConnected: return SDLError(.notReady, error.description, underlying: error)
+        case .cancelled: return SDLError(.cancelled, error.description, underlying: error)
+        case .failed(_, _, _, let reason):
+            switch reason {
+            case .refused(let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
+            case .timedOut: return SDLError(.timedOut, error.description, underlying: error)
+            case .connectionLost: return SDLError(.connectionClosed, error.description, underlying: error)
+            case .cancelled: return SDLError(.cancelled, error.description, underlying: error)
+            case .other: return SDLError(.protocolError, error.description, underlying: error)
+            }
+        }
+    }
+
+    static func from(_ error: SDLCapabilityError) -> SDLError {
+        switch error {
+        case .notConnected: return SDLError(.notReady, error.description, underlying: error)
+        case .headUnitTooOld, .unavailable: return SDLError(.unsupportedByHeadUnit, error.description, underlying: error)
+        case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
+        }
+    }
+}
+
+/// An error from elsewhere (a transport, an HTTP client), kept as its description.
+struct SDLOpaqueError: Error, Sendable, CustomStringConvertible {
+    let description: String
+}
+
+extension SDLPresentationError {
+    /// The head unit cannot do it (its speech, sounds or audio formats), rather than the app
+    /// asking for something invalid.
+    var isUnsupportedByHeadUnit: Bool {
+        switch self {
+        case .speechUnsupported, .prerecordedSoundUnsupported, .audioFormatUnsupported: true
+        default: false
+        }
+    }
+}
