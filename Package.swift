@@ -127,7 +127,10 @@ let package = Package(
         // needs no HTTP server.
         .target(
             name: "SDLHeadUnitControl",
-            dependencies: ["SDLHeadUnit", .product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                "SDLHeadUnit", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         // The tool for app engineers: validate messages, and (next) talk to a head unit.
         .executableTarget(

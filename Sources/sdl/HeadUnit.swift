@@ -150,9 +150,9 @@ struct HeadUnit: AsyncParsableCommand {
             group.addTask { try await listener.run { transport in await emulator.serve(transport) } }
             if let controlPort {
                 group.addTask {
-                    try await SDLHeadUnitControlServer(headUnit: emulator, host: host, port: controlPort).run { bound in
+                    try await SDLHeadUnitControlServer(headUnit: emulator, host: host, port: controlPort) { bound in
                         Output.error("control API on http://\(host):\(bound)")
-                    }
+                    }.run()
                 }
             }
             try await group.next()

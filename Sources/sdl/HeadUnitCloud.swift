@@ -75,9 +75,9 @@ extension HeadUnit {
             }
             if let controlPort, let first = vehicles.first {
                 group.addTask {
-                    try await SDLHeadUnitControlServer(headUnit: first, host: host, port: controlPort).run { bound in
+                    try await SDLHeadUnitControlServer(headUnit: first, host: host, port: controlPort) { bound in
                         Output.error("control API (vehicle 1) on http://\(host):\(bound)")
-                    }
+                    }.run()
                 }
             }
             // Every vehicle gave up (the control API alone does not keep the command running).
