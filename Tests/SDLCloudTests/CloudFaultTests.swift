@@ -80,6 +80,8 @@ struct CloudFaultTests {
     @Test("a half-open connection (silent, not even answering pings) is dropped; a quiet healthy one stays")
     func halfOpenDropped() async throws {
         var limits = SDLWebSocketLimits()
+        // Real time: the WebSocket's pings and idle timeout run on NIO's event-loop timers, which a
+        // test clock cannot drive; 100 ms and 1.5 s keep the wait short.
         limits.pingInterval = .milliseconds(100)
         limits.idleTimeout = .milliseconds(1500)
         let fixture = try await CloudFixture.start(limits: limits) { manager in try await manager.waitUntilReady() }
@@ -141,6 +143,7 @@ struct CloudFaultTests {
                 _ = try await manager.send(Show(mainField1: "served"))
                 return
             }
+            // Safety bound on the manager's clock, not a synchronisation.
             guard await manager.waitForHMILevel(.full, timeout: .seconds(30)) else { return }
             let file = SDLFile(name: "big.bin", bytes: (0..<size).map { UInt8(truncatingIfNeeded: $0 >> 8) }, type: .binary)
             do {

@@ -171,6 +171,7 @@ struct CloudServerTests {
         let silent = try await SDLTCPListener.bind(port: 0)
         let serving = Task { try await silent.run { transport in _ = try? await transport.inbound.reduce(0) { $0 + $1.count } } }
         var limits = SDLWebSocketLimits()
+        // Real time: the handshake deadline is a NIO event-loop timer (the behaviour under test).
         limits.handshakeTimeout = .milliseconds(200)
         let dial = await outcome { try await SDLChannelTransport.connectWebSocket(to: SDLWebSocketURL("ws://127.0.0.1:\(silent.port)/"), limits: limits) }
         #expect(throws: SDLWebSocketError.handshakeTimeout(seconds: 0.2)) { try dial.get() }

@@ -52,6 +52,7 @@ struct CloudFixture {
         let dials = Locked(0)
         let task = Task {
             // One connection: a second dial (after a drop) fails, and one failure ends it.
+            // One attempt: the retry delay is never waited for.
             await emulator.runCloudApp(SDLCloudAppEndpoint(authToken: authToken, retryDelay: .milliseconds(10), maxAttempts: 1) {
                 guard dials.withLock({ count in count += 1; return count }) == 1 else { throw SDLTransportError.closed }
                 let transport = try await SDLChannelTransport.connectWebSocket(to: url)

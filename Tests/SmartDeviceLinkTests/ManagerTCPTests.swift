@@ -12,6 +12,7 @@ import Testing
         defer { serving.cancel() }
         var configuration = SDLManager.Configuration(appName: "Over TCP", appID: "tcp", transport: .tcp(host: "127.0.0.1", port: listener.port))
         configuration.appTypes = [.media]
+        // Safety timeouts on the manual clock below: never reached unless it is advanced that far.
         configuration.session.controlTimeout = .seconds(120)
         configuration.requestTimeout = .seconds(120)
         // The reconnection back-off passes by advancing this clock (dropAndReconnect).
