@@ -122,9 +122,9 @@ extension SDLHeadUnitEmulator {
 
     private func forwardTimedOut(_ correlationID: UInt32) async {
         guard let request = forwarded.removeValue(forKey: correlationID) else { return }
-        await perform([.notify(appID: request.consumerAppID, SDLRPCPayload(
-            rpcType: .response, functionID: request.functionID, correlationID: request.consumerCorrelationID,
-            json: Reply.failure(.timedOut, "the service provider did not answer").json))])
+        await perform([.respond(
+            appID: request.consumerAppID, functionID: request.functionID, correlationID: request.consumerCorrelationID,
+            .failure(.timedOut, "the service provider did not answer"))])
     }
 
     /// A provider's OnAppServiceData: every app subscribed to that service type gets it.

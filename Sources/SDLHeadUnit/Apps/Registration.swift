@@ -54,11 +54,10 @@ extension SDLHeadUnitEmulator {
         guard case .object(var members) = configuration.capabilities else { return .success(code, info: info) }
         members.removeAll { ["success", "resultCode", "info", "language", "hmiDisplayLanguage"].contains($0.key) }
         members = members.map { $0.key == "iconResumed" ? .init(key: "iconResumed", value: .bool(iconResumed)) : $0 }
-        var head: [SDLJSONValue.Member] = [.init(key: "success", value: .bool(true)), .init(key: "resultCode", value: .string(code.rawValue))]
-        if let info { head.append(.init(key: "info", value: .string(info))) }
-        head.append(.init(key: "language", value: .string(language.rawValue)))
-        head.append(.init(key: "hmiDisplayLanguage", value: .string(language.rawValue)))
-        return Reply(json: SDLJSONValue.object(head + members).jsonBytes)
+        let languages: [SDLJSONValue.Member] = [
+            .init(key: "language", value: .string(language.rawValue)), .init(key: "hmiDisplayLanguage", value: .string(language.rawValue)),
+        ]
+        return .success(code, info: info, extra: languages + members)
     }
 
     private func scheduleActivation(of appID: String, after delay: Duration) {

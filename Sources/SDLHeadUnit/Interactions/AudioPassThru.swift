@@ -83,8 +83,7 @@ extension SDLHeadUnitEmulator {
             return (.failure(.rejected, "no audio pass-thru is in progress"), [])
         }
         let ended = finishInteraction(appID, with: .success())
-        let response = SDLRPCPayload(rpcType: .response, functionID: rpc.functionID, correlationID: rpc.correlationID, json: Reply.success().json)
-        return (.deferred, ended + [.notify(appID: appID, response)])
+        return (.deferred, ended + [.respond(appID: appID, functionID: rpc.functionID, correlationID: rpc.correlationID, .success())])
     }
 
     /// Bytes of audio the head unit sent the app in OnAudioPassThru since it registered.

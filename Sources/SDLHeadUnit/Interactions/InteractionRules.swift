@@ -96,8 +96,7 @@ extension SDLHeadUnitEmulator {
             // SDL Core's answer when the HMI could not speak part of the prompt.
             reply = reply.with(.warnings, info: warning)
         }
-        let response = SDLRPCPayload(rpcType: .response, functionID: interaction.functionID, correlationID: interaction.correlationID, json: reply.json)
-        return [.notify(appID: appID, response), hmiStatus(of: appID)]
+        return [.respond(appID: appID, functionID: interaction.functionID, correlationID: interaction.correlationID, reply), hmiStatus(of: appID)]
     }
 
     /// The driver answers what is on top of the app's screen.

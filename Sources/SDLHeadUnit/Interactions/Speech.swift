@@ -65,9 +65,8 @@ extension SDLHeadUnitEmulator {
         if let speaking = apps[appID]?.speech {
             // The newer Speak interrupts the one being spoken.
             apps[appID]?.speech = nil
-            effects.append(.notify(appID: appID, SDLRPCPayload(
-                rpcType: .response, functionID: speaking.functionID, correlationID: speaking.correlationID,
-                json: Reply.failure(.aborted, "interrupted by a newer Speak").json)))
+            effects.append(.respond(
+                appID: appID, functionID: speaking.functionID, correlationID: speaking.correlationID, .failure(.aborted, "interrupted by a newer Speak")))
         }
         let speakingTime = configuration.speakingTime
         guard speakingTime > .zero else { return (verdict.reply, effects) }
@@ -86,7 +85,6 @@ extension SDLHeadUnitEmulator {
     private func speechEnded(appID: String, serial: Int) async {
         guard let speaking = apps[appID]?.speech, speaking.serial == serial else { return }
         apps[appID]?.speech = nil
-        await perform([.notify(appID: appID, SDLRPCPayload(
-            rpcType: .response, functionID: speaking.functionID, correlationID: speaking.correlationID, json: speaking.reply.json))])
+        await perform([.respond(appID: appID, functionID: speaking.functionID, correlationID: speaking.correlationID, speaking.reply)])
     }
 }

@@ -1,0 +1,68 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+extension SDLHeadUnitEmulator {
+    /// How the emulated head unit behaves: what it announces, its policy, car and limits, and how
+    /// fast it and its driver act. The defaults behave like SDL Core 8.2 with a stand-in HMI that
+    /// accepts everything, so most tests need none of them.
+    public struct Configuration: Sendable {
+        /// The highest protocol version the head unit speaks (SDL Core 8.2: 5.4.0).
+        public var protocolVersion = SDLProtocolVersion.latest
+        /// Payload bytes per frame, sent as `mtu`.
+        public var mtu = 131_072
+        /// The session's hash ID, sent as `hashId` in the RPC StartServiceACK (SDL Core 8.2 sent 65537,
+        /// 0x00010001); a protocol-4 app gets it as the ACK's 4-byte payload.
+        public var hashID: Int32 = 65_537
+        /// The RegisterAppInterface response (`success` and `resultCode` are set by the emulator).
+        public var capabilities: SDLJSONValue
+        /// How long after registering an app is activated (OnHMIStatus FULL); nil: it stays in
+        /// NONE until `activate(appID:)`.
+        public var activationDelay: Duration? = .zero
+        /// The head unit's language (VR and display).
+        public var language: Language = .enUs
+        /// Time for activation delays and interaction timeouts; tests inject a clock they advance.
+        public var clock = SDLClock.continuous
+        /// Called with one JSON object per frame and per message, both directions.
+        public var log: (@Sendable (SDLJSONValue) -> Void)?
+        /// RPCs kept per app for `recordedRPCs(appID:)` and the control API; older ones drop.
+        public var recordLimit = 10_000
+        /// Bytes each app may store with PutFile (`spaceAvailable` counts down from it).
+        public var fileQuota = 100 * 1024 * 1024
+        /// Sent in OnSystemRequest(LOCK_SCREEN_ICON_URL) after registration, as SDL Core does.
+        public var lockScreenIconURL = "https://raw.githubusercontent.com/smartdevicelink/sdl_ios/master/SmartDeviceLink/Assets/sdl_logo_black.png"
+        /// Which RPCs and vehicle-data items apps may use at each HMI level.
+        public var policy = SDLHeadUnitPolicy.sdlCoreDefault
+        /// The simulated vehicle's values.
+        public var vehicle = SDLSimulatedVehicle()
+        /// A policy server: when set, the policy update at an app's first activation goes
+        /// through the app (OnSystemRequest PROPRIETARY to this URL) as on SDL Core, and vehicle
+        /// data is granted only once the app brings the server's answer back. When nil the
+        /// emulator grants the update itself.
+        public var policyServerURL: String?
+        /// How long the head unit takes to speak a Speak request before answering it, on `clock`.
+        /// `.zero`: answered at once, as SDL Core with a stand-in HMI does.
+        public var speakingTime: Duration = .zero
+        /// Emulated time between two OnAudioPassThru chunks of a PerformAudioPassThru; each chunk
+        /// carries exactly this interval's samples.
+        public var audioPassThruChunkInterval: Duration = .milliseconds(100)
+        /// Whether a phone is paired over Bluetooth; without one DialNumber is REJECTED.
+        public var phoneConnected = true
+        /// The driver's answer to GetInteriorVehicleDataConsent, until `setRemoteControlConsent(_:)`.
+        public var remoteControlConsent = true
+
+        /// SDL Core 8.2's defaults; `capabilities` replaces the RegisterAppInterface response (nil:
+        /// `defaultCapabilities`), to emulate another display, other buttons or other languages.
+        public init(capabilities: SDLJSONValue? = nil) {
+            self.capabilities = capabilities ?? Self.defaultCapabilities
+        }
+
+        /// The RegisterAppInterface response SDL Core 8.2.0 sent in a recorded session: a generic
+        /// 800×350 display with 19 templates, presets, media buttons, speech, two audio pass-thru
+        /// formats and every HMI capability. Core left `imageTypeSupported` out of most `imageFields`
+        /// against the spec; here it is filled in so the response is valid.
+        public static var defaultCapabilities: SDLJSONValue {
+            (try? SDLJSONValue(parsing: DefaultCapabilities.registerAppInterfaceResponse)) ?? .object([])
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import SDLRPC
+
+/// An app as the head unit lists it.
+public struct SDLEmulatedAppInfo: Sendable, Hashable {
+    /// The app's `appID` from RegisterAppInterface: the key every control method takes.
+    public var appID: String
+    /// The app's `appName`, or the one its latest ChangeRegistration gave.
+    public var name: String
+    /// The HMI level of the app's main window now.
+    public var hmiLevel: HMILevel
+    /// What covers the app's main window now: MAIN, MENU (its menu is open), ALERT (an alert or
+    /// subtle alert) or HMI_OBSCURED (another popup).
+    public var systemContext: SystemContext
+    /// The connection (one per transport) the app registered on.
+    public var connection: Int
+}
+
+/// Something that happened on the head unit, for tests and tools to wait for.
+public enum SDLHeadUnitEvent: Sendable, Hashable {
+    /// An app registered: RegisterAppInterface was answered with `success=true`.
+    case appRegistered(appID: String)
+    /// An app is gone: it unregistered, its connection ended, or the head unit ended it (a
+    /// language change).
+    case appUnregistered(appID: String)
+    /// A request of a registered app arrived (before its answer).
+    case requestReceived(appID: String, function: String)
+    /// The app's HMI level changed; the app hears it in an OnHMIStatus.
+    case hmiLevelChanged(appID: String, HMILevel)
+    /// Something now waits for the user on the app's screen.
+    case interactionStarted(appID: String, kind: String)
+}
