@@ -20,6 +20,14 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var sleepers: [Int: Sleeper] = [:]
         var nextID = 0
+        /// Tests waiting until this many sleepers wait.
+        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        mutating func readyWaiters() -> [CheckedContinuation<Void, Never>] {
+            let ready = sleeperWaiters.filter { $0.count <= sleepers.count }.map(\.continuation)
+            sleeperWaiters.removeAll { $0.count <= sleepers.count }
+            return ready
+        }
     }
 
     private let state = Mutex(State())
@@ -36,17 +44,31 @@ public final class ManualClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if deadline <= state.now || Task.isCancelled { return true }
+                let (resumeNow, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+                    if deadline <= state.now || Task.isCancelled { return (true, []) }
                     state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return false
+                    return (false, state.readyWaiters())
                 }
+                for waiter in waiters { waiter.resume() }
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
             state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
         }
         try Task.checkCancellation()
+    }
+
+    /// Returns once at least `count` sleepers wait: a test advances only after the timer it
+    /// means to fire is set (its deadline is computed from `now` when it goes to sleep).
+    public func waitForSleepers(_ count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if state.sleepers.count >= count { return true }
+                state.sleeperWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
     }
 
     /// Moves time forward and wakes every sleeper whose deadline has come.

@@ -149,4 +149,18 @@ import Testing
         #expect(await waiting.value == false)
         await connection.client.close()
     }
+
+    @Test func aWaitThatTimesOutReturnsFalseEvenWhenTheTrackerIsNotRunning() async throws {
+        let headUnit = FakeHeadUnit()
+        let connection = try await Connection.to(headUnit)
+        let clock = ManualClock()
+        let tracker = SDLPermissionTracker(client: connection.client, clock: SDLClock(clock))
+        let waiting = Task { await tracker.waitUntilAllowed("Show", timeout: .seconds(5)) }
+        // Once the timeout's timer is set, its deadline passes; the cancelled waiter is resumed
+        // by its own cancellation handler, with no `run()` to help.
+        await clock.waitForSleepers()
+        clock.advance(by: .seconds(5))
+        #expect(await waiting.value == false)
+        await connection.client.close()
+    }
 }

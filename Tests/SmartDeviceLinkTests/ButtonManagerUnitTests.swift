@@ -101,17 +101,38 @@ struct ButtonManagerUnitTests {
         }
     }
 
+    /// The rule `button`'s subscription breaks, or nil when it went out.
+    static func refusal(_ buttons: SDLButtonManager, _ button: ButtonName) async -> SDLButtonError? {
+        do throws(SDLButtonError) {
+            _ = try await buttons.subscribe(button) { _ in }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     @Test func theGuidesRulesRefuseBeforeSending() async throws {
-        let context = FakeSubManagerContext(appTypes: [.default], rpcVersion: .version(5, 0), presets: 2)
+        let context = FakeSubManagerContext(appTypes: [.default], rpcVersion: .version(8, 0), presets: 2)
         try await context.running {
             let buttons = Self.buttons(context)
-            await #expect(throws: SDLButtonError.self) { try await buttons.subscribe(.playPause) { _ in } }   // media only
-            await #expect(throws: SDLButtonError.self) { try await buttons.subscribe(.navZoomIn) { _ in } }   // navigation only
-            await #expect(throws: SDLButtonError.self) { try await buttons.subscribe(.preset2) { _ in } }     // beyond 2 presets
-            await #expect(throws: SDLButtonError.self) { try await buttons.subscribe(.customButton) { _ in } } // soft buttons
+            guard case .wrongAppType(.playPause, needs: .media)? = await Self.refusal(buttons, .playPause) else { Issue.record("media only"); return }
+            guard case .wrongAppType(.navZoomIn, needs: .navigation)? = await Self.refusal(buttons, .navZoomIn) else { Issue.record("navigation only"); return }
+            guard case .presetUnavailable(.preset2, available: 2)? = await Self.refusal(buttons, .preset2) else { Issue.record("beyond 2 presets"); return }
+            guard case .notSubscribable(.customButton)? = await Self.refusal(buttons, .customButton) else { Issue.record("soft buttons"); return }
             #expect(context.sent.isEmpty)
             _ = try await buttons.subscribe(.preset1) { _ in }
             #expect(context.sent == ["SubscribeButton PRESET_1"])
+        }
+    }
+
+    @Test func aButtonNewerThanTheHeadUnitIsRefusedBeforeSending() async throws {
+        // NAV_* buttons exist from RPC 6.0.
+        let context = FakeSubManagerContext(appTypes: [.navigation], rpcVersion: .version(5, 0))
+        try await context.running {
+            guard case .notSent(.unsupportedByHeadUnit)? = await Self.refusal(Self.buttons(context), .navZoomIn) else {
+                Issue.record("NAV_ZOOM_IN on RPC 5.0"); return
+            }
+            #expect(context.sent.isEmpty)
         }
     }
 

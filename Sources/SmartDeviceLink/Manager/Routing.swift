@@ -31,12 +31,18 @@ final class NotificationRouter: Sendable {
     }
 
     private struct State {
-        var typed: [UInt32: any TypedOutlet] = [:]
+        /// Keyed by function ID and type: two types for one function ID keep their own readers.
+        var typed: [TypedKey: any TypedOutlet] = [:]
         var raw: [Raw] = []
         var observers: [Int: Observer] = [:]
         var nextID = 0
         var finished = false
         var dropped = 0
+    }
+
+    private struct TypedKey: Hashable {
+        let functionID: UInt32
+        let type: ObjectIdentifier
     }
 
     private let state = Mutex(State())
@@ -55,9 +61,10 @@ final class NotificationRouter: Sendable {
     func subscribe<N: SDLNotification>(_ type: N.Type, functionID: UInt32) -> AsyncStream<N> {
         let outlet = state.withLock { state -> TypedFanOut<N>? in
             guard !state.finished else { return nil }
-            if let existing = state.typed[functionID] as? TypedFanOut<N> { return existing }
+            let key = TypedKey(functionID: functionID, type: ObjectIdentifier(N.self))
+            if let existing = state.typed[key] as? TypedFanOut<N> { return existing }
             let created = TypedFanOut<N>(bufferLimit: bufferLimit)
-            state.typed[functionID] = created
+            state.typed[key] = created
             return created
         }
         return outlet?.fanOut.subscribe() ?? AsyncStream { $0.finish() }
@@ -66,13 +73,15 @@ final class NotificationRouter: Sendable {
     /// Undecoded notifications of `functionIDs` (nil: all) in their order; `name` is for logs.
     func subscribeRaw(functionIDs: Set<UInt32>?, name: String) -> AsyncStream<SDLIncomingRPC> {
         let fanOut = StreamFanOut<SDLIncomingRPC>(bufferLimit: bufferLimit)
+        // Subscribed before it is listed, so `deliver` never sees it without its reader.
+        let stream = fanOut.subscribe()
         let open = state.withLock { state -> Bool in
             guard !state.finished else { return false }
             state.raw.append(Raw(functionIDs: functionIDs, fanOut: fanOut, name: name))
             return true
         }
         if !open { fanOut.finish() }
-        return fanOut.subscribe()
+        return stream
     }
 
     /// Calls `handler` with each notification of `functionIDs` (nil: all) as it is read, until
@@ -96,16 +105,22 @@ final class NotificationRouter: Sendable {
             return (
                 state.observers.values.filter { $0.functionIDs?.contains(functionID) ?? true }.map(\.handler),
                 state.raw.filter { $0.functionIDs?.contains(functionID) ?? true },
-                state.typed[functionID]
+                state.typed.filter { $0.key.functionID == functionID }.map(\.value)
             )
         }
         for handler in handlers { handler(message) }
-        var drops: [String] = []
-        for reader in readers where reader.fanOut.yield(message) > 0 { drops.append(reader.name) }
-        if let outlet, outlet.deliver(message) > 0 { drops.append(outlet.name) }
+        var drops: [(name: String, count: Int)] = []
+        for reader in readers {
+            let dropped = reader.fanOut.yield(message)
+            if dropped > 0 { drops.append((reader.name, dropped)) }
+        }
+        for outlet in outlet {
+            let dropped = outlet.deliver(message)
+            if dropped > 0 { drops.append((outlet.name, dropped)) }
+        }
         guard !drops.isEmpty else { return }
-        state.withLock { $0.dropped += drops.count }
-        for name in drops {
+        state.withLock { $0.dropped += drops.reduce(0) { $0 + $1.count } }
+        for (name, _) in drops {
             logger.warning("a notification reader fell behind; dropped its oldest notification", metadata: ["stream": "\(name)"])
         }
     }

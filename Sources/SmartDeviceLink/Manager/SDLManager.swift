@@ -278,9 +278,15 @@ public actor SDLManager: Service {
     public func run() async throws {
         switch transition({ $0.run() }) {
         case .start: try await runStarted()
-        case .returnAtOnce: return
+        case .returnAtOnce: await stoppedBeforeRun()
         case .refuse(let error): throw error
         }
+    }
+
+    /// A stop came before `run()`: what sub-managers hold (queued screen operations, streams)
+    /// ends as after a run. Safe to repeat.
+    private func stoppedBeforeRun() async {
+        for subManager in subManagers { await subManager.managerStopped() }
     }
 
     /// `run()` once the lifecycle has moved to connecting.
@@ -677,6 +683,7 @@ public actor SDLManager: Service {
     /// call `beginStopping()` instead: waiting there for the run to end would wait for itself.
     public func stop() async {
         beginStopping()
+        if case .stopped(.beforeRun) = lifecycle.withLock({ $0.state }) { await stoppedBeforeRun() }
         for await state in stateChanges() where state == .stopped {
             if lifecycle.withLock({ $0.isStopped }) { return }
         }
@@ -695,6 +702,7 @@ public actor SDLManager: Service {
             notificationHub.finish()
             systemRequestFanOut.finish()
             stopActionSink.finish()
+            tasks.finish()
         }
         if case .none = action { return }
         stopActionSink.yield(action)

@@ -1,4 +1,5 @@
 import SDLRPC
+import Synchronization
 
 /// Which RPCs the head unit allows right now, from OnHMIStatus and OnPermissionsChange: SDL
 /// Core answers DISALLOWED until both say yes, so a tool or app that sends one RPC
@@ -22,7 +23,14 @@ public actor SDLPermissionTracker {
         let continuation: AsyncStream<[String: SDLRPCPermission]>.Continuation
         var last: [String: SDLRPCPermission]?
     }
-    private var waiters: [Int: (rpc: String, continuation: CheckedContinuation<Bool, Never>)] = [:]
+    /// Who waits for an RPC to be allowed. Behind a lock of its own, so a cancelled wait ends at
+    /// once in its cancellation handler, whether or not `run()` is going.
+    private struct Waiters {
+        var byID: [Int: (rpc: String, continuation: CheckedContinuation<Bool, Never>)] = [:]
+        /// Waits cancelled before their continuation was stored.
+        var cancelled: Set<Int> = []
+    }
+    private nonisolated let waiters = Mutex(Waiters())
     private var nextWaiterID = 0
     private var finished = false
     private let statuses: AsyncStream<OnHMIStatus>
@@ -60,8 +68,11 @@ public actor SDLPermissionTracker {
             cleanups.finish()
         }
         finished = true
-        for waiter in waiters.values { waiter.continuation.resume(returning: false) }
-        waiters.removeAll()
+        let ending = waiters.withLock { waiters in
+            defer { waiters.byID.removeAll() }
+            return Array(waiters.byID.values)
+        }
+        for waiter in ending { waiter.continuation.resume(returning: false) }
         for observer in observers.values { observer.continuation.finish() }
         observers.removeAll()
     }
@@ -161,10 +172,20 @@ public actor SDLPermissionTracker {
         let id = nextWaiterID
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                waiters[id] = (rpc, continuation)
+                let cancelled = waiters.withLock { waiters in
+                    if waiters.cancelled.remove(id) != nil { return true }
+                    waiters.byID[id] = (rpc, continuation)
+                    return false
+                }
+                if cancelled { continuation.resume(returning: false) }
             }
         } onCancel: {
-            self.cleanups.spawn { await self.cancelWaiter(id) }
+            let waiter = waiters.withLock { waiters in
+                let waiter = waiters.byID.removeValue(forKey: id)
+                if waiter == nil { waiters.cancelled.insert(id) }
+                return waiter
+            }
+            waiter?.continuation.resume(returning: false)
         }
     }
 
@@ -173,15 +194,13 @@ public actor SDLPermissionTracker {
         await firstOf(timeout: timeout, on: clock) { await self.waitUntilAllowed(rpc) }
     }
 
-    private func cancelWaiter(_ id: Int) {
-        waiters.removeValue(forKey: id)?.continuation.resume(returning: false)
-    }
-
     private func wakeWaiters() {
-        for (id, waiter) in waiters where isAllowed(waiter.rpc) {
-            waiters[id] = nil
-            waiter.continuation.resume(returning: true)
+        let ready = waiters.withLock { waiters in
+            let ready = waiters.byID.filter { isAllowed($0.value.rpc) }
+            for id in ready.keys { waiters.byID[id] = nil }
+            return Array(ready.values)
         }
+        for waiter in ready { waiter.continuation.resume(returning: true) }
     }
 }
 

@@ -310,6 +310,11 @@ public actor SDLScreenManager: SDLSubManager {
         guard !runnerActive else { return }
         let run = generation
         runnerActive = link.spawn { await self.runQueue(run) }
+        if !runnerActive {
+            // The manager's run is over: nothing will perform the queue.
+            for pending in queue { pending.continuation?.resume(throwing: SDLScreenError.stopped) }
+            queue = []
+        }
     }
 
     /// Performs the queued operations one at a time until the queue is empty or the run ends.
