@@ -40,7 +40,10 @@ public actor SDLHeadUnitEmulator {
     /// What a dropped app had, by app ID, for its next registration with the same hash.
     var resumption: [String: ResumptionData] = [:]
     var language: Language
+    /// Tells apart the interactions, Speaks and registrations timers are set for.
     var interactionSerial = 0
+    /// Interaction, speech, audio, activation and forwarding timers, on one schedule.
+    var timers = HeadUnitTimers()
     var services: [String: PublishedService] = [:]
     var serviceCounter = 0
     var serviceSubscribers: [String: Set<String>] = [:]
@@ -110,6 +113,7 @@ public actor SDLHeadUnitEmulator {
     func appGone(_ appID: String, unregistered: Bool) {
         guard let app = apps.removeValue(forKey: appID) else { return }
         connections[app.connectionID]?.appID = nil
+        cancelTimers(of: app)
         for (id, service) in services where service.providerAppID == appID { pendingEffects += removeService(id) }
         for type in serviceSubscribers.keys { serviceSubscribers[type]?.remove(appID) }
         fileStores[appID]?.appGone()

@@ -100,27 +100,20 @@ extension SDLHeadUnitEmulator {
         let correlationID = forwardCounter
         forwarded[correlationID] = ForwardedRequest(consumerAppID: consumer, consumerCorrelationID: rpc.correlationID, functionID: rpc.functionID)
         let request = SDLRPCPayload(rpcType: .request, functionID: rpc.functionID, correlationID: correlationID, json: rpc.json, bulkData: rpc.bulkData)
-        scheduleForwardTimeout(correlationID)
+        schedule(.forward(correlationID: correlationID), after: .seconds(10))
         return (.deferred, [.notify(appID: provider, request)])
     }
 
     /// The provider answered: the consumer gets it under its own correlation ID.
     func providerAnswered(_ rpc: SDLRPCPayload) -> [Effect] {
         guard let request = forwarded.removeValue(forKey: rpc.correlationID) else { return [] }
+        cancelTimer(.forward(correlationID: rpc.correlationID))
         return [.notify(appID: request.consumerAppID, SDLRPCPayload(
             rpcType: .response, functionID: request.functionID, correlationID: request.consumerCorrelationID, json: rpc.json, bulkData: rpc.bulkData))]
     }
 
-    private func scheduleForwardTimeout(_ correlationID: UInt32) {
-        let clock = configuration.clock
-        let deadline = clock.now + .seconds(10)
-        Task { [weak self] in
-            try? await clock.sleep(until: deadline)
-            await self?.forwardTimedOut(correlationID)
-        }
-    }
-
-    private func forwardTimedOut(_ correlationID: UInt32) async {
+    /// The provider did not answer in time (`TimerKey.forward`): the consumer gets TIMED_OUT.
+    func forwardTimedOut(_ correlationID: UInt32) async {
         guard let request = forwarded.removeValue(forKey: correlationID) else { return }
         await perform([.respond(
             appID: request.consumerAppID, functionID: request.functionID, correlationID: request.consumerCorrelationID,

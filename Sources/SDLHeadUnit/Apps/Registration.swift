@@ -42,7 +42,8 @@ extension SDLHeadUnitEmulator {
             if delay <= .zero {
                 effects += activationEffects(request.appID)
             } else {
-                scheduleActivation(of: request.appID, after: delay)
+                interactionSerial += 1
+                schedule(.activation(appID: request.appID, serial: interactionSerial), after: delay)
             }
         }
         return (registrationReply(code: code, info: info, iconResumed: appIcons[request.appID] != nil), effects)
@@ -58,16 +59,6 @@ extension SDLHeadUnitEmulator {
             .init(key: "language", value: .string(language.rawValue)), .init(key: "hmiDisplayLanguage", value: .string(language.rawValue)),
         ]
         return .success(code, info: info, extra: languages + members)
-    }
-
-    private func scheduleActivation(of appID: String, after delay: Duration) {
-        let clock = configuration.clock
-        let deadline = clock.now + delay
-        Task { [weak self] in
-            try? await clock.sleep(until: deadline)
-            guard let self else { return }
-            try? await self.activate(appID: appID)
-        }
     }
 
     func unregister(_ request: UnregisterAppInterface, appID: String) -> (Reply, [Effect]) {

@@ -37,8 +37,17 @@ struct AudioCapture: Sendable {
     let maxDuration: Duration
     /// The interaction on top it belongs to.
     let serial: Int
+    /// When recording started, on the emulator's clock.
+    let start: Duration
+    /// Emulated time each chunk covers.
+    let interval: Duration
+    /// Recording time the chunks sent so far cover.
+    var covered = Duration.zero
     /// Samples sent so far; the tone's phase continues from here.
     var samplesSent = 0
+
+    /// Where the next chunk ends: one interval on, the last one at exactly `maxDuration`.
+    var nextChunkEnd: Duration { min(covered + interval, maxDuration) }
 }
 
 /// PerformAudioPassThru, EndAudioPassThru and OnAudioPassThru: the head unit "records" a 440 Hz
@@ -70,9 +79,10 @@ extension SDLHeadUnitEmulator {
         // No timer: the capture loop ends the interaction at maxDuration.
         let (reply, effects) = startInteraction(.audioPassThru, rpc: rpc, appID: appID, cancelID: nil, timeout: nil)
         guard reply.isDeferred, let serial = apps[appID]?.interaction?.serial else { return (reply, effects) }
-        let maxDuration = Duration.milliseconds(request.maxDuration)
-        apps[appID]?.audioCapture = AudioCapture(format: format, maxDuration: maxDuration, serial: serial)
-        captureAudio(appID: appID, serial: serial, maxDuration: maxDuration, from: start)
+        let interval = configuration.audioPassThruChunkInterval > .zero ? configuration.audioPassThruChunkInterval : .milliseconds(100)
+        let capture = AudioCapture(format: format, maxDuration: .milliseconds(request.maxDuration), serial: serial, start: start, interval: interval)
+        apps[appID]?.audioCapture = capture
+        if capture.covered < capture.maxDuration { schedule(.audioChunk(appID: appID, serial: serial), at: start + capture.nextChunkEnd) }
         return (reply, effects)
     }
 
@@ -91,38 +101,28 @@ extension SDLHeadUnitEmulator {
         apps[appID]?.audioPassThruBytesSent ?? 0
     }
 
-    /// One chunk per interval on the emulator's clock, the last one at exactly `maxDuration`.
-    private func captureAudio(appID: String, serial: Int, maxDuration: Duration, from start: Duration) {
-        let clock = configuration.clock
-        let interval = configuration.audioPassThruChunkInterval > .zero ? configuration.audioPassThruChunkInterval : .milliseconds(100)
-        Task { [weak self] in
-            var covered = Duration.zero
-            while covered < maxDuration {
-                let next = min(covered + interval, maxDuration)
-                do { try await clock.sleep(until: start + next) } catch { return }
-                guard let self, await self.audioChunkDue(appID: appID, serial: serial, upTo: next) else { return }
-                covered = next
-            }
-        }
-    }
-
-    /// Sends the samples recorded up to `elapsed` since the capture started; at `maxDuration` the
-    /// capture ends and PerformAudioPassThru is answered after that last chunk. False once the
-    /// capture is over (ended, aborted, app gone).
-    private func audioChunkDue(appID: String, serial: Int, upTo elapsed: Duration) async -> Bool {
-        guard var capture = apps[appID]?.audioCapture, capture.serial == serial, apps[appID]?.interaction?.serial == serial else { return false }
+    /// The chunk timer (`TimerKey.audioChunk`) went off: sends the samples recorded up to the
+    /// chunk's end and sets the next chunk's timer; at `maxDuration` the capture ends and
+    /// PerformAudioPassThru is answered after that last chunk. Nothing once the capture is over
+    /// (ended, aborted, app gone).
+    func audioChunkDue(appID: String, serial: Int) async {
+        guard var capture = apps[appID]?.audioCapture, capture.serial == serial, apps[appID]?.interaction?.serial == serial else { return }
+        let elapsed = capture.nextChunkEnd
         let total = Self.sampleCount(in: elapsed, rate: capture.format.sampleRate)
         let samples = Self.tone(from: capture.samplesSent, count: max(0, total - capture.samplesSent), format: capture.format)
         capture.samplesSent = max(total, capture.samplesSent)
+        capture.covered = elapsed
         apps[appID]?.audioCapture = capture
         apps[appID]?.audioPassThruBytesSent += samples.count
         var effects: [Effect] = [.notify(appID: appID, SDLRPCPayload(
             rpcType: .notification, functionID: OnAudioPassThru.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
             json: Array("{}".utf8), bulkData: samples))]
-        let finished = elapsed >= capture.maxDuration
-        if finished { effects += finishInteraction(appID, with: .success()) }
+        if elapsed >= capture.maxDuration {
+            effects += finishInteraction(appID, with: .success())
+        } else {
+            schedule(.audioChunk(appID: appID, serial: serial), at: capture.start + capture.nextChunkEnd)
+        }
         await perform(effects)
-        return !finished
     }
 
     /// Samples in the first `duration` of a recording at `rate` (rounded down, so chunks add up

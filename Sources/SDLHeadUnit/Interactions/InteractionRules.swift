@@ -38,7 +38,7 @@ extension SDLHeadUnitEmulator {
         if case .unsupportedType(let info) = speech { interaction.speechWarning = info }
         apps[appID]?.interaction = interaction
         apps[appID]?.systemContext = isAlert ? .alert : .hmiObscured
-        if let timeout { scheduleTimeout(of: interaction, appID: appID, after: timeout) }
+        if let timeout { schedule(.interaction(appID: appID, serial: interaction.serial), after: timeout) }
         emit(.interactionStarted(appID: appID, kind: kind.rawValue))
         return (.deferred, effects + [hmiStatus(of: appID)])
     }
@@ -65,16 +65,8 @@ extension SDLHeadUnitEmulator {
         return (.success(), finishInteraction(appID, with: .failure(.aborted, "cancelled by the app")))
     }
 
-    private func scheduleTimeout(of interaction: PendingInteraction, appID: String, after timeout: Duration) {
-        let clock = configuration.clock
-        let deadline = clock.now + timeout
-        Task { [weak self] in
-            try? await clock.sleep(until: deadline)
-            await self?.interactionTimedOut(appID: appID, serial: interaction.serial)
-        }
-    }
-
-    private func interactionTimedOut(appID: String, serial: Int) async {
+    /// The interaction's timer (`TimerKey.interaction`) went off.
+    func interactionTimedOut(appID: String, serial: Int) async {
         guard let interaction = apps[appID]?.interaction, interaction.serial == serial else { return }
         let reply: Reply
         switch interaction.kind {
@@ -87,6 +79,8 @@ extension SDLHeadUnitEmulator {
     /// Answers the interaction on top and gives the screen back (system context MAIN).
     func finishInteraction(_ appID: String, with reply: Reply) -> [Effect] {
         guard let interaction = apps[appID]?.interaction else { return [] }
+        cancelTimer(.interaction(appID: appID, serial: interaction.serial))
+        cancelTimer(.audioChunk(appID: appID, serial: interaction.serial))
         apps[appID]?.interaction = nil
         apps[appID]?.keyboardEntry = nil
         apps[appID]?.audioCapture = nil
@@ -162,6 +156,15 @@ extension SDLHeadUnitEmulator {
             let data = mode == "SINGLE_KEYPRESS" ? String(character) : entry
             await perform([notification(OnKeyboardInput(event: .keypress, data: data), to: appID)])
         }
+    }
+
+    /// An app that goes away takes its timers with it.
+    func cancelTimers(of app: EmulatedApp) {
+        if let interaction = app.interaction {
+            cancelTimer(.interaction(appID: app.appID, serial: interaction.serial))
+            cancelTimer(.audioChunk(appID: app.appID, serial: interaction.serial))
+        }
+        if let speech = app.speech { cancelTimer(.speech(appID: app.appID, serial: speech.serial)) }
     }
 
     private func choices(of interaction: PendingInteraction, in app: EmulatedApp) -> Set<Int> {

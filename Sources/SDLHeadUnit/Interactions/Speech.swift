@@ -65,6 +65,7 @@ extension SDLHeadUnitEmulator {
         if let speaking = apps[appID]?.speech {
             // The newer Speak interrupts the one being spoken.
             apps[appID]?.speech = nil
+            cancelTimer(.speech(appID: appID, serial: speaking.serial))
             effects.append(.respond(
                 appID: appID, functionID: speaking.functionID, correlationID: speaking.correlationID, .failure(.aborted, "interrupted by a newer Speak")))
         }
@@ -73,16 +74,12 @@ extension SDLHeadUnitEmulator {
         interactionSerial += 1
         let serial = interactionSerial
         apps[appID]?.speech = PendingSpeech(correlationID: rpc.correlationID, functionID: rpc.functionID, reply: verdict.reply, serial: serial)
-        let clock = configuration.clock
-        let deadline = clock.now + speakingTime
-        Task { [weak self] in
-            try? await clock.sleep(until: deadline)
-            await self?.speechEnded(appID: appID, serial: serial)
-        }
+        schedule(.speech(appID: appID, serial: serial), after: speakingTime)
         return (.deferred, effects)
     }
 
-    private func speechEnded(appID: String, serial: Int) async {
+    /// The Speak's timer (`TimerKey.speech`) went off: it is answered.
+    func speechEnded(appID: String, serial: Int) async {
         guard let speaking = apps[appID]?.speech, speaking.serial == serial else { return }
         apps[appID]?.speech = nil
         await perform([.respond(appID: appID, functionID: speaking.functionID, correlationID: speaking.correlationID, speaking.reply)])
