@@ -44,34 +44,26 @@ public actor SDLHeadUnitEmulator {
     var interactionSerial = 0
     /// Interaction, speech, audio, activation and forwarding timers, on one schedule.
     var timers = HeadUnitTimers()
-    var services: [String: PublishedService] = [:]
-    var serviceCounter = 0
-    var serviceSubscribers: [String: Set<String>] = [:]
-    var forwarded: [UInt32: ForwardedRequest] = [:]
-    var forwardCounter: UInt32 = 0
-    /// Files by app ID; persistent ones outlive the app's registration, as in SDL Core.
-    var fileStores: [String: FileStore] = [:]
     var policy: SDLHeadUnitPolicy
-    var vehicle: SDLSimulatedVehicle
-    /// Icons apps set with SetAppIcon, by app ID: SDL Core keeps them across registrations.
-    var appIcons: [String: [UInt8]] = [:]
-    /// PutFile faults an operator asked for, by app ID.
-    var fileFaults: [String: FileFaultPlan] = [:]
-    /// Vehicle-data items each app subscribed to.
-    var vehicleSubscriptions: [String: Set<String>] = [:]
+    // What apps share, one struct per area; per-app screen, menu, button and interaction
+    // state lives in `EmulatedApp`.
+    var fileState: FileState
+    var vehicleState: VehicleDataState
+    var navigation: NavigationState
+    var appServices = AppServiceState()
     /// The car's remote-control modules, shared by every app: state, allocation, subscriptions.
     var remoteControl = RemoteControlState()
-    /// What the driver answers to GetInteriorVehicleDataConsent now.
-    var remoteControlConsent: Bool
 
     /// A head unit with no app connected yet: hand it each app's transport with
     /// `serve(_:authToken:)`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        self.remoteControlConsent = configuration.remoteControlConsent
         self.language = configuration.language
         self.policy = configuration.policy
-        self.vehicle = configuration.vehicle
+        self.fileState = FileState(quota: configuration.fileQuota)
+        self.vehicleState = VehicleDataState(vehicle: configuration.vehicle)
+        self.navigation = NavigationState(route: configuration.vehicle.wayPoints)
+        remoteControl.consent = configuration.remoteControlConsent
     }
 
     // MARK: Connections
@@ -114,10 +106,10 @@ public actor SDLHeadUnitEmulator {
         guard let app = apps.removeValue(forKey: appID) else { return }
         connections[app.connectionID]?.appID = nil
         cancelTimers(of: app)
-        for (id, service) in services where service.providerAppID == appID { pendingEffects += removeService(id) }
-        for type in serviceSubscribers.keys { serviceSubscribers[type]?.remove(appID) }
-        fileStores[appID]?.appGone()
-        vehicleSubscriptions[appID] = nil
+        for (id, service) in appServices.services where service.providerAppID == appID { pendingEffects += removeService(id) }
+        for type in appServices.subscribers.keys { appServices.subscribers[type]?.remove(appID) }
+        fileState.stores[appID]?.appGone()
+        vehicleState.subscriptions[appID] = nil
         pendingEffects += remoteControlAppGone(appID)
         if unregistered {
             resumption[appID] = nil

@@ -15,27 +15,66 @@ struct ForwardedRequest: Sendable {
     let functionID: UInt32
 }
 
+/// The app services area: the registry across apps and the consumers' requests waiting for a
+/// provider's answer.
+struct AppServiceState: Sendable {
+    /// Published services by service ID.
+    var services: [String: PublishedService] = [:]
+    /// Numbers service IDs.
+    var published = 0
+    /// Apps subscribed to each service type's data (GetAppServiceData subscribe).
+    var subscribers: [String: Set<String>] = [:]
+    /// Requests passed on to providers, by the head unit's correlation ID.
+    var forwarded: [UInt32: ForwardedRequest] = [:]
+    var lastForwardID: UInt32 = 0
+
+    /// The active service of `type`, if any.
+    func activeService(of type: String) -> PublishedService? {
+        services.values.first { $0.record.serviceManifest.serviceType == type && $0.record.serviceActive }
+    }
+
+    /// Whether `appID` publishes a service of `type`.
+    func publishes(_ appID: String, type: String) -> Bool {
+        services.values.contains { $0.providerAppID == appID && $0.record.serviceManifest.serviceType == type }
+    }
+
+    /// A request one of the active services' manifests lists as handled (`handledRPCs`), from
+    /// another app: the provider answers it.
+    func handlingProvider(of functionID: UInt32, for appID: String) -> String? {
+        services.values.first {
+            $0.record.serviceActive && $0.providerAppID != appID && ($0.record.serviceManifest.handledRPCs ?? []).contains(Int(functionID))
+        }?.providerAppID
+    }
+
+    /// Keeps a forwarded request under a new correlation ID of the head unit's.
+    mutating func keep(_ request: ForwardedRequest) -> UInt32 {
+        lastForwardID += 1
+        forwarded[lastForwardID] = request
+        return lastForwardID
+    }
+}
+
 /// App services (RPC 5.1+): a registry across apps; consumers' requests are forwarded to the
 /// provider as head-unit requests and the answers routed back; OnAppServiceData reaches the
 /// apps that subscribed.
 extension SDLHeadUnitEmulator {
     func publishAppService(_ request: PublishAppService, appID: String) -> (Reply, [Effect]) {
         let type = request.appServiceManifest.serviceType
-        if services.values.contains(where: { $0.providerAppID == appID && $0.record.serviceManifest.serviceType == type }) {
+        if appServices.publishes(appID, type: type) {
             return (.failure(.rejected, "the app already publishes a \(type) service"), [])
         }
-        serviceCounter += 1
-        let active = !services.values.contains { $0.record.serviceManifest.serviceType == type && $0.record.serviceActive }
+        appServices.published += 1
+        let active = appServices.activeService(of: type) == nil
         let record = AppServiceRecord(
-            serviceID: "\(appID)-\(type)-\(serviceCounter)", serviceManifest: request.appServiceManifest, servicePublished: true, serviceActive: active)
-        services[record.serviceID] = PublishedService(providerAppID: appID, record: record)
+            serviceID: "\(appID)-\(type)-\(appServices.published)", serviceManifest: request.appServiceManifest, servicePublished: true, serviceActive: active)
+        appServices.services[record.serviceID] = PublishedService(providerAppID: appID, record: record)
         var effects = appServiceUpdates(record, reason: .published)
         if active { effects += appServiceUpdates(record, reason: .activated) }
         return (.typed(PublishAppServiceResponse(success: true, resultCode: .success, appServiceRecord: record)), effects)
     }
 
     func unpublishAppService(_ request: UnpublishAppService, appID: String) -> (Reply, [Effect]) {
-        guard let service = services[request.serviceID], service.providerAppID == appID else {
+        guard let service = appServices.services[request.serviceID], service.providerAppID == appID else {
             return (.failure(.invalidData, "the app publishes no service \(request.serviceID)"), [])
         }
         return (.success(), removeService(request.serviceID))
@@ -43,7 +82,7 @@ extension SDLHeadUnitEmulator {
 
     /// Removes a service (unpublished, or its app went away) and tells subscribers.
     func removeService(_ serviceID: String) -> [Effect] {
-        guard var service = services.removeValue(forKey: serviceID) else { return [] }
+        guard var service = appServices.services.removeValue(forKey: serviceID) else { return [] }
         service.record.servicePublished = false
         service.record.serviceActive = false
         return appServiceUpdates(service.record, reason: .removed)
@@ -61,7 +100,7 @@ extension SDLHeadUnitEmulator {
 
     /// The registry as the APP_SERVICES capability lists it.
     func appServicesCapabilityJSON() -> SDLJSONValue {
-        let records = services.values.sorted { $0.record.serviceID < $1.record.serviceID }.map {
+        let records = appServices.services.values.sorted { $0.record.serviceID < $1.record.serviceID }.map {
             AppServiceCapability(updatedAppServiceRecord: $0.record)
         }
         guard let bytes = try? SDLJSON.encode(AppServicesCapabilities(appServices: records)), let json = try? SDLJSONValue(parsing: bytes) else {
@@ -71,34 +110,24 @@ extension SDLHeadUnitEmulator {
     }
 
     func getAppServiceData(_ request: GetAppServiceData, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
-        guard let provider = services.values.first(where: { $0.record.serviceManifest.serviceType == request.serviceType && $0.record.serviceActive }) else {
+        guard let provider = appServices.activeService(of: request.serviceType) else {
             return (.failure(.dataNotAvailable, "no active \(request.serviceType) service"), [])
         }
-        if request.subscribe == true { serviceSubscribers[request.serviceType, default: []].insert(appID) }
-        if request.subscribe == false { serviceSubscribers[request.serviceType]?.remove(appID) }
+        if request.subscribe == true { appServices.subscribers[request.serviceType, default: []].insert(appID) }
+        if request.subscribe == false { appServices.subscribers[request.serviceType]?.remove(appID) }
         return forward(rpc, from: appID, to: provider.providerAppID)
     }
 
     func performAppServiceInteraction(_ request: PerformAppServiceInteraction, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
-        guard let provider = services[request.serviceID] else {
+        guard let provider = appServices.services[request.serviceID] else {
             return (.failure(.invalidId, "no service \(request.serviceID)"), [])
         }
         return forward(rpc, from: appID, to: provider.providerAppID)
     }
 
-    /// A request one of whose active services' manifests lists as handled (`handledRPCs`), from
-    /// another app: the provider answers it.
-    func handlingProvider(of functionID: UInt32, for appID: String) -> String? {
-        services.values.first {
-            $0.record.serviceActive && $0.providerAppID != appID && ($0.record.serviceManifest.handledRPCs ?? []).contains(Int(functionID))
-        }?.providerAppID
-    }
-
     /// Sends the consumer's request on to the provider under the head unit's own correlation ID.
     func forward(_ rpc: SDLRPCPayload, from consumer: String, to provider: String) -> (Reply, [Effect]) {
-        forwardCounter += 1
-        let correlationID = forwardCounter
-        forwarded[correlationID] = ForwardedRequest(consumerAppID: consumer, consumerCorrelationID: rpc.correlationID, functionID: rpc.functionID)
+        let correlationID = appServices.keep(ForwardedRequest(consumerAppID: consumer, consumerCorrelationID: rpc.correlationID, functionID: rpc.functionID))
         let request = SDLRPCPayload(rpcType: .request, functionID: rpc.functionID, correlationID: correlationID, json: rpc.json, bulkData: rpc.bulkData)
         schedule(.forward(correlationID: correlationID), after: .seconds(10))
         return (.deferred, [.notify(appID: provider, request)])
@@ -106,7 +135,7 @@ extension SDLHeadUnitEmulator {
 
     /// The provider answered: the consumer gets it under its own correlation ID.
     func providerAnswered(_ rpc: SDLRPCPayload) -> [Effect] {
-        guard let request = forwarded.removeValue(forKey: rpc.correlationID) else { return [] }
+        guard let request = appServices.forwarded.removeValue(forKey: rpc.correlationID) else { return [] }
         cancelTimer(.forward(correlationID: rpc.correlationID))
         return [.notify(appID: request.consumerAppID, SDLRPCPayload(
             rpcType: .response, functionID: request.functionID, correlationID: request.consumerCorrelationID, json: rpc.json, bulkData: rpc.bulkData))]
@@ -114,7 +143,7 @@ extension SDLHeadUnitEmulator {
 
     /// The provider did not answer in time (`TimerKey.forward`): the consumer gets TIMED_OUT.
     func forwardTimedOut(_ correlationID: UInt32) async {
-        guard let request = forwarded.removeValue(forKey: correlationID) else { return }
+        guard let request = appServices.forwarded.removeValue(forKey: correlationID) else { return }
         await perform([.respond(
             appID: request.consumerAppID, functionID: request.functionID, correlationID: request.consumerCorrelationID,
             .failure(.timedOut, "the service provider did not answer"))])
@@ -123,9 +152,9 @@ extension SDLHeadUnitEmulator {
     /// A provider's OnAppServiceData: every app subscribed to that service type gets it.
     func providerPublishedData(_ rpc: SDLRPCPayload, from appID: String) -> [Effect] {
         guard let data = try? SDLJSON.decode(OnAppServiceData.self, from: rpc.json, policy: .lenient).value,
-              services.values.contains(where: { $0.providerAppID == appID && $0.record.serviceManifest.serviceType == data.serviceData.serviceType })
+              appServices.publishes(appID, type: data.serviceData.serviceType)
         else { return [] }
-        return (serviceSubscribers[data.serviceData.serviceType] ?? []).sorted().filter { $0 != appID && apps[$0] != nil }.map {
+        return (appServices.subscribers[data.serviceData.serviceType] ?? []).sorted().filter { $0 != appID && apps[$0] != nil }.map {
             .notify(appID: $0, SDLRPCPayload(rpcType: .notification, functionID: rpc.functionID, correlationID: Self.notificationCorrelationID, json: rpc.json))
         }
     }

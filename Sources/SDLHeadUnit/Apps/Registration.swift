@@ -46,7 +46,7 @@ extension SDLHeadUnitEmulator {
                 schedule(.activation(appID: request.appID, serial: interactionSerial), after: delay)
             }
         }
-        return (registrationReply(code: code, info: info, iconResumed: appIcons[request.appID] != nil), effects)
+        return (registrationReply(code: code, info: info, iconResumed: fileState.icons[request.appID] != nil), effects)
     }
 
     /// `iconResumed` is true when the head unit kept an icon the app set (SetAppIcon) before,

@@ -143,7 +143,7 @@ extension SDLHeadUnitEmulator {
                 emit(.requestReceived(appID: appID, function: R.functionName))
                 if let refusal = refusal(of: R.functionName, rpc: rpc, appID: appID) {
                     reply = refusal
-                } else if let provider = handlingProvider(of: rpc.functionID, for: appID) {
+                } else if let provider = appServices.handlingProvider(of: rpc.functionID, for: appID) {
                     (reply, effects) = forward(rpc, from: appID, to: provider)
                 } else {
                     (reply, effects) = rule.handle(self, request, rpc, appID)

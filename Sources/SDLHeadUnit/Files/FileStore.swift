@@ -89,25 +89,50 @@ struct FileStore: Sendable {
     }
 }
 
+/// The files area: each app's files, the icons apps set and the faults an operator injected.
+struct FileState: Sendable {
+    /// Files by app ID; persistent ones outlive the app's registration, as in SDL Core.
+    var stores: [String: FileStore] = [:]
+    /// Icons apps set with SetAppIcon, by app ID: SDL Core keeps them across registrations.
+    var icons: [String: [UInt8]] = [:]
+    /// PutFile faults an operator asked for, by app ID.
+    var faults: [String: FileFaultPlan] = [:]
+    /// Bytes each app may store.
+    let quota: Int
+
+    func store(of appID: String) -> FileStore {
+        stores[appID] ?? FileStore(quota: quota)
+    }
+
+    /// The fault for the app's PutFile now, if its turn has come (the plan is used up then).
+    mutating func takeFault(for appID: String) -> SDLFileFault? {
+        guard let plan = faults[appID] else { return nil }
+        if plan.remaining > 1 {
+            faults[appID]?.remaining -= 1
+            return nil
+        }
+        faults[appID] = nil
+        return plan.fault
+    }
+
+    /// Stores a PutFile chunk in place (see `FileStore.put`).
+    mutating func put(_ request: PutFile, data: [UInt8], appID: String) -> FileStore.PutResult {
+        stores[appID, default: FileStore(quota: quota)].put(request, data: data)
+    }
+}
+
 /// PutFile, ListFiles, DeleteFile and SetAppIcon.
 extension SDLHeadUnitEmulator {
     func putFile(_ request: PutFile, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
         var data = rpc.bulkData
-        if let fault = fileFaults[appID] {
-            if fault.remaining > 1 {
-                fileFaults[appID]?.remaining -= 1
-            } else {
-                fileFaults[appID] = nil
-                switch fault.fault {
-                case .answer(let code): return (.failure(code, "fault injected by the emulator's operator"), [])
-                case .corrupt: if !data.isEmpty { data[0] ^= 0xFF }
-                case .noAnswer: return (.deferred, [])
-                case .disconnect: return (.deferred, [.disconnect(appID: appID, endService: false, unregistered: false)])
-                }
-            }
+        switch fileState.takeFault(for: appID) {
+        case .answer(let code)?: return (.failure(code, "fault injected by the emulator's operator"), [])
+        case .corrupt?: if !data.isEmpty { data[0] ^= 0xFF }
+        case .noAnswer?: return (.deferred, [])
+        case .disconnect?: return (.deferred, [.disconnect(appID: appID, endService: false, unregistered: false)])
+        case nil: break
         }
-        // In place, for the same reason as in `FileStore.put`.
-        let result = fileStores[appID, default: FileStore(quota: configuration.fileQuota)].put(request, data: data)
+        let result = fileState.put(request, data: data, appID: appID)
         let store = fileStore(of: appID)
         let space: [SDLJSONValue.Member] = [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]
         switch result {
@@ -131,7 +156,7 @@ extension SDLHeadUnitEmulator {
         guard store.delete(request.syncFileName) else {
             return (.failure(.rejected, "no file named \(request.syncFileName)", extra: [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]), [])
         }
-        fileStores[appID] = store
+        fileState.stores[appID] = store
         return (.success(extra: [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]), [hashChange(of: appID)])
     }
 
@@ -139,7 +164,7 @@ extension SDLHeadUnitEmulator {
         guard let icon = fileStore(of: appID).bytes(of: request.syncFileName) else {
             return (.failure(.invalidData, "no file named \(request.syncFileName)"), [])
         }
-        appIcons[appID] = icon
+        fileState.icons[appID] = icon
         return (.success(), [])
     }
 
@@ -159,24 +184,24 @@ extension SDLHeadUnitEmulator {
         if request.requestType == .proprietary { return applyPolicyUpdate(rpc.bulkData, appID: appID) }
         if request.requestType == .iconUrl {
             guard !rpc.bulkData.isEmpty else { return (.failure(.invalidData, "the icon has no bytes"), []) }
-            appIcons[appID] = rpc.bulkData
+            fileState.icons[appID] = rpc.bulkData
         }
         return (.success(), [])
     }
 
     /// The icon the app set, kept across its registrations.
     public func appIcon(appID: String) -> [UInt8]? {
-        appIcons[appID]
+        fileState.icons[appID]
     }
 
     /// Makes the `chunk`-th PutFile from now (1 = the next) of the app fail as `fault` says:
     /// for tests of an app's honesty about what the head unit holds.
     public func injectFileFault(_ fault: SDLFileFault, appID: String, onChunk chunk: Int = 1) {
-        fileFaults[appID] = FileFaultPlan(fault: fault, remaining: max(1, chunk))
+        fileState.faults[appID] = FileFaultPlan(fault: fault, remaining: max(1, chunk))
     }
 
     func fileStore(of appID: String) -> FileStore {
-        fileStores[appID] ?? FileStore(quota: configuration.fileQuota)
+        fileState.store(of: appID)
     }
 
     /// The app's complete files.

@@ -2,6 +2,12 @@ import SDLProtocol
 import SDLRPC
 import SDLRuntime
 
+/// The navigation area: the route the car's navigation system follows.
+struct NavigationState: Sendable {
+    /// The stops in order, the destination last (GetWayPoints, OnWayPointChange).
+    var route: [LocationDetails]
+}
+
 /// SendLocation and way points (GetWayPoints, Subscribe/UnsubscribeWayPoints, OnWayPointChange)
 /// against the simulated vehicle's route.
 extension SDLHeadUnitEmulator {
@@ -18,7 +24,7 @@ extension SDLHeadUnitEmulator {
     }
 
     func getWayPoints(_ request: GetWayPoints) -> (Reply, [Effect]) {
-        let route = vehicle.wayPoints
+        let route = navigation.route
         let points = request.wayPointType == .destination ? Array(route.suffix(1)) : route
         guard !points.isEmpty else { return (.success(info: "no route is set"), []) }
         return (.success(extra: [.init(key: "wayPoints", value: Self.wayPointsJSON(points))]), [])
@@ -36,7 +42,7 @@ extension SDLHeadUnitEmulator {
     /// Changes the route (as the driver or the navigation system does): every app subscribed to
     /// way points gets OnWayPointChange with the new one.
     public func setWayPoints(_ wayPoints: [LocationDetails]) async {
-        vehicle.wayPoints = wayPoints
+        navigation.route = wayPoints
         let json = SDLJSONValue.object([.init(key: "wayPoints", value: Self.wayPointsJSON(wayPoints))])
         let effects: [Effect] = apps.values.filter(\.subscribedToWayPoints).sorted { $0.connectionID < $1.connectionID }.map { app in
             .notify(appID: app.appID, SDLRPCPayload(
@@ -47,7 +53,7 @@ extension SDLHeadUnitEmulator {
     }
 
     /// The route now.
-    public var wayPoints: [LocationDetails] { vehicle.wayPoints }
+    public var wayPoints: [LocationDetails] { navigation.route }
 
     static func wayPointsJSON(_ points: [LocationDetails]) -> SDLJSONValue {
         .array(points.compactMap { point in (try? SDLJSON.encode(point)).flatMap { try? SDLJSONValue(parsing: $0) } })

@@ -85,6 +85,8 @@ struct RemoteControlState: Sendable {
     var subscriptions: [String: Set<ModuleKey>] = [:]
     /// The driver's answers to GetInteriorVehicleDataConsent, per app and module.
     var consents: [String: [ModuleKey: Bool]] = [:]
+    /// What the driver answers to GetInteriorVehicleDataConsent now.
+    var consent = true
 
     func index(of key: ModuleKey) -> Int? { modules.firstIndex { $0.key == key } }
 

@@ -179,7 +179,7 @@ extension SDLHeadUnitEmulator {
             }
             keys.append(remoteControl.modules[index].key)
         }
-        let answer = remoteControlConsent
+        let answer = remoteControl.consent
         for key in keys { remoteControl.consents[appID, default: [:]][key] = answer }
         return (.success(extra: [.init(key: "allowed", value: .array(keys.map { _ in .bool(answer) }))]), [])
     }
@@ -308,7 +308,7 @@ extension SDLHeadUnitEmulator {
 
     /// The driver's answer to the next GetInteriorVehicleDataConsent requests.
     public func setRemoteControlConsent(_ allowed: Bool) {
-        remoteControlConsent = allowed
+        remoteControl.consent = allowed
     }
 }
 

@@ -145,6 +145,31 @@ public enum SDLSimulatedVehicleError: Error, Hashable, Sendable, CustomStringCon
     }
 }
 
+/// The vehicle-data area: the car's values and which app listens to which item.
+struct VehicleDataState: Sendable {
+    var vehicle: SDLSimulatedVehicle
+    /// Vehicle-data items each app subscribed to.
+    var subscriptions: [String: Set<String>] = [:]
+
+    /// Subscribes (or unsubscribes) the app to an item: SUCCESS when that changed something.
+    mutating func subscribe(_ appID: String, to item: String, _ subscribe: Bool) -> VehicleDataResultCode {
+        let subscribed = subscriptions[appID, default: []].contains(item)
+        if subscribe {
+            if subscribed { return .dataAlreadySubscribed }
+            subscriptions[appID, default: []].insert(item)
+        } else {
+            guard subscribed else { return .dataNotSubscribed }
+            subscriptions[appID]?.remove(item)
+        }
+        return .success
+    }
+
+    /// The apps subscribed to `item`, by app ID.
+    func subscribers(of item: String) -> [String] {
+        subscriptions.keys.sorted().filter { subscriptions[$0]?.contains(item) == true }
+    }
+}
+
 /// GetVehicleData, Subscribe/UnsubscribeVehicleData and OnVehicleData, as SDL Core answers them.
 extension SDLHeadUnitEmulator {
     /// The items a vehicle-data request asks for (`"speed": true`), within what the policy allows.
@@ -157,7 +182,7 @@ extension SDLHeadUnitEmulator {
 
     func getVehicleData(rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
         let items = requestedItems(rpc, function: "GetVehicleData", appID: appID)
-        return (.success(extra: vehicle.get(items)), [])
+        return (.success(extra: vehicleState.vehicle.get(items)), [])
     }
 
     func subscribeVehicleData(rpc: SDLRPCPayload, appID: String, subscribe: Bool) -> (Reply, [Effect]) {
@@ -166,20 +191,12 @@ extension SDLHeadUnitEmulator {
         var results: [SDLJSONValue.Member] = []
         var changed = 0
         for item in items {
-            let subscribed = vehicleSubscriptions[appID, default: []].contains(item)
-            let code: VehicleDataResultCode
-            if subscribe {
-                code = subscribed ? .dataAlreadySubscribed : .success
-                if !subscribed { vehicleSubscriptions[appID, default: []].insert(item) }
-            } else {
-                code = subscribed ? .success : .dataNotSubscribed
-                if subscribed { vehicleSubscriptions[appID]?.remove(item) }
-            }
+            let code = vehicleState.subscribe(appID, to: item, subscribe)
             if code == .success { changed += 1 }
-            let custom = vehicle.isCustom(item)
+            let custom = vehicleState.vehicle.isCustom(item)
             let result = VehicleDataResult(
                 dataType: custom ? .vehicledataOemCustomData : SDLSimulatedVehicle.dataType(of: item), resultCode: code,
-                oemCustomDataType: custom ? Self.jsonKind(vehicle.customValues[item]) : nil)
+                oemCustomDataType: custom ? Self.jsonKind(vehicleState.vehicle.customValues[item]) : nil)
             if let json = try? SDLJSONValue(parsing: (try? SDLJSON.encode(result)) ?? []) { results.append(.init(key: item, value: json)) }
         }
         if changed == 0 {
@@ -192,9 +209,9 @@ extension SDLHeadUnitEmulator {
 
     /// Changes a vehicle-data item; apps subscribed to it get OnVehicleData.
     public func setVehicleData(_ item: String, to value: SDLJSONValue) async throws(SDLSimulatedVehicleError) {
-        try vehicle.set(item, to: value)
+        try vehicleState.vehicle.set(item, to: value)
         var effects: [Effect] = []
-        for appID in vehicleSubscriptions.keys.sorted() where vehicleSubscriptions[appID]?.contains(item) == true && apps[appID] != nil {
+        for appID in vehicleState.subscribers(of: item) where apps[appID] != nil {
             let json = SDLJSONValue.object([.init(key: item, value: value)])
             effects.append(.notify(appID: appID, SDLRPCPayload(
                 rpcType: .notification, functionID: OnVehicleData.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID, json: json.jsonBytes)))
@@ -204,8 +221,8 @@ extension SDLHeadUnitEmulator {
 
     /// Every item's current value, the OEM custom items last.
     public func vehicleData() -> SDLJSONValue {
-        .object(SDLSimulatedVehicle.itemNames.compactMap { name in vehicle.values[name].map { .init(key: name, value: $0) } }
-            + vehicle.customValues.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) })
+        .object(SDLSimulatedVehicle.itemNames.compactMap { name in vehicleState.vehicle.values[name].map { .init(key: name, value: $0) } }
+            + vehicleState.vehicle.customValues.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) })
     }
 
     /// How SDL Core's vehicle-data schema names a custom item's type.
