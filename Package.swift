@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "SDLRuntime", targets: ["SDLRuntime"]),
         .library(name: "SDLRPC", targets: ["SDLRPC"]),
+        .library(name: "SDLConcurrency", targets: ["SDLConcurrency"]),
         .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
         .library(name: "SDLTransport", targets: ["SDLTransport"]),
         .library(name: "SmartDeviceLink", targets: ["SmartDeviceLink"]),
@@ -66,8 +67,11 @@ let package = Package(
         .target(name: "SDLRuntime"),
         // The committed output of `sdlgen generate` for spec 8.0.0.
         .target(name: "SDLRPC", dependencies: ["SDLRuntime"], path: "Generated"),
+        // Time and fan-out for the async code above the protocol: an injectable clock, a deadline
+        // schedule (one timer loop instead of a task per deadline), and one stream fan-out.
+        .target(name: "SDLConcurrency", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
         // SDL protocol: frames, multi-frame messages, RPC and control payloads. No I/O.
-        .target(name: "SDLProtocol", dependencies: ["SDLRuntime", "CZlib", .product(name: "HeapModule", package: "swift-collections")]),
+        .target(name: "SDLProtocol", dependencies: ["SDLRuntime", "CZlib"]),
         // Byte transports: the protocol, TCP on SwiftNIO, an in-memory pair.
         .target(
             name: "SDLTransport",
@@ -80,8 +84,8 @@ let package = Package(
         .target(
             name: "SmartDeviceLink",
             dependencies: [
-                "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Logging", package: "swift-log"),
-                .product(name: "HeapModule", package: "swift-collections"),
+                "SDLConcurrency", "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime",
+                .product(name: "Logging", package: "swift-log"), .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -109,7 +113,7 @@ let package = Package(
         .target(
             name: "SDLCloudServer",
             dependencies: [
-                "SmartDeviceLink", "SDLWebSocket", "SDLProtocol", .product(name: "Logging", package: "swift-log"),
+                "SmartDeviceLink", "SDLWebSocket", "SDLProtocol", "SDLConcurrency", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -119,8 +123,8 @@ let package = Package(
         .target(
             name: "SDLHeadUnit",
             dependencies: [
-                "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Logging", package: "swift-log"),
-                .product(name: "DequeModule", package: "swift-collections"),
+                "SDLConcurrency", "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime",
+                .product(name: "Logging", package: "swift-log"), .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // The emulator's control API over HTTP (Hummingbird), kept apart so the emulator itself
@@ -179,10 +183,11 @@ let package = Package(
             path: "Tests/SDLRPCTests"
         ),
         .testTarget(name: "SDLProtocolTests", dependencies: ["SDLProtocol", "SDLRPC"], path: "Tests/SDLProtocolTests"),
+        .testTarget(name: "SDLConcurrencyTests", dependencies: ["SDLConcurrency"], path: "Tests/SDLConcurrencyTests"),
         .testTarget(
             name: "SmartDeviceLinkTests",
             dependencies: [
-                "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLProtocol", "SDLRPC", "SDLTestSupport", "SDLAsyncHTTPClient",
+                "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLConcurrency", "SDLProtocol", "SDLRPC", "SDLTestSupport", "SDLAsyncHTTPClient",
                 "SDLCloudServer", "SDLWebSocket", .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/SmartDeviceLinkTests"
@@ -190,7 +195,7 @@ let package = Package(
         .testTarget(
             name: "SDLCloudTests",
             dependencies: [
-                "SDLCloudServer", "SDLWebSocket", "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLProtocol", "SDLRPC",
+                "SDLCloudServer", "SDLWebSocket", "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLConcurrency", "SDLProtocol", "SDLRPC",
                 "SDLRuntime", "SDLTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -203,7 +208,9 @@ let package = Package(
         .testTarget(name: "SDLTransportTests", dependencies: ["SDLTransport"], path: "Tests/SDLTransportTests"),
         .testTarget(
             name: "SDLHeadUnitTests",
-            dependencies: ["SDLHeadUnit", "SDLRPC", "SDLRuntime", "SDLProtocol", "SmartDeviceLink", "SDLTransport", "SDLTestSupport"],
+            dependencies: [
+                "SDLHeadUnit", "SDLRPC", "SDLRuntime", "SDLConcurrency", "SDLProtocol", "SmartDeviceLink", "SDLTransport", "SDLTestSupport",
+            ],
             path: "Tests/SDLHeadUnitTests"
         ),
         // A clock tests advance, and small helpers, shared by the test targets.

@@ -2,6 +2,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
+import SDLConcurrency
 import SDLProtocol
 import SDLWebSocket
 import ServiceLifecycle

@@ -1,5 +1,6 @@
 import DequeModule
 import Logging
+import SDLConcurrency
 import SDLProtocol
 import SDLRPC
 import SDLRuntime

@@ -1,3 +1,4 @@
+import SDLConcurrency
 import SDLHeadUnit
 import SDLProtocol
 import SDLRPC

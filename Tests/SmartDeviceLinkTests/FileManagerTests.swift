@@ -1,4 +1,5 @@
 import Foundation
+import SDLConcurrency
 import SDLHeadUnit
 import SDLTestSupport
 @testable import SmartDeviceLink

@@ -1,3 +1,4 @@
+import SDLConcurrency
 import SDLProtocol
 
 /// What a head-unit timer ends or moves on. Serials tell apart the registration, interaction or

@@ -1,3 +1,4 @@
+import SDLConcurrency
 import SDLRPC
 import Synchronization
 
