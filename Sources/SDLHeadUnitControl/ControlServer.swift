@@ -33,36 +33,59 @@ public struct SDLHeadUnitControlServer: Service {
     public func run() async throws {
         let onBound = self.onBound
         let application = Application(
-            responder: ControlResponder(api: api),
+            router: Self.router(api),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "sdl-headunit"),
             onServerRunning: { channel in await onBound(channel.localAddress?.port ?? 0) })
         // The Application's own Service run, inside whatever runs this one (not runService(),
         // which would install signal handlers and a service group of its own).
         try await application.run()
     }
-}
 
-/// Every request goes to the control API; its answer becomes the HTTP response.
-struct ControlResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
-    let api: SDLHeadUnitControlAPI
-
-    func respond(to request: Request, context: Context) async throws -> Response {
-        let body: ByteBuffer
-        do {
-            body = try await request.body.collect(upTo: 1 << 20)
-        } catch {
-            return Self.response(SDLHeadUnitControlAPI.Answer(status: 413, contentType: "application/json", body: Array(#"{"error":"the body is larger than 1 MiB"}"#.utf8)))
+    /// Hummingbird's router with every route of the control API (`*` segments as parameters
+    /// `p0`, `p1`...); anything else gets the API's JSON 404.
+    static func router(_ api: SDLHeadUnitControlAPI) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: NoRouteAsJSON())
+        for route in SDLHeadUnitControlAPI.routes {
+            guard let method = HTTPRequest.Method(route.method) else { continue }
+            var parameterCount = 0
+            let path = route.segments.map { segment -> String in
+                guard segment == "*" else { return segment }
+                defer { parameterCount += 1 }
+                return ":p\(parameterCount)"
+            }.joined(separator: "/")
+            let names = (0..<parameterCount).map { "p\($0)" }
+            router.on(RouterPath(path), method: method) { request, context -> Response in
+                let body: ByteBuffer
+                do {
+                    body = try await request.body.collect(upTo: 1 << 20)
+                } catch {
+                    return response(SDLHeadUnitControlAPI.Answer(status: 413, contentType: "application/json", body: Array(#"{"error":"the body is larger than 1 MiB"}"#.utf8)))
+                }
+                let parameters = names.map { context.parameters.get($0) ?? "" }
+                return response(await api.answer(route, parameters: parameters, query: request.uri.query, body: Array(buffer: body)))
+            }
         }
-        // The query too: `GET /rc/CLIMATE?moduleId=C1A`.
-        let target = request.uri.query.map { "\(request.uri.path)?\($0)" } ?? request.uri.path
-        let answer = await api.handle(method: request.method.rawValue, path: target, body: Array(buffer: body))
-        return Self.response(answer)
+        return router
     }
 
     static func response(_ answer: SDLHeadUnitControlAPI.Answer) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = answer.contentType
         return Response(status: .init(code: answer.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
+    }
+}
+
+/// A path no route matches (or a method a path does not take) gets the control API's JSON
+/// error instead of Hummingbird's empty 404.
+struct NoRouteAsJSON: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound || error.status == .methodNotAllowed {
+            return SDLHeadUnitControlServer.response(SDLHeadUnitControlAPI.noRoute(method: request.method.rawValue, path: request.uri.path))
+        }
     }
 }

@@ -46,16 +46,62 @@ public struct SDLHeadUnitControlAPI: Sendable {
         public var jsonValue: SDLJSONValue? { try? SDLJSONValue(parsing: body) }
     }
 
-    /// Answers `method path` with `body` (JSON or empty).
+    /// One route: a method, a path pattern whose `*` segments are parameters, and what answers
+    /// it. An HTTP router registers each (`*` as a named parameter) and calls `answer`.
+    public struct Route: Sendable {
+        /// The HTTP method, upper case.
+        public let method: String
+        /// The path's segments (no leading `/`); `*` matches any one segment.
+        public let segments: [String]
+        fileprivate let respond: @Sendable (SDLHeadUnitControlAPI, [String], [String: String], SDLJSONValue) async throws -> Answer
+
+        fileprivate init(
+            _ method: String, _ pattern: String,
+            _ respond: @escaping @Sendable (SDLHeadUnitControlAPI, [String], [String: String], SDLJSONValue) async throws -> Answer
+        ) {
+            self.method = method
+            self.segments = pattern.split(separator: "/").map(String.init)
+            self.respond = respond
+        }
+
+        /// The parameters (`*` segments) of `path` when it matches, nil otherwise.
+        func parameters(of path: [String]) -> [String]? {
+            guard segments.count == path.count else { return nil }
+            var captured: [String] = []
+            for (want, have) in zip(segments, path) {
+                if want == "*" { captured.append(have) } else if want != have { return nil }
+            }
+            return captured
+        }
+    }
+
+    /// Answers `method path` with `body` (JSON or empty): the route table without HTTP, for
+    /// tests and in-process drivers.
     public func handle(method: String, path: String, body: [UInt8] = []) async -> Answer {
         let pathAndQuery = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let parts = pathAndQuery.first.map { $0.split(separator: "/").map { String($0).removingPercentEncoding } } ?? []
-        var query: [String: String] = [:]
-        if pathAndQuery.count == 2 {
-            for pair in pathAndQuery[1].split(separator: "&") {
-                let nameAndValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                query[String(nameAndValue[0]).removingPercentEncoding] = nameAndValue.count == 2 ? String(nameAndValue[1]).removingPercentEncoding : ""
+        let segments = pathAndQuery.first.map { $0.split(separator: "/").map(String.init) } ?? []
+        let query = pathAndQuery.count == 2 ? String(pathAndQuery[1]) : nil
+        let verb = method.uppercased()
+        for route in Self.routes where route.method == verb {
+            if let parameters = route.parameters(of: segments) {
+                return await answer(route, parameters: parameters, query: query, body: body)
             }
+        }
+        return Self.noRoute(method: verb, path: "/" + segments.joined(separator: "/"))
+    }
+
+    /// The answer when no route matches.
+    public static func noRoute(method: String, path: String) -> Answer {
+        .error(404, "no route for \(method) \(path)")
+    }
+
+    /// Answers a request matched to `route`: `parameters` are its `*` segments as they came
+    /// (percent-encoded), `query` the raw query string, `body` JSON or empty.
+    public func answer(_ route: Route, parameters: [String], query: String?, body: [UInt8]) async -> Answer {
+        var queryItems: [String: String] = [:]
+        for pair in (query ?? "").split(separator: "&") {
+            let nameAndValue = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            queryItems[String(nameAndValue[0]).removingPercentEncoding] = nameAndValue.count == 2 ? String(nameAndValue[1]).removingPercentEncoding : ""
         }
         let input: SDLJSONValue
         if body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -66,7 +112,7 @@ public struct SDLHeadUnitControlAPI: Sendable {
             return .error(400, "the body is not JSON")
         }
         do {
-            return try await route(method.uppercased(), parts, query, input)
+            return try await route.respond(self, parameters.map(\.removingPercentEncoding), queryItems, input)
         } catch let error as SDLHeadUnitControlError {
             switch error {
             case .unknownApp, .unknownSoftButton, .unknownCommand, .unknownModule: return .error(404, error.description)
@@ -78,19 +124,11 @@ public struct SDLHeadUnitControlAPI: Sendable {
         }
     }
 
-    private func route(_ method: String, _ path: [String], _ query: [String: String], _ input: SDLJSONValue) async throws -> Answer {
-        /// The path's `*` parts when `method` and `pattern` match.
-        func match(_ verb: String, _ pattern: String) -> [String]? {
-            let expected = pattern.split(separator: "/").map(String.init)
-            guard verb == method, expected.count == path.count else { return nil }
-            var captured: [String] = []
-            for (want, have) in zip(expected, path) {
-                if want == "*" { captured.append(have) } else if want != have { return nil }
-            }
-            return captured
-        }
-
-        if match("GET", "apps") != nil {
+    /// Every route, in the order they are tried: what the HTTP adapter registers on its router
+    /// and what `handle(method:path:body:)` matches.
+    public static let routes: [Route] = [
+        Route("GET", "apps") { api, captured, query, input in
+            let headUnit = api.headUnit
             let apps = await headUnit.registeredApps().map { app in
                 SDLJSONValue.object([
                     .init(key: "appID", value: .string(app.appID)), .init(key: "name", value: .string(app.name)),
@@ -100,28 +138,33 @@ public struct SDLHeadUnitControlAPI: Sendable {
                 ])
             }
             return .json(.array(apps))
-        }
-        if let captured = match("POST", "apps/*/activate") {
+        },
+        Route("POST", "apps/*/activate") { api, captured, query, input in
+            let headUnit = api.headUnit
             let appID = captured[0]
             try await headUnit.activate(appID: appID)
             return .done
-        }
-        if let captured = match("POST", "apps/*/background") {
+        },
+        Route("POST", "apps/*/background") { api, captured, query, input in
+            let headUnit = api.headUnit
             let appID = captured[0]
             try await headUnit.background(appID: appID)
             return .done
-        }
-        if let captured = match("POST", "apps/*/exit") {
+        },
+        Route("POST", "apps/*/exit") { api, captured, query, input in
+            let headUnit = api.headUnit
             let appID = captured[0]
             try await headUnit.exit(appID: appID)
             return .done
-        }
-        if let captured = match("POST", "apps/*/disconnect") {
+        },
+        Route("POST", "apps/*/disconnect") { api, captured, query, input in
+            let headUnit = api.headUnit
             let appID = captured[0]
             try await headUnit.disconnect(appID: appID)
             return .done
-        }
-        if let captured = match("POST", "apps/*/faults/putfile") {
+        },
+        Route("POST", "apps/*/faults/putfile") { api, captured, query, input in
+            let headUnit = api.headUnit
             // {"fault": "disconnect" | "noAnswer" | "corrupt" | "<RESULT_CODE>", "chunk": 3}
             guard case .string(let name)? = input["fault"] else {
                 return .error(400, #"expected {"fault": "disconnect" | "noAnswer" | "corrupt" | "<RESULT_CODE>", "chunk": 1}"#)
@@ -140,14 +183,16 @@ public struct SDLHeadUnitControlAPI: Sendable {
             if case .integer(let value)? = input["chunk"] { chunk = value }
             await headUnit.injectFileFault(fault, appID: captured[0], onChunk: chunk)
             return .done
-        }
-        if let captured = match("POST", "apps/*/policy-update") {
+        },
+        Route("POST", "apps/*/policy-update") { api, captured, query, input in
+            let headUnit = api.headUnit
             // {"url": "http://127.0.0.1:3000/policy"}
             guard case .string(let url)? = input["url"] else { return .error(400, #"expected {"url": "http://..."}"#) }
             try await headUnit.requestPolicyUpdate(appID: captured[0], url: url)
             return .done
-        }
-        if let captured = match("POST", "apps/*/system-request") {
+        },
+        Route("POST", "apps/*/system-request") { api, captured, query, input in
+            let headUnit = api.headUnit
             // {"requestType": "HTTP", "url": "http://...", "timeout": 30, "body": "..."}
             guard case .string(let name)? = input["requestType"] else {
                 return .error(400, #"expected {"requestType": "HTTP", "url": "http://...", "body": "..."}"#)
@@ -162,12 +207,14 @@ public struct SDLHeadUnitControlAPI: Sendable {
             if case .string(let text)? = input["body"] { body = Array(text.utf8) }
             try await headUnit.sendSystemRequest(appID: captured[0], type: type, url: url, timeout: timeout, bulkData: body)
             return .done
-        }
-        if let captured = match("GET", "apps/*/screen") {
+        },
+        Route("GET", "apps/*/screen") { api, captured, query, input in
+            let headUnit = api.headUnit
             let appID = captured[0]
             return .json(try await headUnit.screen(appID: appID))
-        }
-        if let captured = match("GET", "apps/*/log") {
+        },
+        Route("GET", "apps/*/log") { api, captured, query, input in
+            let headUnit = api.headUnit
             let appID = captured[0]
             let recorded = await headUnit.recordedRPCs(appID: appID)
             guard !recorded.isEmpty else { throw SDLHeadUnitControlError.unknownApp(appID) }
@@ -177,80 +224,92 @@ public struct SDLHeadUnitControlAPI: Sendable {
                 lines.append(0x0A)
             }
             return Answer(status: 200, contentType: "application/x-ndjson", body: lines)
-        }
-        if let captured = match("POST", "buttons/*/press") {
+        },
+        Route("POST", "buttons/*/press") { api, captured, query, input in
+            let headUnit = api.headUnit
             let name = captured[0]
             let button = ButtonName(rawValue: name)
             guard button.isRecognized else { return .error(404, "\(name) is not a button of the spec") }
             await headUnit.press(button, mode: try Self.mode(input))
             return .done
-        }
-        if let captured = match("POST", "apps/*/softbuttons/*/press") {
+        },
+        Route("POST", "apps/*/softbuttons/*/press") { api, captured, query, input in
+            let headUnit = api.headUnit
             let appID = captured[0]
             let id = captured[1]
             guard let id = Int(id) else { return .error(400, "\(id) is not a soft button ID") }
             try await headUnit.pressSoftButton(appID: appID, id: id, mode: try Self.mode(input))
             return .done
-        }
-        if let captured = match("POST", "apps/*/subtle-alert/press") {
+        },
+        Route("POST", "apps/*/subtle-alert/press") { api, captured, query, input in
+            let headUnit = api.headUnit
             // The driver taps the subtle alert itself (not one of its soft buttons).
             try await headUnit.pressSubtleAlert(appID: captured[0])
             return .done
-        }
-        if let captured = match("POST", "apps/*/commands/*/select") {
+        },
+        Route("POST", "apps/*/commands/*/select") { api, captured, query, input in
+            let headUnit = api.headUnit
             let appID = captured[0]
             let id = captured[1]
             guard let id = Int(id) else { return .error(400, "\(id) is not a command ID") }
             try await headUnit.selectCommand(appID: appID, cmdID: id)
             return .done
-        }
-        if let captured = match("POST", "apps/*/interaction") {
+        },
+        Route("POST", "apps/*/interaction") { api, captured, query, input in
+            let headUnit = api.headUnit
             let appID = captured[0]
             try await headUnit.answerInteraction(appID: appID, try Self.answer(input))
             return .done
-        }
-        if let captured = match("POST", "apps/*/keyboard") {
+        },
+        Route("POST", "apps/*/keyboard") { api, captured, query, input in
+            let headUnit = api.headUnit
             // {"type": "abc"}: key presses on the keyboard on top
             guard case .string(let text)? = input["type"] else { return .error(400, #"expected {"type": "text to type"}"#) }
             try await headUnit.typeOnKeyboard(appID: captured[0], text)
             return .done
-        }
-        if let captured = match("GET", "apps/*/files") {
+        },
+        Route("GET", "apps/*/files") { api, captured, query, input in
+            let headUnit = api.headUnit
             let appID = captured[0]
             let names = await headUnit.files(appID: appID)
             return .json(.array(names.map { name in
                 .object([.init(key: "name", value: .string(name)), .init(key: "url", value: .string("/apps/\(appID)/files/\(name)"))])
             }))
-        }
-        if let captured = match("GET", "apps/*/files/*") {
+        },
+        Route("GET", "apps/*/files/*") { api, captured, query, input in
+            let headUnit = api.headUnit
             guard let bytes = await headUnit.file(appID: captured[0], name: captured[1]) else {
                 return .error(404, "\(captured[0]) has no file named \(captured[1])")
             }
             return Answer(status: 200, contentType: "application/octet-stream", body: bytes)
-        }
-        if match("GET", "vehicle-data") != nil {
+        },
+        Route("GET", "vehicle-data") { api, captured, query, input in
+            let headUnit = api.headUnit
             return .json(await headUnit.vehicleData())
-        }
-        if match("PUT", "vehicle-data") != nil {
+        },
+        Route("PUT", "vehicle-data") { api, captured, query, input in
+            let headUnit = api.headUnit
             guard case .object(let members) = input, !members.isEmpty else { return .error(400, #"expected {"speed": 88.0, ...}"#) }
             for member in members {
-                do {
+                do throws(SDLSimulatedVehicleError) {
                     try await headUnit.setVehicleData(member.key, to: member.value)
                 } catch {
                     return .error(400, error.description)
                 }
             }
             return .json(await headUnit.vehicleData())
-        }
-        if match("GET", "waypoints") != nil {
+        },
+        Route("GET", "waypoints") { api, captured, query, input in
+            let headUnit = api.headUnit
             return .json(.object([.init(key: "wayPoints", value: SDLHeadUnitEmulator.wayPointsJSON(await headUnit.wayPoints))]))
-        }
-        if match("PUT", "waypoints") != nil {
+        },
+        Route("PUT", "waypoints") { api, captured, query, input in
+            let headUnit = api.headUnit
             // {"wayPoints": [LocationDetails, ...]}: the new route; subscribed apps hear it.
             guard case .array(let items)? = input["wayPoints"] else { return .error(400, #"expected {"wayPoints": [{"locationName": "...", "coordinate": {...}}, ...]}"#) }
             var points: [LocationDetails] = []
             for (index, item) in items.enumerated() {
-                do {
+                do throws(SDLDecodingError) {
                     points.append(try SDLJSON.decode(LocationDetails.self, from: item.jsonBytes).value)
                 } catch {
                     return .error(400, "wayPoints[\(index)]: \(error.errors.first.map { "\($0)" } ?? "\(error)")")
@@ -258,27 +317,22 @@ public struct SDLHeadUnitControlAPI: Sendable {
             }
             await headUnit.setWayPoints(points)
             return .done
-        }
-        if match("PUT", "rc/consent") != nil {
+        },
+        Route("PUT", "rc/consent") { api, captured, query, input in
+            let headUnit = api.headUnit
             // {"allowed": false}: the driver's answer to the next consent requests.
             guard case .bool(let allowed)? = input["allowed"] else { return .error(400, #"expected {"allowed": true | false}"#) }
             await headUnit.setRemoteControlConsent(allowed)
             return .done
-        }
-        if let captured = match("GET", "rc/*") ?? match("GET", "rc/*/*") {
-            // /rc/CLIMATE, /rc/CLIMATE?moduleId=C1A or /rc/CLIMATE/C1A: the module's data.
-            let type = ModuleType(rawValue: captured[0])
-            guard type.isRecognized else { return .error(404, "\(captured[0]) is not a module type of the spec") }
-            let moduleID = captured.count > 1 ? captured[1] : query["moduleId"]
-            guard let data = await headUnit.moduleData(type, moduleID: moduleID) else {
-                throw SDLHeadUnitControlError.unknownModule([captured[0], moduleID].compactMap { $0 }.joined(separator: " "))
-            }
-            return .json((try? SDLJSONValue(parsing: SDLJSON.encode(data))) ?? .object([]))
-        }
-        if match("PUT", "rc") != nil {
+        },
+        // /rc/CLIMATE, /rc/CLIMATE?moduleId=C1A or /rc/CLIMATE/C1A: the module's data.
+        Route("GET", "rc/*") { api, captured, query, _ in try await moduleData(api.headUnit, captured, query) },
+        Route("GET", "rc/*/*") { api, captured, query, _ in try await moduleData(api.headUnit, captured, query) },
+        Route("PUT", "rc") { api, captured, query, input in
+            let headUnit = api.headUnit
             // A ModuleData: {"moduleType": "CLIMATE", "moduleId": "C0A", "climateControlData": {...}}.
             let data: ModuleData
-            do {
+            do throws(SDLDecodingError) {
                 data = try SDLJSON.decode(ModuleData.self, from: input.jsonBytes).value
             } catch {
                 return .error(400, "moduleData: \(error.errors.first.map { "\($0)" } ?? "\(error)")")
@@ -286,26 +340,38 @@ public struct SDLHeadUnitControlAPI: Sendable {
             try await headUnit.setModuleData(data)
             let now = await headUnit.moduleData(data.moduleType, moduleID: data.moduleId)
             return .json(now.flatMap { try? SDLJSONValue(parsing: SDLJSON.encode($0)) } ?? .object([]))
-        }
-        if match("PUT", "policy") != nil {
-            do {
+        },
+        Route("PUT", "policy") { api, captured, query, input in
+            let headUnit = api.headUnit
+            do throws(SDLHeadUnitPolicyError) {
                 await headUnit.setPolicy(try SDLHeadUnitPolicy(parsing: input.jsonBytes))
             } catch {
                 return .error(400, "policy: \(error.description)")
             }
             return .done
-        }
-        if match("GET", "language") != nil {
+        },
+        Route("GET", "language") { api, captured, query, input in
+            let headUnit = api.headUnit
             return .json(.object([.init(key: "language", value: .string(await headUnit.currentLanguage.rawValue))]))
-        }
-        if match("PUT", "language") != nil {
+        },
+        Route("PUT", "language") { api, captured, query, input in
+            let headUnit = api.headUnit
             guard case .string(let name)? = input["language"] else { return .error(400, #"expected {"language": "EN-US"}"#) }
             let language = Language(rawValue: name)
             guard language.isRecognized else { return .error(400, "\(name) is not a language of the spec") }
             await headUnit.setLanguage(language)
             return .done
+        },
+    ]
+
+    private static func moduleData(_ headUnit: SDLHeadUnitEmulator, _ captured: [String], _ query: [String: String]) async throws -> Answer {
+        let type = ModuleType(rawValue: captured[0])
+        guard type.isRecognized else { return .error(404, "\(captured[0]) is not a module type of the spec") }
+        let moduleID = captured.count > 1 ? captured[1] : query["moduleId"]
+        guard let data = await headUnit.moduleData(type, moduleID: moduleID) else {
+            throw SDLHeadUnitControlError.unknownModule([captured[0], moduleID].compactMap { $0 }.joined(separator: " "))
         }
-        return .error(404, "no route for \(method) /\(path.joined(separator: "/"))")
+        return .json((try? SDLJSONValue(parsing: SDLJSON.encode(data))) ?? .object([]))
     }
 
     private static func mode(_ input: SDLJSONValue) throws -> ButtonPressMode {

@@ -1,0 +1,52 @@
+import SDLAsyncHTTPClient
+import SDLHeadUnit
+import SDLHeadUnitControl
+import SDLTestSupport
+import SmartDeviceLink
+import Testing
+
+/// The control API over real HTTP: Hummingbird's router carries every route of the API's
+/// table, and what no route takes gets the API's JSON 404.
+@Suite(.timeLimit(.minutes(1))) struct ControlServerHTTPTests {
+    @Test func routesAndRefusalsOverHTTP() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let (bound, boundSink) = AsyncStream<Int>.makeStream()
+        let server = SDLHeadUnitControlServer(headUnit: headUnit, port: 0) { boundSink.yield($0) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await server.run() }
+            defer { group.cancelAll() }
+            var port = 0
+            for await value in bound {
+                port = value
+                break
+            }
+            let http = SDLAsyncHTTPClient()
+            func call(_ method: String, _ path: String, _ body: String = "") async throws -> (Int, SDLJSONValue?) {
+                let answer = try await http.send(SDLHTTPRequest(url: "http://127.0.0.1:\(port)\(path)", method: method, body: Array(body.utf8)))
+                return (answer.status, try? SDLJSONValue(parsing: answer.body))
+            }
+
+            let apps = try await call("GET", "/apps")
+            #expect(apps.0 == 200)
+            #expect(apps.1 == .array([]))
+            // A parameter, percent-encoded on the way.
+            let unknown = try await call("POST", "/apps/no%20such/activate")
+            #expect(unknown.0 == 404)
+            #expect(unknown.1?["error"] == .string(SDLHeadUnitControlError.unknownApp("no such").description))
+            // A body that is not JSON, and one that breaks the route's rule.
+            #expect(try await call("PUT", "/language", "{").0 == 400)
+            let language = try await call("PUT", "/language", #"{"language": "KLINGON"}"#)
+            #expect(language.0 == 400)
+            #expect(try await call("PUT", "/language", #"{"language": "DE-DE"}"#).0 == 200)
+            #expect(try await call("GET", "/language").1?["language"] == .string("DE-DE"))
+            // The query reaches the route.
+            let climate = try await call("GET", "/rc/CLIMATE?moduleId=nowhere")
+            #expect(climate.0 == 404)
+            // No route: the API's JSON error, not an empty page.
+            let nowhere = try await call("GET", "/nowhere")
+            #expect(nowhere.0 == 404)
+            #expect(nowhere.1?["error"] == .string("no route for GET /nowhere"))
+            #expect(try await call("DELETE", "/apps").0 == 404)
+        }
+    }
+}
