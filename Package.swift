@@ -188,7 +188,7 @@ let package = Package(
             name: "SmartDeviceLinkTests",
             dependencies: [
                 "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLConcurrency", "SDLProtocol", "SDLRPC", "SDLTestSupport", "SDLAsyncHTTPClient",
-                "SDLCloudServer", "SDLWebSocket", .product(name: "Hummingbird", package: "hummingbird"),
+                "SDLCloudServer", "SDLWebSocket", "SDLHeadUnitControl", .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/SmartDeviceLinkTests"
         ),

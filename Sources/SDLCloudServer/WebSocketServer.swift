@@ -58,7 +58,12 @@ public final class SDLWebSocketServer: Service, Sendable {
     /// Listens and serves every head unit that connects with `handler` until `shutdown()` or
     /// graceful shutdown of the service group.
     public func run(_ handler: @escaping SDLCloudAppHost.SessionHandler) async throws {
-        let bound = try await SDLWebSocketListener.bind(listenerConfiguration)
+        let bound: SDLWebSocketListener
+        do {
+            bound = try await SDLWebSocketListener.bind(listenerConfiguration)
+        } catch {
+            throw SDLError(.io, "the cloud app cannot listen on \(listenerConfiguration.host):\(listenerConfiguration.port): \(error)", underlying: error)
+        }
         listener.yield(bound)
         // A shutdown that came while binding.
         if shuttingDown.withLock({ $0 }) { await bound.close() }
@@ -68,12 +73,16 @@ public final class SDLWebSocketServer: Service, Sendable {
         ])
         let host = self.host
         defer { listener.finish(with: nil) }
-        try await withGracefulShutdownHandler {
-            try await bound.run { connection in
-                await host.serve(connection.transport, remoteAddress: connection.remoteAddress, uri: connection.uri, handler: handler)
+        do {
+            try await withGracefulShutdownHandler {
+                try await bound.run { connection in
+                    await host.serve(connection.transport, remoteAddress: connection.remoteAddress, uri: connection.uri, handler: handler)
+                }
+            } onGracefulShutdown: {
+                Task { await self.shutdown() }
             }
-        } onGracefulShutdown: {
-            Task { await self.shutdown() }
+        } catch {
+            throw SDLError(error)
         }
     }
 

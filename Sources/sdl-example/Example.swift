@@ -218,8 +218,8 @@ struct LifecycleTour {
             do {
                 _ = try await manager.send(Show(mainField1: "x", templateTitle: "Title"))
                 steps.fail("a 6.0 parameter went to an RPC \(rpc) head unit")
-            } catch let error as SDLManagerError {
-                steps.pass("version gate: \(error)")
+            } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
+                steps.pass("version gate: \(error.message)")
             } catch {
                 steps.fail("version gate: \(error)")
             }

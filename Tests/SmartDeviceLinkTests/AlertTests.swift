@@ -110,7 +110,7 @@ import Testing
                 do {
                     _ = try await manager.screen.presentAlert(alert)
                 } catch {
-                    if case .invalid(let reason) = error { return reason }
+                    if case .invalid(let reason)? = (error as? SDLError)?.underlying as? SDLScreenError { return reason }
                 }
                 return nil
             }
@@ -161,8 +161,8 @@ import Testing
             clock.advance(by: .seconds(5))
             #expect(try await unanswered.value == .timedOut)
 
-            await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.presentSlider(SDLSlider(ticks: 3, header: "x", footer: .perPosition(["a"]))) }
-            await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.presentSlider(SDLSlider(ticks: 30, header: "x")) }
+            await expectSDLError(SDLScreenError.self) { _ = try await manager.screen.presentSlider(SDLSlider(ticks: 3, header: "x", footer: .perPosition(["a"]))) }
+            await expectSDLError(SDLScreenError.self) { _ = try await manager.screen.presentSlider(SDLSlider(ticks: 30, header: "x")) }
             #expect(await Self.sent(headUnit, "Slider").count == 2)
         }
     }

@@ -47,7 +47,7 @@ import Testing
                 // No data yet: the provider's answer says so.
                 var refusal: SDLResult?
                 do throws(SDLAppServiceError) {
-                    _ = try await consumer.appServices.data(ofType: "WEATHER")
+                    _ = try await detailed(SDLAppServiceError.self) { try await consumer.appServices.data(ofType: "WEATHER") }
                 } catch {
                     if case .refused(_, let code, _) = error { refusal = code }
                 }
@@ -86,7 +86,7 @@ import Testing
                 let sent = try await second.appServices.update(standby, with: Self.weather("Ann Arbor", "Snow"))
                 #expect(sent == false)
                 #expect(await Self.records(headUnit, appID: "second", "OnAppServiceData").isEmpty)
-                await #expect(throws: SDLAppServiceError.self) { try await second.appServices.update(standby, with: .media(MediaServiceData())) }
+                await expectSDLError(SDLAppServiceError.self) { try await second.appServices.update(standby, with: .media(MediaServiceData())) }
             }
         }
     }

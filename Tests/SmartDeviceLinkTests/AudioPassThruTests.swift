@@ -80,7 +80,7 @@ import Testing
         let headUnit = Self.emulator(ManualClock())
         try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in
             do throws(SDLScreenError) {
-                _ = try await manager.screen.startAudioPassThru(SDLAudioPassThru(format: SDLAudioFormat(samplingRate: ._22khz, bitsPerSample: ._16Bit), maxDuration: .seconds(2)))
+                _ = try await detailed(SDLScreenError.self) { try await manager.screen.startAudioPassThru(SDLAudioPassThru(format: SDLAudioFormat(samplingRate: ._22khz, bitsPerSample: ._16Bit), maxDuration: .seconds(2))) }
                 Issue.record("a 22 kHz recording was started")
             } catch {
                 guard case .invalid(.audioFormatUnsupported) = error else {

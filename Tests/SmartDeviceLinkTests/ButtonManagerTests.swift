@@ -88,23 +88,23 @@ import Testing
     @Test func theGuidesRulesAreCheckedBeforeSending() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await Self.withManager(headUnit, types: [.default]) { manager in
-            await #expect(throws: SDLButtonError.self) { _ = try await manager.buttons.subscribe(.seekleft) }
+            await expectSDLError(SDLButtonError.self) { _ = try await manager.buttons.subscribe(.seekleft) }
             do throws(SDLButtonError) {
-                _ = try await manager.buttons.subscribe(.playPause)
+                _ = try await detailed(SDLButtonError.self) { try await manager.buttons.subscribe(.playPause) }
                 Issue.record("PLAY_PAUSE for a non-media app")
             } catch .wrongAppType(let button, let needs) {
                 #expect(button == .playPause)
                 #expect(needs == .media)
             }
             do throws(SDLButtonError) {
-                _ = try await manager.buttons.subscribe(.navZoomIn)
+                _ = try await detailed(SDLButtonError.self) { try await manager.buttons.subscribe(.navZoomIn) }
                 Issue.record("NAV_ZOOM_IN for a non-navigation app")
             } catch .wrongAppType(_, let needs) {
                 #expect(needs == .navigation)
             }
             // The emulator's display offers 8 presets: PRESET_8 is the ninth.
             do throws(SDLButtonError) {
-                _ = try await manager.buttons.subscribe(.preset8)
+                _ = try await detailed(SDLButtonError.self) { try await manager.buttons.subscribe(.preset8) }
                 Issue.record("PRESET_8 beyond the display's presets")
             } catch .presetUnavailable(_, let available) {
                 #expect(available == 8)
@@ -118,7 +118,7 @@ import Testing
         let headUnit = VersionGateTests.headUnit(rpc: 5, 1)
         try await Self.withManager(headUnit, types: [.navigation]) { manager in
             do throws(SDLButtonError) {
-                _ = try await manager.buttons.subscribe(.navPanUp)
+                _ = try await detailed(SDLButtonError.self) { try await manager.buttons.subscribe(.navPanUp) }
                 Issue.record("NAV_PAN_UP on RPC 5.1")
             } catch .notSent(.unsupportedByHeadUnit(let what, _, _)) {
                 #expect(what == "button NAV_PAN_UP")
@@ -168,7 +168,7 @@ import Testing
             await manager.stop()
             #expect(await presetEnded.value)
             // A manager runs once.
-            await #expect(throws: SDLManagerError.alreadyStopped) { try await manager.start() }
+            await expectSDLError(SDLManagerError.alreadyStopped) { try await manager.start() }
         }
         // The app connects again with a new manager, which hears the presses.
         try await Self.withManager(headUnit) { manager in

@@ -104,7 +104,7 @@ struct ButtonManagerUnitTests {
     /// The rule `button`'s subscription breaks, or nil when it went out.
     static func refusal(_ buttons: SDLButtonManager, _ button: ButtonName) async -> SDLButtonError? {
         do throws(SDLButtonError) {
-            _ = try await buttons.subscribe(button) { _ in }
+            _ = try await detailed(SDLButtonError.self) { try await buttons.subscribe(button) { _ in } }
             return nil
         } catch {
             return error
@@ -142,7 +142,7 @@ struct ButtonManagerUnitTests {
         try await context.running {
             let buttons = Self.buttons(context)
             do throws(SDLButtonError) {
-                _ = try await buttons.subscribe(.search) { _ in }
+                _ = try await detailed(SDLButtonError.self) { try await buttons.subscribe(.search) { _ in } }
                 Issue.record("a refused subscription succeeded")
             } catch {
                 guard case .refused(.search, .rejected, _) = error else { Issue.record("unexpected \(error)"); return }

@@ -97,9 +97,9 @@ import Testing
         let headUnit = SDLHeadUnitEmulator()
         try await Self.withManager(headUnit) { manager in
             let plain = SDLChoiceCell(text: "Plain")
-            await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [Self.red, Self.red])) }
-            await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [Self.red, plain])) }
-            await #expect(throws: SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [plain]), mode: .vrOnly) }
+            await expectSDLError(SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [Self.red, Self.red])) }
+            await expectSDLError(SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [Self.red, plain])) }
+            await expectSDLError(SDLScreenError.self) { _ = try await manager.screen.present(SDLChoiceSet(title: "x", cells: [plain]), mode: .vrOnly) }
             #expect(await Self.sent(headUnit, "CreateInteractionChoiceSet").isEmpty)
         }
     }

@@ -93,7 +93,7 @@ import Testing
             let outcome = try await manager.files.upload(SDLFile(name: "from-disk.bin", path: path, type: .binary))
             #expect(outcome == .uploaded(bytes: 3_000))
             #expect(await headUnit.file(appID: "files", name: "from-disk.bin") == data)
-            await #expect(throws: SDLFileError.unreadable(path: path + ".missing")) {
+            await expectSDLError(SDLFileError.unreadable(path: path + ".missing")) {
                 try await manager.files.upload(SDLFile(name: "missing.bin", path: path + ".missing", type: .binary))
             }
             let artwork = try SDLArtwork(path: path, format: .png)
@@ -120,7 +120,7 @@ import Testing
         let headUnit = Self.headUnit(quota: 10_000)
         try await withSDLManager(Self.configuration(headUnit)) { manager in
             #expect(await manager.files.bytesAvailable == 10_000)
-            let error = await #expect(throws: SDLFileError.self) {
+            let error = await expectSDLError(SDLFileError.self) {
                 try await manager.files.upload(SDLFile(name: "huge", bytes: Self.bytes(20_000), type: .binary))
             }
             #expect(error == .failed(name: "huge", confirmedBytes: 0, totalBytes: 20_000, reason: .refused(.outOfMemory, info: "Not enough space on the head unit")))
@@ -135,7 +135,7 @@ import Testing
         try await withSDLManager(Self.configuration(headUnit)) { manager in
             let files = manager.files
             try await files.upload(SDLFile(name: "song.mp3", bytes: Self.bytes(100), type: .audioMp3))
-            await #expect(throws: SDLFileError.cannotOverwrite(name: "song.mp3")) {
+            await expectSDLError(SDLFileError.cannotOverwrite(name: "song.mp3")) {
                 try await files.upload(SDLFile(name: "song.mp3", bytes: Self.bytes(120), type: .audioMp3))
             }
             #expect(try await files.upload(SDLFile(name: "song.mp3", bytes: Self.bytes(120), type: .audioMp3, overwrite: true)) == .uploaded(bytes: 120))
@@ -167,7 +167,7 @@ import Testing
                 upload.cancel()
                 break
             }
-            let error = await #expect(throws: SDLFileError.self) { try await upload.outcome() }
+            let error = await expectSDLError(SDLFileError.self) { try await upload.outcome() }
             guard case .cancelled(let name, let confirmed, let total)? = error else {
                 Issue.record("expected a cancellation, got \(String(describing: error))")
                 return
@@ -190,7 +190,7 @@ import Testing
             let file = SDLFile(name: "faulty", bytes: data, type: .binary)
             let chunk = await manager.files.chunkSize(for: file, totalBytes: data.count)
             await headUnit.injectFileFault(fault, appID: "files", onChunk: 3)
-            let error = await #expect(throws: SDLFileError.self) { try await manager.files.upload(file) }
+            let error = await expectSDLError(SDLFileError.self) { try await manager.files.upload(file) }
             let code: SDLResult = fault == .corrupt ? .corruptedData : .genericError
             guard case .failed("faulty", let confirmed, 20_000, .refused(code, _))? = error else {
                 Issue.record("unexpected \(String(describing: error))")
@@ -236,7 +236,7 @@ import Testing
                 if putFiles == 2 { break }
             }
             clock.advance(by: .seconds(6))
-            let error = await #expect(throws: SDLFileError.self) { try await upload.outcome() }
+            let error = await expectSDLError(SDLFileError.self) { try await upload.outcome() }
             #expect(error == .failed(name: "silent", confirmedBytes: chunk, totalBytes: 10_000, reason: .timedOut))
         }
     }
@@ -252,7 +252,7 @@ import Testing
             let states = manager.stateChanges()
             var failure: SDLFileError?
             do throws(SDLFileError) {
-                try await manager.files.upload(file)
+                try await detailed(SDLFileError.self) { try await manager.files.upload(file) }
             } catch {
                 failure = error
             }
@@ -300,7 +300,7 @@ import Testing
             let stopped = await manager.files.upload([
                 SDLFile(name: "d", bytes: Self.bytes(60_000), type: .binary), SDLFile(name: "e", bytes: Self.bytes(10), type: .binary),
             ], stopOnFailure: true)
-            #expect(stopped.last.map { if case .failure(.cancelled) = $0 { true } else { false } } == true)
+            #expect(stopped.last.map { if case .failure(let error) = $0, case .cancelled? = error.underlying as? SDLFileError { true } else { false } } == true)
             let deleted = await manager.files.delete(["a", "nope", "c"])
             #expect(deleted.map { (try? $0.get()) != nil } == [true, false, true])
             #expect(await manager.files.remoteFileNames.isEmpty)

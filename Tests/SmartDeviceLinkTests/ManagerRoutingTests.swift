@@ -72,7 +72,7 @@ import Testing
             try await provider.handleRequests(PerformAppServiceInteraction.self) { request in
                 PerformAppServiceInteractionResponse(success: true, resultCode: .success, serviceSpecificResult: "did \(request.serviceUri)")
             }
-            let second = await #expect(throws: SDLRPCError.self) {
+            let second = await expectSDLError(SDLRPCError.self) {
                 try await provider.handleRequests(PerformAppServiceInteraction.self) { _ in PerformAppServiceInteractionResponse(success: true, resultCode: .success) }
             }
             #expect(second?.description == "a handler for PerformAppServiceInteraction requests is already registered")

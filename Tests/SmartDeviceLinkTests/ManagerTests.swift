@@ -53,7 +53,7 @@ import Testing
 
     @Test func aRequestBeforeReadyFailsAtOnce() async throws {
         let manager = SDLManager(configuration: Self.configuration(SDLHeadUnitEmulator()))
-        await #expect(throws: SDLManagerError.notReady(.stopped)) { try await manager.send(ListFiles()) }
+        await expectSDLError(SDLManagerError.notReady(.stopped)) { try await manager.send(ListFiles()) }
     }
 
     @Test func anRPCTheLevelForbidsIsRefusedBeforeSending() async throws {
@@ -62,7 +62,7 @@ import Testing
         let headUnit = SDLHeadUnitEmulator(configuration: emulator)
         try await withSDLManager(Self.configuration(headUnit, appID: "none")) { manager in
             #expect(manager.hmiLevel == HMILevel.none)
-            await #expect(throws: SDLManagerError.disallowed(rpc: "Show", level: .none, allowedIn: ["BACKGROUND", "FULL", "LIMITED"])) {
+            await expectSDLError(SDLManagerError.disallowed(rpc: "Show", level: .none, allowedIn: ["BACKGROUND", "FULL", "LIMITED"])) {
                 try await manager.send(Show(mainField1: "x"))
             }
             #expect(await headUnit.requestsReceived(from: "none").contains("Show") == false)
@@ -88,7 +88,7 @@ import Testing
         try await withSDLManager(Self.configuration(headUnit, appID: "twice")) { _ in
             var configuration = Self.configuration(headUnit, appID: "twice")
             configuration.reconnectPolicy = .never
-            await #expect(throws: SDLManagerError.registrationFailed(.applicationRegisteredAlready, info: nil)) {
+            await expectSDLError(SDLManagerError.registrationFailed(.applicationRegisteredAlready, info: nil)) {
                 try await withSDLManager(configuration) { _ in }
             }
         }
@@ -119,7 +119,7 @@ import Testing
         try await manager.run()
         #expect(manager.state == .stopped)
         #expect(await headUnit.requestsReceived(from: "early").isEmpty)
-        await #expect(throws: SDLManagerError.notReady(.stopped)) { try await manager.waitUntilReady() }
+        await expectSDLError(SDLManagerError.notReady(.stopped)) { try await manager.waitUntilReady() }
     }
 
     @Test func aStopWhileDialingEndsTheRunWithoutAnError() async throws {
@@ -155,7 +155,7 @@ import Testing
             try await group.waitForAll()
         }
         #expect(manager.state == .stopped)
-        await #expect(throws: SDLManagerError.alreadyStopped) { try await manager.run() }
+        await expectSDLError(SDLManagerError.alreadyStopped) { try await manager.run() }
     }
 
     @Test func runIsAService() async throws {
@@ -163,7 +163,7 @@ import Testing
         let manager = SDLManager(configuration: Self.configuration(headUnit))
         let running = Task { try await manager.run() }
         try await manager.waitUntilReady()
-        await #expect(throws: SDLManagerError.alreadyRunning) { try await manager.run() }
+        await expectSDLError(SDLManagerError.alreadyRunning) { try await manager.run() }
         await manager.stop()
         try await running.value
         #expect(manager.state == .stopped)
@@ -191,10 +191,10 @@ import Testing
         try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: "old")) { manager in
             for await level in manager.hmiLevels() where level == .full { break }
             #expect(await manager.negotiatedRPCVersion == .version(4, 5))
-            await #expect(throws: SDLManagerError.unsupportedByHeadUnit(what: "CancelInteraction", available: "since 6.0.0", headUnit: .version(4, 5))) {
+            await expectSDLError(SDLManagerError.unsupportedByHeadUnit(what: "CancelInteraction", available: "since 6.0.0", headUnit: .version(4, 5))) {
                 try await manager.send(CancelInteraction(functionID: 25))
             }
-            await #expect(throws: SDLManagerError.unsupportedByHeadUnit(what: "Show.templateTitle", available: "since 6.0.0", headUnit: .version(4, 5))) {
+            await expectSDLError(SDLManagerError.unsupportedByHeadUnit(what: "Show.templateTitle", available: "since 6.0.0", headUnit: .version(4, 5))) {
                 try await manager.send(Show(mainField1: "x", templateTitle: "Title"))
             }
             // Nested: a soft button inside Show is checked too, and a plain Show goes through.
@@ -244,7 +244,7 @@ import Testing
             let more: [any SDLRequest] = (6...9).map { AddCommand(cmdID: $0, menuParams: MenuParams(menuName: "Item \($0)")) }
             let sequential = await manager.sendSequentially(more) { progress in progress.completed < 2 }
             #expect(sequential.prefix(2).allSatisfy { (try? $0.get()) != nil })
-            #expect(sequential.suffix(2).allSatisfy { if case .failure(let error) = $0 { error is SDLBatchCancelled } else { false } })
+            #expect(sequential.suffix(2).allSatisfy { if case .failure(let error) = $0 { error.code == .cancelled && error.underlying is SDLBatchCancelled } else { false } })
             let sent = await headUnit.requestsReceived(from: "batch").filter { $0 == "AddCommand" }.count
             #expect(sent == 7)
         }
@@ -277,7 +277,9 @@ import Testing
         await dropper.value
         #expect(results.prefix(2).allSatisfy { (try? $0.get()) != nil })
         // The pending slider failed with the drop, at once; what came after was not sent.
-        guard case .failure(SDLRPCError.connectionClosed(.transportClosed)) = results[2] else {
+        guard case .failure(let error) = results[2], error.code == .connectionClosed,
+              case .connectionClosed(.transportClosed)? = error.underlying as? SDLRPCError
+        else {
             Issue.record("the pending request should fail with the drop, got \(results[2])")
             return
         }

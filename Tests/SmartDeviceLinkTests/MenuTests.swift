@@ -130,11 +130,11 @@ import Testing
     @Test func duplicateTitlesAndVoiceCommandsAreRefusedBeforeSending() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await Self.withManager(headUnit) { manager in
-            await #expect(throws: SDLScreenError.self) { try await manager.screen.setMenu([Self.cell("A"), Self.cell("A")]) }
-            await #expect(throws: SDLScreenError.self) { try await manager.screen.setMenu([Self.cell("A", voice: ["go"]), Self.cell("B", voice: ["Go"])]) }
+            await expectSDLError(SDLScreenError.self) { try await manager.screen.setMenu([Self.cell("A"), Self.cell("A")]) }
+            await expectSDLError(SDLScreenError.self) { try await manager.screen.setMenu([Self.cell("A", voice: ["go"]), Self.cell("B", voice: ["Go"])]) }
             try await manager.screen.setMenu([Self.cell("A", voice: ["go"])])
-            await #expect(throws: SDLScreenError.self) { try await manager.screen.setVoiceCommands([SDLVoiceCommand(voiceCommands: ["go"])]) }
-            await #expect(throws: SDLScreenError.self) {
+            await expectSDLError(SDLScreenError.self) { try await manager.screen.setVoiceCommands([SDLVoiceCommand(voiceCommands: ["go"])]) }
+            await expectSDLError(SDLScreenError.self) {
                 try await manager.screen.setMenu([SDLMenuCell(title: "X", subCells: [SDLMenuCell(title: "Y", subCells: [])])])
             }
             #expect(await Self.sent(headUnit) == ["AddCommand A@0"])

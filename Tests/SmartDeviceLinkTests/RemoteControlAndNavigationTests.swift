@@ -49,7 +49,7 @@ import Testing
         // Not a remote-control app.
         try await FeatureTestSupport.withManager(headUnit, appID: "plain", appTypes: [.default]) { plain in
             do throws(SDLFeatureError) {
-                _ = try await plain.remoteControl.data(of: .climate)
+                _ = try await detailed(SDLFeatureError.self) { try await plain.remoteControl.data(of: .climate) }
                 Issue.record("a non-RC app read climate data")
             } catch {
                 guard case .wrongAppType(_, needs: .remoteControl) = error else { Issue.record("unexpected \(error)"); return }
@@ -60,17 +60,17 @@ import Testing
             let rc = manager.remoteControl
             // The driver's seat is outside the rear climate module's service area.
             do throws(SDLFeatureError) {
-                try await rc.set(ModuleData(moduleType: .climate, moduleId: "C1A", climateControlData: ClimateControlData(fanSpeed: 10)))
+                try await detailed(SDLFeatureError.self) { try await rc.set(ModuleData(moduleType: .climate, moduleId: "C1A", climateControlData: ClimateControlData(fanSpeed: 10))) }
                 Issue.record("the driver set the rear climate")
             } catch {
                 guard case .invalid = error else { Issue.record("unexpected \(error)"); return }
             }
             // A button the module does not have.
-            await #expect(throws: SDLFeatureError.self) { try await rc.press(.eject, on: .climate, moduleID: "C0A") }
+            await expectSDLError(SDLFeatureError.self) { try await rc.press(.eject, on: .climate, moduleID: "C0A") }
             // Consent refused: nothing is set.
             await headUnit.setRemoteControlConsent(false)
             do throws(SDLFeatureError) {
-                try await rc.set(ModuleData(moduleType: .radio, moduleId: "R0A", radioControlData: RadioControlData(frequencyInteger: 99)))
+                try await detailed(SDLFeatureError.self) { try await rc.set(ModuleData(moduleType: .radio, moduleId: "R0A", radioControlData: RadioControlData(frequencyInteger: 99))) }
                 Issue.record("set without consent")
             } catch {
                 guard case .consentDenied(.radio, moduleID: "R0A") = error else { Issue.record("unexpected \(error)"); return }
@@ -109,7 +109,7 @@ import Testing
 
             try await manager.phone.dial("+1 (313) 555-0100")
             #expect(await Self.sent(headUnit, "DialNumber").first?["number"] == .string("+13135550100"))
-            await #expect(throws: SDLFeatureError.self) { try await manager.phone.dial("call me") }
+            await expectSDLError(SDLFeatureError.self) { try await manager.phone.dial("call me") }
 
             try await manager.closeApplication()
             // Safety timeout: bounds the wait for NONE, so a level that never comes ends in failed checks, not a hang.
@@ -125,7 +125,7 @@ import Testing
         let headUnit = SDLHeadUnitEmulator(configuration: configuration)
         try await FeatureTestSupport.withManager(headUnit, appID: Self.appID, appTypes: [.communication]) { manager in
             do throws(SDLFeatureError) {
-                try await manager.phone.dial("911")
+                try await detailed(SDLFeatureError.self) { try await manager.phone.dial("911") }
                 Issue.record("dialed without a phone")
             } catch {
                 guard case .refused("DialNumber", .rejected, _) = error else { Issue.record("unexpected \(error)"); return }

@@ -158,7 +158,7 @@ import Testing
             #expect(layout.first?.contains(#""templateConfiguration":{"dayColorScheme":{"primaryColor":{"blue":0,"green":0,"red":255}},"template":"GRAPHIC_WITH_TEXT"}"#) == true, "\(layout)")
             // Colours alone, without a template change, do not apply: refused before sending.
             do throws(SDLScreenError) {
-                try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: nil))
+                try await detailed(SDLScreenError.self) { try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: nil)) }
                 Issue.record("a colour change without a template change went out")
             } catch .colorsNeedTemplateChange {}
             #expect(await Self.sent(headUnit).count == 1)
@@ -232,8 +232,8 @@ import Testing
             try await manager.screen.transition("like", to: "on")
             #expect(await Self.sent(headUnit).last?.contains(#""isHighlighted":true,"softButtonID":\#(likeID),"text":"Liked""#) == true)
             // The guide's rules, before sending.
-            await #expect(throws: SDLScreenError.self) { try await manager.screen.setSoftButtons([like, like]) }
-            await #expect(throws: SDLScreenError.self) { try await manager.screen.transition("like", to: "maybe") }
+            await expectSDLError(SDLScreenError.self) { try await manager.screen.setSoftButtons([like, like]) }
+            await expectSDLError(SDLScreenError.self) { try await manager.screen.transition("like", to: "maybe") }
             #expect(await Self.sent(headUnit).count == 4)
         }
     }

@@ -45,7 +45,7 @@ import Testing
         let headUnit = SDLHeadUnitEmulator(configuration: configuration)
         try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in
             do throws(SDLScreenError) {
-                try await manager.screen.speak(SDLSpeech([.lhplusPhonemes("h @ l oU")]))
+                try await detailed(SDLScreenError.self) { try await manager.screen.speak(SDLSpeech([.lhplusPhonemes("h @ l oU")])) }
                 Issue.record("LH+ phonemes went out to a head unit without them")
             } catch {
                 guard case .invalid(.speechUnsupported(.lhplusPhonemes, _)) = error else {
@@ -75,7 +75,7 @@ import Testing
             #expect(set["vrHelp"]?[1]?["position"] == .integer(2))
             try await manager.screen.resetHelp([.helpPrompt, .timeoutPrompt])
             #expect(await Self.sent(headUnit, "ResetGlobalProperties").first?["properties"] == .array([.string("HELPPROMPT"), .string("TIMEOUTPROMPT")]))
-            await #expect(throws: SDLScreenError.self) { try await manager.screen.setHelp(SDLHelp(voiceHelpTitle: "Only a title")) }
+            await expectSDLError(SDLScreenError.self) { try await manager.screen.setHelp(SDLHelp(voiceHelpTitle: "Only a title")) }
         }
     }
 
@@ -92,12 +92,12 @@ import Testing
             #expect(clocks[0]["endTime"]?["minutes"] == .integer(4))
             #expect(clocks[0]["audioStreamingIndicator"] == .string("PAUSE"))
             #expect(clocks[1]["audioStreamingIndicator"] == .string("PLAY"))
-            await #expect(throws: SDLScreenError.self) { try await media.screen.setMediaClock(.countUp(from: .seconds(9), to: .seconds(3))) }
+            await expectSDLError(SDLScreenError.self) { try await media.screen.setMediaClock(.countUp(from: .seconds(9), to: .seconds(3))) }
         }
 
         try await FeatureTestSupport.withManager(headUnit, appID: "not-media", appTypes: [.default]) { other in
             do throws(SDLScreenError) {
-                try await other.screen.setMediaClock(.countUp(from: .zero))
+                try await detailed(SDLScreenError.self) { try await other.screen.setMediaClock(.countUp(from: .zero)) }
                 Issue.record("a non-media app set the media clock")
             } catch {
                 guard case .invalid(.notMediaApp) = error else {

@@ -118,7 +118,7 @@ import Testing
         let headUnit = VersionGateTests.headUnit(rpc: 4, 4)
         try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: "older")) { manager in
             let capabilities = manager.systemCapabilities
-            await #expect(throws: SDLCapabilityError.headUnitTooOld(.navigation, headUnit: .version(4, 4))) {
+            await expectSDLError(SDLCapabilityError.headUnitTooOld(.navigation, headUnit: .version(4, 4))) {
                 try await capabilities.update(.navigation)
             }
             // hmiCapabilities still says what exists.

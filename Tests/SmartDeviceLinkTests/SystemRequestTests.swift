@@ -74,7 +74,7 @@ import Testing
                 #expect(reason.contains("500"))
                 // Nothing was sent back, vehicle data stays refused, and the app still works.
                 #expect(await headUnit.recordedRPCs(appID: "ptu-fails").filter { $0.functionName == "SystemRequest" }.isEmpty)
-                await #expect(throws: SDLVehicleDataError.self) { _ = try await manager.vehicleData.get(\.speed) }
+                await expectSDLError(SDLVehicleDataError.self) { _ = try await manager.vehicleData.get(\.speed) }
                 let value7 = try await manager.send(Show(mainField1: "still here")).success
                 #expect(value7)
             }

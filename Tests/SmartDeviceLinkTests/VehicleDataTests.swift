@@ -63,7 +63,7 @@ import Testing
         try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: Self.appID)) { manager in
             // NONE, pre_DataConsent: SDL Core has not mentioned GetVehicleData, so it goes out and is refused.
             do throws(SDLVehicleDataError) {
-                _ = try await manager.vehicleData.get(\.speed)
+                _ = try await detailed(SDLVehicleDataError.self) { try await manager.vehicleData.get(\.speed) }
                 Issue.record("GetVehicleData in NONE before the policy update succeeded")
             } catch .refused(let code, _, let items) {
                 #expect(code == .disallowed)
@@ -83,7 +83,7 @@ import Testing
         try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: Self.appID)) { manager in
             #expect(await manager.vehicleData.waitUntilAllowed(\.speed))
             do throws(SDLVehicleDataError) {
-                _ = try await manager.vehicleData.get(\.speed, \.rpm)
+                _ = try await detailed(SDLVehicleDataError.self) { try await manager.vehicleData.get(\.speed, \.rpm) }
                 Issue.record("rpm was read without permission")
             } catch .itemsNotAllowed(let rpc, let items) {
                 #expect(rpc == "GetVehicleData")
@@ -208,7 +208,7 @@ import Testing
             #expect(await Self.sent("SubscribeVehicleData", headUnit).map(\.objectKeys) == [["OEM-X-Vehicle-Data"]])
 
             // A spec item passed as custom is a mistake caught before sending.
-            await #expect(throws: SDLVehicleDataError.self) { _ = try await manager.vehicleData.get([], custom: ["speed"]) }
+            await expectSDLError(SDLVehicleDataError.self) { _ = try await manager.vehicleData.get([], custom: ["speed"]) }
         }
     }
 
@@ -219,7 +219,7 @@ import Testing
         try await withSDLManager(configuration) { manager in
             #expect(await manager.vehicleData.waitUntilAllowed(\.speed))
             do throws(SDLVehicleDataError) {
-                _ = try await manager.vehicleData.subscribe(\.speed, \.gearStatus)   // gearStatus: RPC 7.0
+                _ = try await detailed(SDLVehicleDataError.self) { try await manager.vehicleData.subscribe(\.speed, \.gearStatus) }   // gearStatus: RPC 7.0
                 Issue.record("gearStatus went to an RPC 6.0 head unit")
             } catch .notSent(.unsupportedByHeadUnit(let what, _, _)) {
                 #expect(what == "SubscribeVehicleData.gearStatus")

@@ -51,34 +51,38 @@ public actor SDLAppServiceManager: SDLSubManager {
         _ manifest: AppServiceManifest,
         handling requestHandlers: [SDLAppServiceRequestHandler] = [],
         interactions: (@Sendable (PerformAppServiceInteraction) async throws -> SDLAppServiceInteractionResult)? = nil
-    ) async throws(SDLAppServiceError) -> SDLAppService {
-        let manager = try requireManager()
-        var manifest = manifest
-        let handled = Set(requestHandlers.map(\.functionID)).union(manifest.handledRPCs ?? [])
-        if !handled.isEmpty { manifest.handledRPCs = handled.sorted() }
-        try await installHandlers(manager)
-        var installed: [SDLAppServiceRequestHandler] = []
-        for handler in requestHandlers {
-            do {
-                try await handler.install(manager)
-                installed.append(handler)
-            } catch {
-                for done in installed { await done.remove(manager) }
-                throw .handlerConflict("\(error)")
+    ) async throws -> SDLAppService {
+        do throws(SDLAppServiceError) {
+            let manager = try requireManager()
+            var manifest = manifest
+            let handled = Set(requestHandlers.map(\.functionID)).union(manifest.handledRPCs ?? [])
+            if !handled.isEmpty { manifest.handledRPCs = handled.sorted() }
+            try await installHandlers(manager)
+            var installed: [SDLAppServiceRequestHandler] = []
+            for handler in requestHandlers {
+                do {
+                    try await handler.install(manager)
+                    installed.append(handler)
+                } catch {
+                    for done in installed { await done.remove(manager) }
+                    throw .handlerConflict("\(error)")
+                }
             }
-        }
-        let record: AppServiceRecord
-        do {
-            record = try await publishOnHeadUnit(manifest, manager: manager)
+            let record: AppServiceRecord
+            do {
+                record = try await publishOnHeadUnit(manifest, manager: manager)
+            } catch {
+                for handler in requestHandlers { await handler.remove(manager) }
+                throw error
+            }
+            nextID += 1
+            published[nextID] = Provided(manifest: manifest, record: record, latest: nil, requestHandlers: requestHandlers, interactions: interactions)
+            recordFanOut.yield(record)
+            await followCapabilities(manager)
+            return SDLAppService(id: nextID, serviceType: manifest.serviceType)
         } catch {
-            for handler in requestHandlers { await handler.remove(manager) }
-            throw error
+            throw SDLError(error)
         }
-        nextID += 1
-        published[nextID] = Provided(manifest: manifest, record: record, latest: nil, requestHandlers: requestHandlers, interactions: interactions)
-        recordFanOut.yield(record)
-        await followCapabilities(manager)
-        return SDLAppService(id: nextID, serviceType: manifest.serviceType)
     }
 
     /// The service's record as last known (its ID on the head unit, `serviceActive`...).
@@ -101,36 +105,44 @@ public actor SDLAppServiceManager: SDLSubManager {
     /// its type, sends it to subscribers (OnAppServiceData); returns whether it was sent. The
     /// guide's rule: a service that is not active does not push data.
     @discardableResult
-    public func update(_ service: SDLAppService, with content: SDLAppServiceContent) async throws(SDLAppServiceError) -> Bool {
-        let manager = try requireManager()
-        guard var provided = published[service.id], let record = provided.record else { throw .unknownService }
-        guard content.serviceType == record.serviceManifest.serviceType else {
-            throw .wrongContent(expected: record.serviceManifest.serviceType, got: content.serviceType)
+    public func update(_ service: SDLAppService, with content: SDLAppServiceContent) async throws -> Bool {
+        do throws(SDLAppServiceError) {
+            let manager = try requireManager()
+            guard var provided = published[service.id], let record = provided.record else { throw .unknownService }
+            guard content.serviceType == record.serviceManifest.serviceType else {
+                throw .wrongContent(expected: record.serviceManifest.serviceType, got: content.serviceType)
+            }
+            let data = content.data(serviceID: record.serviceID)
+            provided.latest = data
+            published[service.id] = provided
+            guard record.serviceActive else { return false }
+            try await SDLAppServiceError.sending(OnAppServiceData.functionName) {
+                try await manager.sendNotification(OnAppServiceData(serviceData: data))
+            }
+            return true
+        } catch {
+            throw SDLError(error)
         }
-        let data = content.data(serviceID: record.serviceID)
-        provided.latest = data
-        published[service.id] = provided
-        guard record.serviceActive else { return false }
-        try await SDLAppServiceError.sending(OnAppServiceData.functionName) {
-            try await manager.sendNotification(OnAppServiceData(serviceData: data))
-        }
-        return true
     }
 
     /// Removes the service (UnpublishAppService, RPC 6.0+) and its request handlers.
-    public func unpublish(_ service: SDLAppService) async throws(SDLAppServiceError) {
-        let manager = try requireManager()
-        guard let provided = published[service.id] else { throw .unknownService }
-        if let record = provided.record {
-            let response = try await Self.send(UnpublishAppService(serviceID: record.serviceID), manager: manager)
-            guard response.success else { throw .refused("UnpublishAppService", response.resultCode, info: response.info) }
-        }
-        published[service.id] = nil
-        for handler in provided.requestHandlers { await handler.remove(manager) }
-        if var record = provided.record {
-            record.servicePublished = false
-            record.serviceActive = false
-            recordFanOut.yield(record)
+    public func unpublish(_ service: SDLAppService) async throws {
+        do throws(SDLAppServiceError) {
+            let manager = try requireManager()
+            guard let provided = published[service.id] else { throw .unknownService }
+            if let record = provided.record {
+                let response = try await Self.send(UnpublishAppService(serviceID: record.serviceID), manager: manager)
+                guard response.success else { throw .refused("UnpublishAppService", response.resultCode, info: response.info) }
+            }
+            published[service.id] = nil
+            for handler in provided.requestHandlers { await handler.remove(manager) }
+            if var record = provided.record {
+                record.servicePublished = false
+                record.serviceActive = false
+                recordFanOut.yield(record)
+            }
+        } catch {
+            throw SDLError(error)
         }
     }
 
@@ -210,56 +222,67 @@ public actor SDLAppServiceManager: SDLSubManager {
 
     /// The services the head unit lists (APP_SERVICES), optionally of one type ("MEDIA",
     /// "WEATHER", "NAVIGATION"...), published ones only.
-    public func services(ofType type: String? = nil) async throws(SDLAppServiceError) -> [AppServiceRecord] {
-        let manager = try requireManager()
-        var capability = await manager.systemCapabilities.appServicesCapabilities
-        if capability == nil {
-            do {
-                capability = try await manager.systemCapabilities.update(.appServices).appServicesCapabilities
-            } catch let error as SDLManagerError {
-                throw .notSent(error)
-            } catch {
-                throw .refused("GetSystemCapability", .genericError, info: "\(error)")
+    public func services(ofType type: String? = nil) async throws -> [AppServiceRecord] {
+        do throws(SDLAppServiceError) {
+            let manager = try requireManager()
+            var capability = await manager.systemCapabilities.appServicesCapabilities
+            if capability == nil {
+                do {
+                    capability = try await manager.systemCapabilities.update(.appServices).appServicesCapabilities
+                } catch {
+                    if case let error as SDLManagerError = SDLError.cause(of: error) { throw .notSent(error) }
+                    throw .refused("GetSystemCapability", .genericError, info: "\(error)")
+                }
             }
-        }
-        return (capability?.appServices ?? []).map(\.updatedAppServiceRecord).filter {
-            $0.servicePublished && (type == nil || $0.serviceManifest.serviceType == type)
+            return (capability?.appServices ?? []).map(\.updatedAppServiceRecord).filter {
+                $0.servicePublished && (type == nil || $0.serviceManifest.serviceType == type)
+            }
+        } catch {
+            throw SDLError(error)
         }
     }
 
     /// The active service's data of a type, once.
-    public func data(ofType type: String) async throws(SDLAppServiceError) -> AppServiceData {
-        let manager = try requireManager()
-        let response = try await Self.send(GetAppServiceData(serviceType: type), manager: manager)
-        guard response.success, let data = response.serviceData else { throw .refused("GetAppServiceData", response.resultCode, info: response.info) }
-        return data
+    public func data(ofType type: String) async throws -> AppServiceData {
+        do throws(SDLAppServiceError) {
+            let manager = try requireManager()
+            let response = try await Self.send(GetAppServiceData(serviceType: type), manager: manager)
+            guard response.success, let data = response.serviceData else { throw .refused("GetAppServiceData", response.resultCode, info: response.info) }
+            return data
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Subscribes to the active service of a type: the answer's data first, then every
     /// OnAppServiceData of that type (the stream is open before the request goes out).
-    public func subscribe(toType type: String) async throws(SDLAppServiceError) -> AsyncStream<AppServiceData> {
-        let manager = try requireManager()
-        let notifications = manager.notifications(OnAppServiceData.self)
-        let response = try await Self.send(GetAppServiceData(serviceType: type, subscribe: true), manager: manager)
-        guard response.success else { throw .refused("GetAppServiceData", response.resultCode, info: response.info) }
-        let (stream, sink) = AsyncStream<AppServiceData>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        if let first = response.serviceData { sink.yield(first) }
-        nextID += 1
-        let id = nextID
-        consumed[id] = type
-        // Unstructured: it forwards for one reader and must end when that reader leaves (cancelled
-        // in onTermination), which a child of the run cannot be told individually.
-        let task = Task {
-            for await update in notifications where update.serviceData.serviceType == type { sink.yield(update.serviceData) }
-            sink.finish()
+    public func subscribe(toType type: String) async throws -> AsyncStream<AppServiceData> {
+        do throws(SDLAppServiceError) {
+            let manager = try requireManager()
+            let notifications = manager.notifications(OnAppServiceData.self)
+            let response = try await Self.send(GetAppServiceData(serviceType: type, subscribe: true), manager: manager)
+            guard response.success else { throw .refused("GetAppServiceData", response.resultCode, info: response.info) }
+            let (stream, sink) = AsyncStream<AppServiceData>.makeStream(bufferingPolicy: .bufferingNewest(64))
+            if let first = response.serviceData { sink.yield(first) }
+            nextID += 1
+            let id = nextID
+            consumed[id] = type
+            // Unstructured: it forwards for one reader and must end when that reader leaves (cancelled
+            // in onTermination), which a child of the run cannot be told individually.
+            let task = Task {
+                for await update in notifications where update.serviceData.serviceType == type { sink.yield(update.serviceData) }
+                sink.finish()
+            }
+            let link = self.link
+            sink.onTermination = { [weak self] _ in
+                task.cancel()
+                guard let self else { return }
+                link.spawn { await self.stopConsuming(id) }
+            }
+            return stream
+        } catch {
+            throw SDLError(error)
         }
-        let link = self.link
-        sink.onTermination = { [weak self] _ in
-            task.cancel()
-            guard let self else { return }
-            link.spawn { await self.stopConsuming(id) }
-        }
-        return stream
     }
 
     /// The last reader of a type is gone: the head unit stops sending it.
@@ -274,11 +297,15 @@ public actor SDLAppServiceManager: SDLSubManager {
     /// unit to make it the active one.
     public func interact(
         serviceID: String, uri: String, originApp: String, requestServiceActive: Bool? = nil
-    ) async throws(SDLAppServiceError) -> PerformAppServiceInteractionResponse {
-        let manager = try requireManager()
-        return try await Self.send(
-            PerformAppServiceInteraction(serviceUri: uri, serviceID: serviceID, originApp: originApp, requestServiceActive: requestServiceActive),
-            manager: manager)
+    ) async throws -> PerformAppServiceInteractionResponse {
+        do throws(SDLAppServiceError) {
+            let manager = try requireManager()
+            return try await Self.send(
+                PerformAppServiceInteraction(serviceUri: uri, serviceID: serviceID, originApp: originApp, requestServiceActive: requestServiceActive),
+                manager: manager)
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     // MARK: Connections

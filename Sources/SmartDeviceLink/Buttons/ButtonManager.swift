@@ -63,15 +63,19 @@ public actor SDLButtonManager: SDLSubManager {
     /// Subscribes to `button`; the returned sequence yields its presses and events until it is
     /// dropped, its task is cancelled or `unsubscribe` is called. Throws, without sending
     /// anything, when the guide's rules forbid the button for this app or head unit.
-    public func subscribe(_ button: ButtonName) async throws(SDLButtonError) -> SDLButtonSubscription {
-        let (stream, continuation) = AsyncStream<SDLButtonInput>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        let observer = try await addObserver(button, Observer(handler: { continuation.yield($0) }, finish: { continuation.finish() }))
-        let context = self.context
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            context.spawn { await self.remove(observer) }
+    public func subscribe(_ button: ButtonName) async throws -> SDLButtonSubscription {
+        do throws(SDLButtonError) {
+            let (stream, continuation) = AsyncStream<SDLButtonInput>.makeStream(bufferingPolicy: .bufferingNewest(64))
+            let observer = try await addObserver(button, Observer(handler: { continuation.yield($0) }, finish: { continuation.finish() }))
+            let context = self.context
+            continuation.onTermination = { [weak self] _ in
+                guard let self else { return }
+                context.spawn { await self.remove(observer) }
+            }
+            return SDLButtonSubscription(button: button, observer: observer, stream: stream)
+        } catch {
+            throw SDLError(error)
         }
-        return SDLButtonSubscription(button: button, observer: observer, stream: stream)
     }
 
     /// The closure form: `handler` runs for every press and event of `button` until
@@ -79,8 +83,12 @@ public actor SDLButtonManager: SDLSubManager {
     @discardableResult
     public func subscribe(
         _ button: ButtonName, handler: @escaping @Sendable (SDLButtonInput) -> Void
-    ) async throws(SDLButtonError) -> SDLButtonObserver {
-        try await addObserver(button, Observer(handler: handler, finish: nil))
+    ) async throws -> SDLButtonObserver {
+        do throws(SDLButtonError) {
+            return try await addObserver(button, Observer(handler: handler, finish: nil))
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Removes one observer; the button is unsubscribed on the head unit when it was the last.

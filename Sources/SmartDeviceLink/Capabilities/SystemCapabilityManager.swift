@@ -134,7 +134,11 @@ public actor SDLSystemCapabilityManager: SDLSubManager {
     /// cache and every subscriber. DISPLAYS before 6.0 comes from the legacy model instead.
     @discardableResult
     public func update(_ type: SystemCapabilityType) async throws -> SystemCapability {
-        try await fetch(type, subscribe: nil)
+        do {
+            return try await fetch(type, subscribe: nil)
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// The type's values, starting with the current one: the head unit's pushes on RPC 5.1+,
@@ -143,7 +147,11 @@ public actor SDLSystemCapabilityManager: SDLSubManager {
     public func subscribe(to type: SystemCapabilityType) async throws -> AsyncStream<SystemCapability> {
         let stream = fanOut(type).subscribe()
         if !subscriptions.contains(type) {
-            try await fetch(type, subscribe: true)
+            do {
+                try await fetch(type, subscribe: true)
+            } catch {
+                throw SDLError(error)
+            }
             subscriptions.insert(type)
             startPollingIfNeeded()
         }

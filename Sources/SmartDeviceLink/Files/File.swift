@@ -97,14 +97,18 @@ public struct SDLArtwork: Sendable, Hashable {
     }
 
     /// Reads the file at once, to derive its name from its content unless `name` is given.
-    public init(path: String, format: Format, name: String? = nil, isTemplate: Bool = false, persistent: Bool = false) throws(SDLFileError) {
-        if let name {
-            self.kind = .file(SDLFile(name: name, path: path, type: format.fileType, persistent: persistent))
-        } else {
-            let bytes = try SDLFile(name: "", path: path, type: format.fileType).load()
-            self.kind = .file(SDLFile(name: Self.contentName(of: bytes), bytes: bytes, type: format.fileType, persistent: persistent))
+    public init(path: String, format: Format, name: String? = nil, isTemplate: Bool = false, persistent: Bool = false) throws {
+        do throws(SDLFileError) {
+            if let name {
+                self.kind = .file(SDLFile(name: name, path: path, type: format.fileType, persistent: persistent))
+            } else {
+                let bytes = try SDLFile(name: "", path: path, type: format.fileType).load()
+                self.kind = .file(SDLFile(name: Self.contentName(of: bytes), bytes: bytes, type: format.fileType, persistent: persistent))
+            }
+            self.isTemplate = isTemplate
+        } catch {
+            throw SDLError(error)
         }
-        self.isTemplate = isTemplate
     }
 
     /// A built-in icon of the head unit (`StaticIconName`): shown without an upload.

@@ -53,16 +53,33 @@ public actor SDLFileManager: SDLSubManager {
     /// head unit is an error (``SDLFileError/cannotOverwrite(name:)``) unless `overwrite`.
     /// Cancelling the calling task stops the remaining chunks.
     @discardableResult
-    public func upload(_ file: SDLFile, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil) async throws(SDLFileError) -> SDLUploadOutcome {
-        try await upload(file, retries: configuration.fileRetryCount, skipIfPresent: false, progress: progress)
+    public func upload(_ file: SDLFile, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil) async throws -> SDLUploadOutcome {
+        do throws(SDLFileError) {
+            return try await upload(file, retries: configuration.fileRetryCount, skipIfPresent: false, progress: progress)
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Uploads an artwork unless the head unit has it already (its name comes from its
     /// content) or it is a static icon; returns how it went.
     @discardableResult
-    public func upload(_ artwork: SDLArtwork, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil) async throws(SDLFileError) -> SDLUploadOutcome {
+    public func upload(_ artwork: SDLArtwork, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil) async throws -> SDLUploadOutcome {
+        do throws(SDLFileError) {
+            return try await uploadArtwork(artwork, progress: progress)
+        } catch {
+            throw SDLError(error)
+        }
+    }
+
+    func uploadArtwork(_ artwork: SDLArtwork, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil) async throws(SDLFileError) -> SDLUploadOutcome {
         guard let file = artwork.file else { return .staticIcon }
         return try await upload(file, retries: configuration.artworkRetryCount, skipIfPresent: !file.overwrite, progress: progress)
+    }
+
+    /// `upload(_:progress:)` with the detailed error, for the other sub-managers.
+    func uploadFile(_ file: SDLFile) async throws(SDLFileError) -> SDLUploadOutcome {
+        try await upload(file, retries: configuration.fileRetryCount, skipIfPresent: false, progress: nil)
     }
 
     /// The same upload with its progress as a stream: iterate `progress`, then await `outcome()`;
@@ -71,12 +88,12 @@ public actor SDLFileManager: SDLSubManager {
         let (stream, sink) = AsyncStream<SDLUploadProgress>.makeStream(bufferingPolicy: .bufferingNewest(64))
         // Unstructured by design: the app asked for a handle (progress, outcome, cancel) to an
         // upload that runs on its behalf, like a task it would start itself.
-        let task = Task { () async -> Result<SDLUploadOutcome, SDLFileError> in
+        let task = Task { () async -> Result<SDLUploadOutcome, SDLError> in
             defer { sink.finish() }
             do throws(SDLFileError) {
-                return .success(try await self.upload(file) { sink.yield($0) })
+                return .success(try await self.upload(file, retries: self.configuration.fileRetryCount, skipIfPresent: false) { sink.yield($0) })
             } catch {
-                return .failure(error)
+                return .failure(SDLError(error))
             }
         }
         return SDLUpload(progress: stream, task: task)
@@ -87,28 +104,28 @@ public actor SDLFileManager: SDLSubManager {
     /// ``SDLFileError/cancelled(name:confirmedBytes:totalBytes:)``, unsent).
     public func upload(
         _ files: [SDLFile], stopOnFailure: Bool = false, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil
-    ) async -> [Result<SDLUploadOutcome, SDLFileError>] {
+    ) async -> [Result<SDLUploadOutcome, SDLError>] {
         var sizes: [Int] = []
         for file in files {
             sizes.append((try? file.load().count) ?? 0)
         }
         let total = sizes.reduce(0, +)
         var done = 0
-        var results: [Result<SDLUploadOutcome, SDLFileError>] = []
+        var results: [Result<SDLUploadOutcome, SDLError>] = []
         var stopped = false
         for (file, size) in zip(files, sizes) {
             guard !stopped else {
-                results.append(.failure(.cancelled(name: file.name, confirmedBytes: 0, totalBytes: size)))
+                results.append(.failure(SDLError(SDLFileError.cancelled(name: file.name, confirmedBytes: 0, totalBytes: size))))
                 continue
             }
             let before = done
             do throws(SDLFileError) {
-                let outcome = try await upload(file) { step in
+                let outcome = try await upload(file, retries: configuration.fileRetryCount, skipIfPresent: false) { step in
                     progress?(SDLUploadProgress(bytesConfirmed: before + step.bytesConfirmed, totalBytes: total))
                 }
                 results.append(.success(outcome))
             } catch {
-                results.append(.failure(error))
+                results.append(.failure(SDLError(error)))
                 if stopOnFailure { stopped = true }
             }
             done = before + size
@@ -235,7 +252,15 @@ public actor SDLFileManager: SDLSubManager {
     // MARK: Deleting and listing
 
     /// Deletes a file from the head unit.
-    public func delete(_ name: String) async throws(SDLFileError) {
+    public func delete(_ name: String) async throws {
+        do throws(SDLFileError) {
+            try await deleteFile(name)
+        } catch {
+            throw SDLError(error)
+        }
+    }
+
+    private func deleteFile(_ name: String) async throws(SDLFileError) {
         guard let client else { throw .notConnected(name: name) }
         let response: DeleteFileResponse
         do {
@@ -251,14 +276,14 @@ public actor SDLFileManager: SDLSubManager {
     }
 
     /// Deletes several files; one result per name, in order.
-    public func delete(_ names: [String]) async -> [Result<Void, SDLFileError>] {
-        var results: [Result<Void, SDLFileError>] = []
+    public func delete(_ names: [String]) async -> [Result<Void, SDLError>] {
+        var results: [Result<Void, SDLError>] = []
         for name in names {
             do throws(SDLFileError) {
-                try await delete(name)
+                try await deleteFile(name)
                 results.append(.success(()))
             } catch {
-                results.append(.failure(error))
+                results.append(.failure(SDLError(error)))
             }
         }
         return results
@@ -266,7 +291,15 @@ public actor SDLFileManager: SDLSubManager {
 
     /// Asks the head unit again (ListFiles).
     @discardableResult
-    public func refresh() async throws(SDLFileError) -> Set<String> {
+    public func refresh() async throws -> Set<String> {
+        do throws(SDLFileError) {
+            return try await listFiles()
+        } catch {
+            throw SDLError(error)
+        }
+    }
+
+    private func listFiles() async throws(SDLFileError) -> Set<String> {
         guard let client else { throw .notConnected(name: "") }
         let response: ListFilesResponse
         do {
@@ -291,7 +324,7 @@ public actor SDLFileManager: SDLSubManager {
         self.mtu = mtu
         self.rpcVersion = rpcVersion
         do throws(SDLFileError) {
-            try await refresh()
+            try await listFiles()
         } catch {
             logger.notice("ListFiles failed; the file manager starts without the head unit's list", metadata: ["error": "\(error)"])
             remoteFileNames = []
@@ -327,11 +360,11 @@ public struct SDLUploadProgress: Sendable, Hashable {
 public struct SDLUpload: Sendable {
     /// The confirmed bytes after each answered chunk; ends when the upload ends.
     public let progress: AsyncStream<SDLUploadProgress>
-    let task: Task<Result<SDLUploadOutcome, SDLFileError>, Never>
+    let task: Task<Result<SDLUploadOutcome, SDLError>, Never>
 
     /// How the upload ended: uploaded, or skipped because the head unit already had the file.
     @discardableResult
-    public func outcome() async throws(SDLFileError) -> SDLUploadOutcome {
+    public func outcome() async throws -> SDLUploadOutcome {
         try await task.value.get()
     }
 
@@ -391,7 +424,7 @@ public enum SDLUploadFailure: Sendable, Hashable, CustomStringConvertible {
     case other(String)
 
     init(_ error: any Error) {
-        switch error {
+        switch SDLError.cause(of: error) {
         case SDLRPCError.timeout: self = .timedOut
         case SDLRPCError.connectionClosed(let reason): self = .connectionLost(reason)
         case SDLRPCError.cancelled: self = .cancelled

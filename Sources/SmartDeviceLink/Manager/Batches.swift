@@ -10,26 +10,29 @@ public struct SDLBatchProgress: Sendable {
     /// Requests in the whole batch.
     public var total: Int
     /// This request's typed response, or the error it failed with (refused, not sent, timed out).
-    public var result: Result<any SDLResponse, any Error>
+    public var result: Result<any SDLResponse, SDLError>
 
     /// `completed / total`.
     public var fraction: Double { total == 0 ? 1 : Double(completed) / Double(total) }
 }
 
-/// Why a request of a sequential batch was not sent.
-public struct SDLBatchCancelled: Error, Hashable, Sendable {}
+/// Why a request of a sequential batch was not sent: the cause of its `SDLError` (code
+/// `cancelled`).
+public struct SDLBatchCancelled: Error, Hashable, Sendable {
+    static let error = SDLError(.cancelled, "not sent: the batch was cancelled before this request", underlying: SDLBatchCancelled())
+}
 
 extension SDLManager {
     /// Sends every request at once; `progress` hears each as it finishes (any order). Returns the
     /// results in the requests' order. A drop fails the pending ones at once.
     public func sendConcurrently(
         _ requests: [any SDLRequest], progress: (@Sendable (SDLBatchProgress) -> Void)? = nil
-    ) async -> [Result<any SDLResponse, any Error>] {
-        await withTaskGroup(of: (Int, Result<any SDLResponse, any Error>).self) { group in
+    ) async -> [Result<any SDLResponse, SDLError>] {
+        await withTaskGroup(of: (Int, Result<any SDLResponse, SDLError>).self) { group in
             for (index, request) in requests.enumerated() {
                 group.addTask { (index, await self.result(of: request)) }
             }
-            var results = [Result<any SDLResponse, any Error>](repeating: .failure(SDLBatchCancelled()), count: requests.count)
+            var results = [Result<any SDLResponse, SDLError>](repeating: .failure(SDLBatchCancelled.error), count: requests.count)
             var completed = 0
             for await (index, result) in group {
                 results[index] = result
@@ -41,26 +44,26 @@ extension SDLManager {
     }
 
     /// Sends the requests one after the other, each after the previous response; `progress`
-    /// hears each and returns false to cancel the rest (they fail with `SDLBatchCancelled`, unsent).
+    /// hears each and returns false to cancel the rest (they fail unsent, with code `cancelled` and cause `SDLBatchCancelled`).
     public func sendSequentially(
         _ requests: [any SDLRequest], progress: (@Sendable (SDLBatchProgress) -> Bool)? = nil
-    ) async -> [Result<any SDLResponse, any Error>] {
-        var results: [Result<any SDLResponse, any Error>] = []
+    ) async -> [Result<any SDLResponse, SDLError>] {
+        var results: [Result<any SDLResponse, SDLError>] = []
         for (index, request) in requests.enumerated() {
             let result = await result(of: request)
             results.append(result)
             let goOn = progress?(SDLBatchProgress(index: index, completed: index + 1, total: requests.count, result: result)) ?? true
             if !goOn || Task.isCancelled { break }
         }
-        while results.count < requests.count { results.append(.failure(SDLBatchCancelled())) }
+        while results.count < requests.count { results.append(.failure(SDLBatchCancelled.error)) }
         return results
     }
 
-    private func result(of request: any SDLRequest) async -> Result<any SDLResponse, any Error> {
+    private func result(of request: any SDLRequest) async -> Result<any SDLResponse, SDLError> {
         do {
             return .success(try await sendErased(request))
         } catch {
-            return .failure(error)
+            return .failure(SDLError(error))
         }
     }
 

@@ -56,8 +56,12 @@ extension SDLManager {
 
     /// Closes the app on the head unit (CloseApplication, RPC 6.0+): it goes to HMI level NONE
     /// and stays registered, as if the driver had closed it.
-    public func closeApplication() async throws(SDLFeatureError) {
-        _ = try await feature(CloseApplication())
+    public func closeApplication() async throws {
+        do throws(SDLFeatureError) {
+            _ = try await feature(CloseApplication())
+        } catch {
+            throw SDLError(error)
+        }
     }
 }
 

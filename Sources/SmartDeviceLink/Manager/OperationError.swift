@@ -12,13 +12,14 @@ extension SDLManagerOperationError {
     ) async throws(Self) -> T {
         do {
             return try await body()
-        } catch let error as SDLManagerError {
-            throw .notSent(error)
-        } catch let error as SDLRPCError {
-            throw .failed(error)
         } catch {
+            // The manager's public API throws `SDLError`; its cause is the detailed error.
+            switch SDLError.cause(of: error) {
+            case let error as SDLManagerError: throw .notSent(error)
+            case let error as SDLRPCError: throw .failed(error)
             // Nothing else comes out of a manager send but cancellation.
-            throw .failed(.cancelled(function: function))
+            default: throw .failed(.cancelled(function: function))
+            }
         }
     }
 }

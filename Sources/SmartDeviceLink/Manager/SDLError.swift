@@ -106,8 +106,23 @@ extension SDLError {
         case let error as SDLSoftButtonError: self = SDLError(.invalidArgument, error.description, underlying: error)
         case let error as SDLMenuError: self = SDLError(.invalidArgument, error.description, underlying: error)
         case let error as SDLChoiceSetError: self = SDLError(.invalidArgument, error.description, underlying: error)
+        case let error as SDLTransportError: self = Self.from(error)
         case is CancellationError: self = SDLError(.cancelled, "the task was cancelled", underlying: CancellationError())
         default: self = SDLError(.protocolError, "\(error)", underlying: SDLOpaqueError(description: "\(error)"))
+        }
+    }
+
+    /// The detailed error behind `error` (itself when it is not an `SDLError`), for the
+    /// library's own code that sorts a manager failure into a sub-manager's error.
+    static func cause(of error: any Error) -> any Error {
+        (error as? SDLError)?.underlying ?? error
+    }
+
+    static func from(_ error: SDLTransportError) -> SDLError {
+        switch error {
+        case .connectFailed, .closed, .connectionReset: SDLError(.connectionClosed, error.description, underlying: error)
+        case .io: SDLError(.io, error.description, underlying: error)
+        case .concurrentRead: SDLError(.invalidArgument, error.description, underlying: error)
         }
     }
 

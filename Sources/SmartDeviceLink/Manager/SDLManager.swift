@@ -277,10 +277,14 @@ public actor SDLManager: Service {
     /// the manager stopped `SDLManagerError.alreadyStopped`; after a `stop()` that came before
     /// it, it returns at once.
     public func run() async throws {
-        switch transition({ $0.run() }) {
-        case .start: try await runStarted()
-        case .returnAtOnce: await stoppedBeforeRun()
-        case .refuse(let error): throw error
+        do {
+            switch transition({ $0.run() }) {
+            case .start: try await runStarted()
+            case .returnAtOnce: await stoppedBeforeRun()
+            case .refuse(let error): throw error
+            }
+        } catch {
+            throw SDLError(error)
         }
     }
 
@@ -653,8 +657,8 @@ public actor SDLManager: Service {
         // The transition happens here, not in the task, so a second `start()` is refused at once.
         switch transition({ $0.run() }) {
         case .start: break
-        case .returnAtOnce: throw SDLManagerError.notReady(.stopped)
-        case .refuse(let error): throw error
+        case .returnAtOnce: throw SDLError(SDLManagerError.notReady(.stopped))
+        case .refuse(let error): throw SDLError(error)
         }
         // Unstructured by design: `start()` returns while the manager keeps running, for callers
         // with no task to run it in; `stop()` ends it and waits for it. Its failure is what
@@ -670,11 +674,11 @@ public actor SDLManager: Service {
             case .ready: return
             case .stopped:
                 let (stopped, failure) = lifecycle.withLock { ($0.isStopped, $0.failure) }
-                if stopped { throw failure ?? SDLManagerError.notReady(.stopped) }
+                if stopped { throw SDLError(failure ?? SDLManagerError.notReady(.stopped)) }
             default: continue
             }
         }
-        throw lifecycle.withLock { $0.failure } ?? SDLManagerError.notReady(state)
+        throw SDLError(lifecycle.withLock { $0.failure } ?? SDLManagerError.notReady(state))
     }
 
     /// Unregisters (if registered), ends the session and waits until `run()` has returned. Before
@@ -718,14 +722,18 @@ public actor SDLManager: Service {
     public func send<R: SDLRequest>(
         _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true
     ) async throws -> R.Response {
-        guard client != nil else { throw SDLManagerError.notReady(state) }
+        guard client != nil else { throw SDLError(SDLManagerError.notReady(state)) }
         let json: [UInt8]
         do {
             json = try SDLJSON.encode(adaptedToHeadUnit(request))
         } catch {
-            throw SDLManagerError.invalidRequest("\(error)")
+            throw SDLError(SDLManagerError.invalidRequest("\(error)"))
         }
-        return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions).response
+        do {
+            return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions).response
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Sends an `R` whose JSON is ready (it may hold keys the spec lacks, such as OEM custom
@@ -766,6 +774,14 @@ public actor SDLManager: Service {
     /// Sends a notification (an app-service provider's OnAppServiceData...) once Ready, with the
     /// same checks as `send(_:)`; notifications get no answer.
     public func sendNotification<N: SDLNotification>(_ notification: N, checkingPermissions: Bool = true) async throws {
+        do {
+            try await sendNotificationChecked(notification, checkingPermissions: checkingPermissions)
+        } catch {
+            throw SDLError(error)
+        }
+    }
+
+    private func sendNotificationChecked<N: SDLNotification>(_ notification: N, checkingPermissions: Bool) async throws {
         guard let client else { throw SDLManagerError.notReady(state) }
         if checkingPermissions, let permissions, let levels = await permissions.levels(allowing: N.functionName), !levels.contains(hmiLevel) {
             throw SDLManagerError.disallowed(rpc: N.functionName, level: hmiLevel, allowedIn: levels.map(\.rawValue).sorted())
@@ -837,15 +853,20 @@ public actor SDLManager: Service {
     /// ends, the head unit's requests of that type are answered UNSUPPORTED_REQUEST again.
     public func requests<R: SDLRequest>(_ type: R.Type) async throws -> AsyncStream<SDLHeadUnitRequest<R>> {
         let (stream, sink) = AsyncStream<SDLHeadUnitRequest<R>>.makeStream(bufferingPolicy: .bufferingOldest(16))
-        let functionID = try await installRequestHandler(R.self) { request, correlationID in
-            try await withCheckedThrowingContinuation { continuation in
-                let pending = SDLHeadUnitRequest(request: request, correlationID: correlationID, reply: ReplyBox(continuation))
-                switch sink.yield(pending) {
-                case .terminated: pending.refuse(.unsupportedRequest, info: "the app no longer handles \(R.functionName)")
-                case .dropped: pending.refuse(.tooManyPendingRequests, info: "the app has 16 \(R.functionName) requests unanswered")
-                default: break
+        let functionID: UInt32
+        do {
+            functionID = try await installRequestHandler(R.self) { request, correlationID in
+                try await withCheckedThrowingContinuation { continuation in
+                    let pending = SDLHeadUnitRequest(request: request, correlationID: correlationID, reply: ReplyBox(continuation))
+                    switch sink.yield(pending) {
+                    case .terminated: pending.refuse(.unsupportedRequest, info: "the app no longer handles \(R.functionName)")
+                    case .dropped: pending.refuse(.tooManyPendingRequests, info: "the app has 16 \(R.functionName) requests unanswered")
+                    default: break
+                    }
                 }
             }
+        } catch {
+            throw SDLError(error)
         }
         sink.onTermination = { _ in self.tasks.spawn { await self.removeRequestHandler(functionID: functionID) } }
         return stream
@@ -857,7 +878,11 @@ public actor SDLManager: Service {
     public func handleRequests<R: SDLRequest>(
         _ type: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response
     ) async throws {
-        try await installRequestHandler(R.self) { request, _ in try await handler(request) }
+        do {
+            try await installRequestHandler(R.self) { request, _ in try await handler(request) }
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Stops answering requests of this type (the head unit gets UNSUPPORTED_REQUEST again).

@@ -75,55 +75,67 @@ public actor SDLNavigationManager: SDLSubManager {
 
     /// Sends a destination to the navigation (SendLocation, RPC 3.0+). The head unit says
     /// nothing of what the driver does with it.
-    public func send(_ destination: SDLDestination) async throws(SDLFeatureError) {
-        let manager = try SDLFeatureError.required(link)
-        try await require(\.sendLocationEnabled, "send locations", manager)
-        if let artwork = destination.image {
-            // Skipped for a static icon or an image the head unit has.
-            do { _ = try await manager.files.upload(artwork) } catch { throw .invalid("the destination's image was not uploaded: \(error)") }
+    public func send(_ destination: SDLDestination) async throws {
+        do throws(SDLFeatureError) {
+            let manager = try SDLFeatureError.required(link)
+            try await require(\.sendLocationEnabled, "send locations", manager)
+            if let artwork = destination.image {
+                // Skipped for a static icon or an image the head unit has.
+                do { _ = try await manager.files.upload(artwork) } catch { throw .invalid("the destination's image was not uploaded: \(error)") }
+            }
+            if let lines = destination.addressLines, lines.count > 4 { throw .invalid("a destination has at most 4 address lines, not \(lines.count)") }
+            _ = try await manager.feature(SendLocation(
+                longitudeDegrees: destination.longitude, latitudeDegrees: destination.latitude, locationName: destination.name,
+                locationDescription: destination.description, addressLines: destination.addressLines, phoneNumber: destination.phoneNumber,
+                locationImage: destination.image?.image, timeStamp: destination.arrival, address: destination.address,
+                deliveryMode: destination.deliveryMode))
+        } catch {
+            throw SDLError(error)
         }
-        if let lines = destination.addressLines, lines.count > 4 { throw .invalid("a destination has at most 4 address lines, not \(lines.count)") }
-        _ = try await manager.feature(SendLocation(
-            longitudeDegrees: destination.longitude, latitudeDegrees: destination.latitude, locationName: destination.name,
-            locationDescription: destination.description, addressLines: destination.addressLines, phoneNumber: destination.phoneNumber,
-            locationImage: destination.image?.image, timeStamp: destination.arrival, address: destination.address,
-            deliveryMode: destination.deliveryMode))
     }
 
     /// The route's waypoints now (GetWayPoints, RPC 4.1+); `.destination` gives only the last.
-    public func wayPoints(_ type: WayPointType = .all) async throws(SDLFeatureError) -> [LocationDetails] {
-        let manager = try SDLFeatureError.required(link)
-        try await require(\.getWayPointsEnabled, "read waypoints", manager)
-        return try await manager.feature(GetWayPoints(wayPointType: type)).wayPoints ?? []
+    public func wayPoints(_ type: WayPointType = .all) async throws -> [LocationDetails] {
+        do throws(SDLFeatureError) {
+            let manager = try SDLFeatureError.required(link)
+            try await require(\.getWayPointsEnabled, "read waypoints", manager)
+            return try await manager.feature(GetWayPoints(wayPointType: type)).wayPoints ?? []
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// The route's waypoints each time they change (OnWayPointChange), for as long as the
     /// sequence is read. The first reader subscribes (SubscribeWayPoints; IGNORED, already
     /// subscribed, counts as success), the last one to leave unsubscribes; the subscription is
     /// renewed after a reconnection.
-    public func wayPointChanges() async throws(SDLFeatureError) -> AsyncStream<[LocationDetails]> {
-        let manager = try SDLFeatureError.required(link)
-        try await require(\.getWayPointsEnabled, "follow waypoints", manager)
-        startListening(manager)
-        let (stream, continuation) = AsyncStream<[LocationDetails]>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        nextReader += 1
-        let id = nextReader
-        readers[id] = continuation
-        let link = self.link
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            link.spawn { await self.readerLeft(id) }
-        }
-        if !subscribed {
-            do {
-                try await subscribe(manager)
-            } catch {
-                readers[id] = nil
-                continuation.finish()
-                throw error
+    public func wayPointChanges() async throws -> AsyncStream<[LocationDetails]> {
+        do throws(SDLFeatureError) {
+            let manager = try SDLFeatureError.required(link)
+            try await require(\.getWayPointsEnabled, "follow waypoints", manager)
+            startListening(manager)
+            let (stream, continuation) = AsyncStream<[LocationDetails]>.makeStream(bufferingPolicy: .bufferingNewest(16))
+            nextReader += 1
+            let id = nextReader
+            readers[id] = continuation
+            let link = self.link
+            continuation.onTermination = { [weak self] _ in
+                guard let self else { return }
+                link.spawn { await self.readerLeft(id) }
             }
+            if !subscribed {
+                do {
+                    try await subscribe(manager)
+                } catch {
+                    readers[id] = nil
+                    continuation.finish()
+                    throw error
+                }
+            }
+            return stream
+        } catch {
+            throw SDLError(error)
         }
-        return stream
     }
 
     private func subscribe(_ manager: SDLManager) async throws(SDLFeatureError) {

@@ -20,18 +20,22 @@ public actor SDLPhoneManager {
 
     /// Calls `number` (characters other than digits and `*#,;+` are removed first, as the head
     /// unit would). Checks the head unit's phone capability before sending.
-    public func dial(_ number: String) async throws(SDLFeatureError) {
-        let manager = try SDLFeatureError.required(link)
-        let digits = String(number.filter(Self.dialableCharacters.contains))
-        guard !digits.isEmpty else { throw .invalid("\"\(number)\" has nothing to dial") }
-        // Before RPC 4.5 nothing can be fetched: hmiCapabilities' word is all there is (the guide).
-        guard await manager.systemCapabilities.isSupported(.phoneCall) else {
-            throw .unsupported("the head unit has no phone capability")
+    public func dial(_ number: String) async throws {
+        do throws(SDLFeatureError) {
+            let manager = try SDLFeatureError.required(link)
+            let digits = String(number.filter(Self.dialableCharacters.contains))
+            guard !digits.isEmpty else { throw .invalid("\"\(number)\" has nothing to dial") }
+            // Before RPC 4.5 nothing can be fetched: hmiCapabilities' word is all there is (the guide).
+            guard await manager.systemCapabilities.isSupported(.phoneCall) else {
+                throw .unsupported("the head unit has no phone capability")
+            }
+            if await manager.capability(.phoneCall)?.phoneCapability?.dialNumberEnabled == false {
+                throw .unsupported("the head unit cannot dial numbers (dialNumberEnabled is false)")
+            }
+            _ = try await manager.feature(DialNumber(number: digits), timeout: .seconds(60))
+        } catch {
+            throw SDLError(error)
         }
-        if await manager.capability(.phoneCall)?.phoneCapability?.dialNumberEnabled == false {
-            throw .unsupported("the head unit cannot dial numbers (dialNumberEnabled is false)")
-        }
-        _ = try await manager.feature(DialNumber(number: digits), timeout: .seconds(60))
     }
 }
 

@@ -54,9 +54,13 @@ public actor SDLRemoteControlManager: SDLSubManager {
     // MARK: Modules
 
     /// The modules the head unit offers (REMOTE_CONTROL capability).
-    public func modules() async throws(SDLFeatureError) -> [SDLRemoteControlModule] {
-        let manager = try requireApp()
-        return try await modules(manager)
+    public func modules() async throws -> [SDLRemoteControlModule] {
+        do throws(SDLFeatureError) {
+            let manager = try requireApp()
+            return try await modules(manager)
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     private func modules(_ manager: SDLManager) async throws(SDLFeatureError) -> [SDLRemoteControlModule] {
@@ -86,16 +90,28 @@ public actor SDLRemoteControlManager: SDLSubManager {
 
     /// Sets the user's seat (SetGlobalProperties `userLocation`, RPC 6.0+): it decides which
     /// modules the user may control. Pick one of the SEAT_LOCATION capability's seats.
-    public func setSeat(_ seat: SeatLocation) async throws(SDLFeatureError) {
-        let manager = try requireApp()
-        _ = try await manager.feature(SetGlobalProperties(userLocation: seat))
-        self.seat = seat
+    public func setSeat(_ seat: SeatLocation) async throws {
+        do throws(SDLFeatureError) {
+            let manager = try requireApp()
+            _ = try await manager.feature(SetGlobalProperties(userLocation: seat))
+            self.seat = seat
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     // MARK: Data
 
     /// A module's data now (GetInteriorVehicleData).
-    public func data(of type: ModuleType, moduleID: String? = nil) async throws(SDLFeatureError) -> ModuleData {
+    public func data(of type: ModuleType, moduleID: String? = nil) async throws -> ModuleData {
+        do throws(SDLFeatureError) {
+            return try await readData(of: type, moduleID: moduleID)
+        } catch {
+            throw SDLError(error)
+        }
+    }
+
+    private func readData(of type: ModuleType, moduleID: String?) async throws(SDLFeatureError) -> ModuleData {
         let manager = try requireApp()
         _ = try await module(type, moduleID, manager)
         let response = try await manager.feature(GetInteriorVehicleData(moduleType: type, moduleId: moduleID))
@@ -106,34 +122,38 @@ public actor SDLRemoteControlManager: SDLSubManager {
     /// A module's data each time it changes (OnInteriorVehicleData), for as long as the sequence
     /// is read; the first element is its data now. The notification is read from before the
     /// subscribing request, as the guide requires; the last reader to leave unsubscribes.
-    public func subscribe(to type: ModuleType, moduleID: String? = nil) async throws(SDLFeatureError) -> AsyncStream<ModuleData> {
-        let manager = try requireApp()
-        _ = try await module(type, moduleID, manager)
-        startListening(manager)
-        let key = ModuleKey(type: type, id: moduleID)
-        let (stream, continuation) = AsyncStream<ModuleData>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        nextReader += 1
-        let id = nextReader
-        let first = readers[key, default: [:]].isEmpty
-        readers[key, default: [:]][id] = continuation
-        let link = self.link
-        continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            link.spawn { await self.readerLeft(key, id) }
-        }
-        do {
-            if first {
-                let response = try await manager.feature(GetInteriorVehicleData(moduleType: type, moduleId: moduleID, subscribe: true))
-                if let data = response.moduleData { continuation.yield(data) }
-            } else {
-                continuation.yield(try await data(of: type, moduleID: moduleID))
+    public func subscribe(to type: ModuleType, moduleID: String? = nil) async throws -> AsyncStream<ModuleData> {
+        do throws(SDLFeatureError) {
+            let manager = try requireApp()
+            _ = try await module(type, moduleID, manager)
+            startListening(manager)
+            let key = ModuleKey(type: type, id: moduleID)
+            let (stream, continuation) = AsyncStream<ModuleData>.makeStream(bufferingPolicy: .bufferingNewest(16))
+            nextReader += 1
+            let id = nextReader
+            let first = readers[key, default: [:]].isEmpty
+            readers[key, default: [:]][id] = continuation
+            let link = self.link
+            continuation.onTermination = { [weak self] _ in
+                guard let self else { return }
+                link.spawn { await self.readerLeft(key, id) }
             }
+            do {
+                if first {
+                    let response = try await manager.feature(GetInteriorVehicleData(moduleType: type, moduleId: moduleID, subscribe: true))
+                    if let data = response.moduleData { continuation.yield(data) }
+                } else {
+                    continuation.yield(try await readData(of: type, moduleID: moduleID))
+                }
+            } catch {
+                readers[key]?[id] = nil
+                continuation.finish()
+                throw error
+            }
+            return stream
         } catch {
-            readers[key]?[id] = nil
-            continuation.finish()
-            throw error
+            throw SDLError(error)
         }
-        return stream
     }
 
     private func readerLeft(_ key: ModuleKey, _ id: Int) async {
@@ -161,7 +181,15 @@ public actor SDLRemoteControlManager: SDLSubManager {
     /// Asks the driver whether the app may control these modules (RPC 6.0+); the answers are
     /// kept for ``set(_:)``.
     @discardableResult
-    public func askConsent(for type: ModuleType, moduleIDs: [String]) async throws(SDLFeatureError) -> [String: Bool] {
+    public func askConsent(for type: ModuleType, moduleIDs: [String]) async throws -> [String: Bool] {
+        do throws(SDLFeatureError) {
+            return try await requestConsent(for: type, moduleIDs: moduleIDs)
+        } catch {
+            throw SDLError(error)
+        }
+    }
+
+    private func requestConsent(for type: ModuleType, moduleIDs: [String]) async throws(SDLFeatureError) -> [String: Bool] {
         let manager = try requireApp()
         let response = try await manager.feature(GetInteriorVehicleDataConsent(moduleType: type, moduleIds: moduleIDs))
         var answers: [String: Bool] = [:]
@@ -177,39 +205,51 @@ public actor SDLRemoteControlManager: SDLSubManager {
     /// Checks the user's seat against the module's service area and, for modules users share,
     /// asks consent first when not asked yet.
     @discardableResult
-    public func set(_ data: ModuleData) async throws(SDLFeatureError) -> ModuleData {
-        let manager = try requireApp()
-        let module = try await module(data.moduleType, data.moduleId, manager)
-        try checkSeat(module)
-        try await checkConsent(module, manager)
-        let response = try await manager.feature(SetInteriorVehicleData(moduleData: data))
-        return response.moduleData ?? data
+    public func set(_ data: ModuleData) async throws -> ModuleData {
+        do throws(SDLFeatureError) {
+            let manager = try requireApp()
+            let module = try await module(data.moduleType, data.moduleId, manager)
+            try checkSeat(module)
+            try await checkConsent(module, manager)
+            let response = try await manager.feature(SetInteriorVehicleData(moduleData: data))
+            return response.moduleData ?? data
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Presses a module's hardware button as the driver would (ButtonPress). The button must be
     /// one the REMOTE_CONTROL capability lists for the module.
-    public func press(_ button: ButtonName, on type: ModuleType, moduleID: String? = nil, mode: ButtonPressMode = .short) async throws(SDLFeatureError) {
-        let manager = try requireApp()
-        let module = try await module(type, moduleID, manager)
-        let buttons = await manager.systemCapabilities.remoteControlCapability?.buttonCapabilities ?? []
-        let offered = buttons.contains { $0.name == button && ($0.moduleInfo == nil || module.id == nil || $0.moduleInfo?.moduleId == module.id) }
-        guard offered else { throw .unsupported("the \(type.rawValue) module \(module.id ?? "") has no \(button.rawValue) button") }
-        try checkSeat(module)
-        _ = try await manager.feature(ButtonPress(moduleType: type, moduleId: moduleID, buttonName: button, buttonPressMode: mode))
+    public func press(_ button: ButtonName, on type: ModuleType, moduleID: String? = nil, mode: ButtonPressMode = .short) async throws {
+        do throws(SDLFeatureError) {
+            let manager = try requireApp()
+            let module = try await module(type, moduleID, manager)
+            let buttons = await manager.systemCapabilities.remoteControlCapability?.buttonCapabilities ?? []
+            let offered = buttons.contains { $0.name == button && ($0.moduleInfo == nil || module.id == nil || $0.moduleInfo?.moduleId == module.id) }
+            guard offered else { throw .unsupported("the \(type.rawValue) module \(module.id ?? "") has no \(button.rawValue) button") }
+            try checkSeat(module)
+            _ = try await manager.feature(ButtonPress(moduleType: type, moduleId: moduleID, buttonName: button, buttonPressMode: mode))
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Gives a module back so other users can control it (RPC 6.0+); the guide asks apps to do
     /// this when done.
-    public func release(_ type: ModuleType, moduleID: String? = nil) async throws(SDLFeatureError) {
-        let manager = try requireApp()
-        let response = try await SDLFeatureError.sending(ReleaseInteriorVehicleDataModule.functionName) {
-            try await manager.send(ReleaseInteriorVehicleDataModule(moduleType: type, moduleId: moduleID))
+    public func release(_ type: ModuleType, moduleID: String? = nil) async throws {
+        do throws(SDLFeatureError) {
+            let manager = try requireApp()
+            let response = try await SDLFeatureError.sending(ReleaseInteriorVehicleDataModule.functionName) {
+                try await manager.send(ReleaseInteriorVehicleDataModule(moduleType: type, moduleId: moduleID))
+            }
+            // IGNORED: the module was not the app's; nothing to give back.
+            guard response.success || response.resultCode == .ignored else {
+                throw .refused(ReleaseInteriorVehicleDataModule.functionName, response.resultCode, info: response.info)
+            }
+            if let moduleID { consents[ModuleKey(type: type, id: moduleID)] = nil }
+        } catch {
+            throw SDLError(error)
         }
-        // IGNORED: the module was not the app's; nothing to give back.
-        guard response.success || response.resultCode == .ignored else {
-            throw .refused(ReleaseInteriorVehicleDataModule.functionName, response.resultCode, info: response.info)
-        }
-        if let moduleID { consents[ModuleKey(type: type, id: moduleID)] = nil }
     }
 
     // MARK: Rules
@@ -239,7 +279,7 @@ public actor SDLRemoteControlManager: SDLSubManager {
         if let known = consents[key] {
             allowed = known
         } else {
-            allowed = try await askConsent(for: module.type, moduleIDs: [id])[id] ?? false
+            allowed = try await requestConsent(for: module.type, moduleIDs: [id])[id] ?? false
         }
         guard allowed else { throw .consentDenied(module.type, moduleID: id) }
     }

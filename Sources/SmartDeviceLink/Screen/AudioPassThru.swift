@@ -134,13 +134,17 @@ public struct SDLAudioCapture: AsyncSequence, Sendable {
     }
 
     /// How the recording ended; throws when the head unit refused it or the exchange failed.
-    public func result() async throws(SDLScreenError) -> SDLAudioPassThruEnd {
-        do {
-            return try await outcome.value
-        } catch let error as SDLScreenError {
-            throw error
+    public func result() async throws -> SDLAudioPassThruEnd {
+        do throws(SDLScreenError) {
+            do {
+                return try await outcome.value
+            } catch let error as SDLScreenError {
+                throw error
+            } catch {
+                throw .stopped
+            }
         } catch {
-            throw .stopped
+            throw SDLError(error)
         }
     }
 }
@@ -169,28 +173,32 @@ extension SDLScreenManager {
     /// one of the head unit's audio pass-thru capabilities (checked before sending). The
     /// recording ends at `maxDuration`, when the driver presses Done or Cancel, or with
     /// ``SDLAudioCapture/end()``.
-    public func startAudioPassThru(_ options: SDLAudioPassThru) async throws(SDLScreenError) -> SDLAudioCapture {
-        guard let manager = link.manager else { throw .stopped }
-        try Self.validate(options.maxDuration, allowed: .milliseconds(1) ... .seconds(1_000))
-        let supported = (await manager.systemCapabilities.audioPassThruCapabilities ?? []).map(SDLAudioFormat.init)
-        let format: SDLAudioFormat
-        if let wanted = options.format {
-            guard supported.isEmpty || supported.contains(wanted) else { throw .invalid(.audioFormatUnsupported(wanted, supported: supported)) }
-            format = wanted
-        } else {
-            format = supported.first ?? SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit)
+    public func startAudioPassThru(_ options: SDLAudioPassThru) async throws -> SDLAudioCapture {
+        do throws(SDLScreenError) {
+            guard let manager = link.manager else { throw .stopped }
+            try Self.validate(options.maxDuration, allowed: .milliseconds(1) ... .seconds(1_000))
+            let supported = (await manager.systemCapabilities.audioPassThruCapabilities ?? []).map(SDLAudioFormat.init)
+            let format: SDLAudioFormat
+            if let wanted = options.format {
+                guard supported.isEmpty || supported.contains(wanted) else { throw .invalid(.audioFormatUnsupported(wanted, supported: supported)) }
+                format = wanted
+            } else {
+                format = supported.first ?? SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit)
+            }
+            let job = AudioPassThruJob(options: options, format: format)
+            let id = nextOperationID()
+            // Unstructured by design: the app holds the capture (chunks, `end()`, `result()`) of a
+            // recording that runs on its behalf, like a task it would start itself.
+            let outcome = Task { () async throws -> SDLAudioPassThruEnd in
+                // However it ends (dropped from the queue included), the chunks end with it.
+                defer { job.sink.finish() }
+                guard case .audioPassThru(let end) = try await self.enqueue(.audioPassThru(job), id: id) else { return .cancelled }
+                return end
+            }
+            return SDLAudioCapture(format: format, job: job, outcome: outcome, screen: self, operationID: id)
+        } catch {
+            throw SDLError(error)
         }
-        let job = AudioPassThruJob(options: options, format: format)
-        let id = nextOperationID()
-        // Unstructured by design: the app holds the capture (chunks, `end()`, `result()`) of a
-        // recording that runs on its behalf, like a task it would start itself.
-        let outcome = Task { () async throws -> SDLAudioPassThruEnd in
-            // However it ends (dropped from the queue included), the chunks end with it.
-            defer { job.sink.finish() }
-            guard case .audioPassThru(let end) = try await self.enqueue(.audioPassThru(job), id: id) else { return .cancelled }
-            return end
-        }
-        return SDLAudioCapture(format: format, job: job, outcome: outcome, screen: self, operationID: id)
     }
 
     func record(_ job: AudioPassThruJob) async throws(SDLScreenError) -> SDLAudioPassThruEnd {
@@ -238,9 +246,13 @@ public enum SDLWAV {
     }
 
     /// Writes `pcm` as a WAV file at `path`.
-    public static func write(_ pcm: [UInt8], format: SDLAudioFormat, to path: String) throws(SDLWAVError) {
-        guard FileManager.default.createFile(atPath: path, contents: Data(encode(pcm, format: format))) else {
-            throw .unwritable(path: path)
+    public static func write(_ pcm: [UInt8], format: SDLAudioFormat, to path: String) throws {
+        do throws(SDLWAVError) {
+            guard FileManager.default.createFile(atPath: path, contents: Data(encode(pcm, format: format))) else {
+                throw .unwritable(path: path)
+            }
+        } catch {
+            throw SDLError(error)
         }
     }
 }

@@ -64,15 +64,19 @@ public struct SDLMediaClock: Sendable, Hashable {
 extension SDLScreenManager {
     /// Sets the media clock through the screen queue. Refused before sending for apps without
     /// the MEDIA type (SDL Core answers REJECTED) and for a count that runs the wrong way.
-    public func setMediaClock(_ clock: SDLMediaClock) async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
-        guard manager.configuration.appTypes.contains(.media) else { throw .invalid(.notMediaApp) }
-        if let start = clock.start, let end = clock.end {
-            if clock.mode == .countup && start > end || clock.mode == .countdown && start < end {
-                throw .invalid(.mediaClockRange(start: start, end: end, counting: clock.mode))
+    public func setMediaClock(_ clock: SDLMediaClock) async throws {
+        do throws(SDLScreenError) {
+            guard let manager = link.manager else { throw .stopped }
+            guard manager.configuration.appTypes.contains(.media) else { throw .invalid(.notMediaApp) }
+            if let start = clock.start, let end = clock.end {
+                if clock.mode == .countup && start > end || clock.mode == .countdown && start < end {
+                    throw .invalid(.mediaClockRange(start: start, end: end, counting: clock.mode))
+                }
             }
+            _ = try await enqueue(.mediaClock(clock))
+        } catch {
+            throw SDLError(error)
         }
-        _ = try await enqueue(.mediaClock(clock))
     }
 
     func apply(_ clock: SDLMediaClock) async throws(SDLScreenError) {

@@ -138,13 +138,21 @@ extension SDLScreenManager {
 
     /// Creates the cells on the head unit ahead of time (one CreateInteractionChoiceSet per
     /// cell, as both official SDKs do); cells already there are not created again.
-    public func preloadChoices(_ cells: [SDLChoiceCell]) async throws(SDLScreenError) {
-        _ = try await enqueue(.preloadChoices(cells))
+    public func preloadChoices(_ cells: [SDLChoiceCell]) async throws {
+        do throws(SDLScreenError) {
+            _ = try await enqueue(.preloadChoices(cells))
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Deletes preloaded cells from the head unit.
-    public func deleteChoices(_ cells: [SDLChoiceCell]) async throws(SDLScreenError) {
-        _ = try await enqueue(.deleteChoices(cells))
+    public func deleteChoices(_ cells: [SDLChoiceCell]) async throws {
+        do throws(SDLScreenError) {
+            _ = try await enqueue(.deleteChoices(cells))
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// The cells on the head unit now.
@@ -157,12 +165,16 @@ extension SDLScreenManager {
     /// created first. Cancelling the calling task cancels it: still queued, it never shows; on
     /// screen, CancelInteraction closes it on RPC 6.0+, while older head units keep it until
     /// the driver or its timeout ends it (the guide's caveat), and the outcome says which.
-    public func present(_ set: SDLChoiceSet, mode: InteractionMode = .manualOnly) async throws(SDLScreenError) -> SDLChoiceSetOutcome {
-        do { try Self.validate(set, mode: mode) } catch { throw .choiceSet(error) }
-        guard case .choice(let choice) = try await presentInteraction(.presentChoices(ChoicePresentation(set: set, mode: mode))) else {
-            return .cancelled
+    public func present(_ set: SDLChoiceSet, mode: InteractionMode = .manualOnly) async throws -> SDLChoiceSetOutcome {
+        do throws(SDLScreenError) {
+            do { try Self.validate(set, mode: mode) } catch { throw .choiceSet(error) }
+            guard case .choice(let choice) = try await presentInteraction(.presentChoices(ChoicePresentation(set: set, mode: mode))) else {
+                return .cancelled
+            }
+            return choice
+        } catch {
+            throw SDLError(error)
         }
-        return choice
     }
 
     /// Queues an interaction; cancelling the calling task cancels it (see `cancelInteraction`).

@@ -47,11 +47,15 @@ extension SDLScreenManager {
     /// Its properties go first with SetGlobalProperties; with `autocomplete`, every key press
     /// (the whole entry so far, RESEND_CURRENT_ENTRY) is answered with a new autocomplete list.
     /// Cancelling the calling task dismisses it (CancelInteraction, RPC 6.0+).
-    public func presentKeyboard(_ keyboard: SDLKeyboard) async throws(SDLScreenError) -> SDLKeyboardOutcome {
-        guard case .keyboard(let entry) = try await presentInteraction(.presentKeyboard(KeyboardPresentation(keyboard: keyboard))) else {
-            return .cancelled
+    public func presentKeyboard(_ keyboard: SDLKeyboard) async throws -> SDLKeyboardOutcome {
+        do throws(SDLScreenError) {
+            guard case .keyboard(let entry) = try await presentInteraction(.presentKeyboard(KeyboardPresentation(keyboard: keyboard))) else {
+                return .cancelled
+            }
+            return entry
+        } catch {
+            throw SDLError(error)
         }
-        return entry
     }
 
     /// Every OnKeyboardInput (key presses, submitted and cancelled entries), across reconnections.

@@ -12,33 +12,49 @@ extension SDLScreenManager {
     /// deleted and added again. Titles must be unique among siblings and voice commands
     /// across the menu and the voice commands; icons are uploaded first.
     @discardableResult
-    public func setMenu(_ cells: [SDLMenuCell]) async throws(SDLScreenError) -> SDLScreenUpdateResult {
-        do { try MenuDiff.validate(cells, voiceCommands: voiceCommandList) } catch { throw .menu(error) }
-        menuCells = cells
-        if let manager = link.manager { startCommandListener(manager) }
-        return try await enqueue(.menu)
+    public func setMenu(_ cells: [SDLMenuCell]) async throws -> SDLScreenUpdateResult {
+        do throws(SDLScreenError) {
+            do { try MenuDiff.validate(cells, voiceCommands: voiceCommandList) } catch { throw .menu(error) }
+            menuCells = cells
+            if let manager = link.manager { startCommandListener(manager) }
+            return try await enqueue(.menu)
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Replaces the voice-only commands (AddCommand without menu parameters).
     @discardableResult
-    public func setVoiceCommands(_ commands: [SDLVoiceCommand]) async throws(SDLScreenError) -> SDLScreenUpdateResult {
-        do { try MenuDiff.validate(menuCells, voiceCommands: commands) } catch { throw .menu(error) }
-        voiceCommandList = commands
-        if let manager = link.manager { startCommandListener(manager) }
-        return try await enqueue(.voiceCommands)
+    public func setVoiceCommands(_ commands: [SDLVoiceCommand]) async throws -> SDLScreenUpdateResult {
+        do throws(SDLScreenError) {
+            do { try MenuDiff.validate(menuCells, voiceCommands: commands) } catch { throw .menu(error) }
+            voiceCommandList = commands
+            if let manager = link.manager { startCommandListener(manager) }
+            return try await enqueue(.voiceCommands)
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// The menu layouts (SetGlobalProperties, RPC 6.0+) and the update mode.
     @discardableResult
-    public func setMenuConfiguration(_ configuration: SDLMenuConfiguration) async throws(SDLScreenError) -> SDLScreenUpdateResult {
-        menuConfigurationValue = configuration
-        return try await enqueue(.menuConfiguration)
+    public func setMenuConfiguration(_ configuration: SDLMenuConfiguration) async throws -> SDLScreenUpdateResult {
+        do throws(SDLScreenError) {
+            menuConfigurationValue = configuration
+            return try await enqueue(.menuConfiguration)
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// The title and icon of the app's menu (SetGlobalProperties); the icon is uploaded first.
     @discardableResult
-    public func setMenuTitle(_ title: String?, icon: SDLArtwork? = nil) async throws(SDLScreenError) -> SDLScreenUpdateResult {
-        try await enqueue(.menuTitle(title, icon))
+    public func setMenuTitle(_ title: String?, icon: SDLArtwork? = nil) async throws -> SDLScreenUpdateResult {
+        do throws(SDLScreenError) {
+            return try await enqueue(.menuTitle(title, icon))
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// The menu cells as last set with `setMenu`, whether or not they are on the head unit yet.
@@ -47,16 +63,24 @@ extension SDLScreenManager {
     public var menuConfiguration: SDLMenuConfiguration { menuConfigurationValue }
 
     /// Opens the app's menu on the head unit (ShowAppMenu, RPC 6.0+).
-    public func openMenu() async throws(SDLScreenError) {
-        _ = try await enqueue(.openMenu(submenuID: nil))
+    public func openMenu() async throws {
+        do throws(SDLScreenError) {
+            _ = try await enqueue(.openMenu(submenuID: nil))
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Opens a submenu of the current menu by its title (ShowAppMenu with its ID).
-    public func openSubmenu(_ title: String) async throws(SDLScreenError) {
-        guard let sent = sentMenu.first(where: { $0.cell.title == title && $0.cell.subCells != nil }) else {
-            throw .menu(.unknownSubmenu(title))
+    public func openSubmenu(_ title: String) async throws {
+        do throws(SDLScreenError) {
+            guard let sent = sentMenu.first(where: { $0.cell.title == title && $0.cell.subCells != nil }) else {
+                throw .menu(.unknownSubmenu(title))
+            }
+            _ = try await enqueue(.openMenu(submenuID: sent.id))
+        } catch {
+            throw SDLError(error)
         }
-        _ = try await enqueue(.openMenu(submenuID: sent.id))
     }
 
     // MARK: Operations

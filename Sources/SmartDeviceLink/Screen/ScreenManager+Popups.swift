@@ -10,48 +10,64 @@ extension SDLScreenManager {
     /// operation, so a second alert waits for the first. Cancelling the calling task cancels
     /// it: still queued, it never shows; on screen, CancelInteraction closes it on RPC 6.0+,
     /// while older head units keep it until its duration ends (the guide's caveat).
-    public func presentAlert(_ alert: SDLAlertView) async throws(SDLScreenError) -> SDLAlertOutcome {
-        if alert.lines.isEmpty, alert.audio?.isEmpty ?? true { throw .invalid(.alertNeedsTextOrSpeech) }
-        try Self.validate(alert.buttons, maximum: 4)
-        try Self.validate(alert.duration)
-        guard case .alert(let outcome) = try await presentInteraction(.alert(alert)) else { return .cancelled }
-        return outcome
+    public func presentAlert(_ alert: SDLAlertView) async throws -> SDLAlertOutcome {
+        do throws(SDLScreenError) {
+            if alert.lines.isEmpty, alert.audio?.isEmpty ?? true { throw .invalid(.alertNeedsTextOrSpeech) }
+            try Self.validate(alert.buttons, maximum: 4)
+            try Self.validate(alert.duration)
+            guard case .alert(let outcome) = try await presentInteraction(.alert(alert)) else { return .cancelled }
+            return outcome
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Shows a subtle alert (RPC 7.0+; refused with `notSent(.unsupportedByHeadUnit)` before).
     /// The driver's tap on it comes back as ``SDLAlertOutcome/pressed`` (OnSubtleAlertPressed).
-    public func presentSubtleAlert(_ alert: SDLSubtleAlertView) async throws(SDLScreenError) -> SDLSubtleAlertOutcome {
-        if alert.lines.isEmpty, alert.audio?.isEmpty ?? true { throw .invalid(.alertNeedsTextOrSpeech) }
-        try Self.validate(alert.buttons, maximum: 2)
-        try Self.validate(alert.duration)
-        guard let manager = link.manager else { throw .stopped }
-        let version = await manager.negotiatedRPCVersion
-        if version < .version(7, 0) {
-            throw .notSent(.unsupportedByHeadUnit(what: SubtleAlert.functionName, available: "since 7.0", headUnit: version))
+    public func presentSubtleAlert(_ alert: SDLSubtleAlertView) async throws -> SDLSubtleAlertOutcome {
+        do throws(SDLScreenError) {
+            if alert.lines.isEmpty, alert.audio?.isEmpty ?? true { throw .invalid(.alertNeedsTextOrSpeech) }
+            try Self.validate(alert.buttons, maximum: 2)
+            try Self.validate(alert.duration)
+            guard let manager = link.manager else { throw .stopped }
+            let version = await manager.negotiatedRPCVersion
+            if version < .version(7, 0) {
+                throw .notSent(.unsupportedByHeadUnit(what: SubtleAlert.functionName, available: "since 7.0", headUnit: version))
+            }
+            guard case .alert(let outcome) = try await presentInteraction(.subtleAlert(alert)) else { return .cancelled }
+            return outcome
+        } catch {
+            throw SDLError(error)
         }
-        guard case .alert(let outcome) = try await presentInteraction(.subtleAlert(alert)) else { return .cancelled }
-        return outcome
     }
 
     /// Shows a slider and returns the driver's position, or how it ended without one.
-    public func presentSlider(_ slider: SDLSlider) async throws(SDLScreenError) -> SDLSliderOutcome {
-        guard (2...26).contains(slider.ticks) else { throw .invalid(.sliderTicks(slider.ticks)) }
-        guard (1...slider.ticks).contains(slider.position) else { throw .invalid(.sliderPosition(slider.position, ticks: slider.ticks)) }
-        if case .perPosition(let footers) = slider.footer, footers.count != slider.ticks {
-            throw .invalid(.sliderFooters(count: footers.count, ticks: slider.ticks))
+    public func presentSlider(_ slider: SDLSlider) async throws -> SDLSliderOutcome {
+        do throws(SDLScreenError) {
+            guard (2...26).contains(slider.ticks) else { throw .invalid(.sliderTicks(slider.ticks)) }
+            guard (1...slider.ticks).contains(slider.position) else { throw .invalid(.sliderPosition(slider.position, ticks: slider.ticks)) }
+            if case .perPosition(let footers) = slider.footer, footers.count != slider.ticks {
+                throw .invalid(.sliderFooters(count: footers.count, ticks: slider.ticks))
+            }
+            try Self.validate(slider.timeout, allowed: .zero ... .milliseconds(65_535))
+            guard case .slider(let outcome) = try await presentInteraction(.slider(slider)) else { return .cancelled }
+            return outcome
+        } catch {
+            throw SDLError(error)
         }
-        try Self.validate(slider.timeout, allowed: .zero ... .milliseconds(65_535))
-        guard case .slider(let outcome) = try await presentInteraction(.slider(slider)) else { return .cancelled }
-        return outcome
     }
 
     /// Shows a scrollable message and returns how it ended.
-    public func presentScrollableMessage(_ message: SDLScrollableMessage) async throws(SDLScreenError) -> SDLScrollableMessageOutcome {
-        guard message.text.count <= 500 else { throw .invalid(.textTooLong(field: "scrollableMessageBody", length: message.text.count, maximum: 500)) }
-        try Self.validate(message.buttons, maximum: 8)
-        try Self.validate(message.timeout, allowed: .zero ... .milliseconds(65_535))
-        guard case .scrollableMessage(let outcome) = try await presentInteraction(.scrollableMessage(message)) else { return .cancelled }
-        return outcome
+    public func presentScrollableMessage(_ message: SDLScrollableMessage) async throws -> SDLScrollableMessageOutcome {
+        do throws(SDLScreenError) {
+            guard message.text.count <= 500 else { throw .invalid(.textTooLong(field: "scrollableMessageBody", length: message.text.count, maximum: 500)) }
+            try Self.validate(message.buttons, maximum: 8)
+            try Self.validate(message.timeout, allowed: .zero ... .milliseconds(65_535))
+            guard case .scrollableMessage(let outcome) = try await presentInteraction(.scrollableMessage(message)) else { return .cancelled }
+            return outcome
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Every OnSubtleAlertPressed, across reconnections.

@@ -85,10 +85,14 @@ extension SDLScreenManager {
     /// one's answer (a new Speak would cut off the one in progress, the guide warns). The
     /// chunks must be of the head unit's speech capabilities; files are uploaded first.
     @discardableResult
-    public func speak(_ speech: SDLSpeech) async throws(SDLScreenError) -> SDLSpeakOutcome {
-        guard !speech.isEmpty else { throw .invalid(.emptySpeech) }
-        guard case .speech(let outcome) = try await enqueue(.speak(speech), id: nextOperationID()) else { return .cancelled }
-        return outcome
+    public func speak(_ speech: SDLSpeech) async throws -> SDLSpeakOutcome {
+        do throws(SDLScreenError) {
+            guard !speech.isEmpty else { throw .invalid(.emptySpeech) }
+            guard case .speech(let outcome) = try await enqueue(.speak(speech), id: nextOperationID()) else { return .cancelled }
+            return outcome
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     func say(_ speech: SDLSpeech) async throws(SDLScreenError) -> SDLSpeakOutcome {
@@ -105,15 +109,23 @@ extension SDLScreenManager {
 
     /// Sets the help prompts and voice help (one SetGlobalProperties through the screen queue,
     /// so it never collides with the manager's own keyboard and menu properties).
-    public func setHelp(_ help: SDLHelp) async throws(SDLScreenError) {
-        guard (help.voiceHelpTitle == nil) == (help.voiceHelp == nil) else { throw .invalid(.voiceHelpNeedsTitleAndItems) }
-        _ = try await enqueue(.help(help))
+    public func setHelp(_ help: SDLHelp) async throws {
+        do throws(SDLScreenError) {
+            guard (help.voiceHelpTitle == nil) == (help.voiceHelp == nil) else { throw .invalid(.voiceHelpNeedsTitleAndItems) }
+            _ = try await enqueue(.help(help))
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Gives the head unit's defaults back (ResetGlobalProperties).
-    public func resetHelp(_ properties: Set<SDLHelpProperty> = Set(SDLHelpProperty.allCases)) async throws(SDLScreenError) {
-        guard !properties.isEmpty else { return }
-        _ = try await enqueue(.resetHelp(SDLHelpProperty.allCases.filter(properties.contains).map(\.globalProperty)))
+    public func resetHelp(_ properties: Set<SDLHelpProperty> = Set(SDLHelpProperty.allCases)) async throws {
+        do throws(SDLScreenError) {
+            guard !properties.isEmpty else { return }
+            _ = try await enqueue(.resetHelp(SDLHelpProperty.allCases.filter(properties.contains).map(\.globalProperty)))
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     func apply(_ help: SDLHelp) async throws(SDLScreenError) {

@@ -149,20 +149,24 @@ public actor SDLScreenManager: SDLSubManager {
     /// Changes the content: everything set inside one call goes out together (one Show for the
     /// text, then one for the images that needed uploading). Setting a field to nil clears it.
     @discardableResult
-    public func update(_ changes: @Sendable (inout SDLScreenContent) -> Void) async throws(SDLScreenError) -> SDLScreenUpdateResult {
-        var next = content
-        changes(&next)
-        if next.template?.name == content.template?.name, next.template != content.template {
-            throw .colorsNeedTemplateChange
+    public func update(_ changes: @Sendable (inout SDLScreenContent) -> Void) async throws -> SDLScreenUpdateResult {
+        do throws(SDLScreenError) {
+            var next = content
+            changes(&next)
+            if next.template?.name == content.template?.name, next.template != content.template {
+                throw .colorsNeedTemplateChange
+            }
+            content = next
+            return try await enqueue(.textAndGraphics)
+        } catch {
+            throw SDLError(error)
         }
-        content = next
-        return try await enqueue(.textAndGraphics)
     }
 
     /// Changes the template (Show `templateConfiguration` on RPC 6.0+, SetDisplayLayout before).
     /// Colours apply only with a template change.
     @discardableResult
-    public func changeLayout(_ template: SDLTemplate) async throws(SDLScreenError) -> SDLScreenUpdateResult {
+    public func changeLayout(_ template: SDLTemplate) async throws -> SDLScreenUpdateResult {
         try await update { $0.template = template }
     }
 
@@ -172,17 +176,25 @@ public actor SDLScreenManager: SDLSubManager {
     /// each button's state names; IDs are assigned by the manager. Images are uploaded, sent
     /// after the text, and left out where the soft-button capabilities take none.
     @discardableResult
-    public func setSoftButtons(_ buttons: [SDLSoftButton]) async throws(SDLScreenError) -> SDLScreenUpdateResult {
-        do { try softButtonBoard.set(buttons) } catch { throw .softButtons(error) }
-        if let manager = link.manager { startPressListener(manager) }
-        return try await enqueue(.softButtons)
+    public func setSoftButtons(_ buttons: [SDLSoftButton]) async throws -> SDLScreenUpdateResult {
+        do throws(SDLScreenError) {
+            do { try softButtonBoard.set(buttons) } catch { throw .softButtons(error) }
+            if let manager = link.manager { startPressListener(manager) }
+            return try await enqueue(.softButtons)
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Shows another state of a soft button.
     @discardableResult
-    public func transition(_ button: String, to state: String) async throws(SDLScreenError) -> SDLScreenUpdateResult {
-        do { try softButtonBoard.transition(button, to: state) } catch { throw .softButtons(error) }
-        return try await enqueue(.softButtons)
+    public func transition(_ button: String, to state: String) async throws -> SDLScreenUpdateResult {
+        do throws(SDLScreenError) {
+            do { try softButtonBoard.transition(button, to: state) } catch { throw .softButtons(error) }
+            return try await enqueue(.softButtons)
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// The soft buttons as set, with the state each shows.
@@ -509,7 +521,7 @@ public actor SDLScreenManager: SDLSubManager {
     /// Uploads an image the screen needs; the file manager skips static icons and images the
     /// head unit has already.
     func upload(_ artwork: SDLArtwork, manager: SDLManager) async throws(SDLScreenError) {
-        do { _ = try await manager.files.upload(artwork) } catch { throw .upload(artwork, error) }
+        do throws(SDLFileError) { _ = try await manager.files.uploadArtwork(artwork) } catch { throw .upload(artwork, error) }
     }
 
     /// Sends a request; an unsuccessful answer (other than WARNINGS) throws `refused`.

@@ -100,7 +100,7 @@ extension SDLScreenManager {
             throw .notSent(.unsupportedByHeadUnit(what: "TTSChunk.type = FILE", available: "since 5.0", headUnit: await manager.negotiatedRPCVersion))
         }
         for file in speech.files where await !manager.files.hasFile(named: file.name) {
-            do { _ = try await manager.files.upload(file) } catch { throw .uploadFile(file.name, error) }
+            do throws(SDLFileError) { _ = try await manager.files.uploadFile(file) } catch { throw .uploadFile(file.name, error) }
         }
         return speech.ttsChunks
     }

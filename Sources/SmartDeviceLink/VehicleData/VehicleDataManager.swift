@@ -73,12 +73,12 @@ public actor SDLVehicleDataManager: SDLSubManager {
     // MARK: One-time readings
 
     /// Reads the items once: `get(\.speed, \.rpm)`.
-    public func get(_ items: WritableKeyPath<GetVehicleData, Bool?>...) async throws(SDLVehicleDataError) -> GetVehicleDataResponse {
+    public func get(_ items: WritableKeyPath<GetVehicleData, Bool?>...) async throws -> GetVehicleDataResponse {
         try await get(items, custom: []).response
     }
 
     /// Reads OEM custom items (RPC 6.0+, OEM apps only) once, as raw JSON (their format is the OEM's).
-    public func get(custom names: [String]) async throws(SDLVehicleDataError) -> [String: SDLJSONValue] {
+    public func get(custom names: [String]) async throws -> [String: SDLJSONValue] {
         try await get([], custom: names).custom
     }
 
@@ -86,16 +86,20 @@ public actor SDLVehicleDataManager: SDLSubManager {
     /// back as raw JSON, their format being the OEM's.
     public func get(
         _ items: [WritableKeyPath<GetVehicleData, Bool?>], custom: [String] = []
-    ) async throws(SDLVehicleDataError) -> SDLVehicleDataReading {
-        let (json, names) = try await prepare(Self.asking(GetVehicleData(), for: items), custom: custom)
-        await paceGets()
-        let (response, raw) = try await send(GetVehicleData.self, json: json)
-        guard response.success || response.resultCode == .warnings else {
-            throw .refused(response.resultCode, info: response.info, items: names)
+    ) async throws -> SDLVehicleDataReading {
+        do throws(SDLVehicleDataError) {
+            let (json, names) = try await prepare(Self.asking(GetVehicleData(), for: items), custom: custom)
+            await paceGets()
+            let (response, raw) = try await send(GetVehicleData.self, json: json)
+            guard response.success || response.resultCode == .warnings else {
+                throw .refused(response.resultCode, info: response.info, items: names)
+            }
+            let members = Self.members(of: raw)
+            let values = Dictionary(members.filter { custom.contains($0.key) }.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+            return SDLVehicleDataReading(response: response, custom: values)
+        } catch {
+            throw SDLError(error)
         }
-        let members = Self.members(of: raw)
-        let values = Dictionary(members.filter { custom.contains($0.key) }.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
-        return SDLVehicleDataReading(response: response, custom: values)
     }
 
     /// Waits for a free slot of the head unit's GetVehicleData limit (on the session clock).
@@ -118,7 +122,7 @@ public actor SDLVehicleDataManager: SDLSubManager {
     /// already subscribed to (DATA_ALREADY_SUBSCRIBED, inside an IGNORED answer) counts as
     /// subscribed.
     @discardableResult
-    public func subscribe(_ items: WritableKeyPath<SubscribeVehicleData, Bool?>...) async throws(SDLVehicleDataError) -> SDLVehicleDataSubscription {
+    public func subscribe(_ items: WritableKeyPath<SubscribeVehicleData, Bool?>...) async throws -> SDLVehicleDataSubscription {
         try await subscribe(items, custom: [])
     }
 
@@ -126,20 +130,24 @@ public actor SDLVehicleDataManager: SDLSubManager {
     @discardableResult
     public func subscribe(
         _ items: [WritableKeyPath<SubscribeVehicleData, Bool?>], custom: [String] = []
-    ) async throws(SDLVehicleDataError) -> SDLVehicleDataSubscription {
-        let (json, names) = try await prepare(Self.asking(SubscribeVehicleData(), for: items), custom: custom)
-        let updates = updates()
-        let run = generation
-        let (response, raw) = try await send(SubscribeVehicleData.self, json: json)
-        let results = try Self.results(of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataAlreadySubscribed)
-        if run == generation { subscribedItems.formUnion(results.succeeded) }
-        return SDLVehicleDataSubscription(results: results, updates: updates)
+    ) async throws -> SDLVehicleDataSubscription {
+        do throws(SDLVehicleDataError) {
+            let (json, names) = try await prepare(Self.asking(SubscribeVehicleData(), for: items), custom: custom)
+            let updates = updates()
+            let run = generation
+            let (response, raw) = try await send(SubscribeVehicleData.self, json: json)
+            let results = try Self.results(of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataAlreadySubscribed)
+            if run == generation { subscribedItems.formUnion(results.succeeded) }
+            return SDLVehicleDataSubscription(results: results, updates: updates)
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     /// Unsubscribes from the items; one the app was not subscribed to (DATA_NOT_SUBSCRIBED)
     /// counts as unsubscribed.
     @discardableResult
-    public func unsubscribe(_ items: WritableKeyPath<UnsubscribeVehicleData, Bool?>...) async throws(SDLVehicleDataError) -> SDLVehicleDataResults {
+    public func unsubscribe(_ items: WritableKeyPath<UnsubscribeVehicleData, Bool?>...) async throws -> SDLVehicleDataResults {
         try await unsubscribe(items, custom: [])
     }
 
@@ -147,12 +155,16 @@ public actor SDLVehicleDataManager: SDLSubManager {
     @discardableResult
     public func unsubscribe(
         _ items: [WritableKeyPath<UnsubscribeVehicleData, Bool?>], custom: [String] = []
-    ) async throws(SDLVehicleDataError) -> SDLVehicleDataResults {
-        let (json, names) = try await prepare(Self.asking(UnsubscribeVehicleData(), for: items), custom: custom)
-        subscribedItems.subtract(names)  // not renewed after a reconnection, whatever the answer
-        let (response, raw) = try await send(UnsubscribeVehicleData.self, json: json)
-        let results = try Self.results(of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataNotSubscribed)
-        return results
+    ) async throws -> SDLVehicleDataResults {
+        do throws(SDLVehicleDataError) {
+            let (json, names) = try await prepare(Self.asking(UnsubscribeVehicleData(), for: items), custom: custom)
+            subscribedItems.subtract(names)  // not renewed after a reconnection, whatever the answer
+            let (response, raw) = try await send(UnsubscribeVehicleData.self, json: json)
+            let results = try Self.results(of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataNotSubscribed)
+            return results
+        } catch {
+            throw SDLError(error)
+        }
     }
 
     // MARK: Reconnection

@@ -72,6 +72,19 @@ enum ErrorExamples {
             }
         }
     }
+
+    static func migration(manager: SDLManager) async {
+        do {
+            _ = try await manager.buttons.subscribe(.seekleft)
+        } catch let error as SDLError where error.code == .wrongAppType {
+            print(error.message)                                 // nothing was sent
+            if case .wrongAppType(let button, let needed)? = error.underlying as? SDLButtonError {
+                print(button, "needs a", needed, "app")
+            }
+        } catch {
+            print(error)
+        }
+    }
 }
 
 enum LifecycleExamples {
@@ -144,8 +157,10 @@ enum PermissionExamples {
     static func refusal(manager: SDLManager) async throws {
         do {
             _ = try await manager.send(Alert(alertText1: "Hi"))
-        } catch SDLManagerError.disallowed(let rpc, let level, let allowedIn) {
-            print("\(rpc) is not allowed in \(level); wait for one of \(allowedIn)")
+        } catch let error as SDLError where error.code == .disallowed {
+            if case .disallowed(let rpc, let level, let allowedIn)? = error.underlying as? SDLManagerError {
+                print("\(rpc) is not allowed in \(level); wait for one of \(allowedIn)")
+            }
         }
         // The head unit decides instead of the library:
         _ = try await manager.send(Alert(alertText1: "Hi"), checkingPermissions: false)
@@ -237,8 +252,10 @@ enum SendingExamples {
     static func gate(manager: SDLManager) async throws {
         do {
             _ = try await manager.send(Show(mainField1: "Hi", templateTitle: "Title"))
-        } catch SDLManagerError.unsupportedByHeadUnit(let what, let available, let headUnit) {
-            print("\(what) exists \(available); the head unit speaks \(headUnit)")
+        } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
+            if case .unsupportedByHeadUnit(let what, let available, let headUnit)? = error.underlying as? SDLManagerError {
+                print("\(what) exists \(available); the head unit speaks \(headUnit)")
+            }
         }
     }
 
@@ -285,8 +302,10 @@ enum ReconnectionExamples {
     static func pending(manager: SDLManager) async {
         do {
             _ = try await manager.send(ListFiles())
-        } catch SDLRPCError.connectionClosed(let reason) {
-            print("dropped while waiting:", reason, "reconnects:", reason.allowsReconnection)
+        } catch let error as SDLError where error.code == .connectionClosed {
+            if case .connectionClosed(let reason)? = error.underlying as? SDLRPCError {
+                print("dropped while waiting:", reason, "reconnects:", reason.allowsReconnection)
+            }
         } catch {
             print(error)
         }
@@ -394,10 +413,13 @@ enum VehicleDataExamples {
     static func errors(manager: SDLManager) async {
         do {
             _ = try await manager.vehicleData.get(\.fuelLevel)
-        } catch .itemsNotAllowed(_, let items) {
-            print("the policy does not grant", items)          // nothing was sent
-        } catch .refused(let resultCode, let info, _) {
-            print("the head unit said", resultCode, info ?? "")  // DISALLOWED, USER_DISALLOWED...
+        } catch let error as SDLError where error.code == .disallowed {
+            print(error.message)                                 // nothing was sent
+            if case .itemsNotAllowed(_, let items)? = error.underlying as? SDLVehicleDataError {
+                print("the policy does not grant", items)
+            }
+        } catch let error as SDLError where error.code == .refusedByHeadUnit {
+            print("the head unit said", error.resultCode?.rawValue ?? "", error.info ?? "")  // DISALLOWED, USER_DISALLOWED...
         } catch {
             print(error)
         }
@@ -462,10 +484,16 @@ enum ButtonExamples {
     static func rules(manager: SDLManager) async {
         do {
             _ = try await manager.buttons.subscribe(.seekleft)
-        } catch .wrongAppType(let button, let needed) {
-            print(button, "needs a", needed, "app")            // nothing was sent
-        } catch .presetUnavailable(let button, let available) {
-            print(button, "is beyond the", available, "presets")
+        } catch let error as SDLError where error.code == .wrongAppType {
+            print(error.message)                                 // nothing was sent
+            if case .wrongAppType(let button, let needed)? = error.underlying as? SDLButtonError {
+                print(button, "needs a", needed, "app")
+            }
+        } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
+            print(error.message)                                 // nothing was sent
+            if case .presetUnavailable(let button, let available)? = error.underlying as? SDLButtonError {
+                print(button, "is beyond the", available, "presets")
+            }
         } catch {
             print(error)
         }
@@ -706,10 +734,10 @@ enum AlertExamples {
     static func rules(manager: SDLManager, buttons: [SDLSoftButton]) async {
         do {
             _ = try await manager.screen.presentSubtleAlert(SDLSubtleAlertView(text: "Saved", buttons: buttons))
-        } catch .invalid(let reason) {
-            print(reason)   // e.g. three buttons where two fit: nothing was sent
-        } catch .notSent(let error) {
-            print(error)    // e.g. a head unit before RPC 7.0 has no subtle alert
+        } catch let error as SDLError where error.code == .invalidArgument {
+            print(error.message)   // e.g. three buttons where two fit: nothing was sent
+        } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
+            print(error.message)   // e.g. a head unit before RPC 7.0 has no subtle alert
         } catch {
             print(error)
         }
@@ -781,10 +809,13 @@ enum MediaClockExamples {
     static func rules(manager: SDLManager) async {
         do {
             try await manager.screen.setMediaClock(.countUp(from: .seconds(240), to: .seconds(60)))
-        } catch .invalid(.notMediaApp) {
+        } catch let error as SDLError where error.code == .wrongAppType {
             print("add .media to the configuration's appTypes")   // SDL Core would answer REJECTED
-        } catch .invalid(.mediaClockRange(let start, let end, _)) {
-            print("counting up from", start, "to", end, "runs backwards")
+        } catch let error as SDLError where error.code == .invalidArgument {
+            print(error.message)                                  // nothing was sent
+            if case .invalid(.mediaClockRange(let start, let end, _))? = error.underlying as? SDLScreenError {
+                print("counting up from", start, "to", end, "runs backwards")
+            }
         } catch {
             print(error)
         }
@@ -811,10 +842,13 @@ enum SpeechExamples {
     static func refusals(manager: SDLManager) async {
         do {
             try await manager.screen.speak(SDLSpeech([.lhplusPhonemes("h @ - l oU")]))
-        } catch .invalid(.speechUnsupported(let type, let supported)) {
-            print(type, "is not among", supported)   // nothing was sent
-        } catch .refused(_, let resultCode, _) {
-            print(resultCode)   // DISALLOWED: not in the policy; REJECTED: a higher-priority prompt is playing
+        } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
+            print(error.message)                         // nothing was sent
+            if case .invalid(.speechUnsupported(let type, let supported))? = error.underlying as? SDLScreenError {
+                print(type, "is not among", supported)
+            }
+        } catch let error as SDLError where error.code == .refusedByHeadUnit {
+            print(error.resultCode?.rawValue ?? "", error.info ?? "")   // DISALLOWED: not in the policy; REJECTED: a higher-priority prompt is playing
         } catch {
             print(error)
         }
@@ -880,8 +914,11 @@ enum AudioPassThruExamples {
         do {
             _ = try await manager.screen.startAudioPassThru(SDLAudioPassThru(
                 format: SDLAudioFormat(samplingRate: ._44khz, bitsPerSample: ._16Bit), maxDuration: .seconds(5)))
-        } catch .invalid(.audioFormatUnsupported(let format, let supported)) {
-            print(format, "is not among", supported)   // nothing was sent
+        } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
+            print(error.message)                           // nothing was sent
+            if case .invalid(.audioFormatUnsupported(let format, let supported))? = error.underlying as? SDLScreenError {
+                print(format, "is not among", supported)
+            }
         } catch {
             print(error)
         }
@@ -892,12 +929,12 @@ enum NavigationAndPhoneExamples {
     static func dial(manager: SDLManager) async {
         do {
             try await manager.phone.dial("(123) 867-5309")   // sent as 1238675309
-        } catch .unsupported(let reason) {
-            print(reason)   // no phone, or dialNumberEnabled is false: hide the call button
-        } catch .refused(_, let resultCode, _) {
-            print(resultCode)   // REJECTED: the driver declined, or no phone on Bluetooth
+        } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
+            print(error.message)   // no phone, or dialNumberEnabled is false: hide the call button
+        } catch let error as SDLError where error.code == .refusedByHeadUnit {
+            print(error.resultCode?.rawValue ?? "", error.info ?? "")   // REJECTED: the driver declined, or no phone on Bluetooth
         } catch {
-            print(error)        // e.g. .notSent(.disallowed(...)): not in this HMI level or policy
+            print(error)           // e.g. code disallowed: not in this HMI level or policy
         }
     }
 
@@ -913,8 +950,8 @@ enum NavigationAndPhoneExamples {
             addressLines: ["900 Whiting Dr", "Yankton, SD 57078"], deliveryMode: .prompt)
         do {
             try await manager.navigation.send(center)   // the head unit says nothing of what the driver does
-        } catch .refused(_, let resultCode, _) {
-            print(resultCode)   // INVALID_DATA or DISALLOWED
+        } catch let error as SDLError where error.code == .refusedByHeadUnit {
+            print(error.resultCode?.rawValue ?? "", error.info ?? "")   // INVALID_DATA or DISALLOWED
         } catch {
             print(error)
         }
@@ -973,10 +1010,13 @@ enum RemoteControlExamples {
         do {
             let after = try await manager.remoteControl.set(ModuleData(moduleType: .climate, moduleId: climateID, climateControlData: climate))
             print(after.climateControlData?.desiredTemperature?.value ?? 0)
-        } catch .consentDenied(let type, let moduleID) {
-            print("the driver keeps", type, moduleID ?? "")   // nothing was set
-        } catch .invalid(let reason) {
-            print(reason)   // e.g. the user's seat is outside the module's service area
+        } catch let error as SDLError where error.code == .consentDenied {
+            print(error.message)                                  // nothing was set
+            if case .consentDenied(let type, let moduleID)? = error.underlying as? SDLFeatureError {
+                print("the driver keeps", type, moduleID ?? "")
+            }
+        } catch let error as SDLError where error.code == .invalidArgument {
+            print(error.message)   // e.g. the user's seat is outside the module's service area
         } catch {
             print(error)
         }
@@ -998,8 +1038,8 @@ enum ClosingExamples {
     static func close(manager: SDLManager) async {
         do {
             try await manager.closeApplication()   // to HMI level NONE; the app stays registered
-        } catch .notSent(let error) {
-            print(error)   // e.g. a head unit before RPC 6.0
+        } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
+            print(error.message)   // e.g. a head unit before RPC 6.0: nothing was sent
         } catch {
             print(error)
         }
