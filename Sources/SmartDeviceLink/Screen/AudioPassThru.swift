@@ -175,9 +175,9 @@ extension SDLScreenManager {
     /// ``SDLAudioCapture/end()``.
     public func startAudioPassThru(_ options: SDLAudioPassThru) async throws -> SDLAudioCapture {
         do throws(SDLScreenError) {
-            guard let manager = link.manager else { throw .stopped }
+            guard let manager = current else { throw .stopped }
             try Self.validate(options.maxDuration, allowed: .milliseconds(1) ... .seconds(1_000))
-            let supported = (await manager.systemCapabilities.audioPassThruCapabilities ?? []).map(SDLAudioFormat.init)
+            let supported = (await manager.audioPassThruCapabilities() ?? []).map(SDLAudioFormat.init)
             let format: SDLAudioFormat
             if let wanted = options.format {
                 guard supported.isEmpty || supported.contains(wanted) else { throw .invalid(.audioFormatUnsupported(wanted, supported: supported)) }
@@ -203,7 +203,7 @@ extension SDLScreenManager {
 
     func record(_ job: AudioPassThruJob) async throws(SDLScreenError) -> SDLAudioPassThruEnd {
         defer { job.sink.finish() }
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         if job.wasEndedByApp { return .cancelled }
         let prompt = try await prepare(job.options.prompt, manager: manager)
         guard let chunkID = OnAudioPassThru.wireFunctionID else { throw .stopped }

@@ -66,8 +66,8 @@ extension SDLScreenManager {
     /// the MEDIA type (SDL Core answers REJECTED) and for a count that runs the wrong way.
     public func setMediaClock(_ clock: SDLMediaClock) async throws {
         do throws(SDLScreenError) {
-            guard let manager = link.manager else { throw .stopped }
-            guard manager.configuration.appTypes.contains(.media) else { throw .invalid(.notMediaApp) }
+            guard let manager = current else { throw .stopped }
+            guard (await manager.appTypes).contains(.media) else { throw .invalid(.notMediaApp) }
             if let start = clock.start, let end = clock.end {
                 if clock.mode == .countup && start > end || clock.mode == .countdown && start < end {
                     throw .invalid(.mediaClockRange(start: start, end: end, counting: clock.mode))
@@ -80,9 +80,9 @@ extension SDLScreenManager {
     }
 
     func apply(_ clock: SDLMediaClock) async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         var indicator = clock.indicator
-        if indicator != nil, await manager.negotiatedRPCVersion < .version(5, 0) {
+        if indicator != nil, await manager.rpcVersion() < .version(5, 0) {
             logger.info("the head unit's RPC version has no audio streaming indicator; the media clock is sent without it")
             indicator = nil
         }

@@ -184,7 +184,7 @@ extension SDLScreenManager {
             return try await withTaskCancellationHandler {
                 try await enqueue(work, id: id)
             } onCancel: {
-                self.link.spawn { await self.cancelInteraction(id) }
+                self.context.spawn { await self.cancelInteraction(id) }
             }
         } catch let error as SDLScreenError {
             throw error
@@ -207,8 +207,8 @@ extension SDLScreenManager {
     // MARK: Operations
 
     func preload(_ cells: [SDLChoiceCell]) async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
-        let lines = await manager.negotiatedRPCVersion >= .version(7, 1)
+        guard let manager = current else { throw .stopped }
+        let lines = await manager.rpcVersion() >= .version(7, 1)
         for cell in cells where preloadedChoices[cell] == nil {
             for artwork in [cell.artwork, cell.secondaryArtwork].compactMap({ $0 }) {
                 try await upload(artwork, manager: manager)
@@ -225,7 +225,7 @@ extension SDLScreenManager {
     }
 
     func deletePreloaded(_ cells: [SDLChoiceCell]) async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         for cell in cells {
             guard let id = preloadedChoices[cell] else { continue }
             _ = try await request(DeleteInteractionChoiceSet(interactionChoiceSetID: id), manager: manager)
@@ -234,7 +234,7 @@ extension SDLScreenManager {
     }
 
     func present(_ presentation: ChoicePresentation) async throws(SDLScreenError) -> SDLChoiceSetOutcome {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         try await preload(presentation.set.cells)
         let set = presentation.set
         let ids = set.cells.compactMap { preloadedChoices[$0] }
@@ -267,7 +267,7 @@ extension SDLScreenManager {
     /// Shows the interaction `make` builds with its cancel ID (RPC 6.0+; older head units
     /// cannot cancel) and waits for the driver, past the interaction's own timeout. An answer
     /// other than SUCCESS, TIMED_OUT or ABORTED throws `refused`.
-    func runInteraction(_ manager: SDLManager, _ make: (Int?) -> PerformInteraction) async throws(SDLScreenError) -> InteractionAnswer {
+    func runInteraction(_ manager: any SDLScreenContext, _ make: (Int?) -> PerformInteraction) async throws(SDLScreenError) -> InteractionAnswer {
         let response = try await runModal(manager, headUnitTimeout: { $0.timeout.map { .milliseconds($0) } ?? .seconds(10) }, make)
         switch response.resultCode {
         case .timedOut: return .timedOut
@@ -281,10 +281,10 @@ extension SDLScreenManager {
     /// Shows the modal request `make` builds with a cancel ID (RPC 6.0+; older head units cannot
     /// cancel) and waits for its answer, past the head unit's own timeout for it.
     func runModal<R: SDLRequest>(
-        _ manager: SDLManager, headUnitTimeout: (R) -> Duration, _ make: (Int?) -> R
+        _ manager: any SDLScreenContext, headUnitTimeout: (R) -> Duration, _ make: (Int?) -> R
     ) async throws(SDLScreenError) -> R.Response {
         var cancelID: Int?
-        if await manager.negotiatedRPCVersion >= .version(6, 0), let functionID = R.wireFunctionID {
+        if await manager.rpcVersion() >= .version(6, 0), let functionID = R.wireFunctionID {
             nextCancelID += 1
             cancelID = nextCancelID
             presented = (nextCancelID, functionID)
@@ -309,7 +309,7 @@ extension SDLScreenManager {
             pending.continuation?.resume(returning: pending.cancelledOutcome)
             return
         }
-        guard runningID == id, let manager = link.manager else { return }
+        guard runningID == id, let manager = current else { return }
         if let presented {
             _ = try? await manager.send(CancelInteraction(cancelID: presented.cancelID, functionID: Int(presented.functionID)))
         } else if case .audioPassThru? = runningWork {

@@ -60,11 +60,11 @@ extension SDLScreenManager {
 
     /// Every OnKeyboardInput (key presses, submitted and cancelled entries), across reconnections.
     public nonisolated func keyboardInput() -> AsyncStream<OnKeyboardInput> {
-        link.manager?.notifications(OnKeyboardInput.self) ?? AsyncStream { $0.finish() }
+        context.notifications(OnKeyboardInput.self)
     }
 
     func present(_ presentation: KeyboardPresentation) async throws(SDLScreenError) -> SDLKeyboardOutcome {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         let keyboard = presentation.keyboard
         var properties = keyboard.properties
         if keyboard.autocomplete != nil, properties.keypressMode == nil { properties.keypressMode = .resendCurrentEntry }

@@ -16,7 +16,7 @@ extension SDLScreenManager {
         do throws(SDLScreenError) {
             do { try MenuDiff.validate(cells, voiceCommands: voiceCommandList) } catch { throw .menu(error) }
             menuCells = cells
-            if let manager = link.manager { startCommandListener(manager) }
+            if let manager = current { startCommandListener(manager) }
             return try await enqueue(.menu)
         } catch {
             throw SDLError(error)
@@ -29,7 +29,7 @@ extension SDLScreenManager {
         do throws(SDLScreenError) {
             do { try MenuDiff.validate(menuCells, voiceCommands: commands) } catch { throw .menu(error) }
             voiceCommandList = commands
-            if let manager = link.manager { startCommandListener(manager) }
+            if let manager = current { startCommandListener(manager) }
             return try await enqueue(.voiceCommands)
         } catch {
             throw SDLError(error)
@@ -86,23 +86,23 @@ extension SDLScreenManager {
     // MARK: Operations
 
     func updateMenu() async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         let target = menuCells
-        let window = await manager.systemCapabilities.defaultMainWindowCapability
-        let display = await manager.systemCapabilities.displays?.first?.displayName
+        let window = await manager.mainWindowCapability()
+        let display = await manager.displayName()
         let minimal = switch menuConfigurationValue.dynamicUpdates {
         case .forceOn: true
         case .forceOff: false
         case .onWithCompatibility: !SDLMenuConfiguration.fullRewriteDisplays.contains(display ?? "")
         }
         try await uploadArtworks(of: target, manager: manager)
-        let version = await manager.negotiatedRPCVersion
+        let version = await manager.rpcVersion()
         let context = MenuContext(manager: manager, version: version, window: window, defaultSubmenuLayout: menuConfigurationValue.defaultSubmenuLayout)
         sentMenu = try await update(level: sentMenu, to: target, parentID: nil, minimal: minimal, context: context)
     }
 
     private struct MenuContext {
-        let manager: SDLManager
+        let manager: any SDLScreenContext
         let version: SDLSpecVersion
         let window: WindowCapability?
         let defaultSubmenuLayout: MenuLayout
@@ -137,7 +137,7 @@ extension SDLScreenManager {
         return result
     }
 
-    private func delete(_ sent: SentMenuCell, manager: SDLManager) async throws(SDLScreenError) {
+    private func delete(_ sent: SentMenuCell, manager: any SDLScreenContext) async throws(SDLScreenError) {
         if sent.cell.subCells != nil {
             _ = try await request(DeleteSubMenu(menuID: sent.id), manager: manager)
         } else {
@@ -177,7 +177,7 @@ extension SDLScreenManager {
         return SentMenuCell(cell: cell, id: id, children: [])
     }
 
-    private func uploadArtworks(of cells: [SDLMenuCell], manager: SDLManager) async throws(SDLScreenError) {
+    private func uploadArtworks(of cells: [SDLMenuCell], manager: any SDLScreenContext) async throws(SDLScreenError) {
         var artworks: [SDLArtwork] = []
         func collect(_ level: [SDLMenuCell]) {
             for cell in level {
@@ -193,7 +193,7 @@ extension SDLScreenManager {
     }
 
     func updateVoiceCommands() async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         for (_, id) in sentVoiceCommands {
             _ = try await request(DeleteCommand(cmdID: id), manager: manager)
         }
@@ -207,30 +207,30 @@ extension SDLScreenManager {
     }
 
     func applyMenuConfiguration() async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
-        guard await manager.negotiatedRPCVersion >= .version(6, 0) else { return }
-        let available = await manager.systemCapabilities.defaultMainWindowCapability?.menuLayoutsAvailable
+        guard let manager = current else { throw .stopped }
+        guard await manager.rpcVersion() >= .version(6, 0) else { return }
+        let available = await manager.mainWindowCapability()?.menuLayoutsAvailable
         guard available?.contains(menuConfigurationValue.mainMenuLayout) ?? true else { return }
         _ = try await request(SetGlobalProperties(menuLayout: menuConfigurationValue.mainMenuLayout), manager: manager)
     }
 
     func applyMenuTitle(_ title: String?, icon: SDLArtwork?) async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         if let icon { try await upload(icon, manager: manager) }
         _ = try await request(SetGlobalProperties(menuTitle: title, menuIcon: icon?.image), manager: manager)
     }
 
     func showAppMenu(_ submenuID: Int?) async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         _ = try await request(ShowAppMenu(menuID: submenuID), manager: manager)
     }
 
     // MARK: Selections
 
-    private func startCommandListener(_ manager: SDLManager) {
+    private func startCommandListener(_ manager: any SDLScreenContext) {
         guard !listeningForCommands, let commandID = OnCommand.wireFunctionID else { return }
         let commands = manager.rawNotifications(functionIDs: [commandID])
-        listeningForCommands = link.spawn { [weak self] in
+        listeningForCommands = context.spawn { [weak self] in
             for await message in commands {
                 guard let command = try? SDLJSON.decode(OnCommand.self, from: message.payload.json, policy: .lenient).value else { continue }
                 await self?.selected(command)

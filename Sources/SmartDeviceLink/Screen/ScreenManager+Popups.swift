@@ -29,8 +29,8 @@ extension SDLScreenManager {
             if alert.lines.isEmpty, alert.audio?.isEmpty ?? true { throw .invalid(.alertNeedsTextOrSpeech) }
             try Self.validate(alert.buttons, maximum: 2)
             try Self.validate(alert.duration)
-            guard let manager = link.manager else { throw .stopped }
-            let version = await manager.negotiatedRPCVersion
+            guard let manager = current else { throw .stopped }
+            let version = await manager.rpcVersion()
             if version < .version(7, 0) {
                 throw .notSent(.unsupportedByHeadUnit(what: SubtleAlert.functionName, available: "since 7.0", headUnit: version))
             }
@@ -72,7 +72,7 @@ extension SDLScreenManager {
 
     /// Every OnSubtleAlertPressed, across reconnections.
     public nonisolated func subtleAlertPresses() -> AsyncStream<OnSubtleAlertPressed> {
-        link.manager?.notifications(OnSubtleAlertPressed.self) ?? AsyncStream { $0.finish() }
+        context.notifications(OnSubtleAlertPressed.self)
     }
 
     // MARK: Rules
@@ -106,9 +106,9 @@ extension SDLScreenManager {
 
     private func alertParts(
         lines: [String], fields: [TextFieldName], audio: SDLSpeech?, icon: SDLArtwork?, iconField: ImageFieldName,
-        buttons: [SDLSoftButton], watchesSubtleAlert: Bool, manager: SDLManager
+        buttons: [SDLSoftButton], watchesSubtleAlert: Bool, manager: any SDLScreenContext
     ) async throws(SDLScreenError) -> AlertParts {
-        let window = await manager.systemCapabilities.defaultMainWindowCapability
+        let window = await manager.mainWindowCapability()
         let tts = try await prepare(audio, manager: manager)
         let image = try await popupIcon(icon, field: iconField, manager: manager, window: window)
         let softButtons = try await popupButtons(buttons, manager: manager, window: window)
@@ -118,7 +118,7 @@ extension SDLScreenManager {
     }
 
     func show(_ alert: SDLAlertView) async throws(SDLScreenError) -> SDLAlertOutcome {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         let parts = try await alertParts(
             lines: alert.lines, fields: [.alertText1, .alertText2, .alertText3], audio: alert.audio, icon: alert.icon, iconField: .alertIcon,
             buttons: alert.buttons, watchesSubtleAlert: false, manager: manager)
@@ -134,7 +134,7 @@ extension SDLScreenManager {
     }
 
     func show(_ alert: SDLSubtleAlertView) async throws(SDLScreenError) -> SDLAlertOutcome {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         let parts = try await alertParts(
             lines: alert.lines, fields: [.subtleAlertText1, .subtleAlertText2], audio: alert.audio, icon: alert.icon,
             iconField: .subtleAlertIcon, buttons: alert.buttons, watchesSubtleAlert: true, manager: manager)
@@ -158,7 +158,7 @@ extension SDLScreenManager {
     }
 
     func show(_ slider: SDLSlider) async throws(SDLScreenError) -> SDLSliderOutcome {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         let footers: [String]? = switch slider.footer {
         case .none: nil
         case .single(let text): [text]
@@ -181,8 +181,8 @@ extension SDLScreenManager {
     }
 
     func show(_ message: SDLScrollableMessage) async throws(SDLScreenError) -> SDLScrollableMessageOutcome {
-        guard let manager = link.manager else { throw .stopped }
-        let window = await manager.systemCapabilities.defaultMainWindowCapability
+        guard let manager = current else { throw .stopped }
+        let window = await manager.mainWindowCapability()
         let buttons = try await popupButtons(message.buttons, manager: manager, window: window)
         let presses = PopupPresses(buttons.handlers)
         let observation = presses.observe(manager)
@@ -208,10 +208,10 @@ extension SDLScreenManager {
     /// The icon, uploaded, when the head unit shows one (RPC 6.0+ and an `alertIcon` image
     /// field); otherwise nil with a log line.
     private func popupIcon(
-        _ artwork: SDLArtwork?, field: ImageFieldName, manager: SDLManager, window: WindowCapability?
+        _ artwork: SDLArtwork?, field: ImageFieldName, manager: any SDLScreenContext, window: WindowCapability?
     ) async throws(SDLScreenError) -> Image? {
         guard let artwork else { return nil }
-        guard await manager.negotiatedRPCVersion >= .version(6, 0), TextFitting.has(field, window) else {
+        guard await manager.rpcVersion() >= .version(6, 0), TextFitting.has(field, window) else {
             logger.info("the head unit shows no alert icon; sent without it")
             return nil
         }
@@ -222,7 +222,7 @@ extension SDLScreenManager {
     /// The buttons' first states as SoftButtons with fresh IDs, their images uploaded where
     /// soft buttons take images (text and image fall back to text, image-only is withheld).
     private func popupButtons(
-        _ buttons: [SDLSoftButton], manager: SDLManager, window: WindowCapability?
+        _ buttons: [SDLSoftButton], manager: any SDLScreenContext, window: WindowCapability?
     ) async throws(SDLScreenError) -> (softButtons: [SoftButton], handlers: [Int: (name: String, handler: (@Sendable (OnButtonPress) -> Void)?)]) {
         let imageSupported = window?.softButtonCapabilities?.first?.imageSupported ?? true
         var softButtons: [SoftButton] = []
@@ -269,7 +269,7 @@ final class PopupPresses: Sendable {
     var pressedButton: String? { state.withLock { $0.button } }
     var subtleAlertPressed: Bool { state.withLock { $0.subtleAlertPressed } }
 
-    func observe(_ manager: SDLManager) -> SDLNotificationObservation {
+    func observe(_ manager: any SDLScreenContext) -> SDLNotificationObservation {
         var ids: Set<UInt32> = []
         if !handlers.isEmpty, let press = OnButtonPress.wireFunctionID { ids.insert(press) }
         if watchesSubtleAlert, let tap = OnSubtleAlertPressed.wireFunctionID { ids.insert(tap) }

@@ -96,7 +96,7 @@ extension SDLScreenManager {
     }
 
     func say(_ speech: SDLSpeech) async throws(SDLScreenError) -> SDLSpeakOutcome {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         guard let chunks = try await prepare(speech, manager: manager) else { return .spoken }
         let response = try await SDLScreenError.sending(Speak.functionName) { try await manager.send(Speak(ttsChunks: chunks), timeout: .seconds(60)) }
         if response.resultCode == .aborted { return .interrupted }
@@ -129,8 +129,8 @@ extension SDLScreenManager {
     }
 
     func apply(_ help: SDLHelp) async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
-        let window = await manager.systemCapabilities.defaultMainWindowCapability
+        guard let manager = current else { throw .stopped }
+        let window = await manager.mainWindowCapability()
         var items: [VrHelpItem]?
         if let voiceHelp = help.voiceHelp {
             let showsImages = window?.imageFields?.contains { $0.name == .vrHelpItem } ?? false
@@ -152,7 +152,7 @@ extension SDLScreenManager {
     }
 
     func reset(_ properties: [GlobalProperty]) async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         _ = try await request(ResetGlobalProperties(properties: properties), manager: manager)
     }
 }

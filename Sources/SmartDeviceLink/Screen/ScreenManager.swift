@@ -25,6 +25,10 @@ import SDLRuntime
 /// ```
 public actor SDLScreenManager: SDLSubManager {
     let link = ManagerLink()
+    /// What the manager offers it: `link` in an app, a fake in unit tests.
+    let context: any SDLScreenContext
+    /// The context while a manager is behind it.
+    var current: (any SDLScreenContext)? { context.isAttached ? context : nil }
     let logger: Logger
 
     /// What the app asked for, including updates still queued.
@@ -142,6 +146,13 @@ public actor SDLScreenManager: SDLSubManager {
 
     init(logger: Logger) {
         self.logger = logger
+        self.context = link
+    }
+
+    /// A screen manager on `context` alone, for tests without a manager.
+    init(context: any SDLScreenContext, logger: Logger) {
+        self.logger = logger
+        self.context = context
     }
 
     // MARK: Text, images, template
@@ -179,7 +190,7 @@ public actor SDLScreenManager: SDLSubManager {
     public func setSoftButtons(_ buttons: [SDLSoftButton]) async throws -> SDLScreenUpdateResult {
         do throws(SDLScreenError) {
             do { try softButtonBoard.set(buttons) } catch { throw .softButtons(error) }
-            if let manager = link.manager { startPressListener(manager) }
+            if let manager = current { startPressListener(manager) }
             return try await enqueue(.softButtons)
         } catch {
             throw SDLError(error)
@@ -213,7 +224,7 @@ public actor SDLScreenManager: SDLSubManager {
         let link = self.link
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            link.spawn { await self.removePressReader(name, id) }
+            context.spawn { await self.removePressReader(name, id) }
         }
         return stream
     }
@@ -222,10 +233,10 @@ public actor SDLScreenManager: SDLSubManager {
         pressReaders[name]?[id] = nil
     }
 
-    private func startPressListener(_ manager: SDLManager) {
+    private func startPressListener(_ manager: any SDLScreenContext) {
         guard !listeningForPresses, let pressID = OnButtonPress.wireFunctionID else { return }
         let presses = manager.rawNotifications(functionIDs: [pressID])
-        listeningForPresses = link.spawn { [weak self] in
+        listeningForPresses = context.spawn { [weak self] in
             for await message in presses {
                 guard let press = try? SDLJSON.decode(OnButtonPress.self, from: message.payload.json, policy: .lenient).value,
                       press.buttonName == .customButton, let id = press.customButtonID
@@ -243,14 +254,13 @@ public actor SDLScreenManager: SDLSubManager {
 
     /// Text first; images uploaded, then the buttons again with them.
     private func showSoftButtons() async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
-        let window = await manager.systemCapabilities.defaultMainWindowCapability
+        guard let manager = current else { throw .stopped }
+        let window = await manager.mainWindowCapability()
         let imageSupported = window?.softButtonCapabilities?.first?.imageSupported ?? true
-        let files = manager.files
         var onHeadUnit: Set<String> = []
         for (_, state) in softButtonBoard.shownStates {
             guard let artwork = state.artwork else { continue }
-            let there = artwork.isStaticIcon ? true : await files.hasFile(named: artwork.name)
+            let there = artwork.isStaticIcon ? true : await manager.hasFile(named: artwork.name)
             if there { onHeadUnit.insert(artwork.name) }
         }
         let withImagesThere = softButtonBoard.softButtons(imageSupported: imageSupported) { onHeadUnit.contains($0.name) }
@@ -293,7 +303,7 @@ public actor SDLScreenManager: SDLSubManager {
 
     /// Queues `work` under `id` and waits for its outcome.
     func enqueue(_ work: Work, id: Int) async throws(SDLScreenError) -> Outcome {
-        guard link.manager != nil else { throw .stopped }
+        guard context.isAttached else { throw .stopped }
         do {
             return try await withCheckedThrowingContinuation { continuation in
                 // A queued operation of the same kind is superseded: this one carries its changes.
@@ -321,7 +331,7 @@ public actor SDLScreenManager: SDLSubManager {
     private func startRunner() {
         guard !runnerActive else { return }
         let run = generation
-        runnerActive = link.spawn { await self.runQueue(run) }
+        runnerActive = context.spawn { await self.runQueue(run) }
         if !runnerActive {
             // The manager's run is over: nothing will perform the queue.
             for pending in queue { pending.continuation?.resume(throwing: SDLScreenError.stopped) }
@@ -351,23 +361,7 @@ public actor SDLScreenManager: SDLSubManager {
     /// Waits until the app may change its screen: not NONE, Show allowed, the window known.
     /// False when the manager stopped meanwhile.
     private func waitUntilShowable() async -> Bool {
-        guard let manager = link.manager else { return false }
-        if manager.state != .ready {
-            for await state in manager.stateChanges() where state == .ready || state == .stopped { break }
-            guard manager.state == .ready else { return false }
-        }
-        if manager.hmiLevel == .none {
-            for await level in manager.hmiLevels() where level != .none { break }
-            if manager.hmiLevel == .none { return false }
-        }
-        if let permissions = await manager.permissions, await permissions.levels(allowing: "Show") != nil {
-            guard await permissions.waitUntilAllowed("Show") else { return false }
-        }
-        if await manager.systemCapabilities.defaultMainWindowCapability == nil {
-            guard let displays = try? await manager.systemCapabilities.subscribe(to: .displays) else { return true }
-            for await _ in displays where await manager.systemCapabilities.defaultMainWindowCapability != nil { break }
-        }
-        return manager.state == .ready
+        await context.waitUntilShowable()
     }
 
     private func perform(_ work: Work) async throws(SDLScreenError) -> Outcome {
@@ -401,10 +395,10 @@ public actor SDLScreenManager: SDLSubManager {
     /// Text first (with the template), then the images that needed uploading in an image-only
     /// Show. Fields and images the template lacks are dropped with a log line.
     private func showContent() async throws(SDLScreenError) {
-        guard let manager = link.manager else { throw .stopped }
+        guard let manager = current else { throw .stopped }
         let target = content
-        let rpcVersion = await manager.negotiatedRPCVersion
-        var window = await manager.systemCapabilities.defaultMainWindowCapability
+        let rpcVersion = await manager.rpcVersion()
+        var window = await manager.mainWindowCapability()
 
         // The template: SetDisplayLayout before RPC 6.0, inside the Show from 6.0.
         var templateInShow: TemplateConfiguration?
@@ -415,7 +409,7 @@ public actor SDLScreenManager: SDLSubManager {
                 }
                 guard response.success else { throw .refused(SetDisplayLayout.functionName, response.resultCode, info: response.info) }
                 shownContent.template = template
-                window = await manager.systemCapabilities.defaultMainWindowCapability
+                window = await manager.mainWindowCapability()
             } else {
                 templateInShow = template.configuration
             }
@@ -425,7 +419,7 @@ public actor SDLScreenManager: SDLSubManager {
         var show = Show()
         var sendsShow = target.textPart != shownContent.textPart || templateInShow != nil
         if sendsShow {
-            fillText(&show, target, window: window, isMedia: manager.configuration.appTypes.contains(.media))
+            fillText(&show, target, window: window, isMedia: (await manager.appTypes).contains(.media))
         }
         show.templateConfiguration = templateInShow
         var pendingImages: [(ImageFieldName, SDLArtwork)] = []
@@ -437,7 +431,7 @@ public actor SDLScreenManager: SDLSubManager {
                 if wanted != nil { logger.info("the template shows no \(field.rawValue); the image is not sent") }
                 continue
             }
-            if let wanted, !wanted.isStaticIcon, await manager.files.hasFile(named: wanted.name) == false {
+            if let wanted, !wanted.isStaticIcon, await manager.hasFile(named: wanted.name) == false {
                 pendingImages.append((field, wanted))
             } else {
                 set(&show, field, wanted)
@@ -514,19 +508,19 @@ public actor SDLScreenManager: SDLSubManager {
         if field == .graphic { show.graphic = image } else { show.secondaryGraphic = image }
     }
 
-    private func send(_ show: Show, manager: SDLManager) async throws(SDLScreenError) {
+    private func send(_ show: Show, manager: any SDLScreenContext) async throws(SDLScreenError) {
         _ = try await request(show, manager: manager)
     }
 
     /// Uploads an image the screen needs; the file manager skips static icons and images the
     /// head unit has already.
-    func upload(_ artwork: SDLArtwork, manager: SDLManager) async throws(SDLScreenError) {
-        do throws(SDLFileError) { _ = try await manager.files.uploadArtwork(artwork) } catch { throw .upload(artwork, error) }
+    func upload(_ artwork: SDLArtwork, manager: any SDLScreenContext) async throws(SDLScreenError) {
+        do throws(SDLFileError) { _ = try await manager.uploadArtwork(artwork) } catch { throw .upload(artwork, error) }
     }
 
     /// Sends a request; an unsuccessful answer (other than WARNINGS) throws `refused`.
     func request<R: SDLRequest>(
-        _ request: R, manager: SDLManager, timeout: Duration? = nil
+        _ request: R, manager: any SDLScreenContext, timeout: Duration? = nil
     ) async throws(SDLScreenError) -> R.Response where R.Response: SDLResultCarrying {
         let response = try await SDLScreenError.sending(R.functionName) { try await manager.send(request, timeout: timeout) }
         guard response.success || response.resultCode == .warnings else { throw .refused(R.functionName, response.resultCode, info: response.info) }

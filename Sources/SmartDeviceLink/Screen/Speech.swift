@@ -83,24 +83,24 @@ public struct SDLSpeech: Sendable, Hashable, ExpressibleByStringLiteral {
 extension SDLScreenManager {
     /// Checks `speech` against the head unit's speech capabilities and prerecorded sounds (when
     /// the registration lists them), then uploads its files.
-    func prepare(_ speech: SDLSpeech?, manager: SDLManager) async throws(SDLScreenError) -> [TTSChunk]? {
+    func prepare(_ speech: SDLSpeech?, manager: any SDLScreenContext) async throws(SDLScreenError) -> [TTSChunk]? {
         guard let speech, !speech.chunks.isEmpty else { return nil }
-        let capabilities = manager.systemCapabilities
-        if let supported = await capabilities.speechCapabilities {
+        let capabilities = await manager.speechCapabilities()
+        if let supported = capabilities.speech {
             for chunk in speech.chunks where !supported.contains(chunk.capability) {
                 throw .invalid(.speechUnsupported(chunk.capability, supported: supported))
             }
         }
-        if let sounds = await capabilities.prerecordedSpeech {
+        if let sounds = capabilities.prerecorded {
             for case .prerecorded(let sound) in speech.chunks where !sounds.contains(sound) {
                 throw .invalid(.prerecordedSoundUnsupported(sound, available: sounds))
             }
         }
-        if !speech.files.isEmpty, await manager.negotiatedRPCVersion < .version(5, 0) {
-            throw .notSent(.unsupportedByHeadUnit(what: "TTSChunk.type = FILE", available: "since 5.0", headUnit: await manager.negotiatedRPCVersion))
+        if !speech.files.isEmpty, await manager.rpcVersion() < .version(5, 0) {
+            throw .notSent(.unsupportedByHeadUnit(what: "TTSChunk.type = FILE", available: "since 5.0", headUnit: await manager.rpcVersion()))
         }
-        for file in speech.files where await !manager.files.hasFile(named: file.name) {
-            do throws(SDLFileError) { _ = try await manager.files.uploadFile(file) } catch { throw .uploadFile(file.name, error) }
+        for file in speech.files where await !manager.hasFile(named: file.name) {
+            do throws(SDLFileError) { _ = try await manager.uploadFile(file) } catch { throw .uploadFile(file.name, error) }
         }
         return speech.ttsChunks
     }
