@@ -11,13 +11,12 @@ import Testing
 /// what a test sets), and delivers notifications a test pushes. Its child tasks run in a scope
 /// the test owns, so they end with the test.
 final class FakeSubManagerContext: SDLSubManagerContext {
-    let tasks = TaskScope()
+    let parts = FakeContextParts()
     private let appTypesValue: Set<AppHMIType>
     private let version: SDLSpecVersion
     private let window: WindowCapability?
     private struct State {
         var sent: [String] = []
-        var readers: [(ids: Set<UInt32>, sink: AsyncStream<SDLIncomingRPC>.Continuation)] = []
         var resultCodes: [String: SDLResult] = [:]
     }
     private let state = Mutex(State())
@@ -37,10 +36,7 @@ final class FakeSubManagerContext: SDLSubManagerContext {
     }
 
     /// Delivers a notification to the readers of its function ID.
-    func deliver<N: SDLNotification>(_ notification: N) throws {
-        let rpc = SDLIncomingRPC(payload: SDLRPCPayload(rpcType: .notification, functionID: N.wireFunctionID ?? 0, json: try SDLJSON.encode(notification)))
-        for reader in state.withLock({ $0.readers }) where reader.ids.contains(rpc.payload.functionID) { reader.sink.yield(rpc) }
-    }
+    func deliver<N: SDLNotification>(_ notification: N) throws { try parts.deliver(notification) }
 
     var appTypes: Set<AppHMIType> { get async { appTypesValue } }
     func rpcVersion() async -> SDLSpecVersion { version }
@@ -59,23 +55,13 @@ final class FakeSubManagerContext: SDLSubManagerContext {
         return try SDLJSON.decode(R.Response.self, from: Array(#"{"success":\#(success),"resultCode":"\#(code.rawValue)"}"#.utf8)).value
     }
 
-    func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
-        let (stream, sink) = AsyncStream<SDLIncomingRPC>.makeStream()
-        state.withLock { $0.readers.append((functionIDs, sink)) }
-        return stream
-    }
+    func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> { parts.rawNotifications(functionIDs: functionIDs) }
 
     @discardableResult
-    func spawn(_ work: @escaping @Sendable () async -> Void) -> Bool { tasks.spawn(work) }
+    func spawn(_ work: @escaping @Sendable () async -> Void) -> Bool { parts.tasks.spawn(work) }
 
     /// Runs `body` while the context's child tasks run; they are cancelled afterwards.
-    func running(_ body: () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await self.tasks.run() }
-            defer { group.cancelAll() }
-            try await body()
-        }
-    }
+    func running(_ body: () async throws -> Void) async throws { try await parts.running(body) }
 }
 
 /// The button manager against a fake context: the guide's rules, one subscription per button,

@@ -221,7 +221,7 @@ public actor SDLScreenManager: SDLSubManager {
         let (stream, continuation) = AsyncStream<OnButtonPress>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = nextOperationID()
         pressReaders[name, default: [:]][id] = continuation
-        let link = self.link
+        let context = self.context
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             context.spawn { await self.removePressReader(name, id) }
