@@ -13,6 +13,11 @@ func milliseconds(_ duration: Duration) -> Double {
 
 func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
+func percentile(_ values: [Double], _ fraction: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.up)) - 1)]
+}
+
 let listener = try await SDLTCPListener.bind(port: 0)
 let emulator = SDLHeadUnitEmulator()
 let server = Task { try await listener.run { transport in await emulator.serve(transport) } }
@@ -62,6 +67,13 @@ for _ in 0..<20 {
     for _ in 0..<200 { _ = try await manager.send(show) }
     managed.append(milliseconds(clock.now - began) / 200)
 }
+// Each round trip timed on its own, for the tail.
+var single: [Double] = []
+for _ in 0..<4_000 {
+    let began = clock.now
+    _ = try await manager.send(show)
+    single.append(milliseconds(clock.now - began))
+}
 await manager.stop()
 await client.close()
 _ = await clientRun.result
@@ -74,3 +86,6 @@ print("| start() → Ready (50 starts) | \((median(startTimes) * 100).rounded() 
 print("| Show round trip, bare SDLRPCClient (20 blocks of 200) | \((median(bare) * 1000).rounded() / 1000) ms |")
 print("| Show round trip, SDLManager.send (same run) | \((median(managed) * 1000).rounded() / 1000) ms |")
 print("| manager overhead | \(((median(managed) / median(bare) - 1) * 1000).rounded() / 10) % |")
+print("| start() → Ready, p99 | \((percentile(startTimes, 0.99) * 100).rounded() / 100) ms |")
+print("| Show round trip, SDLManager.send, each timed (4,000): p50 | \((percentile(single, 0.5) * 1000).rounded() / 1000) ms |")
+print("| Show round trip, SDLManager.send, each timed (4,000): p99 | \((percentile(single, 0.99) * 1000).rounded() / 1000) ms |")
