@@ -56,6 +56,12 @@ final class FakeSubManagerContext: SDLSubManagerContext {
     }
 
     func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> { parts.rawNotifications(functionIDs: functionIDs) }
+    var isAttached: Bool { true }
+    func send<R: SDLRequest>(_ request: R, timeout: Duration?) async throws -> R.Response { try await send(request) }
+    func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> { AsyncStream { $0.finish() } }
+    func isSupported(_ type: SystemCapabilityType) async -> Bool { false }
+    func capability(_ type: SystemCapabilityType) async -> SystemCapability? { nil }
+    func uploadArtwork(_ artwork: SDLArtwork) async throws(SDLFileError) -> SDLUploadOutcome { .alreadyOnHeadUnit }
 
     @discardableResult
     func spawn(_ work: @escaping @Sendable () async -> Void) -> Bool { parts.tasks.spawn(work) }

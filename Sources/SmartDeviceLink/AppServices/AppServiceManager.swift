@@ -230,8 +230,12 @@ public actor SDLAppServiceManager: SDLSubManager {
                 do {
                     capability = try await manager.systemCapabilities.update(.appServices).appServicesCapabilities
                 } catch {
-                    if case let error as SDLManagerError = SDLError.cause(of: error) { throw .notSent(error) }
-                    throw .refused("GetSystemCapability", .genericError, info: "\(error)")
+                    switch SDLError.cause(of: error) {
+                    case SDLCapabilityError.notConnected: throw .notSent(.notReady(manager.state))
+                    case SDLCapabilityError.refused(_, let result, let info): throw .refused("GetSystemCapability", result, info: info)
+                    case let error as SDLRPCError: throw .failed(error)
+                    default: throw .refused("GetSystemCapability", .genericError, info: SDLError(error).message)
+                    }
                 }
             }
             return (capability?.appServices ?? []).map(\.updatedAppServiceRecord).filter {

@@ -120,6 +120,8 @@ public actor SDLCloudAppHost {
                 do {
                     try await handler(manager)
                 } catch is CancellationError {
+                } catch let error as SDLError where error.code == .cancelled {
+                    // A cancellation that came back through the manager's API.
                 } catch {
                     return .handlerFailed(error)
                 }

@@ -50,7 +50,8 @@ public actor SDLFileManager: SDLSubManager {
     // MARK: Uploading
 
     /// Uploads `file`; `progress` hears the bytes the head unit confirmed. A name already on the
-    /// head unit is an error (``SDLFileError/cannotOverwrite(name:)``) unless `overwrite`.
+    /// head unit is an error (code `invalidArgument`, cause ``SDLFileError/cannotOverwrite(name:)``)
+    /// unless `overwrite`.
     /// Cancelling the calling task stops the remaining chunks.
     @discardableResult
     public func upload(_ file: SDLFile, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil) async throws -> SDLUploadOutcome {
@@ -101,7 +102,7 @@ public actor SDLFileManager: SDLSubManager {
 
     /// Uploads several files one after the other with one result per file and progress over
     /// all their bytes; a failure stops the rest only with `stopOnFailure` (they fail with
-    /// ``SDLFileError/cancelled(name:confirmedBytes:totalBytes:)``, unsent).
+    /// code `cancelled`, cause ``SDLFileError/cancelled(name:confirmedBytes:totalBytes:)``, unsent).
     public func upload(
         _ files: [SDLFile], stopOnFailure: Bool = false, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil
     ) async -> [Result<SDLUploadOutcome, SDLError>] {
@@ -324,7 +325,7 @@ public actor SDLFileManager: SDLSubManager {
         self.mtu = mtu
         self.rpcVersion = rpcVersion
         do throws(SDLFileError) {
-            try await listFiles()
+            _ = try await listFiles()
         } catch {
             logger.notice("ListFiles failed; the file manager starts without the head unit's list", metadata: ["error": "\(error)"])
             remoteFileNames = []
@@ -368,7 +369,8 @@ public struct SDLUpload: Sendable {
         try await task.value.get()
     }
 
-    /// Stops the remaining chunks; the outcome is ``SDLFileError/cancelled(name:confirmedBytes:totalBytes:)``.
+    /// Stops the remaining chunks; the outcome is an `SDLError` of code `cancelled` (cause
+    /// ``SDLFileError/cancelled(name:confirmedBytes:totalBytes:)``).
     public func cancel() { task.cancel() }
 }
 
@@ -428,6 +430,7 @@ public enum SDLUploadFailure: Sendable, Hashable, CustomStringConvertible {
         case SDLRPCError.timeout: self = .timedOut
         case SDLRPCError.connectionClosed(let reason): self = .connectionLost(reason)
         case SDLRPCError.cancelled: self = .cancelled
+        case SDLRPCError.genericResponse(let result, let info): self = .refused(SDLResult(rawValue: result), info: info)
         default: self = .other("\(error)")
         }
     }

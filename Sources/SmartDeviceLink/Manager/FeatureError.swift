@@ -19,6 +19,8 @@ public enum SDLFeatureError: Error, Sendable, CustomStringConvertible {
     case refused(String, SDLResult, info: String?)
     /// The exchange failed: connection lost, timeout, unreadable answer.
     case failed(SDLRPCError)
+    /// An image the request needs (a destination's) could not be uploaded first; nothing was sent.
+    case upload(String, SDLFileError)
 
     /// A readable explanation of the error, for logs.
     public var description: String {
@@ -30,6 +32,7 @@ public enum SDLFeatureError: Error, Sendable, CustomStringConvertible {
         case .consentDenied(let type, let id): "the driver did not allow control of the \(type.rawValue) module\(id.map { " \($0)" } ?? ""); nothing was set"
         case .refused(let rpc, let code, let info): "the head unit refused \(rpc): \(code.rawValue)" + (info.map { " (\($0))" } ?? "")
         case .failed(let error): "\(error)"
+        case .upload(let name, let error): "the image \(name) was not uploaded: \(error); nothing was sent"
         }
     }
 }
@@ -37,15 +40,6 @@ public enum SDLFeatureError: Error, Sendable, CustomStringConvertible {
 extension SDLFeatureError: SDLManagerOperationError {}
 
 extension SDLManager {
-    /// Sends `request` with the manager's checks; an unsuccessful answer (other than WARNINGS)
-    /// throws `refused`.
-    func feature<R: SDLRequest>(_ request: R, timeout: Duration? = nil) async throws(SDLFeatureError) -> R.Response
-    where R.Response: SDLResultCarrying {
-        let response = try await SDLFeatureError.sending(R.functionName) { try await self.send(request, timeout: timeout) }
-        guard response.success || response.resultCode == .warnings else { throw .refused(R.functionName, response.resultCode, info: response.info) }
-        return response
-    }
-
     /// A system capability from the cache, asked for when missing (RPC 4.5+); nil when the head
     /// unit has none or cannot tell.
     func capability(_ type: SystemCapabilityType) async -> SystemCapability? {
@@ -57,10 +51,9 @@ extension SDLManager {
     /// Closes the app on the head unit (CloseApplication, RPC 6.0+): it goes to HMI level NONE
     /// and stays registered, as if the driver had closed it.
     public func closeApplication() async throws {
-        do throws(SDLFeatureError) {
-            _ = try await feature(CloseApplication())
-        } catch {
-            throw SDLError(error)
+        let response = try await send(CloseApplication())
+        guard response.success || response.resultCode == .warnings else {
+            throw SDLError(SDLFeatureError.refused(CloseApplication.functionName, response.resultCode, info: response.info))
         }
     }
 }

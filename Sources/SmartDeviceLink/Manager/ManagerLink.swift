@@ -12,11 +12,24 @@ protocol SDLSubManagerContext: Sendable {
     func rpcVersion() async -> SDLSpecVersion
     /// The main window's capability on the current connection, when known.
     func mainWindowCapability() async -> WindowCapability?
+    /// Whether a manager is behind the context (false once it is gone: operations fail).
+    var isAttached: Bool { get }
     /// Sends with the manager's checks (Ready, HMI level, RPC version).
     func send<R: SDLRequest>(_ request: R) async throws -> R.Response
+    /// Sends with the manager's checks, waiting up to `timeout` (the session's default when nil).
+    func send<R: SDLRequest>(_ request: R, timeout: Duration?) async throws -> R.Response
     /// Notifications of these function IDs in read order, across reconnections, until the
     /// manager stops.
     func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC>
+    /// Notifications of one type across reconnections, until the manager stops.
+    func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N>
+    /// Whether the head unit says it has `type` (its registration, or the capability itself).
+    func isSupported(_ type: SystemCapabilityType) async -> Bool
+    /// A system capability from the cache, asked for when missing (RPC 4.5+); nil when the
+    /// head unit has none or cannot tell.
+    func capability(_ type: SystemCapabilityType) async -> SystemCapability?
+    /// Uploads an artwork unless the head unit has it (or it is a static icon).
+    func uploadArtwork(_ artwork: SDLArtwork) async throws(SDLFileError) -> SDLUploadOutcome
     /// Runs `work` as a child of the manager's run; false when it is not running.
     @discardableResult
     func spawn(_ work: @escaping @Sendable () async -> Void) -> Bool
@@ -51,8 +64,31 @@ final class ManagerLink: SDLSubManagerContext {
         await manager?.systemCapabilities.defaultMainWindowCapability
     }
 
+    var isAttached: Bool { manager != nil }
+
     func send<R: SDLRequest>(_ request: R) async throws -> R.Response {
         try await require().send(request)
+    }
+
+    func send<R: SDLRequest>(_ request: R, timeout: Duration?) async throws -> R.Response {
+        try await require().send(request, timeout: timeout)
+    }
+
+    func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> {
+        manager?.notifications(type) ?? AsyncStream { $0.finish() }
+    }
+
+    func isSupported(_ type: SystemCapabilityType) async -> Bool {
+        await manager?.systemCapabilities.isSupported(type) ?? false
+    }
+
+    func capability(_ type: SystemCapabilityType) async -> SystemCapability? {
+        await manager?.capability(type)
+    }
+
+    func uploadArtwork(_ artwork: SDLArtwork) async throws(SDLFileError) -> SDLUploadOutcome {
+        guard let manager else { throw .notConnected(name: artwork.name) }
+        return try await manager.files.uploadArtwork(artwork)
     }
 
     func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
@@ -62,5 +98,16 @@ final class ManagerLink: SDLSubManagerContext {
     @discardableResult
     func spawn(_ work: @escaping @Sendable () async -> Void) -> Bool {
         manager?.tasks.spawn(work) ?? false
+    }
+}
+
+extension SDLSubManagerContext {
+    /// Sends `request` with the manager's checks; an unsuccessful answer (other than WARNINGS)
+    /// throws `refused`.
+    func feature<R: SDLRequest>(_ request: R, timeout: Duration? = nil) async throws(SDLFeatureError) -> R.Response
+    where R.Response: SDLResultCarrying {
+        let response = try await SDLFeatureError.sending(R.functionName) { try await self.send(request, timeout: timeout) }
+        guard response.success || response.resultCode == .warnings else { throw .refused(R.functionName, response.resultCode, info: response.info) }
+        return response
     }
 }

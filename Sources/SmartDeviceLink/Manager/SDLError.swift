@@ -102,13 +102,16 @@ extension SDLError {
         case let error as SDLFileError: self = Self.from(error)
         case let error as SDLCapabilityError: self = Self.from(error)
         case let error as SDLWAVError: self = SDLError(.io, error.description, underlying: error)
-        case let error as SDLPresentationError: self = SDLError(.invalidArgument, error.description, underlying: error)
+        case let error as SDLPresentationError:
+            self = Self.from(SDLScreenError.invalid(error))
+            self.underlying = error
         case let error as SDLSoftButtonError: self = SDLError(.invalidArgument, error.description, underlying: error)
         case let error as SDLMenuError: self = SDLError(.invalidArgument, error.description, underlying: error)
         case let error as SDLChoiceSetError: self = SDLError(.invalidArgument, error.description, underlying: error)
         case let error as SDLTransportError: self = Self.from(error)
         case is CancellationError: self = SDLError(.cancelled, "the task was cancelled", underlying: CancellationError())
-        default: self = SDLError(.protocolError, "\(error)", underlying: SDLOpaqueError(description: "\(error)"))
+        // Errors of other layers (a custom transport's, NIO's): kept as they are.
+        default: self = SDLError(.protocolError, "\(error)", underlying: error)
         }
     }
 
@@ -161,6 +164,12 @@ extension SDLError {
         return SDLError(code, error.description, resultCode: resultCode, info: info, underlying: error)
     }
 
+    /// `inner`'s code, result code and info, with `error` (which holds `inner`'s cause) as the
+    /// cause and its words as the message.
+    private static func wrapping(_ inner: SDLError, _ error: any Error & CustomStringConvertible) -> SDLError {
+        SDLError(inner.code, error.description, resultCode: inner.resultCode, info: inner.info, underlying: error)
+    }
+
     static func from(_ error: SDLSessionError) -> SDLError {
         let code: Code
         switch error {
@@ -176,8 +185,8 @@ extension SDLError {
 
     static func from(_ error: SDLButtonError) -> SDLError {
         switch error {
-        case .notSent(let cause): return SDLError(from(cause).code, error.description, underlying: error)
-        case .failed(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .notSent(let cause): return wrapping(from(cause), error)
+        case .failed(let cause): return wrapping(from(cause), error)
         case .wrongAppType: return SDLError(.wrongAppType, error.description, underlying: error)
         case .presetUnavailable: return SDLError(.unsupportedByHeadUnit, error.description, underlying: error)
         case .notSubscribable: return SDLError(.invalidArgument, error.description, underlying: error)
@@ -187,20 +196,21 @@ extension SDLError {
 
     static func from(_ error: SDLFeatureError) -> SDLError {
         switch error {
-        case .notSent(let cause): return SDLError(from(cause).code, error.description, underlying: error)
-        case .failed(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .notSent(let cause): return wrapping(from(cause), error)
+        case .failed(let cause): return wrapping(from(cause), error)
         case .unsupported: return SDLError(.unsupportedByHeadUnit, error.description, underlying: error)
         case .wrongAppType: return SDLError(.wrongAppType, error.description, underlying: error)
         case .invalid: return SDLError(.invalidArgument, error.description, underlying: error)
         case .consentDenied: return SDLError(.consentDenied, error.description, underlying: error)
+        case .upload(_, let cause): return wrapping(from(cause), error)
         case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
         }
     }
 
     static func from(_ error: SDLVehicleDataError) -> SDLError {
         switch error {
-        case .notSent(let cause): return SDLError(from(cause).code, error.description, underlying: error)
-        case .failed(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .notSent(let cause): return wrapping(from(cause), error)
+        case .failed(let cause): return wrapping(from(cause), error)
         case .itemsNotAllowed: return SDLError(.disallowed, error.description, underlying: error)
         case .noItems: return SDLError(.invalidArgument, error.description, underlying: error)
         case .refused(let result, let info, _): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
@@ -209,8 +219,8 @@ extension SDLError {
 
     static func from(_ error: SDLAppServiceError) -> SDLError {
         switch error {
-        case .notSent(let cause): return SDLError(from(cause).code, error.description, underlying: error)
-        case .failed(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .notSent(let cause): return wrapping(from(cause), error)
+        case .failed(let cause): return wrapping(from(cause), error)
         case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
         case .wrongContent, .handlerConflict: return SDLError(.invalidArgument, error.description, underlying: error)
         case .unknownService: return SDLError(.invalidArgument, error.description, underlying: error)
@@ -219,8 +229,8 @@ extension SDLError {
 
     static func from(_ error: SDLScreenError) -> SDLError {
         switch error {
-        case .notSent(let cause): return SDLError(from(cause).code, error.description, underlying: error)
-        case .failed(let cause): return SDLError(from(cause).code, error.description, underlying: error)
+        case .notSent(let cause): return wrapping(from(cause), error)
+        case .failed(let cause): return wrapping(from(cause), error)
         case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
         case .upload(_, let cause), .uploadFile(_, let cause):
             let inner = from(cause)
@@ -259,11 +269,6 @@ extension SDLError {
         case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
         }
     }
-}
-
-/// An error from elsewhere (a transport, an HTTP client), kept as its description.
-struct SDLOpaqueError: Error, Sendable, CustomStringConvertible {
-    let description: String
 }
 
 extension SDLPresentationError {

@@ -25,7 +25,7 @@ import Synchronization
 /// and `withSDLManager` are built on it.
 ///
 /// A manager is one-shot, like grpc-swift's `GRPCClient`: it runs once, and once stopped it stays
-/// stopped (`run()` then throws `SDLManagerError.alreadyStopped`; make a new manager to connect
+/// stopped (`run()` then throws an `SDLError` of code `alreadyRunning`; make a new manager to connect
 /// again). A `stop()` that comes before `run()` is kept: `run()` then returns at once.
 public actor SDLManager: Service {
     /// Where the manager is: `stopped → connecting → registered → settingUpManagers → ready`,
@@ -273,8 +273,9 @@ public actor SDLManager: Service {
     /// Connects, registers and keeps the app connected until `stop()` (or graceful shutdown of
     /// the service group); reconnects after drops that allow it. Throws why it gave up.
     ///
-    /// Runs once: a second call while running throws `SDLManagerError.alreadyRunning`, one after
-    /// the manager stopped `SDLManagerError.alreadyStopped`; after a `stop()` that came before
+    /// Runs once: a second call while running, or one after the manager stopped, throws an
+    /// `SDLError` of code `alreadyRunning` (cause `SDLManagerError.alreadyRunning` or
+    /// `.alreadyStopped`); after a `stop()` that came before
     /// it, it returns at once.
     public func run() async throws {
         do {
@@ -715,9 +716,9 @@ public actor SDLManager: Service {
 
     // MARK: Requests
 
-    /// Sends a request once Ready; before that it fails at once with `SDLManagerError.notReady`.
+    /// Sends a request once Ready; before that it fails at once (`SDLError` code `notReady`).
     /// An RPC the head unit's permissions forbid at the current HMI level is refused before
-    /// sending (`SDLManagerError.disallowed`, naming the levels that would allow it); pass
+    /// sending (code `disallowed`; the cause names the levels that would allow it); pass
     /// `checkingPermissions: false` to send it anyway and let the head unit answer.
     public func send<R: SDLRequest>(
         _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true
@@ -979,7 +980,8 @@ public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible 
 }
 
 /// Runs a manager for the duration of `body`: starts it, waits until Ready, runs `body`, then
-/// unregisters and disconnects.
+/// unregisters and disconnects. The manager's failures are `SDLError`s; what `body` throws
+/// comes out as it is.
 public func withSDLManager<Result>(
     _ configuration: SDLManager.Configuration, _ body: (SDLManager) async throws -> Result
 ) async throws -> Result {

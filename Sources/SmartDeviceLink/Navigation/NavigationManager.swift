@@ -62,6 +62,8 @@ public struct SDLDestination: Sendable {
 /// `getWayPointsEnabled`) and the policy are checked before anything is sent.
 public actor SDLNavigationManager: SDLSubManager {
     let link = ManagerLink()
+    /// What the manager offers it: `link` in an app, a fake in unit tests.
+    private let context: any SDLSubManagerContext
     private let logger: Logger
     private var readers: [Int: AsyncStream<[LocationDetails]>.Continuation] = [:]
     private var nextReader = 0
@@ -71,17 +73,27 @@ public actor SDLNavigationManager: SDLSubManager {
 
     init(logger: Logger) {
         self.logger = logger
+        self.context = link
+    }
+
+    /// The context while a manager is behind it.
+    private var current: (any SDLSubManagerContext)? { context.isAttached ? context : nil }
+
+    /// The same on `context` alone, for tests without a manager.
+    init(context: any SDLSubManagerContext, logger: Logger) {
+        self.logger = logger
+        self.context = context
     }
 
     /// Sends a destination to the navigation (SendLocation, RPC 3.0+). The head unit says
     /// nothing of what the driver does with it.
     public func send(_ destination: SDLDestination) async throws {
         do throws(SDLFeatureError) {
-            let manager = try SDLFeatureError.required(link)
+            let manager = try SDLFeatureError.required(context)
             try await require(\.sendLocationEnabled, "send locations", manager)
             if let artwork = destination.image {
                 // Skipped for a static icon or an image the head unit has.
-                do { _ = try await manager.files.upload(artwork) } catch { throw .invalid("the destination's image was not uploaded: \(error)") }
+                do throws(SDLFileError) { _ = try await manager.uploadArtwork(artwork) } catch { throw .upload(artwork.name, error) }
             }
             if let lines = destination.addressLines, lines.count > 4 { throw .invalid("a destination has at most 4 address lines, not \(lines.count)") }
             _ = try await manager.feature(SendLocation(
@@ -97,7 +109,7 @@ public actor SDLNavigationManager: SDLSubManager {
     /// The route's waypoints now (GetWayPoints, RPC 4.1+); `.destination` gives only the last.
     public func wayPoints(_ type: WayPointType = .all) async throws -> [LocationDetails] {
         do throws(SDLFeatureError) {
-            let manager = try SDLFeatureError.required(link)
+            let manager = try SDLFeatureError.required(context)
             try await require(\.getWayPointsEnabled, "read waypoints", manager)
             return try await manager.feature(GetWayPoints(wayPointType: type)).wayPoints ?? []
         } catch {
@@ -111,17 +123,17 @@ public actor SDLNavigationManager: SDLSubManager {
     /// renewed after a reconnection.
     public func wayPointChanges() async throws -> AsyncStream<[LocationDetails]> {
         do throws(SDLFeatureError) {
-            let manager = try SDLFeatureError.required(link)
+            let manager = try SDLFeatureError.required(context)
             try await require(\.getWayPointsEnabled, "follow waypoints", manager)
             startListening(manager)
             let (stream, continuation) = AsyncStream<[LocationDetails]>.makeStream(bufferingPolicy: .bufferingNewest(16))
             nextReader += 1
             let id = nextReader
             readers[id] = continuation
-            let link = self.link
+            let context = self.context
             continuation.onTermination = { [weak self] _ in
                 guard let self else { return }
-                link.spawn { await self.readerLeft(id) }
+                context.spawn { await self.readerLeft(id) }
             }
             if !subscribed {
                 do {
@@ -138,7 +150,7 @@ public actor SDLNavigationManager: SDLSubManager {
         }
     }
 
-    private func subscribe(_ manager: SDLManager) async throws(SDLFeatureError) {
+    private func subscribe(_ manager: any SDLSubManagerContext) async throws(SDLFeatureError) {
         let response = try await SDLFeatureError.sending(SubscribeWayPoints.functionName) { try await manager.send(SubscribeWayPoints()) }
         guard response.success || response.resultCode == .ignored else {
             throw .refused(SubscribeWayPoints.functionName, response.resultCode, info: response.info)
@@ -147,15 +159,15 @@ public actor SDLNavigationManager: SDLSubManager {
     }
 
     private func readerLeft(_ id: Int) async {
-        guard readers.removeValue(forKey: id) != nil, readers.isEmpty, subscribed, let manager = link.manager else { return }
+        guard readers.removeValue(forKey: id) != nil, readers.isEmpty, subscribed, let manager = current else { return }
         subscribed = false
         _ = try? await manager.send(UnsubscribeWayPoints())
     }
 
-    private func startListening(_ manager: SDLManager) {
+    private func startListening(_ manager: any SDLSubManagerContext) {
         guard !listening else { return }
         let changes = manager.notifications(OnWayPointChange.self)
-        listening = link.spawn { [weak self] in
+        listening = context.spawn { [weak self] in
             for await change in changes { await self?.deliver(change.wayPoints) }
         }
     }
@@ -166,9 +178,9 @@ public actor SDLNavigationManager: SDLSubManager {
 
     /// Checks the navigation capability: the head unit must have one, and not say `false` for
     /// `flag` (older head units leave the flags out; then the policy decides).
-    private func require(_ flag: KeyPath<NavigationCapability, Bool?>, _ what: String, _ manager: SDLManager) async throws(SDLFeatureError) {
+    private func require(_ flag: KeyPath<NavigationCapability, Bool?>, _ what: String, _ manager: any SDLSubManagerContext) async throws(SDLFeatureError) {
         // Before RPC 4.5 nothing can be fetched: hmiCapabilities' word is all there is (the guide).
-        guard await manager.systemCapabilities.isSupported(.navigation) else {
+        guard await manager.isSupported(.navigation) else {
             throw .unsupported("the head unit has no navigation to \(what)")
         }
         if await manager.capability(.navigation)?.navigationCapability?[keyPath: flag] == false {
@@ -179,7 +191,7 @@ public actor SDLNavigationManager: SDLSubManager {
     // MARK: Connections
 
     func connectionReady(_ connection: SDLConnectionContext) {
-        guard !readers.isEmpty, let manager = link.manager else {
+        guard !readers.isEmpty, let manager = current else {
             subscribed = false
             return
         }

@@ -9,10 +9,19 @@ import SDLRuntime
 /// enough, and SDL Core answers REJECTED.
 public actor SDLPhoneManager {
     let link = ManagerLink()
+    /// What the manager offers it: `link` in an app, a fake in unit tests.
+    private let context: any SDLSubManagerContext
     private let logger: Logger
 
     init(logger: Logger) {
         self.logger = logger
+        self.context = link
+    }
+
+    /// The same on `context` alone, for tests without a manager.
+    init(context: any SDLSubManagerContext, logger: Logger) {
+        self.logger = logger
+        self.context = context
     }
 
     /// The characters DialNumber takes; the head unit strips the others.
@@ -22,11 +31,11 @@ public actor SDLPhoneManager {
     /// unit would). Checks the head unit's phone capability before sending.
     public func dial(_ number: String) async throws {
         do throws(SDLFeatureError) {
-            let manager = try SDLFeatureError.required(link)
+            let manager = try SDLFeatureError.required(context)
             let digits = String(number.filter(Self.dialableCharacters.contains))
             guard !digits.isEmpty else { throw .invalid("\"\(number)\" has nothing to dial") }
             // Before RPC 4.5 nothing can be fetched: hmiCapabilities' word is all there is (the guide).
-            guard await manager.systemCapabilities.isSupported(.phoneCall) else {
+            guard await manager.isSupported(.phoneCall) else {
                 throw .unsupported("the head unit has no phone capability")
             }
             if await manager.capability(.phoneCall)?.phoneCapability?.dialNumberEnabled == false {
@@ -42,7 +51,9 @@ public actor SDLPhoneManager {
 extension DialNumberResponse: SDLResultCarrying {}
 
 extension SDLFeatureError {
-    static func required(_ link: ManagerLink) throws(SDLFeatureError) -> SDLManager {
-        do { return try link.require() } catch { throw .notSent(error) }
+    /// `context` while a manager is behind it; `notSent(.notReady(.stopped))` once it is gone.
+    static func required(_ context: any SDLSubManagerContext) throws(SDLFeatureError) -> any SDLSubManagerContext {
+        guard context.isAttached else { throw .notSent(.notReady(.stopped)) }
+        return context
     }
 }

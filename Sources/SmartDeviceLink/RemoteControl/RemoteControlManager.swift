@@ -33,6 +33,8 @@ public struct SDLRemoteControlModule: Sendable, Hashable {
 ///   renewed after a reconnection.
 public actor SDLRemoteControlManager: SDLSubManager {
     let link = ManagerLink()
+    /// What the manager offers it: `link` in an app, a fake in unit tests.
+    private let context: any SDLSubManagerContext
     private let logger: Logger
     /// The user's seat; the driver's until set.
     public private(set) var seat = SeatLocation(grid: Grid(col: 0, row: 0, level: 0, colspan: 1, rowspan: 1, levelspan: 1))
@@ -49,6 +51,16 @@ public actor SDLRemoteControlManager: SDLSubManager {
 
     init(logger: Logger) {
         self.logger = logger
+        self.context = link
+    }
+
+    /// The context while a manager is behind it.
+    private var current: (any SDLSubManagerContext)? { context.isAttached ? context : nil }
+
+    /// The same on `context` alone, for tests without a manager.
+    init(context: any SDLSubManagerContext, logger: Logger) {
+        self.logger = logger
+        self.context = context
     }
 
     // MARK: Modules
@@ -56,14 +68,14 @@ public actor SDLRemoteControlManager: SDLSubManager {
     /// The modules the head unit offers (REMOTE_CONTROL capability).
     public func modules() async throws -> [SDLRemoteControlModule] {
         do throws(SDLFeatureError) {
-            let manager = try requireApp()
+            let manager = try await requireApp()
             return try await modules(manager)
         } catch {
             throw SDLError(error)
         }
     }
 
-    private func modules(_ manager: SDLManager) async throws(SDLFeatureError) -> [SDLRemoteControlModule] {
+    private func modules(_ manager: any SDLSubManagerContext) async throws(SDLFeatureError) -> [SDLRemoteControlModule] {
         guard let capabilities = await manager.capability(.remoteControl)?.remoteControlCapability else {
             throw .unsupported("the head unit has no remote control")
         }
@@ -80,7 +92,7 @@ public actor SDLRemoteControlManager: SDLSubManager {
     }
 
     /// The module `type`/`id` names: the first of its type (the head unit's default) when `id` is nil.
-    private func module(_ type: ModuleType, _ id: String?, _ manager: SDLManager) async throws(SDLFeatureError) -> SDLRemoteControlModule {
+    private func module(_ type: ModuleType, _ id: String?, _ manager: any SDLSubManagerContext) async throws(SDLFeatureError) -> SDLRemoteControlModule {
         let all = try await modules(manager).filter { $0.type == type }
         guard let module = id.map({ id in all.first { $0.id == id } }) ?? all.first else {
             throw .unsupported("the head unit has no \(type.rawValue) module" + (id.map { " \($0)" } ?? ""))
@@ -92,7 +104,7 @@ public actor SDLRemoteControlManager: SDLSubManager {
     /// modules the user may control. Pick one of the SEAT_LOCATION capability's seats.
     public func setSeat(_ seat: SeatLocation) async throws {
         do throws(SDLFeatureError) {
-            let manager = try requireApp()
+            let manager = try await requireApp()
             _ = try await manager.feature(SetGlobalProperties(userLocation: seat))
             self.seat = seat
         } catch {
@@ -112,7 +124,7 @@ public actor SDLRemoteControlManager: SDLSubManager {
     }
 
     private func readData(of type: ModuleType, moduleID: String?) async throws(SDLFeatureError) -> ModuleData {
-        let manager = try requireApp()
+        let manager = try await requireApp()
         _ = try await module(type, moduleID, manager)
         let response = try await manager.feature(GetInteriorVehicleData(moduleType: type, moduleId: moduleID))
         guard let data = response.moduleData else { throw .refused(GetInteriorVehicleData.functionName, response.resultCode, info: "no moduleData in the answer") }
@@ -124,7 +136,7 @@ public actor SDLRemoteControlManager: SDLSubManager {
     /// subscribing request, as the guide requires; the last reader to leave unsubscribes.
     public func subscribe(to type: ModuleType, moduleID: String? = nil) async throws -> AsyncStream<ModuleData> {
         do throws(SDLFeatureError) {
-            let manager = try requireApp()
+            let manager = try await requireApp()
             _ = try await module(type, moduleID, manager)
             startListening(manager)
             let key = ModuleKey(type: type, id: moduleID)
@@ -133,10 +145,10 @@ public actor SDLRemoteControlManager: SDLSubManager {
             let id = nextReader
             let first = readers[key, default: [:]].isEmpty
             readers[key, default: [:]][id] = continuation
-            let link = self.link
+            let context = self.context
             continuation.onTermination = { [weak self] _ in
                 guard let self else { return }
-                link.spawn { await self.readerLeft(key, id) }
+                context.spawn { await self.readerLeft(key, id) }
             }
             do {
                 if first {
@@ -157,15 +169,15 @@ public actor SDLRemoteControlManager: SDLSubManager {
     }
 
     private func readerLeft(_ key: ModuleKey, _ id: Int) async {
-        guard readers[key]?.removeValue(forKey: id) != nil, readers[key]?.isEmpty == true, let manager = link.manager else { return }
+        guard readers[key]?.removeValue(forKey: id) != nil, readers[key]?.isEmpty == true, let manager = current else { return }
         readers[key] = nil
         _ = try? await manager.send(GetInteriorVehicleData(moduleType: key.type, moduleId: key.id, subscribe: false))
     }
 
-    private func startListening(_ manager: SDLManager) {
+    private func startListening(_ manager: any SDLSubManagerContext) {
         guard !listening else { return }
         let changes = manager.notifications(OnInteriorVehicleData.self)
-        listening = link.spawn { [weak self] in
+        listening = context.spawn { [weak self] in
             for await change in changes { await self?.deliver(change.moduleData) }
         }
     }
@@ -190,7 +202,7 @@ public actor SDLRemoteControlManager: SDLSubManager {
     }
 
     private func requestConsent(for type: ModuleType, moduleIDs: [String]) async throws(SDLFeatureError) -> [String: Bool] {
-        let manager = try requireApp()
+        let manager = try await requireApp()
         let response = try await manager.feature(GetInteriorVehicleDataConsent(moduleType: type, moduleIds: moduleIDs))
         var answers: [String: Bool] = [:]
         for (index, id) in moduleIDs.enumerated() {
@@ -207,7 +219,7 @@ public actor SDLRemoteControlManager: SDLSubManager {
     @discardableResult
     public func set(_ data: ModuleData) async throws -> ModuleData {
         do throws(SDLFeatureError) {
-            let manager = try requireApp()
+            let manager = try await requireApp()
             let module = try await module(data.moduleType, data.moduleId, manager)
             try checkSeat(module)
             try await checkConsent(module, manager)
@@ -222,9 +234,9 @@ public actor SDLRemoteControlManager: SDLSubManager {
     /// one the REMOTE_CONTROL capability lists for the module.
     public func press(_ button: ButtonName, on type: ModuleType, moduleID: String? = nil, mode: ButtonPressMode = .short) async throws {
         do throws(SDLFeatureError) {
-            let manager = try requireApp()
+            let manager = try await requireApp()
             let module = try await module(type, moduleID, manager)
-            let buttons = await manager.systemCapabilities.remoteControlCapability?.buttonCapabilities ?? []
+            let buttons = await manager.capability(.remoteControl)?.remoteControlCapability?.buttonCapabilities ?? []
             let offered = buttons.contains { $0.name == button && ($0.moduleInfo == nil || module.id == nil || $0.moduleInfo?.moduleId == module.id) }
             guard offered else { throw .unsupported("the \(type.rawValue) module \(module.id ?? "") has no \(button.rawValue) button") }
             try checkSeat(module)
@@ -238,7 +250,7 @@ public actor SDLRemoteControlManager: SDLSubManager {
     /// this when done.
     public func release(_ type: ModuleType, moduleID: String? = nil) async throws {
         do throws(SDLFeatureError) {
-            let manager = try requireApp()
+            let manager = try await requireApp()
             let response = try await SDLFeatureError.sending(ReleaseInteriorVehicleDataModule.functionName) {
                 try await manager.send(ReleaseInteriorVehicleDataModule(moduleType: type, moduleId: moduleID))
             }
@@ -254,9 +266,9 @@ public actor SDLRemoteControlManager: SDLSubManager {
 
     // MARK: Rules
 
-    private func requireApp() throws(SDLFeatureError) -> SDLManager {
-        let manager = try SDLFeatureError.required(link)
-        guard manager.configuration.appTypes.contains(.remoteControl) else { throw .wrongAppType("remote control", needs: .remoteControl) }
+    private func requireApp() async throws(SDLFeatureError) -> any SDLSubManagerContext {
+        let manager = try SDLFeatureError.required(context)
+        guard await manager.appTypes.contains(.remoteControl) else { throw .wrongAppType("remote control", needs: .remoteControl) }
         return manager
     }
 
@@ -272,8 +284,8 @@ public actor SDLRemoteControlManager: SDLSubManager {
         }
     }
 
-    private func checkConsent(_ module: SDLRemoteControlModule, _ manager: SDLManager) async throws(SDLFeatureError) {
-        guard let id = module.id, module.info?.allowMultipleAccess == true, await manager.negotiatedRPCVersion >= .version(6, 0) else { return }
+    private func checkConsent(_ module: SDLRemoteControlModule, _ manager: any SDLSubManagerContext) async throws(SDLFeatureError) {
+        guard let id = module.id, module.info?.allowMultipleAccess == true, await manager.rpcVersion() >= .version(6, 0) else { return }
         let key = ModuleKey(type: module.type, id: id)
         let allowed: Bool
         if let known = consents[key] {
@@ -288,7 +300,7 @@ public actor SDLRemoteControlManager: SDLSubManager {
 
     func connectionReady(_ connection: SDLConnectionContext) {
         consents = [:]
-        guard let manager = link.manager else { return }
+        guard let manager = current else { return }
         let keys = readers.filter { !$0.value.isEmpty }.map(\.key)
         guard !keys.isEmpty else { return }
         connection.tasks.spawn {

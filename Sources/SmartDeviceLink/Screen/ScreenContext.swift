@@ -5,24 +5,16 @@ import SDLRPC
 /// display and speech capabilities, the app's files on the head unit, and the wait until the app
 /// may change its screen. `ManagerLink` gives the manager's; unit tests give a fake.
 protocol SDLScreenContext: SDLSubManagerContext {
-    /// Whether a manager is behind the context (false once it is gone: operations fail `.stopped`).
-    var isAttached: Bool { get }
-    /// Sends with the manager's checks, waiting up to `timeout` (the session's default when nil).
-    func send<R: SDLRequest>(_ request: R, timeout: Duration?) async throws -> R.Response
     /// The first display's name, when known.
     func displayName() async -> String?
     /// The registration's speech capabilities and prerecorded sounds, when it lists them.
     func speechCapabilities() async -> (speech: [SpeechCapabilities]?, prerecorded: [PrerecordedSpeech]?)
     /// The formats the head unit can record in, when it lists them.
     func audioPassThruCapabilities() async -> [AudioPassThruCapabilities]?
-    /// Notifications of one type across reconnections, until the manager stops.
-    func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N>
     /// Calls `handler` with each notification of `functionIDs` as it is read.
     func observeNotifications(functionIDs: Set<UInt32>, _ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) -> SDLNotificationObservation
     /// Whether the head unit holds a file of this name.
     func hasFile(named name: String) async -> Bool
-    /// Uploads an artwork unless the head unit has it (or it is a static icon).
-    func uploadArtwork(_ artwork: SDLArtwork) async throws(SDLFileError) -> SDLUploadOutcome
     /// Uploads a file.
     func uploadFile(_ file: SDLFile) async throws(SDLFileError) -> SDLUploadOutcome
     /// Returns when the app may change its screen (Ready, not NONE, Show allowed, the main
@@ -31,12 +23,6 @@ protocol SDLScreenContext: SDLSubManagerContext {
 }
 
 extension ManagerLink: SDLScreenContext {
-    var isAttached: Bool { manager != nil }
-
-    func send<R: SDLRequest>(_ request: R, timeout: Duration?) async throws -> R.Response {
-        try await require().send(request, timeout: timeout)
-    }
-
     func displayName() async -> String? {
         await manager?.systemCapabilities.displays?.first?.displayName
     }
@@ -50,21 +36,12 @@ extension ManagerLink: SDLScreenContext {
         await manager?.systemCapabilities.audioPassThruCapabilities
     }
 
-    func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> {
-        manager?.notifications(type) ?? AsyncStream { $0.finish() }
-    }
-
     func observeNotifications(functionIDs: Set<UInt32>, _ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) -> SDLNotificationObservation {
         manager?.observeNotifications(functionIDs: functionIDs, handler) ?? SDLNotificationObservation {}
     }
 
     func hasFile(named name: String) async -> Bool {
         await manager?.files.hasFile(named: name) ?? false
-    }
-
-    func uploadArtwork(_ artwork: SDLArtwork) async throws(SDLFileError) -> SDLUploadOutcome {
-        guard let manager else { throw .notConnected(name: artwork.name) }
-        return try await manager.files.uploadArtwork(artwork)
     }
 
     func uploadFile(_ file: SDLFile) async throws(SDLFileError) -> SDLUploadOutcome {

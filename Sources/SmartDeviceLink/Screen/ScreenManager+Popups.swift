@@ -22,7 +22,7 @@ extension SDLScreenManager {
         }
     }
 
-    /// Shows a subtle alert (RPC 7.0+; refused with `notSent(.unsupportedByHeadUnit)` before).
+    /// Shows a subtle alert (RPC 7.0+; refused before with code `unsupportedByHeadUnit`).
     /// The driver's tap on it comes back as ``SDLAlertOutcome/pressed`` (OnSubtleAlertPressed).
     public func presentSubtleAlert(_ alert: SDLSubtleAlertView) async throws -> SDLSubtleAlertOutcome {
         do throws(SDLScreenError) {

@@ -1,0 +1,128 @@
+import Logging
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+@testable import SmartDeviceLink
+import Synchronization
+
+/// A sub-manager context (the screen's, the widest) with no manager behind it: a window of four text lines, a primary graphic
+/// and soft buttons with images; records every request as "Function {params}" (keys sorted) and
+/// every upload, answers SUCCESS (or what a test sets), and holds operations until the test
+/// lets the screen change (`allowShowing`), as NONE holds them on a head unit.
+final class FakeManagerContext: SDLScreenContext {
+    let parts = FakeContextParts()
+    private struct State {
+        var attached = true
+        var sent: [String] = []
+        var files: Set<String> = []
+        var uploads: [String] = []
+        var resultCodes: [String: SDLResult] = [:]
+        var showable = false
+        var showableWaiters: [CheckedContinuation<Bool, Never>] = []
+        var waiting = 0
+        var capabilities: [SystemCapabilityType: SystemCapability] = [:]
+    }
+    private let state = Mutex(State())
+    private let window: WindowCapability
+
+    init(imageSupported: Bool = true) {
+        let lines: [TextFieldName] = [.mainField1, .mainField2, .mainField3, .mainField4]
+        window = WindowCapability(
+            textFields: lines.map { TextField(name: $0, characterSet: .utf8, width: 500, rows: 1) },
+            imageFields: [ImageField(name: .graphic, imageTypeSupported: [.graphicPng]), ImageField(name: .softButtonImage, imageTypeSupported: [.graphicPng])],
+            imageTypeSupported: [.static, .dynamic],
+            softButtonCapabilities: [SoftButtonCapabilities(shortPressAvailable: true, longPressAvailable: true, upDownAvailable: true, imageSupported: imageSupported)])
+    }
+
+    /// What was sent, in order.
+    var sent: [String] { state.withLock { $0.sent } }
+    /// Names of the files uploaded, in order.
+    var uploads: [String] { state.withLock { $0.uploads } }
+    /// Operations waiting for `allowShowing()`.
+    var waitingToShow: Int { state.withLock { $0.waiting } }
+
+    func answer(_ function: String, with result: SDLResult) { state.withLock { $0.resultCodes[function] = result } }
+    /// The head unit has this system capability.
+    func set(_ capability: SystemCapability) { state.withLock { $0.capabilities[capability.systemCapabilityType] = capability } }
+    func detach() { state.withLock { $0.attached = false } }
+
+    /// The screen may change from now on (an HMI level above NONE, say).
+    func allowShowing() {
+        let waiters = state.withLock { state in
+            state.showable = true
+            defer { state.showableWaiters = [] }
+            return state.showableWaiters
+        }
+        for waiter in waiters { waiter.resume(returning: true) }
+    }
+
+    /// Delivers a notification to the readers of its function ID.
+    func deliver<N: SDLNotification>(_ notification: N) throws { try parts.deliver(notification) }
+
+    var isAttached: Bool { state.withLock { $0.attached } }
+    var appTypes: Set<AppHMIType> { get async { [.media] } }
+    func rpcVersion() async -> SDLSpecVersion { .version(8, 0) }
+    func mainWindowCapability() async -> WindowCapability? { window }
+    func displayName() async -> String? { "FAKE" }
+    func speechCapabilities() async -> (speech: [SpeechCapabilities]?, prerecorded: [PrerecordedSpeech]?) { ([.text], nil) }
+    func audioPassThruCapabilities() async -> [AudioPassThruCapabilities]? { nil }
+    func isSupported(_ type: SystemCapabilityType) async -> Bool { state.withLock { $0.capabilities[type] != nil } }
+    func capability(_ type: SystemCapabilityType) async -> SystemCapability? { state.withLock { $0.capabilities[type] } }
+
+    func send<R: SDLRequest>(_ request: R) async throws -> R.Response {
+        try await send(request, timeout: nil)
+    }
+
+    func send<R: SDLRequest>(_ request: R, timeout: Duration?) async throws -> R.Response {
+        let parameters = ScreenManagerTests.sortedKeys(try SDLJSONValue(parsing: SDLJSON.encode(request)))
+        let code = state.withLock { state in
+            state.sent.append("\(R.functionName) \(parameters.jsonString)")
+            return state.resultCodes[R.functionName] ?? .success
+        }
+        let success = code == .success || code == .warnings
+        return try SDLJSON.decode(R.Response.self, from: Array(#"{"success":\#(success),"resultCode":"\#(code.rawValue)"}"#.utf8)).value
+    }
+
+    func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> { parts.rawNotifications(functionIDs: functionIDs) }
+
+    func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> {
+        AsyncStream { $0.finish() }
+    }
+
+    func observeNotifications(functionIDs: Set<UInt32>, _ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) -> SDLNotificationObservation {
+        SDLNotificationObservation {}
+    }
+
+    func hasFile(named name: String) async -> Bool { state.withLock { $0.files.contains(name) } }
+
+    func uploadArtwork(_ artwork: SDLArtwork) async throws(SDLFileError) -> SDLUploadOutcome {
+        guard let file = artwork.file else { return .staticIcon }
+        return try await uploadFile(file)
+    }
+
+    func uploadFile(_ file: SDLFile) async throws(SDLFileError) -> SDLUploadOutcome {
+        state.withLock { state in
+            state.uploads.append(file.name)
+            state.files.insert(file.name)
+        }
+        return .uploaded(bytes: 0)
+    }
+
+    func waitUntilShowable() async -> Bool {
+        await withCheckedContinuation { continuation in
+            let now = state.withLock { state -> Bool in
+                if state.showable { return true }
+                state.waiting += 1
+                state.showableWaiters.append(continuation)
+                return false
+            }
+            if now { continuation.resume(returning: true) }
+        }
+    }
+
+    @discardableResult
+    func spawn(_ work: @escaping @Sendable () async -> Void) -> Bool { parts.tasks.spawn(work) }
+
+    /// Runs `body` while the context's child tasks run; they are cancelled afterwards.
+    func running(_ body: () async throws -> Void) async throws { try await parts.running(body) }
+}
