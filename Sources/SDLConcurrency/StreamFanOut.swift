@@ -23,7 +23,9 @@ package final class StreamFanOut<Element: Sendable>: Sendable {
         self.state = Mutex(State(latest: initial))
     }
 
-    /// The latest element yielded (or the initial one).
+    /// The latest element yielded (or the initial one), when the fan-out replays it; nil
+    /// otherwise: a fan-out that does not replay keeps nothing once delivered (an idle session
+    /// would hold its last notification, or its last video frame, for nothing).
     package var latest: Element? { state.withLock { $0.latest } }
 
     package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
@@ -55,7 +57,7 @@ package final class StreamFanOut<Element: Sendable>: Sendable {
     package func yield(_ element: Element) -> Int {
         let subscribers = state.withLock { state -> [AsyncStream<Element>.Continuation] in
             guard !state.finished else { return [] }
-            state.latest = element
+            if replaysLatest { state.latest = element }
             return Array(state.subscribers.values)
         }
         var dropped = 0
@@ -75,7 +77,7 @@ package final class StreamFanOut<Element: Sendable>: Sendable {
         let subscribers = state.withLock { state -> [AsyncStream<Element>.Continuation] in
             guard !state.finished else { return [] }
             state.finished = true
-            if let last { state.latest = last }
+            if let last, replaysLatest { state.latest = last }
             defer { state.subscribers.removeAll() }
             return Array(state.subscribers.values)
         }

@@ -31,6 +31,16 @@ import Testing
         #expect(await Array(fanOut.subscribe()) == ["ended"])
     }
 
+    @Test func aFanOutThatDoesNotReplayKeepsNothing() async {
+        let fanOut = StreamFanOut<[UInt8]>(bufferLimit: 4)
+        let reader = fanOut.subscribe()
+        fanOut.yield(Array(repeating: 1, count: 1_000))
+        #expect(fanOut.latest == nil)
+        fanOut.finish()
+        #expect(await Array(reader).count == 1)
+        #expect(await Array(fanOut.subscribe()).isEmpty)
+    }
+
     @Test func aCancelledReaderIsForgotten() async {
         let fanOut = StreamFanOut<Int>(bufferLimit: 1)
         var stream: AsyncStream<Int>? = fanOut.subscribe()

@@ -1,9 +1,12 @@
 // Counts allocation calls by defining the allocation functions in the executable: glibc looks
-// them up there first (libswiftCore and Foundation included), and they forward to glibc's own
-// implementations. One relaxed atomic add per call; the benchmark is single-threaded anyway.
+// them up there first (libswiftCore and Foundation included), and they forward to the next
+// definition (a heap profiler's, such as heaptrack's, when one is preloaded) or glibc's own.
+// One relaxed atomic add per call; the benchmark is single-threaded anyway.
+#define _GNU_SOURCE
 #include "MallocCounter.h"
 
 #if defined(__linux__) && defined(__GLIBC__)
+#include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
 
@@ -18,19 +21,37 @@ static inline void count(void) { __atomic_fetch_add(&allocations, 1, __ATOMIC_RE
 
 uint64_t malloc_counter_allocations(void) { return __atomic_load_n(&allocations, __ATOMIC_RELAXED); }
 
+// The next definitions, looked up once; while dlsym itself allocates, glibc's serve.
+static void *(*next_malloc)(size_t);
+static void *(*next_calloc)(size_t, size_t);
+static void *(*next_realloc)(void *, size_t);
+static __thread int resolving;
+
+static void resolve(void) {
+    if (next_malloc || resolving) return;
+    resolving = 1;
+    next_calloc = dlsym(RTLD_NEXT, "calloc");
+    next_realloc = dlsym(RTLD_NEXT, "realloc");
+    next_malloc = dlsym(RTLD_NEXT, "malloc");
+    resolving = 0;
+}
+
 void *malloc(size_t size) {
     count();
-    return __libc_malloc(size);
+    resolve();
+    return next_malloc && !resolving ? next_malloc(size) : __libc_malloc(size);
 }
 
 void *calloc(size_t count_, size_t size) {
     count();
-    return __libc_calloc(count_, size);
+    resolve();
+    return next_calloc && !resolving ? next_calloc(count_, size) : __libc_calloc(count_, size);
 }
 
 void *realloc(void *pointer, size_t size) {
     count();
-    return __libc_realloc(pointer, size);
+    resolve();
+    return next_realloc && !resolving ? next_realloc(pointer, size) : __libc_realloc(pointer, size);
 }
 
 void *memalign(size_t alignment, size_t size) {

@@ -56,17 +56,26 @@ public actor SDLPermissionTracker {
         let statuses = self.statuses
         let changes = self.changes
         let cleanups = self.cleanups
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { await cleanups.run() }
-            await withTaskGroup(of: Void.self) { readers in
-                readers.addTask {
-                    for await status in statuses where status.windowID == nil || status.windowID == 0 { await self.update(status) }
-                }
-                readers.addTask {
-                    for await change in changes { await self.update(change) }
-                }
+        // One group (a nested one would keep its frames on this long-lived task): the two
+        // readers, and the clean-ups, which end once both readers have.
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await cleanups.run()
+                return false
             }
-            cleanups.finish()
+            group.addTask {
+                for await status in statuses where status.windowID == nil || status.windowID == 0 { await self.update(status) }
+                return true
+            }
+            group.addTask {
+                for await change in changes { await self.update(change) }
+                return true
+            }
+            var readers = 2
+            for await wasReader in group where wasReader {
+                readers -= 1
+                if readers == 0 { cleanups.finish() }
+            }
         }
         finished = true
         let ending = waiters.withLock { waiters in
