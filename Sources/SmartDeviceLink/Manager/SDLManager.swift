@@ -316,7 +316,7 @@ public actor SDLManager: Service {
     private func runUntilStopped() async throws {
         enum Event: Sendable {
             case loopEnded
-            case stop(ManagerLifecycle<SDLRPCClient>.StopAction)
+            case stopCarriedOut(cancelConnecting: Bool)
         }
         let (stopActions, tasks) = (self.stopActions, self.tasks)
         do {
@@ -327,26 +327,32 @@ public actor SDLManager: Service {
                 }
                 group.addTask {
                     await tasks.run()
-                    return .stop(.none)
+                    return .stopCarriedOut(cancelConnecting: false)
                 }
+                // The stop is carried out on this child, not on the run's own task: its frames
+                // (an unregistration's) would otherwise stay with the run for the manager's life.
                 group.addTask {
-                    for await action in stopActions { return .stop(action) }
-                    return .stop(.none)
+                    for await action in stopActions {
+                        switch action {
+                        case .none: return .stopCarriedOut(cancelConnecting: false)
+                        case .cancelConnecting: return .stopCarriedOut(cancelConnecting: true)
+                        case .close(let client):
+                            await client.close()
+                        case .unregisterAndClose(let client):
+                            _ = try? await client.send(UnregisterAppInterface())
+                            await client.close()
+                        }
+                        return .stopCarriedOut(cancelConnecting: false)
+                    }
+                    return .stopCarriedOut(cancelConnecting: false)
                 }
                 while let event = try await group.next() {
                     switch event {
                     case .loopEnded:
                         group.cancelAll()
                         return
-                    case .stop(.none):
-                        break
-                    case .stop(.cancelConnecting):
-                        group.cancelAll()
-                    case .stop(.close(let client)):
-                        await client.close()
-                    case .stop(.unregisterAndClose(let client)):
-                        _ = try? await client.send(UnregisterAppInterface())
-                        await client.close()
+                    case .stopCarriedOut(let cancelConnecting):
+                        if cancelConnecting { group.cancelAll() }
                     }
                 }
             }
