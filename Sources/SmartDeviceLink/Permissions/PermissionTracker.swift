@@ -15,7 +15,9 @@ public actor SDLPermissionTracker {
     private var allowedParameters: [String: Set<String>] = [:]
     private var userDisallowedParameters: [String: Set<String>] = [:]
     private var encryptionRequired: Set<String> = []
-    private var observers: [Int: Observer] = [:]
+    /// Behind a lock of its own, so a reader that leaves is removed at once by its stream's
+    /// termination handler, without a task.
+    private nonisolated let observers = Mutex<[Int: Observer]>([:])
     private var nextObserverID = 0
 
     private struct Observer {
@@ -36,9 +38,6 @@ public actor SDLPermissionTracker {
     private var finished = false
     private let statuses: AsyncStream<OnHMIStatus>
     private let changes: AsyncStream<OnPermissionsChange>
-    /// Clean-ups asked for outside the actor (a reader left, a waiter was cancelled), run as
-    /// children of `run()`.
-    private nonisolated let cleanups = TaskScope()
     /// The connection's clock, for `waitUntilAllowed(_:timeout:)`.
     private let clock: SDLClock
 
@@ -55,26 +54,12 @@ public actor SDLPermissionTracker {
     public func run() async {
         let statuses = self.statuses
         let changes = self.changes
-        let cleanups = self.cleanups
-        // One group (a nested one would keep its frames on this long-lived task): the two
-        // readers, and the clean-ups, which end once both readers have.
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await cleanups.run()
-                return false
-            }
+        await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await status in statuses where status.windowID == nil || status.windowID == 0 { await self.update(status) }
-                return true
             }
             group.addTask {
                 for await change in changes { await self.update(change) }
-                return true
-            }
-            var readers = 2
-            for await wasReader in group where wasReader {
-                readers -= 1
-                if readers == 0 { cleanups.finish() }
             }
         }
         finished = true
@@ -83,8 +68,11 @@ public actor SDLPermissionTracker {
             return Array(waiters.byID.values)
         }
         for waiter in ending { waiter.continuation.resume(returning: false) }
-        for observer in observers.values { observer.continuation.finish() }
-        observers.removeAll()
+        let leaving = observers.withLock { observers in
+            defer { observers.removeAll() }
+            return Array(observers.values)
+        }
+        for observer in leaving { observer.continuation.finish() }
     }
 
     /// Applies an OnHMIStatus (main window only).
@@ -150,25 +138,21 @@ public actor SDLPermissionTracker {
         }
         nextObserverID += 1
         let id = nextObserverID
-        observers[id] = Observer(rpcs: rpcs, kind: kind, continuation: continuation, last: nil)
-        let cleanups = self.cleanups
-        continuation.onTermination = { _ in cleanups.spawn { await self.removeObserver(id) } }
+        observers.withLock { $0[id] = Observer(rpcs: rpcs, kind: kind, continuation: continuation, last: nil) }
+        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.removeValue(forKey: id) } }
         notifyObservers()
         return stream
     }
 
-    private func removeObserver(_ id: Int) {
-        observers[id] = nil
-    }
-
     private func notifyObservers() {
-        for (id, observer) in observers {
-            let current = Dictionary(uniqueKeysWithValues: observer.rpcs.map { ($0, permission(of: $0)) })
-            guard current != observer.last else { continue }
-            observers[id]?.last = current
+        let current = observers.withLock { $0 }
+        for (id, observer) in current {
+            let now = Dictionary(uniqueKeysWithValues: observer.rpcs.map { ($0, permission(of: $0)) })
+            guard now != observer.last else { continue }
+            observers.withLock { $0[id]?.last = now }
             switch observer.kind {
-            case .anyChange: observer.continuation.yield(current)
-            case .allAllowed: if current.values.allSatisfy(\.isAllowed) { observer.continuation.yield(current) }
+            case .anyChange: observer.continuation.yield(now)
+            case .allAllowed: if now.values.allSatisfy(\.isAllowed) { observer.continuation.yield(now) }
             }
         }
     }
