@@ -62,6 +62,10 @@ final class FakeSubManagerContext: SDLSubManagerContext {
     func isSupported(_ type: SystemCapabilityType) async -> Bool { false }
     func capability(_ type: SystemCapabilityType) async -> SystemCapability? { nil }
     func uploadArtwork(_ artwork: SDLArtwork) async throws(SDLFileError) -> SDLUploadOutcome { .alreadyOnHeadUnit }
+    func send<R: SDLRequest>(_ type: R.Type, json: [UInt8]) async throws -> (response: R.Response, raw: SDLIncomingRPC) {
+        throw SDLRPCError.notRunning
+    }
+    func permissions() async -> SDLPermissionTracker? { nil }
 
     @discardableResult
     func spawn(_ work: @escaping @Sendable () async -> Void) -> Bool { parts.tasks.spawn(work) }

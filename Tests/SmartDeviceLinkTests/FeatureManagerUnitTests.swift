@@ -1,5 +1,6 @@
 import Logging
 import SDLRPC
+import SDLTestSupport
 @testable import SmartDeviceLink
 import Testing
 
@@ -43,5 +44,40 @@ struct FeatureManagerUnitTests {
         let phone = SDLPhoneManager(context: context, logger: Logger(label: "test"))
         let error = await #expect(throws: SDLError.self) { try await phone.dial("1") }
         #expect(error?.code == .notReady)
+    }
+}
+
+/// The vehicle-data manager against a fake context: what it sends, its checks before sending,
+/// and SDL Core's GetVehicleData limit paced on the injected clock. No emulator.
+@Suite(.timeLimit(.minutes(1)))
+struct VehicleDataManagerUnitTests {
+    @Test func readingsArePacedToFivePerSecondOnTheInjectedClock() async throws {
+        let context = FakeManagerContext()
+        let clock = ManualClock()
+        let vehicleData = SDLVehicleDataManager(context: context, logger: Logger(label: "test"), clock: SDLClock(clock))
+        for _ in 0..<5 { _ = try await vehicleData.get(\.speed) }
+        #expect(context.sent == Array(repeating: #"GetVehicleData {"speed":true}"#, count: 5))
+        let sixth = Task { try await vehicleData.get(\.rpm) }
+        await clock.waitForSleepers()
+        #expect(context.sent.count == 5)   // the sixth waits for a slot
+        clock.advance(by: .seconds(1))
+        _ = try await sixth.value
+        #expect(context.sent.last == #"GetVehicleData {"rpm":true}"#)
+    }
+
+    @Test func checksBeforeSending() async throws {
+        let context = FakeManagerContext()
+        let vehicleData = SDLVehicleDataManager(context: context, logger: Logger(label: "test"), clock: SDLClock(ManualClock()))
+        let noItems = await #expect(throws: SDLError.self) { try await vehicleData.get([]) }
+        #expect(noItems?.code == .invalidArgument)
+        let specItemAsCustom = await #expect(throws: SDLError.self) { try await vehicleData.get([], custom: ["speed"]) }
+        #expect(specItemAsCustom?.code == .invalidArgument)
+        #expect(context.sent.isEmpty)
+        // OEM custom items go out by name, beside spec items.
+        _ = try await vehicleData.get([\.speed], custom: ["OEM-X-Vehicle-Data"])
+        #expect(context.sent == [#"GetVehicleData {"OEM-X-Vehicle-Data":true,"speed":true}"#])
+        context.detach()
+        let stopped = await #expect(throws: SDLError.self) { try await vehicleData.get(\.speed) }
+        #expect(stopped?.code == .notReady)
     }
 }

@@ -30,6 +30,11 @@ protocol SDLSubManagerContext: Sendable {
     func capability(_ type: SystemCapabilityType) async -> SystemCapability?
     /// Uploads an artwork unless the head unit has it (or it is a static icon).
     func uploadArtwork(_ artwork: SDLArtwork) async throws(SDLFileError) -> SDLUploadOutcome
+    /// Sends an `R` whose JSON is ready (keys the spec lacks, such as OEM custom vehicle data)
+    /// with the manager's checks; the typed response and the raw one.
+    func send<R: SDLRequest>(_ type: R.Type, json: [UInt8]) async throws -> (response: R.Response, raw: SDLIncomingRPC)
+    /// The connection's permission tracker, once registered.
+    func permissions() async -> SDLPermissionTracker?
     /// Runs `work` as a child of the manager's run; false when it is not running.
     @discardableResult
     func spawn(_ work: @escaping @Sendable () async -> Void) -> Bool
@@ -89,6 +94,14 @@ final class ManagerLink: SDLSubManagerContext {
     func uploadArtwork(_ artwork: SDLArtwork) async throws(SDLFileError) -> SDLUploadOutcome {
         guard let manager else { throw .notConnected(name: artwork.name) }
         return try await manager.files.uploadArtwork(artwork)
+    }
+
+    func send<R: SDLRequest>(_ type: R.Type, json: [UInt8]) async throws -> (response: R.Response, raw: SDLIncomingRPC) {
+        try await require().send(R.self, json: json)
+    }
+
+    func permissions() async -> SDLPermissionTracker? {
+        await manager?.permissions
     }
 
     func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {

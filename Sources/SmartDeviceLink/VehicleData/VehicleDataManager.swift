@@ -26,6 +26,8 @@ public actor SDLVehicleDataManager: SDLSubManager {
     public static let getLimitPerSecond = 5
 
     let link = ManagerLink()
+    /// What the manager offers it: `link` in an app, a fake in unit tests.
+    private let context: any SDLSubManagerContext
     private let logger: Logger
     private let clock: SDLClock
     /// When recent GetVehicleData requests went out (clock offsets), oldest first.
@@ -35,9 +37,17 @@ public actor SDLVehicleDataManager: SDLSubManager {
     /// Counts manager runs: an answer that arrives after a stop does not touch the next run.
     private var generation = 0
 
+    /// The same on `context` alone, for tests without a manager.
+    init(context: any SDLSubManagerContext, logger: Logger, clock: SDLClock) {
+        self.context = context
+        self.logger = logger
+        self.clock = clock
+    }
+
     init(logger: Logger, clock: SDLClock) {
         self.logger = logger
         self.clock = clock
+        self.context = link
     }
 
     // MARK: Streams
@@ -46,8 +56,7 @@ public actor SDLVehicleDataManager: SDLSubManager {
     /// subscribing so the first update is not missed (the guide's advice); `subscribe` returns
     /// a stream opened that way.
     public nonisolated func updates() -> AsyncStream<OnVehicleData> {
-        guard let manager = link.manager else { return AsyncStream { $0.finish() } }
-        return manager.notifications(OnVehicleData.self)
+        context.notifications(OnVehicleData.self)
     }
 
     /// The values of one item as they arrive (notifications without it are skipped). A lazy view
@@ -61,7 +70,7 @@ public actor SDLVehicleDataManager: SDLSubManager {
     /// The raw JSON values of OEM custom items (by name) as they arrive.
     /// A lazy view of the raw notifications (the newest 256 unread are kept), with no task of its own.
     public nonisolated func customUpdates() -> AsyncCompactMapSequence<AsyncStream<SDLIncomingRPC>, [String: SDLJSONValue]> {
-        let raw = link.manager?.rawNotifications(OnVehicleData.self) ?? AsyncStream { $0.finish() }
+        let raw = context.rawNotifications(functionIDs: OnVehicleData.wireFunctionID.map { [$0] } ?? [])
         let known = Set(OnVehicleData.structInfo.parameters.map(\.name))
         return raw.compactMap { message in
             guard case .object(let members)? = try? SDLJSONValue(parsing: message.payload.json) else { return nil }
@@ -173,12 +182,12 @@ public actor SDLVehicleDataManager: SDLSubManager {
     /// its policy update on SDL Core); with resumption they are already there, and
     /// DATA_ALREADY_SUBSCRIBED counts as renewed.
     func connectionReady(_ connection: SDLConnectionContext) {
-        guard !subscribedItems.isEmpty, let manager = link.manager, let permissions = connection.permissions else { return }
+        guard !subscribedItems.isEmpty, context.isAttached, let permissions = connection.permissions else { return }
         // On the connection's scope: a drop ends the renewal with the connection.
-        connection.tasks.spawn { await self.renewSubscriptions(manager: manager, permissions: permissions) }
+        connection.tasks.spawn { await self.renewSubscriptions(permissions: permissions) }
     }
 
-    private func renewSubscriptions(manager: SDLManager, permissions: SDLPermissionTracker) async {
+    private func renewSubscriptions(permissions: SDLPermissionTracker) async {
         do {
             // Renew what is allowed once SubscribeVehicleData is; the rest is logged.
             var allowed: [String] = []
@@ -192,7 +201,7 @@ public actor SDLVehicleDataManager: SDLSubManager {
             guard !allowed.isEmpty, !Task.isCancelled else { return }
             let json = SDLJSONValue.object(allowed.map { .init(key: $0, value: .bool(true)) }).jsonBytes
             do {
-                let (response, raw) = try await manager.send(SubscribeVehicleData.self, json: json, bulkData: [])
+                let (response, raw) = try await context.send(SubscribeVehicleData.self, json: json)
                 let results = try Self.results(
                     of: raw, success: response.success, resultCode: response.resultCode, info: response.info,
                     requested: allowed, settled: .dataAlreadySubscribed)
@@ -219,7 +228,7 @@ public actor SDLVehicleDataManager: SDLSubManager {
     public func waitUntilAllowed(
         _ items: WritableKeyPath<GetVehicleData, Bool?>..., custom: [String] = [], rpc: String = "GetVehicleData"
     ) async -> Bool {
-        guard let manager = link.manager, let permissions = await manager.permissions,
+        guard let permissions = await context.permissions(),
               case .object(let members)? = try? SDLJSONValue(parsing: SDLJSON.encode(Self.asking(GetVehicleData(), for: items)))
         else { return false }
         return await Self.waitUntilAllowed(Set(members.map(\.key) + custom), rpc: rpc, permissions: permissions)
@@ -246,8 +255,7 @@ public actor SDLVehicleDataManager: SDLSubManager {
     /// The request's JSON with the custom items added, and the item names it asks for; refused
     /// before sending when the parameter permissions or the RPC version forbid an item.
     private func prepare<R: SDLRequest>(_ request: R, custom: [String]) async throws(SDLVehicleDataError) -> ([UInt8], [String]) {
-        let manager: SDLManager
-        do { manager = try link.require() } catch { throw .notSent(error) }
+        guard context.isAttached else { throw .notSent(.notReady(.stopped)) }
         let encoded: SDLJSONValue
         do {
             encoded = try SDLJSONValue(parsing: SDLJSON.encode(request))
@@ -264,7 +272,7 @@ public actor SDLVehicleDataManager: SDLSubManager {
         guard !names.isEmpty else { throw .noItems }
         // Per-item results need every item on the wire: one newer than the head unit is refused
         // whatever the manager's newer-parameter policy.
-        let version = await manager.negotiatedRPCVersion
+        let version = await context.rpcVersion()
         for name in names {
             guard let availability = R.structInfo.parameter(named: name)?.availability, !availability.isAvailable(in: version) else { continue }
             throw .notSent(.unsupportedByHeadUnit(
@@ -275,7 +283,7 @@ public actor SDLVehicleDataManager: SDLSubManager {
                 throw .notSent(.unsupportedByHeadUnit(what: "OEM custom vehicle data", available: "since RPC 6.0", headUnit: version))
             }
         }
-        if let permissions = await manager.permissions {
+        if let permissions = await context.permissions() {
             let permission = await permissions.permission(of: R.functionName)
             let refused = Self.disallowed(names, by: permission)
             if !refused.isEmpty { throw .itemsNotAllowed(rpc: R.functionName, items: refused) }
@@ -294,8 +302,7 @@ public actor SDLVehicleDataManager: SDLSubManager {
 
     private func send<R: SDLRequest>(_ type: R.Type, json: [UInt8]) async throws(SDLVehicleDataError) -> (R.Response, SDLIncomingRPC) {
         try await SDLVehicleDataError.sending(R.functionName) {
-            let manager = try link.require()
-            return try await manager.send(R.self, json: json)
+            try await context.send(R.self, json: json)
         }
     }
 

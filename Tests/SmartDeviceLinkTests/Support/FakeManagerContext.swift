@@ -85,6 +85,20 @@ final class FakeManagerContext: SDLScreenContext {
 
     func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> { parts.rawNotifications(functionIDs: functionIDs) }
 
+    /// Records the JSON as it is; answers like `send(_:timeout:)`.
+    func send<R: SDLRequest>(_ type: R.Type, json: [UInt8]) async throws -> (response: R.Response, raw: SDLIncomingRPC) {
+        let parameters = ScreenManagerTests.sortedKeys(try SDLJSONValue(parsing: json))
+        let code = state.withLock { state in
+            state.sent.append("\(R.functionName) \(parameters.jsonString)")
+            return state.resultCodes[R.functionName] ?? .success
+        }
+        let answer = Array(#"{"success":\#(code == .success || code == .warnings),"resultCode":"\#(code.rawValue)"}"#.utf8)
+        let raw = SDLIncomingRPC(payload: SDLRPCPayload(rpcType: .response, functionID: R.wireFunctionID ?? 0, json: answer))
+        return (try SDLJSON.decode(R.Response.self, from: answer).value, raw)
+    }
+
+    func permissions() async -> SDLPermissionTracker? { nil }
+
     func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> {
         AsyncStream { $0.finish() }
     }
