@@ -60,7 +60,7 @@ import Testing
             let first = Task { try await manager.screen.presentAlert(SDLAlertView(text: "First")) }
             await waitFor(events, FeatureTestSupport.isInteractionStarted)
             let second = Task { try await manager.screen.presentAlert(SDLAlertView(text: "Second")) }
-            while await manager.screen.queue.isEmpty { await Task.yield() }
+            try await until { await !manager.screen.queue.isEmpty }
             #expect(await Self.sent(headUnit, "Alert").count == 1)
 
             try await headUnit.answerInteraction(appID: Self.appID, .dismiss)

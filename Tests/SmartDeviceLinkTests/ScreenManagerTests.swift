@@ -125,7 +125,7 @@ import Testing
             let events = headUnit.events()
             let first = Task { try await manager.screen.update { $0.textField1 = "first" } }
             // The first is queued (held in NONE) before the second comes.
-            while await manager.screen.queue.isEmpty { await Task.yield() }
+            try await until { await !manager.screen.queue.isEmpty }
             let second = Task { try await manager.screen.update { $0.textField2 = "second" } }
             #expect(try await first.value == .superseded)
             #expect(await Self.sent(headUnit).isEmpty)   // still NONE: nothing went out

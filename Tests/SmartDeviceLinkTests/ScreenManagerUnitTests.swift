@@ -2,6 +2,7 @@ import Logging
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
+import SDLTestSupport
 @testable import SmartDeviceLink
 import Synchronization
 import Testing
@@ -12,15 +13,6 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct ScreenManagerUnitTests {
     static let art = SDLArtwork(bytes: Array(repeating: 9, count: 300), format: .png, name: "cover.png")
-
-    /// Returns once `condition` holds, yielding to the tasks that make it hold; ends with the
-    /// test's time limit (cancellation) instead of spinning on.
-    static func until(_ condition: () async -> Bool) async throws {
-        while await !condition() {
-            try Task.checkCancellation()
-            await Task.yield()
-        }
-    }
 
     static func screen(_ context: FakeManagerContext) -> SDLScreenManager {
         SDLScreenManager(context: context, logger: Logger(label: "test"))
@@ -54,7 +46,7 @@ struct ScreenManagerUnitTests {
             try await withThrowingTaskGroup(of: SDLScreenUpdateResult.self) { group in
                 group.addTask { try await screen.update { $0.textField1 = "first" } }
                 // The queue waits for the screen with the first update still queued.
-                try await Self.until { context.waitingToShow > 0 }
+                try await until { context.waitingToShow > 0 }
                 group.addTask { try await screen.update { $0.textField2 = "second" } }
                 #expect(try await group.next() == .superseded)
                 group.addTask { try await screen.update { $0.textField3 = "third" } }
@@ -97,7 +89,7 @@ struct ScreenManagerUnitTests {
             try await screen.update { $0.textField1 = "Hello" }
             let connection = TaskScope()
             await screen.connectionReady(SDLConnectionContext(tasks: connection, rpcVersion: .version(8, 0), permissions: nil))
-            try await Self.until { context.sent.count == 2 }
+            try await until { context.sent.count == 2 }
             #expect(context.sent == Array(repeating: #"Show {"mainField1":"Hello","mainField2":"","mainField3":"","mainField4":""}"#, count: 2))
 
             context.answer("Show", with: .rejected)
@@ -112,7 +104,7 @@ struct ScreenManagerUnitTests {
         try await context.running {
             let screen = Self.screen(context)
             let queued = Task { try await screen.update { $0.textField1 = "never" } }
-            try await Self.until { context.waitingToShow > 0 }
+            try await until { context.waitingToShow > 0 }
             await screen.managerStopped()
             context.detach()
             context.allowShowing()

@@ -21,7 +21,7 @@ import Testing
             let first = Task { try await manager.screen.speak("Turn left") }
             await waitFor(events) { $0 == .requestReceived(appID: Self.appID, function: "Speak") }
             let second = Task { try await manager.screen.speak(SDLSpeech([.text("then"), .silence, .sapiPhonemes("r ay t")])) }
-            while await manager.screen.queue.isEmpty { await Task.yield() }
+            try await until { await !manager.screen.queue.isEmpty }
             #expect(await Self.sent(headUnit, "Speak").count == 1)
             clock.advance(by: .seconds(1))
             let value4 = try await first.value

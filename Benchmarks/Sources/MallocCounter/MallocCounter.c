@@ -1,6 +1,7 @@
 // Counts allocation calls by defining the allocation functions in the executable: glibc looks
-// them up there first (libswiftCore and Foundation included), and they forward to the next
-// definition (a heap profiler's, such as heaptrack's, when one is preloaded) or glibc's own.
+// them up there first (libswiftCore and Foundation included). malloc, calloc and realloc forward
+// to the next definition (a preloaded heap profiler's, such as heaptrack's) or glibc's own; the
+// aligned ones go to glibc's, so a profiler does not see those.
 // One relaxed atomic add per call; the benchmark is single-threaded anyway.
 #define _GNU_SOURCE
 #include "MallocCounter.h"

@@ -74,18 +74,12 @@ final class FakeManagerContext: SDLScreenContext {
     }
 
     func send<R: SDLRequest>(_ request: R, timeout: Duration?) async throws -> R.Response {
-        let parameters = ScreenManagerTests.sortedKeys(try SDLJSONValue(parsing: SDLJSON.encode(request)))
-        let code = state.withLock { state in
-            state.sent.append("\(R.functionName) \(parameters.jsonString)")
-            return state.resultCodes[R.functionName] ?? .success
-        }
-        let success = code == .success || code == .warnings
-        return try SDLJSON.decode(R.Response.self, from: Array(#"{"success":\#(success),"resultCode":"\#(code.rawValue)"}"#.utf8)).value
+        try await send(R.self, json: SDLJSON.encode(request)).response
     }
 
     func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> { parts.rawNotifications(functionIDs: functionIDs) }
 
-    /// Records the JSON as it is; answers like `send(_:timeout:)`.
+    /// Records the request's JSON as it is and answers with the code set for its function.
     func send<R: SDLRequest>(_ type: R.Type, json: [UInt8]) async throws -> (response: R.Response, raw: SDLIncomingRPC) {
         let parameters = ScreenManagerTests.sortedKeys(try SDLJSONValue(parsing: json))
         let code = state.withLock { state in

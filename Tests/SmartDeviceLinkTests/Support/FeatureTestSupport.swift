@@ -48,13 +48,7 @@ enum FeatureTestSupport {
 /// throws (a failed `#require`, a `try`): `defer` cannot await. The suites' `withManager`
 /// helpers are this around their `start`; `withSDLManager` is the same for a bare configuration.
 func stopping(_ manager: SDLManager, _ body: (SDLManager) async throws -> Void) async throws {
-    do {
-        try await body(manager)
-    } catch {
-        await manager.stop()
-        throw error
-    }
-    await manager.stop()
+    try await run({ try await body(manager) }, thenAlways: { await manager.stop() })
 }
 
 extension SDLJSONValue {

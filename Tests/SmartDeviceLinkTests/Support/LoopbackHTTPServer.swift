@@ -45,13 +45,7 @@ final class LoopbackHTTPServer: Sendable {
         answer: @escaping @Sendable (Received) -> (status: Int, body: [UInt8]), _ body: (LoopbackHTTPServer) async throws -> Void
     ) async throws {
         let server = try await start(answer: answer)
-        do {
-            try await body(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await run({ try await body(server) }, thenAlways: { await server.stop() })
     }
 
     /// Everything received so far.
