@@ -19,6 +19,8 @@ import SDLRuntime
 /// ```
 public actor SDLAppServiceManager: SDLSubManager {
     let link = ManagerLink()
+    /// What the manager offers it: `link` in an app, a fake in unit tests.
+    private let context: any SDLAppServiceContext
     private let logger: Logger
     private var published: [Int: Provided] = [:]
     private var nextID = 0
@@ -39,6 +41,13 @@ public actor SDLAppServiceManager: SDLSubManager {
 
     init(logger: Logger) {
         self.logger = logger
+        self.context = link
+    }
+
+    /// The same on `context` alone, for tests without a manager.
+    init(context: any SDLAppServiceContext, logger: Logger) {
+        self.context = context
+        self.logger = logger
     }
 
     // MARK: Providing
@@ -53,32 +62,32 @@ public actor SDLAppServiceManager: SDLSubManager {
         interactions: (@Sendable (PerformAppServiceInteraction) async throws -> SDLAppServiceInteractionResult)? = nil
     ) async throws -> SDLAppService {
         do throws(SDLAppServiceError) {
-            let manager = try requireManager()
+            try checkAttached()
             var manifest = manifest
             let handled = Set(requestHandlers.map(\.functionID)).union(manifest.handledRPCs ?? [])
             if !handled.isEmpty { manifest.handledRPCs = handled.sorted() }
-            try await installHandlers(manager)
+            try await installHandlers()
             var installed: [SDLAppServiceRequestHandler] = []
             for handler in requestHandlers {
                 do {
-                    try await handler.install(manager)
+                    try await handler.install(context)
                     installed.append(handler)
                 } catch {
-                    for done in installed { await done.remove(manager) }
+                    for done in installed { await done.remove(context) }
                     throw .handlerConflict("\(error)")
                 }
             }
             let record: AppServiceRecord
             do {
-                record = try await publishOnHeadUnit(manifest, manager: manager)
+                record = try await publishOnHeadUnit(manifest)
             } catch {
-                for handler in requestHandlers { await handler.remove(manager) }
+                for handler in requestHandlers { await handler.remove(context) }
                 throw error
             }
             nextID += 1
             published[nextID] = Provided(manifest: manifest, record: record, latest: nil, requestHandlers: requestHandlers, interactions: interactions)
             recordFanOut.yield(record)
-            await followCapabilities(manager)
+            await followCapabilities()
             return SDLAppService(id: nextID, serviceType: manifest.serviceType)
         } catch {
             throw SDLError(error)
@@ -107,7 +116,7 @@ public actor SDLAppServiceManager: SDLSubManager {
     @discardableResult
     public func update(_ service: SDLAppService, with content: SDLAppServiceContent) async throws -> Bool {
         do throws(SDLAppServiceError) {
-            let manager = try requireManager()
+            try checkAttached()
             guard var provided = published[service.id], let record = provided.record else { throw .unknownService }
             guard content.serviceType == record.serviceManifest.serviceType else {
                 throw .wrongContent(expected: record.serviceManifest.serviceType, got: content.serviceType)
@@ -117,7 +126,7 @@ public actor SDLAppServiceManager: SDLSubManager {
             published[service.id] = provided
             guard record.serviceActive else { return false }
             try await SDLAppServiceError.sending(OnAppServiceData.functionName) {
-                try await manager.sendNotification(OnAppServiceData(serviceData: data))
+                try await self.context.sendNotification(OnAppServiceData(serviceData: data))
             }
             return true
         } catch {
@@ -128,14 +137,14 @@ public actor SDLAppServiceManager: SDLSubManager {
     /// Removes the service (UnpublishAppService, RPC 6.0+) and its request handlers.
     public func unpublish(_ service: SDLAppService) async throws {
         do throws(SDLAppServiceError) {
-            let manager = try requireManager()
+            try checkAttached()
             guard let provided = published[service.id] else { throw .unknownService }
             if let record = provided.record {
-                let response = try await Self.send(UnpublishAppService(serviceID: record.serviceID), manager: manager)
+                let response = try await send(UnpublishAppService(serviceID: record.serviceID))
                 guard response.success else { throw .refused("UnpublishAppService", response.resultCode, info: response.info) }
             }
             published[service.id] = nil
-            for handler in provided.requestHandlers { await handler.remove(manager) }
+            for handler in provided.requestHandlers { await handler.remove(context) }
             if var record = provided.record {
                 record.servicePublished = false
                 record.serviceActive = false
@@ -146,8 +155,8 @@ public actor SDLAppServiceManager: SDLSubManager {
         }
     }
 
-    private func publishOnHeadUnit(_ manifest: AppServiceManifest, manager: SDLManager) async throws(SDLAppServiceError) -> AppServiceRecord {
-        let response = try await Self.send(PublishAppService(appServiceManifest: manifest), manager: manager)
+    private func publishOnHeadUnit(_ manifest: AppServiceManifest) async throws(SDLAppServiceError) -> AppServiceRecord {
+        let response = try await send(PublishAppService(appServiceManifest: manifest))
         guard response.success, let record = response.appServiceRecord else {
             throw .refused("PublishAppService", response.resultCode, info: response.info)
         }
@@ -155,22 +164,22 @@ public actor SDLAppServiceManager: SDLSubManager {
     }
 
     /// GetAppServiceData and PerformAppServiceInteraction for every published service.
-    private func installHandlers(_ manager: SDLManager) async throws(SDLAppServiceError) {
+    private func installHandlers() async throws(SDLAppServiceError) {
         guard !handlersInstalled else { return }
         // Set before the awaits: a second publish meanwhile does not install them again.
         handlersInstalled = true
         do {
-            try await manager.handleRequests(GetAppServiceData.self) { [weak self] request in
+            try await context.handleRequests(GetAppServiceData.self) { [weak self] request in
                 guard let self else { throw SDLRequestRefusal(.dataNotAvailable) }
                 return try await self.answer(request)
             }
-            try await manager.handleRequests(PerformAppServiceInteraction.self) { [weak self] request in
+            try await context.handleRequests(PerformAppServiceInteraction.self) { [weak self] request in
                 guard let self else { throw SDLRequestRefusal(.invalidId) }
                 return try await self.answer(request)
             }
         } catch {
-            await manager.removeRequestHandler(GetAppServiceData.self)
-            await manager.removeRequestHandler(PerformAppServiceInteraction.self)
+            await context.removeRequestHandler(GetAppServiceData.self)
+            await context.removeRequestHandler(PerformAppServiceInteraction.self)
             handlersInstalled = false
             throw .handlerConflict("\(error)")
         }
@@ -198,10 +207,10 @@ public actor SDLAppServiceManager: SDLSubManager {
 
     /// Follows APP_SERVICES so `serviceActive` stays current: one child of the manager's run (the
     /// capability stream spans reconnections).
-    private func followCapabilities(_ manager: SDLManager) async {
+    private func followCapabilities() async {
         guard !followingCapabilities else { return }
-        guard let updates = try? await manager.systemCapabilities.subscribe(to: .appServices) else { return }
-        followingCapabilities = link.spawn { [weak self] in
+        guard let updates = try? await context.capabilityUpdates(.appServices) else { return }
+        followingCapabilities = context.spawn { [weak self] in
             for await capability in updates {
                 for service in capability.appServicesCapabilities?.appServices ?? [] {
                     await self?.received(service.updatedAppServiceRecord)
@@ -224,14 +233,14 @@ public actor SDLAppServiceManager: SDLSubManager {
     /// "WEATHER", "NAVIGATION"...), published ones only.
     public func services(ofType type: String? = nil) async throws -> [AppServiceRecord] {
         do throws(SDLAppServiceError) {
-            let manager = try requireManager()
-            var capability = await manager.systemCapabilities.appServicesCapabilities
+            try checkAttached()
+            var capability = await context.cachedCapability(.appServices)?.appServicesCapabilities
             if capability == nil {
                 do {
-                    capability = try await manager.systemCapabilities.update(.appServices).appServicesCapabilities
+                    capability = try await context.fetchCapability(.appServices).appServicesCapabilities
                 } catch {
                     switch SDLError.cause(of: error) {
-                    case SDLCapabilityError.notConnected: throw .notSent(.notReady(manager.state))
+                    case SDLCapabilityError.notConnected: throw .notSent(.notReady(context.managerState))
                     case SDLCapabilityError.refused(_, let result, let info): throw .refused("GetSystemCapability", result, info: info)
                     case let error as SDLRPCError: throw .failed(error)
                     default: throw .refused("GetSystemCapability", .genericError, info: SDLError(error).message)
@@ -249,8 +258,8 @@ public actor SDLAppServiceManager: SDLSubManager {
     /// The active service's data of a type, once.
     public func data(ofType type: String) async throws -> AppServiceData {
         do throws(SDLAppServiceError) {
-            let manager = try requireManager()
-            let response = try await Self.send(GetAppServiceData(serviceType: type), manager: manager)
+            try checkAttached()
+            let response = try await send(GetAppServiceData(serviceType: type))
             guard response.success, let data = response.serviceData else { throw .refused("GetAppServiceData", response.resultCode, info: response.info) }
             return data
         } catch {
@@ -262,9 +271,9 @@ public actor SDLAppServiceManager: SDLSubManager {
     /// OnAppServiceData of that type (the stream is open before the request goes out).
     public func subscribe(toType type: String) async throws -> AsyncStream<AppServiceData> {
         do throws(SDLAppServiceError) {
-            let manager = try requireManager()
-            let notifications = manager.notifications(OnAppServiceData.self)
-            let response = try await Self.send(GetAppServiceData(serviceType: type, subscribe: true), manager: manager)
+            try checkAttached()
+            let notifications = context.notifications(OnAppServiceData.self)
+            let response = try await send(GetAppServiceData(serviceType: type, subscribe: true))
             guard response.success else { throw .refused("GetAppServiceData", response.resultCode, info: response.info) }
             let (stream, sink) = AsyncStream<AppServiceData>.makeStream(bufferingPolicy: .bufferingNewest(64))
             if let first = response.serviceData { sink.yield(first) }
@@ -277,11 +286,11 @@ public actor SDLAppServiceManager: SDLSubManager {
                 for await update in notifications where update.serviceData.serviceType == type { sink.yield(update.serviceData) }
                 sink.finish()
             }
-            let link = self.link
+            let context = self.context
             sink.onTermination = { [weak self] _ in
                 task.cancel()
                 guard let self else { return }
-                link.spawn { await self.stopConsuming(id) }
+                context.spawn { await self.stopConsuming(id) }
             }
             return stream
         } catch {
@@ -291,10 +300,9 @@ public actor SDLAppServiceManager: SDLSubManager {
 
     /// The last reader of a type is gone: the head unit stops sending it.
     private func stopConsuming(_ id: Int) async {
-        guard let type = consumed.removeValue(forKey: id), !consumed.values.contains(type), let manager = link.manager,
-              manager.state == .ready
+        guard let type = consumed.removeValue(forKey: id), !consumed.values.contains(type), context.managerState == .ready
         else { return }
-        _ = try? await manager.send(GetAppServiceData(serviceType: type, subscribe: false))
+        _ = try? await context.send(GetAppServiceData(serviceType: type, subscribe: false))
     }
 
     /// Asks a service (any, active or not) to act on a URI; `requestServiceActive` asks the head
@@ -303,10 +311,9 @@ public actor SDLAppServiceManager: SDLSubManager {
         serviceID: String, uri: String, originApp: String, requestServiceActive: Bool? = nil
     ) async throws -> PerformAppServiceInteractionResponse {
         do throws(SDLAppServiceError) {
-            let manager = try requireManager()
-            return try await Self.send(
-                PerformAppServiceInteraction(serviceUri: uri, serviceID: serviceID, originApp: originApp, requestServiceActive: requestServiceActive),
-                manager: manager)
+            try checkAttached()
+            return try await send(
+                PerformAppServiceInteraction(serviceUri: uri, serviceID: serviceID, originApp: originApp, requestServiceActive: requestServiceActive))
         } catch {
             throw SDLError(error)
         }
@@ -320,28 +327,28 @@ public actor SDLAppServiceManager: SDLSubManager {
         // The head unit forgot the services: nothing is sent for them until they are back.
         for id in published.keys { published[id]?.record?.serviceActive = false }
         let consumedTypes = Set(consumed.values).sorted()
-        guard !published.isEmpty || !consumedTypes.isEmpty, let manager = link.manager else { return }
-        connection.tasks.spawn { await self.renew(consumedTypes, manager: manager, connection: connection) }
+        guard !published.isEmpty || !consumedTypes.isEmpty, context.isAttached else { return }
+        connection.tasks.spawn { await self.renew(consumedTypes, connection: connection) }
     }
 
     /// Publishes every service again, then subscribes to the consumed types again.
-    private func renew(_ consumedTypes: [String], manager: SDLManager, connection: SDLConnectionContext) async {
+    private func renew(_ consumedTypes: [String], connection: SDLConnectionContext) async {
         do {
             if let permissions = connection.permissions, !published.isEmpty {
                 _ = await permissions.waitUntilAllowed("PublishAppService")
             }
             for (id, provided) in published.sorted(by: { $0.key < $1.key }) where !Task.isCancelled {
                 do {
-                    let record = try await publishOnHeadUnit(provided.manifest, manager: manager)
+                    let record = try await publishOnHeadUnit(provided.manifest)
                     republished(id, record)
                 } catch {
                     logger.warning("app service \(provided.manifest.serviceName ?? provided.manifest.serviceType) not published again after reconnection: \(error)")
                 }
             }
-            if !published.isEmpty { await followCapabilities(manager) }
+            if !published.isEmpty { await followCapabilities() }
             for type in consumedTypes where !Task.isCancelled {
                 do {
-                    _ = try await manager.send(GetAppServiceData(serviceType: type, subscribe: true))
+                    _ = try await context.send(GetAppServiceData(serviceType: type, subscribe: true))
                 } catch {
                     logger.warning("\(type) service data not subscribed again after reconnection: \(error)")
                 }
@@ -361,11 +368,11 @@ public actor SDLAppServiceManager: SDLSubManager {
 
     func managerStopped() async {
         followingCapabilities = false
-        if let manager = link.manager {
-            for handler in published.values.flatMap(\.requestHandlers) { await handler.remove(manager) }
+        if context.isAttached {
+            for handler in published.values.flatMap(\.requestHandlers) { await handler.remove(context) }
             if handlersInstalled {
-                await manager.removeRequestHandler(GetAppServiceData.self)
-                await manager.removeRequestHandler(PerformAppServiceInteraction.self)
+                await context.removeRequestHandler(GetAppServiceData.self)
+                await context.removeRequestHandler(PerformAppServiceInteraction.self)
             }
         }
         published = [:]
@@ -376,12 +383,13 @@ public actor SDLAppServiceManager: SDLSubManager {
 
     // MARK: Plumbing
 
-    private func requireManager() throws(SDLAppServiceError) -> SDLManager {
-        do { return try link.require() } catch { throw .notSent(error) }
+    /// A manager is behind the context: the operation may be tried.
+    private func checkAttached() throws(SDLAppServiceError) {
+        guard context.isAttached else { throw .notSent(.notReady(.stopped)) }
     }
 
-    private static func send<R: SDLRequest>(_ request: R, manager: SDLManager) async throws(SDLAppServiceError) -> R.Response {
-        try await SDLAppServiceError.sending(R.functionName) { try await manager.send(request) }
+    private func send<R: SDLRequest>(_ request: R) async throws(SDLAppServiceError) -> R.Response {
+        try await SDLAppServiceError.sending(R.functionName) { try await self.context.send(request) }
     }
 }
 
@@ -450,8 +458,8 @@ public struct SDLAppServiceInteractionResult: Sendable, Hashable {
 /// `handledRPCs`.
 public struct SDLAppServiceRequestHandler: Sendable {
     let functionID: Int
-    let install: @Sendable (SDLManager) async throws -> Void
-    let remove: @Sendable (SDLManager) async -> Void
+    let install: @Sendable (any SDLAppServiceContext) async throws -> Void
+    let remove: @Sendable (any SDLAppServiceContext) async -> Void
 
     /// A handler that answers requests of `type` routed to the app's service.
     ///
@@ -460,8 +468,8 @@ public struct SDLAppServiceRequestHandler: Sendable {
     ///   - handler: its answer; throw `SDLRequestRefusal` to refuse with a result code.
     public init<R: SDLRequest>(_ type: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response) {
         functionID = Int(R.wireFunctionID ?? 0)
-        install = { manager in try await manager.handleRequests(R.self, handler: handler) }
-        remove = { manager in await manager.removeRequestHandler(R.self) }
+        install = { context in try await context.handleRequests(R.self, handler: handler) }
+        remove = { context in await context.removeRequestHandler(R.self) }
     }
 }
 

@@ -9,7 +9,7 @@ import Synchronization
 /// and soft buttons with images; records every request as "Function {params}" (keys sorted) and
 /// every upload, answers SUCCESS (or what a test sets), and holds operations until the test
 /// lets the screen change (`allowShowing`), as NONE holds them on a head unit.
-final class FakeManagerContext: SDLScreenContext {
+final class FakeManagerContext: SDLScreenContext, SDLAppServiceContext {
     let parts = FakeContextParts()
     private struct State {
         var attached = true
@@ -21,6 +21,9 @@ final class FakeManagerContext: SDLScreenContext {
         var showableWaiters: [CheckedContinuation<Bool, Never>] = []
         var waiting = 0
         var capabilities: [SystemCapabilityType: SystemCapability] = [:]
+        var answers: [String: String] = [:]
+        var requestHandlers: [UInt32: @Sendable ([UInt8]) async throws -> [UInt8]] = [:]
+        var capabilityReaders: [(type: SystemCapabilityType, sink: AsyncStream<SystemCapability>.Continuation)] = []
     }
     private let state = Mutex(State())
     private let window: WindowCapability
@@ -42,6 +45,8 @@ final class FakeManagerContext: SDLScreenContext {
     var waitingToShow: Int { state.withLock { $0.waiting } }
 
     func answer(_ function: String, with result: SDLResult) { state.withLock { $0.resultCodes[function] = result } }
+    /// Answers `function` with this JSON (a record, data...) instead of a bare result code.
+    func answer(_ function: String, json: String) { state.withLock { $0.answers[function] = json } }
     /// The head unit has this system capability.
     func set(_ capability: SystemCapability) { state.withLock { $0.capabilities[capability.systemCapabilityType] = capability } }
     func detach() { state.withLock { $0.attached = false } }
@@ -86,7 +91,8 @@ final class FakeManagerContext: SDLScreenContext {
             state.sent.append("\(R.functionName) \(parameters.jsonString)")
             return state.resultCodes[R.functionName] ?? .success
         }
-        let answer = Array(#"{"success":\#(code == .success || code == .warnings),"resultCode":"\#(code.rawValue)"}"#.utf8)
+        let answer = Array((state.withLock { $0.answers[R.functionName] }
+            ?? #"{"success":\#(code == .success || code == .warnings),"resultCode":"\#(code.rawValue)"}"#).utf8)
         let raw = SDLIncomingRPC(payload: SDLRPCPayload(rpcType: .response, functionID: R.wireFunctionID ?? 0, json: answer))
         return (try SDLJSON.decode(R.Response.self, from: answer).value, raw)
     }
@@ -133,4 +139,55 @@ final class FakeManagerContext: SDLScreenContext {
 
     /// Runs `body` while the context's child tasks run; they are cancelled afterwards.
     func running(_ body: () async throws -> Void) async throws { try await parts.running(body) }
+
+    // MARK: App services
+
+    var managerState: SDLManager.State { isAttached ? .ready : .stopped }
+
+    func sendNotification<N: SDLNotification>(_ notification: N) async throws {
+        let parameters = ScreenManagerTests.sortedKeys(try SDLJSONValue(parsing: SDLJSON.encode(notification)))
+        state.withLock { $0.sent.append("\(N.functionName) \(parameters.jsonString)") }
+    }
+
+    func handleRequests<R: SDLRequest>(_ type: R.Type, handler: @escaping @Sendable (R) async throws -> R.Response) async throws {
+        let functionID = R.wireFunctionID ?? 0
+        try state.withLock { state in
+            guard state.requestHandlers[functionID] == nil else { throw SDLRequestRefusal(.rejected, info: "\(R.functionName) already handled") }
+            state.requestHandlers[functionID] = { json in try SDLJSON.encode(try await handler(try SDLJSON.decode(R.self, from: json).value)) }
+        }
+    }
+
+    func removeRequestHandler<R: SDLRequest>(_ type: R.Type) async {
+        _ = state.withLock { $0.requestHandlers.removeValue(forKey: R.wireFunctionID ?? 0) }
+    }
+
+    /// Function IDs of the requests the app answers now.
+    var handledRequests: Set<UInt32> { state.withLock { Set($0.requestHandlers.keys) } }
+
+    /// The head unit sends `request` to the app; the app's answer (or its refusal).
+    func headUnitAsks<R: SDLRequest>(_ request: R) async throws -> R.Response {
+        guard let handler = state.withLock({ $0.requestHandlers[R.wireFunctionID ?? 0] }) else {
+            throw SDLRequestRefusal(.unsupportedRequest, info: "no handler")
+        }
+        return try SDLJSON.decode(R.Response.self, from: try await handler(try SDLJSON.encode(request))).value
+    }
+
+    func cachedCapability(_ type: SystemCapabilityType) async -> SystemCapability? { await capability(type) }
+
+    func fetchCapability(_ type: SystemCapabilityType) async throws -> SystemCapability {
+        guard let capability = await capability(type) else { throw SDLCapabilityError.refused(type, .unsupportedResource, info: nil) }
+        return capability
+    }
+
+    func capabilityUpdates(_ type: SystemCapabilityType) async throws -> AsyncStream<SystemCapability> {
+        let (stream, sink) = AsyncStream<SystemCapability>.makeStream()
+        state.withLock { $0.capabilityReaders.append((type, sink)) }
+        return stream
+    }
+
+    /// The head unit's capability changes: cached, and pushed to its readers.
+    func push(_ capability: SystemCapability) {
+        set(capability)
+        for reader in state.withLock({ $0.capabilityReaders }) where reader.type == capability.systemCapabilityType { reader.sink.yield(capability) }
+    }
 }
