@@ -9,6 +9,11 @@ public protocol SDLTransport: Sendable {
     func send(_ bytes: [UInt8]) async throws
     /// Closes the connection; `inbound` then finishes.
     func close() async
+    /// Moves bytes between the connection and `inbound`/`send` until the connection closes.
+    /// Whoever reads `inbound` runs it as a child task beside its reading (the protocol
+    /// session and the emulator do), so no transport keeps a task of its own; a second call
+    /// returns at once. Transports with nothing to move return at once.
+    func run() async
 }
 
 public enum SDLTransportError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -102,4 +107,7 @@ public final class SDLMemoryTransport: SDLTransport {
         ownInput.finish()
         peerInput.finish()
     }
+
+    /// Nothing to move: the pair's queues are the connection.
+    public func run() async {}
 }

@@ -112,7 +112,7 @@ extension SDLChannelTransport {
             }
         switch try await upgrade.get() {
         case .websocket(let channel):
-            return await SDLChannelTransport(channel, inboundBufferSize: limits.bufferSize)
+            return SDLChannelTransport(channel, inboundBufferSize: limits.bufferSize)
         case .refused(let channel):
             try? await channel.close()
             throw SDLWebSocketError.upgradeRefused

@@ -124,7 +124,8 @@ public final class SDLWebSocketListener: Sendable {
     }
 
     /// Runs `handle` for every accepted connection, concurrently, until the listener is closed;
-    /// each connection is closed when its handler returns. A connection's failure touches no other.
+    /// each connection's transport runs beside its handler and is closed when the handler
+    /// returns. A connection's failure touches no other.
     public func run(_ handle: @escaping @Sendable (SDLWebSocketConnection) async -> Void) async throws {
         let inboundBufferSize = configuration.limits.bufferSize
         try await withThrowingDiscardingTaskGroup { group in
@@ -133,11 +134,14 @@ public final class SDLWebSocketListener: Sendable {
                     group.addTask {
                         guard case .websocket(let channel, let head)? = try? await upgrade.get() else { return }
                         let connection = SDLWebSocketConnection(
-                            transport: await SDLChannelTransport(channel, inboundBufferSize: inboundBufferSize),
+                            transport: SDLChannelTransport(channel, inboundBufferSize: inboundBufferSize),
                             remoteAddress: channel.channel.remoteAddress.map(Self.text),
                             uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
-                        await handle(connection)
-                        await connection.transport.close()
+                        await withDiscardingTaskGroup { running in
+                            running.addTask { await connection.transport.run() }
+                            await handle(connection)
+                            await connection.transport.close()
+                        }
                     }
                 }
             }

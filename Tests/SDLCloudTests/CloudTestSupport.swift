@@ -117,6 +117,8 @@ final class RawWebSocketPeer: Sendable {
     /// Opens TCP and performs the upgrade on `path`; returns the HTTP status line's code.
     static func connect(port: Int, path: String = "/sdl") async throws -> (RawWebSocketPeer, status: Int, rest: [UInt8]) {
         let transport = try await SDLChannelTransport.connect(host: "127.0.0.1", port: port)
+        // The raw peer reads the transport itself, so it runs it; the run ends with the connection.
+        Task { await transport.run() }
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         try await transport.send(Array(request.utf8))
@@ -206,6 +208,8 @@ final class Relay: Sendable {
     init(webSocket: SDLChannelTransport, pieceSize: Int) {
         (headUnitSide, appSide) = SDLMemoryTransport.pair(bufferSize: 64 << 10)
         let (appSide, paused, resumed, merged, split) = (self.appSide, self.paused, self.resumed, self.merged, self.split)
+        // The relay reads the WebSocket itself, so it runs it; the run ends with the connection.
+        Task { await webSocket.run() }
         // Server → head unit, unless paused.
         Task {
             do {

@@ -155,6 +155,8 @@ extension Result where Failure == any Error {
             }
         }
         let client = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port, policy: .standard)
+        let running = Task { await client.run() }
+        defer { running.cancel() }
         let payload = (0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         for start in stride(from: 0, to: payload.count, by: 64 << 10) {
             try await client.send(Array(payload[start..<min(payload.count, start + (64 << 10))]))
@@ -172,6 +174,8 @@ extension Result where Failure == any Error {
         let listener = try await SDLTCPListener.bind(port: 0)
         let server = Task { try await listener.run { transport in await transport.close() } }
         let client = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port, policy: .standard)
+        let running = Task { await client.run() }
+        defer { running.cancel() }
         // The peer closes at once; reading sees the end.
         var inbound = client.inbound.makeAsyncIterator()
         _ = try? await inbound.next()
@@ -186,6 +190,37 @@ extension Result where Failure == any Error {
         }
         #expect(failure == .closed || failure == .connectionReset)
         await client.close()
+        await listener.close()
+        server.cancel()
+    }
+
+    @Test func theChannelLivesInsideRun() async throws {
+        let listener = try await SDLTCPListener.bind(port: 0)
+        let (received, sink) = AsyncStream<[UInt8]>.makeStream()
+        let server = Task {
+            try await listener.run { transport in
+                do { for try await chunk in transport.inbound { sink.yield(chunk) } } catch {}
+            }
+        }
+        let client = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port, policy: .standard)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.send([1, 2, 3]) }  // waits until the run opens the channel
+            group.addTask { await client.run() }
+            var chunks = received.makeAsyncIterator()
+            #expect(await chunks.next() == [1, 2, 3])
+            await client.close()  // the run ends with it
+            try await group.waitForAll()
+        }
+        await client.run()  // over: returns at once
+        await #expect(throws: SDLTransportError.closed) { try await client.send([4]) }
+
+        // Closed before it ever ran: nothing to run, nothing to send.
+        let unused = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port, policy: .standard)
+        await unused.close()
+        await unused.run()
+        await #expect(throws: SDLTransportError.closed) { try await unused.send([5]) }
+        var inbound = unused.inbound.makeAsyncIterator()
+        #expect(try await inbound.next() == nil)
         await listener.close()
         server.cancel()
     }

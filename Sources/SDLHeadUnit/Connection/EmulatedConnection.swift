@@ -35,8 +35,16 @@ actor EmulatedConnection {
         self.headUnit = headUnit
     }
 
-    /// Reads until the app ends its session or the transport closes.
+    /// Reads until the app ends its session or the transport closes; the transport runs beside
+    /// the reading and ends with it.
     func run() async {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.transport.run() }
+            await read()
+        }
+    }
+
+    private func read() async {
         do {
             for try await chunk in transport.inbound {
                 decoder.append(chunk)

@@ -163,6 +163,7 @@ public actor SDLProtocolSession {
             runPhase = .finished
         } else {
             await withTaskGroup(of: Void.self) { group in
+                group.addTask { await self.transport.run() }
                 group.addTask { await self.readLoop() }
                 group.addTask { await self.timerLoop() }
             }
