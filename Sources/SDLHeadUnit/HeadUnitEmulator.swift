@@ -24,6 +24,8 @@ public actor SDLHeadUnitEmulator {
     private struct ConnectionEntry {
         let connection: EmulatedConnection
         var appID: String?
+        /// Tells the connection's serve to run the timer loop (it became the timer owner).
+        let timerDuty: AsyncStream<Void>.Continuation
     }
 
     private var connections: [Int: ConnectionEntry] = [:]
@@ -78,8 +80,17 @@ public actor SDLHeadUnitEmulator {
         nextSessionID = nextSessionID == 255 ? 1 : nextSessionID + 1
         let connection = EmulatedConnection(
             id: id, sessionID: sessionID, transport: transport, configuration: configuration, headUnit: self, authToken: authToken)
-        connections[id] = ConnectionEntry(connection: connection)
-        await connection.run()
+        let (duty, assign) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        connections[id] = ConnectionEntry(connection: connection, timerDuty: assign)
+        if timers.owner == nil {
+            timers.owner = id
+            assign.yield()
+        }
+        await withDiscardingTaskGroup { group in
+            group.addTask { for await _ in duty { await self.runTimers() } }
+            await connection.run()
+            group.cancelAll()
+        }
         connectionEnded(id)
         await perform([])
     }
@@ -96,6 +107,12 @@ public actor SDLHeadUnitEmulator {
 
     private func connectionEnded(_ id: Int) {
         guard let entry = connections.removeValue(forKey: id) else { return }
+        entry.timerDuty.finish()
+        if timers.owner == id {
+            // The timer loop moves to another connection's serve, if any is left.
+            timers.owner = connections.keys.min()
+            if let owner = timers.owner { connections[owner]?.timerDuty.yield() }
+        }
         if let appID = entry.appID, apps[appID]?.connectionID == id {
             appGone(appID, unregistered: false)
         }

@@ -195,6 +195,26 @@ import Testing
         await app.close()
     }
 
+    /// The timer loop runs inside the first connection's serve; when that app leaves, the next
+    /// connection's serve takes it over, so another app's Speak still ends on time.
+    @Test func timersOutliveTheConnectionThatRanThem() async throws {
+        let clock = ManualClock()
+        let headUnit = TestApp.headUnit(clock: clock) { $0.speakingTime = .seconds(2) }
+        let events = headUnit.events()
+        let first = try await TestApp.register(to: headUnit)
+        let second = try await TestApp.register(to: headUnit, appID: "5678", name: "Other")
+        await first.close()
+        for await event in events {
+            if case .appUnregistered("1234") = event { break }
+        }
+        async let spoken = second.client.send(Speak(ttsChunks: [TTSChunk(text: "Turn left now", type: .text)]))
+        await Wait.request(events, "Speak")
+        try await second.settle()
+        clock.advance(by: .seconds(2))
+        #expect(try await spoken.resultCode == .success)
+        await second.close()
+    }
+
     @Test func unsupportedTypesAndMissingFiles() async throws {
         let headUnit = try TestApp.headUnit { try $0.setCapability("speechCapabilities", #"["TEXT","FILE"]"#) }
         let app = try await TestApp.register(to: headUnit)

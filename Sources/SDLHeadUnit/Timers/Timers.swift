@@ -16,16 +16,19 @@ enum TimerKey: Hashable, Sendable {
     case forward(correlationID: UInt32)
 }
 
-/// Every timer of the head unit on one deadline schedule, run by one loop task that sleeps
-/// until the earliest deadline on `Configuration.clock` (a manual clock in tests).
+/// Every timer of the head unit on one deadline schedule, fired by one loop that sleeps until
+/// the earliest deadline on `Configuration.clock` (a manual clock in tests). The loop is a child
+/// task of one connection's `serve` (the timer owner's): timers belong to apps, and apps live
+/// on connections. When that connection ends, another connection being served takes the loop
+/// over; with no connection there is no app and nothing to time.
 struct HeadUnitTimers: Sendable {
     var schedule = SDLDeadlineSchedule<TimerKey>()
-    /// The loop task, while deadlines are pending.
-    var loop: Task<Void, Never>?
-    /// What the loop sleeps until; nil while it fires timers (it looks again afterwards).
+    /// The connection whose serve runs the loop.
+    var owner: Int?
+    /// What the loop sleeps until; nil while it fires timers or has nothing to wait for.
     var target: Duration?
-    /// Tells the current loop from one an earlier deadline replaced.
-    var generation = 0
+    /// Wakes the loop's sleep when an earlier deadline arrives.
+    var wake: AsyncStream<Void>.Continuation?
 }
 
 extension SDLHeadUnitEmulator {
@@ -36,37 +39,33 @@ extension SDLHeadUnitEmulator {
 
     func schedule(_ key: TimerKey, at deadline: Duration) {
         timers.schedule.schedule(key, at: deadline)
-        if timers.loop == nil || timers.target.map({ deadline < $0 }) == true { startTimerLoop(until: deadline) }
+        if timers.target.map({ deadline < $0 }) ?? true { timers.wake?.yield() }
     }
 
     func cancelTimer(_ key: TimerKey) {
         timers.schedule.cancel(key)
     }
 
-    /// A loop sleeps on the clock itself (a manual clock wakes it as soon as it is advanced, as
-    /// it woke the per-timer tasks this loop replaces); an earlier deadline cancels its sleep and
-    /// takes over. It holds the emulator only while it fires timers.
-    private func startTimerLoop(until first: Duration) {
-        timers.loop?.cancel()
-        timers.generation += 1
-        timers.target = first
-        let generation = timers.generation
+    /// The timer loop, run by the owning connection's serve until its connection ends (the
+    /// task is cancelled): sleeps until the earliest deadline or an earlier one arrives, fires
+    /// what is due, and sleeps again.
+    func runTimers() async {
         let clock = configuration.clock
-        timers.loop = Task { [weak self] in
-            var target = first
-            while true {
-                do { try await clock.sleep(until: target) } catch { return }
-                guard let self, let next = await self.fireDueTimers(generation: generation) else { return }
-                target = next
-            }
+        while !Task.isCancelled {
+            let (signal, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            let target = timers.schedule.earliest()
+            timers.target = target
+            timers.wake = wake
+            await clock.sleep(until: target, interruptedBy: signal)
+            timers.wake = nil
+            timers.target = nil
+            if Task.isCancelled { return }
+            await fireDueTimers()
         }
     }
 
-    /// Fires the timers that are due; returns the next deadline to sleep until, or nil when the
-    /// loop ends (nothing pending, or a newer loop took over).
-    private func fireDueTimers(generation: Int) async -> Duration? {
-        guard generation == timers.generation else { return nil }
-        timers.target = nil
+    /// Fires the timers that are due.
+    private func fireDueTimers() async {
         for key in timers.schedule.popExpired(now: configuration.clock.now) {
             switch key {
             case .activation(let appID, _):
@@ -81,11 +80,5 @@ extension SDLHeadUnitEmulator {
                 await forwardTimedOut(correlationID)
             }
         }
-        guard let next = timers.schedule.earliest() else {
-            timers.loop = nil
-            return nil
-        }
-        timers.target = next
-        return next
     }
 }
