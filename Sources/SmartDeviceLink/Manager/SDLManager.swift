@@ -76,8 +76,6 @@ public actor SDLManager: Service {
     /// `transition`, which publishes the public state in the same critical section.
     private let lifecycle: Mutex<ManagerLifecycle<SDLRPCClient>>
     /// What a `stop()` asks the run loop to do (unregister, close, cancel a back-off).
-    private let stopActions: AsyncStream<ManagerLifecycle<SDLRPCClient>.StopAction>
-    private let stopActionSink: AsyncStream<ManagerLifecycle<SDLRPCClient>.StopAction>.Continuation
     /// The run's child tasks that sub-managers start on demand (listeners, the screen queue's
     /// runner, clean-ups): they end with the run.
     nonisolated let tasks = TaskScope()
@@ -132,7 +130,6 @@ public actor SDLManager: Service {
         self.hashStore = hashStore
         self.lifecycle = Mutex(ManagerLifecycle(reconnectPolicy: configuration.reconnectPolicy))
         self.notificationHub = NotificationRouter(logger: configuration.logger)
-        (stopActions, stopActionSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
         self.systemCapabilities = SDLSystemCapabilityManager(
             logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
         self.files = SDLFileManager(configuration: configuration.files, logger: configuration.logger)
@@ -311,50 +308,19 @@ public actor SDLManager: Service {
         }
     }
 
-    /// The connection loop, beside a child that carries out a `stop()`: unregistering and
-    /// closing the connection (the loop then ends), or cancelling a dial or a back-off.
+    /// The connection loop, beside the manager's task scope (sub-managers' work and a `stop()`
+    /// being carried out). A stop while dialing or backing off ends the scope, which cancels
+    /// the loop; any other stop closes the connection, and the loop then ends.
     private func runUntilStopped() async throws {
-        enum Event: Sendable {
-            case loopEnded
-            case stopCarriedOut(cancelConnecting: Bool)
-        }
-        let (stopActions, tasks) = (self.stopActions, self.tasks)
+        let tasks = self.tasks
         do {
-            try await withThrowingTaskGroup(of: Event.self) { group in
-                group.addTask {
-                    try await self.connectLoop()
-                    return .loopEnded
-                }
-                group.addTask {
-                    await tasks.run()
-                    return .stopCarriedOut(cancelConnecting: false)
-                }
-                // The stop is carried out on this child, not on the run's own task: its frames
-                // (an unregistration's) would otherwise stay with the run for the manager's life.
-                group.addTask {
-                    for await action in stopActions {
-                        switch action {
-                        case .none: return .stopCarriedOut(cancelConnecting: false)
-                        case .cancelConnecting: return .stopCarriedOut(cancelConnecting: true)
-                        case .close(let client):
-                            await client.close()
-                        case .unregisterAndClose(let client):
-                            _ = try? await client.send(UnregisterAppInterface())
-                            await client.close()
-                        }
-                        return .stopCarriedOut(cancelConnecting: false)
-                    }
-                    return .stopCarriedOut(cancelConnecting: false)
-                }
-                while let event = try await group.next() {
-                    switch event {
-                    case .loopEnded:
-                        group.cancelAll()
-                        return
-                    case .stopCarriedOut(let cancelConnecting):
-                        if cancelConnecting { group.cancelAll() }
-                    }
-                }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.connectLoop() }
+                group.addTask { await tasks.run() }
+                // Whichever ends first: the loop (the run is over) or the scope (a stop that
+                // cancels connecting); either way the other goes.
+                try await group.next()
+                group.cancelAll()
             }
         } catch where !(error is SDLManagerError) && lifecycle.withLock({ if case .stopping = $0.state { true } else { false } }) {
             // A stop cancelled a dial or a back-off, or closed a connection being registered; a
@@ -370,7 +336,6 @@ public actor SDLManager: Service {
         for subManager in subManagers { await subManager.managerStopped() }
         notificationHub.finish()
         systemRequestFanOut.finish()
-        stopActionSink.finish()
         transition { $0.runEnded(error) }
     }
 
@@ -406,10 +371,10 @@ public actor SDLManager: Service {
         sessionConfiguration.logger = logger
         let session = SDLProtocolSession(transport: transport, configuration: sessionConfiguration)
         let client = SDLRPCClient(session: session, requestTimeout: configuration.requestTimeout)
-        let statuses = client.notifications(OnHMIStatus.self)
-        let hashes = client.notifications(OnHashChange.self)
-        let languages = client.notifications(OnLanguageChange.self)
-        let capabilityUpdates = client.notifications(OnSystemCapabilityUpdated.self)
+        // What the manager itself follows, in one stream in read order (one reader, not four).
+        let followed = client.rawNotifications(
+            functionIDs: Set([OnHMIStatus.wireFunctionID, OnHashChange.wireFunctionID, OnLanguageChange.wireFunctionID, OnSystemCapabilityUpdated.wireFunctionID].compactMap { $0 }),
+            name: "manager")
         let systemRequests = client.rawNotifications(OnSystemRequest.self)
         let outcomes = systemRequestFanOut
         let hub = notificationHub
@@ -459,18 +424,6 @@ public actor SDLManager: Service {
                 return nil
             }
             group.addTask {
-                for await hash in hashes { await self.hashChanged(hash.hashID) }
-                return nil
-            }
-            group.addTask {
-                for await change in languages { await self.languageChanged(change) }
-                return nil
-            }
-            group.addTask {
-                for await update in capabilityUpdates { await capabilities.received(update) }
-                return nil
-            }
-            group.addTask {
                 // One at a time: a policy update is not overtaken by the next.
                 for await request in systemRequests {
                     if let outcome = await SystemRequests.answer(request, client: client, http: http, logger: logger) { outcomes.yield(outcome) }
@@ -481,9 +434,10 @@ public actor SDLManager: Service {
             // Ready only once the sub-managers run and this connection's first OnHMIStatus is in.
             let (firstStatus, firstStatusSeen) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             group.addTask {
-                for await status in statuses {
-                    await self.received(status)
-                    if (status.windowID ?? 0) == 0 { firstStatusSeen.yield() }
+                for await notification in followed {
+                    if let status = await self.follow(notification, capabilities: capabilities), (status.windowID ?? 0) == 0 {
+                        firstStatusSeen.yield()
+                    }
                 }
                 firstStatusSeen.finish()
                 return nil
@@ -620,6 +574,27 @@ public actor SDLManager: Service {
         }
     }
 
+    /// One notification the manager follows (HMI status, resumption hash, language, capability
+    /// update), decoded leniently like every typed stream; the status when it was one.
+    private func follow(_ notification: SDLIncomingRPC, capabilities: SDLSystemCapabilityManager) async -> OnHMIStatus? {
+        let json = notification.payload.json
+        switch notification.payload.functionID {
+        case OnHMIStatus.wireFunctionID:
+            guard let status = try? SDLJSON.decode(OnHMIStatus.self, from: json, policy: .lenient).value else { break }
+            received(status)
+            return status
+        case OnHashChange.wireFunctionID:
+            if let hash = try? SDLJSON.decode(OnHashChange.self, from: json, policy: .lenient).value { await hashChanged(hash.hashID) }
+        case OnLanguageChange.wireFunctionID:
+            if let change = try? SDLJSON.decode(OnLanguageChange.self, from: json, policy: .lenient).value { languageChanged(change) }
+        case OnSystemCapabilityUpdated.wireFunctionID:
+            if let update = try? SDLJSON.decode(OnSystemCapabilityUpdated.self, from: json, policy: .lenient).value { await capabilities.received(update) }
+        default:
+            break
+        }
+        return nil
+    }
+
     private func languageChanged(_ change: OnLanguageChange) {
         switchedLanguage = change.language
     }
@@ -713,11 +688,23 @@ public actor SDLManager: Service {
             // `run()` will return at once: streams opened before it end now.
             notificationHub.finish()
             systemRequestFanOut.finish()
-            stopActionSink.finish()
             tasks.finish()
         }
-        if case .none = action { return }
-        stopActionSink.yield(action)
+        switch action {
+        case .none:
+            break
+        case .cancelConnecting:
+            // The scope's end cancels the dial or the back-off (see `runUntilStopped`).
+            tasks.finish()
+        case .close(let client):
+            // On a child of the run, not the caller's task: the caller may be the run loop itself.
+            tasks.spawn { await client.close() }
+        case .unregisterAndClose(let client):
+            tasks.spawn {
+                _ = try? await client.send(UnregisterAppInterface())
+                await client.close()
+            }
+        }
     }
 
     // MARK: Requests

@@ -411,6 +411,11 @@ public actor SDLRPCClient {
         return router.subscribeRaw(functionIDs: [functionID], name: N.functionName)
     }
 
+    /// Notifications of several function IDs as they came, in their order, for one reader.
+    nonisolated func rawNotifications(functionIDs: Set<UInt32>, name: String) -> AsyncStream<SDLIncomingRPC> {
+        router.subscribeRaw(functionIDs: functionIDs, name: name)
+    }
+
     /// Every notification, undecoded, with the same buffering as `notifications(_:)`.
     public nonisolated func allNotifications() -> AsyncStream<SDLIncomingRPC> {
         router.subscribeRaw(functionIDs: nil, name: "notification")
