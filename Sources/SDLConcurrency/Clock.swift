@@ -30,10 +30,13 @@ public struct SDLClock: Sendable {
     /// when the task is cancelled: how a timer loop waits for its earliest deadline while staying
     /// ready for an earlier one.
     public func sleep(until deadline: Duration?, interruptedBy interruption: AsyncStream<Void>) async {
+        guard let deadline else {
+            // Nothing to time: wait on the calling task, no child (an idle session's loops wait here).
+            for await _ in interruption { return }
+            return
+        }
         await withTaskGroup(of: Void.self) { group in
-            if let deadline {
-                group.addTask { try? await self.sleep(until: deadline) }
-            }
+            group.addTask { try? await self.sleep(until: deadline) }
             group.addTask {
                 for await _ in interruption { return }
             }

@@ -206,6 +206,15 @@ import Testing
         }
         #expect(first == "ListFiles")
         #expect(await connection.client.pendingCount == 0)
+        // Nothing pending: the deadline loop has ended; the next request starts it again.
+        async let again = outcome { try await connection.client.send(Show(mainField1: "y"), timeout: .seconds(1)) }
+        _ = await requests.next()
+        clock.advance(by: .seconds(1))
+        guard case .failure(SDLRPCError.timeout(let later, _, _)) = await again else {
+            Issue.record("expected the later request to time out")
+            return
+        }
+        #expect(later == "Show")
         await connection.client.close()
     }
 

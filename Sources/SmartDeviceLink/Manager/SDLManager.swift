@@ -375,8 +375,6 @@ public actor SDLManager: Service {
         let followed = client.rawNotifications(
             functionIDs: Set([OnHMIStatus.wireFunctionID, OnHashChange.wireFunctionID, OnLanguageChange.wireFunctionID, OnSystemCapabilityUpdated.wireFunctionID].compactMap { $0 }),
             name: "manager")
-        let systemRequests = client.rawNotifications(OnSystemRequest.self)
-        let outcomes = systemRequestFanOut
         let hub = notificationHub
         // In read order, before the responses that follow them (see `tapNotifications`).
         client.tapNotifications { hub.deliver($0) }
@@ -392,6 +390,15 @@ public actor SDLManager: Service {
         }
         // This connection's child tasks that sub-managers start (renewals, polling).
         let connectionTasks = TaskScope()
+        // The head unit's system requests (policy updates) one at a time, so one is not overtaken
+        // by the next; the runner's task exists only while one is being answered.
+        let systemRequests = SerialRunner(on: connectionTasks)
+        let outcomes = systemRequestFanOut
+        _ = client.observe(functionIDs: Set([OnSystemRequest.wireFunctionID].compactMap { $0 })) { request in
+            systemRequests.enqueue {
+                if let outcome = await SystemRequests.answer(request, client: client, http: http, logger: logger) { outcomes.yield(outcome) }
+            }
+        }
         return try await withThrowingTaskGroup(of: SDLCloseReason?.self) { group in
             group.addTask {
                 do {
@@ -421,13 +428,6 @@ public actor SDLManager: Service {
             transition { $0.settingUp() }
             group.addTask {
                 await tracker.run()
-                return nil
-            }
-            group.addTask {
-                // One at a time: a policy update is not overtaken by the next.
-                for await request in systemRequests {
-                    if let outcome = await SystemRequests.answer(request, client: client, http: http, logger: logger) { outcomes.yield(outcome) }
-                }
                 return nil
             }
             try? await onOwnTask { await self.setUpManagers(client: client, session: session, tasks: connectionTasks) }

@@ -1,5 +1,6 @@
 import SDLConcurrency
 import SDLRPC
+import SDLRuntime
 import Synchronization
 
 /// Which RPCs the head unit allows right now, from OnHMIStatus and OnPermissionsChange: SDL
@@ -36,8 +37,8 @@ public actor SDLPermissionTracker {
     private nonisolated let waiters = Mutex(Waiters())
     private var nextWaiterID = 0
     private var finished = false
-    private let statuses: AsyncStream<OnHMIStatus>
-    private let changes: AsyncStream<OnPermissionsChange>
+    /// OnHMIStatus and OnPermissionsChange in their order, from the tracker's creation.
+    private let notifications: AsyncStream<SDLIncomingRPC>
     /// The connection's clock, for `waitUntilAllowed(_:timeout:)`.
     private let clock: SDLClock
 
@@ -45,21 +46,23 @@ public actor SDLPermissionTracker {
     /// OnHMIStatus or OnPermissionsChange is missed.
     public init(client: SDLRPCClient, clock: SDLClock = .continuous) {
         self.clock = clock
-        statuses = client.notifications(OnHMIStatus.self)
-        changes = client.notifications(OnPermissionsChange.self)
+        notifications = client.rawNotifications(
+            functionIDs: Set([OnHMIStatus.wireFunctionID, OnPermissionsChange.wireFunctionID].compactMap { $0 }), name: "permissions")
     }
 
     /// Follows the head unit's notifications until the connection ends; then every waiter gets
     /// `false`.
     public func run() async {
-        let statuses = self.statuses
-        let changes = self.changes
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for await status in statuses where status.windowID == nil || status.windowID == 0 { await self.update(status) }
-            }
-            group.addTask {
-                for await change in changes { await self.update(change) }
+        // One reader on this task, in read order (no child tasks: an idle connection keeps this).
+        for await notification in notifications {
+            let json = notification.payload.json
+            switch notification.payload.functionID {
+            case OnHMIStatus.wireFunctionID:
+                if let status = try? SDLJSON.decode(OnHMIStatus.self, from: json, policy: .lenient).value { update(status) }
+            case OnPermissionsChange.wireFunctionID:
+                if let change = try? SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value { update(change) }
+            default:
+                break
             }
         }
         finished = true

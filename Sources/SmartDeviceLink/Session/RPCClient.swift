@@ -121,6 +121,9 @@ public actor SDLRPCClient {
     private var deadlines = SDLDeadlineSchedule<UInt32>()
     private var deadlineWake: AsyncStream<Void>.Continuation?
     private var deadlineTarget: Duration?
+    /// Whether the deadline loop runs: only while deadlines are pending, so an idle connection
+    /// holds no task for it.
+    private var deadlineLoopRunning = false
     private let router: NotificationRouter
 
     private typealias RequestHandler = @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse
@@ -177,6 +180,7 @@ public actor SDLRPCClient {
                     }
                     await self.finish(.closedByApp)
                 }
+                deadlineLoopRunning = true
                 group.addTask { await self.runDeadlines() }
                 for await handle in requests {
                     group.addTask { await handle() }
@@ -205,10 +209,12 @@ public actor SDLRPCClient {
         headUnitRequests?.finish()
     }
 
+    /// Expires request deadlines until none is pending (a new one starts the loop again).
     private func runDeadlines() async {
+        defer { deadlineLoopRunning = false }
         while case .running = phase, !Task.isCancelled {
             let (signal, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            let target = deadlines.earliest()
+            guard let target = deadlines.earliest() else { return }
             deadlineWake = wake
             deadlineTarget = target
             await clock.sleep(until: target, interruptedBy: signal)
@@ -375,7 +381,12 @@ public actor SDLRPCClient {
 
     private func scheduleDeadline(_ correlationID: UInt32, at deadline: Duration) {
         deadlines.schedule(correlationID, at: deadline)
-        if let wake = deadlineWake, deadlineTarget.map({ deadline < $0 }) ?? true { wake.yield() }
+        if !deadlineLoopRunning, let runner = headUnitRequests {
+            // The loop's child goes where head-unit requests go: into the run's task group.
+            if case .enqueued = runner.yield({ await self.runDeadlines() }) { deadlineLoopRunning = true }
+        } else if let wake = deadlineWake, deadlineTarget.map({ deadline < $0 }) ?? true {
+            wake.yield()
+        }
     }
 
     private func complete(_ correlationID: UInt32, _ result: Result<SDLIncomingRPC, any Error>) {
@@ -391,6 +402,8 @@ public actor SDLRPCClient {
     private func drop(_ correlationID: UInt32) {
         pending[correlationID] = nil
         deadlines.cancel(correlationID)
+        // Nothing left to time: the loop ends now rather than at the answered request's deadline.
+        if pending.isEmpty, deadlines.earliest() == nil { deadlineWake?.yield() }
     }
 
     /// Requests awaiting a response.
@@ -414,6 +427,13 @@ public actor SDLRPCClient {
     /// Notifications of several function IDs as they came, in their order, for one reader.
     nonisolated func rawNotifications(functionIDs: Set<UInt32>, name: String) -> AsyncStream<SDLIncomingRPC> {
         router.subscribeRaw(functionIDs: functionIDs, name: name)
+    }
+
+    /// Calls `handler` with each notification of `functionIDs` as it is read, until the
+    /// connection ends or the observation is cancelled.
+    @discardableResult
+    nonisolated func observe(functionIDs: Set<UInt32>, _ handler: @escaping @Sendable (SDLIncomingRPC) -> Void) -> SDLNotificationObservation {
+        router.observe(functionIDs: functionIDs, handler)
     }
 
     /// Every notification, undecoded, with the same buffering as `notifications(_:)`.

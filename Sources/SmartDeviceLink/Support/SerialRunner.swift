@@ -1,0 +1,44 @@
+import DequeModule
+import Synchronization
+
+/// Work done one piece at a time, in order, on a child of a `TaskScope` that exists only while
+/// there is work: an idle connection holds no task for it (a server keeps thousands of those).
+final class SerialRunner: Sendable {
+    typealias Work = @Sendable () async -> Void
+    private struct State {
+        var pending = Deque<Work>()
+        var running = false
+    }
+    private let state = Mutex(State())
+    private let scope: TaskScope
+
+    init(on scope: TaskScope) {
+        self.scope = scope
+    }
+
+    /// Runs `work` after the work already queued. Dropped once the scope has ended.
+    func enqueue(_ work: @escaping Work) {
+        let start = state.withLock { state -> Bool in
+            state.pending.append(work)
+            guard !state.running else { return false }
+            state.running = true
+            return true
+        }
+        guard start else { return }
+        if !scope.spawn({ await self.drain() }) {
+            state.withLock { $0 = State() }
+        }
+    }
+
+    private func drain() async {
+        while let work = state.withLock({ state -> Work? in
+            guard let next = state.pending.popFirst() else {
+                state.running = false
+                return nil
+            }
+            return next
+        }) {
+            await work()
+        }
+    }
+}
