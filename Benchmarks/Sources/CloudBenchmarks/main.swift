@@ -17,7 +17,7 @@ import Synchronization
 /// and the round trips are measured. Prints the server's memory per idle session, its CPU time,
 /// the time until all are set up and the Show round-trip percentiles.
 ///
-///   CloudBenchmarks --sdl PATH [--vehicles 1000] [--window 10] [--scheme ws|tcp]
+///   CloudBenchmarks --sdl PATH [--vehicles 1000] [--window 10] [--scheme ws|tcp] [--quiet 1]
 ///
 /// `--scheme tcp`: the same sessions through the same host over plain TCP, to see what the
 /// WebSocket layer costs.
@@ -29,6 +29,9 @@ struct Options {
     var scheme = "ws"
     /// `ready`: sessions only register and reach Ready (no FULL, Show or file), to see what that costs.
     var stage = "full"
+    /// Seconds without traffic before the idle memory is read (11: past the 10 s request
+    /// timeout, after which a connection's deadline loop has ended).
+    var quiet = 1
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -40,6 +43,7 @@ struct Options {
             case "--window": window = Int(value) ?? window
             case "--scheme": scheme = value
             case "--stage": stage = value
+            case "--quiet": quiet = Int(value) ?? quiet
             case "--probe": if !value.isEmpty { rest.insert(value, at: rest.startIndex) }
             default: fatalError("unknown option \(name)")
             }
@@ -260,7 +264,7 @@ try emulator.run()
 await board.allSetUp()
 let allSetUp = clock.now - spawned
 let cpuRamp = cpuSeconds() - cpuBefore
-try await Task.sleep(for: .seconds(1))
+try await Task.sleep(for: .seconds(options.quiet))
 let idle = residentBytes()
 let heapIdle = heapInUse()
 malloc_counter_trim()

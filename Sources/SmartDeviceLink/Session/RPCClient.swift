@@ -401,9 +401,9 @@ public actor SDLRPCClient {
 
     private func drop(_ correlationID: UInt32) {
         pending[correlationID] = nil
+        // The loop is not woken: it ends at this (now stale) deadline if nothing else is pending,
+        // so a busy connection keeps one loop instead of starting one per request.
         deadlines.cancel(correlationID)
-        // Nothing left to time: the loop ends now rather than at the answered request's deadline.
-        if pending.isEmpty, deadlines.earliest() == nil { deadlineWake?.yield() }
     }
 
     /// Requests awaiting a response.
