@@ -120,7 +120,16 @@ public final class SDLChannelTransport: SDLTransport {
 
     /// The channel's writer once `run()` has opened it; nil once it is over.
     private func writer() async -> Writer? {
-        await withCheckedContinuation { continuation in
+        // The usual case, without a continuation: the channel is open (or over).
+        let now = phase.withLock { phase -> Writer?? in
+            switch phase {
+            case .running(let writer, _): .some(writer)
+            case .ended: .some(nil)
+            case .idle, .starting: .none
+            }
+        }
+        if case .some(let writer) = now { return writer }
+        return await withCheckedContinuation { continuation in
             let ready = phase.withLock { phase -> Writer?? in
                 switch phase {
                 case .idle(var waiters):
