@@ -1415,6 +1415,12 @@ extension OnPermissionsChange {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if permissionItem == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[0])
+            permissionItem = []
+        }
         guard let permissionItem else {
             if permissionItem == nil { reader.missing(parameters[0]) }
             throw .invalidValue
@@ -1579,6 +1585,12 @@ extension OnTouchEvent {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if event == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[1])
+            event = []
+        }
         guard let type, let event else {
             if type == nil { reader.missing(parameters[0]) }
             if event == nil { reader.missing(parameters[1]) }
@@ -1739,6 +1751,12 @@ extension OnWayPointChange {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if wayPoints == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[0])
+            wayPoints = []
+        }
         guard let wayPoints else {
             if wayPoints == nil { reader.missing(parameters[0]) }
             throw .invalidValue
@@ -1824,6 +1842,18 @@ extension OnRCStatus {
             case 2: freeModules = try reader.readStructArray(ModuleData.self, parameters[2])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
+        }
+        if allocatedModules == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[1])
+            allocatedModules = []
+        }
+        if freeModules == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[2])
+            freeModules = []
         }
         guard let allocatedModules, let freeModules else {
             if allocatedModules == nil { reader.missing(parameters[1]) }
@@ -2083,6 +2113,12 @@ extension OnEncodedSyncPData {
             case 2: timeout = try reader.readInteger(parameters[2])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
+        }
+        if data == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[0])
+            data = []
         }
         guard let data else {
             if data == nil { reader.missing(parameters[0]) }

@@ -3149,6 +3149,12 @@ extension ResetGlobalProperties {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if properties == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[0])
+            properties = []
+        }
         guard let properties else {
             if properties == nil { reader.missing(parameters[0]) }
             throw .invalidValue
@@ -3461,6 +3467,12 @@ extension CreateInteractionChoiceSet {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if choiceSet == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[1])
+            choiceSet = []
+        }
         guard let interactionChoiceSetID, let choiceSet else {
             if interactionChoiceSetID == nil { reader.missing(parameters[0]) }
             if choiceSet == nil { reader.missing(parameters[1]) }
@@ -3531,6 +3543,12 @@ extension PerformInteraction {
             case 9: cancelID = try reader.readInteger(parameters[9])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
+        }
+        if interactionChoiceSetIDList == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[3])
+            interactionChoiceSetIDList = []
         }
         guard let initialText, let interactionMode, let interactionChoiceSetIDList else {
             if initialText == nil { reader.missing(parameters[0]) }
@@ -3928,6 +3946,12 @@ extension Speak {
             case 0: ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[0])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
+        }
+        if ttsChunks == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[0])
+            ttsChunks = []
         }
         guard let ttsChunks else {
             if ttsChunks == nil { reader.missing(parameters[0]) }
@@ -4964,6 +4988,12 @@ extension ReadDID {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if didLocation == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[1])
+            didLocation = []
+        }
         guard let ecuName, let didLocation else {
             if ecuName == nil { reader.missing(parameters[0]) }
             if didLocation == nil { reader.missing(parameters[1]) }
@@ -5059,6 +5089,12 @@ extension DiagnosticMessage {
             case 2: messageData = try reader.readIntegerArray(parameters[2])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
+        }
+        if messageData == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[2])
+            messageData = []
         }
         guard let targetID, let messageLength, let messageData else {
             if targetID == nil { reader.missing(parameters[0]) }
@@ -6084,6 +6120,12 @@ extension GetInteriorVehicleDataConsent {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if moduleIds == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[1])
+            moduleIds = []
+        }
         guard let moduleType, let moduleIds else {
             if moduleType == nil { reader.missing(parameters[0]) }
             if moduleIds == nil { reader.missing(parameters[1]) }
@@ -6722,6 +6764,12 @@ extension EncodedSyncPData {
             case 0: data = try reader.readStringArray(parameters[0])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
+        }
+        if data == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[0])
+            data = []
         }
         guard let data else {
             if data == nil { reader.missing(parameters[0]) }

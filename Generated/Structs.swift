@@ -6383,6 +6383,12 @@ extension ImageField {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if imageTypeSupported == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[1])
+            imageTypeSupported = []
+        }
         guard let name, let imageTypeSupported else {
             if name == nil { reader.missing(parameters[0]) }
             if imageTypeSupported == nil { reader.missing(parameters[1]) }
@@ -6472,6 +6478,18 @@ extension TouchEvent {
             case 2: c = try reader.readStructArray(TouchCoord.self, parameters[2])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
+        }
+        if ts == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[1])
+            ts = []
+        }
+        if c == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[2])
+            c = []
         }
         guard let id, let ts, let c else {
             if id == nil { reader.missing(parameters[0]) }
@@ -6609,6 +6627,18 @@ extension HMIPermissions {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if allowed == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[0])
+            allowed = []
+        }
+        if userDisallowed == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[1])
+            userDisallowed = []
+        }
         guard let allowed, let userDisallowed else {
             if allowed == nil { reader.missing(parameters[0]) }
             if userDisallowed == nil { reader.missing(parameters[1]) }
@@ -6650,6 +6680,18 @@ extension ParameterPermissions {
             case 1: userDisallowed = try reader.readStringArray(parameters[1])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
+        }
+        if allowed == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[0])
+            allowed = []
+        }
+        if userDisallowed == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[1])
+            userDisallowed = []
         }
         guard let allowed, let userDisallowed else {
             if allowed == nil { reader.missing(parameters[0]) }
@@ -6768,6 +6810,18 @@ extension DisplayCapabilities {
             case 8: numCustomPresetsAvailable = try reader.readInteger(parameters[8])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
+        }
+        if textFields == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[2])
+            textFields = []
+        }
+        if mediaClockFormats == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[4])
+            mediaClockFormats = []
         }
         guard let displayType, let textFields, let mediaClockFormats, let graphicSupported else {
             if displayType == nil { reader.missing(parameters[0]) }
@@ -9785,6 +9839,12 @@ extension LightControlCapabilities {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if supportedLights == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[2])
+            supportedLights = []
+        }
         guard let moduleName, let supportedLights else {
             if moduleName == nil { reader.missing(parameters[0]) }
             if supportedLights == nil { reader.missing(parameters[2]) }
@@ -9880,6 +9940,12 @@ extension LightControlData {
             case 0: lightState = try reader.readStructArray(LightState.self, parameters[0])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
+        }
+        if lightState == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[0])
+            lightState = []
         }
         guard let lightState else {
             if lightState == nil { reader.missing(parameters[0]) }

@@ -288,6 +288,16 @@ enum EmbeddedTemplates {
                         }
                     }
             {{#hasMandatoryProperties}}
+            {{#mandatoryProperties}}
+            {{#isArray}}
+                    if {{swiftName}} == nil {
+                        // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+                        // ImageField.imageTypeSupported). The strict policy still refuses the message.
+                        reader.missing(parameters[{{index}}])
+                        {{swiftName}} = []
+                    }
+            {{/isArray}}
+            {{/mandatoryProperties}}
                     guard {{#mandatoryProperties}}let {{swiftName}}{{^isLast}}, {{/isLast}}{{/mandatoryProperties}} else {
             {{#mandatoryProperties}}
                         if {{swiftName}} == nil { reader.missing(parameters[{{index}}]) }

@@ -222,7 +222,7 @@ public struct StructModel: MustacheParent, Sendable, Hashable {
         self.message = message
         let mandatory = properties.filter { !$0.isOptional }
         mandatoryProperties = mandatory.enumerated().map { offset, property in
-            MandatoryPropertyModel(swiftName: property.swiftName, index: property.index, isLast: offset == mandatory.count - 1)
+            MandatoryPropertyModel(swiftName: property.swiftName, index: property.index, isArray: property.isArray, isLast: offset == mandatory.count - 1)
         }
         specNameLiteral = SwiftLiteral.string(specName)
     }
@@ -250,12 +250,15 @@ public struct StructModel: MustacheParent, Sendable, Hashable {
 public struct MandatoryPropertyModel: MustacheParent, Sendable, Hashable {
     public var swiftName: String
     public var index: Int
+    /// A missing mandatory array decodes as empty (reported): head units leave some out.
+    public var isArray: Bool
     public var isLast: Bool
 
     public func child(named name: String) -> Any? {
         switch name {
         case "swiftName": MustacheText(swiftName)
         case "index": MustacheText(String(index))
+        case "isArray": isArray
         case "isLast": isLast
         default: nil
         }

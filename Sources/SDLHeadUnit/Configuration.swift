@@ -51,6 +51,11 @@ extension SDLHeadUnitEmulator {
         public var phoneConnected = true
         /// The driver's answer to GetInteriorVehicleDataConsent, until `setRemoteControlConsent(_:)`.
         public var remoteControlConsent = true
+        /// System capabilities the HMI cannot give: GetSystemCapability answers DATA_NOT_AVAILABLE
+        /// and no OnSystemCapabilityUpdated is sent for them. SDL Core 8.2 with its stand-in HMI
+        /// answers DISPLAYS this way, so apps must fall back to the registration's
+        /// `displayCapabilities`.
+        public var unavailableCapabilities: Set<SystemCapabilityType> = []
 
         /// SDL Core 8.2's defaults; `capabilities` replaces the RegisterAppInterface response (nil:
         /// `defaultCapabilities`), to emulate another display, other buttons or other languages.

@@ -158,9 +158,9 @@ public actor SDLHeadUnitEmulator {
         switch rpc.rpcType {
         case .request:
             guard let route = Self.requestRoutes[rpc.functionID] else {
-                // SDL Core answers a function it does not know with GenericResponse INVALID_ID.
-                let reply = Reply.failure(.invalidId, "unknown function ID \(rpc.functionID)")
-                await send(reply.payload(functionID: GenericResponse.wireFunctionID ?? 31, correlationID: rpc.correlationID), on: connection, appID: appID)
+                // SDL Core answers a function it does not know under the request's own function ID.
+                let reply = Reply.failure(.unsupportedRequest, "Module does not recognize this function id")
+                await send(reply.payload(functionID: rpc.functionID, correlationID: rpc.correlationID), on: connection, appID: appID)
                 return
             }
             await route.answer(rpc, on: connection, by: self)

@@ -16,8 +16,9 @@ struct TestApp {
     let registration: RegisterAppInterfaceResponse
 
     static func register(
-        to emulator: SDLHeadUnitEmulator, appID: String = "1234", name: String = "Demo", media: Bool = false,
-        types: [AppHMIType]? = nil, language: Language = .enUs, hashID: String? = nil, activate: Bool = true
+        to emulator: SDLHeadUnitEmulator, appID: String = "1234", name: String? = nil, media: Bool = false,
+        types: [AppHMIType]? = nil, language: Language = .enUs, hashID: String? = nil, activate: Bool = true,
+        fullAppID: String? = nil, vrSynonyms: [String]? = nil, version: SyncMsgVersion = SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0)
     ) async throws -> TestApp {
         let (appSide, headUnit) = SDLMemoryTransport.pair()
         Task { await emulator.serve(headUnit) }
@@ -30,14 +31,15 @@ struct TestApp {
         try await session.start()
         let statuses = client.notifications(OnHMIStatus.self)
         let response = try await client.send(RegisterAppInterface(
-            syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: name,
+            // Each app its own name by default: SDL Core refuses a name another app has.
+            syncMsgVersion: version, appName: name ?? "Demo \(appID)", vrSynonyms: vrSynonyms,
             isMediaApplication: media, languageDesired: language, hmiDisplayLanguageDesired: language,
-            appHMIType: types ?? [media ? .media : .default], hashID: hashID, appID: appID))
-        let app = TestApp(appID: appID, client: client, running: running, statuses: statuses, registration: response)
+            appHMIType: types ?? [media ? .media : .default], hashID: hashID, appID: appID, fullAppID: fullAppID))
+        let app = TestApp(appID: fullAppID ?? appID, client: client, running: running, statuses: statuses, registration: response)
         // Most rules are about an app on screen: bring it to FULL (SDL Core answers DISALLOWED
         // in NONE), and wait until the app has heard it.
         if activate && response.success {
-            try await emulator.activate(appID: appID)
+            try await emulator.activate(appID: fullAppID ?? appID)
             _ = await app.status { $0.hmiLevel == HMILevel.full }
         }
         return app

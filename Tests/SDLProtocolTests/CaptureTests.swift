@@ -148,6 +148,11 @@ import Testing
         if T.self == RegisterAppInterfaceResponse.self {
             #expect(deviations == [#"key("imageTypeSupported"): mandatory parameter is missing"#])
             #expect(throws: SDLDecodingError.self) { try SDLJSON.decode(T.self, from: json, policy: .strict) }
+            // Every image field is kept (the missing types empty), `graphic` among them: an app
+            // must see that the template shows a graphic.
+            let fields = (decoded.value as? RegisterAppInterfaceResponse)?.displayCapabilities?.imageFields ?? []
+            #expect(fields.count == 12)
+            #expect(fields.first { $0.name == .graphic }?.imageTypeSupported == [])
         } else {
             #expect(decoded.warnings.isEmpty, "\(T.functionName): \(decoded.warnings)")
         }

@@ -15,7 +15,8 @@ import Testing
     static func configuration(
         _ headUnit: SDLHeadUnitEmulator, appID: String = "8675309", media: Bool = false, clock: ManualClock = ManualClock()
     ) -> SDLManager.Configuration {
-        var configuration = SDLManager.Configuration(appName: "Hello", appID: appID, transport: .custom {
+        // Each app its own name: SDL Core refuses a name another app has (DUPLICATE_NAME).
+        var configuration = SDLManager.Configuration(appName: "Hello \(appID)", appID: appID, transport: .custom {
             let (app, car) = SDLMemoryTransport.pair()
             Task { await headUnit.serve(car) }
             return app

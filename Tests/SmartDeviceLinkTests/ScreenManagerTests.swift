@@ -117,6 +117,36 @@ import Testing
         }
     }
 
+    /// SDL Core 8.2 with its stand-in HMI: GetSystemCapability(DISPLAYS) is DATA_NOT_AVAILABLE, and
+    /// the registration's `imageFields` leave out the mandatory `imageTypeSupported`. The manager
+    /// must still see the `graphic` field there and send the image.
+    @Test func sdlCoresLegacyDisplayCapabilitiesStillShowTheGraphic() async throws {
+        guard case .object(var response) = SDLHeadUnitEmulator.Configuration.defaultCapabilities,
+              let index = response.firstIndex(where: { $0.key == "displayCapabilities" }),
+              case .object(var display) = response[index].value,
+              let fields = display.firstIndex(where: { $0.key == "imageFields" }),
+              case .array(let imageFields) = display[fields].value
+        else { Issue.record("unexpected default capabilities"); return }
+        // As SDL Core sends them: only locationImage and alertIcon keep `imageTypeSupported`.
+        display[fields].value = .array(imageFields.map { field in
+            guard case .object(let members) = field, field["name"] != .string("locationImage"), field["name"] != .string("alertIcon") else { return field }
+            return .object(members.filter { $0.key != "imageTypeSupported" })
+        })
+        response[index].value = .object(display)
+        var configuration = SDLHeadUnitEmulator.Configuration(capabilities: .object(response))
+        configuration.unavailableCapabilities = [.displays]
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        try await Self.withManager(headUnit) { manager in
+            #expect(await ScreenTestSupport.sent(headUnit, appID: Self.appID, "GetSystemCapability").contains { $0["systemCapabilityType"] == .string("DISPLAYS") })
+            try await manager.screen.update {
+                $0.textField1 = "Swift SDL"
+                $0.primaryGraphic = Self.art
+            }
+            #expect(await manager.screen.shownContent.primaryGraphic == Self.art)
+            #expect(await Self.sent(headUnit).last == #"Show {"graphic":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"}}"#)
+        }
+    }
+
     @Test func updatesWaitInNoneAndTheNewestSupersedesTheQueuedOne() async throws {
         var configuration = SDLHeadUnitEmulator.Configuration()
         configuration.activationDelay = nil

@@ -9,6 +9,9 @@ struct EmulatedApp: Sendable {
     let connectionID: Int
     var isMedia: Bool
     var appTypes: [AppHMIType]
+    /// Voice synonyms and TTS name: another app may not register a name among them.
+    var vrSynonyms: [String] = []
+    var ttsName: [String] = []
     var rpcVersion: SyncMsgVersion
     var language: Language
     var hmiLevel: HMILevel = .none
@@ -22,8 +25,8 @@ struct EmulatedApp: Sendable {
     var choiceSets: [Int: SDLJSONValue] = [:]
     var buttonSubscriptions: Set<ButtonName> = []
     var capabilitySubscriptions: Set<SystemCapabilityType> = []
-    /// Widgets the app created (CreateWindow), by window ID: their names.
-    var windows: [Int: String] = [:]
+    /// Widgets the app created (CreateWindow), by window ID.
+    var windows: [Int: Widget] = [:]
     /// What is on top of the app's screen and waits for the user, if anything.
     var interaction: PendingInteraction?
     /// What the driver typed so far on the keyboard on top.
@@ -57,6 +60,12 @@ struct EmulatedApp: Sendable {
     var isAudioApp: Bool {
         isMedia || appTypes.contains(.navigation) || appTypes.contains(.communication) || appTypes.contains(.projection)
     }
+}
+
+/// A widget window: its name and its own HMI level (NONE until the HMI shows it).
+struct Widget: Sendable {
+    var name: String
+    var level: HMILevel = .none
 }
 
 /// The menu tree: commands and sub-menus by ID, with SDL Core's ID rules.

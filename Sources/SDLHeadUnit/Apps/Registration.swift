@@ -4,18 +4,42 @@ import SDLRuntime
 
 /// Registration, HMI levels and the app's life, as SDL Core runs them.
 extension SDLHeadUnitEmulator {
+    /// The app's key on the head unit: SDL Core (`UseFullAppID = true`) keys apps by `fullAppID`
+    /// when present, so two apps whose short `appID`s agree are still two apps.
+    static func key(of request: RegisterAppInterface) -> String {
+        request.fullAppID.flatMap { $0.isEmpty ? nil : $0 } ?? request.appID
+    }
+
     func register(_ request: RegisterAppInterface, on connectionID: Int) -> (Reply, [Effect]) {
+        let key = Self.key(of: request)
         if apps.values.contains(where: { $0.connectionID == connectionID }) {
             return (.failure(.applicationRegisteredAlready, "the app is already registered on this connection"), [])
         }
-        if apps[request.appID] != nil {
+        if apps[key] != nil {
             return (.failure(.applicationRegisteredAlready, nil), [])
         }
-        var app = EmulatedApp(
-            appID: request.appID, name: request.appName, connectionID: connectionID, isMedia: request.isMediaApplication,
-            appTypes: request.appHMIType ?? [], rpcVersion: request.syncMsgVersion, language: request.languageDesired)
+        var appTypes = request.appHMIType ?? []
         var code = SDLResult.success
         var info: String?
+        switch policy.checkAppTypes(appTypes, appID: key) {
+        case .allowed: break
+        case .disallowed(let reason): return (.failure(.disallowed, reason), [])
+        case .replaced(let listed, let reason):
+            appTypes = listed
+            code = .warnings
+            info = reason
+        }
+        // SDL Core answers no info for a name clash.
+        if nameClashes(request.appName, synonyms: request.vrSynonyms ?? [], ttsName: (request.ttsName ?? []).map(\.text), except: nil) {
+            return (.failure(.duplicateName, nil), [])
+        }
+        var app = EmulatedApp(
+            appID: key, name: request.appName, connectionID: connectionID, isMedia: request.isMediaApplication,
+            appTypes: appTypes, rpcVersion: request.syncMsgVersion, language: request.languageDesired)
+        // Every app follows DISPLAYS from registration on, unasked (SDL Core).
+        app.capabilitySubscriptions.insert(.displays)
+        app.vrSynonyms = request.vrSynonyms ?? []
+        app.ttsName = (request.ttsName ?? []).map(\.text)
         if request.languageDesired != language || request.hmiDisplayLanguageDesired != language {
             code = .wrongLanguage
         }
@@ -25,36 +49,82 @@ extension SDLHeadUnitEmulator {
                 info = restored
             } else {
                 code = code == .success ? .resumeFailed : code
-                info = "Hash from RAI does not match to saved resume data."
+                info = info ?? "Hash from RAI does not match to saved resume data."
             }
         }
-        apps[request.appID] = app
-        emit(.appRegistered(appID: request.appID))
+        apps[key] = app
+        emit(.appRegistered(appID: key))
         var effects: [Effect] = [
-            notification(OnHMIStatus(hmiLevel: .none, audioStreamingState: .notAudible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0), to: request.appID),
-            notification(permissions(for: request.appID), to: request.appID),
-            notification(OnSystemRequest(requestType: .lockScreenIconUrl, url: configuration.lockScreenIconURL), to: request.appID),
-            notification(OnDriverDistraction(state: .ddOff, lockScreenDismissalEnabled: true), to: request.appID),
+            notification(OnHMIStatus(hmiLevel: .none, audioStreamingState: .notAudible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0), to: key),
+            notification(permissions(for: key), to: key),
+            notification(OnSystemRequest(requestType: .lockScreenIconUrl, url: configuration.lockScreenIconURL), to: key),
+            notification(OnDriverDistraction(state: .ddOff, lockScreenDismissalEnabled: true), to: key),
         ]
         // SDL Core tells a remote-control app (RPC 5.0+) which modules are free when it registers.
-        if let status = remoteControlStatus(to: request.appID) { effects.append(status) }
+        if let status = remoteControlStatus(to: key) { effects.append(status) }
         if let delay = configuration.activationDelay {
             if delay <= .zero {
-                effects += activationEffects(request.appID)
+                effects += activationEffects(key)
             } else {
                 interactionSerial += 1
-                schedule(.activation(appID: request.appID, serial: interactionSerial), after: delay)
+                schedule(.activation(appID: key, serial: interactionSerial), after: delay)
             }
         }
-        return (registrationReply(code: code, info: info, iconResumed: fileState.icons[request.appID] != nil), effects)
+        let reply = registrationReply(
+            code: code, info: info, iconResumed: fileState.icons[key] != nil, version: Self.negotiatedVersion(request.syncMsgVersion, headUnit: ownVersion))
+        return (reply, effects)
+    }
+
+    /// Whether `name` (or its synonyms, or its TTS name) clashes with another registered app, as
+    /// SDL Core checks it (ignoring case): the name against the other's name and voice synonyms,
+    /// the synonyms against the other's name, TTS names against each other (registration only).
+    func nameClashes(_ name: String, synonyms: [String], ttsName: [String]?, except key: String?) -> Bool {
+        let folded = name.lowercased()
+        let foldedSynonyms = Set(synonyms.map { $0.lowercased() })
+        for other in apps.values where other.appID != key {
+            let otherName = other.name.lowercased()
+            if otherName == folded || other.vrSynonyms.contains(where: { $0.lowercased() == folded }) || foldedSynonyms.contains(otherName) {
+                return true
+            }
+            if let ttsName, !other.ttsName.isEmpty,
+               Set(ttsName.map { $0.lowercased() }).contains(where: { text in other.ttsName.contains { $0.lowercased() == text } }) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// The head unit's RPC version: the configured registration response's (SDL Core 8.2: 8.0.0).
+    var ownVersion: SyncMsgVersion {
+        configuration.capabilities["syncMsgVersion"].flatMap { try? SDLJSON.decode(SyncMsgVersion.self, from: $0.jsonBytes, policy: .lenient).value }
+            ?? SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0)
+    }
+
+    /// The RPC version SDL Core answers: its own to an app as new or newer; to an older app, the
+    /// app's version, except that an app older than 5.0 (versions were not negotiated before) gets
+    /// 4.5.1, and never more than the head unit's own.
+    static func negotiatedVersion(_ app: SyncMsgVersion, headUnit own: SyncMsgVersion) -> SyncMsgVersion {
+        let ownTuple = (own.majorVersion, own.minorVersion, own.patchVersion ?? 0)
+        let requested = (app.majorVersion, app.minorVersion, app.patchVersion ?? 0)
+        guard requested < ownTuple else { return own }
+        if requested < (5, 0, 0) {
+            return (4, 5, 1) < ownTuple ? SyncMsgVersion(majorVersion: 4, minorVersion: 5, patchVersion: 1) : own
+        }
+        return SyncMsgVersion(majorVersion: requested.0, minorVersion: requested.1, patchVersion: requested.2)
     }
 
     /// `iconResumed` is true when the head unit kept an icon the app set (SetAppIcon) before,
     /// as SDL Core does in its icon folder.
-    private func registrationReply(code: SDLResult, info: String?, iconResumed: Bool) -> Reply {
+    private func registrationReply(code: SDLResult, info: String?, iconResumed: Bool, version: SyncMsgVersion) -> Reply {
         guard case .object(var members) = configuration.capabilities else { return .success(code, info: info) }
         members.removeAll { ["success", "resultCode", "info", "language", "hmiDisplayLanguage"].contains($0.key) }
-        members = members.map { $0.key == "iconResumed" ? .init(key: "iconResumed", value: .bool(iconResumed)) : $0 }
+        members = members.map { member in
+            switch member.key {
+            case "iconResumed": .init(key: "iconResumed", value: .bool(iconResumed))
+            case "syncMsgVersion": .init(key: "syncMsgVersion", value: (try? SDLJSONValue(parsing: SDLJSON.encode(version))) ?? member.value)
+            default: member
+            }
+        }
         let languages: [SDLJSONValue.Member] = [
             .init(key: "language", value: .string(language.rawValue)), .init(key: "hmiDisplayLanguage", value: .string(language.rawValue)),
         ]
@@ -67,8 +137,15 @@ extension SDLHeadUnitEmulator {
     }
 
     func changeRegistration(_ request: ChangeRegistration, appID: String) -> (Reply, [Effect]) {
+        // SDL Core compares with every other app (no TTS check); the app stays registered.
+        if let name = request.appName ?? apps[appID]?.name,
+           nameClashes(name, synonyms: request.vrSynonyms ?? [], ttsName: nil, except: appID) {
+            return (.failure(.duplicateName, nil), [])
+        }
         apps[appID]?.language = request.language
         if let name = request.appName { apps[appID]?.name = name }
+        if let synonyms = request.vrSynonyms { apps[appID]?.vrSynonyms = synonyms }
+        if let ttsName = request.ttsName { apps[appID]?.ttsName = ttsName.map(\.text) }
         return (.success(), [])
     }
 

@@ -176,11 +176,17 @@ extension SDLHeadUnitEmulator {
         case .success(let registration):
             (reply, effects) = register(registration, on: connection.id)
             if reply.isSuccess {
-                registered(registration.appID, on: connection)
-                record(registration.appID, direction: "in", rpc)
+                registered(Self.key(of: registration), on: connection)
+                record(Self.key(of: registration), direction: "in", rpc)
             }
         }
         await send(reply.payload(functionID: responseID, correlationID: rpc.correlationID), on: connection, appID: self.appID(on: connection) ?? appID)
+        // SDL Core sends a failed registration (DUPLICATE_NAME, DISALLOWED...) as the session's last
+        // message, then ends it; only "already registered" leaves the session open.
+        if appID == nil, self.appID(on: connection) == nil, !reply.isSuccess, reply.resultCode != .applicationRegisteredAlready {
+            await connection.close(endService: true)
+            return
+        }
         await perform(effects)
     }
 

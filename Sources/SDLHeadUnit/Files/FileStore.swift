@@ -139,7 +139,8 @@ extension SDLHeadUnitEmulator {
         case .failed(let code, let info):
             return (.failure(code, info, extra: space), [])
         case .stored(let complete):
-            return (.success(info: complete ? "File was downloaded" : nil, extra: space), complete ? [hashChange(of: appID)] : [])
+            // No OnHashChange: SDL Core sends none after PutFile.
+            return (.success(info: complete ? "File was downloaded" : nil, extra: space), [])
         }
     }
 
@@ -157,7 +158,7 @@ extension SDLHeadUnitEmulator {
             return (.failure(.rejected, "no file named \(request.syncFileName)", extra: [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]), [])
         }
         fileState.stores[appID] = store
-        return (.success(extra: [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]), [hashChange(of: appID)])
+        return (.success(extra: [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]), [])
     }
 
     func setAppIcon(_ request: SetAppIcon, appID: String) -> (Reply, [Effect]) {

@@ -24,6 +24,9 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
     public var appGroups: [String: [String]] { didSet { merged = Self.merge(groups, appGroups) } }
     /// Each app entry's (and `pre_DataConsent`'s) groups merged once, not per request.
     private var merged: [String: [String: Permission]]
+    /// The app types each app entry allows (`AppHMIType`), by app ID; an app without a list may
+    /// register with any type but WEB_VIEW.
+    public var appHMITypes: [String: [AppHMIType]] = [:]
 
     /// A policy built in code; `init(parsing:)` reads SDL Core's JSON policy table instead.
     public init(groups: [String: [String: Permission]], appGroups: [String: [String]]) {
@@ -149,6 +152,7 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
             throw .invalid(path: tablePath + "app_policies", "expected an object of app entries")
         }
         var appGroups: [String: [String]] = [:]
+        var appTypes: [String: [AppHMIType]] = [:]
         for app in appMembers {
             let appPath = "\(tablePath)app_policies.\(app.key)"
             // SDL Core allows an entry to name another (`"default"`); follow it.
@@ -161,8 +165,34 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
                 list.append(text)
             }
             appGroups[app.key] = list
+            if case .array(let types)? = app.value["AppHMIType"] {
+                appTypes[app.key] = types.compactMap { if case .string(let name) = $0 { AppHMIType(rawValue: name) } else { nil } }
+            }
         }
         self.init(groups: groups, appGroups: appGroups)
+        self.appHMITypes = appTypes
+    }
+
+    /// SDL Core's check of a registration's app types against the app's entry: WEB_VIEW the entry
+    /// does not list is refused (`disallowed`); other types it does not list are replaced by the
+    /// entry's, with a warning (`replaced`).
+    enum AppTypeCheck: Sendable, Hashable {
+        case allowed
+        case disallowed(String)
+        case replaced(with: [AppHMIType], info: String)
+    }
+
+    func checkAppTypes(_ requested: [AppHMIType], appID: String) -> AppTypeCheck {
+        guard let listed = appHMITypes[appID], !listed.isEmpty else {
+            return requested.contains(.webView)
+                ? .disallowed("WEB_VIEW AppHmiType is absent in application policies, because they are empty") : .allowed
+        }
+        if requested.contains(.webView), !listed.contains(.webView) {
+            return .disallowed("WEB_VIEW AppHmiType is absent in application policies")
+        }
+        let missing = requested.filter { !listed.contains($0) }
+        guard !missing.isEmpty else { return .allowed }
+        return .replaced(with: listed, info: "Following AppHmiTypes are not present in policy table:" + missing.map { $0.rawValue + "," }.joined())
     }
 
     private static func groupList(_ value: SDLJSONValue) -> [String]? {

@@ -5,6 +5,9 @@ import SDLRuntime
 /// GetSystemCapability and OnSystemCapabilityUpdated, from the configured capabilities.
 extension SDLHeadUnitEmulator {
     func getSystemCapability(_ request: GetSystemCapability, appID: String) -> (Reply, [Effect]) {
+        if configuration.unavailableCapabilities.contains(request.systemCapabilityType) {
+            return (.failure(.dataNotAvailable, "the HMI has no \(request.systemCapabilityType.rawValue) capability"), [])
+        }
         guard let capability = systemCapability(request.systemCapabilityType, for: appID) else {
             return (.failure(.unsupportedResource, "the head unit has no \(request.systemCapabilityType.rawValue) capability"), [])
         }
@@ -18,9 +21,11 @@ extension SDLHeadUnitEmulator {
         return (.success(extra: [.init(key: "systemCapability", value: capability)]), [])
     }
 
-    /// OnSystemCapabilityUpdated for `type`, when the app subscribed.
-    func capabilityUpdate(_ type: SystemCapabilityType, to appID: String) -> Effect? {
-        guard let capability = systemCapability(type, for: appID),
+    /// OnSystemCapabilityUpdated for `type`; for DISPLAYS (every app has it, unasked) only
+    /// `window`'s capability, as SDL Core passes on the HMI's update after a template change or
+    /// CreateWindow.
+    func capabilityUpdate(_ type: SystemCapabilityType, to appID: String, window: Int? = nil) -> Effect? {
+        guard !configuration.unavailableCapabilities.contains(type), let capability = systemCapability(type, for: appID, window: window),
               let json = try? SDLJSONValue(parsing: Array(#"{"systemCapability":\#(capability.jsonString)}"#.utf8))
         else { return nil }
         return .notify(appID: appID, SDLRPCPayload(
@@ -30,10 +35,10 @@ extension SDLHeadUnitEmulator {
 
     /// `{"systemCapabilityType": …, "<field>": …}` as the app sees it now (DISPLAYS follows its
     /// template); nil for a type the head unit does not have.
-    func systemCapability(_ type: SystemCapabilityType, for appID: String) -> SDLJSONValue? {
+    func systemCapability(_ type: SystemCapabilityType, for appID: String, window: Int? = nil) -> SDLJSONValue? {
         let value: (String, SDLJSONValue)?
         switch type {
-        case .displays: value = ("displayCapabilities", .array([displayCapability(for: appID)]))
+        case .displays: value = ("displayCapabilities", .array([displayCapability(for: appID, onlyWindow: window)]))
         case .navigation: value = ("navigationCapability", Self.json(#"{"sendLocationEnabled":true,"getWayPointsEnabled":true}"#))
         case .phoneCall: value = ("phoneCapability", Self.json(#"{"dialNumberEnabled":true}"#))
         case .videoStreaming:
@@ -52,10 +57,23 @@ extension SDLHeadUnitEmulator {
         appServicesCapabilityJSON()
     }
 
-    /// The registration's `displayCapabilities` in the 6.0 `DisplayCapability` model.
-    private func displayCapability(for appID: String) -> SDLJSONValue {
+    /// The app's display in the 6.0 `DisplayCapability` model: the main window (the
+    /// registration's `displayCapabilities`) and the app's widgets, or only `onlyWindow`.
+    private func displayCapability(for appID: String, onlyWindow: Int? = nil) -> SDLJSONValue {
         let legacy = configuration.capabilities["displayCapabilities"] ?? .object([])
-        var window: [SDLJSONValue.Member] = [.init(key: "windowID", value: .integer(0))]
+        let windowIDs = [0] + (apps[appID]?.windows.keys.sorted() ?? [])
+        let windows = windowIDs.filter { onlyWindow == nil || $0 == onlyWindow }.map { windowCapability($0, legacy: legacy) }
+        return .object([
+            .init(key: "displayName", value: legacy["displayName"] ?? .string("GENERIC_DISPLAY")),
+            .init(key: "windowTypeSupported", value: Self.json(#"[{"type":"MAIN","maximumNumberOfWindows":1},{"type":"WIDGET","maximumNumberOfWindows":\#(Self.maximumWidgets)}]"#)),
+            .init(key: "windowCapabilities", value: .array(windows)),
+        ])
+    }
+
+    /// One window's capability: the legacy display's fields, buttons and soft buttons, with the
+    /// 6.0 additions SDL libraries read (menu layouts, keyboards, dynamic updates).
+    private func windowCapability(_ windowID: Int, legacy: SDLJSONValue) -> SDLJSONValue {
+        var window: [SDLJSONValue.Member] = [.init(key: "windowID", value: .integer(windowID))]
         for key in ["textFields", "imageFields", "templatesAvailable", "numCustomPresetsAvailable"] {
             if let value = legacy[key] { window.append(.init(key: key, value: value)) }
         }
@@ -63,11 +81,10 @@ extension SDLHeadUnitEmulator {
         if let buttons = configuration.capabilities["buttonCapabilities"] { window.append(.init(key: "buttonCapabilities", value: buttons)) }
         if let soft = configuration.capabilities["softButtonCapabilities"] { window.append(.init(key: "softButtonCapabilities", value: soft)) }
         window.append(.init(key: "menuLayoutsAvailable", value: .array([.string("LIST"), .string("TILES")])))
-        return .object([
-            .init(key: "displayName", value: legacy["displayName"] ?? .string("GENERIC_DISPLAY")),
-            .init(key: "windowTypeSupported", value: Self.json(#"[{"type":"MAIN","maximumNumberOfWindows":1}]"#)),
-            .init(key: "windowCapabilities", value: .array([.object(window)])),
-        ])
+        window.append(.init(key: "dynamicUpdateCapabilities", value: Self.json(#"{"supportedDynamicImageFieldNames":[],"supportsDynamicSubMenus":false}"#)))
+        window.append(.init(key: "keyboardCapabilities", value: Self.json(
+            #"{"maskInputCharactersSupported":true,"supportedKeyboards":[{"keyboardLayout":"QWERTY","numConfigurableKeys":0},{"keyboardLayout":"QWERTZ","numConfigurableKeys":0},{"keyboardLayout":"AZERTY","numConfigurableKeys":0},{"keyboardLayout":"NUMERIC","numConfigurableKeys":0}]}"#)))
+        return .object(window)
     }
 
     static func json(_ text: String) -> SDLJSONValue {

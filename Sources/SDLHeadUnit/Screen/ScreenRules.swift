@@ -6,11 +6,15 @@ import SDLRuntime
 /// screen, kept as the HMI would show it.
 extension SDLHeadUnitEmulator {
     func show(_ request: Show, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        let windowID = request.windowID ?? 0
+        // SDL Core checks the window exists, then the policy against that window's own level.
+        guard let level = level(of: appID, window: windowID) else { return (.failure(.invalidId, nil), []) }
+        if windowID != 0, level == .none { return (.failure(.disallowed, nil), []) }
         guard case .object(let members)? = try? SDLJSONValue(parsing: rpc.json) else { return (.success(), []) }
         var effects: [Effect] = []
-        for member in members {
+        for member in members where windowID == 0 || member.key == "templateConfiguration" {
             if member.key == "templateConfiguration" {
-                effects += changeTemplate(member.value, appID: appID)
+                effects += changeTemplate(member.value, appID: appID, window: windowID)
             } else if case .string("") = member.value {
                 apps[appID]?.screen.show[member.key] = nil
             } else {
@@ -29,26 +33,37 @@ extension SDLHeadUnitEmulator {
             [.init(key: "template", value: .string(name))]
                 + (layout["dayColorScheme"].map { [.init(key: "dayColorScheme", value: $0)] } ?? [])
                 + (layout["nightColorScheme"].map { [.init(key: "nightColorScheme", value: $0)] } ?? []))
-        let effects = changeTemplate(templateConfiguration, appID: appID)
+        // SDL Core refuses new colours for the layout already shown.
+        if let current = apps[appID]?.screen.template, current["template"] == .string(name),
+           current["dayColorScheme"] != layout["dayColorScheme"] || current["nightColorScheme"] != layout["nightColorScheme"] {
+            return (.failure(.rejected, nil), [])
+        }
+        let effects = changeTemplate(templateConfiguration, appID: appID, window: 0)
         var extra: [SDLJSONValue.Member] = []
         if let display = configuration.capabilities["displayCapabilities"] { extra.append(.init(key: "displayCapabilities", value: display)) }
         if let buttons = configuration.capabilities["buttonCapabilities"] { extra.append(.init(key: "buttonCapabilities", value: buttons)) }
         if let soft = configuration.capabilities["softButtonCapabilities"] { extra.append(.init(key: "softButtonCapabilities", value: soft)) }
         if let presets = configuration.capabilities["presetBankCapabilities"] { extra.append(.init(key: "presetBankCapabilities", value: presets)) }
+        // From RPC 6.0 SDL Core sets the layout through the Show path and says so.
+        if let version = apps[appID]?.rpcVersion, version.majorVersion >= 6 {
+            return (.success(.warnings, info: Self.setDisplayLayoutDeprecated, extra: extra), effects)
+        }
         return (.success(extra: extra), effects)
     }
+
+    static let setDisplayLayoutDeprecated = "The RPC is deprecated and will be removed in a future version. "
+        + "The requested display layout is set to the main window. Please use `Show.templateConfiguration` instead."
 
     var templatesAvailable: Set<String> {
         guard case .array(let names)? = configuration.capabilities["displayCapabilities"]?["templatesAvailable"] else { return [] }
         return Set(names.compactMap { if case .string(let name) = $0 { name } else { nil } })
     }
 
-    /// A new template (and colours) for the app; subscribers of DISPLAYS hear about it.
-    private func changeTemplate(_ templateConfiguration: SDLJSONValue, appID: String) -> [Effect] {
-        let previous = apps[appID]?.screen.template["template"]
-        apps[appID]?.screen.template = templateConfiguration
-        guard previous != templateConfiguration["template"], apps[appID]?.capabilitySubscriptions.contains(.displays) == true else { return [] }
-        return [capabilityUpdate(.displays, to: appID)].compactMap { $0 }
+    /// A new template (and colours) for a window; the app hears that window's capabilities
+    /// (OnSystemCapabilityUpdated DISPLAYS), as from SDL Core after every template change.
+    private func changeTemplate(_ templateConfiguration: SDLJSONValue, appID: String, window: Int) -> [Effect] {
+        if window == 0 { apps[appID]?.screen.template = templateConfiguration }
+        return [capabilityUpdate(.displays, to: appID, window: window)].compactMap { $0 }
     }
 
     func setMediaClockTimer(_ request: SetMediaClockTimer, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {

@@ -15,8 +15,9 @@ public enum SDLDecodingPolicy: Sendable, Hashable {
     case strict
     /// For an app receiving from a head unit, which may break the spec (SDL Core 8.2 omits the
     /// mandatory `ImageField.imageTypeSupported`): as long as the message itself can be built,
-    /// violations become warnings. Out-of-range values are kept as sent; an unusable nested
-    /// value is left out (an optional param becomes nil, an array loses that element).
+    /// violations become warnings. Out-of-range values are kept as sent; a missing mandatory
+    /// array is empty; an unusable nested value is left out (an optional param becomes nil, an
+    /// array loses that element).
     case lenient
 }
 

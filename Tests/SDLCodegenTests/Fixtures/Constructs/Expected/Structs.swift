@@ -253,6 +253,12 @@ extension Everything {
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
+        if tags == nil {
+            // Reported; empty so that the lenient policy keeps the rest (SDL Core 8.2 leaves out
+            // ImageField.imageTypeSupported). The strict policy still refuses the message.
+            reader.missing(parameters[8])
+            tags = []
+        }
         guard let flag, let offset, let tags, let origin else {
             if flag == nil { reader.missing(parameters[0]) }
             if offset == nil { reader.missing(parameters[2]) }

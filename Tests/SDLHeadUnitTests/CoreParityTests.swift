@@ -1,0 +1,143 @@
+import SDLHeadUnit
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import SDLTestSupport
+import SmartDeviceLink
+import Testing
+
+/// Where third-party apps and a differential run against SDL Core 8.2 found the emulator
+/// answering differently: app identity and names, the RPC version answered, DISPLAYS updates,
+/// widgets, SetDisplayLayout from 6.0, unknown function IDs.
+@Suite(.timeLimit(.minutes(1))) struct IdentityAndNameTests {
+    @Test func appsAreKeyedByFullAppID() async throws {
+        let headUnit = TestApp.headUnit()
+        let first = try await TestApp.register(to: headUnit, appID: "1234567890", name: "One", fullAppID: "1234567890-aaaa")
+        let second = try await TestApp.register(to: headUnit, appID: "1234567890", name: "Two", fullAppID: "1234567890-bbbb")
+        #expect(first.registration.success && second.registration.success)
+        #expect(await headUnit.registeredApps().map(\.appID).sorted() == ["1234567890-aaaa", "1234567890-bbbb"])
+        await first.close()
+        await second.close()
+    }
+
+    @Test func aNameAnotherAppHasIsDuplicateAndEndsTheSession() async throws {
+        let headUnit = TestApp.headUnit()
+        let music = try await TestApp.register(to: headUnit, appID: "music", name: "Music", vrSynonyms: ["Tunes"])
+        for (appID, name, synonyms) in [("a", "MUSIC", nil), ("b", "Tunes", nil), ("c", "Radio", ["music"])] as [(String, String, [String]?)] {
+            let clash = try await TestApp.register(to: headUnit, appID: appID, name: name, activate: false, vrSynonyms: synonyms)
+            #expect(clash.registration.resultCode == .duplicateName, "\(name)")
+            #expect(clash.registration.info == nil)
+            // SDL Core ends the session after the answer: the client's run ends.
+            await #expect(throws: (any Error).self) { try await clash.running.value }
+        }
+        #expect(await headUnit.registeredApps().map(\.appID) == ["music"])
+        await music.close()
+    }
+
+    @Test func changeRegistrationToAnotherAppsNameIsDuplicateAndTheSessionStays() async throws {
+        let headUnit = TestApp.headUnit()
+        let music = try await TestApp.register(to: headUnit, appID: "music", name: "Music")
+        let news = try await TestApp.register(to: headUnit, appID: "news", name: "News")
+        let renamed = try await news.client.send(ChangeRegistration(language: .enUs, hmiDisplayLanguage: .enUs, appName: "music"))
+        #expect(renamed.resultCode == .duplicateName)
+        #expect(try await news.client.send(ChangeRegistration(language: .enUs, hmiDisplayLanguage: .enUs, appName: "Headlines")).resultCode == .success)
+        await music.close()
+        await news.close()
+    }
+
+    @Test func appTypesThePolicyDoesNotAllow() async throws {
+        let headUnit = TestApp.headUnit()
+        let web = try await TestApp.register(to: headUnit, appID: "web", name: "Web", types: [.webView], activate: false)
+        #expect(web.registration.resultCode == .disallowed)
+        #expect(web.registration.info == "WEB_VIEW AppHmiType is absent in application policies, because they are empty")
+
+        var policy = SDLHeadUnitPolicy.sdlCoreDefault
+        policy.appHMITypes["nav"] = [.default]
+        await headUnit.setPolicy(policy)
+        let nav = try await TestApp.register(to: headUnit, appID: "nav", name: "Nav", types: [.navigation], activate: false)
+        #expect(nav.registration.success)
+        #expect(nav.registration.resultCode == .warnings)
+        #expect(nav.registration.info == "Following AppHmiTypes are not present in policy table:NAVIGATION,")
+        await nav.close()
+    }
+
+    @Test func theRPCVersionSDLCoreAnswers() async throws {
+        let headUnit = TestApp.headUnit()
+        for (major, minor, expected) in [(4, 5, "4.5.1"), (2, 0, "4.5.1"), (6, 2, "6.2.0"), (8, 0, "8.0.0"), (9, 1, "8.0.0")] {
+            let app = try await TestApp.register(
+                to: headUnit, appID: "v\(major)\(minor)", name: "V\(major)\(minor)", activate: false,
+                version: SyncMsgVersion(majorVersion: major, minorVersion: minor, patchVersion: 0))
+            let version = try #require(app.registration.syncMsgVersion)
+            #expect("\(version.majorVersion).\(version.minorVersion).\(version.patchVersion ?? 0)" == expected)
+            await app.close()
+        }
+    }
+
+    @Test func anUnknownFunctionIsUnsupportedUnderItsOwnID() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        let reply = try await app.client.sendRaw(functionName: "Nonsense", functionID: 0x0ABC_DEF, json: Array("{}".utf8))
+        #expect(reply.payload.functionID == 0x0ABC_DEF)
+        #expect(try SDLJSON.decode(GenericResponse.self, from: reply.payload.json).value.resultCode == .unsupportedRequest)
+        await app.close()
+    }
+}
+
+@Suite(.timeLimit(.minutes(1))) struct DisplaysAndWindowsTests {
+    @Test func aTemplateChangeTellsTheAppItsWindowUnasked() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        var updates = app.client.notifications(OnSystemCapabilityUpdated.self).makeAsyncIterator()
+        let show = try await app.client.send(Show(mainField1: "Hi", templateConfiguration: TemplateConfiguration(template: "GRAPHIC_WITH_TEXT")))
+        #expect(show.success)
+        let update = try #require(await updates.next())
+        #expect(update.systemCapability.systemCapabilityType == .displays)
+        let display = try #require(update.systemCapability.displayCapabilities?.first)
+        let windows = try #require(display.windowCapabilities)
+        #expect(windows.map { $0.windowID ?? 0 } == [0])
+        #expect(windows[0].menuLayoutsAvailable == [.list, .tiles])
+        #expect(windows[0].keyboardCapabilities?.maskInputCharactersSupported == true)
+        #expect(windows[0].dynamicUpdateCapabilities != nil)
+        #expect(await headUnit.requestsReceived(from: app.appID).contains("GetSystemCapability") == false)
+        await app.close()
+    }
+
+    @Test func widgetsStartInNoneAndTheDriverShowsThem() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        var updates = app.client.notifications(OnSystemCapabilityUpdated.self).makeAsyncIterator()
+        #expect(try await app.client.send(CreateWindow(windowID: 2, windowName: "Now playing", type: .widget)).success)
+        let created = try #require(await app.status { $0.windowID == 2 })
+        #expect(created.hmiLevel == .none)
+        let update = try #require(await updates.next())
+        #expect(update.systemCapability.displayCapabilities?.first?.windowCapabilities?.map { $0.windowID ?? 0 } == [2])
+        #expect(try await app.client.send(Show(mainField1: "x", windowID: 2)).resultCode == .disallowed)
+        #expect(try await app.client.send(Show(mainField1: "x", windowID: 7)).resultCode == .invalidId)
+        #expect(try await app.client.send(CreateWindow(windowID: 2, windowName: "Again", type: .widget)).resultCode == .invalidId)
+        #expect(try await app.client.send(CreateWindow(windowID: 3, windowName: "Now playing", type: .widget)).resultCode == .duplicateName)
+        #expect(try await app.client.send(DeleteWindow(windowID: 0)).resultCode == .invalidId)
+
+        try await headUnit.setWidgetVisible(appID: app.appID, windowID: 2, true)
+        #expect(await app.status { $0.windowID == 2 && $0.hmiLevel == .full } != nil)
+        #expect(try await app.client.send(Show(mainField1: "x", windowID: 2)).success)
+        await app.close()
+    }
+
+    @Test func setDisplayLayoutFromSixOnWarnsAndRefusesNewColoursForTheSameLayout() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        let layout = try await app.client.send(SetDisplayLayout(displayLayout: "GRAPHIC_WITH_TEXT"))
+        #expect(layout.success)
+        #expect(layout.resultCode == .warnings)
+        #expect(layout.info?.hasPrefix("The RPC is deprecated") == true)
+        let recoloured = try await app.client.send(SetDisplayLayout(
+            displayLayout: "GRAPHIC_WITH_TEXT", dayColorScheme: TemplateColorScheme(primaryColor: RGBColor(red: 1, green: 2, blue: 3))))
+        #expect(recoloured.resultCode == .rejected)
+        await app.close()
+
+        let old = try await TestApp.register(
+            to: headUnit, appID: "old", name: "Old", version: SyncMsgVersion(majorVersion: 5, minorVersion: 0, patchVersion: 0))
+        #expect(try await old.client.send(SetDisplayLayout(displayLayout: "GRAPHIC_WITH_TEXT")).resultCode == .success)
+        await old.close()
+    }
+}
