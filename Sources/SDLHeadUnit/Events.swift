@@ -19,6 +19,10 @@ public struct SDLEmulatedAppInfo: Sendable, Hashable {
 public enum SDLHeadUnitEvent: Sendable, Hashable {
     /// An app registered: RegisterAppInterface was answered with `success=true`.
     case appRegistered(appID: String)
+    /// The app started a streaming service (10: audio, 11: video).
+    case streamingStarted(appID: String, service: Int)
+    /// A streaming service of the app ended (by the app, or by the head unit when it went to NONE).
+    case streamingEnded(appID: String, service: Int)
     /// An app is gone: it unregistered, its connection ended, or the head unit ended it (a
     /// language change).
     case appUnregistered(appID: String)

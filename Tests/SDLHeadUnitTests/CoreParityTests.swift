@@ -141,3 +141,58 @@ import Testing
         await old.close()
     }
 }
+
+@Suite(.timeLimit(.minutes(1))) struct FilesServicesAndStreamingAppTests {
+    @Test func fileNamesThatClimbOutAndGetFile() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        #expect(try await app.client.send(PutFile(syncFileName: "../etc/passwd", fileType: .binary), bulkData: [1]).resultCode == .invalidData)
+        #expect(try await app.client.send(GetFile(fileName: "missing.png")).resultCode == .fileNotFound)
+        _ = try await app.client.send(PutFile(syncFileName: "notes.txt", fileType: .json), bulkData: Array("hello".utf8))
+        let reply = try await app.client.sendRaw(
+            functionName: "GetFile", functionID: GetFile.wireFunctionID ?? 0, json: try SDLJSON.encode(GetFile(fileName: "notes.txt")))
+        let file = try SDLJSON.decode(GetFileResponse.self, from: reply.payload.json).value
+        #expect(file.resultCode == .success)
+        #expect(reply.payload.bulkData == Array("hello".utf8))
+        #expect(file.crc == Int(SDLCRC32.checksum(Array("hello".utf8))))
+        // No OnHashChange after PutFile (SDL Core's list of resumption changes leaves files out).
+        #expect(await headUnit.sentToApp(app.appID).contains("OnHashChange") == false)
+        await app.close()
+    }
+
+    @Test func aSecondPublishOfATypeUpdatesTheManifest() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        var updates = app.client.notifications(OnSystemCapabilityUpdated.self).makeAsyncIterator()
+        _ = try await app.client.send(GetSystemCapability(systemCapabilityType: .appServices, subscribe: true))
+        let first = try await app.client.send(PublishAppService(appServiceManifest: AppServiceManifest(serviceName: "Sky", serviceType: "WEATHER")))
+        let second = try await app.client.send(PublishAppService(appServiceManifest: AppServiceManifest(serviceName: "Sky 2", serviceType: "WEATHER")))
+        #expect(second.success)
+        #expect(second.appServiceRecord?.serviceID == first.appServiceRecord?.serviceID)
+        var reasons: [ServiceUpdateReason] = []
+        while reasons.last != .manifestUpdate, let update = await updates.next() {
+            reasons += update.systemCapability.appServicesCapabilities?.appServices?.compactMap(\.updateReason) ?? []
+        }
+        #expect(reasons.last == .manifestUpdate)
+        let unknown = try await app.client.send(UnpublishAppService(serviceID: "nope"))
+        #expect(unknown.resultCode == .invalidId)
+        #expect(unknown.info == "No app service with the requested service ID was published by this application")
+        await app.close()
+    }
+
+    @Test func requestsForOtherKindsOfApps() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        let haptic = try await app.client.send(SendHapticData(hapticRectData: []))
+        #expect(haptic.resultCode == .disallowed)
+        #expect(haptic.info == "Application is not of type Navigation or Mobile Projection")
+        #expect(try await app.client.send(GetSystemCapability(systemCapabilityType: .remoteControl)).resultCode == .disallowed)
+        let cloud = try await app.client.send(GetCloudAppProperties(appID: "nowhere"))
+        #expect(cloud.resultCode == .dataNotAvailable)
+        #expect(cloud.info == "Cloud app does not exist on module")
+        let nav = try await TestApp.register(to: headUnit, appID: "nav", types: [.navigation])
+        #expect(try await nav.client.send(SendHapticData(hapticRectData: [HapticRect(id: 1, rect: Rectangle(x: 0, y: 0, width: 10, height: 10))])).success)
+        await app.close()
+        await nav.close()
+    }
+}

@@ -88,10 +88,13 @@ import Testing
         await app.close()
     }
 
-    @Test func theUsersSeatMustBeInTheModulesServiceArea() async throws {
+    @Test func theUsersSeatMustBeInTheModulesServiceAreaButTheDriversControlsAll() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await Self.rcApp(headUnit, "seat")
-        // The driver's seat by default: the rear climate serves row 1 only.
+        // The driver's seat by default, which SDL Core lets control every module: even the
+        // rear climate, which serves row 1 only.
+        #expect(try await app.client.send(Self.fan(60, module: "C1A")).resultCode == .success)
+        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: Grid(col: 2, row: 0, level: 0)))).resultCode == .success)
         let rear = try await app.client.send(Self.fan(60, module: "C1A"))
         #expect(rear.resultCode == .rejected)
         #expect(rear.info?.contains("service area") == true)
@@ -171,6 +174,8 @@ import Testing
         #expect(try await app.client.send(ButtonPress(moduleType: .radio, moduleId: "R0A", buttonName: .volumeUp, buttonPressMode: .long)).resultCode == .success)
         #expect(try await app.client.send(ButtonPress(moduleType: .climate, buttonName: .fanUp, buttonPressMode: .short)).resultCode == .success)
         #expect(await headUnit.moduleData(.climate)?.climateControlData?.fanSpeed == 50)
+        // From the front passenger's seat the rear climate is out of reach (the driver's is not).
+        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: Grid(col: 2, row: 0, level: 0)))).resultCode == .success)
         #expect(try await app.client.send(ButtonPress(moduleType: .climate, moduleId: "C1A", buttonName: .fanUp, buttonPressMode: .short)).resultCode == .rejected)
         await app.close()
     }

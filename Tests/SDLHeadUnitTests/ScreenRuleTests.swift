@@ -225,7 +225,8 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct CapabilityTests {
     @Test func everyConfiguredTypeAnswersAndDisplaysFollowTheTemplate() async throws {
         let headUnit = TestApp.headUnit()
-        let app = try await TestApp.register(to: headUnit)
+        // A remote-control app: SDL Core keeps REMOTE_CONTROL for those.
+        let app = try await TestApp.register(to: headUnit, types: [.remoteControl])
         let types: [SystemCapabilityType] = [.displays, .navigation, .phoneCall, .videoStreaming, .remoteControl, .appServices, .seatLocation, .driverDistraction]
         for type in types {
             let response = try await app.client.send(GetSystemCapability(systemCapabilityType: type))

@@ -11,6 +11,7 @@ import SmartDeviceLink
 struct TestApp {
     let appID: String
     let client: SDLRPCClient
+    let session: SDLProtocolSession
     let running: Task<Void, any Error>
     let statuses: AsyncStream<OnHMIStatus>
     let registration: RegisterAppInterfaceResponse
@@ -35,7 +36,7 @@ struct TestApp {
             syncMsgVersion: version, appName: name ?? "Demo \(appID)", vrSynonyms: vrSynonyms,
             isMediaApplication: media, languageDesired: language, hmiDisplayLanguageDesired: language,
             appHMIType: types ?? [media ? .media : .default], hashID: hashID, appID: appID, fullAppID: fullAppID))
-        let app = TestApp(appID: fullAppID ?? appID, client: client, running: running, statuses: statuses, registration: response)
+        let app = TestApp(appID: fullAppID ?? appID, client: client, session: session, running: running, statuses: statuses, registration: response)
         // Most rules are about an app on screen: bring it to FULL (SDL Core answers DISALLOWED
         // in NONE), and wait until the app has heard it.
         if activate && response.success {

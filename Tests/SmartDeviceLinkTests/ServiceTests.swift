@@ -11,10 +11,16 @@ import Testing
 /// Starting and ending services other than RPC, a head unit that refuses, and a peer that
 /// vanishes in the middle of a message.
 @Suite(.timeLimit(.minutes(1))) struct ServiceTests {
+    /// A navigation app: only NAVIGATION and PROJECTION apps may stream (the emulator opens it
+    /// in FULL at once).
+    static let navigation = RegisterAppInterface(
+        syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "Navigator",
+        isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appHMIType: [.navigation], appID: "navigator")
+
     @Test func videoStartsWithItsParameters() async throws {
         let connection = try await Connection.toEmulator()
         let session = connection.session
-        _ = try await connection.client.send(ClientEmulatorTests.registration)
+        _ = try await connection.client.send(Self.navigation)
         var request = SDLControlPayload()
         request.height = 480
         request.width = 800
@@ -48,7 +54,7 @@ import Testing
         var configuration = Connection.patient
         configuration.security = security
         let connection = try await Connection.toEmulator(configuration: configuration)
-        _ = try await connection.client.send(ClientEmulatorTests.registration)
+        _ = try await connection.client.send(Self.navigation)
         _ = try await connection.session.startService(.video, encrypted: true)
         // More than one TLS record's worth: split at the provider's limit, each frame encrypted.
         try await connection.session.sendMedia(Array(repeating: 7, count: 40_000), service: .video, encrypted: true)

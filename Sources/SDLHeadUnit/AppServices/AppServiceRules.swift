@@ -60,8 +60,12 @@ struct AppServiceState: Sendable {
 extension SDLHeadUnitEmulator {
     func publishAppService(_ request: PublishAppService, appID: String) -> (Reply, [Effect]) {
         let type = request.appServiceManifest.serviceType
-        if appServices.publishes(appID, type: type) {
-            return (.failure(.rejected, "the app already publishes a \(type) service"), [])
+        // A second publish of a type the app already publishes updates that service's manifest.
+        if let (serviceID, existing) = appServices.services.first(where: { $0.value.providerAppID == appID && $0.value.record.serviceManifest.serviceType == type }) {
+            var record = existing.record
+            record.serviceManifest = request.appServiceManifest
+            appServices.services[serviceID]?.record = record
+            return (.typed(PublishAppServiceResponse(success: true, resultCode: .success, appServiceRecord: record)), appServiceUpdates(record, reason: .manifestUpdate))
         }
         appServices.published += 1
         let active = appServices.activeService(of: type) == nil
@@ -75,7 +79,7 @@ extension SDLHeadUnitEmulator {
 
     func unpublishAppService(_ request: UnpublishAppService, appID: String) -> (Reply, [Effect]) {
         guard let service = appServices.services[request.serviceID], service.providerAppID == appID else {
-            return (.failure(.invalidData, "the app publishes no service \(request.serviceID)"), [])
+            return (.failure(.invalidId, "No app service with the requested service ID was published by this application"), [])
         }
         return (.success(), removeService(request.serviceID))
     }

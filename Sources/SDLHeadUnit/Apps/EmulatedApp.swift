@@ -1,3 +1,4 @@
+import SDLProtocol
 import SDLRPC
 import SDLRuntime
 
@@ -56,9 +57,15 @@ struct EmulatedApp: Sendable {
     /// SubscribeWayPoints: the app hears OnWayPointChange.
     var subscribedToWayPoints = false
 
-    /// Whether SDL Core lets the app play audio in LIMITED (media, navigation, communication).
+    /// The streaming services (video, audio) the app runs now.
+    var streamingServices: Set<SDLServiceType> = []
+    /// The focusable rectangles of the app's video (SendHapticData).
+    var hapticRects: [HapticRect] = []
+
+    /// Whether SDL Core lets the app play audio (media, navigation, communication; a PROJECTION
+    /// app only when it is media too).
     var isAudioApp: Bool {
-        isMedia || appTypes.contains(.navigation) || appTypes.contains(.communication) || appTypes.contains(.projection)
+        isMedia || appTypes.contains(.navigation) || appTypes.contains(.communication)
     }
 }
 

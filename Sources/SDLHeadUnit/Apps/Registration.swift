@@ -227,10 +227,15 @@ extension SDLHeadUnitEmulator {
         case .limited: app.audioStreamingState = app.isAudioApp ? .audible : .notAudible
         default: app.audioStreamingState = .notAudible
         }
+        app.videoStreamingState = videoStreamingState(of: app, level: level)
         if level == .none { app.systemContext = .main }
         apps[appID] = app
         emit(.hmiLevelChanged(appID: appID, level))
-        return [hmiStatus(of: appID)]
+        // One video app streams at a time; NONE ends the app's streaming services at once.
+        var effects = app.videoStreamingState == .streamable ? displaceVideoApps(except: appID) : []
+        effects.append(hmiStatus(of: appID))
+        if level == .none { effects += endStreaming(of: appID) }
+        return effects
     }
 
     func hmiStatus(of appID: String) -> Effect {

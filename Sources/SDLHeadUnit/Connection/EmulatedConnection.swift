@@ -62,6 +62,12 @@ actor EmulatedConnection {
         await transport.close()
     }
 
+    /// Ends a streaming service from the head unit's side (the app went to NONE).
+    func endService(_ service: SDLServiceType) async {
+        guard !ended else { return }
+        try? await sendControl(.endService, service: service, payload: [])
+    }
+
     /// Ends the connection from the head unit's side (exit, language change, `/disconnect`).
     func close(endService: Bool) async {
         guard !ended else { return }
@@ -117,21 +123,30 @@ actor EmulatedConnection {
                 let hash = withUnsafeBytes(of: UInt32(bitPattern: configuration.hashID).bigEndian) { Array($0) }
                 try await sendControl(.startServiceACK, service: .rpc, payload: hash, messageID: 0)
             }
+        case .startService where message.serviceType == .video || message.serviceType == .audio:
+            guard let headUnit else { return }
+            let request = message.payload.isEmpty ? nil : try? SDLControlPayload(decoding: message.payload)
+            let (answer, effects) = await headUnit.startStreaming(message.serviceType, request: request, sessionID: sessionID, on: self)
+            switch answer {
+            case .accepted(let accepted):
+                var ack = accepted ?? SDLControlPayload()
+                ack.mtu = Int64(configuration.mtu)
+                try await sendControl(.startServiceACK, service: message.serviceType, payload: version >= 5 ? ack.bytes : [])
+            case .refused(let reason, let rejectedParams):
+                var nak = SDLControlPayload()
+                nak.reason = reason
+                nak.rejectedParams = rejectedParams
+                try await sendControl(.startServiceNAK, service: message.serviceType, payload: version >= 5 ? nak.bytes : [])
+            }
+            await headUnit.perform(effects)
         case .startService:
             var ack = SDLControlPayload()
-            if version >= 5 {
-                ack.mtu = Int64(configuration.mtu)
-                if message.serviceType == .video, let request = try? SDLControlPayload(decoding: message.payload) {
-                    ack.height = request.height
-                    ack.width = request.width
-                    ack.videoProtocol = request.videoProtocol ?? "RAW"
-                    ack.videoCodec = request.videoCodec ?? "H264"
-                }
-            }
+            if version >= 5 { ack.mtu = Int64(configuration.mtu) }
             try await sendControl(.startServiceACK, service: message.serviceType, payload: version >= 5 ? ack.bytes : [])
         case .endService:
             try await sendControl(.endServiceACK, service: message.serviceType, payload: [])
             if message.serviceType == .rpc { ended = true }
+            if message.serviceType == .video || message.serviceType == .audio { await headUnit?.streamingEnded(message.serviceType, on: self) }
         case .heartbeat:
             try await sendControl(.heartbeatACK, service: .control, payload: [])
         default:

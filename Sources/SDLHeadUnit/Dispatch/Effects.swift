@@ -10,6 +10,8 @@ extension SDLHeadUnitEmulator {
         case respond(appID: String, functionID: UInt32, correlationID: UInt32, Reply)
         /// Ends the app's connection; `unregistered` says whether its resumption data goes too.
         case disconnect(appID: String, endService: Bool, unregistered: Bool)
+        /// Ends one of the app's streaming services from the head unit's side (EndService).
+        case endService(appID: String, service: SDLServiceType)
     }
 
     func notification<N: SDLNotification>(_ notification: N, to appID: String) -> Effect {
@@ -38,6 +40,10 @@ extension SDLHeadUnitEmulator {
             case .respond(let appID, let functionID, let correlationID, let reply):
                 guard let connection = connection(of: appID) else { continue }
                 await send(reply.payload(functionID: functionID, correlationID: correlationID), on: connection, appID: appID)
+            case .endService(let appID, let service):
+                guard let connection = connection(of: appID) else { continue }
+                emit(.streamingEnded(appID: appID, service: Int(service.rawValue)))
+                await connection.endService(service)
             case .disconnect(let appID, let endService, let unregistered):
                 guard let connection = connection(of: appID) else { continue }
                 appGone(appID, unregistered: unregistered)

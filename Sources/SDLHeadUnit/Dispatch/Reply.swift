@@ -12,6 +12,8 @@ struct Reply: Sendable {
     var fields: [SDLJSONValue.Member] = []
     /// The answer comes later (the user or a timeout decides), under the request's correlation ID.
     var isDeferred = false
+    /// Binary data sent after the JSON (GetFile's bytes).
+    var bulkData: [UInt8] = []
 
     static let deferred = Reply(success: false, resultCode: .success, isDeferred: true)
 
@@ -48,7 +50,7 @@ struct Reply: Sendable {
 
     /// The response message answering request `functionID`/`correlationID`.
     func payload(functionID: UInt32, correlationID: UInt32) -> SDLRPCPayload {
-        SDLRPCPayload(rpcType: .response, functionID: functionID, correlationID: correlationID, json: json)
+        SDLRPCPayload(rpcType: .response, functionID: functionID, correlationID: correlationID, json: json, bulkData: bulkData)
     }
 }
 

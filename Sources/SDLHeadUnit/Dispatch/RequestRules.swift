@@ -112,6 +112,9 @@ extension SDLHeadUnitEmulator {
         RequestRule<PutFile> { $0.putFile($1, rpc: $2, appID: $3) },
         RequestRule<ListFiles> { headUnit, _, _, appID in headUnit.listFiles(appID: appID) },
         RequestRule<DeleteFile> { $0.deleteFile($1, appID: $3) },
+        RequestRule<GetFile> { $0.getFile($1, appID: $3) },
+        RequestRule<SendHapticData> { $0.sendHapticData($1, rpc: $2, appID: $3) },
+        RequestRule<GetCloudAppProperties> { headUnit, _, _, _ in (.failure(.dataNotAvailable, "Cloud app does not exist on module"), []) },
         RequestRule<SetAppIcon> { $0.setAppIcon($1, appID: $3) },
         RequestRule<SystemRequest> { $0.systemRequest($1, rpc: $2, appID: $3) },
         // Vehicle data

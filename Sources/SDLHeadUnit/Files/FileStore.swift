@@ -123,7 +123,11 @@ struct FileState: Sendable {
 
 /// PutFile, ListFiles, DeleteFile and SetAppIcon.
 extension SDLHeadUnitEmulator {
+    /// SDL Core refuses a file name that climbs out of the app's folder.
+    static func isUnsafe(_ name: String) -> Bool { name.contains("../") }
+
     func putFile(_ request: PutFile, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        if Self.isUnsafe(request.syncFileName) { return (.failure(.invalidData, nil), []) }
         var data = rpc.bulkData
         switch fileState.takeFault(for: appID) {
         case .answer(let code)?: return (.failure(code, "fault injected by the emulator's operator"), [])
@@ -152,7 +156,26 @@ extension SDLHeadUnitEmulator {
         return (.success(extra: extra), [])
     }
 
+    /// GetFile: the file's bytes as the response's bulk data, with their `crc`; `offset`,
+    /// `length` and `fileType` echoed when the app sent them.
+    func getFile(_ request: GetFile, appID: String) -> (Reply, [Effect]) {
+        if Self.isUnsafe(request.fileName) { return (.failure(.invalidData, nil), []) }
+        guard let bytes = fileStore(of: appID).bytes(of: request.fileName) else { return (.failure(.fileNotFound, nil), []) }
+        let start = min(max(request.offset ?? 0, 0), bytes.count)
+        let end = request.length.map { min(bytes.count, start + max($0, 0)) } ?? bytes.count
+        let data = Array(bytes[start..<end])
+        var fields: [SDLJSONValue.Member] = []
+        if let offset = request.offset { fields.append(.init(key: "offset", value: .integer(offset))) }
+        if let length = request.length { fields.append(.init(key: "length", value: .integer(length))) }
+        if let type = request.fileType { fields.append(.init(key: "fileType", value: .string(type.rawValue))) }
+        fields.append(.init(key: "crc", value: .integer(Int(SDLCRC32.checksum(data)))))
+        var reply = Reply.success(info: "File uploaded", extra: fields)
+        reply.bulkData = data
+        return (reply, [])
+    }
+
     func deleteFile(_ request: DeleteFile, appID: String) -> (Reply, [Effect]) {
+        if Self.isUnsafe(request.syncFileName) { return (.failure(.invalidData, nil), []) }
         var store = fileStore(of: appID)
         guard store.delete(request.syncFileName) else {
             return (.failure(.rejected, "no file named \(request.syncFileName)", extra: [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]), [])

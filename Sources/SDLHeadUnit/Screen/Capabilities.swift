@@ -5,6 +5,10 @@ import SDLRuntime
 /// GetSystemCapability and OnSystemCapabilityUpdated, from the configured capabilities.
 extension SDLHeadUnitEmulator {
     func getSystemCapability(_ request: GetSystemCapability, appID: String) -> (Reply, [Effect]) {
+        // SDL Core keeps the remote-control capability for remote-control apps.
+        if request.systemCapabilityType == .remoteControl, apps[appID]?.appTypes.contains(.remoteControl) != true {
+            return (.failure(.disallowed, nil), [])
+        }
         if configuration.unavailableCapabilities.contains(request.systemCapabilityType) {
             return (.failure(.dataNotAvailable, "the HMI has no \(request.systemCapabilityType.rawValue) capability"), [])
         }

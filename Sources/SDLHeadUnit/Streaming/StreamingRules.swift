@@ -1,0 +1,113 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// The session-level side of video and audio streaming, as SDL Core 8.2 runs it: who may start
+/// the video (11) and audio (10) services and when, `videoStreamingState` STREAMABLE for the
+/// video app on screen, and services ended when the app goes to NONE. (What is streamed is not
+/// looked at here.)
+extension SDLHeadUnitEmulator {
+    /// The head unit's answer to a StartService for a streaming service.
+    enum StreamingAnswer: Sendable, Equatable {
+        /// Started: the accepted video parameters (nil for audio).
+        case accepted(SDLControlPayload?)
+        /// Refused: SDL Core's `reason` and, for parameters it cannot take, `rejectedParams`.
+        case refused(reason: String, rejectedParams: [String]?)
+    }
+
+    /// Video protocols and codecs SDL Core knows (others are refused at once).
+    static let videoProtocols: Set<String> = ["RAW", "RTP", "RTSP", "RTMP", "WEBM"]
+    static let videoCodecs: Set<String> = ["H264", "H265", "Theora", "VP8", "VP9"]
+
+    /// Whether the app may stream video at all: NAVIGATION and PROJECTION apps.
+    static func isVideoApp(_ app: EmulatedApp) -> Bool {
+        app.appTypes.contains(.navigation) || app.appTypes.contains(.projection)
+    }
+
+    /// A StartService for `service` (video or audio) on the app's session: the answer, and what
+    /// follows it (a refused navigation app goes to NONE).
+    func startStreaming(_ service: SDLServiceType, request: SDLControlPayload?, sessionID: UInt8, on connection: EmulatedConnection) -> (StreamingAnswer, [Effect]) {
+        let number = service.rawValue
+        guard let appID = appID(on: connection), let app = apps[appID] else {
+            return (.refused(reason: "Service type: \(number) disallowed with current HMI type", rejectedParams: nil), [])
+        }
+        // A PROJECTION app that is not media has no audio.
+        let typeAllowed = Self.isVideoApp(app) && (service == .video || app.isAudioApp)
+        let answer: StreamingAnswer
+        if !typeAllowed {
+            answer = .refused(reason: "Service type: \(number) disallowed with current HMI type", rejectedParams: nil)
+        } else if app.hmiLevel != .full && app.hmiLevel != .limited {
+            answer = .refused(reason: "Service type: \(number) disallowed with current HMI level", rejectedParams: nil)
+        } else if app.streamingServices.contains(service) {
+            answer = .refused(
+                reason: "Cannot start an unprotected service of type \(number). Session \(sessionID) already has an unprotected service of type \(number)",
+                rejectedParams: nil)
+        } else if service == .video {
+            answer = acceptVideo(request)
+        } else {
+            answer = .accepted(nil)
+        }
+        switch answer {
+        case .accepted:
+            apps[appID]?.streamingServices.insert(service)
+            emit(.streamingStarted(appID: appID, service: Int(number)))
+            return (answer, [])
+        case .refused(_, let rejectedParams):
+            // A format the head unit cannot show ends like a failed video configuration: SDL
+            // Core rejects the service for the app and takes it to NONE.
+            return (answer, rejectedParams != nil && app.hmiLevel != .none ? setLevel(.none, of: appID) : [])
+        }
+    }
+
+    /// The video parameters SDL Core accepts: known protocols and codecs, echoed back.
+    private func acceptVideo(_ request: SDLControlPayload?) -> StreamingAnswer {
+        var rejected: [String] = []
+        if let name = request?.videoProtocol, !Self.videoProtocols.contains(name) { rejected.append("videoProtocol") }
+        if let name = request?.videoCodec, !Self.videoCodecs.contains(name) { rejected.append("videoCodec") }
+        guard rejected.isEmpty else { return .refused(reason: "Received SetVideoConfig failure response", rejectedParams: rejected) }
+        var ack = SDLControlPayload()
+        ack.height = request?.height
+        ack.width = request?.width
+        ack.videoProtocol = request?.videoProtocol ?? "RAW"
+        ack.videoCodec = request?.videoCodec ?? "H264"
+        return .accepted(ack)
+    }
+
+    /// The app ended a streaming service (EndService).
+    func streamingEnded(_ service: SDLServiceType, on connection: EmulatedConnection) {
+        guard let appID = appID(on: connection) else { return }
+        if apps[appID]?.streamingServices.remove(service) != nil { emit(.streamingEnded(appID: appID, service: Int(service.rawValue))) }
+    }
+
+    /// The `videoStreamingState` the app's level gives it: STREAMABLE for the video app in FULL or
+    /// LIMITED that no other video app has displaced.
+    func videoStreamingState(of app: EmulatedApp, level: HMILevel) -> VideoStreamingState {
+        Self.isVideoApp(app) && (level == .full || level == .limited) ? .streamable : .notStreamable
+    }
+
+    /// Another video app takes the screen: the one that was streamable is not any more.
+    func displaceVideoApps(except appID: String) -> [Effect] {
+        var effects: [Effect] = []
+        for other in apps.values where other.appID != appID && other.videoStreamingState == .streamable {
+            apps[other.appID]?.videoStreamingState = .notStreamable
+            effects.append(hmiStatus(of: other.appID))
+        }
+        return effects
+    }
+
+    /// Going to NONE ends the app's streaming services at once (EndService from the head unit).
+    func endStreaming(of appID: String) -> [Effect] {
+        guard let services = apps[appID]?.streamingServices, !services.isEmpty else { return [] }
+        apps[appID]?.streamingServices = []
+        return services.sorted { $0.rawValue < $1.rawValue }.map { .endService(appID: appID, service: $0) }
+    }
+
+    /// SendHapticData (the app's focusable rectangles) is for navigation and projection apps.
+    func sendHapticData(_ request: SendHapticData, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        guard let app = apps[appID], Self.isVideoApp(app) else {
+            return (.failure(.disallowed, "Application is not of type Navigation or Mobile Projection"), [])
+        }
+        apps[appID]?.hapticRects = request.hapticRectData ?? []
+        return (.success(), [])
+    }
+}
