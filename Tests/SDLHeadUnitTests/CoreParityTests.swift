@@ -196,3 +196,49 @@ import Testing
         await nav.close()
     }
 }
+
+/// SDL Core's own consistency checks: answered at once, before anything waits for the driver.
+@Suite(.timeLimit(.minutes(1))) struct CoreCheckTests {
+    static func answer(_ app: TestApp, _ type: (some SDLRequest).Type, _ json: String) async throws -> GenericResponse {
+        let reply = try await app.client.sendRaw(functionName: type.functionName, functionID: type.wireFunctionID ?? 0, json: Array(json.utf8))
+        return try SDLJSON.decode(GenericResponse.self, from: reply.payload.json, policy: .lenient).value
+    }
+
+    @Test func requestsTheSpecAllowsButCoreRefuses() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit, media: true, types: [.media, .navigation])
+        let cases: [(any SDLRequest.Type, String, SDLResult)] = [
+            (GetVehicleData.self, #"{}"#, .invalidData),
+            (SubscribeVehicleData.self, #"{"speed":false}"#, .invalidData),
+            (AlertManeuver.self, #"{}"#, .invalidData),
+            (ShowConstantTBT.self, #"{"navigationText1":"Turn\nleft"}"#, .invalidData),
+            (Show.self, #"{"softButtons":[{"type":"TEXT","softButtonID":1}]}"#, .invalidData),
+            (SendLocation.self, #"{"latitudeDegrees":42.3}"#, .invalidData),
+            (SetMediaClockTimer.self, #"{"updateMode":"COUNTUP"}"#, .invalidData),
+            (Slider.self, #"{"numTicks":3,"position":4,"sliderHeader":"Pick"}"#, .invalidData),
+            (Slider.self, #"{"numTicks":3,"position":1,"sliderHeader":"Pick","sliderFooter":["a","b"]}"#, .invalidData),
+            (CancelInteraction.self, #"{"functionID":13}"#, .invalidId),
+            (SetGlobalProperties.self, #"{"vrHelp":[{"text":"Play","position":1}]}"#, .rejected),
+            (CreateInteractionChoiceSet.self,
+             #"{"interactionChoiceSetID":1,"choiceSet":[{"choiceID":1,"menuName":"A","vrCommands":["a"]},{"choiceID":2,"menuName":"B"}]}"#, .invalidData),
+            (CreateInteractionChoiceSet.self,
+             #"{"interactionChoiceSetID":2,"choiceSet":[{"choiceID":3,"menuName":"A","vrCommands":["go"]},{"choiceID":4,"menuName":"B","vrCommands":["Go"]}]}"#, .duplicateName),
+        ]
+        for (type, json, expected) in cases {
+            let answer = try await Self.answer(app, type, json)
+            #expect(answer.resultCode == expected, "\(type.functionName) \(json): \(answer.resultCode) \(answer.info ?? "")")
+        }
+        // A set without voice commands cannot be used by voice; naming a set twice is INVALID_ID; an empty initial text is INVALID_DATA.
+        _ = try await Self.answer(app, CreateInteractionChoiceSet.self, #"{"interactionChoiceSetID":3,"choiceSet":[{"choiceID":5,"menuName":"C"}]}"#)
+        let voice = try await Self.answer(app, PerformInteraction.self, #"{"initialText":"Pick","interactionMode":"VR_ONLY","interactionChoiceSetIDList":[3]}"#)
+        #expect(voice.resultCode == .invalidData)
+        let twice = try await Self.answer(app, PerformInteraction.self, #"{"initialText":"Pick","interactionMode":"MANUAL_ONLY","interactionChoiceSetIDList":[3,3]}"#)
+        #expect(twice.resultCode == .invalidId)
+        let empty = try await Self.answer(app, PerformInteraction.self, #"{"initialText":" ","interactionMode":"MANUAL_ONLY","interactionChoiceSetIDList":[3]}"#)
+        #expect(empty.resultCode == .invalidData)
+        // A name with a newline cannot register.
+        let newline = try await TestApp.register(to: headUnit, appID: "nl", name: "Two\nLines", activate: false)
+        #expect(newline.registration.resultCode == .invalidData)
+        await app.close()
+    }
+}

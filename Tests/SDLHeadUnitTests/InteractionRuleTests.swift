@@ -144,7 +144,8 @@ import Testing
         }
         await Wait.interaction(events, kind: kind)
         // Another function or another cancel ID: nothing to cancel.
-        #expect(try await app.client.send(CancelInteraction(cancelID: 4, functionID: Show.functionIDValue)).resultCode == .ignored)
+        // Show is no interaction: SDL Core answers INVALID_ID.
+        #expect(try await app.client.send(CancelInteraction(cancelID: 4, functionID: Show.functionIDValue)).resultCode == .invalidId)
         #expect(try await app.client.send(CancelInteraction(cancelID: 5, functionID: functionID)).resultCode == .ignored)
         #expect(try await app.client.send(CancelInteraction(cancelID: 4, functionID: functionID)).resultCode == .success)
         #expect(try await onTop.value == .aborted)

@@ -29,6 +29,8 @@ extension SDLHeadUnitEmulator {
             code = .warnings
             info = reason
         }
+        // SDL Core's whitespace check on the name.
+        if Self.hasNewline(.string(request.appName)) { return (.failure(.invalidData, nil), []) }
         // SDL Core answers no info for a name clash.
         if nameClashes(request.appName, synonyms: request.vrSynonyms ?? [], ttsName: (request.ttsName ?? []).map(\.text), except: nil) {
             return (.failure(.duplicateName, nil), [])

@@ -146,6 +146,9 @@ extension SDLHeadUnitEmulator {
                 emit(.requestReceived(appID: appID, function: R.functionName))
                 if let refusal = refusal(of: R.functionName, rpc: rpc, appID: appID) {
                     reply = refusal
+                } else if let check = Self.coreChecks[R.functionName], let app = apps[appID],
+                          let failure = check((try? SDLJSONValue(parsing: rpc.json)) ?? .object([]), app) {
+                    reply = failure
                 } else if let provider = appServices.handlingProvider(of: rpc.functionID, for: appID) {
                     (reply, effects) = forward(rpc, from: appID, to: provider)
                 } else {
