@@ -33,6 +33,21 @@ struct DefaultValues: Sendable {
         return .array(Array(repeating: element(parameter), count: max(1, parameter.minSize ?? 0)))
     }
 
+    /// Every parameter of a value, optional ones too, nested structures filled the same way and
+    /// arrays holding one element: the simulated vehicle shows something in every field.
+    func complete(_ parameter: SDLParameterInfo, depth: Int = 0) -> SDLJSONValue {
+        let element: SDLJSONValue
+        if case .structure(let name) = parameter.type, let info = structs[name], depth < 6 {
+            element = .object(info.parameters.map { .init(key: $0.name, value: complete($0, depth: depth + 1)) })
+        } else if case .string = parameter.type {
+            element = .string(String(repeating: "x", count: max(1, parameter.minLength ?? 1)))
+        } else {
+            element = self.element(parameter)
+        }
+        guard parameter.isArray else { return element }
+        return .array(Array(repeating: element, count: max(1, parameter.minSize ?? 0)))
+    }
+
     func object(_ info: SDLStructInfo) -> SDLJSONValue {
         .object(info.parameters.filter(\.isMandatory).map { .init(key: $0.name, value: value($0)) })
     }

@@ -242,3 +242,55 @@ import Testing
         await app.close()
     }
 }
+
+/// Vehicle data as SDL Core sends it: the spec's response names, a value in every field, items
+/// that change together in one notification.
+@Suite(.timeLimit(.minutes(1))) struct VehicleDataAsCoreSendsItTests {
+    /// Whether any object inside `value` is empty.
+    static func hasEmptyObject(_ value: SDLJSONValue) -> Bool {
+        switch value {
+        case .object(let members): members.isEmpty || members.contains { hasEmptyObject($0.value) }
+        case .array(let items): items.contains(where: hasEmptyObject)
+        default: false
+        }
+    }
+
+    @Test func everyItemHasAValueInEveryFieldAndEverySubscriptionAnswersInTheSpecsNames() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        let items = SDLSimulatedVehicle.itemNames
+        let all = SDLJSONValue.object(items.map { .init(key: $0, value: .bool(true)) })
+        let reply = try await app.client.sendRaw(functionName: "GetVehicleData", functionID: GetVehicleData.wireFunctionID ?? 0, json: all.jsonBytes)
+        let values = try SDLJSON.decode(GetVehicleDataResponse.self, from: reply.payload.json)
+        #expect(values.warnings.isEmpty && values.unknownKeys.isEmpty)
+        let json = try SDLJSONValue(parsing: reply.payload.json)
+        for item in items {
+            let value = try #require(json[item], "\(item)")
+            #expect(!Self.hasEmptyObject(value), "\(item): \(value.jsonString)")
+        }
+        let subscribeItems = SubscribeVehicleData.structInfo.parameters.map(\.name)
+        let subscribeAll = SDLJSONValue.object(subscribeItems.map { .init(key: $0, value: .bool(true)) })
+        let subscribed = try await app.client.sendRaw(
+            functionName: "SubscribeVehicleData", functionID: SubscribeVehicleData.wireFunctionID ?? 0, json: subscribeAll.jsonBytes)
+        let results = try SDLJSON.decode(SubscribeVehicleDataResponse.self, from: subscribed.payload.json)
+        #expect(results.unknownKeys.isEmpty, "\(results.unknownKeys)")
+        #expect(results.value.clusterModes?.resultCode == .success)
+        let answered = try SDLJSONValue(parsing: subscribed.payload.json)
+        let names = Set(SubscribeVehicleDataResponse.structInfo.parameters.map(\.name))
+        guard case .object(let members) = answered else { Issue.record("not an object"); return }
+        #expect(members.allSatisfy { names.contains($0.key) })
+        #expect(members.count == subscribeItems.count + 2)  // success and resultCode beside one result per item
+        await app.close()
+    }
+
+    @Test func itemsThatChangeTogetherArriveInOneNotification() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        _ = try await app.client.send(SubscribeVehicleData(speed: true, rpm: true))
+        var updates = app.client.notifications(OnVehicleData.self).makeAsyncIterator()
+        try await headUnit.setVehicleData(.object([.init(key: "speed", value: .float(88.0)), .init(key: "rpm", value: .integer(3_000)), .init(key: "odometer", value: .integer(1))]))
+        let update = try #require(await updates.next())
+        #expect(update.speed == 88.0 && update.rpm == 3_000 && update.odometer == nil)
+        await app.close()
+    }
+}

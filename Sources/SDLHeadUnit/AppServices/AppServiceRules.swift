@@ -119,7 +119,9 @@ extension SDLHeadUnitEmulator {
         }
         if request.subscribe == true { appServices.subscribers[request.serviceType, default: []].insert(appID) }
         if request.subscribe == false { appServices.subscribers[request.serviceType]?.remove(appID) }
-        return forward(rpc, from: appID, to: provider.providerAppID)
+        let (reply, effects) = forward(rpc, from: appID, to: provider.providerAppID)
+        // A subscription is resumption data: SDL Core sends OnHashChange.
+        return (reply, request.subscribe == true ? effects + [hashChange(of: appID)] : effects)
     }
 
     func performAppServiceInteraction(_ request: PerformAppServiceInteraction, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {

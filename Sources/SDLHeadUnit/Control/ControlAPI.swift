@@ -290,12 +290,11 @@ public struct SDLHeadUnitControlAPI: Sendable {
         Route("PUT", "vehicle-data") { api, captured, query, input in
             let headUnit = api.headUnit
             guard case .object(let members) = input, !members.isEmpty else { return .error(400, #"expected {"speed": 88.0, ...}"#) }
-            for member in members {
-                do throws(SDLSimulatedVehicleError) {
-                    try await headUnit.setVehicleData(member.key, to: member.value)
-                } catch {
-                    return .error(400, error.description)
-                }
+            // The items change together: one OnVehicleData per subscribed app.
+            do throws(SDLSimulatedVehicleError) {
+                try await headUnit.setVehicleData(input)
+            } catch {
+                return .error(400, error.description)
             }
             return .json(await headUnit.vehicleData())
         },

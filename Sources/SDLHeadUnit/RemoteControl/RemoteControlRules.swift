@@ -131,6 +131,8 @@ extension SDLHeadUnitEmulator {
                 remoteControl.subscriptions[appID]?.remove(module.key)
             }
             extra.append(.init(key: "isSubscribed", value: .bool(subscribe)))
+            // Module subscriptions are resumption data: SDL Core sends OnHashChange.
+            return (.success(extra: extra), [hashChange(of: appID)])
         }
         return (.success(extra: extra), [])
     }

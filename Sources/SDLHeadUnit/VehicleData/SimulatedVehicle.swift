@@ -56,7 +56,7 @@ public struct SDLSimulatedVehicle: Sendable {
         var values: [String: SDLJSONValue] = [:]
         for name in Self.itemNames {
             guard let info = Self.itemInfo[name] else { continue }
-            values[name] = Self.realistic[name].flatMap { try? SDLJSONValue(parsing: Array($0.utf8)) } ?? defaults.full(info)
+            values[name] = Self.realistic[name].flatMap { try? SDLJSONValue(parsing: Array($0.utf8)) } ?? defaults.complete(info)
         }
         self.values = values
     }
@@ -69,6 +69,12 @@ public struct SDLSimulatedVehicle: Sendable {
         "engineTorque": "120.5", "accPedalPosition": "12.5", "steeringWheelAngle": "0.0", "engineOilLife": "80.0",
         "turnSignal": #""OFF""#, "driverBraking": #""NO_EVENT""#, "wiperStatus": #""OFF""#, "electronicParkBrakeStatus": #""OPEN""#,
         "cloudAppVehicleID": #""emulated-vehicle""#, "handsOffSteering": "false",
+        "tirePressure": #"{"pressureTelltale":"OFF","leftFront":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":240.0},"rightFront":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":240.0},"leftRear":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":230.0},"rightRear":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":230.0},"innerLeftRear":{"status":"NOT_SUPPORTED","tpms":"UNKNOWN","pressure":0.0},"innerRightRear":{"status":"NOT_SUPPORTED","tpms":"UNKNOWN","pressure":0.0}}"#,
+        "gearStatus": #"{"userSelectedGear":"DRIVE","actualGear":"FOURTH","transmissionType":"AUTOMATIC"}"#,
+        "fuelRange": #"[{"type":"GASOLINE","range":420.0,"level":62.5,"levelState":"NORMAL","capacity":55.0,"capacityUnit":"LITERS"}]"#,
+        "climateData": #"{"externalTemperature":{"unit":"CELSIUS","value":21.5},"cabinTemperature":{"unit":"CELSIUS","value":22.0},"atmosphericPressure":101.3}"#,
+        "seatOccupancy": #"{"seatsOccupied":[{"seatLocation":{"grid":{"col":0,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":true},{"seatLocation":{"grid":{"col":2,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":false}],"seatsBelted":[{"seatLocation":{"grid":{"col":0,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":true},{"seatLocation":{"grid":{"col":2,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":false}]}"#,
+        "stabilityControlsStatus": #"{"escSystem":"ON","trailerSwayControl":"OFF"}"#,
         "gps": #"{"longitudeDegrees":-83.2101,"latitudeDegrees":42.3015,"utcYear":2026,"utcMonth":11,"utcDay":23,"utcHours":12,"utcMinutes":0,"utcSeconds":0,"compassDirection":"NORTH","pdop":1.0,"hdop":1.0,"vdop":1.0,"actual":true,"satellites":9,"dimension":"3D","altitude":180.0,"heading":0.0,"speed":50.5}"#,
     ]
 
@@ -197,7 +203,9 @@ extension SDLHeadUnitEmulator {
             let result = VehicleDataResult(
                 dataType: custom ? .vehicledataOemCustomData : SDLSimulatedVehicle.dataType(of: item), resultCode: code,
                 oemCustomDataType: custom ? Self.jsonKind(vehicleState.vehicle.customValues[item]) : nil)
-            if let json = try? SDLJSONValue(parsing: (try? SDLJSON.encode(result)) ?? []) { results.append(.init(key: item, value: json)) }
+            if let json = try? SDLJSONValue(parsing: (try? SDLJSON.encode(result)) ?? []) {
+                results.append(.init(key: Self.subscriptionResponseName(of: item), value: json))
+            }
         }
         if changed == 0 {
             let info = subscribe ? "Already subscribed on provided VehicleData." : "Some provided VehicleData was not subscribed."
@@ -209,14 +217,28 @@ extension SDLHeadUnitEmulator {
 
     /// Changes a vehicle-data item; apps subscribed to it get OnVehicleData.
     public func setVehicleData(_ item: String, to value: SDLJSONValue) async throws(SDLSimulatedVehicleError) {
-        try vehicleState.vehicle.set(item, to: value)
+        try await setVehicleData(.object([.init(key: item, value: value)]))
+    }
+
+    /// Changes several items at once (all or nothing): each subscribed app gets one OnVehicleData
+    /// with the items it follows, as a car reports values that change together.
+    public func setVehicleData(_ items: SDLJSONValue) async throws(SDLSimulatedVehicleError) {
+        try vehicleState.vehicle.set(items)
+        guard case .object(let members) = items else { return }
         var effects: [Effect] = []
-        for appID in vehicleState.subscribers(of: item) where apps[appID] != nil {
-            let json = SDLJSONValue.object([.init(key: item, value: value)])
+        for appID in apps.keys.sorted() {
+            let followed = members.filter { vehicleState.subscriptions[appID]?.contains($0.key) == true }
+            guard !followed.isEmpty else { continue }
             effects.append(.notify(appID: appID, SDLRPCPayload(
-                rpcType: .notification, functionID: OnVehicleData.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID, json: json.jsonBytes)))
+                rpcType: .notification, functionID: OnVehicleData.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
+                json: SDLJSONValue.object(followed).jsonBytes)))
         }
         await perform(effects)
+    }
+
+    /// The spec names one item differently in Subscribe/UnsubscribeVehicleData responses.
+    static func subscriptionResponseName(of item: String) -> String {
+        item == "clusterModeStatus" ? "clusterModes" : item
     }
 
     /// Every item's current value, the OEM custom items last.
