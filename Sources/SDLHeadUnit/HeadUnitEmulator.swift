@@ -56,6 +56,8 @@ public actor SDLHeadUnitEmulator {
     var appServices = AppServiceState()
     /// The car's remote-control modules, shared by every app: state, allocation, subscriptions.
     var remoteControl = RemoteControlState()
+    /// The car moves: OnDriverDistraction DD_ON (new apps hear it at registration).
+    var driverDistracted = false
 
     /// A head unit with no app connected yet: hand it each app's transport with
     /// `serve(_:authToken:)`.

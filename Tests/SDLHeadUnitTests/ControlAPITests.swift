@@ -31,6 +31,25 @@ import Testing
         await app.close()
     }
 
+    @Test func touchesDriverDistractionAndTheKeyboardMaskOverHTTP() async throws {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.policy = SDLHeadUnitPolicy.sdlCoreDefault.granting("HapticGroup", to: "nav")
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        let api = SDLHeadUnitControlAPI(headUnit: headUnit)
+        let nav = try await TestApp.register(to: headUnit, appID: "nav", types: [.navigation])
+        var touches = nav.client.notifications(OnTouchEvent.self).makeAsyncIterator()
+        let touched = await api.handle(method: "POST", path: "/apps/nav/touch", body: Array(#"{"type":"BEGIN","x":100,"y":200}"#.utf8))
+        #expect(touched.jsonValue?["delivered"] == .bool(true))
+        #expect(await touches.next()?.event.first?.c.first == TouchCoord(x: 100, y: 200))
+        #expect(await api.handle(method: "POST", path: "/apps/nav/touch", body: Array(#"{"type":"SWIPE","x":1,"y":1}"#.utf8)).status == 400)
+        var distraction = nav.client.notifications(OnDriverDistraction.self).makeAsyncIterator()
+        #expect(await api.handle(method: "PUT", path: "/driver-distraction", body: Array(#"{"state":"DD_ON"}"#.utf8)).status == 200)
+        #expect(await distraction.next()?.state == .ddOn)
+        // No keyboard on top: the mask has nothing to hide.
+        #expect(await api.handle(method: "POST", path: "/apps/nav/keyboard/mask", body: Array(#"{"masked":true}"#.utf8)).status == 400)
+        await nav.close()
+    }
+
     @Test(arguments: [
         ("GET", "/apps/nope/screen", "", 404),
         ("POST", "/apps/nope/activate", "", 404),

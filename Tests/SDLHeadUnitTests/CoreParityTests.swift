@@ -294,3 +294,56 @@ import Testing
         await app.close()
     }
 }
+
+/// The driver's new controls: touches, the keyboard mask, a choice by voice, driver distraction.
+@Suite(.timeLimit(.minutes(1))) struct DriverControlTests {
+    @Test func touchesReachANavigationAppInFullWhosePolicyGrantsThem() async throws {
+        let headUnit = TestApp.headUnit()
+        let nav = try await TestApp.register(to: headUnit, appID: "nav", types: [.navigation])
+        // SDL Core's default group has no OnTouchEvent.
+        #expect(try await headUnit.touch(appID: "nav", .begin, [.init(x: 10, y: 20)]) == false)
+        await headUnit.setPolicy(SDLHeadUnitPolicy.sdlCoreDefault.granting("HapticGroup", to: "nav"))
+        var touches = nav.client.notifications(OnTouchEvent.self).makeAsyncIterator()
+        #expect(try await headUnit.touch(appID: "nav", .begin, [.init(x: 10, y: 20)]))
+        #expect(try await headUnit.touch(appID: "nav", .move, [.init(x: 15, y: 25)]))
+        let begin = try #require(await touches.next())
+        #expect(begin.type == .begin)
+        #expect(begin.event.first?.c.first == TouchCoord(x: 10, y: 20))
+        #expect(await touches.next()?.event.first?.c.first == TouchCoord(x: 15, y: 25))
+        // Not a video app: nothing.
+        let plain = try await TestApp.register(to: headUnit, appID: "plain")
+        #expect(try await headUnit.touch(appID: "plain", .begin, [.init(x: 1, y: 1)]) == false)
+        await nav.close()
+        await plain.close()
+    }
+
+    @Test func aVoiceChoiceAndTheKeyboardMask() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        let events = headUnit.events()
+        _ = try await app.client.send(CreateInteractionChoiceSet(interactionChoiceSetID: 1, choiceSet: [Choice(choiceID: 7, menuName: "Home", vrCommands: ["home"])]))
+        async let picked = app.client.send(PerformInteraction(initialText: "Where?", interactionMode: .both, interactionChoiceSetIDList: [1]))
+        await Wait.interaction(events)
+        try await headUnit.answerInteraction(appID: app.appID, .voiceChoice(7))
+        let answer = try await picked
+        #expect(answer.choiceID == 7 && answer.triggerSource == .vr)
+
+        var inputs = app.client.notifications(OnKeyboardInput.self).makeAsyncIterator()
+        async let typed = app.client.send(PerformInteraction(initialText: "Name?", interactionMode: .manualOnly, interactionChoiceSetIDList: [], interactionLayout: .keyboard))
+        await Wait.interaction(events)
+        try await headUnit.setKeyboardMasked(appID: app.appID, true)
+        #expect(await inputs.next()?.event == .inputKeyMaskEnabled)
+        try await headUnit.answerInteraction(appID: app.appID, .cancel)
+        _ = try await typed
+        await app.close()
+    }
+
+    @Test func driverDistractionReachesEveryApp() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit)
+        var states = app.client.notifications(OnDriverDistraction.self).makeAsyncIterator()
+        await headUnit.setDriverDistraction(true)
+        #expect(await states.next()?.state == .ddOn)
+        await app.close()
+    }
+}

@@ -60,7 +60,7 @@ extension SDLHeadUnitEmulator {
             notification(OnHMIStatus(hmiLevel: .none, audioStreamingState: .notAudible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0), to: key),
             notification(permissions(for: key), to: key),
             notification(OnSystemRequest(requestType: .lockScreenIconUrl, url: configuration.lockScreenIconURL), to: key),
-            notification(OnDriverDistraction(state: .ddOff, lockScreenDismissalEnabled: true), to: key),
+            notification(OnDriverDistraction(state: driverDistracted ? .ddOn : .ddOff, lockScreenDismissalEnabled: true), to: key),
         ]
         // SDL Core tells a remote-control app (RPC 5.0+) which modules are free when it registers.
         if let status = remoteControlStatus(to: key) { effects.append(status) }

@@ -268,6 +268,29 @@ public struct SDLHeadUnitControlAPI: Sendable {
             try await headUnit.typeOnKeyboard(appID: captured[0], text)
             return .done
         },
+        Route("POST", "apps/*/keyboard/mask") { api, captured, query, input in
+            // {"masked": true}: the driver hides (or shows) the typed characters
+            guard case .bool(let masked)? = input["masked"] else { return .error(400, #"expected {"masked": true}"#) }
+            try await api.headUnit.setKeyboardMasked(appID: captured[0], masked)
+            return .done
+        },
+        Route("POST", "apps/*/touch") { api, captured, query, input in
+            // {"type": "BEGIN", "x": 100, "y": 200, "id": 0} or {"type": "MOVE", "points": [{"id": 0, "x": 1, "y": 2}, ...]}
+            guard case .string(let name)? = input["type"], TouchType(rawValue: name).isRecognized else {
+                return .error(400, #"expected {"type": "BEGIN|MOVE|END|CANCEL", "x": N, "y": N}"#)
+            }
+            let points = Self.touchPoints(input)
+            let delivered = try await api.headUnit.touch(appID: captured[0], TouchType(rawValue: name), points)
+            return .json(.object([.init(key: "delivered", value: .bool(delivered))]))
+        },
+        Route("PUT", "driver-distraction") { api, captured, query, input in
+            // {"state": "DD_ON"} or {"state": "DD_OFF"}
+            guard case .string(let state)? = input["state"], state == "DD_ON" || state == "DD_OFF" else {
+                return .error(400, #"expected {"state": "DD_ON"} or {"state": "DD_OFF"}"#)
+            }
+            await api.headUnit.setDriverDistraction(state == "DD_ON")
+            return .done
+        },
         Route("GET", "apps/*/files") { api, captured, query, input in
             let headUnit = api.headUnit
             let appID = captured[0]
@@ -381,8 +404,19 @@ public struct SDLHeadUnitControlAPI: Sendable {
         return ButtonPressMode(rawValue: name)
     }
 
+    /// A touch's points: `points` [{id, x, y}], or one point from `id`, `x`, `y`.
+    private static func touchPoints(_ input: SDLJSONValue) -> [SDLHeadUnitEmulator.TouchPoint] {
+        func point(_ value: SDLJSONValue) -> SDLHeadUnitEmulator.TouchPoint? {
+            guard case .integer(let x)? = value["x"], case .integer(let y)? = value["y"] else { return nil }
+            if case .integer(let id)? = value["id"] { return .init(id: id, x: x, y: y) }
+            return .init(x: x, y: y)
+        }
+        if case .array(let points)? = input["points"] { return points.compactMap(point) }
+        return point(input).map { [$0] } ?? []
+    }
+
     private static func answer(_ input: SDLJSONValue) throws -> SDLUserAnswer {
-        if case .integer(let id)? = input["choiceID"] { return .choice(id) }
+        if case .integer(let id)? = input["choiceID"] { return input["triggerSource"] == .string("VR") ? .voiceChoice(id) : .choice(id) }
         if case .integer(let position)? = input["sliderPosition"] { return .sliderPosition(position) }
         if case .string(let text)? = input["text"] { return .text(text) }
         if case .bool(true)? = input["cancel"] { return .cancel }

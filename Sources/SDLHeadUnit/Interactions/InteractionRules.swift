@@ -108,9 +108,10 @@ extension SDLHeadUnitEmulator {
         case (.dismiss, .alert), (.dismiss, .subtleAlert), (.dismiss, .scrollableMessage), (.dismiss, .audioPassThru):
             // An audio pass-thru's Done button: the recording ends with SUCCESS.
             reply = .success()
-        case (.choice(let choiceID), .performInteraction):
+        case (.choice(let choiceID), .performInteraction), (.voiceChoice(let choiceID), .performInteraction):
             guard choices(of: interaction, in: app).contains(choiceID) else { throw .invalidAnswer("choice \(choiceID) is not offered") }
-            reply = .success(extra: [.init(key: "choiceID", value: .integer(choiceID)), .init(key: "triggerSource", value: .string(TriggerSource.menu.rawValue))])
+            let source: TriggerSource = if case .voiceChoice = answer { .vr } else { .menu }
+            reply = .success(extra: [.init(key: "choiceID", value: .integer(choiceID)), .init(key: "triggerSource", value: .string(source.rawValue))])
         case (.text(let text), .performInteraction):
             guard case .string("KEYBOARD")? = interaction.request["interactionLayout"] else { throw .invalidAnswer("no keyboard is shown") }
             reply = .success(extra: [.init(key: "manualTextEntry", value: .string(text)), .init(key: "triggerSource", value: .string(TriggerSource.keyboard.rawValue))])
@@ -158,6 +159,16 @@ extension SDLHeadUnitEmulator {
         }
     }
 
+    /// The driver shows or hides the characters typed on the keyboard on top: OnKeyboardInput
+    /// INPUT_KEY_MASK_ENABLED or INPUT_KEY_MASK_DISABLED (RPC 7.0+).
+    public func setKeyboardMasked(appID: String, _ masked: Bool) async throws(SDLHeadUnitControlError) {
+        guard let app = apps[appID] else { throw .unknownApp(appID) }
+        guard let interaction = app.interaction, case .string("KEYBOARD")? = interaction.request["interactionLayout"] else {
+            throw .invalidAnswer("no keyboard is shown")
+        }
+        await perform([notification(OnKeyboardInput(event: masked ? .inputKeyMaskEnabled : .inputKeyMaskDisabled), to: appID)])
+    }
+
     /// An app that goes away takes its timers with it.
     func cancelTimers(of app: EmulatedApp) {
         if let interaction = app.interaction {
@@ -180,8 +191,10 @@ extension SDLHeadUnitEmulator {
 
 /// What the driver does with what is on top of an app's screen.
 public enum SDLUserAnswer: Sendable, Hashable {
-    /// Picks a choice of a PerformInteraction.
+    /// Picks a choice of a PerformInteraction on the screen (`triggerSource` MENU).
     case choice(Int)
+    /// Picks a choice of a PerformInteraction by voice (`triggerSource` VR).
+    case voiceChoice(Int)
     /// Sets a slider.
     case sliderPosition(Int)
     /// Types on the keyboard of a PerformInteraction with layout KEYBOARD.

@@ -53,6 +53,16 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         }
     }
 
+    /// The same policy with `group` added to the app's entry (made from `default` when the app
+    /// has none), as an OEM grants an app a functional group: `HapticGroup` for touches, say.
+    public func granting(_ group: String, to appID: String) -> SDLHeadUnitPolicy {
+        var policy = self
+        var groups = appGroups[appID] ?? appGroups["default"] ?? []
+        if !groups.contains(group) { groups.append(group) }
+        policy.appGroups[appID] = groups
+        return policy
+    }
+
     /// The policy's answer to one request.
     public enum Decision: Sendable, Hashable {
         /// The request goes on to the head unit's rules.
@@ -223,15 +233,17 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         let vehicleRPCs: Set<String> = ["GetVehicleData", "SubscribeVehicleData", "UnsubscribeVehicleData", "OnVehicleData"]
         var base: [String: Permission] = [:]
         let names = MobileAPI.requests.map { $0.functionName } + MobileAPI.notifications.map { $0.functionName }
-        for name in names where !vehicleRPCs.contains(name) && name != "RegisterAppInterface" && name != "UnregisterAppInterface" {
+        // OnTouchEvent is in SDL Core's HapticGroup and OnTouchEventOnlyGroup, not its default group.
+        for name in names where !vehicleRPCs.contains(name) && !["RegisterAppInterface", "UnregisterAppInterface", "OnTouchEvent"].contains(name) {
             let levels = inNone.contains(name) ? all : screenTakers.contains(name) ? fullOnly : foregroundOnly.contains(name) ? foreground : visible
             base[name] = Permission(levels: levels, parameters: nil)
         }
         let items = Set(SDLSimulatedVehicle.itemNames).union(SDLSimulatedVehicle.defaultCustomValues.keys)
         var vehicle: [String: Permission] = [:]
         for name in vehicleRPCs { vehicle[name] = Permission(levels: visible, parameters: items) }
+        let touch = ["OnTouchEvent": Permission(levels: foreground.union([.background]), parameters: nil)]
         return SDLHeadUnitPolicy(
-            groups: ["Base-4": base, "VehicleInfo-3": vehicle],
+            groups: ["Base-4": base, "VehicleInfo-3": vehicle, "OnTouchEventOnlyGroup": touch, "HapticGroup": touch],
             appGroups: ["default": ["Base-4", "VehicleInfo-3"], "pre_DataConsent": ["Base-4"]])
     }
 }

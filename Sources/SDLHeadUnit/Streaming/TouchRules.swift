@@ -1,0 +1,55 @@
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// The driver's touches on the video of a navigation or projection app, as SDL Core passes the
+/// HMI's touches on: OnTouchEvent to a NAVIGATION or PROJECTION app in FULL, when its policy
+/// grants OnTouchEvent (SDL Core's HapticGroup or OnTouchEventOnlyGroup; its default group does
+/// not). Coordinates are the video's pixels, unscaled.
+extension SDLHeadUnitEmulator {
+    /// One finger of a touch: its ID (0–9) and where it is.
+    public struct TouchPoint: Sendable, Hashable {
+        /// The finger, 0–9; BEGIN adds it, END and CANCEL end it.
+        public var id: Int
+        /// Horizontal position in the video's pixels.
+        public var x: Int
+        /// Vertical position in the video's pixels.
+        public var y: Int
+
+        /// A finger at (`x`, `y`).
+        public init(id: Int = 0, x: Int, y: Int) {
+            self.id = id
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// The driver touches the app's video: BEGIN, MOVE, END or CANCEL with the fingers' points,
+    /// time-stamped in milliseconds on the emulator's clock. Returns whether the app got it (it
+    /// must be a navigation or projection app in FULL whose policy grants OnTouchEvent).
+    @discardableResult
+    public func touch(appID: String, _ type: TouchType, _ points: [TouchPoint]) async throws(SDLHeadUnitControlError) -> Bool {
+        guard let app = apps[appID] else { throw .unknownApp(appID) }
+        guard !points.isEmpty, points.allSatisfy({ (0...9).contains($0.id) && $0.x >= 0 && $0.y >= 0 && $0.x <= 10_000 && $0.y <= 10_000 }) else {
+            throw .invalidAnswer("a touch needs 1 or more points with IDs 0–9 and coordinates 0–10000")
+        }
+        guard Self.isVideoApp(app), app.hmiLevel == .full,
+              case .allowed = policy.decide("OnTouchEvent", level: app.hmiLevel, appID: appID, updated: app.policyUpdated, parameters: [])
+        else { return false }
+        let milliseconds = Int(configuration.clock.now / .milliseconds(1)) % 2_000_000_000
+        let events = points.map { TouchEvent(id: $0.id, ts: [milliseconds], c: [TouchCoord(x: $0.x, y: $0.y)]) }
+        await perform([notification(OnTouchEvent(type: type, event: events), to: appID)])
+        return true
+    }
+
+    /// The driver turns driver distraction on (the car moves) or off: every app gets
+    /// OnDriverDistraction, as SDL Core sends it.
+    public func setDriverDistraction(_ on: Bool) async {
+        driverDistracted = on
+        let state: DriverDistractionState = on ? .ddOn : .ddOff
+        await perform(apps.keys.sorted().map { notification(OnDriverDistraction(state: state, lockScreenDismissalEnabled: true), to: $0) })
+    }
+
+    /// Whether driver distraction is on now.
+    public var isDriverDistracted: Bool { driverDistracted }
+}
