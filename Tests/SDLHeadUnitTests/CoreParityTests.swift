@@ -347,3 +347,25 @@ import Testing
         await app.close()
     }
 }
+
+/// `--log`: a message sent in several frames is decoded once whole; a session that ends
+/// normally is not an error.
+@Suite(.timeLimit(.minutes(1))) struct WireLogTests {
+    @Test func multiFrameMessagesAreLoggedWholeAndANormalEndIsNoError() async throws {
+        let lines = Locked<[SDLJSONValue]>([])
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.activationDelay = nil
+        configuration.log = { line in lines.withLock { $0.append(line) } }
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        let events = headUnit.events()
+        let app = try await TestApp.register(to: headUnit)
+        _ = try await app.client.send(PutFile(syncFileName: "big.bin", fileType: .binary), bulkData: Array(repeating: 7, count: 300_000))
+        await app.close()
+        for await event in events { if case .appUnregistered = event { break } }
+        try await until { lines.withLock { $0.contains { $0["event"] != nil } } }
+        let logged = lines.withLock { $0 }
+        let whole = logged.filter { $0["message"] == .bool(true) }
+        #expect(whole.contains { $0["name"] == .string("PutFile") && $0["direction"] == .string("in") && $0["bulkDataSize"] == .integer(300_000) })
+        #expect(!logged.contains { $0["event"] == .string("error") }, "\(logged.filter { $0["event"] != nil })")
+    }
+}

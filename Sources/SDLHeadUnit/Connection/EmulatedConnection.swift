@@ -50,13 +50,20 @@ actor EmulatedConnection {
                 decoder.append(chunk)
                 while let frame = try decoder.nextFrame() {
                     log("in", frame)
-                    if let message = try reassembler.receive(frame) { try await handle(message) }
+                    if let message = try reassembler.receive(frame) {
+                        // A message that came in several frames is logged once more, whole.
+                        if frame.header.frameType == .consecutive { logMessage("in", message) }
+                        try await handle(message)
+                    }
                     if ended { break }
                 }
                 if ended { break }
             }
+            configuration.log?(.object([.init(key: "event", value: .string("closed")), .init(key: "reason", value: .string(ended ? "session ended" : "the app closed the connection"))]))
         } catch {
-            configuration.log?(.object([.init(key: "event", value: .string("error")), .init(key: "reason", value: .string("\(error)"))]))
+            // The transport ending after the session did is how every session ends, not an error.
+            let quiet = ended || (error as? SDLTransportError).map { $0 == .closed || $0 == .connectionReset } == true
+            configuration.log?(.object([.init(key: "event", value: .string(quiet ? "closed" : "error")), .init(key: "reason", value: .string("\(error)"))]))
         }
         ended = true
         await transport.close()
@@ -166,7 +173,9 @@ actor EmulatedConnection {
         do {
             let payload = version == 1 ? try SDLProtocolOneEnvelope.encode(rpc, functions: Self.functions) : rpc.bytes
             let message = SDLProtocolMessage(version: max(version, 1), serviceType: .rpc, sessionID: sessionID, messageID: takeMessageID(), payload: payload)
-            try await send(SDLFramer.frames(for: message, maxPayloadSize: configuration.mtu))
+            let frames = SDLFramer.frames(for: message, maxPayloadSize: configuration.mtu)
+            try await send(frames)
+            if frames.count > 1 { logMessage("out", message) }
         } catch {
             configuration.log?(.object([.init(key: "event", value: .string("error")), .init(key: "reason", value: .string("\(error)"))]))
         }
@@ -214,5 +223,22 @@ actor EmulatedConnection {
             members.append(contentsOf: SDLRecordedRPC.logMembers(rpc))
         }
         log(.object(members))
+    }
+
+    /// One line for a whole RPC message that took several frames, decoded as a message.
+    private func logMessage(_ direction: String, _ message: SDLProtocolMessage) {
+        guard let log = configuration.log, message.serviceType == .rpc || message.serviceType == .hybrid,
+              let rpc = message.version == 1
+                  ? try? SDLProtocolOneEnvelope.decode(message.payload, functions: Self.functions) : try? SDLRPCPayload(decoding: message.payload)
+        else { return }
+        let members: [SDLJSONValue.Member] = [
+            .init(key: "direction", value: .string(direction)),
+            .init(key: "message", value: .bool(true)),
+            .init(key: "serviceType", value: .integer(Int(message.serviceType.rawValue))),
+            .init(key: "sessionId", value: .integer(Int(message.sessionID))),
+            .init(key: "messageId", value: .integer(Int(message.messageID))),
+            .init(key: "size", value: .integer(message.payload.count)),
+        ]
+        log(.object(members + SDLRecordedRPC.logMembers(rpc)))
     }
 }
