@@ -117,7 +117,7 @@ import Testing
         #expect(try await app.client.send(CreateWindow(windowID: 3, windowName: "Now playing", type: .widget)).resultCode == .duplicateName)
         #expect(try await app.client.send(DeleteWindow(windowID: 0)).resultCode == .invalidId)
 
-        try await headUnit.setWidgetVisible(appID: app.appID, windowID: 2, true)
+        #expect(await SDLHeadUnitControlAPI(headUnit: headUnit).handle(method: "POST", path: "/apps/\(app.appID)/windows/2/show").status == 200)
         #expect(await app.status { $0.windowID == 2 && $0.hmiLevel == .full } != nil)
         #expect(try await app.client.send(Show(mainField1: "x", windowID: 2)).success)
         await app.close()
@@ -219,6 +219,8 @@ import Testing
             (Slider.self, #"{"numTicks":3,"position":1,"sliderHeader":"Pick","sliderFooter":["a","b"]}"#, .invalidData),
             (CancelInteraction.self, #"{"functionID":13}"#, .invalidId),
             (SetGlobalProperties.self, #"{"vrHelp":[{"text":"Play","position":1}]}"#, .rejected),
+            (PerformAudioPassThru.self,
+             #"{"audioPassThruDisplayText1":"Say\\tit","samplingRate":"16KHZ","maxDuration":1000,"bitsPerSample":"16_BIT","audioType":"PCM"}"#, .invalidData),
             (CreateInteractionChoiceSet.self,
              #"{"interactionChoiceSetID":1,"choiceSet":[{"choiceID":1,"menuName":"A","vrCommands":["a"]},{"choiceID":2,"menuName":"B"}]}"#, .invalidData),
             (CreateInteractionChoiceSet.self,

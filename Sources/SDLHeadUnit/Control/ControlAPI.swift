@@ -268,6 +268,16 @@ public struct SDLHeadUnitControlAPI: Sendable {
             try await headUnit.typeOnKeyboard(appID: captured[0], text)
             return .done
         },
+        Route("POST", "apps/*/windows/*/show") { api, captured, query, input in
+            guard let windowID = Int(captured[1]) else { return .error(400, "the window ID is a number") }
+            try await api.headUnit.setWidgetVisible(appID: captured[0], windowID: windowID, true)
+            return .done
+        },
+        Route("POST", "apps/*/windows/*/hide") { api, captured, query, input in
+            guard let windowID = Int(captured[1]) else { return .error(400, "the window ID is a number") }
+            try await api.headUnit.setWidgetVisible(appID: captured[0], windowID: windowID, false)
+            return .done
+        },
         Route("POST", "apps/*/keyboard/mask") { api, captured, query, input in
             // {"masked": true}: the driver hides (or shows) the typed characters
             guard case .bool(let masked)? = input["masked"] else { return .error(400, #"expected {"masked": true}"#) }

@@ -42,6 +42,10 @@ extension SDLHeadUnitEmulator {
             guard case .integer(let function)? = request["functionID"] else { return nil }
             return interactionFunctionIDs.contains(function) ? nil : .failure(.invalidId, "function \(function) is not an interaction")
         },
+        "PerformAudioPassThru": { request, _ in
+            let texts = ["audioPassThruDisplayText1", "audioPassThruDisplayText2", "initialPrompt"].compactMap { request[$0] }
+            return texts.contains(where: hasNewline) ? invalid("a text holds a newline or a tab") : nil
+        },
         "SetGlobalProperties": { request, _ in
             // Voice help needs its title, and the other way round.
             (request["vrHelp"] == nil) != (request["vrHelpTitle"] == nil) ? .failure(.rejected, "vrHelp and vrHelpTitle go together") : nil
