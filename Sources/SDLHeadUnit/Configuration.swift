@@ -56,6 +56,10 @@ extension SDLHeadUnitEmulator {
         /// answers DISPLAYS this way, so apps must fall back to the registration's
         /// `displayCapabilities`.
         public var unavailableCapabilities: Set<SystemCapabilityType> = []
+        /// Receives each app's stream as the head unit's consumer would (video as H.264
+        /// Annex-B, RTP depacketised; audio as sent): `sdl headunit --record-streams` writes
+        /// it to files. Called on the emulator's executor; keep it short.
+        public var streamSink: (@Sendable (SDLStreamChunk) -> Void)?
 
         /// SDL Core 8.2's defaults; `capabilities` replaces the RegisterAppInterface response (nil:
         /// `defaultCapabilities`), to emulate another display, other buttons or other languages.

@@ -198,6 +198,9 @@ public final class SDLChannelTransport: SDLTransport {
             try? await asyncChannel.channel.close()
         case .running(let writer):
             writer.finish()
+            // Unread bytes are no one's now: a run waiting for room in the queue must not keep
+            // this close waiting for it.
+            queue.finish()
             try? await asyncChannel.channel.close()
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let over = phase.withLock { phase -> Bool in

@@ -73,6 +73,10 @@ struct HeadUnit: AsyncParsableCommand {
     var log = false
 
     @Option(help: ArgumentHelp(
+        "Write each app's streams here: <appID>-video.h264 (H.264 Annex-B, RTP depacketised) and <appID>-audio.pcm.", valueName: "dir"))
+    var recordStreams: String?
+
+    @Option(help: ArgumentHelp(
         "Dial a cloud app's WebSocket server (ws:// or wss://) as SDL Core does, instead of listening on TCP; dials again after a drop. tcp://HOST:PORT dials plain TCP (for comparisons; SDL Core uses WebSocket).",
         valueName: "url"))
     var cloudApp: String?
@@ -139,6 +143,10 @@ struct HeadUnit: AsyncParsableCommand {
         configuration.language = language
         configuration.activationDelay = manualActivation || activationDelay < 0 ? nil : .milliseconds(Int(activationDelay * 1000))
         if log { configuration.log = { Output.line($0) } }
+        if let recordStreams {
+            let recorder = try StreamRecorder(directory: recordStreams)
+            configuration.streamSink = { recorder.write($0) }
+        }
         if let cloudApp {
             return try await runCloudVehicles(url: cloudApp, configuration: configuration)
         }

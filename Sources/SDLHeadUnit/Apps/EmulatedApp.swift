@@ -61,6 +61,12 @@ struct EmulatedApp: Sendable {
     var streamingServices: Set<SDLServiceType> = []
     /// The focusable rectangles of the app's video (SendHapticData).
     var hapticRects: [HapticRect] = []
+    /// What the app streamed, by service number (10 audio, 11 video).
+    var streamStatistics: [Int: SDLStreamStatistics] = [:]
+    /// Since when the app has been sending on a service it may no longer stream on.
+    var notStreamableSince: [Int: Duration] = [:]
+    /// The video service's format and depacketiser, while it runs.
+    var video: VideoReception?
 
     /// Whether SDL Core lets the app play audio (media, navigation, communication; a PROJECTION
     /// app only when it is media too).

@@ -90,6 +90,10 @@ actor EmulatedConnection {
             try await handleControl(opcode, message)
             return
         }
+        if message.serviceType == .video || message.serviceType == .audio {
+            await headUnit?.streamData(message.serviceType, payload: message.payload, on: self)
+            return
+        }
         guard message.serviceType == .rpc || message.serviceType == .hybrid else { return }
         let rpc: SDLRPCPayload
         if message.version == 1 {

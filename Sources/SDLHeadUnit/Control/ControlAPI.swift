@@ -278,6 +278,39 @@ public struct SDLHeadUnitControlAPI: Sendable {
             try await api.headUnit.setWidgetVisible(appID: captured[0], windowID: windowID, false)
             return .done
         },
+        Route("GET", "apps/*/streams") { api, captured, query, input in
+            let statistics = await api.headUnit.streamStatistics(appID: captured[0])
+            return .json(.object(statistics.sorted { $0.key < $1.key }.map { service, stats in
+                .init(key: service == 11 ? "video" : "audio", value: .object([
+                    .init(key: "frames", value: .integer(stats.frames)), .init(key: "bytes", value: .integer(stats.bytes)),
+                    .init(key: "keyframes", value: .integer(stats.keyframes)), .init(key: "dropped", value: .integer(stats.dropped)),
+                    .init(key: "fps", value: .float(stats.framesPerSecond)), .init(key: "kbps", value: .float(stats.kilobitsPerSecond)),
+                ]))
+            }))
+        },
+        Route("POST", "apps/*/gestures") { api, captured, query, input in
+            // {"gesture": "tap", "x": 10, "y": 20}, "doubleTap", {"gesture": "pan", "x", "y", "toX", "toY"},
+            // {"gesture": "pinch", "x", "y", "from": 100, "to": 200}
+            let headUnit = api.headUnit
+            let appID = captured[0]
+            guard case .string(let gesture)? = input["gesture"], case .integer(let x)? = input["x"], case .integer(let y)? = input["y"] else {
+                return .error(400, #"expected {"gesture": "tap|doubleTap|pan|pinch", "x": N, "y": N, ...}"#)
+            }
+            let delivered: Bool
+            switch gesture {
+            case "tap": delivered = try await headUnit.tap(appID: appID, x: x, y: y)
+            case "doubleTap": delivered = try await headUnit.doubleTap(appID: appID, x: x, y: y)
+            case "pan":
+                guard case .integer(let toX)? = input["toX"], case .integer(let toY)? = input["toY"] else { return .error(400, "pan needs toX and toY") }
+                delivered = try await headUnit.pan(appID: appID, from: (x, y), to: (toX, toY))
+            case "pinch":
+                guard case .integer(let from)? = input["from"], case .integer(let to)? = input["to"] else { return .error(400, "pinch needs from and to (finger distances)") }
+                delivered = try await headUnit.pinch(appID: appID, center: (x, y), fromDistance: from, toDistance: to)
+            default:
+                return .error(400, "unknown gesture \(gesture)")
+            }
+            return .json(.object([.init(key: "delivered", value: .bool(delivered))]))
+        },
         Route("POST", "apps/*/keyboard/mask") { api, captured, query, input in
             // {"masked": true}: the driver hides (or shows) the typed characters
             guard case .bool(let masked)? = input["masked"] else { return .error(400, #"expected {"masked": true}"#) }

@@ -48,8 +48,9 @@ extension SDLHeadUnitEmulator {
             answer = .accepted(nil)
         }
         switch answer {
-        case .accepted:
+        case .accepted(let parameters):
             apps[appID]?.streamingServices.insert(service)
+            if service == .video { apps[appID]?.video = VideoReception(videoProtocol: parameters?.videoProtocol ?? "RAW") }
             emit(.streamingStarted(appID: appID, service: Int(number)))
             return (answer, [])
         case .refused(_, let rejectedParams):

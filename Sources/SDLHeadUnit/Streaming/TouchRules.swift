@@ -53,3 +53,52 @@ extension SDLHeadUnitEmulator {
     /// Whether driver distraction is on now.
     public var isDriverDistracted: Bool { driverDistracted }
 }
+
+/// Gestures the driver makes on a navigation app's video, as BEGIN/MOVE/END sequences of
+/// OnTouchEvent, for tests and the control API.
+extension SDLHeadUnitEmulator {
+    /// A tap at (`x`, `y`): BEGIN then END.
+    @discardableResult
+    public func tap(appID: String, x: Int, y: Int) async throws(SDLHeadUnitControlError) -> Bool {
+        let point = TouchPoint(x: x, y: y)
+        guard try await touch(appID: appID, .begin, [point]) else { return false }
+        return try await touch(appID: appID, .end, [point])
+    }
+
+    /// Two taps at the same place.
+    @discardableResult
+    public func doubleTap(appID: String, x: Int, y: Int) async throws(SDLHeadUnitControlError) -> Bool {
+        guard try await tap(appID: appID, x: x, y: y) else { return false }
+        return try await tap(appID: appID, x: x, y: y)
+    }
+
+    /// One finger from `from` to `to` in `steps` MOVE events.
+    @discardableResult
+    public func pan(appID: String, from: (x: Int, y: Int), to: (x: Int, y: Int), steps: Int = 5) async throws(SDLHeadUnitControlError) -> Bool {
+        let count = max(1, steps)
+        guard try await touch(appID: appID, .begin, [TouchPoint(x: from.x, y: from.y)]) else { return false }
+        for step in 1...count {
+            let x = from.x + (to.x - from.x) * step / count
+            let y = from.y + (to.y - from.y) * step / count
+            try await touch(appID: appID, .move, [TouchPoint(x: x, y: y)])
+        }
+        return try await touch(appID: appID, .end, [TouchPoint(x: to.x, y: to.y)])
+    }
+
+    /// Two fingers on a horizontal line through `center`, from `fromDistance` apart to
+    /// `toDistance` apart (wider: zoom in), in `steps` MOVE events.
+    @discardableResult
+    public func pinch(
+        appID: String, center: (x: Int, y: Int), fromDistance: Int, toDistance: Int, steps: Int = 5
+    ) async throws(SDLHeadUnitControlError) -> Bool {
+        func fingers(_ distance: Int) -> [TouchPoint] {
+            [TouchPoint(id: 0, x: max(0, center.x - distance / 2), y: center.y), TouchPoint(id: 1, x: center.x + distance / 2, y: center.y)]
+        }
+        let count = max(1, steps)
+        guard try await touch(appID: appID, .begin, fingers(fromDistance)) else { return false }
+        for step in 1...count {
+            try await touch(appID: appID, .move, fingers(fromDistance + (toDistance - fromDistance) * step / count))
+        }
+        return try await touch(appID: appID, .end, fingers(toDistance))
+    }
+}
