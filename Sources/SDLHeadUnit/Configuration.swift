@@ -56,6 +56,29 @@ extension SDLHeadUnitEmulator {
         /// answers DISPLAYS this way, so apps must fall back to the registration's
         /// `displayCapabilities`.
         public var unavailableCapabilities: Set<SystemCapabilityType> = []
+        /// The VIDEO_STREAMING capability (GetSystemCapability) and what StartService(video)
+        /// accepts: its `supportedFormats`. By default SDL Core 8.2's: 800×380 preferred, 20,000
+        /// kbps, 15 fps, RAW/H264, RTP/H264, RTSP/Theora, RTMP/VP8, WEBM/VP9, haptic data
+        /// supported, 8", 96 ppi, scale 1, and seven more resolutions.
+        public var videoStreaming: VideoStreamingCapability = Self.sdlCoreVideoStreaming
+
+        /// SDL Core 8.2's default VIDEO_STREAMING capability. The seven additional resolutions
+        /// are the emulator's choice (smaller and wider screens); Core's count, not its values.
+        public static var sdlCoreVideoStreaming: VideoStreamingCapability {
+            let formats = [("RAW", "H264"), ("RTP", "H264"), ("RTSP", "Theora"), ("RTMP", "VP8"), ("WEBM", "VP9")].map {
+                VideoStreamingFormat(protocol: VideoStreamingProtocol(rawValue: $0.0), codec: VideoStreamingCodec(rawValue: $0.1))
+            }
+            let additional = [(1280, 720), (1024, 600), (960, 540), (800, 480), (640, 480), (480, 320), (320, 200)].map { width, height in
+                VideoStreamingCapability(
+                    preferredResolution: ImageResolution(resolutionWidth: width, resolutionHeight: height), maxBitrate: 20_000,
+                    supportedFormats: formats, hapticSpatialDataSupported: true, diagonalScreenSize: 8, pixelPerInch: 96, scale: 1, preferredFPS: 15)
+            }
+            return VideoStreamingCapability(
+                preferredResolution: ImageResolution(resolutionWidth: 800, resolutionHeight: 380), maxBitrate: 20_000, supportedFormats: formats,
+                hapticSpatialDataSupported: true, diagonalScreenSize: 8, pixelPerInch: 96, scale: 1, preferredFPS: 15,
+                additionalVideoStreamingCapabilities: additional)
+        }
+
         /// Receives each app's stream as the head unit's consumer would (video as H.264
         /// Annex-B, RTP depacketised; audio as sent): `sdl headunit --record-streams` writes
         /// it to files. Called on the emulator's executor; keep it short.

@@ -82,4 +82,26 @@ import Testing
         #expect(displaced?.hmiLevel == .limited)
         await first.close()
     }
+
+    @Test func videoIsNegotiatedAgainstTheConfiguredCapability() async throws {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.videoStreaming.supportedFormats = [VideoStreamingFormat(protocol: .rtp, codec: .h264)]
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        let nav = try await TestApp.register(to: headUnit, appID: "nav", types: [.navigation])
+        let capability = try await nav.client.send(GetSystemCapability(systemCapabilityType: .videoStreaming)).systemCapability?.videoStreamingCapability
+        #expect(capability?.preferredResolution == ImageResolution(resolutionWidth: 800, resolutionHeight: 380))
+        #expect(capability?.additionalVideoStreamingCapabilities?.count == 7)
+        var raw = SDLControlPayload()
+        raw.videoProtocol = "RAW"
+        raw.videoCodec = "H264"
+        #expect(await Self.refusal { try await nav.session.startService(.video, parameters: raw) }.rejected == ["videoProtocol", "videoCodec"])
+        await nav.close()
+
+        let again = try await TestApp.register(to: headUnit, appID: "again", types: [.navigation])
+        var rtp = SDLControlPayload()
+        rtp.videoProtocol = "RTP"
+        rtp.videoCodec = "H264"
+        #expect(try await again.session.startService(.video, parameters: rtp).videoProtocol == "RTP")
+        await again.close()
+    }
 }

@@ -46,7 +46,7 @@ extension SDLHeadUnitEmulator {
         case .navigation: value = ("navigationCapability", Self.json(#"{"sendLocationEnabled":true,"getWayPointsEnabled":true}"#))
         case .phoneCall: value = ("phoneCapability", Self.json(#"{"dialNumberEnabled":true}"#))
         case .videoStreaming:
-            value = ("videoStreamingCapability", Self.json(#"{"preferredResolution":{"resolutionWidth":800,"resolutionHeight":350},"maxBitrate":20000,"supportedFormats":[{"protocol":"RAW","codec":"H264"},{"protocol":"RTP","codec":"H264"}],"hapticSpatialDataSupported":true,"diagonalScreenSize":8,"pixelPerInch":117,"scale":1}"#))
+            value = ("videoStreamingCapability", (try? SDLJSONValue(parsing: SDLJSON.encode(configuration.videoStreaming))) ?? .object([]))
         case .remoteControl: value = ("remoteControlCapability", remoteControl.capabilityJSON)
         case .appServices: value = ("appServicesCapabilities", appServicesCapability())
         case .seatLocation: value = ("seatLocationCapability", RemoteControlState.seatLocationJSON)

@@ -60,11 +60,17 @@ extension SDLHeadUnitEmulator {
         }
     }
 
-    /// The video parameters SDL Core accepts: known protocols and codecs, echoed back.
+    /// The video parameters the head unit accepts: known protocols and codecs, as a pair its
+    /// VIDEO_STREAMING capability lists (what the HMI's SetVideoConfig would take), echoed back.
     private func acceptVideo(_ request: SDLControlPayload?) -> StreamingAnswer {
         var rejected: [String] = []
-        if let name = request?.videoProtocol, !Self.videoProtocols.contains(name) { rejected.append("videoProtocol") }
-        if let name = request?.videoCodec, !Self.videoCodecs.contains(name) { rejected.append("videoCodec") }
+        let protocolName = request?.videoProtocol ?? "RAW", codec = request?.videoCodec ?? "H264"
+        if !Self.videoProtocols.contains(protocolName) { rejected.append("videoProtocol") }
+        if !Self.videoCodecs.contains(codec) { rejected.append("videoCodec") }
+        if rejected.isEmpty, let formats = configuration.videoStreaming.supportedFormats,
+           !formats.contains(where: { $0.protocol.rawValue == protocolName && $0.codec.rawValue == codec }) {
+            rejected = ["videoProtocol", "videoCodec"]
+        }
         guard rejected.isEmpty else { return .refused(reason: "Received SetVideoConfig failure response", rejectedParams: rejected) }
         var ack = SDLControlPayload()
         ack.height = request?.height
