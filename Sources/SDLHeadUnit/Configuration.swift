@@ -79,6 +79,13 @@ extension SDLHeadUnitEmulator {
                 additionalVideoStreamingCapabilities: additional)
         }
 
+        /// The HMI's answer to SDL Core's Navigation.SetVideoConfig for a StartService(video)
+        /// whose format the capability lists: the names of the parameters it refuses
+        /// (`videoProtocol`, `videoCodec`, `width`, `height`), or nil to accept. The StartServiceNAK
+        /// then carries them as `rejectedParams`, and the app goes to NONE, as on SDL Core. By
+        /// default every listed format and any size is accepted, as SDL Core's stand-in HMI does.
+        public var videoConfigurationRefusal: (@Sendable (SDLControlPayload) -> [String]?)?
+
         /// Receives each app's stream as the head unit's consumer would (video as H.264
         /// Annex-B, RTP depacketised; audio as sent): `sdl headunit --record-streams` writes
         /// it to files. Called on the emulator's executor; keep it short.

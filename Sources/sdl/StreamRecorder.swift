@@ -19,7 +19,7 @@ final class StreamRecorder: Sendable {
         files.withLock { files in
             if files[name] == nil {
                 let url = directory.appendingPathComponent(name)
-                FileManager.default.createFile(atPath: url.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: url.path, contents: nil)
                 files[name] = try? FileHandle(forWritingTo: url)
             }
             files[name]?.write(Data(chunk.bytes))

@@ -58,6 +58,9 @@ public final class ManualClock: Clock, Sendable {
         try Task.checkCancellation()
     }
 
+    /// How many sleepers wait now.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
     /// Returns once at least `count` sleepers wait: a test advances only after the timer it
     /// means to fire is set (its deadline is computed from `now` when it goes to sleep).
     public func waitForSleepers(_ count: Int = 1) async {

@@ -45,7 +45,7 @@ public struct SDLStreamChunk: Sendable, Hashable {
 struct VideoReception: Sendable {
     /// RAW or RTP (as accepted at StartService).
     var videoProtocol = "RAW"
-    var depacketizer = RTPH264Depacketizer()
+    var depacketizer = SDLRTPH264Depacketizer()
 }
 
 extension SDLHeadUnitEmulator {
@@ -92,7 +92,7 @@ extension SDLHeadUnitEmulator {
             } else {
                 statistics.frames += 1
             }
-            if H264.containsIDR(consumed) { statistics.keyframes += 1 }
+            if SDLH264.containsIDR(consumed) { statistics.keyframes += 1 }
             apps[appID]?.video = reception
         } else {
             statistics.frames += 1
@@ -110,87 +110,5 @@ extension SDLHeadUnitEmulator {
     /// The app's streaming statistics by service (10 audio, 11 video).
     public func streamStatistics(appID: String) -> [Int: SDLStreamStatistics] {
         apps[appID]?.streamStatistics ?? [:]
-    }
-}
-
-/// H.264 Annex-B helpers.
-enum H264 {
-    /// The NAL unit types in Annex-B bytes (after each 00 00 01 start code).
-    static func nalTypes(_ bytes: [UInt8]) -> [UInt8] {
-        var types: [UInt8] = []
-        var index = 0
-        while index + 3 < bytes.count {
-            if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                types.append(bytes[index + 3] & 0x1F)
-                index += 3
-            } else {
-                index += 1
-            }
-        }
-        return types
-    }
-
-    /// Whether the bytes hold an IDR slice (NAL type 5).
-    static func containsIDR(_ bytes: [UInt8]) -> Bool { nalTypes(bytes).contains(5) }
-}
-
-/// RTP carrying H.264 (RFC 6184) over the SDL video service, each packet preceded by its 2-byte
-/// length (RFC 4571, as SDL libraries send it): single NAL units, STAP-A and FU-A, turned back
-/// into Annex-B.
-struct RTPH264Depacketizer: Sendable {
-    private var pending: [UInt8] = []
-    private var fragment: [UInt8]?
-
-    /// Takes the bytes of one SDL message; returns the Annex-B bytes completed and how many access
-    /// units ended (RTP marker bit).
-    mutating func receive(_ bytes: [UInt8]) -> (annexB: [UInt8], accessUnits: Int) {
-        pending += bytes
-        var output: [UInt8] = []
-        var units = 0
-        while pending.count >= 2 {
-            let length = Int(pending[0]) << 8 | Int(pending[1])
-            guard pending.count >= 2 + length else { break }
-            let packet = Array(pending[2..<(2 + length)])
-            pending.removeFirst(2 + length)
-            guard packet.count > 12, packet[0] >> 6 == 2 else { continue }
-            let csrcCount = Int(packet[0] & 0x0F)
-            var offset = 12 + 4 * csrcCount
-            if packet[0] & 0x10 != 0, packet.count >= offset + 4 {
-                offset += 4 + 4 * (Int(packet[offset + 2]) << 8 | Int(packet[offset + 3]))
-            }
-            guard offset < packet.count else { continue }
-            output += nalUnits(Array(packet[offset...]))
-            if packet[1] & 0x80 != 0 { units += 1 }
-        }
-        return (output, units)
-    }
-
-    private static let startCode: [UInt8] = [0, 0, 0, 1]
-
-    private mutating func nalUnits(_ payload: [UInt8]) -> [UInt8] {
-        let type = payload[0] & 0x1F
-        switch type {
-        case 24:  // STAP-A: 16-bit sizes, then the units
-            var output: [UInt8] = []
-            var index = 1
-            while index + 2 <= payload.count {
-                let size = Int(payload[index]) << 8 | Int(payload[index + 1])
-                index += 2
-                guard index + size <= payload.count else { break }
-                output += Self.startCode + payload[index..<(index + size)]
-                index += size
-            }
-            return output
-        case 28:  // FU-A: a unit in fragments
-            guard payload.count > 2 else { return [] }
-            let header = payload[1]
-            if header & 0x80 != 0 { fragment = [(payload[0] & 0xE0) | (header & 0x1F)] }
-            fragment? += payload[2...]
-            guard header & 0x40 != 0, let unit = fragment else { return [] }
-            fragment = nil
-            return Self.startCode + unit
-        default:
-            return Self.startCode + payload
-        }
     }
 }

@@ -71,6 +71,9 @@ extension SDLHeadUnitEmulator {
            !formats.contains(where: { $0.protocol.rawValue == protocolName && $0.codec.rawValue == codec }) {
             rejected = ["videoProtocol", "videoCodec"]
         }
+        if rejected.isEmpty, let refusal = configuration.videoConfigurationRefusal, let refused = refusal(request ?? SDLControlPayload()), !refused.isEmpty {
+            rejected = refused
+        }
         guard rejected.isEmpty else { return .refused(reason: "Received SetVideoConfig failure response", rejectedParams: rejected) }
         var ack = SDLControlPayload()
         ack.height = request?.height
@@ -116,5 +119,11 @@ extension SDLHeadUnitEmulator {
         }
         apps[appID]?.hapticRects = request.hapticRectData ?? []
         return (.success(), [])
+    }
+
+    /// The app's focusable rectangles from its latest SendHapticData, in the head unit's
+    /// pixels (empty when it cleared them or sent none).
+    public func hapticRects(appID: String) -> [HapticRect] {
+        apps[appID]?.hapticRects ?? []
     }
 }

@@ -33,6 +33,9 @@ extension SDLManager {
         public var appIcon: SDLArtwork?
         /// Retries and pipelining of uploads.
         public var files = SDLFileManager.Configuration()
+        /// What a NAVIGATION or PROJECTION app streams: formats, sizes, frame rate, bitrate,
+        /// queue (other apps ignore it).
+        public var videoStreaming = SDLVideoStreamingConfiguration()
         /// Fetches what the head unit's system requests name (a cloud app's icon by URL).
         public var httpClient: (any SDLHTTPClient)?
         /// Template colours while the head unit is in day mode.

@@ -118,6 +118,12 @@ public actor SDLManager: Service {
     public nonisolated let phone: SDLPhoneManager
     /// Remote control of climate, radio, seats, audio, lights and HMI settings.
     public nonisolated let remoteControl: SDLRemoteControlManager
+    /// A NAVIGATION or PROJECTION app's video stream: negotiation, frames, suspend and resume.
+    public nonisolated let videoStreaming: SDLVideoStreamingManager
+    /// The driver's touches on the video as gestures (NAVIGATION and PROJECTION apps).
+    public nonisolated let touch: SDLTouchManager
+    /// The app's focusable areas for the head unit's haptic controller (SendHapticData).
+    public nonisolated let haptics: SDLHapticManager
 
     /// - Parameters:
     ///   - configuration: who the app is and how it reaches the head unit.
@@ -140,6 +146,9 @@ public actor SDLManager: Service {
         self.navigation = SDLNavigationManager(logger: configuration.logger)
         self.phone = SDLPhoneManager(logger: configuration.logger)
         self.remoteControl = SDLRemoteControlManager(logger: configuration.logger)
+        self.videoStreaming = SDLVideoStreamingManager(configuration: configuration.videoStreaming, logger: configuration.logger)
+        self.touch = SDLTouchManager(logger: configuration.logger)
+        self.haptics = SDLHapticManager(logger: configuration.logger)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
         vehicleData.link.manager = self
         buttons.link.manager = self
@@ -148,6 +157,9 @@ public actor SDLManager: Service {
         navigation.link.manager = self
         phone.link.manager = self
         remoteControl.link.manager = self
+        videoStreaming.link.manager = self
+        touch.link.manager = self
+        haptics.link.manager = self
     }
 
     deinit {
@@ -444,7 +456,7 @@ public actor SDLManager: Service {
             }
             for await _ in firstStatus {
                 if transition({ $0.ready() }) {
-                    let context = SDLConnectionContext(tasks: connectionTasks, rpcVersion: negotiatedRPCVersion, permissions: tracker)
+                    let context = SDLConnectionContext(tasks: connectionTasks, rpcVersion: negotiatedRPCVersion, permissions: tracker, media: session)
                     for subManager in subManagers { await subManager.connectionReady(context) }
                 }
                 break
@@ -465,7 +477,7 @@ public actor SDLManager: Service {
 
     /// The sub-managers, in the order the run loop calls their hooks.
     private nonisolated var subManagers: [any SDLSubManager] {
-        [systemCapabilities, files, vehicleData, buttons, appServices, screen, navigation, remoteControl]
+        [systemCapabilities, files, vehicleData, buttons, appServices, screen, navigation, remoteControl, videoStreaming, touch, haptics]
     }
 
     /// Runs `work` on a child task. A task keeps the memory its deepest call needed until it
@@ -700,7 +712,9 @@ public actor SDLManager: Service {
             // On a child of the run, not the caller's task: the caller may be the run loop itself.
             tasks.spawn { await client.close() }
         case .unregisterAndClose(let client):
-            tasks.spawn {
+            tasks.spawn { [videoStreaming, haptics] in
+                await haptics.clearBeforeStopping(client)
+                await videoStreaming.endBeforeStopping()
                 _ = try? await client.send(UnregisterAppInterface())
                 await client.close()
             }

@@ -82,6 +82,7 @@ public actor SDLProtocolSession {
 
     private let states: StreamFanOut<SDLConnectionState>
     private var mediaReaders: [SDLServiceType: StreamFanOut<SDLProtocolMessage>] = [:]
+    private let endedServices = StreamFanOut<SDLServiceType>(bufferLimit: 8)
 
     // MARK: Control exchanges and timers
 
@@ -138,6 +139,12 @@ public actor SDLProtocolSession {
         if case .closed = lifecycle { readers.finish() }
         mediaReaders[service] = readers
         return readers.subscribe()
+    }
+
+    /// Audio and video services the head unit ends (EndService from its side, acknowledged by
+    /// the session), from now on; ends with the session.
+    public nonisolated func servicesEndedByHeadUnit() -> AsyncStream<SDLServiceType> {
+        endedServices.subscribe()
     }
 
     // MARK: The run loop
@@ -580,6 +587,7 @@ public actor SDLProtocolSession {
                     version: message.version, frameType: .control, serviceType: message.serviceType,
                     frameInfo: SDLControlFrameType.endServiceACK.rawValue, sessionID: message.sessionID, messageID: message.messageID))
                 try? await write(ack.bytes)
+                endedServices.yield(message.serviceType)
             default:
                 break  // HeartbeatACK (lastReceived already updated), TransportEventUpdate, legacy ServiceDataACK
             }
@@ -648,6 +656,7 @@ public actor SDLProtocolSession {
         pendingControl.removeAll()
         timerWake?.finish()
         for readers in mediaReaders.values { readers.finish() }
+        endedServices.finish()
         states.finish(with: .closed(reason))
         for waiter in closeWaiters { waiter.resume() }
         closeWaiters.removeAll()

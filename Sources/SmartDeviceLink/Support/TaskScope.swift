@@ -47,7 +47,27 @@ struct SDLConnectionContext: Sendable {
     let rpcVersion: SDLSpecVersion
     /// The connection's permissions (SDL Core refuses subscriptions in NONE, for one).
     let permissions: SDLPermissionTracker?
+    /// The connection's audio and video services (nil in unit tests that need none).
+    var media: (any SDLMediaServices)? = nil
 }
+
+/// The session's audio and video services as the streaming managers use them, so they can be
+/// driven by a fake.
+protocol SDLMediaServices: Sendable {
+    /// Starts a service with its parameters; returns the ACK's payload, throws
+    /// `SDLSessionError.startRejected` with the NAK's `rejectedParams` and `reason`.
+    func startService(_ service: SDLServiceType, parameters: SDLControlPayload, encrypted: Bool) async throws -> SDLControlPayload
+    /// Ends a service.
+    func endService(_ service: SDLServiceType) async throws
+    /// One message on a started service (split into frames at the MTU).
+    func sendMedia(_ bytes: [UInt8], service: SDLServiceType, encrypted: Bool) async throws
+    /// Services the head unit ends from its side.
+    func servicesEndedByHeadUnit() -> AsyncStream<SDLServiceType>
+    /// The negotiated session (its MTU), once started.
+    var session: SDLNegotiatedSession? { get async }
+}
+
+extension SDLProtocolSession: SDLMediaServices {}
 
 /// A sub-manager as the manager's run loop drives it: one set of hooks for all of them, called
 /// in order by the run loop, instead of one differently named hook per sub-manager. No default

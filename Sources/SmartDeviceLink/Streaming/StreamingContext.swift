@@ -1,0 +1,34 @@
+import SDLConcurrency
+import SDLRPC
+
+/// What the streaming, touch and haptic managers use of the manager: the main window's HMI
+/// status (STREAMABLE comes with it), the clock, and the video stream's scale.
+protocol SDLStreamingContext: SDLSubManagerContext {
+    /// The main window's OnHMIStatus, starting with the latest, across reconnections.
+    func mainWindowStatuses() -> AsyncStream<OnHMIStatus>
+    /// The manager's clock (the session's).
+    var clock: SDLClock { get }
+    /// The video stream's accepted parameters, while it streams or is suspended.
+    func videoParameters() async -> SDLVideoStreamParameters?
+}
+
+extension ManagerLink: SDLStreamingContext {
+    func mainWindowStatuses() -> AsyncStream<OnHMIStatus> {
+        manager?.hmiStatuses(window: 0) ?? AsyncStream { $0.finish() }
+    }
+
+    var clock: SDLClock { manager?.configuration.session.clock ?? .continuous }
+
+    func videoParameters() async -> SDLVideoStreamParameters? {
+        await manager?.videoStreaming.acceptedParameters
+    }
+}
+
+extension OnHMIStatus {
+    /// Whether a video app may stream: `videoStreamingState` STREAMABLE, or (head units before
+    /// RPC 5.0, which do not send it) FULL or LIMITED.
+    var isStreamable: Bool {
+        if let state = videoStreamingState { return state == .streamable }
+        return hmiLevel == .full || hmiLevel == .limited
+    }
+}

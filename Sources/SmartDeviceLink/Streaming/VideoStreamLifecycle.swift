@@ -1,0 +1,243 @@
+import SDLProtocol
+import SDLRPC
+
+/// One offer to the head unit: a format and a size.
+struct VideoOffer: Sendable, Hashable {
+    var format: VideoStreamingFormat
+    var resolution: ImageResolution?
+    /// The scale of the capability the size came from.
+    var scale: Double
+
+    var name: String {
+        format.name + (resolution.map { " \($0.resolutionWidth)x\($0.resolutionHeight)" } ?? "")
+    }
+
+    /// The StartService parameters.
+    var payload: SDLControlPayload {
+        var payload = SDLControlPayload()
+        payload.videoProtocol = format.protocol.rawValue
+        payload.videoCodec = format.codec.rawValue
+        if let resolution {
+            payload.width = Int32(clamping: resolution.resolutionWidth)
+            payload.height = Int32(clamping: resolution.resolutionHeight)
+        }
+        return payload
+    }
+
+    /// The offers for a configuration and the head unit's VIDEO_STREAMING capability, best
+    /// first: each format in the app's order with each size.
+    static func offers(_ configuration: SDLVideoStreamingConfiguration, capability: VideoStreamingCapability?) -> [VideoOffer] {
+        var formats = configuration.formats.filter(\.isSendable)
+        if let supported = capability?.supportedFormats, !supported.isEmpty {
+            formats = formats.filter { supported.contains($0) }
+        }
+        var sizes: [(ImageResolution?, Double)] = []
+        switch configuration.resolution {
+        case .exactly(let resolutions):
+            sizes = resolutions.map { ($0, capability?.scale ?? 1) }
+        case .headUnitPreferred:
+            let entries = [capability].compactMap { $0 } + (capability?.additionalVideoStreamingCapabilities ?? [])
+            for entry in entries {
+                guard let preferred = entry.preferredResolution else { continue }
+                let scale = (entry.scale ?? capability?.scale).flatMap { $0 > 0 ? $0 : nil } ?? 1
+                let size = ImageResolution(
+                    resolutionWidth: Int((Double(preferred.resolutionWidth) / scale).rounded()),
+                    resolutionHeight: Int((Double(preferred.resolutionHeight) / scale).rounded()))
+                if !sizes.contains(where: { $0.0 == size }) { sizes.append((size, scale)) }
+            }
+            if sizes.isEmpty { sizes = [(nil, 1)] }
+        }
+        return formats.flatMap { format in sizes.map { VideoOffer(format: format, resolution: $0.0, scale: $0.1) } }
+    }
+
+    /// Whether a refusal of `parameters` (rejectedParams) of `refused` rules this offer out too.
+    func isRuledOut(by parameters: Set<String>, of refused: VideoOffer) -> Bool {
+        let formatRefused = parameters.contains("videoProtocol") || parameters.contains("videoCodec")
+        let sizeRefused = parameters.contains("height") || parameters.contains("width")
+        if parameters.contains("videoProtocol"), format.protocol == refused.format.protocol, !parameters.contains("videoCodec") { return true }
+        if parameters.contains("videoCodec"), format.codec == refused.format.codec, !parameters.contains("videoProtocol") { return true }
+        if formatRefused, format == refused.format { return true }
+        if sizeRefused, resolution == refused.resolution { return true }
+        return false
+    }
+}
+
+/// The video stream's lifecycle as a value: events in (a connection, HMI status, the head unit's
+/// answers, a drop, a stop), actions out (start with an offer, end the service, publish a
+/// state). The manager runs the actions; nothing here waits or sends.
+struct VideoStreamLifecycle: Sendable {
+    enum Phase: Sendable, Equatable {
+        /// No connection (before the first one, between reconnections).
+        case disconnected
+        /// Connected, no service running.
+        case idle
+        /// StartService sent with this offer.
+        case starting(VideoOffer)
+        /// Service running, frames flow.
+        case streaming
+        /// Service running, frames may not flow (not STREAMABLE).
+        case suspended
+        /// EndService sent.
+        case ending
+        /// The manager stopped: nothing more happens.
+        case stopped
+    }
+
+    enum Action: Sendable {
+        case start(VideoOffer)
+        case end
+        case publish(SDLVideoStreamState)
+    }
+
+    /// The head unit's answer to a StartService.
+    enum StartAnswer: Sendable {
+        case accepted(SDLVideoStreamParameters)
+        case refused(rejectedParams: [String], reason: String?)
+        case failed(SDLError)
+    }
+
+    private(set) var phase = Phase.disconnected
+    private(set) var parameters: SDLVideoStreamParameters?
+    private var level = HMILevel.none
+    private var streamable = false
+    private var offers: [VideoOffer] = []
+    private var ruledOut: [(parameters: Set<String>, offer: VideoOffer)] = []
+    private var tried: [String] = []
+    /// Every offer was refused on this connection: no more starts until the next one.
+    private var exhausted = false
+    /// A start failed (or the head unit ended the service) while STREAMABLE: wait until the app
+    /// leaves STREAMABLE and comes back before trying again, not in a loop.
+    private var waitForNextStreamable = false
+    /// Set when the app can never stream on this connection (no usable format).
+    private var unusable: SDLError?
+
+    /// A connection is Ready: the offers for its head unit, or why there are none.
+    mutating func connected(offers: [VideoOffer], unusable: SDLError?, level: HMILevel, streamable: Bool) -> [Action] {
+        guard phase != .stopped else { return [] }
+        self.offers = offers
+        self.unusable = unusable
+        ruledOut = []
+        tried = []
+        exhausted = false
+        waitForNextStreamable = false
+        parameters = nil
+        phase = .idle
+        self.level = level
+        self.streamable = streamable
+        if let unusable { return [.publish(.failed(unusable))] }
+        return startIfAllowed() ?? [.publish(.suspended(suspension))]
+    }
+
+    private var suspension: SDLVideoStreamSuspension { level == .none ? .hmiLevelNone : .notStreamable }
+
+    private func nextOffer() -> VideoOffer? {
+        offers.first { offer in !ruledOut.contains { offer.isRuledOut(by: $0.parameters, of: $0.offer) } && !tried.contains(offer.name) }
+    }
+
+    private mutating func startIfAllowed() -> [Action]? {
+        guard phase == .idle, streamable, level != .none, unusable == nil, !exhausted, !waitForNextStreamable else { return nil }
+        guard let offer = nextOffer() else { return nil }
+        phase = .starting(offer)
+        tried.append(offer.name)
+        return [.start(offer), .publish(.starting)]
+    }
+
+    /// The main window's OnHMIStatus.
+    mutating func hmiChanged(level: HMILevel, streamable: Bool) -> [Action] {
+        self.level = level
+        self.streamable = streamable
+        if !streamable { waitForNextStreamable = false }
+        switch phase {
+        case .idle:
+            if let start = startIfAllowed() { return start }
+            // A failure stands while the app stays STREAMABLE; a refusal of everything, for good.
+            guard !exhausted, unusable == nil, !waitForNextStreamable else { return [] }
+            return [.publish(.suspended(suspension))]
+        case .streaming where level == .none, .suspended where level == .none:
+            phase = .ending
+            return [.end, .publish(.suspended(.hmiLevelNone))]
+        case .streaming where !streamable:
+            phase = .suspended
+            return [.publish(.suspended(.notStreamable))]
+        case .suspended where streamable:
+            phase = .streaming
+            return parameters.map { [.publish(.streaming($0))] } ?? []
+        case .disconnected, .starting, .streaming, .suspended, .ending, .stopped:
+            return []
+        }
+    }
+
+    /// The answer to the StartService the last `.start` sent.
+    mutating func startAnswered(_ answer: StartAnswer) -> [Action] {
+        guard case .starting(let offer) = phase else { return [] }
+        switch answer {
+        case .accepted(let accepted):
+            parameters = accepted
+            if level == .none {
+                phase = .ending
+                return [.end, .publish(.suspended(.hmiLevelNone))]
+            }
+            phase = streamable ? .streaming : .suspended
+            return [.publish(streamable ? .streaming(accepted) : .suspended(.notStreamable))]
+        case .refused(let rejected, let reason) where !rejected.isEmpty:
+            phase = .idle
+            ruledOut.append((Set(rejected), offer))
+            if let start = startIfAllowed() { return start }
+            if nextOffer() == nil {
+                exhausted = true
+                return [.publish(.failed(SDLVideoStreamingError.everyFormatRefused(tried: tried, reason: reason).sdlError))]
+            }
+            return [.publish(.suspended(suspension))]
+        case .refused(_, let reason):
+            // Not the offer's fault (the HMI level, say): it is offered again next time.
+            tried.removeAll { $0 == offer.name }
+            phase = .idle
+            waitForNextStreamable = streamable
+            return [.publish(.failed(SDLVideoStreamingError.startRefused(reason: reason).sdlError))]
+        case .failed(let error):
+            tried.removeAll { $0 == offer.name }
+            phase = .idle
+            waitForNextStreamable = streamable
+            return [.publish(.failed(error))]
+        }
+    }
+
+    /// The head unit ended the video service (EndService from its side).
+    mutating func endedByHeadUnit() -> [Action] {
+        switch phase {
+        case .streaming, .suspended, .ending:
+            let wasEnding = phase == .ending
+            phase = .idle
+            parameters = nil
+            if wasEnding { return [] }
+            waitForNextStreamable = streamable
+            return [.publish(.suspended(level == .none ? .hmiLevelNone : .endedByHeadUnit))]
+        default:
+            return []
+        }
+    }
+
+    /// Our EndService was answered (or failed: the service is gone either way).
+    mutating func endAnswered() -> [Action] {
+        guard phase == .ending else { return [] }
+        phase = .idle
+        parameters = nil
+        return startIfAllowed() ?? []
+    }
+
+    /// The connection dropped; the manager may reconnect.
+    mutating func disconnected() -> [Action] {
+        guard phase != .stopped, phase != .disconnected else { return [] }
+        phase = .disconnected
+        parameters = nil
+        return [.publish(.suspended(.connectionLost))]
+    }
+
+    /// The manager stops: end a running service.
+    mutating func stop() -> [Action] {
+        let running = phase == .streaming || phase == .suspended
+        phase = .stopped
+        parameters = nil
+        return (running ? [.end] : []) + [.publish(.stopped)]
+    }
+}

@@ -1,0 +1,322 @@
+import Logging
+import SDLConcurrency
+import SDLProtocol
+import SDLRPC
+
+/// The video stream of a NAVIGATION or PROJECTION app: starts the video service when the app is
+/// STREAMABLE, negotiates a format and size with the head unit, takes the app's encoded frames,
+/// suspends while the app may not stream, ends the service on NONE and on stop, and starts it
+/// again after a reconnection.
+///
+/// ```swift
+/// for await state in manager.videoStreaming.states() {
+///     guard case .streaming(let parameters) = state else { continue }
+///     // encode at parameters.resolution, parameters.frameRate, parameters.maxBitrate
+/// }
+/// ```
+///
+/// The app brings encoded H.264 (ffmpeg, x264, VideoToolbox...): ``send(_:)`` takes one access
+/// unit at a time. Frames wait in a queue of `maxQueuedFrames`; see ``send(_:)`` for what
+/// happens when the connection is behind.
+public actor SDLVideoStreamingManager: SDLSubManager {
+    let link = ManagerLink()
+    /// What the manager offers it: `link` in an app, a fake in unit tests.
+    private let context: any SDLStreamingContext
+    private let configuration: SDLVideoStreamingConfiguration
+    private let logger: Logger
+    private var machine = VideoStreamLifecycle()
+    private let stateFanOut = StreamFanOut<SDLVideoStreamState>(bufferLimit: 16, replaysLatest: true, initial: .stopped)
+    private var published = "stopped"
+
+    // The current connection's media services and the stream on them.
+    private var media: (any SDLMediaServices)?
+    private var connectionNumber = 0
+    private var packetizer: SDLRTPH264Packetizer?
+    private var queue: [SDLVideoFrame] = []
+    private var needsKeyFrame = true
+    private var wake: AsyncStream<Void>.Continuation?
+    private var roomWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter = 0
+
+    /// What went out on this manager's video services.
+    public private(set) var statistics = SDLVideoStreamingStatistics()
+
+    init(configuration: SDLVideoStreamingConfiguration, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.context = link
+    }
+
+    /// A video streaming manager on `context` alone, for tests without a manager.
+    init(configuration: SDLVideoStreamingConfiguration, context: any SDLStreamingContext, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.context = context
+    }
+
+    /// The stream's state now.
+    public nonisolated var state: SDLVideoStreamState { stateFanOut.latest ?? .stopped }
+
+    /// The stream's states, starting with the current one, until the manager stops. A reader
+    /// that falls 16 states behind loses the oldest (the latest is always delivered).
+    public nonisolated func states() -> AsyncStream<SDLVideoStreamState> { stateFanOut.subscribe() }
+
+    /// The parameters the head unit accepted, while the service runs (streaming or suspended).
+    public var acceptedParameters: SDLVideoStreamParameters? { machine.parameters }
+
+    // MARK: Frames
+
+    /// Queues one encoded access unit (Annex-B) for the head unit, in order.
+    ///
+    /// Back-pressure: at most `maxQueuedFrames` frames wait for the connection. When the queue
+    /// is full, a frame that is not a key frame is dropped, and so is every later one until the
+    /// next key frame (they would not decode without the dropped one): the result says
+    /// ``SDLVideoFrameOutcome/droppedUntilKeyFrame``, ask the encoder for an IDR. A key frame
+    /// (IDR, SPS, PPS) is never dropped: its caller waits until there is room. After the stream
+    /// starts or resumes, frames are dropped until a key frame comes.
+    ///
+    /// RAW sends each access unit as one message (frames larger than the MTU go as multi-frame
+    /// messages); RTP packetises it (RFC 6184) into messages of at most the negotiated MTU.
+    ///
+    /// - Throws: `SDLError` code `notReady` (cause ``SDLVideoStreamingError/notStreaming(_:)``)
+    ///   unless the stream is ``SDLVideoStreamState/streaming(_:)``: nothing is sent on a
+    ///   service that is not running.
+    @discardableResult
+    public func send(_ frame: SDLVideoFrame) async throws -> SDLVideoFrameOutcome {
+        while true {
+            guard machine.phase == .streaming, media != nil else {
+                throw SDLVideoStreamingError.notStreaming(state.description).sdlError
+            }
+            if needsKeyFrame, !frame.isKeyFrame {
+                statistics.framesDropped += 1
+                return .droppedUntilKeyFrame
+            }
+            if queue.count < max(1, configuration.maxQueuedFrames) {
+                needsKeyFrame = false
+                queue.append(frame)
+                wake?.yield()
+                return .queued
+            }
+            guard frame.isKeyFrame else {
+                needsKeyFrame = true
+                statistics.framesDropped += 1
+                return .droppedUntilKeyFrame
+            }
+            try Task.checkCancellation()
+            await waitForRoom()
+        }
+    }
+
+    private func waitForRoom() async {
+        let id = nextWaiter
+        nextWaiter += 1
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { roomWaiters[id] = $0 }
+        } onCancel: {
+            Task { await self.releaseWaiter(id) }
+        }
+    }
+
+    private func releaseWaiter(_ id: Int) {
+        roomWaiters.removeValue(forKey: id)?.resume()
+    }
+
+    private func releaseWaiters() {
+        let waiters = roomWaiters.values
+        roomWaiters = [:]
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Writes queued frames while the stream flows.
+    private func drain(_ media: any SDLMediaServices, connection: Int) async {
+        while connection == connectionNumber, machine.phase == .streaming, !queue.isEmpty {
+            let frame = queue.removeFirst()
+            releaseWaiters()
+            let messages: [[UInt8]]
+            if packetizer != nil {
+                messages = packetizer!.packetize(frame.data, presentationTime: frame.presentationTime)
+            } else {
+                messages = [frame.data]
+            }
+            do {
+                for message in messages {
+                    try await media.sendMedia(message, service: .video, encrypted: false)
+                    statistics.bytesSent += message.count
+                }
+                statistics.framesSent += 1
+                if frame.isKeyFrame { statistics.keyFramesSent += 1 }
+            } catch {
+                logger.debug("a video frame was not written", metadata: ["error": "\(error)"])
+                return
+            }
+        }
+    }
+
+    // MARK: Lifecycle
+
+    func connectionReady(_ connection: SDLConnectionContext) async {
+        guard let media = connection.media, machine.phase != .stopped else { return }
+        let types = await context.appTypes
+        guard types.contains(.navigation) || types.contains(.projection) else { return }
+        connectionNumber += 1
+        let number = connectionNumber
+        self.media = media
+        let capability = await context.capability(.videoStreaming)?.videoStreamingCapability
+        let offers = VideoOffer.offers(configuration, capability: capability)
+        var unusable: SDLError?
+        if offers.isEmpty {
+            unusable = SDLVideoStreamingError.noUsableFormat(
+                configured: configuration.formats.map(\.name), headUnit: capability?.supportedFormats?.map(\.name) ?? []
+            ).sdlError
+        }
+        let mtu = await media.session?.mtu ?? SDLProtocolVersion.latest.defaultMTU
+        let connectionOffer = Offered(offers: offers, unusable: unusable, capability: capability, sessionMTU: mtu)
+        let statuses = context.mainWindowStatuses()
+        let ended = media.servicesEndedByHeadUnit()
+        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.wake = wake
+        connection.tasks.spawn {
+            await withDiscardingTaskGroup { group in
+                group.addTask {
+                    for await _ in wakes { await self.drain(media, connection: number) }
+                }
+                group.addTask {
+                    for await service in ended where service == .video { await self.headUnitEnded(connection: number) }
+                }
+                var first = true
+                for await status in statuses {
+                    if first {
+                        first = false
+                        await self.connected(connectionOffer, status: status, media: media, connection: number)
+                    } else {
+                        await self.statusChanged(status, media: media, connection: number)
+                    }
+                }
+                group.cancelAll()
+            }
+        }
+    }
+
+    /// What a connection offers: computed once per connection.
+    private struct Offered: Sendable {
+        var offers: [VideoOffer]
+        var unusable: SDLError?
+        var capability: VideoStreamingCapability?
+        var sessionMTU: Int
+    }
+
+    private var offered: Offered?
+
+    private func connected(_ offered: Offered, status: OnHMIStatus, media: any SDLMediaServices, connection: Int) async {
+        guard connection == connectionNumber else { return }
+        self.offered = offered
+        let actions = machine.connected(offers: offered.offers, unusable: offered.unusable, level: status.hmiLevel, streamable: status.isStreamable)
+        await perform(actions, media: media, connection: connection)
+    }
+
+    private func statusChanged(_ status: OnHMIStatus, media: any SDLMediaServices, connection: Int) async {
+        guard connection == connectionNumber else { return }
+        await perform(machine.hmiChanged(level: status.hmiLevel, streamable: status.isStreamable), media: media, connection: connection)
+    }
+
+    private func headUnitEnded(connection: Int) async {
+        guard connection == connectionNumber, let media else { return }
+        await perform(machine.endedByHeadUnit(), media: media, connection: connection)
+    }
+
+    /// Runs the machine's actions, feeding it the head unit's answers, until none are left.
+    private func perform(_ actions: [VideoStreamLifecycle.Action], media: any SDLMediaServices, connection: Int) async {
+        var pending = actions[...]
+        while let action = pending.popFirst() {
+            switch action {
+            case .publish(let state):
+                publish(state)
+            case .start(let offer):
+                let answer: VideoStreamLifecycle.StartAnswer
+                do {
+                    let ack = try await media.startService(.video, parameters: offer.payload, encrypted: false)
+                    answer = .accepted(accepted(ack, offer: offer))
+                } catch SDLSessionError.startRejected(_, let rejected, let reason) {
+                    logger.info("the head unit refused a video format", metadata: ["offer": "\(offer.name)", "rejectedParams": "\(rejected)", "reason": "\(reason ?? "")"])
+                    answer = .refused(rejectedParams: rejected, reason: reason)
+                } catch {
+                    answer = .failed(SDLError(error))
+                }
+                guard connection == connectionNumber else { return }
+                pending += machine.startAnswered(answer)
+            case .end:
+                do {
+                    try await media.endService(.video)
+                } catch {
+                    logger.debug("EndService(video) was not acknowledged", metadata: ["error": "\(error)"])
+                }
+                guard connection == connectionNumber else { return }
+                pending += machine.endAnswered()
+            }
+        }
+    }
+
+    /// The parameters from the StartServiceACK (it echoes what it accepted) and the capability.
+    private func accepted(_ ack: SDLControlPayload, offer: VideoOffer) -> SDLVideoStreamParameters {
+        let capability = offered?.capability
+        var format = offer.format
+        if let name = ack.videoProtocol { format.protocol = VideoStreamingProtocol(rawValue: name) }
+        if let name = ack.videoCodec { format.codec = VideoStreamingCodec(rawValue: name) }
+        var resolution = offer.resolution
+        if let width = ack.width, let height = ack.height { resolution = ImageResolution(resolutionWidth: Int(width), resolutionHeight: Int(height)) }
+        let headUnitFPS = capability?.preferredFPS.flatMap { $0 > 0 ? $0 : nil }
+        let headUnitBitrate = capability?.maxBitrate.flatMap { $0 > 0 ? $0 : nil }
+        let frameRate = min(configuration.frameRate ?? headUnitFPS ?? 15, headUnitFPS ?? Int.max)
+        let bitrate = min(configuration.maxBitrate ?? headUnitBitrate ?? 600, headUnitBitrate ?? Int.max)
+        let mtu = ack.mtu.map { Int(clamping: $0) }.flatMap { $0 > 0 ? $0 : nil } ?? offered?.sessionMTU ?? SDLProtocolVersion.latest.defaultMTU
+        return SDLVideoStreamParameters(
+            format: format, resolution: resolution, scale: offer.scale, mtu: mtu, frameRate: max(1, frameRate), maxBitrate: max(1, bitrate),
+            hapticSpatialDataSupported: capability?.hapticSpatialDataSupported ?? false)
+    }
+
+    private func publish(_ state: SDLVideoStreamState) {
+        switch state {
+        case .streaming(let parameters):
+            needsKeyFrame = true
+            if parameters.format.protocol == .rtp {
+                if packetizer == nil || packetizer?.mtu != parameters.mtu { packetizer = SDLRTPH264Packetizer(mtu: parameters.mtu) }
+            } else {
+                packetizer = nil
+            }
+        default:
+            // Frames that did not go out are stale once the stream stops flowing.
+            queue.removeAll()
+            needsKeyFrame = true
+            releaseWaiters()
+            if machine.parameters == nil { packetizer = nil }
+        }
+        guard state.description != published else { return }
+        published = state.description
+        logger.info("video stream \(state)")
+        stateFanOut.yield(state)
+    }
+
+    /// Ends the video service before the app unregisters (the manager's stop).
+    func endBeforeStopping() async {
+        guard let media, machine.phase == .streaming || machine.phase == .suspended else { return }
+        let connection = connectionNumber
+        await perform(machine.stop(), media: media, connection: connection)
+    }
+
+    func connectionEnded() async {
+        connectionNumber += 1
+        media = nil
+        wake?.finish()
+        wake = nil
+        for action in machine.disconnected() { if case .publish(let state) = action { publish(state) } }
+    }
+
+    func managerStopped() async {
+        connectionNumber += 1
+        media = nil
+        wake?.finish()
+        wake = nil
+        for action in machine.stop() { if case .publish(let state) = action { publish(state) } }
+        stateFanOut.finish()
+    }
+}

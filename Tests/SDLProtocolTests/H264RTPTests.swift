@@ -1,0 +1,65 @@
+import SDLProtocol
+import Testing
+
+/// H.264 Annex-B splitting and RTP (RFC 6184 over RFC 4571) packetising, round-tripped through
+/// the depacketiser the emulator uses.
+@Suite struct H264RTPTests {
+    static func unit(_ type: UInt8, _ size: Int, seed: Int = 0) -> [UInt8] {
+        [type] + (0..<size).map { UInt8(truncatingIfNeeded: seed &+ $0) | 0x10 }
+    }
+
+    @Test func annexBSplitsOnThreeAndFourByteStartCodes() {
+        let sps = Self.unit(0x67, 5), pps = Self.unit(0x68, 3), idr = Self.unit(0x65, 20)
+        let bytes = [0, 0, 0, 1] + sps + [0, 0, 1] + pps + [0, 0, 0, 1] + idr
+        #expect(SDLH264.nalUnits(in: bytes).map(Array.init) == [sps, pps, idr])
+        #expect(SDLH264.nalTypes(bytes) == [7, 8, 5])
+        #expect(SDLH264.isEssential(bytes) && SDLH264.containsIDR(bytes))
+        #expect(!SDLH264.isEssential([0, 0, 1] + Self.unit(0x41, 10)))
+        #expect(SDLH264.nalUnits(in: [1, 2, 3]).isEmpty, "no start code, no unit")
+    }
+
+    @Test(arguments: [64, 1_500, 131_072])
+    func accessUnitsRoundTripWithinTheMTU(mtu: Int) {
+        var packetizer = SDLRTPH264Packetizer(mtu: mtu, ssrc: 0x1234_5678, firstSequenceNumber: 65_534)
+        var depacketizer = SDLRTPH264Depacketizer()
+        let frames: [[UInt8]] = [
+            [0, 0, 0, 1] + Self.unit(0x67, 9) + [0, 0, 0, 1] + Self.unit(0x68, 4) + [0, 0, 0, 1] + Self.unit(0x65, 70_000, seed: 3),
+            [0, 0, 0, 1] + Self.unit(0x41, 40, seed: 9),
+            [0, 0, 0, 1] + Self.unit(0x41, 200_000, seed: 5),
+        ]
+        var output: [UInt8] = []
+        var units = 0
+        for (index, frame) in frames.enumerated() {
+            let messages = packetizer.packetize(frame, presentationTime: .milliseconds(33 * index))
+            #expect(messages.allSatisfy { $0.count <= mtu && !$0.isEmpty })
+            // The last packet of the access unit has the marker bit, no other.
+            for message in messages {
+                let received = depacketizer.receive(message)
+                output += received.annexB
+                units += received.accessUnits
+            }
+        }
+        #expect(units == frames.count)
+        #expect(output == frames.flatMap { $0 })
+    }
+
+    @Test func timestampsRunAt90kHzAndPacketsMayBeCutAnywhere() {
+        var packetizer = SDLRTPH264Packetizer(mtu: 1_000, ssrc: 1, firstSequenceNumber: 7)
+        let messages = packetizer.packetize([0, 0, 0, 1] + Self.unit(0x41, 2_500), presentationTime: .seconds(2))
+        let first = messages[0]
+        // Length, then the RTP header: version 2, payload type 96, sequence 7, timestamp 180,000.
+        #expect(first[2] == 0x80 && first[3] & 0x7F == 96)
+        #expect(Int(first[4]) << 8 | Int(first[5]) == 7)
+        #expect(first[6...9].reduce(0) { $0 << 8 | Int($1) } == 180_000)
+        var depacketizer = SDLRTPH264Depacketizer()
+        let all = messages.flatMap { $0 }
+        var output: [UInt8] = []
+        var units = 0
+        for start in stride(from: 0, to: all.count, by: 333) {
+            let received = depacketizer.receive(Array(all[start..<min(all.count, start + 333)]))
+            output += received.annexB
+            units += received.accessUnits
+        }
+        #expect(units == 1 && output == [0, 0, 0, 1] + Self.unit(0x41, 2_500))
+    }
+}
