@@ -150,7 +150,9 @@ let package = Package(
             dependencies: [
                 "SmartDeviceLink", "SDLRPC", "SDLRuntime", "SDLAsyncHTTPClient", "SDLCloudServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            exclude: ["Resources/make-clip.sh"],
+            resources: [.copy("Resources/navigation-800x380.h264")]
         ),
         // Build-tool plugin: a target's MOBILE_API.xml (+ sdlgen.json) -> generated sources at build time.
         .plugin(name: "SDLGeneratorPlugin", capability: .buildTool(), dependencies: ["sdlgen"]),

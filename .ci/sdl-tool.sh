@@ -48,7 +48,8 @@ head -n 1 "$work/decode.out" | grep -q '"control":"StartService"' || fail "decod
 
 # The control API: a second emulator that leaves apps in NONE; curl plays the driver.
 control=$((port + 1))
-$sdl headunit --port "$((port + 2))" --control-port "$control" --manual-activation >"$work/control.log" 2>&1 &
+$sdl headunit --port "$((port + 2))" --control-port "$control" --manual-activation --grant HapticGroup \
+  --record-streams "$work/streams" >"$work/control.log" 2>&1 &
 controlled=$!
 trap 'kill "$headunit" "$controlled" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do
@@ -74,11 +75,17 @@ grep -q '"hmiLevel":"FULL"' "$work/controlled.out" || fail "the app never heard 
   --wav-path "$work/recording.wav" >"$work/example.out" \
   || { cat "$work/example.out"; fail "sdl-example --tour all failed"; }
 grep -q "Tour lifecycle: OK" "$work/example.out" || fail "the example did not finish its lifecycle tour"
-for tour in files vehicle buttons services screen alerts; do
+for tour in files vehicle buttons services screen alerts navigation; do
   grep -q "Tour $tour: OK" "$work/example.out" || fail "the example did not finish its $tour tour"
 done
 # 2 s of the emulator's 8-bit 44.1 kHz tone, with its 44-byte header.
 [ "$(head -c 4 "$work/recording.wav")" = RIFF ] || fail "the recording is not a WAV file"
 [ "$(stat -c %s "$work/recording.wav")" = $((44 + 88200)) ] || fail "the recording is not 2 s long"
+
+# The navigation tour streamed the 90-frame clip: ffprobe decodes the emulator's recording frame for frame.
+video="$work/streams/4242-video.h264"
+[ -s "$video" ] || fail "the emulator recorded no video"
+frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$video")
+[ "$frames" = "800,380,90" ] || fail "ffprobe read $frames (width,height,frames) from the recording, expected 800,380,90"
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

@@ -45,10 +45,23 @@ let package = Package(
                 .product(name: "SDLRPC", package: "swift-sdl"),
             ]
         ),
+        // A plain loopback socket pair: the baseline of the TCP benchmarks.
+        .target(name: "LoopbackBaseline", path: "Sources/LoopbackBaseline"),
         // Issue 12: a 10 MB upload beside raw TCP loopback.
         .executableTarget(
             name: "FileBenchmarks",
             dependencies: [
+                "LoopbackBaseline",
+                .product(name: "SmartDeviceLink", package: "swift-sdl"),
+                .product(name: "SDLHeadUnit", package: "swift-sdl"),
+            ]
+        ),
+        // Issue 25: 1080p-sized H.264 access units through the video streaming manager to the
+        // emulator over TCP loopback, beside raw TCP loopback; latency per frame.
+        .executableTarget(
+            name: "StreamingBenchmarks",
+            dependencies: [
+                "LoopbackBaseline",
                 .product(name: "SmartDeviceLink", package: "swift-sdl"),
                 .product(name: "SDLHeadUnit", package: "swift-sdl"),
             ]

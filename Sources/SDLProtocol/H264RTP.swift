@@ -38,18 +38,67 @@ public enum SDLH264 {
         return units
     }
 
+    /// An Annex-B stream (an encoder's `.h264` output) cut into access units, each with its
+    /// start codes: a unit begins at an access unit delimiter, SEI or parameter set, or at a
+    /// picture's first slice (one slice per picture, as x264 and VideoToolbox write by
+    /// default).
+    public static func accessUnits(in stream: [UInt8]) -> [[UInt8]] {
+        var units: [[UInt8]] = []
+        var current: [UInt8] = []
+        var hasSlice = false
+        for nal in nalUnits(in: stream) {
+            guard let header = nal.first else { continue }
+            let type = header & 0x1F
+            let startsUnit = type == 9 || type == 6 || type == NALType.sps || type == NALType.pps
+            let isSlice = type == 1 || type == NALType.idr
+            // A prefix (SEI, parameter sets) after a slice, or a second slice, opens the next unit.
+            if hasSlice, startsUnit || isSlice {
+                units.append(current)
+                current = []
+                hasSlice = false
+            }
+            current += [0, 0, 0, 1]
+            current += nal
+            if isSlice { hasSlice = true }
+        }
+        if !current.isEmpty { units.append(current) }
+        return units
+    }
+
     /// The NAL unit types in Annex-B bytes, in order.
     public static func nalTypes(_ bytes: [UInt8]) -> [UInt8] {
         nalUnits(in: bytes).compactMap { $0.first.map { $0 & 0x1F } }
     }
 
-    /// Whether the bytes hold an IDR slice.
-    public static func containsIDR(_ bytes: [UInt8]) -> Bool { nalTypes(bytes).contains(NALType.idr) }
+    /// The types of the NAL units up to and including the access unit's first slice (1 or 5):
+    /// every slice of a picture has the first one's type, and parameter sets come before it, so
+    /// the rest of a large frame is not scanned.
+    static func leadingNALTypes(_ bytes: [UInt8]) -> [UInt8] {
+        var types: [UInt8] = []
+        var index = 0
+        let count = bytes.count
+        while index + 3 < count {
+            if bytes[index + 2] > 1 {
+                index += 3
+            } else if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
+                let type = bytes[index + 3] & 0x1F
+                types.append(type)
+                if type == 1 || type == NALType.idr { break }
+                index += 3
+            } else {
+                index += 1
+            }
+        }
+        return types
+    }
 
-    /// Whether the access unit must not be dropped: it holds an IDR slice or parameter sets,
+    /// Whether the access unit holds an IDR picture (its first slice is IDR).
+    public static func containsIDR(_ bytes: [UInt8]) -> Bool { leadingNALTypes(bytes).contains(NALType.idr) }
+
+    /// Whether the access unit must not be dropped: it holds an IDR picture or parameter sets,
     /// without which nothing after it decodes.
     public static func isEssential(_ bytes: [UInt8]) -> Bool {
-        nalTypes(bytes).contains { $0 == NALType.idr || $0 == NALType.sps || $0 == NALType.pps }
+        leadingNALTypes(bytes).contains { $0 == NALType.idr || $0 == NALType.sps || $0 == NALType.pps }
     }
 }
 

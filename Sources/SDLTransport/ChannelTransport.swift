@@ -231,10 +231,15 @@ public final class SDLTCPListener: Sendable {
     /// The port actually bound (useful with port 0).
     public let port: Int
 
+    /// Listens on `host:port`.
+    ///
+    /// - Parameter maxReadSize: the largest read from one connection (the receive buffer grows
+    ///   to it under load and shrinks when idle). 16 KiB keeps thousands of idle connections
+    ///   small; a head unit receiving video reads faster with more (`sdl headunit` uses 256 KiB).
     public static func bind(
-        host: String = "127.0.0.1", port: Int, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        host: String = "127.0.0.1", port: Int, maxReadSize: Int = 16 * 1024, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SDLTCPListener {
-        let server = try await ServerBootstrap(group: group).sdlListenerOptions()
+        let server = try await ServerBootstrap(group: group).sdlListenerOptions(maxReadSize: maxReadSize)
             .bind(host: host, port: port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
@@ -274,12 +279,12 @@ public final class SDLTCPListener: Sendable {
 
 extension ServerBootstrap {
     /// The socket options of every SDL listener (TCP, WebSocket).
-    package func sdlListenerOptions() -> ServerBootstrap {
+    package func sdlListenerOptions(maxReadSize: Int = 16 * 1024) -> ServerBootstrap {
         serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // Many connections at once (a load test, a fleet) must not overflow the accept queue.
             .serverChannelOption(.backlog, value: 1024)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
-            // Each connection keeps its receive buffer between reads: at most 16 KB when idle.
-            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 16384))
+            // Each connection keeps its receive buffer between reads: at most 16 KB by default.
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: max(2048, maxReadSize)))
     }
 }

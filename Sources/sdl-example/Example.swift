@@ -25,7 +25,7 @@ struct Example: AsyncParsableCommand {
 
     @Option(help: "Head unit host.") var host = "127.0.0.1"
     @Option(help: "Head unit TCP port.") var port = 12345
-    @Option(help: "Which tour: lifecycle, files, vehicle, buttons, services, screen, alerts, or all.") var tour = "all"
+    @Option(help: "Which tour: lifecycle, files, vehicle, buttons, services, screen, alerts, navigation, or all.") var tour = "all"
     @Option(help: "The emulator's control API, to play the driver.") var controlURL: String?
     @Option(help: "App ID to register.") var appID = "8675309"
     @Option(help: "Seconds to wait for the HMI to activate the app.") var activationTimeout: Double = 30
@@ -38,7 +38,7 @@ struct Example: AsyncParsableCommand {
         if serve {
             return try await CloudServe(host: host, port: port, path: path, appID: appID, activationTimeout: activationTimeout).run()
         }
-        let tours = ["lifecycle", "files", "vehicle", "buttons", "services", "screen", "alerts"]
+        let tours = ["lifecycle", "files", "vehicle", "buttons", "services", "screen", "alerts", "navigation"]
         guard tours.contains(tour) || tour == "all" else {
             throw ValidationError("unknown tour \(tour); try \(tours.joined(separator: ", ")) or all")
         }
@@ -53,6 +53,7 @@ struct Example: AsyncParsableCommand {
             case "buttons": ok = await ButtonsTour(place: place).run() && ok
             case "screen": ok = await ScreenTour(place: place).run() && ok
             case "alerts": ok = await AlertsTour(place: place, wavPath: wavPath).run() && ok
+            case "navigation": ok = await NavigationTour(place: place).run() && ok
             default: ok = await ServicesTour(place: place).run() && ok
             }
         }

@@ -66,6 +66,9 @@ struct HeadUnit: AsyncParsableCommand {
     @Flag(help: "The driver refuses remote-control consent (GetInteriorVehicleDataConsent answers false).")
     var refuseConsent = false
 
+    @Option(help: ArgumentHelp("Grant this functional group to every app without an entry of its own, as an OEM's policy would (e.g. HapticGroup: touches for navigation apps). Repeatable.", valueName: "group"))
+    var grant: [String] = []
+
     @Option(help: "Port of the HTTP control API (0: any free port); none without this option.")
     var controlPort: Int?
 
@@ -129,6 +132,7 @@ struct HeadUnit: AsyncParsableCommand {
             }
         }
         guard fileQuota >= 0 else { throw ValidationError("--file-quota must not be negative.") }
+        for group in grant { configuration.policy = configuration.policy.granting(group, to: "default") }
         configuration.fileQuota = fileQuota
         configuration.policyServerURL = policyURL
         guard speakingTime >= 0, audioChunkMilliseconds > 0 else {
@@ -151,7 +155,8 @@ struct HeadUnit: AsyncParsableCommand {
             return try await runCloudVehicles(url: cloudApp, configuration: configuration)
         }
         let emulator = SDLHeadUnitEmulator(configuration: configuration)
-        let listener = try await SDLTCPListener.bind(host: host, port: port)
+        // A head unit receives video: larger reads than a server of thousands of idle apps.
+        let listener = try await SDLTCPListener.bind(host: host, port: port, maxReadSize: 256 * 1024)
         Output.error("head unit listening on \(host):\(listener.port)")
         let host = self.host
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -442,6 +442,25 @@ public actor SDLProtocolSession {
         try await sendMessage(bytes, negotiated: negotiated, service: service, encrypted: encrypted)
     }
 
+    /// Several media messages for a started service, in order, in one write: a streaming
+    /// manager that fell behind catches up without a round trip through the transport per frame.
+    public func sendMedia(messages: [[UInt8]], service: SDLServiceType, encrypted: Bool = false) async throws {
+        let negotiated = try requireStarted()
+        guard !encrypted else {
+            for message in messages { try await sendMessage(message, negotiated: negotiated, service: service, encrypted: true) }
+            return
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(messages.reduce(0) { $0 + $1.count + 12 * (1 + $1.count / max(1, negotiated.mtu)) } + 12)
+        for payload in messages {
+            let message = SDLProtocolMessage(
+                version: negotiated.majorVersion, serviceType: service, sessionID: negotiated.sessionID,
+                messageID: takeMessageID(), isEncrypted: false, payload: payload)
+            SDLFramer.encode(message, maxPayloadSize: negotiated.mtu, into: &bytes)
+        }
+        try await write(bytes)
+    }
+
     private func sendMessage(_ payload: [UInt8], negotiated: SDLNegotiatedSession, service: SDLServiceType, encrypted: Bool) async throws {
         var maxPayload = negotiated.mtu
         if encrypted {

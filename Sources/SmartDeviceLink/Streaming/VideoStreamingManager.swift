@@ -127,28 +127,37 @@ public actor SDLVideoStreamingManager: SDLSubManager {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Writes queued frames while the stream flows.
+    /// The most bytes of queued frames written at once.
+    private static let batchLimit = 1 << 20
+
+    /// Writes queued frames while the stream flows: whatever waits goes out in one write (up to
+    /// 1 MiB), so a connection that fell behind catches up in few round trips.
     private func drain(_ media: any SDLMediaServices, connection: Int) async {
         while connection == connectionNumber, machine.phase == .streaming, !queue.isEmpty {
-            let frame = queue.removeFirst()
+            var batch: [SDLVideoFrame] = []
+            var size = 0
+            while let next = queue.first, batch.isEmpty || size + next.data.count <= Self.batchLimit {
+                batch.append(queue.removeFirst())
+                size += next.data.count
+            }
             releaseWaiters()
-            let messages: [[UInt8]]
-            if packetizer != nil {
-                messages = packetizer!.packetize(frame.data, presentationTime: frame.presentationTime)
-            } else {
-                messages = [frame.data]
+            var messages: [[UInt8]] = []
+            for frame in batch {
+                if packetizer != nil {
+                    messages += packetizer!.packetize(frame.data, presentationTime: frame.presentationTime)
+                } else {
+                    messages.append(frame.data)
+                }
             }
             do {
-                for message in messages {
-                    try await media.sendMedia(message, service: .video, encrypted: false)
-                    statistics.bytesSent += message.count
-                }
-                statistics.framesSent += 1
-                if frame.isKeyFrame { statistics.keyFramesSent += 1 }
+                try await media.sendMedia(messages: messages, service: .video, encrypted: false)
             } catch {
-                logger.debug("a video frame was not written", metadata: ["error": "\(error)"])
+                logger.debug("video frames were not written", metadata: ["error": "\(error)", "frames": "\(batch.count)"])
                 return
             }
+            statistics.bytesSent += messages.reduce(0) { $0 + $1.count }
+            statistics.framesSent += batch.count
+            statistics.keyFramesSent += batch.count { $0.isKeyFrame }
         }
     }
 
@@ -292,7 +301,7 @@ public actor SDLVideoStreamingManager: SDLSubManager {
         }
         guard state.description != published else { return }
         published = state.description
-        logger.info("video stream \(state)")
+        logger.debug("video stream \(state)")
         stateFanOut.yield(state)
     }
 

@@ -1034,6 +1034,143 @@ enum RemoteControlExamples {
     }
 }
 
+/// Stands for the app's own H.264 encoder (ffmpeg, x264, VideoToolbox) in the video examples.
+final class MapEncoder: Sendable {
+    /// The next encoded access unit (Annex-B), or nil once the encoder has stopped.
+    func nextAccessUnit() async -> [UInt8]? { nil }
+    /// Makes the next picture an IDR.
+    func forceKeyFrame() {}
+}
+
+enum VideoStreamingExamples {
+    static func configure(configuration: inout SDLManager.Configuration) {
+        configuration.appTypes = [.navigation]
+    }
+
+    static func states(manager: SDLManager) async {
+        for await state in manager.videoStreaming.states() {
+            switch state {
+            case .streaming(let parameters):
+                let size = parameters.resolution.map { "\($0.resolutionWidth)x\($0.resolutionHeight)" } ?? "any size"
+                print("encode", size, "at", parameters.frameRate, "fps, under", parameters.maxBitrate, "kbit/s")
+            case .suspended(let reason):
+                print("pause the encoder:", reason)   // frames would be refused; the stream comes back by itself
+            case .failed(let error):
+                print(error.message)                   // e.g. the head unit refused every format
+            case .starting, .stopped:
+                break
+            }
+        }
+    }
+
+    static func formats(configuration: inout SDLManager.Configuration) {
+        configuration.videoStreaming.formats = [VideoStreamingFormat(protocol: .raw, codec: .h264)]
+        configuration.videoStreaming.resolution = .exactly([
+            ImageResolution(resolutionWidth: 1024, resolutionHeight: 600), ImageResolution(resolutionWidth: 800, resolutionHeight: 480),
+        ])
+        configuration.videoStreaming.frameRate = 30       // the head unit's preferredFPS caps it
+        configuration.videoStreaming.maxBitrate = 4_000   // kbit/s; the head unit's maxBitrate caps it
+    }
+
+    static func refused(manager: SDLManager) {
+        if case .failed(let error) = manager.videoStreaming.state,
+           case .everyFormatRefused(let tried, let reason)? = error.underlying as? SDLVideoStreamingError {
+            print("refused:", tried.joined(separator: "; "), reason ?? "")   // e.g. RTP/H264 800x380; RAW/H264 800x380
+        }
+    }
+
+    static func send(manager: SDLManager, encoder: MapEncoder, parameters: SDLVideoStreamParameters) async {
+        let interval = Duration.seconds(1) / parameters.frameRate
+        var time = Duration.zero
+        while let accessUnit = await encoder.nextAccessUnit() {
+            do {
+                let outcome = try await manager.videoStreaming.send(SDLVideoFrame(annexB: accessUnit, presentationTime: time))
+                if outcome == .droppedUntilKeyFrame { encoder.forceKeyFrame() }   // the decoder needs an IDR first
+            } catch let error as SDLError where error.code == .notReady {
+                print(error.message)   // not streaming (suspended, stopped): nothing was sent
+                return
+            } catch {
+                print(error)           // e.g. the task was cancelled while a key frame waited for room
+                return
+            }
+            time += interval
+        }
+    }
+
+    static func statistics(manager: SDLManager) async {
+        let sent = await manager.videoStreaming.statistics
+        print(sent.framesSent, "frames,", sent.keyFramesSent, "key frames,", sent.framesDropped, "dropped,", sent.bytesSent, "bytes")
+    }
+}
+
+enum TouchExamples {
+    static func gestures(manager: SDLManager) async {
+        for await gesture in await manager.touch.gestures() {
+            switch gesture {
+            case .tap(let point): print("select what is at", point)
+            case .doubleTap(let point): print("zoom in around", point)
+            case .longPress(let point): print("drop a pin at", point)
+            case .panMoved(let from, let to): print("move the map by", to.x - from.x, to.y - from.y)
+            case .pinchMoved(let center, let scale): print("zoom by", scale, "around", center)
+            case .cancelled(let point): print("a dialog came over the video at", point)   // a pan or pinch ends here
+            case .panBegan, .panEnded, .pinchBegan, .pinchEnded: break
+            }
+        }
+    }
+
+    static func thresholds(manager: SDLManager) async {
+        var thresholds = await manager.touch.thresholds
+        thresholds.doubleTapTime = .milliseconds(300)   // taps are reported sooner; double taps must be quicker
+        thresholds.longPressTime = .seconds(1)
+        await manager.touch.setThresholds(thresholds)
+    }
+
+    static func rawEvents(manager: SDLManager) async {
+        for await event in manager.touch.touchEvents() {
+            for touch in event.event {
+                let points = touch.c.map { "(\($0.x), \($0.y))" }   // the head unit's pixels, not scaled
+                print(event.type.rawValue, "finger", touch.id, points)
+            }
+        }
+    }
+}
+
+enum HapticExamples {
+    static func areas(manager: SDLManager) async throws {
+        try await manager.haptics.setFocusableAreas([
+            SDLHapticArea(id: 1, x: 20, y: 300, width: 160, height: 60),    // Recenter
+            SDLHapticArea(id: 2, x: 620, y: 300, width: 160, height: 60),   // Search
+        ])
+    }
+
+    static func selected(manager: SDLManager) async {
+        // The driver selects an area: the head unit touches its centre, in the same pixels.
+        let areas = await manager.haptics.focusableAreas
+        for await gesture in await manager.touch.gestures() {
+            guard case .tap(let point) = gesture else { continue }
+            if let area = areas.first(where: { point.x >= $0.x && point.x <= $0.x + $0.width && point.y >= $0.y && point.y <= $0.y + $0.height }) {
+                print("the driver chose area", area.id)
+            }
+        }
+    }
+
+    static func errors(manager: SDLManager, areas: [SDLHapticArea]) async {
+        do {
+            try await manager.haptics.setFocusableAreas(areas)
+        } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
+            print(error.message)   // no haptic controller: VIDEO_STREAMING hapticSpatialDataSupported is not true
+        } catch let error as SDLError where error.code == .invalidArgument {
+            print(error.message)   // two areas share an ID, or one has a negative size: nothing was sent
+        } catch {
+            print(SDLError(error).message)   // wrongAppType, disallowed, or the head unit's refusal
+        }
+    }
+
+    static func clear(manager: SDLManager) async throws {
+        try await manager.haptics.clear()   // an empty SendHapticData: no focusable areas on the head unit
+    }
+}
+
 enum ClosingExamples {
     static func close(manager: SDLManager) async {
         do {
