@@ -172,6 +172,22 @@ import Testing
         #expect(seen.filter { if case .streamingEnded(_, 11) = $0 { true } else { false } }.count >= 1)
     }
 
+    @Test func aRawFrameLargerThanTheMTUGoesAsOneMultiFrameMessage() async throws {
+        let received = Locked<[[UInt8]]>([])
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.streamSink = { chunk in received.withLock { $0.append(chunk.bytes) } }
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        try await stopping(Self.start(headUnit) { $0.videoStreaming.formats = [VideoStreamingFormat(protocol: .raw, codec: .h264)] }) { manager in
+            let parameters = try #require(await Self.state(manager, Self.isStreaming)?.parameters)
+            let large = Self.frame(key: true, size: parameters.mtu * 2 + 1_234)
+            #expect(try await manager.videoStreaming.send(large) == .queued)
+            try await until { await headUnit.streamStatistics(appID: Self.appID)[11]?.frames == 1 }
+            // The head unit's consumer got the access unit whole: the frames were joined again.
+            #expect(received.withLock { $0 } == [large.data])
+            #expect(await headUnit.streamStatistics(appID: Self.appID)[11]?.bytes == large.data.count)
+        }
+    }
+
     @Test func theStreamStartsAgainAfterAReconnection() async throws {
         let headUnit = Self.emulator()
         try await stopping(Self.start(headUnit)) { manager in
@@ -249,9 +265,12 @@ import Testing
         capability.scale = 2
         capability.preferredResolution = ImageResolution(resolutionWidth: 1600, resolutionHeight: 760)
         capability.additionalVideoStreamingCapabilities = nil
+        // The emulator's clock stamps the touches (`ts`): a held touch is a long press.
+        let headUnitClock = ManualClock()
         let headUnit = Self.emulator {
             $0.videoStreaming = capability
             $0.policy = SDLHeadUnitPolicy.sdlCoreDefault.granting("HapticGroup", to: Self.appID)
+            $0.clock = SDLClock(headUnitClock)
         }
         try await stopping(Self.start(headUnit)) { manager in
             let parameters = try #require(await Self.state(manager, Self.isStreaming)?.parameters)
@@ -272,6 +291,19 @@ import Testing
             #expect(await iterator.next() == .pinchBegan(center: SDLPoint(x: 400, y: 200)))
             #expect(await iterator.next() == .pinchMoved(center: SDLPoint(x: 400, y: 200), scale: 2))
             #expect(await iterator.next() == .pinchEnded(center: SDLPoint(x: 400, y: 200)))
+
+            #expect(try await headUnit.touch(appID: Self.appID, .begin, [.init(x: 300, y: 100)]))
+            headUnitClock.advance(by: .milliseconds(600))
+            #expect(try await headUnit.touch(appID: Self.appID, .end, [.init(x: 300, y: 100)]))
+            #expect(await iterator.next() == .longPress(SDLPoint(x: 150, y: 50)))
+
+            // A dialog comes over the video while the driver drags: the pan is cancelled.
+            #expect(try await headUnit.touch(appID: Self.appID, .begin, [.init(x: 100, y: 100)]))
+            #expect(try await headUnit.touch(appID: Self.appID, .move, [.init(x: 300, y: 100)]))
+            #expect(try await headUnit.touch(appID: Self.appID, .cancel, [.init(x: 300, y: 100)]))
+            #expect(await iterator.next() == .panBegan(SDLPoint(x: 50, y: 50)))
+            #expect(await iterator.next() == .panMoved(from: SDLPoint(x: 50, y: 50), to: SDLPoint(x: 150, y: 50)))
+            #expect(await iterator.next() == .cancelled(SDLPoint(x: 150, y: 50)))
 
             // A tap is reported once the double-tap window has passed on the manager's clock.
             let clock = try #require(await manager.manualClock)
@@ -313,6 +345,12 @@ import Testing
             }
             #expect(await FeatureTestSupport.requests(headUnit, appID: "plain", among: ["SendHapticData"]).isEmpty)
             #expect(plain.videoStreaming.state.description == "stopped")
+            do {
+                try await plain.videoStreaming.send(Self.frame(key: true))
+                Issue.record("a plain app streamed")
+            } catch {
+                #expect((error as? SDLError)?.code == .wrongAppType)
+            }
         }
     }
 }

@@ -65,7 +65,9 @@ public struct SDLTouchThresholds: Sendable, Hashable {
 
 /// Turns OnTouchEvent into gestures. A value: feed it events with the time they arrived and it
 /// returns the gestures they complete; `flush(at:)` reports a tap once its double-tap window has
-/// passed (`tapDeadline` says when).
+/// passed (`tapDeadline` says when). How long a touch was held and how far apart two taps were
+/// come from the head unit's timestamps (`ts`), as in the iOS library, so a late delivery does not
+/// turn a tap into a long press; the arrival times only time the wait for a second tap.
 public struct SDLTouchGestureRecognizer: Sendable {
     public var thresholds: SDLTouchThresholds
     /// The head unit's scale for the video (VIDEO_STREAMING `scale`): points are divided by it.
@@ -74,10 +76,10 @@ public struct SDLTouchGestureRecognizer: Sendable {
     private enum Mode: Sendable { case idle, touching, panning, pinching }
     private var mode = Mode.idle
     private var fingers: [Int: SDLPoint] = [:]
-    private var touchDown: (point: SDLPoint, at: Duration)?
+    private var touchDown: (point: SDLPoint, at: Duration, stamp: Duration)?
     private var lastPan: SDLPoint?
     private var pinchStartDistance: Double = 1
-    private var pendingTap: (point: SDLPoint, at: Duration)?
+    private var pendingTap: (point: SDLPoint, at: Duration, stamp: Duration)?
 
     /// A recognizer with these thresholds, for a video shown at `scale`.
     public init(thresholds: SDLTouchThresholds = SDLTouchThresholds(), scale: Double = 1) {
@@ -99,14 +101,16 @@ public struct SDLTouchGestureRecognizer: Sendable {
     /// window has passed comes first).
     public mutating func receive(_ event: OnTouchEvent, at now: Duration) -> [SDLTouchGesture] {
         var gestures = flush(at: now)
+        // The head unit's time of the event (milliseconds), or the arrival time without one.
+        let stamp = event.event.compactMap { $0.ts.last }.max().map { Duration.milliseconds($0) } ?? now
         for touch in event.event {
             guard let coordinate = touch.c.last else { continue }
             fingers[touch.id] = SDLPoint(x: Double(coordinate.x) / scale, y: Double(coordinate.y) / scale)
         }
         switch event.type {
-        case .begin: gestures += began(at: now)
+        case .begin: gestures += began(at: now, stamp: stamp)
         case .move: gestures += moved()
-        case .end: gestures += ended(event, at: now)
+        case .end: gestures += ended(event, at: now, stamp: stamp)
         case .cancel: gestures += cancelled()
         default: break
         }
@@ -125,7 +129,7 @@ public struct SDLTouchGestureRecognizer: Sendable {
         return max(1, points[0].distance(to: points[1]))
     }
 
-    private mutating func began(at now: Duration) -> [SDLTouchGesture] {
+    private mutating func began(at now: Duration, stamp: Duration) -> [SDLTouchGesture] {
         if fingers.count >= 2 {
             var gestures: [SDLTouchGesture] = []
             if mode == .panning, let last = lastPan { gestures.append(.panEnded(last)) }
@@ -137,7 +141,7 @@ public struct SDLTouchGestureRecognizer: Sendable {
         }
         guard mode == .idle, let point = fingers.values.first else { return [] }
         mode = .touching
-        touchDown = (point, now)
+        touchDown = (point, now, stamp)
         return []
     }
 
@@ -161,7 +165,7 @@ public struct SDLTouchGestureRecognizer: Sendable {
         }
     }
 
-    private mutating func ended(_ event: OnTouchEvent, at now: Duration) -> [SDLTouchGesture] {
+    private mutating func ended(_ event: OnTouchEvent, at now: Duration, stamp: Duration) -> [SDLTouchGesture] {
         let lifted = event.event.compactMap { fingers[$0.id] }
         defer { for touch in event.event { fingers[touch.id] = nil } }
         switch mode {
@@ -176,14 +180,22 @@ public struct SDLTouchGestureRecognizer: Sendable {
             mode = .idle
             guard let down = touchDown else { return [] }
             touchDown = nil
-            if now - down.at >= thresholds.longPressTime { return [.longPress(down.point)] }
-            if let first = pendingTap, now - first.at <= thresholds.doubleTapTime,
-               first.point.distance(to: down.point) * scale <= thresholds.tapDistance {
+            var gestures: [SDLTouchGesture] = []
+            if stamp - down.stamp >= thresholds.longPressTime {
+                if let first = pendingTap { gestures.append(.tap(first.point)) }
                 pendingTap = nil
-                return [.doubleTap(first.point)]
+                return gestures + [.longPress(down.point)]
             }
-            pendingTap = (down.point, now)
-            return []
+            if let first = pendingTap {
+                if stamp - first.stamp <= thresholds.doubleTapTime, first.point.distance(to: down.point) * scale <= thresholds.tapDistance {
+                    pendingTap = nil
+                    return [.doubleTap(first.point)]
+                }
+                // Too late or too far for a double tap: the first was a tap of its own.
+                gestures.append(.tap(first.point))
+            }
+            pendingTap = (down.point, now, stamp)
+            return gestures
         case .idle:
             return []
         }

@@ -110,6 +110,10 @@ struct VideoStreamLifecycle: Sendable {
     private var waitForNextStreamable = false
     /// Set when the app can never stream on this connection (no usable format).
     private var unusable: SDLError?
+    /// The start under way follows a refusal of parameters at once. SDL Core moves a refused app
+    /// to NONE, so such a start may be refused for the HMI level before the app hears of NONE:
+    /// that refusal is a suspension, not a failure.
+    private var startedAfterRefusal = false
 
     /// A connection is Ready: the offers for its head unit, or why there are none.
     mutating func connected(offers: [VideoOffer], unusable: SDLError?, level: HMILevel, streamable: Bool) -> [Action] {
@@ -170,9 +174,13 @@ struct VideoStreamLifecycle: Sendable {
     /// The answer to the StartService the last `.start` sent.
     mutating func startAnswered(_ answer: StartAnswer) -> [Action] {
         guard case .starting(let offer) = phase else { return [] }
+        let afterRefusal = startedAfterRefusal
+        startedAfterRefusal = false
         switch answer {
         case .accepted(let accepted):
             parameters = accepted
+            // A later start (after NONE, a drop) begins again from the best offer left.
+            tried = []
             if level == .none {
                 phase = .ending
                 return [.end, .publish(.suspended(.hmiLevelNone))]
@@ -182,7 +190,10 @@ struct VideoStreamLifecycle: Sendable {
         case .refused(let rejected, let reason) where !rejected.isEmpty:
             phase = .idle
             ruledOut.append((Set(rejected), offer))
-            if let start = startIfAllowed() { return start }
+            if let start = startIfAllowed() {
+                startedAfterRefusal = true
+                return start
+            }
             if nextOffer() == nil {
                 exhausted = true
                 return [.publish(.failed(SDLVideoStreamingError.everyFormatRefused(tried: tried, reason: reason).sdlError))]
@@ -193,6 +204,7 @@ struct VideoStreamLifecycle: Sendable {
             tried.removeAll { $0 == offer.name }
             phase = .idle
             waitForNextStreamable = streamable
+            if afterRefusal { return [.publish(.suspended(suspension))] }
             return [.publish(.failed(SDLVideoStreamingError.startRefused(reason: reason).sdlError))]
         case .failed(let error):
             tried.removeAll { $0 == offer.name }

@@ -80,11 +80,14 @@ public actor SDLVideoStreamingManager: SDLSubManager {
     ///
     /// - Throws: `SDLError` code `notReady` (cause ``SDLVideoStreamingError/notStreaming(_:)``)
     ///   unless the stream is ``SDLVideoStreamState/streaming(_:)``: nothing is sent on a
-    ///   service that is not running.
+    ///   service that is not running; `wrongAppType` for apps other than NAVIGATION and
+    ///   PROJECTION.
     @discardableResult
     public func send(_ frame: SDLVideoFrame) async throws -> SDLVideoFrameOutcome {
         while true {
             guard machine.phase == .streaming, media != nil else {
+                let types = await context.appTypes
+                if !types.contains(.navigation), !types.contains(.projection) { throw SDLVideoStreamingError.wrongAppType.sdlError }
                 throw SDLVideoStreamingError.notStreaming(state.description).sdlError
             }
             if needsKeyFrame, !frame.isKeyFrame {
