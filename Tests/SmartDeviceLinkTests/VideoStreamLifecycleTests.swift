@@ -23,7 +23,7 @@ import Testing
             switch action {
             case .start(let offer): "start \(offer.name)"
             case .end: "end"
-            case .publish(let state): "publish \(state)"
+            case .publish(let state): "publish \(SDLVideoStreamingManager.publicState(state))"
             }
         }
     }

@@ -53,7 +53,7 @@ import Testing
 
     static func isStreaming(_ state: SDLVideoStreamState) -> Bool { state.parameters != nil }
 
-    static func isSuspended(_ reason: SDLVideoStreamSuspension) -> (SDLVideoStreamState) -> Bool {
+    static func isSuspended(_ reason: SDLStreamSuspension) -> (SDLVideoStreamState) -> Bool {
         { if case .suspended(reason) = $0 { true } else { false } }
     }
 

@@ -55,15 +55,15 @@ public struct SDLVideoStreamParameters: Sendable, Hashable {
     public var hapticSpatialDataSupported: Bool
 }
 
-/// Why frames may not flow for now; the manager resumes by itself.
-public enum SDLVideoStreamSuspension: Sendable, Hashable, CustomStringConvertible {
-    /// The app is not STREAMABLE (in BACKGROUND, or another video app is on screen). The
-    /// service stays open; frames are refused until it is STREAMABLE again.
+/// Why a stream (video or audio) may not flow for now; its manager resumes it by itself.
+public enum SDLStreamSuspension: Sendable, Hashable, CustomStringConvertible {
+    /// The app is not STREAMABLE (video: in BACKGROUND, or another video app is on screen) or
+    /// not audible (audio). The service stays open; nothing is sent until the app may stream
+    /// again.
     case notStreamable
     /// The app is in NONE: the service is ended and starts again once the app is activated.
     case hmiLevelNone
-    /// The head unit ended the service; it starts again the next time the app becomes
-    /// STREAMABLE.
+    /// The head unit ended the service; it starts again the next time the app may stream.
     case endedByHeadUnit
     /// The connection dropped; the service starts again after the manager reconnects.
     case connectionLost
@@ -89,7 +89,7 @@ public enum SDLVideoStreamState: Sendable, CustomStringConvertible {
     /// Frames flow: encode to these parameters.
     case streaming(SDLVideoStreamParameters)
     /// Frames may not flow for now; the stream comes back by itself.
-    case suspended(SDLVideoStreamSuspension)
+    case suspended(SDLStreamSuspension)
     /// The head unit refused every format, or the start failed. A refusal of every format
     /// stands until the next connection; any other failure is retried the next time the app
     /// becomes STREAMABLE. The error's `underlying` is an ``SDLVideoStreamingError``.

@@ -18,6 +18,9 @@ import SDLRPC
 /// The app brings encoded H.264 (ffmpeg, x264, VideoToolbox...): ``send(_:)`` takes one access
 /// unit at a time. Frames wait in a queue of `maxQueuedFrames`; see ``send(_:)`` for what
 /// happens when the connection is behind.
+/// The video service's lifecycle: offers of formats and sizes, the accepted parameters.
+typealias VideoStreamLifecycle = StreamServiceLifecycle<VideoOffer, SDLVideoStreamParameters>
+
 public actor SDLVideoStreamingManager: SDLSubManager {
     let link = ManagerLink()
     /// What the manager offers it: `link` in an app, a fake in unit tests.
@@ -26,7 +29,7 @@ public actor SDLVideoStreamingManager: SDLSubManager {
     private let logger: Logger
     private var machine = VideoStreamLifecycle()
     private let stateFanOut = StreamFanOut<SDLVideoStreamState>(bufferLimit: 16, replaysLatest: true, initial: .stopped)
-    private var published = "stopped"
+    private var publishedText = "stopped"
 
     // The current connection's media services and the stream on them.
     private var media: (any SDLMediaServices)?
@@ -286,7 +289,21 @@ public actor SDLVideoStreamingManager: SDLSubManager {
             hapticSpatialDataSupported: capability?.hapticSpatialDataSupported ?? false)
     }
 
-    private func publish(_ state: SDLVideoStreamState) {
+    /// The lifecycle's state as the app sees it.
+    static func publicState(_ published: VideoStreamLifecycle.Published) -> SDLVideoStreamState {
+        switch published {
+        case .stopped: .stopped
+        case .starting: .starting
+        case .streaming(let parameters): .streaming(parameters)
+        case .suspended(let reason): .suspended(reason)
+        case .failed(.everyOfferRefused(let tried, let reason)): .failed(SDLVideoStreamingError.everyFormatRefused(tried: tried, reason: reason).sdlError)
+        case .failed(.startRefused(let reason)): .failed(SDLVideoStreamingError.startRefused(reason: reason).sdlError)
+        case .failed(.error(let error)): .failed(error)
+        }
+    }
+
+    private func publish(_ published: VideoStreamLifecycle.Published) {
+        let state = Self.publicState(published)
         switch state {
         case .streaming(let parameters):
             needsKeyFrame = true
@@ -302,8 +319,8 @@ public actor SDLVideoStreamingManager: SDLSubManager {
             releaseWaiters()
             if machine.parameters == nil { packetizer = nil }
         }
-        guard state.description != published else { return }
-        published = state.description
+        guard state.description != publishedText else { return }
+        publishedText = state.description
         logger.debug("video stream \(state)")
         stateFanOut.yield(state)
     }

@@ -1,78 +1,45 @@
 import SDLProtocol
 import SDLRPC
 
-/// One offer to the head unit: a format and a size.
-struct VideoOffer: Sendable, Hashable {
-    var format: VideoStreamingFormat
-    var resolution: ImageResolution?
-    /// The scale of the capability the size came from.
-    var scale: Double
-
-    var name: String {
-        format.name + (resolution.map { " \($0.resolutionWidth)x\($0.resolutionHeight)" } ?? "")
-    }
-
-    /// The StartService parameters.
-    var payload: SDLControlPayload {
-        var payload = SDLControlPayload()
-        payload.videoProtocol = format.protocol.rawValue
-        payload.videoCodec = format.codec.rawValue
-        if let resolution {
-            payload.width = Int32(clamping: resolution.resolutionWidth)
-            payload.height = Int32(clamping: resolution.resolutionHeight)
-        }
-        return payload
-    }
-
-    /// The offers for a configuration and the head unit's VIDEO_STREAMING capability, best
-    /// first: each format in the app's order with each size.
-    static func offers(_ configuration: SDLVideoStreamingConfiguration, capability: VideoStreamingCapability?) -> [VideoOffer] {
-        var formats = configuration.formats.filter(\.isSendable)
-        if let supported = capability?.supportedFormats, !supported.isEmpty {
-            formats = formats.filter { supported.contains($0) }
-        }
-        var sizes: [(ImageResolution?, Double)] = []
-        switch configuration.resolution {
-        case .exactly(let resolutions):
-            sizes = resolutions.map { ($0, capability?.scale ?? 1) }
-        case .headUnitPreferred:
-            let entries = [capability].compactMap { $0 } + (capability?.additionalVideoStreamingCapabilities ?? [])
-            for entry in entries {
-                guard let preferred = entry.preferredResolution else { continue }
-                let scale = (entry.scale ?? capability?.scale).flatMap { $0 > 0 ? $0 : nil } ?? 1
-                let size = ImageResolution(
-                    resolutionWidth: Int((Double(preferred.resolutionWidth) / scale).rounded()),
-                    resolutionHeight: Int((Double(preferred.resolutionHeight) / scale).rounded()))
-                if !sizes.contains(where: { $0.0 == size }) { sizes.append((size, scale)) }
-            }
-            if sizes.isEmpty { sizes = [(nil, 1)] }
-        }
-        return formats.flatMap { format in sizes.map { VideoOffer(format: format, resolution: $0.0, scale: $0.1) } }
-    }
-
+/// What a streaming service offers the head unit at StartService (a video format and size; the
+/// audio service's one PCM offer).
+protocol StreamServiceOffer: Sendable, Hashable {
+    /// The offer in words, for logs and errors.
+    var name: String { get }
     /// Whether a refusal of `parameters` (rejectedParams) of `refused` rules this offer out too.
-    func isRuledOut(by parameters: Set<String>, of refused: VideoOffer) -> Bool {
-        let formatRefused = parameters.contains("videoProtocol") || parameters.contains("videoCodec")
-        let sizeRefused = parameters.contains("height") || parameters.contains("width")
-        if parameters.contains("videoProtocol"), format.protocol == refused.format.protocol, !parameters.contains("videoCodec") { return true }
-        if parameters.contains("videoCodec"), format.codec == refused.format.codec, !parameters.contains("videoProtocol") { return true }
-        if formatRefused, format == refused.format { return true }
-        if sizeRefused, resolution == refused.resolution { return true }
-        return false
-    }
+    func isRuledOut(by parameters: Set<String>, of refused: Self) -> Bool
 }
 
-/// The video stream's lifecycle as a value: events in (a connection, HMI status, the head unit's
-/// answers, a drop, a stop), actions out (start with an offer, end the service, publish a
-/// state). The manager runs the actions; nothing here waits or sends.
-struct VideoStreamLifecycle: Sendable {
+/// Why a stream could not start, as the lifecycle sees it; each manager says it in its own words.
+enum StreamServiceFailure: Sendable {
+    /// Every offer was refused.
+    case everyOfferRefused(tried: [String], reason: String?)
+    /// Refused for a reason other than its parameters.
+    case startRefused(reason: String?)
+    /// Another error (the start timed out, the connection closed, nothing can be offered).
+    case error(SDLError)
+}
+
+/// A streaming service's lifecycle (video, audio) as a value: events in (a connection, HMI
+/// status, the head unit's answers, a drop, a stop), actions out (start with an offer, end the
+/// service, publish a state). The manager runs the actions; nothing here waits or sends.
+struct StreamServiceLifecycle<Offer: StreamServiceOffer, Parameters: Sendable>: Sendable {
+    /// A state to publish; each manager maps it to its public state.
+    enum Published: Sendable {
+        case stopped
+        case starting
+        case streaming(Parameters)
+        case suspended(SDLStreamSuspension)
+        case failed(StreamServiceFailure)
+    }
+
     enum Phase: Sendable, Equatable {
         /// No connection (before the first one, between reconnections).
         case disconnected
         /// Connected, no service running.
         case idle
         /// StartService sent with this offer.
-        case starting(VideoOffer)
+        case starting(Offer)
         /// Service running, frames flow.
         case streaming
         /// Service running, frames may not flow (not STREAMABLE).
@@ -84,24 +51,24 @@ struct VideoStreamLifecycle: Sendable {
     }
 
     enum Action: Sendable {
-        case start(VideoOffer)
+        case start(Offer)
         case end
-        case publish(SDLVideoStreamState)
+        case publish(Published)
     }
 
     /// The head unit's answer to a StartService.
     enum StartAnswer: Sendable {
-        case accepted(SDLVideoStreamParameters)
+        case accepted(Parameters)
         case refused(rejectedParams: [String], reason: String?)
         case failed(SDLError)
     }
 
     private(set) var phase = Phase.disconnected
-    private(set) var parameters: SDLVideoStreamParameters?
+    private(set) var parameters: Parameters?
     private var level = HMILevel.none
     private var streamable = false
-    private var offers: [VideoOffer] = []
-    private var ruledOut: [(parameters: Set<String>, offer: VideoOffer)] = []
+    private var offers: [Offer] = []
+    private var ruledOut: [(parameters: Set<String>, offer: Offer)] = []
     private var tried: [String] = []
     /// Every offer was refused on this connection: no more starts until the next one.
     private var exhausted = false
@@ -116,7 +83,7 @@ struct VideoStreamLifecycle: Sendable {
     private var startedAfterRefusal = false
 
     /// A connection is Ready: the offers for its head unit, or why there are none.
-    mutating func connected(offers: [VideoOffer], unusable: SDLError?, level: HMILevel, streamable: Bool) -> [Action] {
+    mutating func connected(offers: [Offer], unusable: SDLError?, level: HMILevel, streamable: Bool) -> [Action] {
         guard phase != .stopped else { return [] }
         self.offers = offers
         self.unusable = unusable
@@ -128,13 +95,13 @@ struct VideoStreamLifecycle: Sendable {
         phase = .idle
         self.level = level
         self.streamable = streamable
-        if let unusable { return [.publish(.failed(unusable))] }
+        if let unusable { return [.publish(.failed(.error(unusable)))] }
         return startIfAllowed() ?? [.publish(.suspended(suspension))]
     }
 
-    private var suspension: SDLVideoStreamSuspension { level == .none ? .hmiLevelNone : .notStreamable }
+    private var suspension: SDLStreamSuspension { level == .none ? .hmiLevelNone : .notStreamable }
 
-    private func nextOffer() -> VideoOffer? {
+    private func nextOffer() -> Offer? {
         offers.first { offer in !ruledOut.contains { offer.isRuledOut(by: $0.parameters, of: $0.offer) } && !tried.contains(offer.name) }
     }
 
@@ -146,7 +113,8 @@ struct VideoStreamLifecycle: Sendable {
         return [.start(offer), .publish(.starting)]
     }
 
-    /// The main window's OnHMIStatus.
+    /// The main window's OnHMIStatus: `streamable` is whether this service may run now
+    /// (STREAMABLE for video, audible for audio).
     mutating func hmiChanged(level: HMILevel, streamable: Bool) -> [Action] {
         self.level = level
         self.streamable = streamable
@@ -196,7 +164,7 @@ struct VideoStreamLifecycle: Sendable {
             }
             if nextOffer() == nil {
                 exhausted = true
-                return [.publish(.failed(SDLVideoStreamingError.everyFormatRefused(tried: tried, reason: reason).sdlError))]
+                return [.publish(.failed(.everyOfferRefused(tried: tried, reason: reason)))]
             }
             return [.publish(.suspended(suspension))]
         case .refused(_, let reason):
@@ -205,12 +173,12 @@ struct VideoStreamLifecycle: Sendable {
             phase = .idle
             waitForNextStreamable = streamable
             if afterRefusal { return [.publish(.suspended(suspension))] }
-            return [.publish(.failed(SDLVideoStreamingError.startRefused(reason: reason).sdlError))]
+            return [.publish(.failed(.startRefused(reason: reason)))]
         case .failed(let error):
             tried.removeAll { $0 == offer.name }
             phase = .idle
             waitForNextStreamable = streamable
-            return [.publish(.failed(error))]
+            return [.publish(.failed(.error(error)))]
         }
     }
 
