@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SDLHeadUnit
+import SmartDeviceLink
 import SDLHeadUnitControl
 import SDLRPC
 import SDLRuntime
@@ -148,7 +149,12 @@ struct HeadUnit: AsyncParsableCommand {
         configuration.activationDelay = manualActivation || activationDelay < 0 ? nil : .milliseconds(Int(activationDelay * 1000))
         if log { configuration.log = { Output.line($0) } }
         if let recordStreams {
-            let recorder = try StreamRecorder(directory: recordStreams)
+            // Audio is recorded in the format the head unit announces for streamed PCM.
+            let pcm = configuration.capabilities["pcmStreamCapabilities"]
+            func value(_ key: String) -> String? { if case .string(let text)? = pcm?[key] { text } else { nil } }
+            let audioFormat = SDLAudioFormat(
+                samplingRate: SamplingRate(rawValue: value("samplingRate") ?? "16KHZ"), bitsPerSample: BitsPerSample(rawValue: value("bitsPerSample") ?? "16_BIT"))
+            let recorder = try StreamRecorder(directory: recordStreams, audioFormat: audioFormat)
             configuration.streamSink = { recorder.write($0) }
         }
         if let cloudApp {

@@ -102,6 +102,8 @@ extension SDLError {
         case let error as SDLFileError: self = Self.from(error)
         case let error as SDLCapabilityError: self = Self.from(error)
         case let error as SDLWAVError: self = SDLError(.io, error.description, underlying: error)
+        case let error as SDLPCMError:
+            if case .unreadable = error { self = SDLError(.io, error.description, underlying: error) } else { self = SDLError(.invalidArgument, error.description, underlying: error) }
         case let error as SDLPresentationError:
             self = Self.from(SDLScreenError.invalid(error))
             self.underlying = error

@@ -120,6 +120,8 @@ public actor SDLManager: Service {
     public nonisolated let remoteControl: SDLRemoteControlManager
     /// A NAVIGATION or PROJECTION app's video stream: negotiation, frames, suspend and resume.
     public nonisolated let videoStreaming: SDLVideoStreamingManager
+    /// A NAVIGATION or PROJECTION app's spoken prompts, streamed as PCM and paced to real time.
+    public nonisolated let audioStreaming: SDLAudioStreamingManager
     /// The driver's touches on the video as gestures (NAVIGATION and PROJECTION apps).
     public nonisolated let touch: SDLTouchManager
     /// The app's focusable areas for the head unit's haptic controller (SendHapticData).
@@ -147,6 +149,7 @@ public actor SDLManager: Service {
         self.phone = SDLPhoneManager(logger: configuration.logger)
         self.remoteControl = SDLRemoteControlManager(logger: configuration.logger)
         self.videoStreaming = SDLVideoStreamingManager(configuration: configuration.videoStreaming, logger: configuration.logger)
+        self.audioStreaming = SDLAudioStreamingManager(logger: configuration.logger)
         self.touch = SDLTouchManager(logger: configuration.logger)
         self.haptics = SDLHapticManager(logger: configuration.logger)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
@@ -158,6 +161,7 @@ public actor SDLManager: Service {
         phone.link.manager = self
         remoteControl.link.manager = self
         videoStreaming.link.manager = self
+        audioStreaming.link.manager = self
         touch.link.manager = self
         haptics.link.manager = self
     }
@@ -477,7 +481,7 @@ public actor SDLManager: Service {
 
     /// The sub-managers, in the order the run loop calls their hooks.
     private nonisolated var subManagers: [any SDLSubManager] {
-        [systemCapabilities, files, vehicleData, buttons, appServices, screen, navigation, remoteControl, videoStreaming, touch, haptics]
+        [systemCapabilities, files, vehicleData, buttons, appServices, screen, navigation, remoteControl, videoStreaming, audioStreaming, touch, haptics]
     }
 
     /// Runs `work` on a child task. A task keeps the memory its deepest call needed until it
@@ -712,9 +716,10 @@ public actor SDLManager: Service {
             // On a child of the run, not the caller's task: the caller may be the run loop itself.
             tasks.spawn { await client.close() }
         case .unregisterAndClose(let client):
-            tasks.spawn { [videoStreaming, haptics] in
+            tasks.spawn { [videoStreaming, audioStreaming, haptics] in
                 await haptics.clearBeforeStopping(client)
                 await videoStreaming.endBeforeStopping()
+                await audioStreaming.endBeforeStopping()
                 _ = try? await client.send(UnregisterAppInterface())
                 await client.close()
             }

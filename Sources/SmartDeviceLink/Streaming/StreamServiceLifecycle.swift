@@ -1,3 +1,4 @@
+import Logging
 import SDLProtocol
 import SDLRPC
 
@@ -220,4 +221,56 @@ struct StreamServiceLifecycle<Offer: StreamServiceOffer, Parameters: Sendable>: 
         parameters = nil
         return (running ? [.end] : []) + [.publish(.stopped)]
     }
+}
+
+/// The head unit's answer to a StartService, before the manager reads the ACK.
+enum StreamStartReply: Sendable {
+    case ack(SDLControlPayload)
+    case refused(rejectedParams: [String], reason: String?)
+    case failed(SDLError)
+}
+
+extension StreamServiceLifecycle.StartAnswer {
+    /// The answer for the lifecycle; `accept` reads an ACK's payload.
+    init(_ reply: StreamStartReply, accept: (SDLControlPayload) -> Parameters) {
+        switch reply {
+        case .ack(let payload): self = .accepted(accept(payload))
+        case .refused(let rejected, let reason): self = .refused(rejectedParams: rejected, reason: reason)
+        case .failed(let error): self = .failed(error)
+        }
+    }
+}
+
+extension SDLMediaServices {
+    /// StartService for `service` with `parameters` (`offer` names it in the log).
+    func start(_ service: SDLServiceType, offer: String, parameters: SDLControlPayload, logger: Logger) async -> StreamStartReply {
+        do {
+            return .ack(try await startService(service, parameters: parameters, encrypted: false))
+        } catch SDLSessionError.startRejected(_, let rejected, let reason) {
+            logger.info("the head unit refused a streaming service", metadata: [
+                "service": "\(service)", "offer": "\(offer)", "rejectedParams": "\(rejected)", "reason": "\(reason ?? "")",
+            ])
+            return .refused(rejectedParams: rejected, reason: reason)
+        } catch {
+            return .failed(SDLError(error))
+        }
+    }
+
+    /// EndService; a failure only goes to the log: the service is gone either way.
+    func endQuietly(_ service: SDLServiceType, logger: Logger) async {
+        do {
+            try await endService(service)
+        } catch {
+            logger.debug("EndService was not acknowledged", metadata: ["service": "\(service)", "error": "\(error)"])
+        }
+    }
+}
+
+/// Feeds a streaming manager the main window's statuses of one connection: the first as the
+/// connection's start, the others as changes, until the connection's task is cancelled.
+func followStatuses(_ statuses: AsyncStream<OnHMIStatus>, first: (OnHMIStatus) async -> Void, then: (OnHMIStatus) async -> Void) async {
+    var iterator = statuses.makeAsyncIterator()
+    guard let status = await iterator.next() else { return }
+    await first(status)
+    while let status = await iterator.next() { await then(status) }
 }

@@ -10,6 +10,8 @@ protocol SDLStreamingContext: SDLSubManagerContext {
     var clock: SDLClock { get }
     /// The video stream's accepted parameters, while it streams or is suspended.
     func videoParameters() async -> SDLVideoStreamParameters?
+    /// The head unit's format for streamed audio (the registration's `pcmStreamCapabilities`).
+    func pcmFormat() async -> SDLAudioFormat?
 }
 
 extension ManagerLink: SDLStreamingContext {
@@ -22,6 +24,10 @@ extension ManagerLink: SDLStreamingContext {
     func videoParameters() async -> SDLVideoStreamParameters? {
         await manager?.videoStreaming.acceptedParameters
     }
+
+    func pcmFormat() async -> SDLAudioFormat? {
+        await manager?.registerResponse?.pcmStreamCapabilities.map(SDLAudioFormat.init)
+    }
 }
 
 extension OnHMIStatus {
@@ -30,5 +36,10 @@ extension OnHMIStatus {
     var isStreamable: Bool {
         if let state = videoStreamingState { return state == .streamable }
         return hmiLevel == .full || hmiLevel == .limited
+    }
+
+    /// Whether a navigation app may stream audio: FULL or LIMITED, and not NOT_AUDIBLE.
+    var isAudible: Bool {
+        (hmiLevel == .full || hmiLevel == .limited) && audioStreamingState != .notAudible
     }
 }

@@ -198,14 +198,10 @@ public actor SDLVideoStreamingManager: SDLSubManager {
                 group.addTask {
                     for await service in ended where service == .video { await self.headUnitEnded(connection: number) }
                 }
-                var first = true
-                for await status in statuses {
-                    if first {
-                        first = false
-                        await self.connected(connectionOffer, status: status, media: media, connection: number)
-                    } else {
-                        await self.statusChanged(status, media: media, connection: number)
-                    }
+                await followStatuses(statuses) { status in
+                    await self.connected(connectionOffer, status: status, media: media, connection: number)
+                } then: { status in
+                    await self.statusChanged(status, media: media, connection: number)
                 }
                 group.cancelAll()
             }
@@ -247,24 +243,12 @@ public actor SDLVideoStreamingManager: SDLSubManager {
             case .publish(let state):
                 publish(state)
             case .start(let offer):
-                let answer: VideoStreamLifecycle.StartAnswer
-                do {
-                    let ack = try await media.startService(.video, parameters: offer.payload, encrypted: false)
-                    answer = .accepted(accepted(ack, offer: offer))
-                } catch SDLSessionError.startRejected(_, let rejected, let reason) {
-                    logger.info("the head unit refused a video format", metadata: ["offer": "\(offer.name)", "rejectedParams": "\(rejected)", "reason": "\(reason ?? "")"])
-                    answer = .refused(rejectedParams: rejected, reason: reason)
-                } catch {
-                    answer = .failed(SDLError(error))
-                }
+                let reply = await media.start(.video, offer: offer.name, parameters: offer.payload, logger: logger)
+                let answer = VideoStreamLifecycle.StartAnswer(reply) { accepted($0, offer: offer) }
                 guard connection == connectionNumber else { return }
                 pending += machine.startAnswered(answer)
             case .end:
-                do {
-                    try await media.endService(.video)
-                } catch {
-                    logger.debug("EndService(video) was not acknowledged", metadata: ["error": "\(error)"])
-                }
+                await media.endQuietly(.video, logger: logger)
                 guard connection == connectionNumber else { return }
                 pending += machine.endAnswered()
             }

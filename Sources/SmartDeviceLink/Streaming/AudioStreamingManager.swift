@@ -1,0 +1,386 @@
+import Foundation
+import Logging
+import SDLConcurrency
+import SDLProtocol
+import SDLRPC
+
+/// Where the audio stream is. Follow it with ``SDLAudioStreamingManager/states()``.
+public enum SDLAudioStreamState: Sendable, CustomStringConvertible {
+    /// No stream: the manager is not running, the app is no NAVIGATION or PROJECTION app, or
+    /// the manager stopped.
+    case stopped
+    /// StartService(audio) is on its way.
+    case starting
+    /// Prompts play, in this format (the head unit's `pcmStreamCapabilities`).
+    case streaming(SDLAudioFormat)
+    /// Nothing plays for now (a prompt under way pauses and goes on where it stopped); the
+    /// stream comes back by itself.
+    case suspended(SDLStreamSuspension)
+    /// The head unit refused the audio service (a PROJECTION app that is not also media has
+    /// none); tried again the next time the app may stream.
+    case failed(SDLError)
+
+    /// The state in words, for logs.
+    public var description: String {
+        switch self {
+        case .stopped: "stopped"
+        case .starting: "starting"
+        case .streaming(let format): "streaming \(format)"
+        case .suspended(let reason): "suspended (\(reason))"
+        case .failed(let error): "failed (\(error.message))"
+        }
+    }
+}
+
+/// Something to say: PCM in any format the library converts (see ``SDLPCMBuffer``).
+public struct SDLAudioPrompt: Sendable {
+    /// The audio, converted to the head unit's format when it starts playing.
+    public var pcm: SDLPCMBuffer
+
+    /// A prompt of PCM samples.
+    public init(_ pcm: SDLPCMBuffer) {
+        self.pcm = pcm
+    }
+
+    /// A prompt from a WAV file's bytes.
+    public init(wav: [UInt8]) throws {
+        do {
+            self.pcm = try SDLPCMBuffer(wav: wav)
+        } catch {
+            throw SDLError(.invalidArgument, error.description, underlying: error)
+        }
+    }
+
+    /// A prompt from a WAV file.
+    public init(wavFile path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SDLError(.io, SDLPCMError.unreadable(path: path).description, underlying: SDLPCMError.unreadable(path: path))
+        }
+        try self.init(wav: Array(data))
+    }
+
+    /// A prompt from compressed audio (MP3...), through the app's decoder.
+    public init(encoded: [UInt8], decoder: any SDLAudioDecoder) async throws {
+        self.pcm = try await decoder.decode(encoded)
+    }
+}
+
+/// A queued prompt's identity: its end is reported with it.
+public struct SDLAudioPromptID: Sendable, Hashable, CustomStringConvertible {
+    /// Counts from 1 on each manager.
+    public let rawValue: Int
+    /// `prompt N`.
+    public var description: String { "prompt \(rawValue)" }
+}
+
+/// How a prompt ended.
+public enum SDLAudioPromptOutcome: Sendable, Hashable {
+    /// Played to its end (the head unit had every byte, and its playing time has passed).
+    case played
+    /// Cancelled by the app, or dropped when the manager stopped.
+    case cancelled
+}
+
+/// The end of one prompt, as ``SDLAudioStreamingManager/promptEnds()`` reports it.
+public struct SDLAudioPromptEnd: Sendable, Hashable {
+    /// Which prompt.
+    public var id: SDLAudioPromptID
+    /// How it ended.
+    public var outcome: SDLAudioPromptOutcome
+}
+
+/// The audio service's one offer: SDL Core takes no parameters for it.
+struct AudioOffer: StreamServiceOffer {
+    var name: String { "PCM" }
+    func isRuledOut(by parameters: Set<String>, of refused: AudioOffer) -> Bool { true }
+}
+
+/// The audio service's lifecycle: one offer, the head unit's PCM format once started.
+typealias AudioStreamLifecycle = StreamServiceLifecycle<AudioOffer, SDLAudioFormat>
+
+/// A NAVIGATION or PROJECTION app's spoken prompts, streamed as PCM on the audio service (the
+/// car's other audio is attenuated while they play): a queue of prompts from PCM buffers or WAV
+/// files, converted to the head unit's format (16 kHz, 16-bit mono on SDL Core) and paced to real
+/// time, so the head unit never holds more than 200 ms ahead of what it plays.
+///
+/// ```swift
+/// let turn = try SDLAudioPrompt(wavFile: "turn-left.wav")
+/// let outcome = await manager.audioStreaming.play(turn)   // .played once heard to the end
+/// ```
+///
+/// The service starts, suspends and ends with the HMI state like the video one: it runs while
+/// the app is in FULL or LIMITED and audible, a prompt under way pauses while it may not play and
+/// goes on afterwards, NONE ends the service, and a reconnection starts it again.
+public actor SDLAudioStreamingManager: SDLSubManager {
+    let link = ManagerLink()
+    /// What the manager offers it: `link` in an app, a fake in unit tests.
+    private let context: any SDLStreamingContext
+    private let logger: Logger
+    private var machine = AudioStreamLifecycle()
+    private let stateFanOut = StreamFanOut<SDLAudioStreamState>(bufferLimit: 16, replaysLatest: true, initial: .stopped)
+    private let endFanOut = StreamFanOut<SDLAudioPromptEnd>(bufferLimit: 64)
+    private var publishedText = "stopped"
+
+    /// How much audio goes in each message.
+    static let chunkDuration: Duration = .milliseconds(100)
+    /// How far ahead of playback the stream may run: one chunk.
+    static let lead: Duration = .milliseconds(100)
+
+    private var media: (any SDLMediaServices)?
+    private var connectionNumber = 0
+    private var wake: AsyncStream<Void>.Continuation?
+    private var nextID = 1
+    private var queue: [(id: SDLAudioPromptID, prompt: SDLAudioPrompt)] = []
+    /// The prompt playing: its bytes in the head unit's format and how many went out.
+    private var current: (id: SDLAudioPromptID, bytes: [UInt8], sent: Int)?
+    private var waiters: [SDLAudioPromptID: [CheckedContinuation<SDLAudioPromptOutcome, Never>]] = [:]
+
+    init(logger: Logger) {
+        self.logger = logger
+        self.context = link
+    }
+
+    /// An audio streaming manager on `context` alone, for tests without a manager.
+    init(context: any SDLStreamingContext, logger: Logger) {
+        self.logger = logger
+        self.context = context
+    }
+
+    /// The stream's state now.
+    public nonisolated var state: SDLAudioStreamState { stateFanOut.latest ?? .stopped }
+
+    /// The stream's states, starting with the current one, until the manager stops (a reader 16
+    /// behind loses the oldest).
+    public nonisolated func states() -> AsyncStream<SDLAudioStreamState> { stateFanOut.subscribe() }
+
+    /// Each prompt's end from now on, in order, until the manager stops (a reader 64 behind loses
+    /// the oldest).
+    public nonisolated func promptEnds() -> AsyncStream<SDLAudioPromptEnd> { endFanOut.subscribe() }
+
+    /// Prompts waiting behind the one playing.
+    public var queuedPrompts: Int { queue.count }
+
+    // MARK: Prompts
+
+    /// Queues a prompt; it plays after those before it, once the stream flows.
+    @discardableResult
+    public func enqueue(_ prompt: SDLAudioPrompt) -> SDLAudioPromptID {
+        let id = SDLAudioPromptID(rawValue: nextID)
+        nextID += 1
+        queue.append((id, prompt))
+        wake?.yield()
+        return id
+    }
+
+    /// Queues a prompt and returns how it ended: `.played` once the head unit has played it to
+    /// its end, `.cancelled` when it was cancelled or the manager stopped first.
+    public func play(_ prompt: SDLAudioPrompt) async -> SDLAudioPromptOutcome {
+        let id = enqueue(prompt)
+        return await withCheckedContinuation { waiters[id, default: []].append($0) }
+    }
+
+    /// Stops the prompt playing (what the head unit holds still plays out, at most 200 ms);
+    /// the next one starts.
+    public func cancelCurrent() {
+        guard let playing = current else { return }
+        current = nil
+        ended(playing.id, .cancelled)
+        wake?.yield()
+    }
+
+    /// Cancels every prompt, the one playing and those waiting.
+    public func cancelAll() {
+        let waiting = queue
+        queue = []
+        cancelCurrent()
+        for item in waiting { ended(item.id, .cancelled) }
+    }
+
+    private func ended(_ id: SDLAudioPromptID, _ outcome: SDLAudioPromptOutcome) {
+        endFanOut.yield(SDLAudioPromptEnd(id: id, outcome: outcome))
+        for waiter in waiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: outcome) }
+    }
+
+    // MARK: Playing
+
+    /// What the player does next.
+    private enum Step {
+        /// Nothing to play, or not streaming: wait for a change.
+        case idle
+        /// Send these bytes now.
+        case send([UInt8])
+        /// Wait until this time (the next chunk's turn, or the end of the prompt).
+        case wait(until: Duration)
+    }
+
+    /// When the bytes sent so far (of the current prompt, since the stream last resumed) will
+    /// have played.
+    private var playhead: (at: Duration, sent: Int)?
+
+    private func nextStep(now: Duration) -> Step {
+        guard machine.phase == .streaming, let format = machine.parameters else {
+            playhead = nil
+            return .idle
+        }
+        if current == nil {
+            guard !queue.isEmpty else { return .idle }
+            let next = queue.removeFirst()
+            current = (next.id, next.prompt.pcm.converted(to: format), 0)
+            playhead = nil
+        }
+        guard var playing = current else { return .idle }
+        let rate = max(1, format.byteRate)
+        let base = playhead ?? (now, playing.sent)
+        playhead = base
+        let played = base.at + .seconds(Double(playing.sent - base.sent) / Double(rate))
+        if playing.sent >= playing.bytes.count {
+            // Every byte is out: the prompt ends when the head unit has played it.
+            if now >= played {
+                current = nil
+                playhead = nil
+                ended(playing.id, .played)
+                return nextStep(now: now)
+            }
+            return .wait(until: played)
+        }
+        // The next chunk goes out when the head unit holds no more than the lead.
+        if played - now > Self.lead { return .wait(until: played - Self.lead) }
+        let chunk = max(format.bytesPerSample, Int(Double(rate) * (Self.chunkDuration / .seconds(1))) / format.bytesPerSample * format.bytesPerSample)
+        let end = min(playing.bytes.count, playing.sent + chunk)
+        let bytes = Array(playing.bytes[playing.sent..<end])
+        playing.sent = end
+        current = playing
+        return .send(bytes)
+    }
+
+    /// The player of one connection: sends the prompts' chunks at their time.
+    private func play(_ media: any SDLMediaServices, connection: Int, wakes: AsyncStream<Void>) async {
+        let clock = context.clock
+        var idle = wakes.makeAsyncIterator()
+        while connection == connectionNumber, !Task.isCancelled {
+            switch nextStep(now: clock.now) {
+            case .idle:
+                guard await idle.next() != nil else { return }
+            case .wait(let deadline):
+                await clock.sleep(until: deadline, interruptedBy: wakes)
+            case .send(let bytes):
+                do {
+                    try await media.sendMedia(messages: [bytes], service: .audio, encrypted: false)
+                } catch {
+                    logger.debug("audio was not written", metadata: ["error": "\(error)"])
+                    return
+                }
+            }
+        }
+    }
+
+    // MARK: Lifecycle
+
+    func connectionReady(_ connection: SDLConnectionContext) async {
+        guard let media = connection.media, machine.phase != .stopped else { return }
+        let types = await context.appTypes
+        guard types.contains(.navigation) || types.contains(.projection) else { return }
+        connectionNumber += 1
+        let number = connectionNumber
+        self.media = media
+        let format = await context.pcmFormat() ?? SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit)
+        let statuses = context.mainWindowStatuses()
+        let ended = media.servicesEndedByHeadUnit()
+        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.wake = wake
+        connection.tasks.spawn {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await self.play(media, connection: number, wakes: wakes) }
+                group.addTask {
+                    for await service in ended where service == .audio { await self.headUnitEnded(connection: number) }
+                }
+                await followStatuses(statuses) { status in
+                    await self.connected(status, media: media, format: format, connection: number)
+                } then: { status in
+                    await self.statusChanged(status, media: media, format: format, connection: number)
+                }
+                group.cancelAll()
+            }
+        }
+    }
+
+    private func connected(_ status: OnHMIStatus, media: any SDLMediaServices, format: SDLAudioFormat, connection: Int) async {
+        guard connection == connectionNumber else { return }
+        let actions = machine.connected(offers: [AudioOffer()], unusable: nil, level: status.hmiLevel, streamable: status.isAudible)
+        await perform(actions, media: media, format: format, connection: connection)
+    }
+
+    private func statusChanged(_ status: OnHMIStatus, media: any SDLMediaServices, format: SDLAudioFormat, connection: Int) async {
+        guard connection == connectionNumber else { return }
+        await perform(machine.hmiChanged(level: status.hmiLevel, streamable: status.isAudible), media: media, format: format, connection: connection)
+    }
+
+    private func headUnitEnded(connection: Int) async {
+        guard connection == connectionNumber, let media else { return }
+        await perform(machine.endedByHeadUnit(), media: media, format: nil, connection: connection)
+    }
+
+    private func perform(_ actions: [AudioStreamLifecycle.Action], media: any SDLMediaServices, format: SDLAudioFormat?, connection: Int) async {
+        var pending = actions[...]
+        while let action = pending.popFirst() {
+            switch action {
+            case .publish(let published):
+                publish(published)
+            case .start:
+                let accepted = format ?? SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit)
+                let reply = await media.start(.audio, offer: AudioOffer().name, parameters: SDLControlPayload(), logger: logger)
+                let answer = AudioStreamLifecycle.StartAnswer(reply) { _ in accepted }
+                guard connection == connectionNumber else { return }
+                pending += machine.startAnswered(answer)
+            case .end:
+                await media.endQuietly(.audio, logger: logger)
+                guard connection == connectionNumber else { return }
+                pending += machine.endAnswered()
+            }
+        }
+    }
+
+    private func publish(_ published: AudioStreamLifecycle.Published) {
+        let state: SDLAudioStreamState = switch published {
+        case .stopped: .stopped
+        case .starting: .starting
+        case .streaming(let format): .streaming(format)
+        case .suspended(let reason): .suspended(reason)
+        case .failed(.everyOfferRefused(_, let reason)), .failed(.startRefused(let reason)):
+            .failed(SDLError(.refusedByHeadUnit, "the head unit refused the audio service" + (reason.map { ": \($0)" } ?? "")))
+        case .failed(.error(let error)): .failed(error)
+        }
+        // The player looks again: it starts, pauses or goes on.
+        wake?.yield()
+        guard state.description != publishedText else { return }
+        publishedText = state.description
+        logger.debug("audio stream \(state)")
+        stateFanOut.yield(state)
+    }
+
+    /// Ends the audio service before the app unregisters (the manager's stop).
+    func endBeforeStopping() async {
+        guard let media, machine.phase == .streaming || machine.phase == .suspended else { return }
+        await perform(machine.stop(), media: media, format: nil, connection: connectionNumber)
+    }
+
+    func connectionEnded() async {
+        connectionNumber += 1
+        media = nil
+        wake?.finish()
+        wake = nil
+        playhead = nil
+        for action in machine.disconnected() { if case .publish(let state) = action { publish(state) } }
+    }
+
+    func managerStopped() async {
+        connectionNumber += 1
+        media = nil
+        wake?.finish()
+        wake = nil
+        for action in machine.stop() { if case .publish(let state) = action { publish(state) } }
+        cancelAll()
+        stateFanOut.finish()
+        endFanOut.finish()
+    }
+}
