@@ -24,8 +24,9 @@ public enum SDLH264 {
                 index += 3
             } else if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
                 if let begin = start {
+                    // Zeros before a start code are trailing_zero_8bits (or its fourth byte), not the unit's.
                     var end = index
-                    if end > begin, bytes[end - 1] == 0 { end -= 1 }
+                    while end > begin, bytes[end - 1] == 0 { end -= 1 }
                     if end > begin { units.append(bytes[begin..<end]) }
                 }
                 index += 3
@@ -34,8 +35,20 @@ public enum SDLH264 {
                 index += 1
             }
         }
-        if let begin = start, begin < count { units.append(bytes[begin..<count]) }
+        if let begin = start {
+            var end = count
+            while end > begin, bytes[end - 1] == 0 { end -= 1 }
+            if end > begin { units.append(bytes[begin..<end]) }
+        }
         return units
+    }
+
+    /// Whether the bytes begin as an Annex-B access unit does: with a 00 00 01 start code,
+    /// after any zero bytes (an AVCC sample, with length prefixes instead, does not).
+    public static func hasStartCode(_ bytes: [UInt8]) -> Bool {
+        var index = 0
+        while index < bytes.count, bytes[index] == 0 { index += 1 }
+        return index >= 2 && index < bytes.count && bytes[index] == 1
     }
 
     /// An Annex-B stream (an encoder's `.h264` output) cut into access units, each with its

@@ -112,10 +112,13 @@ struct NavigationTour {
     }
 }
 
-/// The kinds of gesture seen so far, and waiting for some.
+/// The kinds of gesture seen so far, and waiting for some (a wait ends when its task is
+/// cancelled, so `within` can give up on it).
 actor GestureLog {
     private var names: Set<String> = []
-    private var waiters: [(Set<String>, CheckedContinuation<Set<String>, Never>)] = []
+    private var waiters: [Int: (wanted: Set<String>, continuation: CheckedContinuation<Set<String>, Never>)] = [:]
+    private var cancelled: Set<Int> = []
+    private var nextID = 0
 
     func record(_ gesture: SDLTouchGesture) {
         switch gesture {
@@ -124,14 +127,35 @@ actor GestureLog {
         case .pinchEnded: names.insert("pinch")
         default: return
         }
-        let ready = waiters.filter { $0.0.isSubset(of: names) }
-        waiters.removeAll { $0.0.isSubset(of: names) }
-        for waiter in ready { waiter.1.resume(returning: names) }
+        for (id, waiter) in waiters where waiter.wanted.isSubset(of: names) {
+            waiters[id] = nil
+            waiter.continuation.resume(returning: names)
+        }
     }
 
     func wait(for wanted: Set<String>) async -> Set<String> {
         if wanted.isSubset(of: names) { return names }
-        return await withCheckedContinuation { waiters.append((wanted, $0)) }
+        let id = nextID
+        nextID += 1
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if cancelled.remove(id) != nil {
+                    continuation.resume(returning: names)
+                } else {
+                    waiters[id] = (wanted, continuation)
+                }
+            }
+        } onCancel: {
+            Task { await self.cancel(id) }
+        }
+    }
+
+    private func cancel(_ id: Int) {
+        if let waiter = waiters.removeValue(forKey: id) {
+            waiter.continuation.resume(returning: names)
+        } else {
+            cancelled.insert(id)
+        }
     }
 
     var seen: Set<String> { names }

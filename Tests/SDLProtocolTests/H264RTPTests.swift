@@ -16,6 +16,32 @@ import Testing
         #expect(SDLH264.isEssential(bytes) && SDLH264.containsIDR(bytes))
         #expect(!SDLH264.isEssential([0, 0, 1] + Self.unit(0x41, 10)))
         #expect(SDLH264.nalUnits(in: [1, 2, 3]).isEmpty, "no start code, no unit")
+        // trailing_zero_8bits belong to no unit, before a start code or at the end.
+        #expect(SDLH264.nalUnits(in: [0, 0, 1] + sps + [0, 0, 0, 0, 0, 1] + pps + [0, 0]).map(Array.init) == [sps, pps])
+        #expect(SDLH264.hasStartCode([0, 0, 1, 0x65]) && SDLH264.hasStartCode([0, 0, 0, 1, 0x65]))
+        #expect(!SDLH264.hasStartCode([0, 0, 0, 9, 0x65]) && !SDLH264.hasStartCode([]))
+    }
+
+    @Test func fuAFragmentsCarryTheUnitsHeaderBitsAndOneMarker() {
+        var packetizer = SDLRTPH264Packetizer(mtu: 1_000, ssrc: 1, firstSequenceNumber: 65_535)
+        // An IDR (NRI 3) of 2,500 bytes: three FU-A packets.
+        let messages = packetizer.packetize([0, 0, 0, 1] + Self.unit(0x65, 2_500), presentationTime: .zero)
+        var packets: [[UInt8]] = []
+        for message in messages {
+            var index = 0
+            while index + 2 <= message.count {
+                let length = Int(message[index]) << 8 | Int(message[index + 1])
+                packets.append(Array(message[(index + 2)..<(index + 2 + length)]))
+                index += 2 + length
+            }
+        }
+        #expect(packets.count == 3)
+        // FU indicator: F and NRI of the unit (0x60), type 28; FU header: S, E and type 5.
+        #expect(packets.map { $0[12] } == [0x7C, 0x7C, 0x7C])
+        #expect(packets.map { $0[13] } == [0x85, 0x05, 0x45])
+        // The marker bit on the last packet only; sequence numbers wrap from 65,535 to 0.
+        #expect(packets.map { $0[1] & 0x80 } == [0, 0, 0x80])
+        #expect(packets.map { Int($0[2]) << 8 | Int($0[3]) } == [65_535, 0, 1])
     }
 
     @Test(arguments: [64, 1_500, 131_072])

@@ -77,4 +77,24 @@ struct TouchGestureTests {
         #expect(recognizer.receive(Self.event(.end, [(0, 10, 10)], ts: 2_800), at: Self.ms(21)) == [.tap(SDLPoint(x: 10, y: 10))])
         #expect(recognizer.flush(at: Self.ms(1_000)) == [.tap(SDLPoint(x: 10, y: 10))], "the second tap, once its window passed")
     }
+
+    @Test func fingersBeginningApartPinchAndAThirdFingerDoesNotRestartIt() {
+        var recognizer = SDLTouchGestureRecognizer()
+        _ = recognizer.receive(Self.event(.begin, [(0, 300, 200)], ts: 0), at: Self.ms(0))
+        // The second finger's own BEGIN starts the pinch around both.
+        #expect(recognizer.receive(Self.event(.begin, [(1, 500, 200)], ts: 5), at: Self.ms(5)) == [.pinchBegan(center: SDLPoint(x: 400, y: 200))])
+        #expect(recognizer.receive(Self.event(.begin, [(2, 900, 900)], ts: 6), at: Self.ms(6)) == [], "a third finger")
+        #expect(recognizer.receive(Self.event(.move, [(0, 250, 200), (1, 550, 200)], ts: 10), at: Self.ms(10)).first == .pinchMoved(center: SDLPoint(x: 400, y: 200), scale: 1.5))
+        // One finger lifts: the pinch ends.
+        #expect(recognizer.receive(Self.event(.end, [(1, 550, 200)], ts: 20), at: Self.ms(20)).first.map { if case .pinchEnded = $0 { true } else { false } } == true)
+    }
+
+    @Test func aCancelledPinchReportsItsCentreNotAnEarlierPan() {
+        var recognizer = SDLTouchGestureRecognizer()
+        _ = recognizer.receive(Self.event(.begin, [(0, 0, 0)], ts: 0), at: Self.ms(0))
+        _ = recognizer.receive(Self.event(.move, [(0, 100, 0)], ts: 10), at: Self.ms(10))
+        _ = recognizer.receive(Self.event(.end, [(0, 100, 0)], ts: 20), at: Self.ms(20))
+        _ = recognizer.receive(Self.event(.begin, [(0, 300, 300), (1, 500, 300)], ts: 1_000), at: Self.ms(1_000))
+        #expect(recognizer.receive(Self.event(.cancel, [(0, 300, 300), (1, 500, 300)], ts: 1_010), at: Self.ms(1_010)) == [.cancelled(SDLPoint(x: 400, y: 300))])
+    }
 }

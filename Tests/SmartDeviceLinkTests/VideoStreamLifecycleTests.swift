@@ -40,27 +40,35 @@ import Testing
     @Test func aRefusedProtocolMovesOnAndEveryStepIsPublished() {
         var machine = VideoStreamLifecycle()
         #expect(Self.words(machine.connected(offers: Self.offers, unusable: nil, level: .none, streamable: false)) == ["publish suspended (HMI level NONE)"])
-        #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["start RTP/H264 400x240", "publish starting"])
-        #expect(Self.words(machine.startAnswered(.refused(rejectedParams: ["videoProtocol"], reason: "no RTP"))) == ["start RAW/H264 400x240", "publish starting"])
+        #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["publish starting", "start RTP/H264 400x240"])
+        #expect(Self.words(machine.startAnswered(.refused(rejectedParams: ["videoProtocol"], reason: "no RTP"))) == ["publish starting", "start RAW/H264 400x240"])
         #expect(Self.words(machine.startAnswered(.accepted(Self.parameters))) == ["publish streaming RAW/H264 400x240"])
         #expect(machine.phase == .streaming)
         #expect(Self.words(machine.hmiChanged(level: .limited, streamable: false)) == ["publish suspended (not streamable)"])
         #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["publish streaming RAW/H264 400x240"])
-        #expect(Self.words(machine.hmiChanged(level: .none, streamable: false)) == ["end", "publish suspended (HMI level NONE)"])
+        #expect(Self.words(machine.hmiChanged(level: .none, streamable: false)) == ["publish suspended (HMI level NONE)", "end"])
         #expect(Self.words(machine.endAnswered()) == [])
         #expect(Self.words(machine.disconnected()) == ["publish suspended (connection lost)"])
         #expect(Self.words(machine.stop()) == ["publish stopped"])
         #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == [], "stopped for good")
     }
 
+    @Test func aStopWhileStartingEndsTheServiceOnceTheHeadUnitStartedIt() {
+        var machine = VideoStreamLifecycle()
+        _ = machine.connected(offers: Self.offers, unusable: nil, level: .full, streamable: true)
+        #expect(Self.words(machine.stop()) == ["publish stopped"])
+        #expect(Self.words(machine.startAnswered(.accepted(Self.parameters))) == ["end"], "never streaming")
+        #expect(machine.parameters == nil)
+    }
+
     @Test func aFallbackRefusedForTheHMILevelIsASuspensionNotAFailure() {
         // SDL Core's order: the NAK, then OnHMIStatus NONE; the fallback went out in between.
         var machine = VideoStreamLifecycle()
         _ = machine.connected(offers: Self.offers, unusable: nil, level: .full, streamable: true)
-        #expect(Self.words(machine.startAnswered(.refused(rejectedParams: ["videoProtocol"], reason: nil))) == ["start RAW/H264 400x240", "publish starting"])
+        #expect(Self.words(machine.startAnswered(.refused(rejectedParams: ["videoProtocol"], reason: nil))) == ["publish starting", "start RAW/H264 400x240"])
         #expect(Self.words(machine.startAnswered(.refused(rejectedParams: [], reason: "Service type: 11 disallowed with current HMI level"))) == ["publish suspended (not streamable)"])
         #expect(Self.words(machine.hmiChanged(level: .none, streamable: false)) == ["publish suspended (HMI level NONE)"])
-        #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["start RAW/H264 400x240", "publish starting"])
+        #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["publish starting", "start RAW/H264 400x240"])
     }
 
     @Test func everyOfferRefusedFailsUntilTheNextConnection() {
@@ -69,7 +77,7 @@ import Testing
         #expect(Self.words(machine.startAnswered(.refused(rejectedParams: ["width", "height"], reason: nil))) == ["publish failed (the head unit refused every video format offered (RTP/H264 400x240))"],
                 "the only size is refused: RAW at that size would be too")
         #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == [])
-        #expect(Self.words(machine.connected(offers: Self.offers, unusable: nil, level: .full, streamable: true)) == ["start RTP/H264 400x240", "publish starting"])
+        #expect(Self.words(machine.connected(offers: Self.offers, unusable: nil, level: .full, streamable: true)) == ["publish starting", "start RTP/H264 400x240"])
     }
 
     @Test func aRefusalForTheHMILevelWaitsForTheNextStreamableAndRetriesTheSameOffer() {
@@ -79,7 +87,7 @@ import Testing
         #expect(refused == ["publish failed (the head unit refused the video service: disallowed with current HMI level)"])
         #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == [], "no loop while nothing changed")
         #expect(Self.words(machine.hmiChanged(level: .background, streamable: false)) == ["publish suspended (not streamable)"])
-        #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["start RTP/H264 400x240", "publish starting"])
+        #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["publish starting", "start RTP/H264 400x240"])
     }
 
     @Test func theHeadUnitEndingTheServiceSuspendsUntilTheNextStreamable() {
@@ -89,6 +97,6 @@ import Testing
         #expect(Self.words(machine.endedByHeadUnit()) == ["publish suspended (ended by the head unit)"])
         #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == [])
         _ = machine.hmiChanged(level: .limited, streamable: false)
-        #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["start RTP/H264 400x240", "publish starting"])
+        #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["publish starting", "start RTP/H264 400x240"])
     }
 }

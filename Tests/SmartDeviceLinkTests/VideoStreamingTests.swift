@@ -90,6 +90,13 @@ import Testing
             // A frame before a key frame is dropped; then a key frame and a frame larger than
             // the MTU, packetised (FU-A) and joined again by the emulator.
             #expect(try await manager.videoStreaming.send(Self.frame(key: false)) == .droppedUntilKeyFrame)
+            // An AVCC sample (a length prefix, no start code) is refused, not dropped in silence.
+            do {
+                try await manager.videoStreaming.send(SDLVideoFrame(annexB: [0, 0, 0, 9, 0x65, 1, 2, 3, 4, 5, 6, 7, 8], presentationTime: .zero))
+                Issue.record("an AVCC sample was taken")
+            } catch {
+                #expect((error as? SDLError)?.code == .invalidArgument)
+            }
             let key = Self.frame(key: true, size: 1_000)
             let large = Self.frame(key: false, size: 300_000, seed: 7, at: .milliseconds(66))
             #expect(try await manager.videoStreaming.send(key) == .queued)
@@ -169,7 +176,7 @@ import Testing
         }
         // Started, ended by NONE, started again, ended when the app stopped.
         #expect(Self.startedServices(seen) == 2)
-        #expect(seen.filter { if case .streamingEnded(_, 11) = $0 { true } else { false } }.count >= 1)
+        #expect(seen.filter { if case .streamingEnded(_, 11) = $0 { true } else { false } }.count == 2)
     }
 
     @Test func aRawFrameLargerThanTheMTUGoesAsOneMultiFrameMessage() async throws {
@@ -250,6 +257,7 @@ import Testing
             // Once one is dropped, the frames after it would not decode: dropped until a key frame.
             #expect(try await video.send(Self.frame(key: false, seed: 5)) == .droppedUntilKeyFrame)
             let key = Task { try await video.send(Self.frame(key: true, seed: 6)) }
+            try await until { await video.framesWaitingForRoom == 1 }
             await gate.open()
             #expect(try await key.value == .queued, "a key frame waits for room, never dropped")
             try await until { await headUnit.streamStatistics(appID: Self.appID)[11]?.frames == 4 }

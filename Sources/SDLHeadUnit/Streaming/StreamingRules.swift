@@ -80,6 +80,8 @@ extension SDLHeadUnitEmulator {
         ack.width = request?.width
         ack.videoProtocol = request?.videoProtocol ?? "RAW"
         ack.videoCodec = request?.videoCodec ?? "H264"
+        // SDL Core gives the video service's MTU: its 128 KiB.
+        ack.mtu = 131_072
         return .accepted(ack)
     }
 

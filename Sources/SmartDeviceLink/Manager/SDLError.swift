@@ -178,6 +178,7 @@ extension SDLError {
         case .notStarted, .closed: code = .connectionClosed
         case .alreadyRunning: code = .alreadyRunning
         case .serviceBusy, .endRejected, .startRejected: code = .refusedByHeadUnit
+        case .serviceNotRunning: code = .notReady
         case .protocolViolation: code = .protocolError
         case .controlTimeout: code = .timedOut
         case .encryptionUnavailable: code = .unsupportedByHeadUnit

@@ -83,6 +83,9 @@ public actor SDLProtocolSession {
     private let states: StreamFanOut<SDLConnectionState>
     private var mediaReaders: [SDLServiceType: StreamFanOut<SDLProtocolMessage>] = [:]
     private let endedServices = StreamFanOut<SDLServiceType>(bufferLimit: 8)
+    /// Audio and video services started and not ended (by either side): what
+    /// `sendStreamedMedia` may send on.
+    private var runningMediaServices: Set<SDLServiceType> = []
 
     // MARK: Control exchanges and timers
 
@@ -340,12 +343,15 @@ public actor SDLProtocolSession {
         guard reply.controlFrameType == .startServiceACK else {
             throw SDLSessionError.startRejected(service: service, rejectedParams: details.rejectedParams ?? [], reason: details.reason)
         }
+        if service != .rpc { runningMediaServices.insert(service) }
         return details
     }
 
     /// Ends one service; ending the RPC service ends the whole session (use `close()`).
     public func endService(_ service: SDLServiceType) async throws {
         let negotiated = try requireStarted(allowClosing: service == .rpc)
+        // Nothing more goes out on it from now, whatever the head unit answers.
+        runningMediaServices.remove(service)
         var payload: [UInt8] = []
         if service == .rpc, let hash = negotiated.hashID {
             if negotiated.protocolVersion.hasControlPayloads {
@@ -442,10 +448,13 @@ public actor SDLProtocolSession {
         try await sendMessage(bytes, negotiated: negotiated, service: service, encrypted: encrypted)
     }
 
-    /// Several media messages for a started service, in order, in one write: a streaming
-    /// manager that fell behind catches up without a round trip through the transport per frame.
-    public func sendMedia(messages: [[UInt8]], service: SDLServiceType, encrypted: Bool = false) async throws {
+    /// Several media messages for a service this session started and neither side has ended,
+    /// in order, in one write (a streaming manager that fell behind catches up without a round
+    /// trip through the transport per frame). Throws `serviceNotRunning` otherwise, sending
+    /// nothing: SDL Core unregisters an app that streams on a service that is not running.
+    public func sendStreamedMedia(messages: [[UInt8]], service: SDLServiceType, encrypted: Bool = false) async throws {
         let negotiated = try requireStarted()
+        guard runningMediaServices.contains(service) else { throw SDLSessionError.serviceNotRunning(service) }
         guard !encrypted else {
             for message in messages { try await sendMessage(message, negotiated: negotiated, service: service, encrypted: true) }
             return
@@ -601,7 +610,10 @@ public actor SDLProtocolSession {
                 try? await write(ack.bytes)
                 await shutDown(announcedCloseReason ?? .endedByHeadUnit)
             case .endService:
-                // The head unit stops a media service: acknowledge, the session goes on.
+                // The head unit stops a media service: acknowledge, the session goes on. The
+                // service is closed to streamed media before the ACK is written, so no frame
+                // the manager has not yet heard of follows it (SDL Core would unregister the app).
+                runningMediaServices.remove(message.serviceType)
                 let ack = SDLFrame(header: SDLFrameHeader(
                     version: message.version, frameType: .control, serviceType: message.serviceType,
                     frameInfo: SDLControlFrameType.endServiceACK.rawValue, sessionID: message.sessionID, messageID: message.messageID))

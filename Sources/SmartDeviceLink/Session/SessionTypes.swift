@@ -111,6 +111,9 @@ public enum SDLSessionError: Error, Hashable, Sendable, CustomStringConvertible 
     case startRejected(service: SDLServiceType, rejectedParams: [String], reason: String?)
     /// The head unit refused to end the service (EndServiceNAK).
     case endRejected(service: SDLServiceType, reason: String?)
+    /// Streamed media for an audio or video service that is not running (never started, or
+    /// ended by either side); nothing was sent.
+    case serviceNotRunning(SDLServiceType)
     /// The head unit sent bytes that are not the SDL protocol; the error names the field.
     case protocolViolation(SDLProtocolError)
     /// No answer to a control frame in time.
@@ -129,6 +132,7 @@ public enum SDLSessionError: Error, Hashable, Sendable, CustomStringConvertible 
         case .startRejected(let service, let params, let reason):
             "the head unit refused to start the \(service) service" + (params.isEmpty ? "" : " (rejected: \(params.joined(separator: ", ")))") + (reason.map { ": \($0)" } ?? "")
         case .endRejected(let service, let reason): "the head unit refused to end the \(service) service" + (reason.map { ": \($0)" } ?? "")
+        case .serviceNotRunning(let service): "the \(service) service is not running (never started, or ended); nothing was sent"
         case .protocolViolation(let error): "the head unit broke the protocol: \(error)"
         case .controlTimeout(let opcode, let service): "no answer to \(opcode) for the \(service) service in time"
         case .encryptionUnavailable: "encryption was requested but no security provider is configured"

@@ -265,7 +265,7 @@ public actor SDLAudioStreamingManager: SDLSubManager {
                 await clock.sleep(until: deadline, interruptedBy: wakes)
             case .send(let bytes):
                 do {
-                    try await media.sendMedia(messages: [bytes], service: .audio, encrypted: false)
+                    try await media.sendStreamedMedia(messages: [bytes], service: .audio, encrypted: false)
                 } catch {
                     logger.debug("audio was not written", metadata: ["error": "\(error)"])
                     return
@@ -360,7 +360,7 @@ public actor SDLAudioStreamingManager: SDLSubManager {
 
     /// Ends the audio service before the app unregisters (the manager's stop).
     func endBeforeStopping() async {
-        guard let media, machine.phase == .streaming || machine.phase == .suspended else { return }
+        guard let media, machine.phase != .stopped, machine.phase != .disconnected, machine.phase != .idle else { return }
         await perform(machine.stop(), media: media, format: nil, connection: connectionNumber)
     }
 

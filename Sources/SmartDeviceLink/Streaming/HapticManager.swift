@@ -48,6 +48,8 @@ public actor SDLHapticManager: SDLSubManager {
     public private(set) var focusableAreas: [SDLHapticArea] = []
     /// What the head unit holds on this connection (nil: unknown, send again).
     private var sent: [HapticRect]?
+    /// The video scale the areas were sent at.
+    private var sentScale: Double?
 
     init(logger: Logger) {
         self.logger = logger
@@ -104,6 +106,7 @@ public actor SDLHapticManager: SDLSubManager {
             throw SDLError(error)
         }
         sent = rects
+        sentScale = scale
     }
 
     /// Clears the areas on the head unit before the app unregisters (the manager's stop).
@@ -119,6 +122,16 @@ public actor SDLHapticManager: SDLSubManager {
     }
 
     func connectionReady(_ connection: SDLConnectionContext) async {
+        let types = await context.appTypes
+        guard types.contains(.navigation) || types.contains(.projection) else { return }
+        // The areas follow the video: sent again when a stream starts at another scale.
+        let states = context.videoStates()
+        connection.tasks.spawn {
+            for await state in states {
+                guard let parameters = state.parameters else { continue }
+                await self.videoStreams(at: parameters.scale)
+            }
+        }
         guard !focusableAreas.isEmpty else { return }
         do {
             try await synchronise()
@@ -127,12 +140,23 @@ public actor SDLHapticManager: SDLSubManager {
         }
     }
 
+    private func videoStreams(at scale: Double) async {
+        guard !focusableAreas.isEmpty, sent != nil, scale != sentScale else { return }
+        do {
+            try await synchronise()
+        } catch {
+            logger.info("the focusable areas were not sent at the video's new scale", metadata: ["error": "\(error)"])
+        }
+    }
+
     func connectionEnded() async {
         sent = nil
+        sentScale = nil
     }
 
     func managerStopped() async {
         sent = nil
+        sentScale = nil
     }
 }
 

@@ -82,6 +82,8 @@ struct StreamServiceLifecycle<Offer: StreamServiceOffer, Parameters: Sendable>: 
     /// to NONE, so such a start may be refused for the HMI level before the app hears of NONE:
     /// that refusal is a suspension, not a failure.
     private var startedAfterRefusal = false
+    /// A start was on its way when the manager stopped.
+    private var startedBeforeStop = false
 
     /// A connection is Ready: the offers for its head unit, or why there are none.
     mutating func connected(offers: [Offer], unusable: SDLError?, level: HMILevel, streamable: Bool) -> [Action] {
@@ -111,7 +113,8 @@ struct StreamServiceLifecycle<Offer: StreamServiceOffer, Parameters: Sendable>: 
         guard let offer = nextOffer() else { return nil }
         phase = .starting(offer)
         tried.append(offer.name)
-        return [.start(offer), .publish(.starting)]
+        // Published first: the app hears of a step before its round trip, not after.
+        return [.publish(.starting), .start(offer)]
     }
 
     /// The main window's OnHMIStatus: `streamable` is whether this service may run now
@@ -128,7 +131,7 @@ struct StreamServiceLifecycle<Offer: StreamServiceOffer, Parameters: Sendable>: 
             return [.publish(.suspended(suspension))]
         case .streaming where level == .none, .suspended where level == .none:
             phase = .ending
-            return [.end, .publish(.suspended(.hmiLevelNone))]
+            return [.publish(.suspended(.hmiLevelNone)), .end]
         case .streaming where !streamable:
             phase = .suspended
             return [.publish(.suspended(.notStreamable))]
@@ -142,6 +145,12 @@ struct StreamServiceLifecycle<Offer: StreamServiceOffer, Parameters: Sendable>: 
 
     /// The answer to the StartService the last `.start` sent.
     mutating func startAnswered(_ answer: StartAnswer) -> [Action] {
+        if phase == .stopped, startedBeforeStop {
+            // The manager stopped while the start was on its way: end what the head unit started.
+            startedBeforeStop = false
+            if case .accepted = answer { return [.end] }
+            return []
+        }
         guard case .starting(let offer) = phase else { return [] }
         let afterRefusal = startedAfterRefusal
         startedAfterRefusal = false
@@ -152,7 +161,7 @@ struct StreamServiceLifecycle<Offer: StreamServiceOffer, Parameters: Sendable>: 
             tried = []
             if level == .none {
                 phase = .ending
-                return [.end, .publish(.suspended(.hmiLevelNone))]
+                return [.publish(.suspended(.hmiLevelNone)), .end]
             }
             phase = streamable ? .streaming : .suspended
             return [.publish(streamable ? .streaming(accepted) : .suspended(.notStreamable))]
@@ -214,12 +223,13 @@ struct StreamServiceLifecycle<Offer: StreamServiceOffer, Parameters: Sendable>: 
         return [.publish(.suspended(.connectionLost))]
     }
 
-    /// The manager stops: end a running service.
+    /// The manager stops: end a running service (or the one being started, once it is).
     mutating func stop() -> [Action] {
         let running = phase == .streaming || phase == .suspended
+        if case .starting = phase { startedBeforeStop = true }
         phase = .stopped
         parameters = nil
-        return (running ? [.end] : []) + [.publish(.stopped)]
+        return [.publish(.stopped)] + (running ? [.end] : [])
     }
 }
 

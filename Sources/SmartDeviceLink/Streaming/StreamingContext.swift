@@ -12,6 +12,8 @@ protocol SDLStreamingContext: SDLSubManagerContext {
     func videoParameters() async -> SDLVideoStreamParameters?
     /// The head unit's format for streamed audio (the registration's `pcmStreamCapabilities`).
     func pcmFormat() async -> SDLAudioFormat?
+    /// The video stream's states, starting with the current one, until the manager stops.
+    func videoStates() -> AsyncStream<SDLVideoStreamState>
 }
 
 extension ManagerLink: SDLStreamingContext {
@@ -23,6 +25,10 @@ extension ManagerLink: SDLStreamingContext {
 
     func videoParameters() async -> SDLVideoStreamParameters? {
         await manager?.videoStreaming.acceptedParameters
+    }
+
+    func videoStates() -> AsyncStream<SDLVideoStreamState> {
+        manager?.videoStreaming.states() ?? AsyncStream { $0.finish() }
     }
 
     func pcmFormat() async -> SDLAudioFormat? {

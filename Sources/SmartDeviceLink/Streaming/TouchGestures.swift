@@ -117,8 +117,9 @@ public struct SDLTouchGestureRecognizer: Sendable {
         return gestures
     }
 
+    /// The centre of the first two fingers (the pinch's), or of the one finger.
     private var center: SDLPoint {
-        let points = fingers.values
+        let points = fingers.sorted { $0.key < $1.key }.prefix(2).map(\.value)
         guard !points.isEmpty else { return SDLPoint(x: 0, y: 0) }
         return SDLPoint(x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
     }
@@ -130,12 +131,15 @@ public struct SDLTouchGestureRecognizer: Sendable {
     }
 
     private mutating func began(at now: Duration, stamp: Duration) -> [SDLTouchGesture] {
+        // A third finger during a pinch is followed, but the pinch goes on around the first two.
+        if mode == .pinching { return [] }
         if fingers.count >= 2 {
             var gestures: [SDLTouchGesture] = []
             if mode == .panning, let last = lastPan { gestures.append(.panEnded(last)) }
             mode = .pinching
             pinchStartDistance = spread
             touchDown = nil
+            lastPan = nil
             gestures.append(.pinchBegan(center: center))
             return gestures
         }
@@ -175,7 +179,9 @@ public struct SDLTouchGestureRecognizer: Sendable {
             return [.pinchEnded(center: center)]
         case .panning:
             mode = .idle
-            return [.panEnded(lifted.first ?? lastPan ?? center)]
+            let point = lifted.first ?? lastPan ?? center
+            lastPan = nil
+            return [.panEnded(point)]
         case .touching:
             mode = .idle
             guard let down = touchDown else { return [] }
@@ -202,7 +208,7 @@ public struct SDLTouchGestureRecognizer: Sendable {
     }
 
     private mutating func cancelled() -> [SDLTouchGesture] {
-        let point = lastPan ?? touchDown?.point ?? center
+        let point = mode == .pinching ? center : lastPan ?? touchDown?.point ?? center
         let wasGesture = mode == .panning || mode == .pinching
         mode = .idle
         touchDown = nil

@@ -69,10 +69,15 @@ public actor SDLTouchManager: SDLSubManager {
             await withDiscardingTaskGroup { group in
                 group.addTask {
                     // Reports a tap once its double-tap window has passed, on the manager's clock.
-                    for await _ in deadlines {
-                        while let deadline = await self.recognizer.tapDeadline {
-                            do { try await clock.sleep(until: deadline) } catch { return }
+                    // Every touch interrupts the wait: a second tap clears the deadline, a new one
+                    // moves it.
+                    var idle = deadlines.makeAsyncIterator()
+                    while !Task.isCancelled {
+                        if let deadline = await self.recognizer.tapDeadline {
+                            await clock.sleep(until: deadline, interruptedBy: deadlines)
                             await self.flush()
+                        } else if await idle.next() == nil {
+                            return
                         }
                     }
                 }
@@ -93,7 +98,7 @@ public actor SDLTouchManager: SDLSubManager {
     private func received(_ event: OnTouchEvent) async {
         if let scale = await context.videoParameters()?.scale { recognizer.scale = scale > 0 ? scale : 1 }
         for gesture in recognizer.receive(event, at: context.clock.now) { gestureFanOut.yield(gesture) }
-        if recognizer.tapDeadline != nil { deadlineChanged?.yield() }
+        deadlineChanged?.yield()
     }
 
     private func flush() {

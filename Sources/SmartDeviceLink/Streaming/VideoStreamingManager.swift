@@ -39,6 +39,8 @@ public actor SDLVideoStreamingManager: SDLSubManager {
     private var needsKeyFrame = true
     private var wake: AsyncStream<Void>.Continuation?
     private var roomWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// Key frames waiting for room in the queue (tests synchronise on it).
+    var framesWaitingForRoom: Int { roomWaiters.count }
     private var nextWaiter = 0
 
     /// What went out on this manager's video services.
@@ -93,7 +95,13 @@ public actor SDLVideoStreamingManager: SDLSubManager {
                 if !types.contains(.navigation), !types.contains(.projection) { throw SDLVideoStreamingError.wrongAppType.sdlError }
                 throw SDLVideoStreamingError.notStreaming(state.description).sdlError
             }
-            if needsKeyFrame, !frame.isKeyFrame {
+            // H.264 is checked and gated on key frames; other codecs' bytes go as they are.
+            let isH264 = machine.parameters?.format.codec == .h264
+            if isH264, !SDLH264.hasStartCode(frame.data) {
+                throw SDLError(.invalidArgument, "the frame is not an H.264 Annex-B access unit (it does not begin with a 00 00 01 start code); convert AVCC samples first")
+            }
+            let isKey = !isH264 || frame.isKeyFrame
+            if needsKeyFrame, !isKey {
                 statistics.framesDropped += 1
                 return .droppedUntilKeyFrame
             }
@@ -103,7 +111,7 @@ public actor SDLVideoStreamingManager: SDLSubManager {
                 wake?.yield()
                 return .queued
             }
-            guard frame.isKeyFrame else {
+            guard isKey else {
                 needsKeyFrame = true
                 statistics.framesDropped += 1
                 return .droppedUntilKeyFrame
@@ -156,7 +164,7 @@ public actor SDLVideoStreamingManager: SDLSubManager {
                 }
             }
             do {
-                try await media.sendMedia(messages: messages, service: .video, encrypted: false)
+                try await media.sendStreamedMedia(messages: messages, service: .video, encrypted: false)
             } catch {
                 logger.debug("video frames were not written", metadata: ["error": "\(error)", "frames": "\(batch.count)"])
                 return
@@ -267,7 +275,9 @@ public actor SDLVideoStreamingManager: SDLSubManager {
         let headUnitBitrate = capability?.maxBitrate.flatMap { $0 > 0 ? $0 : nil }
         let frameRate = min(configuration.frameRate ?? headUnitFPS ?? 15, headUnitFPS ?? Int.max)
         let bitrate = min(configuration.maxBitrate ?? headUnitBitrate ?? 600, headUnitBitrate ?? Int.max)
-        let mtu = ack.mtu.map { Int(clamping: $0) }.flatMap { $0 > 0 ? $0 : nil } ?? offered?.sessionMTU ?? SDLProtocolVersion.latest.defaultMTU
+        // Messages are framed at the session's MTU; the ACK's may only lower it.
+        let sessionMTU = offered?.sessionMTU ?? SDLProtocolVersion.latest.defaultMTU
+        let mtu = min(sessionMTU, ack.mtu.map { Int(clamping: $0) }.flatMap { $0 > 0 ? $0 : nil } ?? sessionMTU)
         return SDLVideoStreamParameters(
             format: format, resolution: resolution, scale: offer.scale, mtu: mtu, frameRate: max(1, frameRate), maxBitrate: max(1, bitrate),
             hapticSpatialDataSupported: capability?.hapticSpatialDataSupported ?? false)
@@ -311,7 +321,7 @@ public actor SDLVideoStreamingManager: SDLSubManager {
 
     /// Ends the video service before the app unregisters (the manager's stop).
     func endBeforeStopping() async {
-        guard let media, machine.phase == .streaming || machine.phase == .suspended else { return }
+        guard let media, machine.phase != .stopped, machine.phase != .disconnected, machine.phase != .idle else { return }
         let connection = connectionNumber
         await perform(machine.stop(), media: media, connection: connection)
     }

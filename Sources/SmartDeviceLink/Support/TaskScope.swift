@@ -59,8 +59,9 @@ protocol SDLMediaServices: Sendable {
     func startService(_ service: SDLServiceType, parameters: SDLControlPayload, encrypted: Bool) async throws -> SDLControlPayload
     /// Ends a service.
     func endService(_ service: SDLServiceType) async throws
-    /// Messages on a started service (each split into frames at the MTU), in one write.
-    func sendMedia(messages: [[UInt8]], service: SDLServiceType, encrypted: Bool) async throws
+    /// Messages on a running service (each split into frames at the MTU), in one write;
+    /// `SDLSessionError.serviceNotRunning` once either side ended it.
+    func sendStreamedMedia(messages: [[UInt8]], service: SDLServiceType, encrypted: Bool) async throws
     /// Services the head unit ends from its side.
     func servicesEndedByHeadUnit() -> AsyncStream<SDLServiceType>
     /// The negotiated session (its MTU), once started.
