@@ -87,5 +87,12 @@ video="$work/streams/4242-video.h264"
 [ -s "$video" ] || fail "the emulator recorded no video"
 frames=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height -of csv=p=0 "$video")
 [ "$frames" = "800,380,90" ] || fail "ffprobe read $frames (width,height,frames) from the recording, expected 800,380,90"
+# and spoke 1 s and 1.5 s prompts: the recorded WAV (16 kHz, 16-bit mono) lasts 2.5 s within 5 %.
+audio="$work/streams/4242-audio.wav"
+[ -s "$audio" ] || fail "the emulator recorded no audio"
+format=$(ffprobe -v error -show_entries stream=sample_rate,channels -of csv=p=0 "$audio")
+[ "$format" = "16000,1" ] || fail "the audio recording is $format (rate,channels), expected 16000,1"
+duration=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$audio")
+awk -v d="$duration" 'BEGIN { exit !(d >= 2.375 && d <= 2.625) }' || fail "the audio recording lasts $duration s, expected 2.5 s within 5 %"
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

@@ -4,7 +4,9 @@ import SmartDeviceLink
 /// A NAVIGATION app: the video stream is negotiated, a 6 s H.264 clip (ffmpeg's test pattern at
 /// 800x380, 15 fps, committed under Resources/) is streamed in real time, haptic rectangles are
 /// sent, and the driver's tap, pan and pinch, made through the emulator's control API, arrive as
-/// gestures. Against SDL Core (no --control-url) the gestures are skipped with a note.
+/// gestures; then two prompts are spoken over the audio stream, and a maneuver, its alert and a
+/// turn list are shown. Against SDL Core (no --control-url) the steps that need the emulator's
+/// control API are skipped with a note.
 struct NavigationTour {
     let place: TourPlace
 
@@ -54,7 +56,98 @@ struct NavigationTour {
             steps.note("no --control-url: not waiting for a driver's touches")
         }
         watcher.cancel()
+        await speak(manager, steps: steps)
+        await turnByTurn(manager, steps: steps)
     }
+
+    /// Two spoken prompts over the audio stream, made here as tones in another format than the
+    /// head unit's (22.05 kHz stereo), which the manager converts and paces to real time.
+    private func speak(_ manager: SDLManager, steps: Steps) async {
+        let audio = manager.audioStreaming
+        let started = await within(10) { () -> SDLAudioStreamState? in
+            for await state in audio.states() {
+                if case .streaming = state { return state }
+                if case .failed = state { return state }
+            }
+            return nil
+        }
+        guard case .streaming(let format)? = started else {
+            steps.fail("the audio stream did not start: \(started.map { "\($0)" } ?? "no answer in 10 s")")
+            return
+        }
+        steps.pass("audio streaming \(format)")
+        for (seconds, frequency) in [(1.0, 440.0), (1.5, 660.0)] {
+            let prompt = SDLAudioPrompt(Self.tone(seconds: seconds, frequency: frequency))
+            let outcome = await audio.play(prompt)
+            outcome == .played ? steps.pass("spoke a \(seconds) s prompt") : steps.fail("the \(seconds) s prompt was \(outcome)")
+        }
+        if let data = await place.driver.fetch("/apps/\(place.appID)/streams"),
+           let streams = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+           let bytes = (streams["audio"] as? [String: Any])?["bytes"] as? Int {
+            let seconds = Double(bytes) / Double(format.byteRate)
+            abs(seconds - 2.5) <= 2.5 * 0.05
+                ? steps.pass("the head unit received \(String(format: "%.2f", seconds)) s of audio (2.5 s spoken)")
+                : steps.fail("the head unit received \(String(format: "%.2f", seconds)) s of audio, not 2.5 s")
+        }
+    }
+
+    /// A sine tone at 22,050 Hz, 16-bit stereo.
+    static func tone(seconds: Double, frequency: Double) -> SDLPCMBuffer {
+        let rate = 22_050
+        var bytes: [UInt8] = []
+        for index in 0..<Int(Double(rate) * seconds) {
+            let value = Int16(sin(2 * .pi * frequency * Double(index) / Double(rate)) * 8_000)
+            for _ in 0..<2 { bytes += [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)] }
+        }
+        // The format is valid by construction.
+        return try! SDLPCMBuffer(sampleRate: rate, bitsPerSample: 16, channels: 2, bytes: bytes)
+    }
+
+    /// The next maneuver with its icon, the spoken maneuver alert and a turn list, read back
+    /// from the emulator's screen.
+    private func turnByTurn(_ manager: SDLManager, steps: Steps) async {
+        let navigation = manager.navigation
+        let right = SDLArtwork(bytes: Self.arrowPNG, format: .png, name: "tour-turn-right")
+        do {
+            var maneuver = SDLManeuver(text1: "Turn right", text2: "300 m", icon: right)
+            maneuver.eta = "12:30"
+            try await navigation.showManeuver(maneuver)
+            steps.pass("maneuver shown: Turn right, 300 m")
+            try await navigation.alertManeuver("In 300 meters, turn right")
+            steps.pass("maneuver alert spoken")
+            try await navigation.updateTurnList([SDLTurn(text: "Turn right onto Main St", icon: right), SDLTurn(text: "Arrive")])
+            steps.pass("turn list of 2 sent")
+        } catch {
+            steps.fail("turn-by-turn: \(error)")
+            return
+        }
+        guard let data = await place.driver.fetch("/apps/\(place.appID)/screen") else {
+            steps.note("no --control-url: not reading the head unit's screen")
+            return
+        }
+        let screen = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        let tbt = screen?["turnByTurn"] as? [String: Any]
+        let text = (tbt?["maneuver"] as? [String: Any])?["navigationText1"] as? String
+        let alerted = tbt?["alertManeuver"] != nil
+        let turns = ((tbt?["turnList"] as? [String: Any])?["turnList"] as? [Any])?.count ?? 0
+        text == "Turn right" && alerted && turns == 2
+            ? steps.pass("the head unit shows the maneuver, its alert and 2 turns")
+            : steps.fail("the head unit's screen shows maneuver \(text ?? "none"), alert \(alerted), \(turns) turns")
+        do {
+            try await navigation.clearManeuver()
+            steps.pass("maneuver cleared")
+        } catch {
+            steps.fail("clearing the maneuver: \(error)")
+        }
+    }
+
+    /// A 1x1 PNG: what the head unit shows does not matter here, that it was uploaded does.
+    static let arrowPNG: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00,
+        0x00, 0x01, 0x08, 0x06, 0x00, 0x00, 0x00, 0x1F, 0x15, 0xC4, 0x89, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63,
+        0x60, 0x60, 0xF8, 0x0F, 0x00, 0x01, 0x04, 0x01, 0x00, 0x5F, 0xE5, 0xC3, 0x4B, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
+        0x42, 0x60, 0x82,
+    ]
 
     /// Waits for the stream to flow and reports what the head unit accepted.
     private func streaming(_ manager: SDLManager, steps: Steps) async -> SDLVideoStreamParameters? {

@@ -77,7 +77,7 @@ struct HeadUnit: AsyncParsableCommand {
     var log = false
 
     @Option(help: ArgumentHelp(
-        "Write each app's streams here: <appID>-video.h264 (H.264 Annex-B, RTP depacketised) and <appID>-audio.pcm.", valueName: "dir"))
+        "Write each app's streams here: <appID>-video.h264 (H.264 Annex-B, RTP depacketised) and <appID>-audio.wav (the head unit's PCM format).", valueName: "dir"))
     var recordStreams: String?
 
     @Option(help: ArgumentHelp(

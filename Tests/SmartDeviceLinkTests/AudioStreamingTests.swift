@@ -59,6 +59,9 @@ import Testing
             var iterator = ends.makeAsyncIterator()
             #expect(await iterator.next() == SDLAudioPromptEnd(id: id, outcome: .played))
             #expect(received.withLock { $0 } == Array(repeating: [0xE8, 0x03], count: 16_000).flatMap { $0 })
+            // The player waits for the next prompt after a timed wait ended (its signal is new).
+            await manager.audioStreaming.enqueue(try Self.prompt(seconds: 0.1, value: 5))
+            try await until { received.withLock { $0.count } == 11 * Self.chunk }
         }
     }
 
@@ -85,6 +88,12 @@ import Testing
             #expect(Array(bytes[0..<(2 * Self.chunk)]) == Array(repeating: [1, 0], count: Self.chunk).flatMap { $0 })
             #expect(Array(bytes[(2 * Self.chunk)...]) == Array(repeating: [2, 0], count: Self.chunk).flatMap { $0 })
             #expect(await audio.queuedPrompts == 0)
+
+            // Cancelling the task that waits for a prompt cancels the prompt.
+            let waiting = Task { await audio.play(try Self.prompt(seconds: 1, value: 4)) }
+            try await until { received.withLock { $0.count } == 6 * Self.chunk }
+            waiting.cancel()
+            #expect(try await waiting.value == .cancelled)
         }
     }
 

@@ -320,6 +320,11 @@ import Testing
             await clock.waitForSleepers(sleepers + 1)
             clock.advance(by: .seconds(1))
             #expect(await iterator.next() == .tap(SDLPoint(x: 20, y: 30)))
+            // And the next one: the tap timer waits again after its wait timed out.
+            #expect(try await headUnit.tap(appID: Self.appID, x: 80, y: 60))
+            await clock.waitForSleepers(sleepers + 1)
+            clock.advance(by: .seconds(1))
+            #expect(await iterator.next() == .tap(SDLPoint(x: 40, y: 30)))
         }
     }
 

@@ -61,6 +61,8 @@ struct EmulatedApp: Sendable {
     var streamingServices: Set<SDLServiceType> = []
     /// The focusable rectangles of the app's video (SendHapticData).
     var hapticRects: [HapticRect] = []
+    /// What a navigation app shows of its route (ShowConstantTBT, AlertManeuver, UpdateTurnList).
+    var turnByTurn = TurnByTurnState()
     /// What the app streamed, by service number (10 audio, 11 video).
     var streamStatistics: [Int: SDLStreamStatistics] = [:]
     /// Since when the app has been sending on a service it may no longer stream on.

@@ -99,6 +99,9 @@ extension SDLHeadUnitEmulator {
         // Phone and navigation
         RequestRule<DialNumber> { $0.dialNumber($1, appID: $3) },
         RequestRule<SendLocation> { $0.sendLocation($1, rpc: $2, appID: $3) },
+        RequestRule<ShowConstantTBT> { headUnit, _, rpc, appID in headUnit.showConstantTBT(rpc: rpc, appID: appID) },
+        RequestRule<AlertManeuver> { headUnit, _, rpc, appID in headUnit.alertManeuver(rpc: rpc, appID: appID) },
+        RequestRule<UpdateTurnList> { headUnit, _, rpc, appID in headUnit.updateTurnList(rpc: rpc, appID: appID) },
         RequestRule<GetWayPoints> { headUnit, request, _, _ in headUnit.getWayPoints(request) },
         RequestRule<SubscribeWayPoints> { headUnit, _, _, appID in headUnit.subscribeWayPoints(appID: appID, subscribe: true) },
         RequestRule<UnsubscribeWayPoints> { headUnit, _, _, appID in headUnit.subscribeWayPoints(appID: appID, subscribe: false) },

@@ -154,11 +154,12 @@ extension SDLHeadUnitEmulator {
             .init(key: "templateConfiguration", value: app.screen.template),
         ]
         members += app.screen.show.keys.sorted().map { .init(key: $0, value: app.screen.show[$0]!) }
+        members.append(.init(key: "turnByTurn", value: app.turnByTurn.json))
         if let clock = app.screen.mediaClock { members.append(.init(key: "mediaClock", value: clock)) }
         // Every dynamic image on screen, by file name, with where its bytes are and whether the
         // app uploaded it (SDL Core shows nothing for a missing one, and still answers SUCCESS).
         let store = fileStore(of: appID)
-        let names = Set(app.screen.show.values.flatMap(Self.dynamicImageNames)).sorted()
+        let names = Set(app.screen.show.values.flatMap(Self.dynamicImageNames) + Self.dynamicImageNames(app.turnByTurn.json)).sorted()
         members.append(.init(key: "images", value: .array(names.map { name in
             .object([
                 .init(key: "name", value: .string(name)), .init(key: "url", value: .string("/apps/\(appID)/files/\(name)")),

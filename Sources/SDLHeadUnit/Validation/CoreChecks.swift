@@ -18,6 +18,7 @@ extension SDLHeadUnitEmulator {
             return hasNewline(request) ? invalid("a text holds a newline") : softButtonCheck(request)
         },
         "ShowConstantTBT": { request, _ in hasNewline(request) ? invalid("a text holds a newline") : softButtonCheck(request) },
+        "UpdateTurnList": { request, _ in hasNewline(request) ? invalid("a text holds a newline") : softButtonCheck(request) },
         "Show": { request, _ in softButtonCheck(request) },
         "Alert": { request, _ in softButtonCheck(request) },
         "ScrollableMessage": { request, _ in softButtonCheck(request) },

@@ -63,7 +63,7 @@ public struct SDLDestination: Sendable {
 public actor SDLNavigationManager: SDLSubManager {
     let link = ManagerLink()
     /// What the manager offers it: `link` in an app, a fake in unit tests.
-    private let context: any SDLSubManagerContext
+    let context: any SDLSubManagerContext
     private let logger: Logger
     private var readers: [Int: AsyncStream<[LocationDetails]>.Continuation] = [:]
     private var nextReader = 0

@@ -61,7 +61,11 @@ public struct SDLAudioPrompt: Sendable {
 
     /// A prompt from compressed audio (MP3...), through the app's decoder.
     public init(encoded: [UInt8], decoder: any SDLAudioDecoder) async throws {
-        self.pcm = try await decoder.decode(encoded)
+        do {
+            self.pcm = try await decoder.decode(encoded)
+        } catch {
+            throw SDLError(error)
+        }
     }
 }
 
@@ -173,10 +177,33 @@ public actor SDLAudioStreamingManager: SDLSubManager {
     }
 
     /// Queues a prompt and returns how it ended: `.played` once the head unit has played it to
-    /// its end, `.cancelled` when it was cancelled or the manager stopped first.
+    /// its end, `.cancelled` when it was cancelled (also by cancelling the calling task) or the
+    /// manager stopped first.
     public func play(_ prompt: SDLAudioPrompt) async -> SDLAudioPromptOutcome {
         let id = enqueue(prompt)
-        return await withCheckedContinuation { waiters[id, default: []].append($0) }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // Cancelled before it waited: the prompt goes at once.
+                if Task.isCancelled {
+                    cancel(id)
+                    continuation.resume(returning: .cancelled)
+                } else {
+                    waiters[id, default: []].append(continuation)
+                }
+            }
+        } onCancel: {
+            Task { await self.cancel(id) }
+        }
+    }
+
+    /// Cancels one prompt, waiting or playing.
+    public func cancel(_ id: SDLAudioPromptID) {
+        if current?.id == id {
+            cancelCurrent()
+        } else if let index = queue.firstIndex(where: { $0.id == id }) {
+            queue.remove(at: index)
+            ended(id, .cancelled)
+        }
     }
 
     /// Stops the prompt playing (what the head unit holds still plays out, at most 200 ms);
@@ -253,16 +280,25 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         return .send(bytes)
     }
 
+    /// A fresh signal for the player's next wait: a wait that times out cancels its reader, which
+    /// ends an AsyncStream, so each wait has its own (armed before the player looks, so no change
+    /// is missed).
+    private func armWake() -> AsyncStream<Void> {
+        let (signal, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        self.wake = wake
+        return signal
+    }
+
     /// The player of one connection: sends the prompts' chunks at their time.
-    private func play(_ media: any SDLMediaServices, connection: Int, wakes: AsyncStream<Void>) async {
+    private func play(_ media: any SDLMediaServices, connection: Int) async {
         let clock = context.clock
-        var idle = wakes.makeAsyncIterator()
         while connection == connectionNumber, !Task.isCancelled {
+            let signal = armWake()
             switch nextStep(now: clock.now) {
             case .idle:
-                guard await idle.next() != nil else { return }
+                for await _ in signal { break }
             case .wait(let deadline):
-                await clock.sleep(until: deadline, interruptedBy: wakes)
+                await clock.sleep(until: deadline, interruptedBy: signal)
             case .send(let bytes):
                 do {
                     try await media.sendStreamedMedia(messages: [bytes], service: .audio, encrypted: false)
@@ -286,11 +322,9 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         let format = await context.pcmFormat() ?? SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit)
         let statuses = context.mainWindowStatuses()
         let ended = media.servicesEndedByHeadUnit()
-        let (wakes, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        self.wake = wake
         connection.tasks.spawn {
             await withDiscardingTaskGroup { group in
-                group.addTask { await self.play(media, connection: number, wakes: wakes) }
+                group.addTask { await self.play(media, connection: number) }
                 group.addTask {
                     for await service in ended where service == .audio { await self.headUnitEnded(connection: number) }
                 }

@@ -63,21 +63,20 @@ public actor SDLTouchManager: SDLSubManager {
     private func startListening() {
         guard !listening else { return }
         let events = context.notifications(OnTouchEvent.self)
-        let (deadlines, deadlineChanged) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let clock = context.clock
         listening = context.spawn {
             await withDiscardingTaskGroup { group in
                 group.addTask {
                     // Reports a tap once its double-tap window has passed, on the manager's clock.
                     // Every touch interrupts the wait: a second tap clears the deadline, a new one
-                    // moves it.
-                    var idle = deadlines.makeAsyncIterator()
+                    // moves it. Each wait has its own signal (a timed-out wait ends its stream).
                     while !Task.isCancelled {
-                        if let deadline = await self.recognizer.tapDeadline {
-                            await clock.sleep(until: deadline, interruptedBy: deadlines)
+                        let (signal, deadline) = await self.armDeadlineSignal()
+                        if let deadline {
+                            await clock.sleep(until: deadline, interruptedBy: signal)
                             await self.flush()
-                        } else if await idle.next() == nil {
-                            return
+                        } else {
+                            for await _ in signal { break }
                         }
                     }
                 }
@@ -86,7 +85,13 @@ public actor SDLTouchManager: SDLSubManager {
             }
             await self.stoppedListening()
         }
-        if listening { self.deadlineChanged = deadlineChanged }
+    }
+
+    /// A fresh signal for the tap timer's next wait, and the deadline to wait for.
+    private func armDeadlineSignal() -> (AsyncStream<Void>, Duration?) {
+        let (signal, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        deadlineChanged = changed
+        return (signal, recognizer.tapDeadline)
     }
 
     private func stoppedListening() {

@@ -1171,6 +1171,148 @@ enum HapticExamples {
     }
 }
 
+/// Stands for the app's way of running ffmpeg (a process with pipes) in the audio examples.
+func runFFmpeg(_ arguments: [String], input: [UInt8]) async throws -> [UInt8] { [] }
+
+enum AudioStreamingExamples {
+    static func configure(configuration: inout SDLManager.Configuration) {
+        configuration.appTypes = [.navigation]
+    }
+
+    static func play(manager: SDLManager) async throws {
+        let turn = try SDLAudioPrompt(wavFile: "turn-left.wav")
+        let outcome = await manager.audioStreaming.play(turn)   // .played once heard to the end
+        print(outcome)
+    }
+
+    static func states(manager: SDLManager) async {
+        for await state in manager.audioStreaming.states() {
+            switch state {
+            case .streaming(let format):
+                print("prompts play as", format)   // PCM 16_BIT 16KHZ on SDL Core
+            case .suspended(let reason):
+                print("prompts wait:", reason)     // the prompt under way goes on when the stream comes back
+            case .failed(let error):
+                print(error.message)               // e.g. the head unit refused the audio service
+            case .starting, .stopped:
+                break
+            }
+        }
+    }
+
+    static func queue(manager: SDLManager) async throws {
+        let audio = manager.audioStreaming
+        let ends = audio.promptEnds()   // ends are reported from now on: follow them first
+        let approach = try SDLAudioPrompt(wavFile: "in-300-meters.wav")
+        let turn = try SDLAudioPrompt(wavFile: "turn-right.wav")
+        await audio.enqueue(approach)
+        let last = await audio.enqueue(turn)
+        for await end in ends {
+            print(end.id, end.outcome)  // prompt 1 played, then prompt 2 played
+            if end.id == last { break }
+        }
+    }
+
+    static func pcm(manager: SDLManager, samples: [UInt8]) async throws {
+        // 16-bit mono samples at 22,050 Hz, from the app's own speech synthesis
+        let pcm = try SDLPCMBuffer(sampleRate: 22_050, bitsPerSample: 16, channels: 1, bytes: samples)
+        print(pcm.duration)   // how long it plays
+        if await manager.audioStreaming.play(SDLAudioPrompt(pcm)) == .cancelled {
+            print("cancelled, or the manager stopped")
+        }
+    }
+
+    static func cancel(manager: SDLManager) async {
+        // The route changed: stop the prompt playing and drop those waiting.
+        await manager.audioStreaming.cancelAll()   // each ends .cancelled; at most 200 ms already sent still plays
+    }
+
+    static func errors(manager: SDLManager) async {
+        do {
+            let prompt = try SDLAudioPrompt(wavFile: "turn-left.wav")
+            await manager.audioStreaming.enqueue(prompt)
+        } catch let error as SDLError where error.code == .io {
+            print(error.message)             // cannot read turn-left.wav
+        } catch {
+            print(SDLError(error).message)   // invalidArgument: not a WAV file, or not PCM (decode it first)
+        }
+    }
+
+    /// MP3 (or anything ffmpeg reads), decoded by ffmpeg, which the app runs itself.
+    struct FFmpegDecoder: SDLAudioDecoder {
+        func decode(_ encoded: [UInt8]) async throws -> SDLPCMBuffer {
+            // 16 kHz 16-bit mono, SDL Core's own format: the manager then has nothing to convert.
+            let pcm = try await runFFmpeg(["-i", "pipe:0", "-f", "s16le", "-ac", "1", "-ar", "16000", "pipe:1"], input: encoded)
+            return try SDLPCMBuffer(sampleRate: 16_000, bitsPerSample: 16, channels: 1, bytes: pcm)
+        }
+    }
+
+    static func decoded(manager: SDLManager) async throws {
+        let mp3 = try Data(contentsOf: URL(fileURLWithPath: "recalculating.mp3"))
+        let prompt = try await SDLAudioPrompt(encoded: Array(mp3), decoder: FFmpegDecoder())
+        await manager.audioStreaming.enqueue(prompt)
+    }
+}
+
+enum TurnByTurnExamples {
+    static func show(manager: SDLManager, turnRightPNG: [UInt8]) async throws {
+        let right = SDLArtwork(bytes: turnRightPNG, format: .png, name: "turn-right")
+        var maneuver = SDLManeuver(text1: "Turn right", text2: "3 mi", icon: right)   // the direction, then the distance
+        maneuver.eta = "12:30"
+        try await manager.navigation.showManeuver(maneuver)                     // the icon is uploaded first
+        try await manager.navigation.alertManeuver("In 3 miles, turn right")   // spoken at once, even during a phone call
+    }
+
+    static func maneuver(manager: SDLManager, left: SDLArtwork, right: SDLArtwork) async throws {
+        var maneuver = SDLManeuver(text1: "Turn left onto 5th Ave", text2: "800 ft", icon: left)
+        maneuver.nextIcon = right                 // the turn after it
+        maneuver.timeToDestination = "14 min"
+        maneuver.totalDistance = "6.2 mi"
+        maneuver.distanceToManeuver = 800         // the progress bar: 800 of 2,640 ft left
+        maneuver.distanceToManeuverScale = 2_640
+        maneuver.buttons = [SDLTurnButton(id: 10, text: "Mute"), SDLTurnButton(id: 11, text: "Overview")]
+        try await manager.navigation.showManeuver(maneuver)
+    }
+
+    static func alert(manager: SDLManager) async throws {
+        try await manager.navigation.alertManeuver("In 500 feet, turn left", buttons: [SDLTurnButton(id: 10, text: "Mute")])
+    }
+
+    static func turnList(manager: SDLManager, left: SDLArtwork, right: SDLArtwork) async throws {
+        try await manager.navigation.updateTurnList([
+            SDLTurn(text: "Turn left onto 5th Ave", icon: left),
+            SDLTurn(text: "Turn right onto Main St", icon: right),
+            SDLTurn(text: "Arrive at 900 Whiting Dr"),
+        ], button: SDLTurnButton(id: 12, text: "Close"))
+    }
+
+    static func presses(manager: SDLManager) async {
+        for await id in manager.navigation.turnButtonPresses() {
+            switch id {
+            case 10: print("mute the prompts")
+            case 11: print("show the whole route")
+            case 12: print("the driver closed the turn list")
+            default: break   // another button of the app
+            }
+        }
+    }
+
+    static func clear(manager: SDLManager) async throws {
+        // Arrived: the maneuver and its alert leave the screen.
+        try await manager.navigation.clearManeuver()
+    }
+
+    static func refused(manager: SDLManager) async {
+        do {
+            try await manager.navigation.showManeuver(SDLManeuver(text1: "Turn right\nonto Main St", text2: "300 m"))
+        } catch let error as SDLError where error.code == .invalidArgument {
+            print(error.message)             // a newline: SDL Core would answer INVALID_DATA, so nothing was sent
+        } catch {
+            print(SDLError(error).message)   // disallowed, an icon that did not upload, or the head unit's refusal
+        }
+    }
+}
+
 enum ClosingExamples {
     static func close(manager: SDLManager) async {
         do {
