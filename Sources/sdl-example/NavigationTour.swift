@@ -78,8 +78,9 @@ struct NavigationTour {
         steps.pass("audio streaming \(format)")
         for (seconds, frequency) in [(1.0, 440.0), (1.5, 660.0)] {
             let prompt = SDLAudioPrompt(Self.tone(seconds: seconds, frequency: frequency))
-            let outcome = await audio.play(prompt)
-            outcome == .played ? steps.pass("spoke a \(seconds) s prompt") : steps.fail("the \(seconds) s prompt was \(outcome)")
+            // Bounded: a prompt that never plays fails the step instead of hanging the tour.
+            let outcome = await within(seconds + 10) { await audio.play(prompt) }
+            outcome == .played ? steps.pass("spoke a \(seconds) s prompt") : steps.fail("the \(seconds) s prompt was \(outcome.map { "\($0)" } ?? "not played in time")")
         }
         if let data = await place.driver.fetch("/apps/\(place.appID)/streams"),
            let streams = try? JSONSerialization.jsonObject(with: data) as? [String: Any],

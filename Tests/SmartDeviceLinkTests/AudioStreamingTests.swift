@@ -55,6 +55,7 @@ import Testing
             await clock.waitForSleepers(others + 1)
             clock.advance(by: .milliseconds(199))
             await clock.waitForSleepers(others + 1)
+            #expect(await manager.audioStreaming.currentPrompt == id, "still playing at 999 ms")
             clock.advance(by: .milliseconds(1))
             var iterator = ends.makeAsyncIterator()
             #expect(await iterator.next() == SDLAudioPromptEnd(id: id, outcome: .played))
@@ -67,18 +68,23 @@ import Testing
 
     @Test func promptsPlayInOrderAndCancellingMovesOn() async throws {
         let received = Locked<[UInt8]>([])
-        let (_, manager, _) = try await Self.start(received)
+        let (_, manager, clock) = try await Self.start(received)
         try await stopping(manager) { manager in
             let audio = manager.audioStreaming
             let ends = audio.promptEnds()
+            let others = clock.sleeperCount
             let first = await audio.enqueue(try Self.prompt(seconds: 1, value: 1))
             let second = await audio.enqueue(try Self.prompt(seconds: 1, value: 2))
             let third = await audio.enqueue(try Self.prompt(seconds: 1, value: 3))
             try await until { received.withLock { $0.count } == 2 * Self.chunk }
             #expect(await audio.queuedPrompts == 2, "the first plays, two wait")
             await audio.cancelCurrent()
-            // The second starts at once with its first 200 ms.
-            try await until { received.withLock { $0.count } == 4 * Self.chunk }
+            // The first's 200 ms still play: the second's first chunk goes 100 ms later, when the
+            // head unit holds no more than 100 ms.
+            await clock.waitForSleepers(others + 1)
+            #expect(received.withLock { $0.count } == 2 * Self.chunk)
+            clock.advance(by: .milliseconds(100))
+            try await until { received.withLock { $0.count } == 3 * Self.chunk }
             await audio.cancelAll()
             var iterator = ends.makeAsyncIterator()
             #expect(await iterator.next() == SDLAudioPromptEnd(id: first, outcome: .cancelled))
@@ -86,12 +92,12 @@ import Testing
             #expect(await iterator.next() == SDLAudioPromptEnd(id: third, outcome: .cancelled))
             let bytes = received.withLock { $0 }
             #expect(Array(bytes[0..<(2 * Self.chunk)]) == Array(repeating: [1, 0], count: Self.chunk).flatMap { $0 })
-            #expect(Array(bytes[(2 * Self.chunk)...]) == Array(repeating: [2, 0], count: Self.chunk).flatMap { $0 })
+            #expect(Array(bytes[(2 * Self.chunk)...]) == Array(repeating: [2, 0], count: Self.chunk / 2).flatMap { $0 })
             #expect(await audio.queuedPrompts == 0)
 
             // Cancelling the task that waits for a prompt cancels the prompt.
             let waiting = Task { await audio.play(try Self.prompt(seconds: 1, value: 4)) }
-            try await until { received.withLock { $0.count } == 6 * Self.chunk }
+            try await until { await audio.currentPrompt != nil }
             waiting.cancel()
             #expect(try await waiting.value == .cancelled)
         }
@@ -168,5 +174,28 @@ import Testing
         compressed[20] = 0x55  // MPEG Layer 3 in a WAV
         #expect(throws: SDLPCMError.unsupportedFormat("WAV encoding 85 (only PCM, 1, is read; decode other formats first)")) { try SDLPCMBuffer(wav: compressed) }
         #expect(throws: SDLPCMError.self) { try SDLPCMBuffer(sampleRate: 16_000, bitsPerSample: 12, bytes: []) }
+    }
+
+    @Test func hostileWAVsAreRefusedNotCrashedOn() throws {
+        // A data chunk claiming 4 GiB (a streamed WAV), a fmt chunk claiming more than the file.
+        var streamed = Self.wav(rate: 16_000, bits: 16, channels: 1, data: [1, 0, 2, 0])
+        streamed.replaceSubrange(40..<44, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(try SDLPCMBuffer(wav: streamed).frameCount == 2, "what is there is read")
+        var lying = Self.wav(rate: 16_000, bits: 16, channels: 1, data: [1, 0])
+        lying.replaceSubrange(16..<20, with: [0xFF, 0xFF, 0xFF, 0x7F])
+        #expect(throws: SDLPCMError.self) { try SDLPCMBuffer(wav: lying) }
+        // Rates and channel counts out of range, a truncated header.
+        #expect(throws: SDLPCMError.self) { try SDLPCMBuffer(wav: Self.wav(rate: 1, bits: 8, channels: 1, data: Array(repeating: 0, count: 1_000))) }
+        #expect(throws: SDLPCMError.self) { try SDLPCMBuffer(wav: Self.wav(rate: 16_000, bits: 16, channels: 0, data: [])) }
+        #expect(throws: SDLPCMError.self) { try SDLPCMBuffer(wav: Array(Self.wav(rate: 16_000, bits: 16, channels: 1, data: [0, 0]).prefix(30))) }
+        // 32-bit samples and WAVE_FORMAT_EXTENSIBLE are read.
+        let thirtyTwo = try SDLPCMBuffer(sampleRate: 16_000, bitsPerSample: 32, bytes: [0, 0, 0, 0x40])
+        #expect(thirtyTwo.converted(to: Self.target) == [0x00, 0x40])
+        var extensible = Self.wav(rate: 16_000, bits: 16, channels: 1, data: [0, 0x20])
+        extensible.replaceSubrange(20..<22, with: [0xFE, 0xFF])
+        extensible.replaceSubrange(16..<20, with: [40, 0, 0, 0])
+        let subFormat: [UInt8] = [22, 0, 16, 0, 4, 0, 0, 0, 1, 0] + Array(repeating: 0, count: 14)
+        extensible.insert(contentsOf: subFormat, at: 36)
+        #expect(try SDLPCMBuffer(wav: extensible).converted(to: Self.target) == [0, 0x20])
     }
 }

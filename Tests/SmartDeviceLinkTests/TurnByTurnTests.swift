@@ -67,6 +67,7 @@ import Testing
             await refused { try await navigation.alertManeuver("Turn", buttons: (1...4).map { SDLTurnButton(id: $0, text: "B\($0)") }) }
             await refused { try await navigation.updateTurnList([]) }
             await refused { try await navigation.updateTurnList(Array(repeating: SDLTurn(text: "x"), count: 101)) }
+            await refused { try await navigation.updateTurnList([SDLTurn(text: "Turn"), SDLTurn()]) }
             await refused {
                 var maneuver = SDLManeuver(text1: "Turn")
                 maneuver.buttons = [SDLTurnButton(id: 1)]

@@ -31,9 +31,9 @@ extension SDLHeadUnitEmulator {
     func showConstantTBT(rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
         guard case .object(let members)? = try? SDLJSONValue(parsing: rpc.json) else { return (.success(), []) }
         if members.contains(where: { $0.key == "maneuverComplete" && $0.value == .bool(true) }) {
+            // The maneuver is done: cleared, then whatever else the request names is shown.
             apps[appID]?.turnByTurn.maneuver = [:]
             apps[appID]?.turnByTurn.alert = nil
-            return (.success(), [])
         }
         for member in members where member.key != "maneuverComplete" {
             if case .string("") = member.value {

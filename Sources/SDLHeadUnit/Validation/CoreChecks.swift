@@ -18,7 +18,12 @@ extension SDLHeadUnitEmulator {
             return hasNewline(request) ? invalid("a text holds a newline") : softButtonCheck(request)
         },
         "ShowConstantTBT": { request, _ in hasNewline(request) ? invalid("a text holds a newline") : softButtonCheck(request) },
-        "UpdateTurnList": { request, _ in hasNewline(request) ? invalid("a text holds a newline") : softButtonCheck(request) },
+        "UpdateTurnList": { request, _ in
+            if case .array(let turns)? = request["turnList"], turns.contains(where: { $0["navigationText"] == nil && $0["turnIcon"] == nil }) {
+                return invalid("a turn has neither navigationText nor turnIcon")
+            }
+            return hasNewline(request) ? invalid("a text holds a newline") : softButtonCheck(request)
+        },
         "Show": { request, _ in softButtonCheck(request) },
         "Alert": { request, _ in softButtonCheck(request) },
         "ScrollableMessage": { request, _ in softButtonCheck(request) },

@@ -75,8 +75,9 @@ extension SDLNavigationManager {
     /// even while the app is in the background or a call is on. Icons are uploaded first.
     ///
     /// - Throws: `SDLError` code `invalidArgument` for a text with a newline or tab, more than
-    ///   3 buttons, or a text button without text (SDL Core refuses them, INVALID_DATA);
-    ///   otherwise what the head unit answers.
+    ///   3 buttons, or a text button without text (SDL Core refuses them, INVALID_DATA), or two
+    ///   buttons with one ID (their presses could not be told apart); otherwise what the head
+    ///   unit answers.
     public func showManeuver(_ maneuver: SDLManeuver) async throws {
         do throws(SDLFeatureError) {
             let manager = try SDLFeatureError.required(context)
@@ -118,12 +119,16 @@ extension SDLNavigationManager {
     /// Replaces the turn list (UpdateTurnList): 1 to 100 turns, their icons uploaded first, and
     /// at most one button.
     ///
-    /// - Throws: `SDLError` code `invalidArgument` for an empty or too long list, a newline, or
-    ///   more than one button.
+    /// - Throws: `SDLError` code `invalidArgument` for an empty or too long list, a turn with
+    ///   neither text nor icon (SDL Core refuses it, INVALID_DATA), a newline, or more than one
+    ///   button.
     public func updateTurnList(_ turns: [SDLTurn], button: SDLTurnButton? = nil) async throws {
         do throws(SDLFeatureError) {
             let manager = try SDLFeatureError.required(context)
             guard (1...100).contains(turns.count) else { throw .invalid("a turn list has 1 to 100 turns, not \(turns.count)") }
+            if let index = turns.firstIndex(where: { $0.text == nil && $0.icon == nil }) {
+                throw .invalid("turn \(index + 1) has neither text nor icon")
+            }
             try Self.checkTexts(turns.compactMap(\.text) + [button?.text].compactMap { $0 })
             if let button { try Self.checkButtons([button], max: 1) }
             try await Self.upload(turns.map(\.icon) + [button?.artwork], manager)

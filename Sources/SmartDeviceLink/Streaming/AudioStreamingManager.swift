@@ -171,10 +171,21 @@ public actor SDLAudioStreamingManager: SDLSubManager {
     public func enqueue(_ prompt: SDLAudioPrompt) -> SDLAudioPromptID {
         let id = SDLAudioPromptID(rawValue: nextID)
         nextID += 1
+        guard acceptsPrompts else {
+            // Nothing would ever play it: the manager stopped, or the app cannot stream audio.
+            ended(id, .cancelled)
+            return id
+        }
         queue.append((id, prompt))
         wake?.yield()
         return id
     }
+
+    /// The prompt playing, if one is.
+    public var currentPrompt: SDLAudioPromptID? { current?.id }
+
+    /// False once the manager stopped, or when the app is no NAVIGATION or PROJECTION app.
+    private var acceptsPrompts = true
 
     /// Queues a prompt and returns how it ended: `.played` once the head unit has played it to
     /// its end, `.cancelled` when it was cancelled (also by cancelling the calling task) or the
@@ -183,8 +194,10 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         let id = enqueue(prompt)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                // Cancelled before it waited: the prompt goes at once.
-                if Task.isCancelled {
+                // Cancelled before it waited, or never queued: the prompt goes at once.
+                if !acceptsPrompts {
+                    continuation.resume(returning: .cancelled)
+                } else if Task.isCancelled {
                     cancel(id)
                     continuation.resume(returning: .cancelled)
                 } else {
@@ -234,15 +247,18 @@ public actor SDLAudioStreamingManager: SDLSubManager {
     private enum Step {
         /// Nothing to play, or not streaming: wait for a change.
         case idle
-        /// Send these bytes now.
-        case send([UInt8])
+        /// Send the current prompt's bytes up to `end` now.
+        case send([UInt8], prompt: SDLAudioPromptID, end: Int)
         /// Wait until this time (the next chunk's turn, or the end of the prompt).
         case wait(until: Duration)
     }
 
-    /// When the bytes sent so far (of the current prompt, since the stream last resumed) will
-    /// have played.
+    /// When the bytes of the current prompt sent so far will have played: `sent` bytes were out
+    /// at `at`.
     private var playhead: (at: Duration, sent: Int)?
+    /// When what the head unit holds will have played (across prompts: a cancelled prompt's
+    /// last chunks still play before the next one).
+    private var bufferDrainsAt: Duration?
 
     private func nextStep(now: Duration) -> Step {
         guard machine.phase == .streaming, let format = machine.parameters else {
@@ -255,11 +271,17 @@ public actor SDLAudioStreamingManager: SDLSubManager {
             current = (next.id, next.prompt.pcm.converted(to: format), 0)
             playhead = nil
         }
-        guard var playing = current else { return .idle }
+        guard let playing = current else { return .idle }
         let rate = max(1, format.byteRate)
-        let base = playhead ?? (now, playing.sent)
+        var base = playhead ?? (max(now, bufferDrainsAt ?? now), playing.sent)
+        var played = base.at + .seconds(Double(playing.sent - base.sent) / Double(rate))
+        if played < now {
+            // Behind (a slow write, a late wake-up): the head unit ran dry; go on from now rather
+            // than send the gap at once.
+            base = (now, playing.sent)
+            played = now
+        }
         playhead = base
-        let played = base.at + .seconds(Double(playing.sent - base.sent) / Double(rate))
         if playing.sent >= playing.bytes.count {
             // Every byte is out: the prompt ends when the head unit has played it.
             if now >= played {
@@ -272,12 +294,18 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         }
         // The next chunk goes out when the head unit holds no more than the lead.
         if played - now > Self.lead { return .wait(until: played - Self.lead) }
-        let chunk = max(format.bytesPerSample, Int(Double(rate) * (Self.chunkDuration / .seconds(1))) / format.bytesPerSample * format.bytesPerSample)
+        let sampleBytes = max(1, format.bytesPerSample)
+        let chunk = max(sampleBytes, Int(Double(rate) * (Self.chunkDuration / .seconds(1))) / sampleBytes * sampleBytes)
         let end = min(playing.bytes.count, playing.sent + chunk)
-        let bytes = Array(playing.bytes[playing.sent..<end])
+        return .send(Array(playing.bytes[playing.sent..<end]), prompt: playing.id, end: end)
+    }
+
+    /// The chunk went out: the prompt moves on (unless it was cancelled meanwhile).
+    private func sent(_ id: SDLAudioPromptID, upTo end: Int, now: Duration) {
+        guard var playing = current, playing.id == id, let base = playhead, let format = machine.parameters else { return }
         playing.sent = end
         current = playing
-        return .send(bytes)
+        bufferDrainsAt = base.at + .seconds(Double(end - base.sent) / Double(max(1, format.byteRate)))
     }
 
     /// A fresh signal for the player's next wait: a wait that times out cancels its reader, which
@@ -289,7 +317,8 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         return signal
     }
 
-    /// The player of one connection: sends the prompts' chunks at their time.
+    /// The player of one connection: sends the prompts' chunks at their time, until the
+    /// connection ends.
     private func play(_ media: any SDLMediaServices, connection: Int) async {
         let clock = context.clock
         while connection == connectionNumber, !Task.isCancelled {
@@ -299,12 +328,15 @@ public actor SDLAudioStreamingManager: SDLSubManager {
                 for await _ in signal { break }
             case .wait(let deadline):
                 await clock.sleep(until: deadline, interruptedBy: signal)
-            case .send(let bytes):
+            case .send(let bytes, let id, let end):
                 do {
                     try await media.sendStreamedMedia(messages: [bytes], service: .audio, encrypted: false)
+                    sent(id, upTo: end, now: clock.now)
                 } catch {
+                    // The service ended (NONE, the head unit's EndService) before the manager heard:
+                    // the chunk is sent again once the stream flows; wait for that change.
                     logger.debug("audio was not written", metadata: ["error": "\(error)"])
-                    return
+                    for await _ in signal { break }
                 }
             }
         }
@@ -315,7 +347,11 @@ public actor SDLAudioStreamingManager: SDLSubManager {
     func connectionReady(_ connection: SDLConnectionContext) async {
         guard let media = connection.media, machine.phase != .stopped else { return }
         let types = await context.appTypes
-        guard types.contains(.navigation) || types.contains(.projection) else { return }
+        guard types.contains(.navigation) || types.contains(.projection) else {
+            acceptsPrompts = false
+            cancelAll()
+            return
+        }
         connectionNumber += 1
         let number = connectionNumber
         self.media = media
@@ -404,6 +440,7 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         wake?.finish()
         wake = nil
         playhead = nil
+        bufferDrainsAt = nil
         for action in machine.disconnected() { if case .publish(let state) = action { publish(state) } }
     }
 
@@ -413,6 +450,7 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         wake?.finish()
         wake = nil
         for action in machine.stop() { if case .publish(let state) = action { publish(state) } }
+        acceptsPrompts = false
         cancelAll()
         stateFanOut.finish()
         endFanOut.finish()

@@ -2,18 +2,18 @@
 /// 32-bit signed), any rate and channel count. Prompts come as such buffers (or WAV files) and
 /// are converted to the head unit's format before they are streamed.
 public struct SDLPCMBuffer: Sendable, Hashable {
-    /// Samples per second per channel.
-    public var sampleRate: Int
+    /// Samples per second per channel (4,000 to 768,000).
+    public private(set) var sampleRate: Int
     /// 8, 16, 24 or 32.
-    public var bitsPerSample: Int
-    /// 1 (mono), 2 (stereo)...
-    public var channels: Int
-    /// The interleaved samples.
-    public var bytes: [UInt8]
+    public private(set) var bitsPerSample: Int
+    /// 1 (mono), 2 (stereo)... up to 32.
+    public private(set) var channels: Int
+    /// The interleaved samples (a last partial sample is ignored).
+    public private(set) var bytes: [UInt8]
 
     /// A buffer of `bytes` in this format.
     public init(sampleRate: Int, bitsPerSample: Int, channels: Int = 1, bytes: [UInt8]) throws(SDLPCMError) {
-        guard sampleRate > 0, [8, 16, 24, 32].contains(bitsPerSample), channels > 0 else {
+        guard (4_000...768_000).contains(sampleRate), [8, 16, 24, 32].contains(bitsPerSample), (1...32).contains(channels) else {
             throw .unsupportedFormat("PCM at \(sampleRate) Hz, \(bitsPerSample) bits, \(channels) channels")
         }
         self.sampleRate = sampleRate
@@ -25,7 +25,8 @@ public struct SDLPCMBuffer: Sendable, Hashable {
     /// The PCM of a WAV file's bytes (RIFF, format 1 or WAVE_FORMAT_EXTENSIBLE with PCM).
     public init(wav: [UInt8]) throws(SDLPCMError) {
         func le16(_ at: Int) -> Int { Int(wav[at]) | Int(wav[at + 1]) << 8 }
-        func le32(_ at: Int) -> Int { le16(at) | le16(at + 2) << 16 }
+        // Sizes are unsigned 32-bit (0xFFFFFFFF in a streamed WAV): never negative, also where Int has 32 bits.
+        func le32(_ at: Int) -> Int { Int(clamping: UInt64(le16(at)) | UInt64(le16(at + 2)) << 16) }
         guard wav.count >= 12, wav[0..<4].elementsEqual("RIFF".utf8), wav[8..<12].elementsEqual("WAVE".utf8) else {
             throw .notWAV("no RIFF/WAVE header")
         }
@@ -34,7 +35,8 @@ public struct SDLPCMBuffer: Sendable, Hashable {
         while offset + 8 <= wav.count {
             let size = le32(offset + 4)
             let body = offset + 8
-            let end = min(wav.count, body + size)
+            // A data chunk may claim more than the file holds (a recording cut short): take what is there.
+            let end = size > wav.count - body ? wav.count : body + size
             if wav[offset..<(offset + 4)].elementsEqual("fmt ".utf8), size >= 16, body + 16 <= wav.count {
                 var encoding = le16(body)
                 // WAVE_FORMAT_EXTENSIBLE: the sub-format's first two bytes are the encoding.
@@ -46,6 +48,8 @@ public struct SDLPCMBuffer: Sendable, Hashable {
                 try self.init(sampleRate: format.rate, bitsPerSample: format.bits, channels: format.channels, bytes: Array(wav[body..<end]))
                 return
             }
+            // A chunk claiming more than the file holds ends the walk (no overflow).
+            guard size <= wav.count - body else { break }
             offset = body + size + (size & 1)
         }
         throw .notWAV("no data chunk")
