@@ -88,21 +88,29 @@ public enum SDLH264 {
     /// the rest of a large frame is not scanned.
     static func leadingNALTypes(_ bytes: [UInt8]) -> [UInt8] {
         var types: [UInt8] = []
+        visitNALHeaders(bytes) { header in
+            let type = header & 0x1F
+            types.append(type)
+            return type != 1 && type != NALType.idr
+        }
+        return types
+    }
+
+    /// Calls `visit` with the first byte of each NAL unit's header, in order, while it returns
+    /// true (the scan stops early: a large frame's slice data is not read).
+    static func visitNALHeaders(_ bytes: [UInt8], _ visit: (UInt8) -> Bool) {
         var index = 0
         let count = bytes.count
         while index + 3 < count {
             if bytes[index + 2] > 1 {
                 index += 3
             } else if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                let type = bytes[index + 3] & 0x1F
-                types.append(type)
-                if type == 1 || type == NALType.idr { break }
+                guard visit(bytes[index + 3]) else { return }
                 index += 3
             } else {
                 index += 1
             }
         }
-        return types
     }
 
     /// Whether the access unit holds an IDR picture (its first slice is IDR).
@@ -261,5 +269,25 @@ public struct SDLRTPH264Depacketizer: Sendable {
         default:
             return Self.startCode + payload
         }
+    }
+}
+
+/// H.265 (HEVC) Annex-B access units: what the streaming manager needs to know of them.
+public enum SDLH265 {
+    /// Whether the access unit must not be dropped: it holds parameter sets (VPS, SPS, PPS) or
+    /// an IRAP picture (IDR, CRA, BLA), without which nothing after it decodes. Scans the NAL
+    /// units up to the first slice, as for H.264.
+    public static func isEssential(_ bytes: [UInt8]) -> Bool {
+        var essential = false
+        SDLH264.visitNALHeaders(bytes) { header in
+            let type = (header >> 1) & 0x3F
+            if (32...34).contains(type) || (16...23).contains(type) {
+                essential = true
+                return false
+            }
+            // The first slice (VCL, 0–31) that is not IRAP: not a key frame.
+            return type >= 32
+        }
+        return essential
     }
 }

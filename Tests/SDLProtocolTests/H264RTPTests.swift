@@ -88,4 +88,13 @@ import Testing
         }
         #expect(units == 1 && output == [0, 0, 0, 1] + Self.unit(0x41, 2_500))
     }
+
+    @Test func h265KeyFramesAreParameterSetsOrIRAPPictures() {
+        // NAL header: type in bits 1-6 of the first byte.
+        func nal(_ type: UInt8) -> [UInt8] { [0, 0, 0, 1, type << 1, 1, 0x42] }
+        #expect(SDLH265.isEssential(nal(32) + nal(33) + nal(34) + nal(19)), "VPS, SPS, PPS, IDR_W_RADL")
+        #expect(SDLH265.isEssential(nal(21)), "CRA")
+        #expect(!SDLH265.isEssential(nal(1)), "a trailing picture")
+        #expect(!SDLH265.isEssential(nal(39) + nal(1)), "SEI before a trailing picture")
+    }
 }

@@ -114,21 +114,28 @@ public enum SDLVideoStreamState: Sendable, CustomStringConvertible {
     }
 }
 
-/// One encoded access unit: H.264 (or the negotiated codec) in Annex-B byte-stream form, with
-/// the time it is to be shown.
+/// One encoded access unit: H.264 or H.265 in Annex-B byte-stream form (or another negotiated
+/// codec's bytes), with the time it is to be shown.
 public struct SDLVideoFrame: Sendable {
     /// The access unit's bytes: NAL units after 00 00 01 or 00 00 00 01 start codes.
     public var data: [UInt8]
     /// When the frame is to be shown, from the stream's start (RTP timestamps derive from it).
     public var presentationTime: Duration
-    /// Whether it holds an IDR picture or parameter sets: such frames are never dropped.
-    public let isKeyFrame: Bool
-
     /// A frame of Annex-B bytes shown at `presentationTime`.
     public init(annexB data: [UInt8], presentationTime: Duration) {
         self.data = data
         self.presentationTime = presentationTime
-        self.isKeyFrame = SDLH264.isEssential(data)
+    }
+
+    /// Whether, in `codec`, it holds what decoding starts from (H.264: IDR or parameter sets;
+    /// H.265: IRAP or parameter sets): such frames are never dropped. Frames of other codecs
+    /// all count as key frames (the manager cannot read them).
+    public func isKeyFrame(in codec: VideoStreamingCodec) -> Bool {
+        switch codec {
+        case .h264: SDLH264.isEssential(data)
+        case .h265: SDLH265.isEssential(data)
+        default: true
+        }
     }
 }
 

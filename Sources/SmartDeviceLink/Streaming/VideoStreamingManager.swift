@@ -35,7 +35,7 @@ public actor SDLVideoStreamingManager: SDLSubManager {
     private var media: (any SDLMediaServices)?
     private var connectionNumber = 0
     private var packetizer: SDLRTPH264Packetizer?
-    private var queue: [SDLVideoFrame] = []
+    private var queue: [(frame: SDLVideoFrame, isKey: Bool)] = []
     private var needsKeyFrame = true
     private var wake: AsyncStream<Void>.Continuation?
     private var roomWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
@@ -77,7 +77,7 @@ public actor SDLVideoStreamingManager: SDLSubManager {
     /// is full, a frame that is not a key frame is dropped, and so is every later one until the
     /// next key frame (they would not decode without the dropped one): the result says
     /// ``SDLVideoFrameOutcome/droppedUntilKeyFrame``, ask the encoder for an IDR. A key frame
-    /// (IDR, SPS, PPS) is never dropped: its caller waits until there is room. After the stream
+    /// (``SDLVideoFrame/isKeyFrame(in:)``) is never dropped: its caller waits until there is room. After the stream
     /// starts or resumes, frames are dropped until a key frame comes.
     ///
     /// RAW sends each access unit as one message (frames larger than the MTU go as multi-frame
@@ -95,19 +95,19 @@ public actor SDLVideoStreamingManager: SDLSubManager {
                 if !types.contains(.navigation), !types.contains(.projection) { throw SDLVideoStreamingError.wrongAppType.sdlError }
                 throw SDLVideoStreamingError.notStreaming(state.description).sdlError
             }
-            // H.264 is checked and gated on key frames; other codecs' bytes go as they are.
-            let isH264 = machine.parameters?.format.codec == .h264
-            if isH264, !SDLH264.hasStartCode(frame.data) {
-                throw SDLError(.invalidArgument, "the frame is not an H.264 Annex-B access unit (it does not begin with a 00 00 01 start code); convert AVCC samples first")
+            // H.264 and H.265 are checked and gated on key frames; other codecs' bytes go as they are.
+            let codec = machine.parameters?.format.codec ?? .h264
+            if codec == .h264 || codec == .h265, !SDLH264.hasStartCode(frame.data) {
+                throw SDLError(.invalidArgument, "the frame is not an Annex-B access unit (it does not begin with a 00 00 01 start code); convert AVCC/HVCC samples first")
             }
-            let isKey = !isH264 || frame.isKeyFrame
+            let isKey = frame.isKeyFrame(in: codec)
             if needsKeyFrame, !isKey {
                 statistics.framesDropped += 1
                 return .droppedUntilKeyFrame
             }
             if queue.count < max(1, configuration.maxQueuedFrames) {
                 needsKeyFrame = false
-                queue.append(frame)
+                queue.append((frame, isKey))
                 wake?.yield()
                 return .queued
             }
@@ -148,15 +148,15 @@ public actor SDLVideoStreamingManager: SDLSubManager {
     /// 1 MiB), so a connection that fell behind catches up in few round trips.
     private func drain(_ media: any SDLMediaServices, connection: Int) async {
         while connection == connectionNumber, machine.phase == .streaming, !queue.isEmpty {
-            var batch: [SDLVideoFrame] = []
+            var batch: [(frame: SDLVideoFrame, isKey: Bool)] = []
             var size = 0
-            while let next = queue.first, batch.isEmpty || size + next.data.count <= Self.batchLimit {
+            while let next = queue.first, batch.isEmpty || size + next.frame.data.count <= Self.batchLimit {
                 batch.append(queue.removeFirst())
-                size += next.data.count
+                size += next.frame.data.count
             }
             releaseWaiters()
             var messages: [[UInt8]] = []
-            for frame in batch {
+            for (frame, _) in batch {
                 if packetizer != nil {
                     messages += packetizer!.packetize(frame.data, presentationTime: frame.presentationTime)
                 } else {
@@ -171,7 +171,7 @@ public actor SDLVideoStreamingManager: SDLSubManager {
             }
             statistics.bytesSent += messages.reduce(0) { $0 + $1.count }
             statistics.framesSent += batch.count
-            statistics.keyFramesSent += batch.count { $0.isKeyFrame }
+            statistics.keyFramesSent += batch.count { $0.isKey }
         }
     }
 
