@@ -150,6 +150,7 @@ let package = Package(
             dependencies: [
                 "SmartDeviceLink", "SDLRPC", "SDLRuntime", "SDLAsyncHTTPClient", "SDLCloudServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             exclude: ["Resources/make-clip.sh"],
             resources: [.copy("Resources/navigation-800x380.h264")]

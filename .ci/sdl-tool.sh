@@ -95,4 +95,20 @@ format=$(ffprobe -v error -show_entries stream=sample_rate,channels -of csv=p=0 
 duration=$(ffprobe -v error -show_entries format=duration -of csv=p=0 "$audio")
 awk -v d="$duration" 'BEGIN { exit !(d >= 2.375 && d <= 2.625) }' || fail "the audio recording lasts $duration s, expected 2.5 s within 5 %"
 
+# --stay: the tour's app stays registered until SIGINT, then unregisters and the example exits 0.
+.build/debug/sdl-example --port "$((port + 2))" --control-url "http://127.0.0.1:$control" --app-id 4343 --tour lifecycle --stay \
+  >"$work/stay.out" 2>&1 &
+stayer=$!
+for _ in $(seq 1 300); do
+  grep -q "stays registered" "$work/stay.out" && break
+  sleep 0.1
+done
+curl -fs "http://127.0.0.1:$control/apps" | grep -q '"appID":"4343"' || { cat "$work/stay.out"; fail "--stay did not keep the app registered"; }
+kill -INT "$stayer"
+wait "$stayer" || fail "sdl-example --stay did not exit 0 after SIGINT"
+curl -fs "http://127.0.0.1:$control/apps" | grep -q '"appID":"4343"' && fail "the app stayed registered after SIGINT"
+# The control API's event stream is open and speaks server-sent events.
+curl -s -N --max-time 1 "http://127.0.0.1:$control/events" >"$work/events.out" || true
+grep -q "sdl headunit events" "$work/events.out" || fail "GET /events did not stream"
+
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

@@ -1,4 +1,5 @@
 import SDLRPC
+import SDLRuntime
 
 /// An app as the head unit lists it.
 public struct SDLEmulatedAppInfo: Sendable, Hashable {
@@ -32,4 +33,23 @@ public enum SDLHeadUnitEvent: Sendable, Hashable {
     case hmiLevelChanged(appID: String, HMILevel)
     /// Something now waits for the user on the app's screen.
     case interactionStarted(appID: String, kind: String)
+}
+
+extension SDLHeadUnitEvent {
+    /// The event as JSON, as the control API's event stream (`GET /events`) sends it:
+    /// `{"event": "hmiLevelChanged", "appID": "...", "hmiLevel": "FULL"}`.
+    public var json: SDLJSONValue {
+        func object(_ event: String, _ appID: String, _ more: [SDLJSONValue.Member] = []) -> SDLJSONValue {
+            .object([.init(key: "event", value: .string(event)), .init(key: "appID", value: .string(appID))] + more)
+        }
+        switch self {
+        case .appRegistered(let appID): return object("appRegistered", appID)
+        case .streamingStarted(let appID, let service): return object("streamingStarted", appID, [.init(key: "service", value: .integer(service))])
+        case .streamingEnded(let appID, let service): return object("streamingEnded", appID, [.init(key: "service", value: .integer(service))])
+        case .appUnregistered(let appID): return object("appUnregistered", appID)
+        case .requestReceived(let appID, let function): return object("requestReceived", appID, [.init(key: "function", value: .string(function))])
+        case .hmiLevelChanged(let appID, let level): return object("hmiLevelChanged", appID, [.init(key: "hmiLevel", value: .string(level.rawValue))])
+        case .interactionStarted(let appID, let kind): return object("interactionStarted", appID, [.init(key: "kind", value: .string(kind))])
+        }
+    }
 }

@@ -46,6 +46,7 @@ public struct SDLHeadUnitControlServer: Service {
     static func router(_ api: SDLHeadUnitControlAPI) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: NoRouteAsJSON())
+        router.get("events") { _, _ -> Response in events(api.headUnit) }
         for route in SDLHeadUnitControlAPI.routes {
             guard let method = HTTPRequest.Method(route.method) else { continue }
             var parameterCount = 0
@@ -67,6 +68,26 @@ public struct SDLHeadUnitControlServer: Service {
             }
         }
         return router
+    }
+
+    /// `GET /events`: what happens on the head unit as server-sent events, one JSON object per
+    /// event (``SDLHeadUnitEvent/json``), as it happens: a page or a script follows the head unit
+    /// without polling. A request's event comes once the head unit has applied it (reading its
+    /// state after the event sees the change). The stream lasts until the client goes or the
+    /// server stops; a client that falls 1,000 events behind loses the oldest.
+    static func events(_ headUnit: SDLHeadUnitEmulator) -> Response {
+        let events = headUnit.events()
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            // A first comment, so the client sees the stream open before any event.
+            try await writer.write(ByteBuffer(string: ": sdl headunit events\n\n"))
+            for await event in events {
+                try await writer.write(ByteBuffer(string: "data: \(String(decoding: event.json.jsonBytes, as: UTF8.self))\n\n"))
+            }
+            try await writer.finish(nil)
+        })
     }
 
     static func response(_ answer: SDLHeadUnitControlAPI.Answer) -> Response {

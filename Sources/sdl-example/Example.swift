@@ -30,6 +30,8 @@ struct Example: AsyncParsableCommand {
     @Option(help: "App ID to register.") var appID = "8675309"
     @Option(help: "Seconds to wait for the HMI to activate the app.") var activationTimeout: Double = 30
     @Option(help: "Where the alerts tour writes its audio pass-thru recording.") var wavPath = "sdl-example-recording.wav"
+    @Flag(help: "Keep the last tour's app registered afterwards, until Ctrl-C or SIGTERM (to look at it in the emulator's page).")
+    var stay = false
     @Flag(help: "Run as a cloud app: a WebSocket server head units dial into (--port, --host, --path); the tours that need no driver run for each vehicle.")
     var serve = false
     @Option(help: "With --serve: the WebSocket path head units ask for.") var path = "/"
@@ -44,8 +46,10 @@ struct Example: AsyncParsableCommand {
         }
         var ok = true
         let driver = Driver(appID: appID, controlURL: controlURL, activationTimeout: activationTimeout)
-        let place = TourPlace(host: host, port: port, appID: appID, driver: driver)
-        for name in tours where tour == name || tour == "all" {
+        let running = tours.filter { tour == $0 || tour == "all" }
+        let keeper = ManagerKeeper(keepingAfter: stay ? running.last : nil)
+        let place = TourPlace(host: host, port: port, appID: appID, driver: driver, keeper: keeper)
+        for name in running {
             switch name {
             case "lifecycle": ok = await LifecycleTour(place: place).run() && ok
             case "files": ok = await FilesTour(place: place).run() && ok
@@ -57,6 +61,7 @@ struct Example: AsyncParsableCommand {
             default: ok = await ServicesTour(place: place).run() && ok
             }
         }
+        await keeper.holdUntilInterrupted()
         if !ok { throw ExitCode.failure }
     }
 }
@@ -238,9 +243,15 @@ struct LifecycleTour {
             succeeded == 3 ? steps.pass("batch: 3 AddCommand succeeded") : steps.fail("batch: \(succeeded) of 3 succeeded")
         }
 
-        await manager.stop()
-        _ = await running.result
-        steps.pass("stopped")
+        if place.keeper.keeps(after: "lifecycle") {
+            // The run goes on; the keeper stops the manager at Ctrl-C, which ends it.
+            place.keeper.hold([manager])
+            steps.note("staying registered (--stay)")
+        } else {
+            await manager.stop()
+            _ = await running.result
+            steps.pass("stopped")
+        }
         say(steps.failed ? "Tour lifecycle: FAILED" : "Tour lifecycle: OK")
         return !steps.failed
     }

@@ -1,5 +1,7 @@
 import SDLAsyncHTTPClient
 import SmartDeviceLink
+import Synchronization
+import UnixSignals
 
 /// Where a tour runs: the head unit, the app ID and the driver.
 struct TourPlace {
@@ -7,6 +9,8 @@ struct TourPlace {
     let port: Int
     let appID: String
     let driver: Driver
+    /// With `--stay`: keeps the last tour's managers registered.
+    var keeper = ManagerKeeper(keepingAfter: nil)
 
     /// The example app's configuration: a media app that forwards the head unit's policy
     /// updates with AsyncHTTPClient and does not reconnect (a tour is one run).
@@ -34,8 +38,13 @@ struct TourPlace {
 
     /// The tour's last lines: stops the managers and reports.
     func finish(_ name: String, _ managers: [SDLManager], steps: Steps) async -> Bool {
-        for manager in managers { await manager.stop() }
-        steps.pass("stopped")
+        if keeper.keeps(after: name) {
+            keeper.hold(managers)
+            steps.note("staying registered (--stay)")
+        } else {
+            for manager in managers { await manager.stop() }
+            steps.pass("stopped")
+        }
         say(steps.failed ? "Tour \(name): FAILED" : "Tour \(name): OK")
         return !steps.failed
     }
@@ -52,5 +61,32 @@ func within<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendable () 
         let first = await group.next() ?? nil
         group.cancelAll()
         return first
+    }
+}
+
+/// `--stay`: the last tour's managers stay registered after it, until Ctrl-C or SIGTERM, so a
+/// person can look at the app on the emulator's page.
+final class ManagerKeeper: Sendable {
+    private let lastTour: String?
+    private let held = Mutex<[SDLManager]>([])
+
+    init(keepingAfter lastTour: String?) {
+        self.lastTour = lastTour
+    }
+
+    func keeps(after tour: String) -> Bool { tour == lastTour }
+
+    func hold(_ managers: [SDLManager]) {
+        held.withLock { $0 += managers }
+    }
+
+    /// Waits for SIGINT or SIGTERM when it holds managers, then stops them.
+    func holdUntilInterrupted() async {
+        let managers = held.withLock { $0 }
+        guard !managers.isEmpty else { return }
+        say("· the app stays registered; Ctrl-C (or SIGTERM) unregisters it and exits")
+        for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm) { break }
+        for manager in managers { await manager.stop() }
+        say("✔ stopped")
     }
 }

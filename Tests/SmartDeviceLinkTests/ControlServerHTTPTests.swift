@@ -2,14 +2,16 @@ import SDLAsyncHTTPClient
 import SDLHeadUnit
 import SDLHeadUnitControl
 import SDLTestSupport
+import SDLTransport
 import SmartDeviceLink
 import Testing
 
 /// The control API over real HTTP: Hummingbird's router carries every route of the API's
 /// table, and what no route takes gets the API's JSON 404.
 @Suite(.timeLimit(.minutes(1))) struct ControlServerHTTPTests {
-    @Test func routesAndRefusalsOverHTTP() async throws {
-        let headUnit = SDLHeadUnitEmulator()
+    /// Runs `body` with the port of a control server for `headUnit`, in a task group `body` may
+    /// add to; the server stops after it.
+    static func serving(_ headUnit: SDLHeadUnitEmulator, _ body: (Int, inout ThrowingTaskGroup<Void, any Error>) async throws -> Void) async throws {
         let (bound, boundSink) = AsyncStream<Int>.makeStream()
         let server = SDLHeadUnitControlServer(headUnit: headUnit, port: 0) { boundSink.yield($0) }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -20,6 +22,13 @@ import Testing
                 port = value
                 break
             }
+            try await body(port, &group)
+        }
+    }
+
+    @Test func routesAndRefusalsOverHTTP() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.serving(headUnit) { port, group in
             let http = SDLAsyncHTTPClient()
             func call(_ method: String, _ path: String, _ body: String = "") async throws -> (Int, SDLJSONValue?) {
                 let answer = try await http.send(SDLHTTPRequest(url: "http://127.0.0.1:\(port)\(path)", method: method, body: Array(body.utf8)))
@@ -47,6 +56,34 @@ import Testing
             #expect(nowhere.0 == 404)
             #expect(nowhere.1?["error"] == .string("no route for GET /nowhere"))
             #expect(try await call("DELETE", "/apps").0 == 404)
+        }
+    }
+
+    @Test func eventsStreamAsTheyHappen() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.serving(headUnit) { port, group in
+            // A plain HTTP/1.1 client over TCP: the stream's bytes as they come.
+            let client = try await SDLChannelTransport.connect(host: "127.0.0.1", port: port)
+            group.addTask { await client.run() }
+            try await client.send(Array("GET /events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n".utf8))
+            var received = ""
+            var inbound = client.inbound.makeAsyncIterator()
+            func read(until marker: String) async throws {
+                while !received.contains(marker), let chunk = try await inbound.next() { received += String(decoding: chunk, as: UTF8.self) }
+            }
+            try await read(until: ": sdl headunit events")
+            #expect(received.lowercased().contains("content-type: text/event-stream"))
+            // An app registers and is activated: the stream says so.
+            let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: "sse"))
+            try await stopping(manager) { manager in
+                try await manager.start()
+                try await read(until: #""hmiLevel":"FULL""#)
+                #expect(received.contains(#"data: {"event":"appRegistered","appID":"sse"}"#))
+                _ = try await manager.send(Show(mainField1: "Hello"))
+                try await read(until: #""function":"Show""#)
+                #expect(received.contains(#"data: {"event":"requestReceived","appID":"sse","function":"Show"}"#))
+            }
+            await client.close()
         }
     }
 }
