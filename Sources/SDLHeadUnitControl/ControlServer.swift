@@ -47,6 +47,10 @@ public struct SDLHeadUnitControlServer: Service {
         let router = Router()
         router.add(middleware: NoRouteAsJSON())
         router.get("events") { _, _ -> Response in events(api.headUnit) }
+        // The web page (see `WebHMI`).
+        router.get("/") { _, _ -> Response in page(WebHMI.html, type: "text/html; charset=utf-8") }
+        router.get("hmi.js") { _, _ -> Response in page(WebHMI.javascript, type: "text/javascript; charset=utf-8") }
+        router.get("hmi.css") { _, _ -> Response in page(WebHMI.css, type: "text/css; charset=utf-8") }
         for route in SDLHeadUnitControlAPI.routes {
             guard let method = HTTPRequest.Method(route.method) else { continue }
             var parameterCount = 0
@@ -88,6 +92,12 @@ public struct SDLHeadUnitControlServer: Service {
             }
             try await writer.finish(nil)
         })
+    }
+
+    static func page(_ text: String, type: String) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
     static func response(_ answer: SDLHeadUnitControlAPI.Answer) -> Response {

@@ -86,4 +86,20 @@ import Testing
             await client.close()
         }
     }
+
+    @Test func thePageAndItsAssetsAreServedFromTheBinary() async throws {
+        try await Self.serving(SDLHeadUnitEmulator()) { port, _ in
+            let http = SDLAsyncHTTPClient()
+            func get(_ path: String) async throws -> (Int, String) {
+                let answer = try await http.send(SDLHTTPRequest(url: "http://127.0.0.1:\(port)\(path)", method: "GET"))
+                return (answer.status, String(decoding: answer.body, as: UTF8.self))
+            }
+            let page = try await get("/")
+            #expect(page.0 == 200)
+            #expect(page.1.contains(#"<html lang="en">"#) && page.1.contains(#"<script src="/hmi.js">"#) && page.1.contains(#"id="softButtons""#))
+            let script = try await get("/hmi.js")
+            #expect(script.0 == 200 && script.1.contains(#"new EventSource("/events")"#))
+            #expect(try await get("/hmi.css").0 == 200)
+        }
+    }
 }
