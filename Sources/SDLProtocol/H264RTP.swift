@@ -16,30 +16,20 @@ public enum SDLH264 {
     public static func nalUnits(in bytes: [UInt8]) -> [ArraySlice<UInt8>] {
         var units: [ArraySlice<UInt8>] = []
         var start: Int?
-        var index = 0
-        let count = bytes.count
-        while index + 2 < count {
-            // A start code is 00 00 01; a fourth leading zero belongs to it, not to the unit before.
-            if bytes[index + 2] > 1 {
-                index += 3
-            } else if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                if let begin = start {
-                    // Zeros before a start code are trailing_zero_8bits (or its fourth byte), not the unit's.
-                    var end = index
-                    while end > begin, bytes[end - 1] == 0 { end -= 1 }
-                    if end > begin { units.append(bytes[begin..<end]) }
-                }
-                index += 3
-                start = index
-            } else {
-                index += 1
-            }
-        }
-        if let begin = start {
-            var end = count
+        // The unit that began at `start` ends at `end`; zeros before a start code are
+        // trailing_zero_8bits (or its fourth byte), and zeros at the end too: not the unit's.
+        func close(at end: Int) {
+            guard let begin = start else { return }
+            var end = end
             while end > begin, bytes[end - 1] == 0 { end -= 1 }
             if end > begin { units.append(bytes[begin..<end]) }
         }
+        visitStartCodes(bytes) { startCode, unit in
+            close(at: startCode)
+            start = unit
+            return true
+        }
+        close(at: bytes.count)
         return units
     }
 
@@ -99,13 +89,20 @@ public enum SDLH264 {
     /// Calls `visit` with the first byte of each NAL unit's header, in order, while it returns
     /// true (the scan stops early: a large frame's slice data is not read).
     static func visitNALHeaders(_ bytes: [UInt8], _ visit: (UInt8) -> Bool) {
+        visitStartCodes(bytes) { _, unit in unit < bytes.count && visit(bytes[unit]) }
+    }
+
+    /// Calls `visit` at each 00 00 01 start code, in order, with where it begins and where its NAL
+    /// unit begins (possibly the end of the bytes), while it returns true.
+    static func visitStartCodes(_ bytes: [UInt8], _ visit: (_ startCode: Int, _ unit: Int) -> Bool) {
         var index = 0
         let count = bytes.count
-        while index + 3 < count {
+        while index + 2 < count {
+            // No start code can begin at index, index + 1 or index + 2 when that byte is above 1.
             if bytes[index + 2] > 1 {
                 index += 3
             } else if bytes[index] == 0, bytes[index + 1] == 0, bytes[index + 2] == 1 {
-                guard visit(bytes[index + 3]) else { return }
+                guard visit(index, index + 3) else { return }
                 index += 3
             } else {
                 index += 1

@@ -115,12 +115,13 @@ typealias AudioStreamLifecycle = StreamServiceLifecycle<AudioOffer, SDLAudioForm
 /// The service starts, suspends and ends with the HMI state like the video one: it runs while
 /// the app is in FULL or LIMITED and audible, a prompt under way pauses while it may not play and
 /// goes on afterwards, NONE ends the service, and a reconnection starts it again.
-public actor SDLAudioStreamingManager: SDLSubManager {
+public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
     let link = ManagerLink()
     /// What the manager offers it: `link` in an app, a fake in unit tests.
     private let context: any SDLStreamingContext
-    private let logger: Logger
-    private var machine = AudioStreamLifecycle()
+    let logger: Logger
+    var machine = AudioStreamLifecycle()
+    let service = SDLServiceType.audio
     private let stateFanOut = StreamFanOut<SDLAudioStreamState>(bufferLimit: 16, replaysLatest: true, initial: .stopped)
     private let endFanOut = StreamFanOut<SDLAudioPromptEnd>(bufferLimit: 64)
     private var publishedText = "stopped"
@@ -130,8 +131,10 @@ public actor SDLAudioStreamingManager: SDLSubManager {
     /// How far ahead of playback the stream may run: one chunk.
     static let lead: Duration = .milliseconds(100)
 
-    private var media: (any SDLMediaServices)?
-    private var connectionNumber = 0
+    private(set) var media: (any SDLMediaServices)?
+    private(set) var connectionNumber = 0
+    /// The head unit's PCM format on the current connection.
+    private var connectionFormat = SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit)
     private var wake: AsyncStream<Void>.Continuation?
     private var nextID = 1
     private var queue: [(id: SDLAudioPromptID, prompt: SDLAudioPrompt)] = []
@@ -355,7 +358,7 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         connectionNumber += 1
         let number = connectionNumber
         self.media = media
-        let format = await context.pcmFormat() ?? SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit)
+        connectionFormat = await context.pcmFormat() ?? SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit)
         let statuses = context.mainWindowStatuses()
         let ended = media.servicesEndedByHeadUnit()
         connection.tasks.spawn {
@@ -365,52 +368,30 @@ public actor SDLAudioStreamingManager: SDLSubManager {
                     for await service in ended where service == .audio { await self.headUnitEnded(connection: number) }
                 }
                 await followStatuses(statuses) { status in
-                    await self.connected(status, media: media, format: format, connection: number)
+                    await self.connected(status, media: media, connection: number)
                 } then: { status in
-                    await self.statusChanged(status, media: media, format: format, connection: number)
+                    await self.statusChanged(status, media: media, connection: number)
                 }
                 group.cancelAll()
             }
         }
     }
 
-    private func connected(_ status: OnHMIStatus, media: any SDLMediaServices, format: SDLAudioFormat, connection: Int) async {
+    private func connected(_ status: OnHMIStatus, media: any SDLMediaServices, connection: Int) async {
         guard connection == connectionNumber else { return }
-        let actions = machine.connected(offers: [AudioOffer()], unusable: nil, level: status.hmiLevel, streamable: status.isAudible)
-        await perform(actions, media: media, format: format, connection: connection)
+        let actions = machine.connected(offers: [AudioOffer()], unusable: nil, level: status.hmiLevel, streamable: mayStream(status))
+        await perform(actions, media: media, connection: connection)
     }
 
-    private func statusChanged(_ status: OnHMIStatus, media: any SDLMediaServices, format: SDLAudioFormat, connection: Int) async {
-        guard connection == connectionNumber else { return }
-        await perform(machine.hmiChanged(level: status.hmiLevel, streamable: status.isAudible), media: media, format: format, connection: connection)
-    }
+    func mayStream(_ status: OnHMIStatus) -> Bool { status.isAudible }
 
-    private func headUnitEnded(connection: Int) async {
-        guard connection == connectionNumber, let media else { return }
-        await perform(machine.endedByHeadUnit(), media: media, format: nil, connection: connection)
-    }
+    /// SDL Core takes no parameters for the audio service.
+    func startParameters(_ offer: AudioOffer) -> SDLControlPayload { SDLControlPayload() }
 
-    private func perform(_ actions: [AudioStreamLifecycle.Action], media: any SDLMediaServices, format: SDLAudioFormat?, connection: Int) async {
-        var pending = actions[...]
-        while let action = pending.popFirst() {
-            switch action {
-            case .publish(let published):
-                publish(published)
-            case .start:
-                let accepted = format ?? SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit)
-                let reply = await media.start(.audio, offer: AudioOffer().name, parameters: SDLControlPayload(), logger: logger)
-                let answer = AudioStreamLifecycle.StartAnswer(reply) { _ in accepted }
-                guard connection == connectionNumber else { return }
-                pending += machine.startAnswered(answer)
-            case .end:
-                await media.endQuietly(.audio, logger: logger)
-                guard connection == connectionNumber else { return }
-                pending += machine.endAnswered()
-            }
-        }
-    }
+    /// The head unit's announced format: the ACK says nothing of it.
+    func accepted(_ ack: SDLControlPayload, offer: AudioOffer) -> SDLAudioFormat { connectionFormat }
 
-    private func publish(_ published: AudioStreamLifecycle.Published) {
+    func publish(_ published: AudioStreamLifecycle.Published) {
         let state: SDLAudioStreamState = switch published {
         case .stopped: .stopped
         case .starting: .starting
@@ -428,12 +409,6 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         stateFanOut.yield(state)
     }
 
-    /// Ends the audio service before the app unregisters (the manager's stop).
-    func endBeforeStopping() async {
-        guard let media, machine.phase != .stopped, machine.phase != .disconnected, machine.phase != .idle else { return }
-        await perform(machine.stop(), media: media, format: nil, connection: connectionNumber)
-    }
-
     func connectionEnded() async {
         connectionNumber += 1
         media = nil
@@ -441,7 +416,7 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         wake = nil
         playhead = nil
         bufferDrainsAt = nil
-        for action in machine.disconnected() { if case .publish(let state) = action { publish(state) } }
+        publishOnly(machine.disconnected())
     }
 
     func managerStopped() async {
@@ -449,7 +424,7 @@ public actor SDLAudioStreamingManager: SDLSubManager {
         media = nil
         wake?.finish()
         wake = nil
-        for action in machine.stop() { if case .publish(let state) = action { publish(state) } }
+        publishOnly(machine.stop())
         acceptsPrompts = false
         cancelAll()
         stateFanOut.finish()

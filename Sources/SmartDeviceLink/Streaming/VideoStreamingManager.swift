@@ -21,19 +21,20 @@ import SDLRPC
 /// The video service's lifecycle: offers of formats and sizes, the accepted parameters.
 typealias VideoStreamLifecycle = StreamServiceLifecycle<VideoOffer, SDLVideoStreamParameters>
 
-public actor SDLVideoStreamingManager: SDLSubManager {
+public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
     let link = ManagerLink()
     /// What the manager offers it: `link` in an app, a fake in unit tests.
     private let context: any SDLStreamingContext
     private let configuration: SDLVideoStreamingConfiguration
-    private let logger: Logger
-    private var machine = VideoStreamLifecycle()
+    let logger: Logger
+    var machine = VideoStreamLifecycle()
+    let service = SDLServiceType.video
     private let stateFanOut = StreamFanOut<SDLVideoStreamState>(bufferLimit: 16, replaysLatest: true, initial: .stopped)
     private var publishedText = "stopped"
 
     // The current connection's media services and the stream on them.
-    private var media: (any SDLMediaServices)?
-    private var connectionNumber = 0
+    private(set) var media: (any SDLMediaServices)?
+    private(set) var connectionNumber = 0
     private var packetizer: SDLRTPH264Packetizer?
     private var queue: [(frame: SDLVideoFrame, isKey: Bool)] = []
     private var needsKeyFrame = true
@@ -233,38 +234,12 @@ public actor SDLVideoStreamingManager: SDLSubManager {
         await perform(actions, media: media, connection: connection)
     }
 
-    private func statusChanged(_ status: OnHMIStatus, media: any SDLMediaServices, connection: Int) async {
-        guard connection == connectionNumber else { return }
-        await perform(machine.hmiChanged(level: status.hmiLevel, streamable: status.isStreamable), media: media, connection: connection)
-    }
+    func mayStream(_ status: OnHMIStatus) -> Bool { status.isStreamable }
 
-    private func headUnitEnded(connection: Int) async {
-        guard connection == connectionNumber, let media else { return }
-        await perform(machine.endedByHeadUnit(), media: media, connection: connection)
-    }
-
-    /// Runs the machine's actions, feeding it the head unit's answers, until none are left.
-    private func perform(_ actions: [VideoStreamLifecycle.Action], media: any SDLMediaServices, connection: Int) async {
-        var pending = actions[...]
-        while let action = pending.popFirst() {
-            switch action {
-            case .publish(let state):
-                publish(state)
-            case .start(let offer):
-                let reply = await media.start(.video, offer: offer.name, parameters: offer.payload, logger: logger)
-                let answer = VideoStreamLifecycle.StartAnswer(reply) { accepted($0, offer: offer) }
-                guard connection == connectionNumber else { return }
-                pending += machine.startAnswered(answer)
-            case .end:
-                await media.endQuietly(.video, logger: logger)
-                guard connection == connectionNumber else { return }
-                pending += machine.endAnswered()
-            }
-        }
-    }
+    func startParameters(_ offer: VideoOffer) -> SDLControlPayload { offer.payload }
 
     /// The parameters from the StartServiceACK (it echoes what it accepted) and the capability.
-    private func accepted(_ ack: SDLControlPayload, offer: VideoOffer) -> SDLVideoStreamParameters {
+    func accepted(_ ack: SDLControlPayload, offer: VideoOffer) -> SDLVideoStreamParameters {
         let capability = offered?.capability
         var format = offer.format
         if let name = ack.videoProtocol { format.protocol = VideoStreamingProtocol(rawValue: name) }
@@ -296,7 +271,7 @@ public actor SDLVideoStreamingManager: SDLSubManager {
         }
     }
 
-    private func publish(_ published: VideoStreamLifecycle.Published) {
+    func publish(_ published: VideoStreamLifecycle.Published) {
         let state = Self.publicState(published)
         switch state {
         case .streaming(let parameters):
@@ -319,19 +294,12 @@ public actor SDLVideoStreamingManager: SDLSubManager {
         stateFanOut.yield(state)
     }
 
-    /// Ends the video service before the app unregisters (the manager's stop).
-    func endBeforeStopping() async {
-        guard let media, machine.phase != .stopped, machine.phase != .disconnected, machine.phase != .idle else { return }
-        let connection = connectionNumber
-        await perform(machine.stop(), media: media, connection: connection)
-    }
-
     func connectionEnded() async {
         connectionNumber += 1
         media = nil
         wake?.finish()
         wake = nil
-        for action in machine.disconnected() { if case .publish(let state) = action { publish(state) } }
+        publishOnly(machine.disconnected())
     }
 
     func managerStopped() async {
@@ -339,7 +307,7 @@ public actor SDLVideoStreamingManager: SDLSubManager {
         media = nil
         wake?.finish()
         wake = nil
-        for action in machine.stop() { if case .publish(let state) = action { publish(state) } }
+        publishOnly(machine.stop())
         stateFanOut.finish()
     }
 }
