@@ -216,8 +216,10 @@ public struct SDLRTPH264Depacketizer: Sendable {
     /// Takes the bytes of one message; returns the Annex-B bytes completed and how many access
     /// units ended (RTP marker bit).
     public mutating func receive(_ bytes: [UInt8]) -> (annexB: [UInt8], accessUnits: Int) {
-        pending += bytes
+        // Whole packets are the rule: then the message is read where it is, not copied.
+        if pending.isEmpty { pending = bytes } else { pending += bytes }
         var output: [UInt8] = []
+        output.reserveCapacity(pending.count)
         var units = 0
         var index = 0
         while pending.count - index >= 2 {
@@ -233,18 +235,18 @@ public struct SDLRTPH264Depacketizer: Sendable {
                 offset += 4 + 4 * (Int(packet[offset + 2]) << 8 | Int(packet[offset + 3]))
             }
             guard offset < packet.endIndex else { continue }
-            output += nalUnits(packet[offset...])
+            appendNALUnits(packet[offset...], to: &output)
             if packet[base + 1] & 0x80 != 0 { units += 1 }
         }
-        pending.removeFirst(index)
+        if index == pending.count { pending = [] } else { pending.removeFirst(index) }
         return (output, units)
     }
 
-    private mutating func nalUnits(_ payload: ArraySlice<UInt8>) -> [UInt8] {
+    /// Appends the packet's NAL units, each after a start code, to `output`.
+    private mutating func appendNALUnits(_ payload: ArraySlice<UInt8>, to output: inout [UInt8]) {
         let first = payload.startIndex
         switch payload[first] & 0x1F {
         case 24:  // STAP-A: 16-bit sizes, then the units
-            var output: [UInt8] = []
             var index = first + 1
             while index + 2 <= payload.endIndex {
                 let size = Int(payload[index]) << 8 | Int(payload[index + 1])
@@ -254,17 +256,18 @@ public struct SDLRTPH264Depacketizer: Sendable {
                 output += payload[index..<(index + size)]
                 index += size
             }
-            return output
         case 28:  // FU-A: a unit in fragments
-            guard payload.count > 2 else { return [] }
+            guard payload.count > 2 else { return }
             let header = payload[first + 1]
             if header & 0x80 != 0 { fragment = [(payload[first] & 0xE0) | (header & 0x1F)] }
             fragment? += payload[(first + 2)...]
-            guard header & 0x40 != 0, let unit = fragment else { return [] }
+            guard header & 0x40 != 0, let unit = fragment else { return }
             fragment = nil
-            return Self.startCode + unit
+            output += Self.startCode
+            output += unit
         default:
-            return Self.startCode + payload
+            output += Self.startCode
+            output += payload
         }
     }
 }
