@@ -132,9 +132,11 @@ let package = Package(
         .target(
             name: "SDLHeadUnitControl",
             dependencies: [
-                "SDLHeadUnit", .product(name: "Hummingbird", package: "hummingbird"),
+                "SDLHeadUnit", "SDLProtocol", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The web page, compiled into the binary: nothing to install or find at run time.
+            resources: [.embedInCode("WebHMI/index.html"), .embedInCode("WebHMI/hmi.css"), .embedInCode("WebHMI/hmi.js")]
         ),
         // The tool for app engineers: validate messages, and (next) talk to a head unit.
         .executableTarget(

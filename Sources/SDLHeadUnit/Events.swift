@@ -14,6 +14,10 @@ public struct SDLEmulatedAppInfo: Sendable, Hashable {
     public var systemContext: SystemContext
     /// The connection (one per transport) the app registered on.
     public var connection: Int
+    /// The app's HMI types from RegisterAppInterface (NAVIGATION, MEDIA...).
+    public var appTypes: [AppHMIType] = []
+    /// Whether the app registered as a media app.
+    public var isMedia = false
 }
 
 /// Something that happened on the head unit, for tests and tools to wait for.
@@ -33,6 +37,14 @@ public enum SDLHeadUnitEvent: Sendable, Hashable {
     case hmiLevelChanged(appID: String, HMILevel)
     /// Something now waits for the user on the app's screen.
     case interactionStarted(appID: String, kind: String)
+    /// What covers the app's main window changed (its menu opened or closed, an interaction
+    /// began or ended); the app hears it in an OnHMIStatus.
+    case systemContextChanged(appID: String, SystemContext)
+    /// The driver changed vehicle data (`items` are the data item names); subscribed apps
+    /// heard it in OnVehicleData.
+    case vehicleDataChanged(items: [String])
+    /// Driver distraction went on or off; every app heard it in OnDriverDistraction.
+    case driverDistractionChanged(on: Bool)
 }
 
 extension SDLHeadUnitEvent {
@@ -50,6 +62,12 @@ extension SDLHeadUnitEvent {
         case .requestReceived(let appID, let function): return object("requestReceived", appID, [.init(key: "function", value: .string(function))])
         case .hmiLevelChanged(let appID, let level): return object("hmiLevelChanged", appID, [.init(key: "hmiLevel", value: .string(level.rawValue))])
         case .interactionStarted(let appID, let kind): return object("interactionStarted", appID, [.init(key: "kind", value: .string(kind))])
+        case .systemContextChanged(let appID, let context):
+            return object("systemContextChanged", appID, [.init(key: "systemContext", value: .string(context.rawValue))])
+        case .vehicleDataChanged(let items):
+            return .object([.init(key: "event", value: .string("vehicleDataChanged")), .init(key: "items", value: .array(items.map(SDLJSONValue.string)))])
+        case .driverDistractionChanged(let on):
+            return .object([.init(key: "event", value: .string("driverDistractionChanged")), .init(key: "on", value: .bool(on))])
         }
     }
 }

@@ -33,6 +33,8 @@ public actor SDLHeadUnitEmulator {
     private var nextSessionID: UInt8 = 1
     private var records: [String: Deque<SDLRecordedRPC>] = [:]
     private let eventFanOut = StreamFanOut<SDLHeadUnitEvent>(bufferLimit: 1_000)
+    /// What the apps stream, for watchers such as the web page (none: nothing is copied).
+    let streamFanOut = StreamFanOut<SDLStreamChunk>(bufferLimit: 256)
     /// Effects of state changes made where nothing can be sent (an app went away); the next
     /// `perform` sends them.
     var pendingEffects: [Effect] = []
@@ -101,6 +103,14 @@ public actor SDLHeadUnitEmulator {
     /// keeps the newest 1,000 unread events.
     public nonisolated func events() -> AsyncStream<SDLHeadUnitEvent> {
         eventFanOut.subscribe()
+    }
+
+    /// Every app's streams as they arrive (video as H.264/H.265 Annex-B, RTP already
+    /// depacketised; audio as sent), for a viewer such as the web page. A watcher that falls 256
+    /// chunks behind loses the oldest, so a video decoder should wait for the next key frame
+    /// after a gap; the head unit itself is never slowed down by a watcher.
+    public nonisolated func streamChunks() -> AsyncStream<SDLStreamChunk> {
+        streamFanOut.subscribe()
     }
 
     func emit(_ event: SDLHeadUnitEvent) {
@@ -196,7 +206,9 @@ public actor SDLHeadUnitEmulator {
     /// The apps registered now.
     public func registeredApps() -> [SDLEmulatedAppInfo] {
         apps.values.sorted { $0.connectionID < $1.connectionID }.map {
-            SDLEmulatedAppInfo(appID: $0.appID, name: $0.name, hmiLevel: $0.hmiLevel, systemContext: $0.systemContext, connection: $0.connectionID)
+            SDLEmulatedAppInfo(
+                appID: $0.appID, name: $0.name, hmiLevel: $0.hmiLevel, systemContext: $0.systemContext, connection: $0.connectionID,
+                appTypes: $0.appTypes, isMedia: $0.isMedia)
         }
     }
 

@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import SDLProtocol
 import SDLHeadUnit
 import ServiceLifecycle
 
@@ -47,10 +48,12 @@ public struct SDLHeadUnitControlServer: Service {
         let router = Router()
         router.add(middleware: NoRouteAsJSON())
         router.get("events") { _, _ -> Response in events(api.headUnit) }
+        // `:p0` as the API routes name their first parameter (Hummingbird wants one name per position).
+        router.get("apps/:p0/video") { _, context -> Response in video(api.headUnit, appID: context.parameters.get("p0") ?? "") }
         // The web page (see `WebHMI`).
-        router.get("/") { _, _ -> Response in page(WebHMI.html, type: "text/html; charset=utf-8") }
-        router.get("hmi.js") { _, _ -> Response in page(WebHMI.javascript, type: "text/javascript; charset=utf-8") }
-        router.get("hmi.css") { _, _ -> Response in page(WebHMI.css, type: "text/css; charset=utf-8") }
+        for asset in WebHMI.assets {
+            router.get(RouterPath(asset.path)) { _, _ -> Response in page(asset.bytes, type: asset.contentType) }
+        }
         for route in SDLHeadUnitControlAPI.routes {
             guard let method = HTTPRequest.Method(route.method) else { continue }
             var parameterCount = 0
@@ -94,10 +97,43 @@ public struct SDLHeadUnitControlServer: Service {
         })
     }
 
-    static func page(_ text: String, type: String) -> Response {
+    /// `GET /apps/{appID}/video`: the app's video as it arrives, H.264/H.265 Annex-B (RTP already
+    /// depacketised), one chunked response until the client goes: what the page decodes. It
+    /// starts at the next key frame's parameter sets (a decoder needs them first); a viewer that
+    /// falls behind loses chunks and should wait for the next key frame.
+    static func video(_ headUnit: SDLHeadUnitEmulator, appID: String) -> Response {
+        let chunks = headUnit.streamChunks()
+        var headers = HTTPFields()
+        headers[.contentType] = "video/h264"
+        headers[.cacheControl] = "no-cache"
+        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            var started = false
+            for await chunk in chunks where chunk.appID == appID && chunk.service == 11 {
+                if !started {
+                    guard Self.beginsDecoding(chunk) else { continue }
+                    started = true
+                }
+                try await writer.write(ByteBuffer(bytes: chunk.bytes))
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    /// Whether a decoder can start at `chunk`: it holds a sequence parameter set (H.264 type 7,
+    /// H.265 VPS or SPS). Other codecs start anywhere.
+    static func beginsDecoding(_ chunk: SDLStreamChunk) -> Bool {
+        let units = SDLH264.nalUnits(in: chunk.bytes).compactMap(\.first)
+        switch chunk.videoCodec {
+        case "H264": return units.contains { $0 & 0x1F == 7 }
+        case "H265": return units.contains { ($0 >> 1) & 0x3F == 32 || ($0 >> 1) & 0x3F == 33 }
+        default: return true
+        }
+    }
+
+    static func page(_ bytes: [UInt8], type: String) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = type
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     static func response(_ answer: SDLHeadUnitControlAPI.Answer) -> Response {

@@ -25,7 +25,8 @@ struct Example: AsyncParsableCommand {
 
     @Option(help: "Head unit host.") var host = "127.0.0.1"
     @Option(help: "Head unit TCP port.") var port = 12345
-    @Option(help: "Which tour: lifecycle, files, vehicle, buttons, services, screen, alerts, navigation, or all.") var tour = "all"
+    @Option(help: "Which tour: lifecycle, files, vehicle, buttons, services, screen, alerts, navigation, or all; driver waits for a person to play the driver in the emulator's page.")
+    var tour = "all"
     @Option(help: "The emulator's control API, to play the driver.") var controlURL: String?
     @Option(help: "App ID to register.") var appID = "8675309"
     @Option(help: "Seconds to wait for the HMI to activate the app.") var activationTimeout: Double = 30
@@ -41,11 +42,17 @@ struct Example: AsyncParsableCommand {
             return try await CloudServe(host: host, port: port, path: path, appID: appID, activationTimeout: activationTimeout).run()
         }
         let tours = ["lifecycle", "files", "vehicle", "buttons", "services", "screen", "alerts", "navigation"]
-        guard tours.contains(tour) || tour == "all" else {
-            throw ValidationError("unknown tour \(tour); try \(tours.joined(separator: ", ")) or all")
+        guard tours.contains(tour) || tour == "all" || tour == "driver" else {
+            throw ValidationError("unknown tour \(tour); try \(tours.joined(separator: ", ")), all or driver")
         }
         var ok = true
         let driver = Driver(appID: appID, controlURL: controlURL, activationTimeout: activationTimeout)
+        if tour == "driver" {
+            // Not part of "all": it waits for a person.
+            let place = TourPlace(host: host, port: port, appID: appID, driver: driver)
+            if !(await DriverTour(place: place).run()) { throw ExitCode.failure }
+            return
+        }
         let running = tours.filter { tour == $0 || tour == "all" }
         let keeper = ManagerKeeper(keepingAfter: stay ? running.last : nil)
         let place = TourPlace(host: host, port: port, appID: appID, driver: driver, keeper: keeper)

@@ -80,9 +80,12 @@ final class ManagerKeeper: Sendable {
         held.withLock { $0 += managers }
     }
 
-    /// Waits for SIGINT or SIGTERM when it holds managers, then stops them.
-    func holdUntilInterrupted() async {
-        let managers = held.withLock { $0 }
+    /// Waits for SIGINT or SIGTERM when it holds managers (or `always` has some), then stops them.
+    func holdUntilInterrupted(always: [SDLManager] = []) async {
+        let managers = always + held.withLock { held in
+            defer { held = [] }
+            return held
+        }
         guard !managers.isEmpty else { return }
         say("· the app stays registered; Ctrl-C (or SIGTERM) unregisters it and exits")
         for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm) { break }

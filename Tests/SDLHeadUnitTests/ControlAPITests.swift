@@ -14,7 +14,7 @@ import Testing
         let app = try await TestApp.register(to: headUnit, appID: "8675309", name: "Hello", activate: false)
         let apps = await api.handle(method: "GET", path: "/apps")
         #expect(apps.status == 200)
-        #expect(apps.jsonValue == .array([try SDLJSONValue(parsing: #"{"appID":"8675309","name":"Hello","hmiLevel":"NONE","systemContext":"MAIN","session":1}"#)]))
+        #expect(apps.jsonValue == .array([try SDLJSONValue(parsing: #"{"appID":"8675309","name":"Hello","hmiLevel":"NONE","systemContext":"MAIN","session":1,"appTypes":["DEFAULT"],"isMedia":false}"#)]))
         #expect(await api.handle(method: "POST", path: "/apps/8675309/activate").status == 200)
         #expect(await app.status { $0.hmiLevel == .full } != nil)
         _ = try await app.client.send(Show(mainField1: "Hello", softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 3)]))

@@ -103,3 +103,43 @@ import Testing
         }
     }
 }
+
+extension ControlServerHTTPTests {
+    /// `GET /apps/{id}/video`: the app's video as the page decodes it, starting at a key frame's
+    /// parameter sets (what came before them is useless to a decoder that joins late).
+    @Test func theVideoRouteStartsAtTheNextParameterSets() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.serving(headUnit) { port, group in
+            let manager = try await VideoStreamingTests.start(headUnit)
+            try await stopping(manager) { manager in
+                _ = await VideoStreamingTests.state(manager, VideoStreamingTests.isStreaming)
+                try await manager.videoStreaming.send(VideoStreamingTests.frame(key: true, seed: 1))
+                let client = try await SDLChannelTransport.connect(host: "127.0.0.1", port: port)
+                group.addTask { await client.run() }
+                try await client.send(Array("GET /apps/\(VideoStreamingTests.appID)/video HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8))
+                var received: [UInt8] = []
+                var inbound = client.inbound.makeAsyncIterator()
+                // The route subscribes before it answers: what is sent after its headers reaches it.
+                while !String(decoding: received, as: UTF8.self).contains("\r\n\r\n"), let chunk = try await inbound.next() { received += chunk }
+                #expect(String(decoding: received, as: UTF8.self).lowercased().contains("content-type: video/h264"))
+                let late = VideoStreamingTests.frame(key: false, size: 300, seed: 2)
+                let key = VideoStreamingTests.frame(key: true, size: 200, seed: 3)
+                try await manager.videoStreaming.send(late)
+                try await manager.videoStreaming.send(key)
+                while !received.contains(subsequence: key.data.suffix(64)), let chunk = try await inbound.next() { received += chunk }
+                // The key frame whole: its SPS (a decoder's first need), PPS and slice.
+                #expect(received.contains(subsequence: [0x67, 0x42, 0x00, 0x1F, 0xE9]) && received.contains(subsequence: key.data.suffix(200)))
+                #expect(!received.contains(subsequence: late.data.suffix(64)))
+                await client.close()
+            }
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    func contains(subsequence: some Collection<UInt8>) -> Bool {
+        let needle = Array(subsequence)
+        guard !needle.isEmpty, needle.count <= count else { return needle.isEmpty }
+        return (0...(count - needle.count)).contains { self[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+}

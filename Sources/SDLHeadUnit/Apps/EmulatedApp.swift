@@ -98,6 +98,8 @@ struct ScreenState: Sendable {
     var show: [String: SDLJSONValue] = [:]
     var template: SDLJSONValue = .object([.init(key: "template", value: .string("DEFAULT"))])
     var mediaClock: SDLJSONValue?
+    /// The clock the last SetMediaClockTimer set running.
+    var runningClock: MediaClock?
     var globalProperties: [String: SDLJSONValue] = [:]
 }
 

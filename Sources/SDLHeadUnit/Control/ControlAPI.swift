@@ -20,7 +20,7 @@ public struct SDLHeadUnitControlAPI: Sendable {
         /// route) or 409 (nothing to answer).
         public var status: Int
         /// `application/json` for most answers, `application/x-ndjson` for an app's log,
-        /// `application/octet-stream` for a file's bytes.
+        /// a file's bytes as its image type (`image/png`...) or `application/octet-stream`.
         public var contentType: String
         /// The body's bytes, to send as they are.
         public var body: [UInt8]
@@ -129,15 +129,45 @@ public struct SDLHeadUnitControlAPI: Sendable {
     public static let routes: [Route] = [
         Route("GET", "apps") { api, captured, query, input in
             let headUnit = api.headUnit
-            let apps = await headUnit.registeredApps().map { app in
-                SDLJSONValue.object([
+            var apps: [SDLJSONValue] = []
+            for app in await headUnit.registeredApps() {
+                let hasIcon = await headUnit.appIcon(appID: app.appID) != nil
+                apps.append(.object([
                     .init(key: "appID", value: .string(app.appID)), .init(key: "name", value: .string(app.name)),
                     .init(key: "hmiLevel", value: .string(app.hmiLevel.rawValue)),
                     .init(key: "systemContext", value: .string(app.systemContext.rawValue)),
                     .init(key: "session", value: .integer(app.connection)),
-                ])
+                    .init(key: "appTypes", value: .array(app.appTypes.map { .string($0.rawValue) })),
+                    .init(key: "isMedia", value: .bool(app.isMedia)),
+                ] + (hasIcon ? [.init(key: "icon", value: .string("/apps/\(app.appID)/icon"))] : [])))
             }
             return .json(.array(apps))
+        },
+        Route("GET", "display") { api, _, _, _ in
+            // The main display as the head unit announces it: what the page draws.
+            let display = api.headUnit.configuration.capabilities["displayCapabilities"]
+            let resolution = display?["screenParams"]?["resolution"]
+            return .json(.object([
+                .init(key: "name", value: display?["displayName"] ?? .string("GENERIC_DISPLAY")),
+                .init(key: "width", value: resolution?["resolutionWidth"] ?? .integer(800)),
+                .init(key: "height", value: resolution?["resolutionHeight"] ?? .integer(350)),
+                .init(key: "driverDistraction", value: .bool(await api.headUnit.isDriverDistracted)),
+            ]))
+        },
+        Route("GET", "apps/*/icon") { api, captured, _, _ in
+            guard let bytes = await api.headUnit.appIcon(appID: captured[0]) else {
+                return .error(404, "\(captured[0]) has set no icon")
+            }
+            return Answer(status: 200, contentType: SDLHeadUnitControlAPI.imageType(of: bytes), body: bytes)
+        },
+        Route("POST", "apps/*/menu/open") { api, captured, _, _ in
+            // The driver presses the head unit's menu button: the app's menu on top.
+            try await api.headUnit.setMenuOpen(appID: captured[0], true)
+            return .done
+        },
+        Route("POST", "apps/*/menu/close") { api, captured, _, _ in
+            try await api.headUnit.setMenuOpen(appID: captured[0], false)
+            return .done
         },
         Route("POST", "apps/*/activate") { api, captured, query, input in
             let headUnit = api.headUnit
@@ -347,7 +377,7 @@ public struct SDLHeadUnitControlAPI: Sendable {
             guard let bytes = await headUnit.file(appID: captured[0], name: captured[1]) else {
                 return .error(404, "\(captured[0]) has no file named \(captured[1])")
             }
-            return Answer(status: 200, contentType: "application/octet-stream", body: bytes)
+            return Answer(status: 200, contentType: SDLHeadUnitControlAPI.imageType(of: bytes), body: bytes)
         },
         Route("GET", "vehicle-data") { api, captured, query, input in
             let headUnit = api.headUnit
@@ -428,6 +458,17 @@ public struct SDLHeadUnitControlAPI: Sendable {
             return .done
         },
     ]
+
+    /// The content type of a file by its first bytes: the images a browser shows (PNG, JPEG,
+    /// BMP, GIF, SVG), anything else as bytes.
+    static func imageType(of bytes: [UInt8]) -> String {
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: [0x42, 0x4D]) { return "image/bmp" }
+        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        if bytes.prefix(256).contains(0x3C), String(decoding: bytes.prefix(256), as: UTF8.self).contains("<svg") { return "image/svg+xml" }
+        return "application/octet-stream"
+    }
 
     private static func moduleData(_ headUnit: SDLHeadUnitEmulator, _ captured: [String], _ query: [String: String]) async throws -> Answer {
         let type = ModuleType(rawValue: captured[0])

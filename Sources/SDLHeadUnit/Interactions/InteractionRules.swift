@@ -40,6 +40,7 @@ extension SDLHeadUnitEmulator {
         apps[appID]?.systemContext = isAlert ? .alert : .hmiObscured
         if let timeout { schedule(.interaction(appID: appID, serial: interaction.serial), after: timeout) }
         emit(.interactionStarted(appID: appID, kind: kind.rawValue))
+        emit(.systemContextChanged(appID: appID, isAlert ? .alert : .hmiObscured))
         return (.deferred, effects + [hmiStatus(of: appID)])
     }
 
@@ -85,6 +86,7 @@ extension SDLHeadUnitEmulator {
         apps[appID]?.keyboardEntry = nil
         apps[appID]?.audioCapture = nil
         apps[appID]?.systemContext = .main
+        emit(.systemContextChanged(appID: appID, .main))
         var reply = reply
         if let warning = interaction.speechWarning, reply.resultCode == .success {
             // SDL Core's answer when the HMI could not speak part of the prompt.

@@ -99,6 +99,17 @@ extension SDLHeadUnitEmulator {
         await perform(effects)
     }
 
+    /// The driver opens (or closes) the app's menu from the head unit's menu button: system
+    /// context MENU, then MAIN. Only an app in FULL with nothing else on top has a menu to open.
+    public func setMenuOpen(appID: String, _ open: Bool) async throws(SDLHeadUnitControlError) {
+        guard let app = apps[appID] else { throw .unknownApp(appID) }
+        if open {
+            guard app.hmiLevel == .full else { throw .invalidAnswer("the menu opens only in FULL") }
+            if let onTop = app.interaction { throw .invalidAnswer("\(onTop.kind.rawValue) is on top") }
+        }
+        await perform(setMenuOpen(open, appID: appID))
+    }
+
     /// ShowAppMenu opens the app's menu (or one of its sub-menus) on top: system context MENU
     /// until the driver picks a command or closes it.
     func showAppMenu(_ request: ShowAppMenu, appID: String) -> (Reply, [Effect]) {
@@ -116,6 +127,7 @@ extension SDLHeadUnitEmulator {
         guard apps[appID] != nil, apps[appID]?.menuOpen != open else { return [] }
         apps[appID]?.menuOpen = open
         apps[appID]?.systemContext = open ? .menu : .main
+        emit(.systemContextChanged(appID: appID, open ? .menu : .main))
         return [hmiStatus(of: appID)]
     }
 }

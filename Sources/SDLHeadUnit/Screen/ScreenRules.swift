@@ -71,6 +71,8 @@ extension SDLHeadUnitEmulator {
             return (.failure(.rejected, "SetMediaClockTimer is for media apps"), [])
         }
         apps[appID]?.screen.mediaClock = try? SDLJSONValue(parsing: rpc.json)
+        let clock = MediaClock.applying(request, to: apps[appID]?.screen.runningClock, at: configuration.clock.now)
+        apps[appID]?.screen.runningClock = clock
         return (.success(), [])
     }
 
@@ -156,6 +158,7 @@ extension SDLHeadUnitEmulator {
         members += app.screen.show.keys.sorted().map { .init(key: $0, value: app.screen.show[$0]!) }
         members.append(.init(key: "turnByTurn", value: app.turnByTurn.json))
         if let clock = app.screen.mediaClock { members.append(.init(key: "mediaClock", value: clock)) }
+        if let clock = app.screen.runningClock { members.append(.init(key: "mediaClockReading", value: clock.json(at: configuration.clock.now))) }
         // Every dynamic image on screen, by file name, with where its bytes are and whether the
         // app uploaded it (SDL Core shows nothing for a missing one, and still answers SUCCESS).
         let store = fileStore(of: appID)
@@ -173,13 +176,19 @@ extension SDLHeadUnitEmulator {
         ])))
         members.append(.init(key: "choiceSets", value: .array(app.choiceSets.keys.sorted().compactMap { app.choiceSets[$0] })))
         members.append(.init(key: "subscribedButtons", value: .array(app.buttonSubscriptions.map(\.rawValue).sorted().map(SDLJSONValue.string))))
+        // A navigation app's video and the areas its haptic data says are focusable.
+        members.append(.init(key: "streaming", value: .object([
+            .init(key: "video", value: .bool(app.streamingServices.contains(.video))),
+            .init(key: "audio", value: .bool(app.streamingServices.contains(.audio))),
+        ] + (app.streamingServices.contains(.video) ? [.init(key: "videoCodec", value: .string(app.video?.videoCodec ?? "H264"))] : []))))
+        members.append(.init(key: "hapticRects", value: .array(app.hapticRects.compactMap { try? SDLJSONValue(parsing: SDLJSON.encode($0)) })))
         if app.menuOpen {
             members.append(.init(key: "onTop", value: .object([.init(key: "kind", value: .string("menu"))])))
         } else if let interaction = app.interaction {
             members.append(.init(key: "onTop", value: .object([
                 .init(key: "kind", value: .string(interaction.kind.rawValue)),
                 .init(key: "request", value: interaction.request),
-            ])))
+            ] + (app.keyboardEntry.map { [.init(key: "keyboardEntry", value: .string($0))] } ?? []))))
         }
         return .object(members)
     }

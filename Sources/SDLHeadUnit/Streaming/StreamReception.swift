@@ -39,12 +39,23 @@ public struct SDLStreamChunk: Sendable, Hashable {
     public var service: Int
     /// The bytes, in order.
     public var bytes: [UInt8]
+    /// The video codec accepted at StartService (`H264`, `H265`...); nil for audio.
+    public var videoCodec: String?
+
+    public init(appID: String, service: Int, bytes: [UInt8], videoCodec: String? = nil) {
+        self.appID = appID
+        self.service = service
+        self.bytes = bytes
+        self.videoCodec = videoCodec
+    }
 }
 
 /// A video service's state on the head unit.
 struct VideoReception: Sendable {
     /// RAW or RTP (as accepted at StartService).
     var videoProtocol = "RAW"
+    /// H264, H265... (as accepted at StartService).
+    var videoCodec = "H264"
     var depacketizer = SDLRTPH264Depacketizer()
 }
 
@@ -98,7 +109,11 @@ extension SDLHeadUnitEmulator {
             statistics.frames += 1
         }
         apps[appID]?.streamStatistics[number] = statistics
-        if let sink = configuration.streamSink, !consumed.isEmpty { sink(SDLStreamChunk(appID: appID, service: number, bytes: consumed)) }
+        if !consumed.isEmpty, configuration.streamSink != nil || streamFanOut.subscriberCount > 0 {
+            let chunk = SDLStreamChunk(appID: appID, service: number, bytes: consumed, videoCodec: service == .video ? apps[appID]?.video?.videoCodec : nil)
+            configuration.streamSink?(chunk)
+            streamFanOut.yield(chunk)
+        }
         return []
     }
 

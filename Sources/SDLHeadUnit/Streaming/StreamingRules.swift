@@ -50,7 +50,9 @@ extension SDLHeadUnitEmulator {
         switch answer {
         case .accepted(let parameters):
             apps[appID]?.streamingServices.insert(service)
-            if service == .video { apps[appID]?.video = VideoReception(videoProtocol: parameters?.videoProtocol ?? "RAW") }
+            if service == .video {
+                apps[appID]?.video = VideoReception(videoProtocol: parameters?.videoProtocol ?? "RAW", videoCodec: parameters?.videoCodec ?? "H264")
+            }
             emit(.streamingStarted(appID: appID, service: Int(number)))
             return (answer, [])
         case .refused(_, let rejectedParams):

@@ -48,6 +48,7 @@ extension SDLHeadUnitEmulator {
         driverDistracted = on
         let state: DriverDistractionState = on ? .ddOn : .ddOff
         await perform(apps.keys.sorted().map { notification(OnDriverDistraction(state: state, lockScreenDismissalEnabled: true), to: $0) })
+        emit(.driverDistractionChanged(on: on))
     }
 
     /// Whether driver distraction is on now.

@@ -234,6 +234,7 @@ extension SDLHeadUnitEmulator {
                 json: SDLJSONValue.object(followed).jsonBytes)))
         }
         await perform(effects)
+        emit(.vehicleDataChanged(items: members.map(\.key)))
     }
 
     /// The spec names one item differently in Subscribe/UnsubscribeVehicleData responses.
