@@ -10,9 +10,16 @@ struct ScreenTour {
     func run() async -> Bool {
         let steps = Steps()
         say("Tour: screen")
-        guard let manager = await place.start(place.configuration(), steps: steps) else { return false }
+        var configuration = place.configuration()
+        // The icon the head unit lists the app with (uploaded and set once registered).
+        configuration.appIcon = SDLArtwork(bytes: SolidPNG.make(width: 64, height: 64, rgb: (0x1E, 0x88, 0xE5)), format: .png)
+        guard let manager = await place.start(configuration, steps: steps) else { return false }
         if await place.driver.activate(manager, steps: steps) {
             await textAndTemplate(manager.screen, steps: steps)
+            await steps.run("media clock") {
+                try await manager.screen.setMediaClock(.countUp(from: .seconds(65), to: .seconds(210), indicator: .pause))
+                return "counting up from 1:05 to 3:30 (the head unit runs it)"
+            }
             await softButtons(manager.screen, steps: steps)
             await menu(manager.screen, steps: steps)
             await popupAndKeyboard(manager.screen, steps: steps)

@@ -42,6 +42,7 @@ public struct SDLStreamChunk: Sendable, Hashable {
     /// The video codec accepted at StartService (`H264`, `H265`...); nil for audio.
     public var videoCodec: String?
 
+    /// A chunk of `appID`'s stream on `service` (10 audio, 11 video).
     public init(appID: String, service: Int, bytes: [UInt8], videoCodec: String? = nil) {
         self.appID = appID
         self.service = service

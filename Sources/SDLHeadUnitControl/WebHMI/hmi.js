@@ -240,7 +240,7 @@ function renderChoices(screen, appID, request, onTop) {
   const byTouch = request.interactionMode !== "VR_ONLY";
   const items = choices.map((choice) => element("li", { class: "row" },
     byTouch ? button(choice.menuName, () => answer(appID, { choiceID: choice.choiceID }), { "data-choice": choice.choiceID }) : element("span", { text: choice.menuName }),
-    byVoice && (choice.vrCommands || []).length ? button(`Say “${choice.vrCommands[0]}”`, () => answer(appID, { choiceID: choice.choiceID, triggerSource: "VR" }), { "data-voice-choice": choice.choiceID }) : null));
+    byVoice && (choice.vrCommands || []).length ? button(`Say “${choice.vrCommands[0]}”`, () => answer(appID, { choiceID: choice.choiceID, triggerSource: "VR" }), { "data-voice-choice": choice.choiceID, "aria-label": `Say ${choice.vrCommands[0]}` }) : null));
   return [request.initialText || "Choose", element("ul", {}, ...items),
     element("div", { class: "row" }, button("Cancel", () => answer(appID, { cancel: true })))];
 }
