@@ -139,6 +139,11 @@ public struct SDLHeadUnitControlServer: Service {
     static func response(_ answer: SDLHeadUnitControlAPI.Answer) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = answer.contentType
+        if !answer.contentType.contains("json") {
+            // An app's files (an SVG could hold a script) must not run on the API's origin.
+            headers[.contentSecurityPolicy] = "sandbox"
+            headers[.xContentTypeOptions] = "nosniff"
+        }
         return Response(status: .init(code: answer.status), headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
     }
 }

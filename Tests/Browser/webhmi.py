@@ -159,7 +159,7 @@ def test(bin_dir):
         # A soft button: OnButtonPress in the app, which then highlights it.
         click(driver, "[aria-label='Like']")
         apps[0].expect("soft button: Like pressed")
-        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-soft-button]").get_attribute("aria-pressed") == "true", "the highlighted soft button")
+        wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "[data-soft-button]").get_attribute("data-highlighted") == "true", "the highlighted soft button")
         print("✔ a soft-button click reaches the app as OnButtonPress")
 
         # A subscribed button on the wheel.

@@ -157,7 +157,8 @@ extension SDLHeadUnitEmulator {
         ]
         members += app.screen.show.keys.sorted().map { .init(key: $0, value: app.screen.show[$0]!) }
         members.append(.init(key: "turnByTurn", value: app.turnByTurn.json))
-        if let clock = app.screen.mediaClock { members.append(.init(key: "mediaClock", value: clock)) }
+        // The last SetMediaClockTimer (Show's own, deprecated, `mediaClock` is a string).
+        if let clock = app.screen.mediaClock { members.append(.init(key: "mediaClockTimer", value: clock)) }
         if let clock = app.screen.runningClock { members.append(.init(key: "mediaClockReading", value: clock.json(at: configuration.clock.now))) }
         // Every dynamic image on screen, by file name, with where its bytes are and whether the
         // app uploaded it (SDL Core shows nothing for a missing one, and still answers SUCCESS).

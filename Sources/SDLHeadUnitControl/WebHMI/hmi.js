@@ -44,9 +44,26 @@ function element(tag, attributes = {}, ...children) {
 }
 
 function button(label, action, attributes = {}) {
-  const node = element("button", { type: "button", ...attributes }, label);
+  const key = attributes["data-key"] || attributes["aria-label"] || label;
+  const node = element("button", { type: "button", "data-key": key, ...attributes }, label);
   node.addEventListener("click", () => Promise.resolve(action()).catch(showError));
   return node;
+}
+
+// Replaces a container's children; the control that had the focus (by its data-key) keeps it,
+// so a keyboard user does not lose their place when an event re-renders the page.
+function replaceKeepingFocus(container, nodes) {
+  const focused = container.contains(document.activeElement) ? document.activeElement.dataset.key : null;
+  container.replaceChildren(...nodes);
+  if (focused) {
+    const again = container.querySelector(`[data-key="${CSS.escape(focused)}"]`);
+    if (again) again.focus();
+  }
+}
+
+// Sets a node's text only when it changed (live regions would announce it again).
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
 }
 
 function showError(error) {
@@ -78,7 +95,7 @@ async function renderApps() {
   if (!apps.some((app) => app.appID === page.selected)) {
     page.selected = (apps.find((app) => app.hmiLevel === "FULL") || apps[0] || {}).appID || null;
   }
-  $("apps").replaceChildren(...apps.map((app) => {
+  replaceKeepingFocus($("apps"), apps.map((app) => {
     const path = appPath(app.appID);
     const icon = app.icon ? element("img", { src: app.icon, alt: "" }) : element("span", { class: "no-icon" });
     const name = button(app.name, () => { page.selected = app.appID; return refresh(); },
@@ -92,7 +109,7 @@ async function renderApps() {
         button("Exit", () => api("POST", `${path}/exit`), { "aria-label": `Exit ${app.name}` })));
   }));
   const app = apps.find((candidate) => candidate.appID === page.selected);
-  $("app-name").textContent = app ? app.name : "";
+  setText($("app-name"), app ? app.name : "");
 }
 
 // MARK: The screen
@@ -112,17 +129,17 @@ async function renderScreen() {
   page.screen = screen;
   renderColors(screen);
   const template = (screen.templateConfiguration || {}).template || "DEFAULT";
-  $("template").textContent = `${template} · ${screen.hmiLevel}`;
-  const alignment = { LEFT_ALIGNED: "left", RIGHT_ALIGNED: "right", CENTERED: "center" }[screen.textAlignment] || "center";
+  setText($("template"), `${template} · ${screen.hmiLevel}`);
+  const alignment = { LEFT_ALIGNED: "left", RIGHT_ALIGNED: "right", CENTERED: "center" }[screen.alignment] || "center";
   for (const key of ["mainField1", "mainField2", "mainField3", "mainField4", "mediaTrack"]) {
-    $(key).textContent = typeof screen[key] === "string" ? screen[key] : "";
+    setText($(key), typeof screen[key] === "string" ? screen[key] : "");
     $(key).style.textAlign = alignment;
   }
   showImage($("graphic"), screen.graphic, appID);
   showImage($("secondaryGraphic"), screen.secondaryGraphic, appID);
   renderClock(screen);
   renderManeuver(screen);
-  $("softButtons").replaceChildren(...softButtons(screen.softButtons, appID));
+  replaceKeepingFocus($("softButtons"), softButtons(screen.softButtons, appID));
   renderOnTop(screen, appID);
   renderHardButtons(screen);
   renderVideo(screen, appID);
@@ -146,7 +163,8 @@ function softButtons(list, appID) {
     const url = soft.type !== "TEXT" ? imageURL(soft.image, appID) : null;
     const label = withText ? soft.text : (soft.image ? soft.image.value : `Button ${soft.softButtonID}`);
     const node = button(withText ? soft.text : "", () => api("POST", `${appPath(appID)}/softbuttons/${soft.softButtonID}/press`, { mode: pressMode() }),
-      { "aria-pressed": soft.isHighlighted ? "true" : "false", "aria-label": label, "data-soft-button": soft.softButtonID });
+      { class: soft.isHighlighted ? "highlighted" : null, "aria-label": soft.isHighlighted ? `${label} (highlighted)` : label,
+        "data-key": `soft-${soft.softButtonID}`, "data-soft-button": soft.softButtonID, "data-highlighted": soft.isHighlighted ? "true" : "false" });
     if (url) node.prepend(element("img", { src: url, alt: "" }));
     return node;
   });
@@ -173,12 +191,12 @@ function tickClock() {
   }
   const elapsed = Math.floor((performance.now() - clock.at) / 1000);
   let seconds = clock.seconds;
-  if (clock.counting === "UP") seconds = Math.min(seconds + elapsed, clock.endSeconds ?? Infinity);
+  if (clock.counting === "UP") seconds = Math.min(seconds + elapsed, Math.max(clock.endSeconds ?? Infinity, clock.seconds));
   if (clock.counting === "DOWN") seconds = Math.max(seconds - elapsed, Math.min(clock.endSeconds ?? 0, clock.seconds));
   const two = (value) => String(value).padStart(2, "0");
   const hours = Math.floor(seconds / 3600);
   const text = `${hours ? `${hours}:` : ""}${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}`;
-  $("media-clock").textContent = clock.counting === "PAUSED" ? `${text} ❚❚` : text;
+  setText($("media-clock"), clock.counting === "PAUSED" ? `${text} ❚❚` : text);
 }
 
 // MARK: Turn by turn
@@ -187,29 +205,47 @@ function renderManeuver(screen) {
   const maneuver = (screen.turnByTurn || {}).maneuver || {};
   const parts = [maneuver.navigationText1, maneuver.navigationText2, maneuver.eta, maneuver.totalDistance].filter(Boolean);
   $("maneuver").hidden = parts.length === 0;
-  $("maneuver").textContent = parts.join(" · ");
+  setText($("maneuver"), parts.join(" · "));
 }
 
 // MARK: What is on top
 
+// Drawn again only when what it shows changed, so a slider being dragged or a key being typed
+// is not reset by an unrelated event; focus moves in when it opens and back to Menu when it closes.
+let onTopShown = null;
 function renderOnTop(screen, appID) {
   const onTop = screen.onTop;
   const box = $("on-top");
   if (!onTop) {
+    const wasOpen = !box.hidden;
     box.hidden = true;
+    onTopShown = null;
     page.menuLevel = 0;
+    if (wasOpen && box.contains(document.activeElement)) $("menu-button").focus();
     return;
   }
-  const focused = document.activeElement && box.contains(document.activeElement) ? document.activeElement.id : null;
+  if (onTop.kind === "menu" && page.menuLevel && !screen.menu.subMenus.some((sub) => sub.menuID === page.menuLevel)) page.menuLevel = 0;
+  const shows = JSON.stringify([appID, onTop, page.menuLevel, onTop.kind === "menu" ? screen.menu : screen.choiceSets, (screen.globalProperties || {}).keyboardProperties]);
+  if (shows === onTopShown) return;
+  const opening = onTopShown === null;
+  onTopShown = shows;
   const render = { menu: renderMenu, performInteraction: renderChoices, slider: renderSlider, scrollableMessage: renderMessage,
     alert: renderAlert, subtleAlert: renderAlert, audioPassThru: renderAudioPassThru }[onTop.kind];
   const [title, ...body] = render(screen, appID, onTop.request || {}, onTop);
-  $("on-top-title").textContent = title;
-  $("on-top-body").replaceChildren(...body);
+  setText($("on-top-title"), title);
+  replaceKeepingFocus($("on-top-body"), body);
   box.hidden = false;
-  // Keep the keyboard's focus across re-renders; otherwise focus the first control.
-  const target = (focused && $(focused)) || box.querySelector("input, button");
-  if (target && (focused || !box.contains(document.activeElement))) target.focus();
+  if (opening || !box.contains(document.activeElement)) {
+    const first = box.querySelector("input, button");
+    if (first && (opening || document.activeElement === document.body)) first.focus();
+  }
+}
+
+// The menu moves between levels locally: draw it again from the latest screen.
+function showMenuLevel(level) {
+  page.menuLevel = level;
+  onTopShown = null;
+  if (page.screen && page.selected) renderOnTop(page.screen, page.selected);
 }
 
 const answer = (appID, body) => api("POST", `${appPath(appID)}/interaction`, body);
@@ -221,14 +257,15 @@ function renderMenu(screen, appID) {
   const current = menu.subMenus.find((sub) => sub.menuID === level);
   const items = [
     ...menu.subMenus.filter((sub) => parent(sub) === level).map((sub) =>
-      element("li", {}, button(`${sub.menuName} ›`, () => { page.menuLevel = sub.menuID; renderOnTop(screen, appID); }, { "data-submenu": sub.menuID }))),
-    ...menu.commands.filter((command) => parent(command) === level).map((command) =>
+      element("li", {}, button(`${sub.menuName} ›`, () => showMenuLevel(sub.menuID), { "data-submenu": sub.menuID }))),
+    // Commands with only voice commands have no menu entry.
+    ...menu.commands.filter((command) => command.menuParams && parent(command) === level).map((command) =>
       element("li", {}, button(command.menuParams.menuName, () => api("POST", `${appPath(appID)}/commands/${command.cmdID}/select`), { "data-command": command.cmdID }))),
   ];
   const title = current ? current.menuName : ((screen.globalProperties || {}).menuTitle || "Menu");
   return [title, element("ul", { "aria-label": title }, ...items),
     element("div", { class: "row" },
-      current ? button("Back", () => { page.menuLevel = parent(current); renderOnTop(screen, appID); }) : null,
+      current ? button("Back", () => showMenuLevel(parent(current))) : null,
       button("Close menu", () => api("POST", `${appPath(appID)}/menu/close`)))];
 }
 
@@ -246,28 +283,40 @@ function renderChoices(screen, appID, request, onTop) {
 }
 
 // The keyboard: each key goes to the head unit, which sends KEYPRESS to the app; Enter submits
-// the entry (ENTRY_SUBMITTED, then the interaction's answer).
+// the entry (ENTRY_SUBMITTED, then the interaction's answer). Keys and Enter go out in order,
+// one at a time; the field shows the head unit's entry once no key is on its way.
 let keys = Promise.resolve();
+let keysInFlight = 0;
+function sendKey(body, path) {
+  keysInFlight++;
+  keys = keys.then(() => api("POST", path, body)).catch(showError).finally(() => { keysInFlight--; });
+}
+
 function renderKeyboard(screen, appID, request, onTop) {
   const properties = (screen.globalProperties || {}).keyboardProperties || {};
   // The same field across re-renders while the keyboard is up, so typing goes on undisturbed.
   const existing = $("keyboard-input");
-  const input = existing || element("input", { id: "keyboard-input", type: "text", autocomplete: "off", "aria-label": "Keyboard entry" });
-  input.value = onTop.keyboardEntry || "";
-  if (!existing) input.addEventListener("keydown", (event) => {
-    if (event.key === "Enter") {
-      event.preventDefault();
-      keys = keys.then(() => answer(appID, { text: input.value })).catch(showError);
-    } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey) {
-      event.preventDefault(); // the head unit's entry is what shows
-      input.value += event.key;
-      keys = keys.then(() => api("POST", `${appPath(appID)}/keyboard`, { type: event.key })).catch(showError);
-    }
-  });
+  const input = existing || element("input", { id: "keyboard-input", type: "text", autocomplete: "off", "aria-label": "Keyboard entry", "data-key": "keyboard" });
+  if (keysInFlight === 0) input.value = onTop.keyboardEntry || "";
+  const submit = () => sendKey({ text: input.value }, `${appPath(page.selected)}/interaction`);
+  if (!existing) {
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        event.preventDefault();
+        submit();
+      } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+        event.preventDefault(); // the head unit's entry is what shows
+        input.value += event.key;
+        sendKey({ type: event.key }, `${appPath(page.selected)}/keyboard`);
+      }
+    });
+    // The head unit's keyboard only appends: deleting, pasting or composing here would not reach it.
+    input.addEventListener("beforeinput", (event) => event.preventDefault());
+  }
   const suggestions = (properties.autoCompleteList || []).map((text) => button(text, () => answer(appID, { text })));
   return [request.initialText || "Keyboard",
-    element("div", { class: "row" }, input, button("Enter", () => answer(appID, { text: input.value }))),
-    element("div", { class: "row", "aria-label": "Suggestions" }, ...suggestions),
+    element("div", { class: "row" }, input, button("Enter", submit)),
+    element("div", { class: "row", role: "group", "aria-label": "Suggestions" }, ...suggestions),
     element("div", { class: "row" }, button("Cancel", () => answer(appID, { cancel: true })))];
 }
 
@@ -315,7 +364,7 @@ const hardButtons = ["OK", "PLAY_PAUSE", "SEEKLEFT", "SEEKRIGHT", "TUNEUP", "TUN
 function renderHardButtons(screen) {
   const subscribed = new Set(screen.subscribedButtons || []);
   const names = [...hardButtons, ...[...subscribed].filter((name) => !hardButtons.includes(name))];
-  $("hard-buttons").replaceChildren(...names.map((name) =>
+  replaceKeepingFocus($("hard-buttons"), names.map((name) =>
     button(name, () => api("POST", `/buttons/${name}/press`, { mode: pressMode() }),
       { class: subscribed.has(name) ? "subscribed" : null, "aria-label": `${name}${subscribed.has(name) ? " (the app listens)" : ""}`, "data-button": name })));
 }
@@ -330,9 +379,10 @@ function renderVideo(screen, appID) {
     return;
   }
   if (!page.video || page.video.appID !== appID) startVideo(appID, screen.streaming.videoCodec);
+  // The canvas has the display's size until the first frame gives the video's.
   const canvas = $("video");
-  const width = canvas.width || page.display.width;
-  const height = canvas.height || page.display.height;
+  const width = canvas.width;
+  const height = canvas.height;
   $("haptics").replaceChildren(...(screen.hapticRects || []).map((area) => {
     const rect = area.rect || {};
     return element("div", { title: `haptic area ${area.id}`,
@@ -370,20 +420,33 @@ function startVideo(appID, codec) {
     if (canvas.width !== frame.displayWidth || canvas.height !== frame.displayHeight) {
       canvas.width = frame.displayWidth;
       canvas.height = frame.displayHeight;
+      if (page.screen) renderVideo(page.screen, appID); // the haptic areas in the new size
     }
     context.drawImage(frame, 0, 0);
     frame.close();
     note.textContent = "";
   };
   const failed = (error) => { note.textContent = `decoder: ${error.message}; waiting for the next key frame`; decoder = null; };
+  let configured = null; // the codec string the decoder was configured with
   const accessUnits = new AccessUnitSplitter((unit) => {
+    // A key frame with new parameters (a restarted stream) needs a new decoder.
+    if (decoder && unit.key && unit.codec !== configured) {
+      decoder.close();
+      decoder = null;
+    }
     if (!decoder) {
-      if (!unit.key) return;
-      if (!unit.codec) return; // no SPS seen yet
+      if (!unit.key || !unit.codec) return; // wait for a key frame after its SPS
       decoder = new VideoDecoder({ output: decoded, error: failed });
       decoder.configure({ codec: unit.codec, optimizeForLatency: true });
+      configured = unit.codec;
     }
-    decoder.decode(new EncodedVideoChunk({ type: unit.key ? "key" : "delta", timestamp: frames++ * 33333, data: unit.bytes }));
+    try {
+      if (decoder.state === "configured") {
+        decoder.decode(new EncodedVideoChunk({ type: unit.key ? "key" : "delta", timestamp: frames++ * 33333, data: unit.bytes }));
+      }
+    } catch (error) {
+      failed(error);
+    }
   });
   fetch(`${appPath(appID)}/video`, { signal: controller.signal }).then(async (response) => {
     const reader = response.body.getReader();
@@ -401,6 +464,8 @@ class AccessUnitSplitter {
   constructor(onUnit) {
     this.onUnit = onUnit;
     this.buffer = new Uint8Array(0);
+    this.scanned = 0; // bytes of the buffer already searched for start codes
+    this.synced = false; // the buffer begins with a start code
     this.pending = []; // NAL units of the picture being gathered
     this.codec = null; // "avc1.PPCCLL" from the last SPS
   }
@@ -409,9 +474,11 @@ class AccessUnitSplitter {
     const joined = new Uint8Array(this.buffer.length + bytes.length);
     joined.set(this.buffer);
     joined.set(bytes, this.buffer.length);
-    // Every NAL unit but the last is whole; the last may go on in the next chunk.
+    // Every NAL unit but the last is whole; the last may go on in the next chunk. The search
+    // starts where the last one stopped (less a start code's length), so each byte is seen once.
     const starts = [];
-    for (let i = 0; i + 2 < joined.length; i++) {
+    if (this.synced) starts.push(3); // the buffer begins with the last start code
+    for (let i = Math.max(this.synced ? 3 : 0, this.scanned - 2); i + 2 < joined.length; i++) {
       if (joined[i] === 0 && joined[i + 1] === 0 && joined[i + 2] === 1) starts.push(i + 3);
     }
     for (let n = 0; n + 1 < starts.length; n++) {
@@ -419,17 +486,36 @@ class AccessUnitSplitter {
       while (end > starts[n] && joined[end - 1] === 0) end--; // a 4-byte start code's zero
       this.nal(joined.subarray(starts[n], end));
     }
-    this.buffer = starts.length ? joined.slice(starts[starts.length - 1] - 3) : joined;
+    const last = starts.length ? starts[starts.length - 1] : -1;
+    this.buffer = last >= 0 ? joined.slice(last - 3) : joined;
+    this.synced = this.synced || last >= 0;
+    this.scanned = this.buffer.length;
+    // A stream that is not Annex-B would grow the buffer for ever: drop it.
+    if (this.buffer.length > 8 << 20) {
+      this.buffer = new Uint8Array(0);
+      this.scanned = 0;
+      this.synced = false;
+    }
+    // The NAL unit that has begun tells whether the gathered picture is complete: show it now
+    // instead of one frame late.
+    if (last >= 0 && joined.length - last >= 2 && this.startsPicture(joined.subarray(last))) this.flushPicture();
+  }
+
+  // Whether a NAL unit (its first bytes) begins a new access unit: SEI, SPS, PPS, an access
+  // unit delimiter, or a picture's first slice (first_mb_in_slice 0, ue(v) "1").
+  startsPicture(unit) {
+    const type = unit[0] & 0x1f;
+    return (type >= 6 && type <= 9) || ((type === 1 || type === 5) && (unit[1] & 0x80) !== 0);
+  }
+
+  flushPicture() {
+    if (this.pending.some((nal) => (nal[0] & 0x1f) === 1 || (nal[0] & 0x1f) === 5)) this.flush();
   }
 
   nal(unit) {
     if (!unit.length) return;
     const type = unit[0] & 0x1f;
-    const isSlice = type === 1 || type === 5;
-    // first_mb_in_slice is 0 (ue(v) "1") on a picture's first slice.
-    const firstSlice = isSlice && unit.length > 1 && (unit[1] & 0x80) !== 0;
-    const hasSlice = this.pending.some((nal) => (nal[0] & 0x1f) === 1 || (nal[0] & 0x1f) === 5);
-    if (hasSlice && (firstSlice || !isSlice)) this.flush();
+    if (unit.length >= 2 && this.startsPicture(unit)) this.flushPicture();
     if (type === 7 && unit.length > 3) {
       const hex = (value) => value.toString(16).padStart(2, "0");
       this.codec = `avc1.${hex(unit[1])}${hex(unit[2])}${hex(unit[3])}`;
@@ -466,15 +552,18 @@ async function showStreamStatistics(appID) {
 function setUpTouch() {
   const canvas = $("video");
   const fingers = new Map(); // pointerId -> { id, x, y }
-  let moveQueued = false;
+  let moveQueued = null; // the animation frame that sends the next MOVE
+  let touches = Promise.resolve(); // BEGIN, MOVE and END go out in order
+  // In the video's pixels, kept on the screen (a drag may leave the canvas while captured).
   const point = (event) => {
     const rect = canvas.getBoundingClientRect();
-    const width = canvas.width || page.display.width;
-    const height = canvas.height || page.display.height;
-    return { x: Math.round(((event.clientX - rect.left) * width) / rect.width), y: Math.round(((event.clientY - rect.top) * height) / rect.height) };
+    const clamp = (value, size) => Math.min(size - 1, Math.max(0, Math.round(value)));
+    return { x: clamp(((event.clientX - rect.left) * canvas.width) / rect.width, canvas.width),
+      y: clamp(((event.clientY - rect.top) * canvas.height) / rect.height, canvas.height) };
   };
   const send = (type, points) => {
-    if (page.selected) api("POST", `${appPath(page.selected)}/touch`, { type, points }).catch(showError);
+    const appID = page.selected;
+    if (appID) touches = touches.then(() => api("POST", `${appPath(appID)}/touch`, { type, points })).catch(showError);
   };
   canvas.addEventListener("pointerdown", (event) => {
     if (fingers.size >= 2) return;
@@ -488,14 +577,23 @@ function setUpTouch() {
     const finger = fingers.get(event.pointerId);
     if (!finger) return;
     Object.assign(finger, point(event));
-    if (moveQueued) return;
-    moveQueued = true; // one MOVE per frame, with every finger
-    requestAnimationFrame(() => { moveQueued = false; send("MOVE", [...fingers.values()]); });
+    if (moveQueued !== null) return;
+    // One MOVE per frame, with every finger.
+    moveQueued = requestAnimationFrame(() => {
+      moveQueued = null;
+      if (fingers.size) send("MOVE", [...fingers.values()].map((each) => ({ ...each })));
+    });
   });
   const lift = (type) => (event) => {
     const finger = fingers.get(event.pointerId);
     if (!finger) return;
     fingers.delete(event.pointerId);
+    if (moveQueued !== null) {
+      // The last MOVE goes before the END, not after it.
+      cancelAnimationFrame(moveQueued);
+      moveQueued = null;
+      send("MOVE", [...fingers.values(), finger].map((each) => ({ ...each })));
+    }
     send(type, [{ ...finger, ...point(event) }]);
   };
   canvas.addEventListener("pointerup", lift("END"));
@@ -511,8 +609,8 @@ function setUpTouch() {
   canvas.addEventListener("keydown", (event) => {
     if ((event.key === "Enter" || event.key === " ") && page.selected) {
       event.preventDefault();
-      const x = Math.round((canvas.width || page.display.width) / 2);
-      const y = Math.round((canvas.height || page.display.height) / 2);
+      const x = Math.round(canvas.width / 2);
+      const y = Math.round(canvas.height / 2);
       api("POST", `${appPath(page.selected)}/gestures`, { gesture: "tap", x, y }).catch(showError);
     }
   });
@@ -520,23 +618,36 @@ function setUpTouch() {
 
 // MARK: The car
 
+// Fields the driver changed and has not sent yet: the car's values do not overwrite them.
+const edited = new Set();
+
 async function renderVehicle() {
   const data = await api("GET", "/vehicle-data");
-  for (const key of ["speed", "rpm", "fuelLevel", "prndl"]) {
-    if (data[key] !== undefined && document.activeElement !== $(key)) $(key).value = data[key];
-  }
   const gps = data.gps || {};
-  if (gps.latitudeDegrees !== undefined) $("latitude").value = gps.latitudeDegrees;
-  if (gps.longitudeDegrees !== undefined) $("longitude").value = gps.longitudeDegrees;
+  const values = { speed: data.speed, rpm: data.rpm, fuelLevel: data.fuelLevel, prndl: data.prndl,
+    latitude: gps.latitudeDegrees, longitude: gps.longitudeDegrees };
+  for (const [id, value] of Object.entries(values)) {
+    if (value !== undefined && !edited.has(id)) $(id).value = value;
+  }
   page.gps = gps;
 }
 
 function setUpCar() {
-  $("vehicle-form").addEventListener("submit", (event) => {
+  const form = $("vehicle-form");
+  form.addEventListener("input", (event) => edited.add(event.target.id));
+  form.addEventListener("submit", (event) => {
     event.preventDefault();
-    const number = (id) => Number($(id).value);
-    const body = { speed: number("speed"), rpm: Math.round(number("rpm")), fuelLevel: number("fuelLevel"), prndl: $("prndl").value };
-    body.gps = { ...(page.gps || {}), latitudeDegrees: number("latitude"), longitudeDegrees: number("longitude") };
+    // Only the fields that hold a value; an emptied field is left as the car has it.
+    const body = {};
+    const number = (id) => ($(id).value === "" ? undefined : Number($(id).value));
+    if (number("speed") !== undefined) body.speed = number("speed");
+    if (number("rpm") !== undefined) body.rpm = Math.round(number("rpm"));
+    if (number("fuelLevel") !== undefined) body.fuelLevel = number("fuelLevel");
+    if ($("prndl").value) body.prndl = $("prndl").value;
+    if (number("latitude") !== undefined && number("longitude") !== undefined) {
+      body.gps = { ...(page.gps || {}), latitudeDegrees: number("latitude"), longitudeDegrees: number("longitude") };
+    }
+    edited.clear();
     api("PUT", "/vehicle-data", body).catch(showError);
   });
   $("distraction").addEventListener("change", (event) => {
@@ -597,6 +708,9 @@ async function start() {
   $("display-name").textContent = `${display.name}, ${display.width}×${display.height}`;
   $("screen").style.setProperty("--width", display.width);
   $("screen").style.setProperty("--height", display.height);
+  // Until a video frame gives its own size, touches and haptic areas use the display's.
+  $("video").width = display.width;
+  $("video").height = display.height;
   $("distraction").checked = display.driverDistraction;
   $("menu-button").addEventListener("click", () => {
     if (!page.selected) return;
