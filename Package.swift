@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "SmartDeviceLink", targets: ["SmartDeviceLink"]),
         .library(name: "SDLAsyncHTTPClient", targets: ["SDLAsyncHTTPClient"]),
         .library(name: "SDLWebSocket", targets: ["SDLWebSocket"]),
+        .library(name: "SDLTLS", targets: ["SDLTLS"]),
         .library(name: "SDLCloudServer", targets: ["SDLCloudServer"]),
         .library(name: "SDLHeadUnit", targets: ["SDLHeadUnit"]),
         .library(name: "SDLHeadUnitControl", targets: ["SDLHeadUnitControl"]),
@@ -33,6 +34,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.27.0"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-asn1", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
@@ -101,6 +105,17 @@ let package = Package(
         ),
         // SDL over WebSocket (binary messages, ws and wss), both sides: the listener a cloud app
         // serves on and the client a head unit dials with. Apart because of TLS (swift-nio-ssl).
+        // The SDL security handshake's TLS on swift-nio-ssl (BoringSSL) and certificates with
+        // swift-certificates: its own module, so apps without encryption do not link BoringSSL.
+        .target(
+            name: "SDLTLS",
+            dependencies: [
+                "SDLProtocol", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "SDLWebSocket",
             dependencies: [
@@ -190,10 +205,15 @@ let package = Package(
         .testTarget(name: "SDLProtocolTests", dependencies: ["SDLProtocol", "SDLRPC"], path: "Tests/SDLProtocolTests"),
         .testTarget(name: "SDLConcurrencyTests", dependencies: ["SDLConcurrency"], path: "Tests/SDLConcurrencyTests"),
         .testTarget(
+            name: "SDLTLSTests",
+            dependencies: ["SDLTLS", "SDLProtocol", .product(name: "X509", package: "swift-certificates")],
+            path: "Tests/SDLTLSTests"
+        ),
+        .testTarget(
             name: "SmartDeviceLinkTests",
             dependencies: [
                 "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLConcurrency", "SDLProtocol", "SDLRPC", "SDLTestSupport", "SDLAsyncHTTPClient",
-                "SDLCloudServer", "SDLWebSocket", "SDLHeadUnitControl", .product(name: "Hummingbird", package: "hummingbird"),
+                "SDLCloudServer", "SDLWebSocket", "SDLHeadUnitControl", "SDLTLS", .product(name: "Hummingbird", package: "hummingbird"),
             ],
             path: "Tests/SmartDeviceLinkTests"
         ),

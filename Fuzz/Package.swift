@@ -27,6 +27,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzFrameDecoder", dependencies: [.product(name: "SDLProtocol", package: "swift-sdl")]),
         .executableTarget(
+            name: "FuzzSecurityQuery", dependencies: [.product(name: "SDLProtocol", package: "swift-sdl")]),
+        .executableTarget(
             name: "FuzzWebSocket",
             dependencies: [
                 .product(name: "SDLWebSocket", package: "swift-sdl"), .product(name: "SDLProtocol", package: "swift-sdl"),

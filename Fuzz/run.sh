@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 seconds=${1:-60}
-targets=(FuzzJSONDecoder FuzzBSONDecoder FuzzFrameDecoder FuzzWebSocket)
+targets=(FuzzJSONDecoder FuzzBSONDecoder FuzzFrameDecoder FuzzSecurityQuery FuzzWebSocket)
 flags=(-c release --scratch-path .build -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 
 swift build "${flags[@]}"

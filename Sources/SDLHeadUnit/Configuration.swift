@@ -86,6 +86,12 @@ extension SDLHeadUnitEmulator {
         /// default every listed format and any size is accepted, as SDL Core's stand-in HMI does.
         public var videoConfigurationRefusal: (@Sendable (SDLControlPayload) -> [String]?)?
 
+        /// The head unit's security manager: makes the TLS client that runs the handshake with an
+        /// app and checks its certificate (the app's ID given, as its serialNumber must be). nil:
+        /// no security manager, so a protected RPC service is refused and a protected video or
+        /// audio service starts in plain text. `sdl headunit --security` sets one from `SDLTLS`.
+        public var security: (@Sendable (_ appID: String) throws -> any SDLSecurityProvider)?
+
         /// Receives each app's stream as the head unit's consumer would (video as H.264
         /// Annex-B, RTP depacketised; audio as sent): `sdl headunit --record-streams` writes
         /// it to files. Called on the emulator's executor; keep it short.

@@ -164,7 +164,14 @@ public actor SDLHeadUnitEmulator {
 
     // MARK: Messages
 
-    func received(_ rpc: SDLRPCPayload, on connection: EmulatedConnection) async {
+    /// SDL Core refused to protect the app's RPC service (its certificate failed the check):
+    /// the app stays registered, in NONE.
+    func protectionRefused(on connection: EmulatedConnection) async {
+        guard let appID = appID(on: connection), apps[appID]?.hmiLevel != HMILevel.none else { return }
+        await perform(setLevel(.none, of: appID))
+    }
+
+    func received(_ rpc: SDLRPCPayload, encrypted: Bool = false, on connection: EmulatedConnection) async {
         let appID = appID(on: connection)
         record(appID, direction: "in", rpc)
         switch rpc.rpcType {
@@ -175,7 +182,7 @@ public actor SDLHeadUnitEmulator {
                 await send(reply.payload(functionID: rpc.functionID, correlationID: rpc.correlationID), on: connection, appID: appID)
                 return
             }
-            await route.answer(rpc, on: connection, by: self)
+            await route.answer(rpc, encrypted: encrypted, on: connection, by: self)
         case .response:
             await perform(providerAnswered(rpc))
         case .notification:

@@ -23,6 +23,16 @@ actor EmulatedConnection {
     private var nextMessageID: UInt32 = 1
     private var ended = false
 
+    // The security handshake (SDL Core's security manager): one TLS client per connection.
+    private var security: (any SDLSecurityProvider)?
+    private var handshakeComplete = false
+    /// Protected StartServices waiting for the handshake to end.
+    private var waitingForProtection: [SDLProtocolMessage] = []
+    /// Correlation IDs of requests that came encrypted: their responses go out encrypted.
+    private var encryptedRequests: Set<UInt32> = []
+    /// Services started with the encryption bit and acknowledged with it.
+    private(set) var protectedServices: Set<SDLServiceType> = []
+
     init(
         id: Int, sessionID: UInt8, transport: any SDLTransport, configuration: SDLHeadUnitEmulator.Configuration, headUnit: SDLHeadUnitEmulator,
         authToken: String? = nil
@@ -48,8 +58,16 @@ actor EmulatedConnection {
         do {
             for try await chunk in transport.inbound {
                 decoder.append(chunk)
-                while let frame = try decoder.nextFrame() {
+                while var frame = try decoder.nextFrame() {
                     log("in", frame)
+                    // A protected StartService carries its parameters in plain text; data frames
+                    // (not a first frame) are records.
+                    if frame.header.isEncrypted, !frame.payload.isEmpty, frame.header.frameType == .single || frame.header.frameType == .consecutive,
+                       frame.header.serviceType != .control
+                    {
+                        guard let plaintext = await decrypt(frame.payload) else { continue }
+                        frame = SDLFrame(header: frame.header, payload: plaintext)
+                    }
                     if let message = try reassembler.receive(frame) {
                         // A message that came in several frames is logged once more, whole.
                         if frame.header.frameType == .consecutive { logMessage("in", message) }
@@ -90,6 +108,10 @@ actor EmulatedConnection {
             try await handleControl(opcode, message)
             return
         }
+        if message.serviceType == .control {
+            try await receivedSecurityQuery(message.payload)
+            return
+        }
         if message.serviceType == .video || message.serviceType == .audio {
             await headUnit?.streamData(message.serviceType, payload: message.payload, on: self)
             return
@@ -103,11 +125,14 @@ actor EmulatedConnection {
         } else {
             rpc = try SDLRPCPayload(decoding: message.payload)
         }
-        await headUnit?.received(rpc, on: self)
+        if message.isEncrypted, rpc.rpcType == .request { encryptedRequests.insert(rpc.correlationID) }
+        await headUnit?.received(rpc, encrypted: message.isEncrypted, on: self)
     }
 
     private func handleControl(_ opcode: SDLControlFrameType, _ message: SDLProtocolMessage) async throws {
         switch opcode {
+        case .startService where message.isEncrypted && !(message.serviceType == .rpc && version == 0):
+            try await startProtected(message)
         case .startService where message.serviceType == .rpc:
             let request = message.payload.isEmpty ? nil : try? SDLControlPayload(decoding: message.payload)
             if let offered = request?.protocolVersion {
@@ -135,21 +160,7 @@ actor EmulatedConnection {
                 try await sendControl(.startServiceACK, service: .rpc, payload: hash, messageID: 0)
             }
         case .startService where message.serviceType == .video || message.serviceType == .audio:
-            guard let headUnit else { return }
-            let request = message.payload.isEmpty ? nil : try? SDLControlPayload(decoding: message.payload)
-            let (answer, effects) = await headUnit.startStreaming(message.serviceType, request: request, sessionID: sessionID, on: self)
-            switch answer {
-            case .accepted(let accepted):
-                var ack = accepted ?? SDLControlPayload()
-                ack.mtu = Int64(configuration.mtu)
-                try await sendControl(.startServiceACK, service: message.serviceType, payload: version >= 5 ? ack.bytes : [])
-            case .refused(let reason, let rejectedParams):
-                var nak = SDLControlPayload()
-                nak.reason = reason
-                nak.rejectedParams = rejectedParams
-                try await sendControl(.startServiceNAK, service: message.serviceType, payload: version >= 5 ? nak.bytes : [])
-            }
-            await headUnit.perform(effects)
+            try await startStreaming(message, protected: false)
         case .startService:
             var ack = SDLControlPayload()
             if version >= 5 { ack.mtu = Int64(configuration.mtu) }
@@ -165,6 +176,158 @@ actor EmulatedConnection {
         }
     }
 
+    /// StartService for a video or audio service: the head unit decides; `protected` ACKs with
+    /// the encryption bit (the handshake is done).
+    private func startStreaming(_ message: SDLProtocolMessage, protected: Bool) async throws {
+        guard let headUnit else { return }
+        let request = message.payload.isEmpty ? nil : try? SDLControlPayload(decoding: message.payload)
+        let (answer, effects) = await headUnit.startStreaming(message.serviceType, request: request, sessionID: sessionID, on: self)
+        switch answer {
+        case .accepted(let accepted):
+            var ack = accepted ?? SDLControlPayload()
+            ack.mtu = Int64(configuration.mtu)
+            if protected { protectedServices.insert(message.serviceType) }
+            try await sendControl(.startServiceACK, service: message.serviceType, payload: version >= 5 ? ack.bytes : [], encrypted: protected)
+        case .refused(let reason, let rejectedParams):
+            var nak = SDLControlPayload()
+            nak.reason = reason
+            nak.rejectedParams = rejectedParams
+            try await sendControl(.startServiceNAK, service: message.serviceType, payload: version >= 5 ? nak.bytes : [])
+        }
+        await headUnit.perform(effects)
+    }
+
+    // MARK: Security
+
+    /// A StartService with the encryption bit: the handshake runs first (SDL Core is the TLS
+    /// client and sends the ClientHello), then the service is acknowledged with the bit.
+    private func startProtected(_ message: SDLProtocolMessage) async throws {
+        if handshakeComplete {
+            try await acceptProtected(message)
+            return
+        }
+        guard let makeSecurity = configuration.security, let headUnit else {
+            try await refuseProtection(message, reason: "Service type: \(message.serviceType.rawValue) protection is not supported by the head unit")
+            return
+        }
+        guard let appID = await headUnit.appID(on: self) else {
+            try await refuseProtection(message, reason: "the app is not registered")
+            return
+        }
+        waitingForProtection.append(message)
+        guard security == nil else { return }  // a handshake is under way
+        do {
+            let provider = try makeSecurity(appID)
+            security = provider
+            let hello = try await provider.startHandshake()
+            // SDL Core sends its ClientHello as a request numbered 1 and keeps the number.
+            try await sendSecurityQuery(.handshake(hello, type: .request, sequenceNumber: 1))
+        } catch {
+            try await handshakeFailed(error as? SDLSecurityError ?? SDLSecurityError(.internalError, "\(error)"), sequenceNumber: 1)
+        }
+    }
+
+    private func receivedSecurityQuery(_ bytes: [UInt8]) async throws {
+        let query: SDLSecurityQuery
+        do {
+            query = try SDLSecurityQuery(decoding: bytes)
+        } catch {
+            try await sendSecurityQuery(.internalError(.invalidQuerySize, text: error.description))
+            return
+        }
+        switch query.id {
+        case .sendHandshakeData:
+            guard let security, !handshakeComplete else {
+                try await sendSecurityQuery(.internalError(.serviceNotProtected, text: "no handshake is under way", sequenceNumber: query.sequenceNumber))
+                return
+            }
+            do {
+                let step = try await security.continueHandshake(with: query.binary)
+                if !step.outgoing.isEmpty { try await sendSecurityQuery(.handshake(step.outgoing, type: .request, sequenceNumber: 1)) }
+                guard step.isComplete else { return }
+                handshakeComplete = true
+                let waiting = waitingForProtection
+                waitingForProtection = []
+                for start in waiting { try await acceptProtected(start) }
+            } catch {
+                try await handshakeFailed(error as? SDLSecurityError ?? SDLSecurityError(.handshakeFailed, "\(error)"), sequenceNumber: query.sequenceNumber)
+            }
+        case .sendInternalError:
+            // The app gave up on the handshake: the waiting starts fail.
+            guard security != nil, !handshakeComplete else { return }
+            try await handshakeFailed(SDLSecurityError(query.errorCode ?? .internalError, "the app reported an error"), sequenceNumber: query.sequenceNumber, tell: false)
+        default:
+            try await sendSecurityQuery(.internalError(.invalidQueryID, text: "unknown \(query.id)", sequenceNumber: query.sequenceNumber))
+        }
+    }
+
+    /// As SDL Core: an internal error with the code, then the waiting starts are refused (the RPC
+    /// service: EndService, then a NAK, and the app goes to NONE) or, for video and audio, started
+    /// in plain text (an ACK without the bit).
+    private func handshakeFailed(_ error: SDLSecurityError, sequenceNumber: UInt32, tell: Bool = true) async throws {
+        security = nil
+        if tell { try await sendSecurityQuery(.internalError(error.code, text: error.message, sequenceNumber: sequenceNumber)) }
+        let waiting = waitingForProtection
+        waitingForProtection = []
+        let certificate = error.code == .invalidCertificate || error.code == .expiredCertificate
+        for start in waiting {
+            if start.serviceType == .rpc {
+                try await sendControl(.endService, service: .rpc, payload: [])
+                try await refuseProtection(start, reason: certificate ? "Invalid certificate: \(error.message)" : "Handshake failed: \(error.message)")
+                if let headUnit { await headUnit.protectionRefused(on: self) }
+            } else {
+                try await startStreaming(start, protected: false)
+            }
+        }
+    }
+
+    private func acceptProtected(_ message: SDLProtocolMessage) async throws {
+        switch message.serviceType {
+        case .rpc:
+            protectedServices.insert(.rpc)
+            // SDL Core's encrypted ACK carries hashId 0; the app keeps the first ACK's.
+            var ack = SDLControlPayload()
+            ack.hashID = 0
+            try await sendControl(.startServiceACK, service: .rpc, payload: version >= 5 ? ack.bytes : [], encrypted: true)
+        case .video, .audio:
+            try await startStreaming(message, protected: true)
+        default:
+            protectedServices.insert(message.serviceType)
+            try await sendControl(.startServiceACK, service: message.serviceType, payload: [], encrypted: true)
+        }
+    }
+
+    private func refuseProtection(_ message: SDLProtocolMessage, reason: String) async throws {
+        if message.serviceType == .video || message.serviceType == .audio, configuration.security == nil {
+            // Not forced: the service starts in plain text.
+            try await startStreaming(message, protected: false)
+            return
+        }
+        var nak = SDLControlPayload()
+        nak.reason = reason
+        try await sendControl(.startServiceNAK, service: message.serviceType, payload: version >= 5 ? nak.bytes : [])
+    }
+
+    /// The plaintext of a protected frame, or nil (an internal error told the app) when it does
+    /// not decrypt.
+    private func decrypt(_ payload: [UInt8]) async -> [UInt8]? {
+        guard let security, handshakeComplete else {
+            try? await sendSecurityQuery(.internalError(.serviceNotProtected, text: "encrypted data on a service that is not protected"))
+            return nil
+        }
+        do {
+            return try await security.decrypt(payload)
+        } catch {
+            try? await sendSecurityQuery(.internalError(.decryptionFailed, text: "\(error)"))
+            return nil
+        }
+    }
+
+    private func sendSecurityQuery(_ query: SDLSecurityQuery) async throws {
+        let message = SDLProtocolMessage(version: max(version, 1), serviceType: .control, sessionID: sessionID, messageID: takeMessageID(), payload: query.encoded)
+        try await send(SDLFramer.frames(for: message, maxPayloadSize: configuration.mtu))
+    }
+
     static let functions = SDLFunctionTable(
         messages: MobileAPI.requests.map { $0 as any SDLMessage.Type } + MobileAPI.responses.map { $0 as any SDLMessage.Type }
             + MobileAPI.notifications.map { $0 as any SDLMessage.Type })
@@ -176,8 +339,17 @@ actor EmulatedConnection {
         guard !ended else { return }
         do {
             let payload = version == 1 ? try SDLProtocolOneEnvelope.encode(rpc, functions: Self.functions) : rpc.bytes
-            let message = SDLProtocolMessage(version: max(version, 1), serviceType: .rpc, sessionID: sessionID, messageID: takeMessageID(), payload: payload)
-            let frames = SDLFramer.frames(for: message, maxPayloadSize: configuration.mtu)
+            // SDL Core encrypts a response only when its request came encrypted.
+            let encrypt = rpc.rpcType == .response && encryptedRequests.remove(rpc.correlationID) != nil && handshakeComplete
+            let message = SDLProtocolMessage(
+                version: max(version, 1), serviceType: .rpc, sessionID: sessionID, messageID: takeMessageID(), isEncrypted: encrypt, payload: payload)
+            var frames = SDLFramer.frames(for: message, maxPayloadSize: encrypt ? min(configuration.mtu, security?.maxPlaintextPerFrame ?? 16_000) : configuration.mtu)
+            if encrypt, let security {
+                // Each frame its own record; a first frame stays plain.
+                for index in frames.indices where frames[index].header.isEncrypted {
+                    frames[index] = SDLFrame(header: frames[index].header, payload: try await security.encrypt(frames[index].payload))
+                }
+            }
             try await send(frames)
             if frames.count > 1 { logMessage("out", message) }
         } catch {
@@ -185,10 +357,16 @@ actor EmulatedConnection {
         }
     }
 
-    private func sendControl(_ opcode: SDLControlFrameType, service: SDLServiceType, payload: [UInt8], messageID: UInt32? = nil) async throws {
+    private func sendControl(
+        _ opcode: SDLControlFrameType, service: SDLServiceType, payload: [UInt8], messageID: UInt32? = nil, encrypted: Bool = false
+    ) async throws {
+        // A protected ACK's payload is one record.
+        let body = encrypted && !payload.isEmpty ? (try await security?.encrypt(payload) ?? payload) : payload
         let frame = SDLFrame(
-            header: SDLFrameHeader(version: max(version, 1), frameType: .control, serviceType: service, frameInfo: opcode.rawValue, sessionID: sessionID, messageID: messageID ?? takeMessageID()),
-            payload: payload)
+            header: SDLFrameHeader(
+                version: max(version, 1), isEncrypted: encrypted, frameType: .control, serviceType: service, frameInfo: opcode.rawValue,
+                sessionID: sessionID, messageID: messageID ?? takeMessageID()),
+            payload: body)
         try await send([frame])
     }
 
@@ -220,6 +398,7 @@ actor EmulatedConnection {
             .init(key: "dataSize", value: .integer(frame.payload.count)),
         ]
         if let control = header.controlFrameType { members.append(.init(key: "control", value: .string(control.description))) }
+        if header.isEncrypted { members.append(.init(key: "encrypted", value: .bool(true))) }
         if header.frameType == .single, header.serviceType == .rpc || header.serviceType == .hybrid,
            let rpc = header.version == 1
                ? try? SDLProtocolOneEnvelope.decode(frame.payload, functions: Self.functions) : try? SDLRPCPayload(decoding: frame.payload)

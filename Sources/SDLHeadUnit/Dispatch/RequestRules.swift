@@ -6,7 +6,7 @@ import SDLRuntime
 protocol RequestRoute: Sendable {
     /// The function ID this entry answers (its request's).
     var functionID: UInt32? { get }
-    func answer(_ rpc: SDLRPCPayload, on connection: EmulatedConnection, by headUnit: isolated SDLHeadUnitEmulator) async
+    func answer(_ rpc: SDLRPCPayload, encrypted: Bool, on connection: EmulatedConnection, by headUnit: isolated SDLHeadUnitEmulator) async
 }
 
 /// How the head unit answers a request of a registered app: the request is decoded once, then
@@ -23,8 +23,8 @@ struct RequestRule<Request: SDLRequest>: RequestRoute {
 
     var functionID: UInt32? { Request.wireFunctionID }
 
-    func answer(_ rpc: SDLRPCPayload, on connection: EmulatedConnection, by headUnit: isolated SDLHeadUnitEmulator) async {
-        await headUnit.answer(rpc, on: connection, by: self)
+    func answer(_ rpc: SDLRPCPayload, encrypted: Bool, on connection: EmulatedConnection, by headUnit: isolated SDLHeadUnitEmulator) async {
+        await headUnit.answer(rpc, encrypted: encrypted, on: connection, by: self)
     }
 }
 
@@ -32,7 +32,7 @@ struct RequestRule<Request: SDLRequest>: RequestRoute {
 struct RegistrationRoute: RequestRoute {
     var functionID: UInt32? { RegisterAppInterface.wireFunctionID }
 
-    func answer(_ rpc: SDLRPCPayload, on connection: EmulatedConnection, by headUnit: isolated SDLHeadUnitEmulator) async {
+    func answer(_ rpc: SDLRPCPayload, encrypted: Bool, on connection: EmulatedConnection, by headUnit: isolated SDLHeadUnitEmulator) async {
         await headUnit.answerRegistration(rpc, on: connection)
     }
 }
@@ -135,7 +135,7 @@ extension SDLHeadUnitEmulator {
 
     /// Answers a request from the table: SDL Core's checks (registered, policy, limits, an app
     /// service that handles it), then the rule.
-    func answer<R: SDLRequest>(_ rpc: SDLRPCPayload, on connection: EmulatedConnection, by rule: RequestRule<R>) async {
+    func answer<R: SDLRequest>(_ rpc: SDLRPCPayload, encrypted: Bool, on connection: EmulatedConnection, by rule: RequestRule<R>) async {
         guard let responseID = R.Response.wireFunctionID else { return }
         let appID = appID(on: connection)
         let reply: Reply
@@ -147,7 +147,7 @@ extension SDLHeadUnitEmulator {
         case .success(let request):
             if let appID, apps[appID] != nil {
                 emit(.requestReceived(appID: appID, function: R.functionName))
-                if let refusal = refusal(of: R.functionName, rpc: rpc, appID: appID) {
+                if let refusal = refusal(of: R.functionName, rpc: rpc, appID: appID, encrypted: encrypted) {
                     reply = refusal
                 } else if let check = Self.coreChecks[R.functionName], let app = apps[appID],
                           let failure = check((try? SDLJSONValue(parsing: rpc.json)) ?? .object([]), app) {
@@ -200,11 +200,15 @@ extension SDLHeadUnitEmulator {
     }
 
     /// The policy's and the limits' answer to a request, nil when it may go on.
-    private func refusal(of function: String, rpc: SDLRPCPayload, appID: String) -> Reply? {
+    private func refusal(of function: String, rpc: SDLRPCPayload, appID: String, encrypted: Bool) -> Reply? {
         guard let app = apps[appID] else { return .failure(.applicationNotRegistered, nil) }
         switch policy.decide(function, level: app.hmiLevel, appID: appID, updated: app.policyUpdated, parameters: Self.requestedParameters(rpc)) {
         case .allowed: break
         case .disallowed(let info): return .failure(.disallowed, info)
+        }
+        // SDL Core: an RPC of a group with encryption_required, sent in plain text.
+        if !encrypted, policy.requiresEncryption(function, appID: appID, updated: app.policyUpdated) {
+            return .failure(.encryptionNeeded, "\(function) needs encryption: send it on the protected RPC service")
         }
         if let info = apps[appID]?.limits.check(function, level: app.hmiLevel, now: configuration.clock.now) {
             return .failure(.rejected, info)

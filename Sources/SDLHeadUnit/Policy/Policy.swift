@@ -14,6 +14,16 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         public var levels: Set<HMILevel>
         /// nil: the RPC has no parameter permissions; else the parameters allowed.
         public var parameters: Set<String>?
+        /// A group holding it has `encryption_required`: sent in plain text it is answered
+        /// ENCRYPTION_NEEDED (unless the app's entry says `encryption_required: false`).
+        public var requiresEncryption = false
+
+        /// A permission in `levels`, for `parameters`, with or without encryption.
+        public init(levels: Set<HMILevel>, parameters: Set<String>? = nil, requiresEncryption: Bool = false) {
+            self.levels = levels
+            self.parameters = parameters
+            self.requiresEncryption = requiresEncryption
+        }
     }
 
     /// The functional groups by name (`functional_groupings`), each mapping RPC names to their
@@ -27,6 +37,8 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
     /// The app types each app entry allows (`AppHMIType`), by app ID; an app without a list may
     /// register with any type but WEB_VIEW.
     public var appHMITypes: [String: [AppHMIType]] = [:]
+    /// App entries with their own `encryption_required` (false lifts the groups' requirement).
+    public var appEncryptionRequired: [String: Bool] = [:]
 
     /// A policy built in code; `init(parsing:)` reads SDL Core's JSON policy table instead.
     public init(groups: [String: [String: Permission]], appGroups: [String: [String]]) {
@@ -42,6 +54,7 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
                 for (rpc, permission) in groups[name] ?? [:] {
                     if var existing = merged[rpc] {
                         existing.levels.formUnion(permission.levels)
+                        existing.requiresEncryption = existing.requiresEncryption || permission.requiresEncryption
                         if let parameters = permission.parameters { existing.parameters = (existing.parameters ?? []).union(parameters) }
                         merged[rpc] = existing
                     } else {
@@ -93,6 +106,13 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         return .allowed
     }
 
+    /// Whether `function` must come encrypted from the app: a group of its entry requires it and
+    /// the entry does not say `encryption_required: false` (SDL Core's rule).
+    public func requiresEncryption(_ function: String, appID: String, updated: Bool) -> Bool {
+        guard appEncryptionRequired[appID] ?? appEncryptionRequired["default"] ?? true else { return false }
+        return permissions(for: appID, updated: updated)[function]?.requiresEncryption == true
+    }
+
     /// The parameters the policy allows for `function` (nil: no parameter permissions).
     func allowedParameters(_ function: String, appID: String, updated: Bool) -> Set<String>? {
         permissions(for: appID, updated: updated)[function]?.parameters
@@ -102,12 +122,16 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
     func permissionsChange(for appID: String, updated: Bool) -> OnPermissionsChange {
         let order: [HMILevel] = [.background, .full, .limited, .none]
         let items = permissions(for: appID, updated: updated).sorted { $0.key < $1.key }.map { rpc, permission in
-            PermissionItem(
+            let encrypted = requiresEncryption(rpc, appID: appID, updated: updated)
+            return PermissionItem(
                 rpcName: rpc,
                 hmiPermissions: HMIPermissions(allowed: order.filter(permission.levels.contains), userDisallowed: []),
-                parameterPermissions: ParameterPermissions(allowed: (permission.parameters ?? []).sorted(), userDisallowed: []))
+                parameterPermissions: ParameterPermissions(allowed: (permission.parameters ?? []).sorted(), userDisallowed: []),
+                requireEncryption: encrypted ? true : nil)
         }
-        return OnPermissionsChange(permissionItem: items)
+        // The top-level flag: some RPC of the app needs encryption.
+        let any = items.contains { $0.requireEncryption == true }
+        return OnPermissionsChange(permissionItem: items, requireEncryption: any ? true : nil)
     }
 
     // MARK: Reading SDL Core's format
@@ -130,6 +154,11 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         for group in groupMembers {
             let groupPath = "\(tablePath)functional_groupings.\(group.key)"
             guard case .object = group.value else { throw .invalid(path: groupPath, "expected an object") }
+            var encryption = false
+            if let flag = group.value["encryption_required"] {
+                guard case .bool(let value) = flag else { throw .invalid(path: "\(groupPath).encryption_required", "expected true or false") }
+                encryption = value
+            }
             guard let rpcsValue = group.value["rpcs"] else { groups[group.key] = [:]; continue }
             if case .null = rpcsValue { groups[group.key] = [:]; continue }
             guard case .object(let rpcs) = rpcsValue else { throw .invalid(path: "\(groupPath).rpcs", "expected an object") }
@@ -154,7 +183,7 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
                     }
                     parameters = collected
                 }
-                permissions[rpc.key] = Permission(levels: set, parameters: parameters)
+                permissions[rpc.key] = Permission(levels: set, parameters: parameters, requiresEncryption: encryption)
             }
             groups[group.key] = permissions
         }
@@ -163,6 +192,7 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         }
         var appGroups: [String: [String]] = [:]
         var appTypes: [String: [AppHMIType]] = [:]
+        var appEncryption: [String: Bool] = [:]
         for app in appMembers {
             let appPath = "\(tablePath)app_policies.\(app.key)"
             // SDL Core allows an entry to name another (`"default"`); follow it.
@@ -175,12 +205,17 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
                 list.append(text)
             }
             appGroups[app.key] = list
+            if let flag = app.value["encryption_required"] {
+                guard case .bool(let value) = flag else { throw .invalid(path: "\(appPath).encryption_required", "expected true or false") }
+                appEncryption[app.key] = value
+            }
             if case .array(let types)? = app.value["AppHMIType"] {
                 appTypes[app.key] = types.compactMap { if case .string(let name) = $0 { AppHMIType(rawValue: name) } else { nil } }
             }
         }
         self.init(groups: groups, appGroups: appGroups)
         self.appHMITypes = appTypes
+        self.appEncryptionRequired = appEncryption
     }
 
     /// SDL Core's check of a registration's app types against the app's entry: WEB_VIEW the entry

@@ -60,6 +60,13 @@ public struct SDLError: Error, Sendable, CustomStringConvertible {
         public static let protocolError = Code("protocol-error")
         /// A local resource failed (a file that cannot be read or written).
         public static let io = Code("io")
+        /// The RPC must be encrypted (the policy's `requireEncryption`, or the head unit answered
+        /// ENCRYPTION_NEEDED) and no protected RPC service is available: nothing was sent, or the
+        /// head unit refused it.
+        public static let encryptionNeeded = Code("encryption-needed")
+        /// The head unit would not protect a service: the TLS handshake failed (the certificate,
+        /// its dates, the app ID) or it fell back to plain text.
+        public static let encryptionFailed = Code("encryption-failed")
     }
 
     /// What kind of failure.
@@ -75,7 +82,8 @@ public struct SDLError: Error, Sendable, CustomStringConvertible {
 
     /// An error of `code`; the library makes these, apps match on them.
     public init(_ code: Code, _ message: String, resultCode: SDLResult? = nil, info: String? = nil, underlying: (any Error & Sendable)? = nil) {
-        self.code = code
+        // ENCRYPTION_NEEDED is its own case, whichever feature met it.
+        self.code = code == .refusedByHeadUnit && resultCode == .encryptionNeeded ? .encryptionNeeded : code
         self.message = message
         self.resultCode = resultCode
         self.info = info
@@ -182,6 +190,7 @@ extension SDLError {
         case .protocolViolation: code = .protocolError
         case .controlTimeout: code = .timedOut
         case .encryptionUnavailable: code = .unsupportedByHeadUnit
+        case .protectionFailed: code = .encryptionFailed
         }
         return SDLError(code, error.description, underlying: error)
     }

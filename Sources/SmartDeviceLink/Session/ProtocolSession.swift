@@ -107,6 +107,16 @@ public actor SDLProtocolSession {
     /// When the unanswered heartbeat was sent.
     private var heartbeatSentAt: Duration?
 
+    // MARK: Security
+
+    /// Services started with the encryption bit that the head unit acknowledged with it.
+    private(set) var protectedServices: Set<SDLServiceType> = []
+    /// The last security failure: an internal error from the head unit or our handshake's.
+    private var securityFailure: SDLSecurityError?
+    /// A protected start of the RPC service is waiting: an EndService(RPC) from the head unit
+    /// then ends the protection attempt (SDL Core's answer to a refused certificate), not the session.
+    private var protectingRPC = false
+
     /// A session over `transport`, not started yet: `SDLRPCClient` starts and runs it.
     public init(transport: any SDLTransport, configuration: Configuration = Configuration()) {
         self.transport = transport
@@ -345,6 +355,34 @@ public actor SDLProtocolSession {
         }
         if service != .rpc { runningMediaServices.insert(service) }
         return details
+    }
+
+    /// Starts `service` protected (StartService with the encryption bit): the head unit runs the
+    /// TLS handshake through security queries, which the session answers with its security
+    /// provider, then acknowledges. An ACK without the bit means the head unit fell back to plain
+    /// text (`isEncrypted` false); a NAK throws `protectionFailed` with the head unit's reason and
+    /// the security error it sent. The RPC service is upgraded this way after registration.
+    public func startProtectedService(_ service: SDLServiceType, parameters: SDLControlPayload = SDLControlPayload()) async throws -> SDLServiceProtection {
+        let negotiated = try requireStarted()
+        guard configuration.security != nil else { throw SDLSessionError.encryptionUnavailable }
+        if protectedServices.contains(service) { return SDLServiceProtection(parameters: SDLControlPayload(), isEncrypted: true) }
+        securityFailure = nil
+        if service == .rpc { protectingRPC = true }
+        defer { if service == .rpc { protectingRPC = false } }
+        let payload = negotiated.protocolVersion.hasControlPayloads && !parameters.document.isEmpty ? parameters.bytes : []
+        let reply = try await control(.startService, service: service, payload: payload, encrypted: true)
+        let details = negotiated.protocolVersion.hasControlPayloads && !reply.payload.isEmpty ? try decodeControl(reply.payload) : SDLControlPayload()
+        guard reply.controlFrameType == .startServiceACK else {
+            throw SDLSessionError.protectionFailed(service: service, reason: details.reason, security: securityFailure)
+        }
+        if service != .rpc { runningMediaServices.insert(service) }
+        guard reply.isEncrypted else {
+            logger.warning(
+                "the head unit started the service without encryption", metadata: ["service": "\(service)", "security": "\(securityFailure.map(\.description) ?? "-")"])
+            return SDLServiceProtection(parameters: details, isEncrypted: false, securityFailure: securityFailure)
+        }
+        protectedServices.insert(service)
+        return SDLServiceProtection(parameters: details, isEncrypted: true)
     }
 
     /// Ends one service; ending the RPC service ends the whole session (use `close()`).
@@ -601,6 +639,13 @@ public actor SDLProtocolSession {
                 answerControl(ControlKey(service: message.serviceType, request: .startService), with: message)
             case .endServiceACK, .endServiceNAK:
                 answerControl(ControlKey(service: message.serviceType, request: .endService), with: message)
+            case .endService where message.serviceType == .rpc && protectingRPC:
+                // SDL Core ends the protected RPC service it refused (then NAKs the start): the
+                // plain one goes on.
+                let ack = SDLFrame(header: SDLFrameHeader(
+                    version: message.version, frameType: .control, serviceType: .rpc,
+                    frameInfo: SDLControlFrameType.endServiceACK.rawValue, sessionID: message.sessionID, messageID: message.messageID))
+                try? await write(ack.bytes)
             case .endService where message.serviceType == .rpc:
                 // The reason holds even if the head unit hangs up before our ACK is written.
                 if announcedCloseReason == nil { announcedCloseReason = .endedByHeadUnit }
@@ -614,6 +659,7 @@ public actor SDLProtocolSession {
                 // service is closed to streamed media before the ACK is written, so no frame
                 // the manager has not yet heard of follows it (SDL Core would unregister the app).
                 runningMediaServices.remove(message.serviceType)
+                protectedServices.remove(message.serviceType)
                 let ack = SDLFrame(header: SDLFrameHeader(
                     version: message.version, frameType: .control, serviceType: message.serviceType,
                     frameInfo: SDLControlFrameType.endServiceACK.rawValue, sessionID: message.sessionID, messageID: message.messageID))
@@ -633,12 +679,63 @@ public actor SDLProtocolSession {
                 rpc = try SDLRPCPayload(decoding: message.payload)
             }
             await onRPC?(SDLIncomingRPC(payload: rpc, serviceType: message.serviceType, isEncrypted: message.isEncrypted))
+        case .control:
+            // A single frame on the control service is a security query (the TLS handshake).
+            await receivedSecurityQuery(message.payload)
         default:
             if let readers = mediaReaders[message.serviceType], readers.subscriberCount > 0 {
                 if readers.yield(message) > 0 {
                     logger.debug("a media reader fell behind; dropped its oldest message", metadata: ["service": "\(message.serviceType)"])
                 }
             }
+        }
+    }
+
+    // MARK: Security queries
+
+    /// The head unit's handshake bytes go to the security provider, whose answer goes back with
+    /// the same sequence number; an internal error is kept for the start it fails.
+    private func receivedSecurityQuery(_ bytes: [UInt8]) async {
+        let query: SDLSecurityQuery
+        do {
+            query = try SDLSecurityQuery(decoding: bytes)
+        } catch {
+            logger.warning("a malformed security query", metadata: ["error": "\(error)"])
+            await sendSecurityQuery(.internalError(.invalidQuerySize, text: error.description))
+            return
+        }
+        switch query.id {
+        case .sendHandshakeData:
+            guard let security = configuration.security else {
+                await sendSecurityQuery(.internalError(.notSupported, text: "the app has no security provider", sequenceNumber: query.sequenceNumber))
+                return
+            }
+            do {
+                let step = try await security.continueHandshake(with: query.binary)
+                if !step.outgoing.isEmpty {
+                    await sendSecurityQuery(.handshake(step.outgoing, type: .response, sequenceNumber: query.sequenceNumber))
+                }
+            } catch {
+                securityFailure = error
+                logger.warning("the TLS handshake failed", metadata: ["error": "\(error)"])
+                await sendSecurityQuery(.internalError(error.code, text: error.message, sequenceNumber: query.sequenceNumber))
+            }
+        case .sendInternalError:
+            let text = (try? SDLJSONValue(parsing: query.json))?["text"].flatMap { if case .string(let text) = $0 { text } else { nil } }
+            let failure = SDLSecurityError(query.errorCode ?? .internalError, text ?? "no text")
+            securityFailure = failure
+            logger.warning("the head unit reported a security error", metadata: ["error": "\(failure)"])
+        default:
+            await sendSecurityQuery(.internalError(.invalidQueryID, text: "unknown \(query.id)", sequenceNumber: query.sequenceNumber))
+        }
+    }
+
+    private func sendSecurityQuery(_ query: SDLSecurityQuery) async {
+        guard let negotiated = session else { return }
+        do {
+            try await sendMessage(query.encoded, negotiated: negotiated, service: .control, encrypted: false)
+        } catch {
+            logger.debug("a security query was not sent", metadata: ["error": "\(error)"])
         }
     }
 

@@ -232,9 +232,10 @@ public actor SDLRPCClient {
 
     /// Sends `request` and returns the head unit's response, whatever its result code.
     /// Responses are decoded leniently (a head unit may break the spec); `bulkData` goes on the
-    /// hybrid service after the JSON (PutFile, SystemRequest).
+    /// hybrid service after the JSON (PutFile, SystemRequest). `encrypted` sends it on the
+    /// protected RPC service (started with `SDLProtocolSession.startProtectedService(_:)`).
     public func send<R: SDLRequest>(
-        _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, options: SDLEncodingOptions = SDLEncodingOptions()
+        _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, options: SDLEncodingOptions = SDLEncodingOptions(), encrypted: Bool = false
     ) async throws -> R.Response {
         guard R.wireFunctionID != nil else { throw SDLRPCError.notAFunction(R.functionName) }
         let json: [UInt8]
@@ -243,13 +244,14 @@ public actor SDLRPCClient {
         } catch {
             throw SDLRPCError.invalidRequest(error)
         }
-        return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout)
+        return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout, encrypted: encrypted)
     }
 
     /// Sends an `R` whose JSON is ready (checked by the caller) and decodes its response.
-    func send<R: SDLRequest>(_ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil) async throws -> R.Response {
+    func send<R: SDLRequest>(_ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, encrypted: Bool = false) async throws -> R.Response {
         guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
-        let response = try await sendRaw(functionName: R.functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout)
+        let response = try await sendRaw(
+            functionName: R.functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout, encrypted: encrypted)
         return try Self.decode(R.self, from: response)
     }
 
@@ -269,9 +271,10 @@ public actor SDLRPCClient {
     /// time. Requests from one task reach the wire in call order; a request whose task is
     /// already cancelled is not sent.
     public func sendRaw(
-        functionName: String, functionID: UInt32, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil
+        functionName: String, functionID: UInt32, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, encrypted: Bool = false
     ) async throws -> SDLIncomingRPC {
-        let correlationID = try await write(functionName: functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout)
+        let correlationID = try await write(
+            functionName: functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout, encrypted: encrypted)
         return try await response(to: correlationID, functionName: functionName)
     }
 
@@ -296,7 +299,9 @@ public actor SDLRPCClient {
 
     /// Registers the request (before the write, so a response that beats the write's return is
     /// kept) and writes it; returns its correlation ID.
-    private func write(functionName: String, functionID: UInt32, json: [UInt8], bulkData: [UInt8], timeout: Duration?) async throws -> UInt32 {
+    private func write(
+        functionName: String, functionID: UInt32, json: [UInt8], bulkData: [UInt8], timeout: Duration?, encrypted: Bool = false
+    ) async throws -> UInt32 {
         switch phase {
         case .idle: throw SDLRPCError.notRunning
         case .finished(let reason): throw SDLRPCError.connectionClosed(reason)
@@ -309,7 +314,7 @@ public actor SDLRPCClient {
         pending[correlationID] = PendingRequest(function: functionName, timeout: limit)
         scheduleDeadline(correlationID, at: clock.now + limit)
         do {
-            try await session.send(payload)
+            try await session.send(payload, encrypted: encrypted)
         } catch {
             let failure: SDLRPCError
             switch error {

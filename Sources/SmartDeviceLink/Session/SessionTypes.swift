@@ -120,6 +120,10 @@ public enum SDLSessionError: Error, Hashable, Sendable, CustomStringConvertible 
     case controlTimeout(SDLControlFrameType, service: SDLServiceType)
     /// Encryption was asked for, but the session's configuration has no security provider.
     case encryptionUnavailable
+    /// The head unit refused to start the service protected (StartServiceNAK after a failed
+    /// handshake, e.g. "Invalid certificate"); `security` is the internal error it sent, or our
+    /// provider's failure.
+    case protectionFailed(service: SDLServiceType, reason: String?, security: SDLSecurityError?)
     /// The session is over; the reason says why.
     case closed(SDLCloseReason)
 
@@ -136,8 +140,27 @@ public enum SDLSessionError: Error, Hashable, Sendable, CustomStringConvertible 
         case .protocolViolation(let error): "the head unit broke the protocol: \(error)"
         case .controlTimeout(let opcode, let service): "no answer to \(opcode) for the \(service) service in time"
         case .encryptionUnavailable: "encryption was requested but no security provider is configured"
+        case .protectionFailed(let service, let reason, let security):
+            "the head unit refused to protect the \(service) service" + (reason.map { ": \($0)" } ?? "") + (security.map { " (\($0))" } ?? "")
         case .closed(let reason): "the session is closed: \(reason)"
         }
+    }
+}
+
+/// How a protected start ended: the ACK's parameters and whether it came with the encryption bit.
+public struct SDLServiceProtection: Sendable, Hashable {
+    /// The ACK's control payload.
+    public var parameters: SDLControlPayload
+    /// True when the service is encrypted; false when the head unit fell back to plain text.
+    public var isEncrypted: Bool
+    /// Why it fell back, when the head unit or our provider said.
+    public var securityFailure: SDLSecurityError?
+
+    /// An outcome, for tests and managers.
+    public init(parameters: SDLControlPayload, isEncrypted: Bool, securityFailure: SDLSecurityError? = nil) {
+        self.parameters = parameters
+        self.isEncrypted = isEncrypted
+        self.securityFailure = securityFailure
     }
 }
 

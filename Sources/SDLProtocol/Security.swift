@@ -1,0 +1,69 @@
+/// Encryption of protected services, one TLS endpoint per session: the handshake travels as
+/// security queries (``SDLSecurityQuery``) on the control service, then each frame with the
+/// encryption bit carries one record (a first frame stays plain). The app is the TLS server by
+/// default, SDL Core the client. `SDLTLS` ships a provider built on swift-nio-ssl; an OEM's
+/// security library can conform instead.
+public protocol SDLSecurityProvider: Sendable {
+    /// The bytes to send first: a client's ClientHello; nothing for a server, which waits for it.
+    func startHandshake() async throws(SDLSecurityError) -> [UInt8]
+    /// Handshake bytes from the peer: what to send back, and whether the handshake is complete.
+    func continueHandshake(with bytes: [UInt8]) async throws(SDLSecurityError) -> SDLHandshakeStep
+    /// Ciphertext (one record) for one frame's payload.
+    func encrypt(_ plaintext: [UInt8]) async throws -> [UInt8]
+    /// Plaintext of one received frame's payload.
+    func decrypt(_ ciphertext: [UInt8]) async throws -> [UInt8]
+    /// The largest plaintext one encrypted frame may carry (a TLS record holds 16 KiB).
+    var maxPlaintextPerFrame: Int { get }
+}
+
+/// One step of a handshake: bytes for the peer (maybe none), and whether it is done.
+public struct SDLHandshakeStep: Sendable, Hashable {
+    /// What to send the peer in a security query; empty when there is nothing to send.
+    public var outgoing: [UInt8]
+    /// The handshake completed: protected frames can flow.
+    public var isComplete: Bool
+
+    /// A step sending `outgoing`, complete or not.
+    public init(outgoing: [UInt8], isComplete: Bool) {
+        self.outgoing = outgoing
+        self.isComplete = isComplete
+    }
+}
+
+/// Why a handshake or a record failed, with the security error code SDL sends for it.
+public struct SDLSecurityError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The code an internal-error query carries.
+    public var code: SDLSecurityErrorCode
+    /// What went wrong, for people.
+    public var message: String
+
+    /// An error with `code` and an explanation.
+    public init(_ code: SDLSecurityErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+}
+
+extension SDLSecurityProvider {
+    /// A server's default: nothing to send until the client speaks.
+    public func startHandshake() async throws(SDLSecurityError) -> [UInt8] { [] }
+}
+
+/// Passes bytes through unchanged and completes the handshake at once, so the encryption path
+/// can be exercised without TLS.
+public struct SDLPassThroughSecurity: SDLSecurityProvider {
+    /// A provider that leaves every payload as it is.
+    public init() {}
+    /// Done at once, sending nothing.
+    public func continueHandshake(with bytes: [UInt8]) async throws(SDLSecurityError) -> SDLHandshakeStep {
+        SDLHandshakeStep(outgoing: [], isComplete: true)
+    }
+    /// Returns `plaintext` unchanged.
+    public func encrypt(_ plaintext: [UInt8]) async throws -> [UInt8] { plaintext }
+    /// Returns `ciphertext` unchanged.
+    public func decrypt(_ ciphertext: [UInt8]) async throws -> [UInt8] { ciphertext }
+    /// 16,091 bytes, the limit a TLS record would impose.
+    public var maxPlaintextPerFrame: Int { 16_091 }
+}
