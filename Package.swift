@@ -112,6 +112,7 @@ let package = Package(
             dependencies: [
                 "SDLProtocol", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -158,14 +159,15 @@ let package = Package(
             name: "sdl",
             dependencies: [
                 "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
-                "SDLHeadUnitControl", "SDLWebSocket", .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SDLHeadUnitControl", "SDLWebSocket", "SDLTLS", .product(name: "X509", package: "swift-certificates"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // The example app: tours of the manager against a head unit.
         .executableTarget(
             name: "sdl-example",
             dependencies: [
-                "SmartDeviceLink", "SDLRPC", "SDLRuntime", "SDLAsyncHTTPClient", "SDLCloudServer",
+                "SmartDeviceLink", "SDLRPC", "SDLRuntime", "SDLAsyncHTTPClient", "SDLCloudServer", "SDLTLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],

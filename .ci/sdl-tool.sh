@@ -111,4 +111,23 @@ curl -fs "http://127.0.0.1:$control/apps" | grep -q '"appID":"4343"' && fail "th
 curl -s -N --max-time 1 "http://127.0.0.1:$control/events" >"$work/events.out" || true
 grep -q "sdl headunit events" "$work/events.out" || fail "GET /events did not stream"
 
+# Encryption: a head unit with SDL Core's security manager and a test CA, AddCommand required
+# encrypted; the example app gets its certificate from the CA, completes the TLS handshake, sends a
+# protected GetVehicleData, sees AddCommand refused in plain text and sends it encrypted.
+secure=$((port + 4))
+secure_control=$((port + 5))
+$sdl headunit --port "$secure" --control-port "$secure_control" --manual-activation --security --encryption-required AddCommand \
+  --write-ca "$work/ca" >"$work/secure.log" 2>&1 &
+secure_headunit=$!
+for _ in $(seq 1 100); do
+  curl -fs "http://127.0.0.1:$secure_control/apps" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+[ -s "$work/ca/ca.pem" ] || fail "sdl headunit --security --write-ca wrote no CA certificate"
+.build/debug/sdl-example --port "$secure" --control-url "http://127.0.0.1:$secure_control" --app-id 5151 --tour encryption \
+  >"$work/encryption.out" 2>&1 || { cat "$work/encryption.out" "$work/secure.log"; fail "sdl-example --tour encryption failed"; }
+grep -q "Tour encryption: OK" "$work/encryption.out" || fail "the encryption tour did not finish"
+grep -q "ENCRYPTION_NEEDED" "$work/encryption.out" || fail "the encryption tour did not see ENCRYPTION_NEEDED"
+kill "$secure_headunit" 2>/dev/null || true
+
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

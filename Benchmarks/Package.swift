@@ -66,6 +66,15 @@ let package = Package(
                 .product(name: "SDLHeadUnit", package: "swift-sdl"),
             ]
         ),
+        // Issue 28: protected against plain round trips and video.
+        .executableTarget(
+            name: "SecurityBenchmarks",
+            dependencies: [
+                .product(name: "SmartDeviceLink", package: "swift-sdl"),
+                .product(name: "SDLHeadUnit", package: "swift-sdl"),
+                .product(name: "SDLTLS", package: "swift-sdl"),
+            ]
+        ),
         // Issue 16: a cloud-app server with 1,000 emulated vehicles dialing in.
         .executableTarget(
             name: "CloudBenchmarks",

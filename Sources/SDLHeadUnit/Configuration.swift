@@ -92,6 +92,11 @@ extension SDLHeadUnitEmulator {
         /// audio service starts in plain text. `sdl headunit --security` sets one from `SDLTLS`.
         public var security: (@Sendable (_ appID: String) throws -> any SDLSecurityProvider)?
 
+        /// Issues an app certificate (PEM certificate and key) signed by the security manager's CA,
+        /// for `POST /security/certificates`: a test CA hands developers certificates. nil: the
+        /// route answers 404.
+        public var certificateIssuer: (@Sendable (_ appID: String) throws -> (certificate: String, privateKey: String))?
+
         /// Receives each app's stream as the head unit's consumer would (video as H.264
         /// Annex-B, RTP depacketised; audio as sent): `sdl headunit --record-streams` writes
         /// it to files. Called on the emulator's executor; keep it short.

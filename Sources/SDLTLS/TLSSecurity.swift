@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOEmbedded
+import NIOPosix
 import NIOSSL
 import NIOTLS
 import SDLProtocol
@@ -10,9 +11,10 @@ import SDLProtocol
 /// one record. The app is the TLS server (``Role/server(_:)``) as SDL Core expects; the
 /// emulator uses the client role, checking the app's certificate as SDL Core does.
 ///
-/// Thread-safe: every call runs under one lock (the engine is an `EmbeddedChannel`, which runs
-/// on the calling thread).
-public final class SDLTLSSecurity: SDLSecurityProvider, @unchecked Sendable {
+/// An actor that runs on one of SwiftNIO's event loops: the engine (an `EmbeddedChannel`, which
+/// must stay on the thread that made it) lives on that loop's thread, and endpoints spread over
+/// the loops, so thousands of sessions share a core each without a thread of their own.
+public actor SDLTLSSecurity: SDLSecurityProvider {
     /// Which end of the handshake.
     public enum Role: Sendable {
         /// Answers the head unit's ClientHello with this certificate and key (the app).
@@ -22,115 +24,134 @@ public final class SDLTLSSecurity: SDLSecurityProvider, @unchecked Sendable {
     }
 
     /// The largest plaintext per protected frame: within one TLS record (16 KiB).
-    public let maxPlaintextPerFrame = 16_000
+    public nonisolated let maxPlaintextPerFrame = 16_000
 
-    private let lock = NIOLock()
-    private let channel: EmbeddedChannel
+    private let eventLoop: any EventLoop
+    private let context: NIOSSLContext
+    private let check: SDLCertificateCheck?
+    /// Made on the event loop's thread at the first use.
+    private var channel: EmbeddedChannel?
     private let progress = HandshakeProgress()
     private let verdict = NIOLockedValueBox<SDLSecurityError?>(nil)
 
-    /// An endpoint in `role`; nothing is exchanged until the handshake starts.
-    public init(role: Role) throws(SDLSecurityError) {
-        let verdict = self.verdict
+    /// The actor runs on its event loop, where its engine lives.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { eventLoop.executor.asUnownedSerialExecutor() }
+
+    /// An endpoint in `role`; nothing is exchanged until the handshake starts. `eventLoop`
+    /// defaults to one of SwiftNIO's shared loops.
+    public init(role: Role, eventLoop: (any EventLoop)? = nil) throws(SDLSecurityError) {
+        self.eventLoop = eventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
         do {
             var configuration: TLSConfiguration
-            let handler: any ChannelHandler
             switch role {
             case .server(let identity):
                 let chain = try NIOSSLCertificate.fromPEMBytes(identity.certificateChainPEM)
                 let key = try NIOSSLPrivateKey(bytes: identity.privateKeyPEM, format: .pem)
                 configuration = .makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
-                // SDL Core 8.2 breaks with TLS 1.3: offer 1.2 only.
-                configuration.minimumTLSVersion = .tlsv12
-                configuration.maximumTLSVersion = .tlsv12
-                handler = NIOSSLServerHandler(context: try NIOSSLContext(configuration: configuration))
-            case .client(let check):
+                check = nil
+            case .client(let peerCheck):
                 configuration = .makeClientConfiguration()
                 // The app's certificate names an app, not a host: SDL checks its serialNumber.
                 configuration.certificateVerification = .noHostnameVerification
-                configuration.minimumTLSVersion = .tlsv12
-                configuration.maximumTLSVersion = .tlsv12
-                // The check replaces BoringSSL's verification: SDL Core's rules, on its clock.
-                handler = try NIOSSLClientHandler(context: try NIOSSLContext(configuration: configuration), serverHostname: nil) { certificates, promise in
-                    let failure = check.verify(certificates.map { (try? $0.toDERBytes()) ?? [] })
-                    verdict.withLockedValue { $0 = failure }
-                    promise.succeed(failure == nil ? .certificateVerified : .failed)
-                }
+                check = peerCheck
             }
-            channel = EmbeddedChannel()
-            try channel.pipeline.syncOperations.addHandler(handler)
-            try channel.pipeline.syncOperations.addHandler(progress)
-        } catch let error as SDLSecurityError {
-            throw error
+            // SDL Core 8.2 breaks with TLS 1.3: 1.2 only.
+            configuration.minimumTLSVersion = .tlsv12
+            configuration.maximumTLSVersion = .tlsv12
+            context = try NIOSSLContext(configuration: configuration)
         } catch {
             throw SDLSecurityError(.internalError, "TLS set-up: \(error)")
         }
     }
 
+    deinit {
+        // The engine must end on its own thread, and this may run anywhere: the box takes it
+        // there and lets go of it on that thread, whoever releases the box last.
+        let box = EngineBox(channel)
+        channel = nil
+        eventLoop.execute { box.release() }
+    }
+
     /// The client's ClientHello (a server sends nothing first).
     public func startHandshake() async throws(SDLSecurityError) -> [UInt8] {
-        try step { () throws -> [UInt8] in
-            // Becoming active makes a client send its ClientHello.
-            try self.activate()
-            return try self.drainOutbound()
+        try step { channel in
+            try Self.activate(channel)
+            return try self.drainOutbound(channel)
         }
     }
 
     /// The peer's handshake bytes in; ours out, and whether the handshake is complete.
     public func continueHandshake(with bytes: [UInt8]) async throws(SDLSecurityError) -> SDLHandshakeStep {
-        try step { () throws -> SDLHandshakeStep in
-            try self.activate()
-            try self.channel.writeInbound(ByteBuffer(bytes: bytes))
-            return SDLHandshakeStep(outgoing: try self.drainOutbound(), isComplete: self.progress.isComplete)
+        try step { channel in
+            try Self.activate(channel)
+            try channel.writeInbound(ByteBuffer(bytes: bytes))
+            return SDLHandshakeStep(outgoing: try self.drainOutbound(channel), isComplete: self.progress.isComplete)
         }
-    }
-
-    /// Runs a handshake step under the lock; any failure becomes the security error to report.
-    private func step<T>(_ body: () throws -> T) throws(SDLSecurityError) -> T {
-        let result: Result<T, SDLSecurityError> = lock.withLock {
-            do {
-                return .success(try body())
-            } catch {
-                return .failure(failure(error))
-            }
-        }
-        return try result.get()
-    }
-
-    private func activate() throws {
-        guard !channel.isActive else { return }
-        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
     }
 
     /// One record holding `plaintext` (at most ``maxPlaintextPerFrame`` bytes).
     public func encrypt(_ plaintext: [UInt8]) async throws -> [UInt8] {
-        try lock.withLock {
-            guard progress.isComplete else { throw SDLSecurityError(.encryptionFailed, "the handshake has not completed") }
-            try channel.writeOutbound(ByteBuffer(bytes: plaintext))
-            return try drainOutbound()
-        }
+        guard progress.isComplete, let channel else { throw SDLSecurityError(.encryptionFailed, "the handshake has not completed") }
+        try channel.writeOutbound(ByteBuffer(bytes: plaintext))
+        return try drainOutbound(channel)
     }
 
     /// The plaintext of one record (or several, back to back).
     public func decrypt(_ ciphertext: [UInt8]) async throws -> [UInt8] {
-        try lock.withLock {
-            guard progress.isComplete else { throw SDLSecurityError(.serviceNotProtected, "the handshake has not completed") }
-            do {
-                try channel.writeInbound(ByteBuffer(bytes: ciphertext))
-            } catch {
-                throw SDLSecurityError(.decryptionFailed, "\(error)")
-            }
+        guard progress.isComplete, let channel else { throw SDLSecurityError(.serviceNotProtected, "the handshake has not completed") }
+        do {
+            try channel.writeInbound(ByteBuffer(bytes: ciphertext))
             channel.embeddedEventLoop.run()
-            var plaintext: [UInt8] = []
-            while let buffer = try channel.readInbound(as: ByteBuffer.self) { plaintext += buffer.readableBytesView }
-            return plaintext
+            try channel.throwIfErrorCaught()
+        } catch {
+            throw SDLSecurityError(.decryptionFailed, "\(error)")
         }
+        var plaintext: [UInt8] = []
+        while let buffer = try channel.readInbound(as: ByteBuffer.self) { plaintext += buffer.readableBytesView }
+        return plaintext
     }
 
     /// Whether the handshake has completed.
-    public var isHandshakeComplete: Bool { lock.withLock { progress.isComplete } }
+    public var isHandshakeComplete: Bool { progress.isComplete }
 
-    private func drainOutbound() throws -> [UInt8] {
+    /// Runs a handshake step on the engine (made on first use); any failure becomes the security
+    /// error to report.
+    private func step<T>(_ body: (EmbeddedChannel) throws -> T) throws(SDLSecurityError) -> T {
+        do {
+            return try body(try engine())
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// The engine, made here (on the event loop's thread) the first time.
+    private func engine() throws -> EmbeddedChannel {
+        if let channel { return channel }
+        let handler: any ChannelHandler
+        if let check {
+            let verdict = self.verdict
+            // The check replaces BoringSSL's verification: SDL Core's rules, on its clock.
+            handler = try NIOSSLClientHandler(context: context, serverHostname: nil) { certificates, promise in
+                let failure = check.verify(certificates.map { (try? $0.toDERBytes()) ?? [] })
+                verdict.withLockedValue { $0 = failure }
+                promise.succeed(failure == nil ? .certificateVerified : .failed)
+            }
+        } else {
+            handler = NIOSSLServerHandler(context: context)
+        }
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(handler)
+        try channel.pipeline.syncOperations.addHandler(progress)
+        self.channel = channel
+        return channel
+    }
+
+    private static func activate(_ channel: EmbeddedChannel) throws {
+        guard !channel.isActive else { return }
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+    }
+
+    private func drainOutbound(_ channel: EmbeddedChannel) throws -> [UInt8] {
         // Work the engine scheduled (the certificate check's answer resumes the handshake).
         channel.embeddedEventLoop.run()
         // A failure in that work (a refused certificate) reaches the end of the pipeline.
@@ -147,6 +168,13 @@ public final class SDLTLSSecurity: SDLSecurityProvider, @unchecked Sendable {
         if let error = error as? SDLSecurityError { return error }
         return SDLSecurityError(.handshakeFailed, "\(error)")
     }
+}
+
+/// Carries the engine to its event loop for its end; only that loop touches it.
+private final class EngineBox: @unchecked Sendable {
+    private var channel: EmbeddedChannel?
+    init(_ channel: EmbeddedChannel?) { self.channel = channel }
+    func release() { channel = nil }
 }
 
 /// A certificate chain and its private key, PEM.

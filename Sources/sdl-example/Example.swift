@@ -25,7 +25,7 @@ struct Example: AsyncParsableCommand {
 
     @Option(help: "Head unit host.") var host = "127.0.0.1"
     @Option(help: "Head unit TCP port.") var port = 12345
-    @Option(help: "Which tour: lifecycle, files, vehicle, buttons, services, screen, alerts, navigation, or all; driver waits for a person to play the driver in the emulator's page.")
+    @Option(help: "Which tour: lifecycle, files, vehicle, buttons, services, screen, alerts, navigation, or all; driver waits for a person to play the driver in the emulator's page; encryption needs sdl headunit --security.")
     var tour = "all"
     @Option(help: "The emulator's control API, to play the driver.") var controlURL: String?
     @Option(help: "App ID to register.") var appID = "8675309"
@@ -36,14 +36,18 @@ struct Example: AsyncParsableCommand {
     @Flag(help: "Run as a cloud app: a WebSocket server head units dial into (--port, --host, --path); the tours that need no driver run for each vehicle.")
     var serve = false
     @Option(help: "With --serve: the WebSocket path head units ask for.") var path = "/"
+    @Option(help: ArgumentHelp("The encryption tour's app certificate (PEM, subject serialNumber = the app ID), for a head unit with its own CA.", valueName: "path"))
+    var cert: String?
+    @Option(help: ArgumentHelp("The private key of --cert (PEM).", valueName: "path"))
+    var key: String?
 
     func run() async throws {
         if serve {
             return try await CloudServe(host: host, port: port, path: path, appID: appID, activationTimeout: activationTimeout).run()
         }
         let tours = ["lifecycle", "files", "vehicle", "buttons", "services", "screen", "alerts", "navigation"]
-        guard tours.contains(tour) || tour == "all" || tour == "driver" else {
-            throw ValidationError("unknown tour \(tour); try \(tours.joined(separator: ", ")), all or driver")
+        guard tours.contains(tour) || ["all", "driver", "encryption"].contains(tour) else {
+            throw ValidationError("unknown tour \(tour); try \(tours.joined(separator: ", ")), all, driver or encryption")
         }
         var ok = true
         let driver = Driver(appID: appID, controlURL: controlURL, activationTimeout: activationTimeout)
@@ -51,6 +55,14 @@ struct Example: AsyncParsableCommand {
             // Not part of "all": it waits for a person.
             let place = TourPlace(host: host, port: port, appID: appID, driver: driver)
             if !(await DriverTour(place: place).run()) { throw ExitCode.failure }
+            return
+        }
+        if tour == "encryption" {
+            // Not part of "all": it needs a head unit with a security manager (sdl headunit --security).
+            let place = TourPlace(host: host, port: port, appID: appID, driver: driver, keeper: ManagerKeeper(keepingAfter: stay ? "encryption" : nil))
+            let ok = await EncryptionTour(place: place, certificatePath: cert, keyPath: key).run()
+            await place.keeper.holdUntilInterrupted()
+            if !ok { throw ExitCode.failure }
             return
         }
         let running = tours.filter { tour == $0 || tour == "all" }
@@ -162,6 +174,20 @@ struct Driver {
     func fetch(_ path: String) async -> Data? {
         guard let controlURL, let address = URL(string: "\(controlURL)\(path)") else { return nil }
         guard let (data, response) = try? await URLSession.shared.data(from: address),
+              let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode)
+        else { return nil }
+        return data
+    }
+
+    /// POSTs `body` to the control API and returns the answer's body; nil without `--control-url`
+    /// or on failure.
+    func postReading(_ path: String, _ body: String) async -> Data? {
+        guard let controlURL, let address = URL(string: "\(controlURL)\(path)") else { return nil }
+        var request = URLRequest(url: address)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body.utf8)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        guard let (data, response) = try? await URLSession.shared.data(for: request),
               let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode)
         else { return nil }
         return data

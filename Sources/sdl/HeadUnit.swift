@@ -3,6 +3,8 @@ import Foundation
 import SDLHeadUnit
 import SmartDeviceLink
 import SDLHeadUnitControl
+import SDLTLS
+import X509
 import SDLRPC
 import SDLRuntime
 import SDLTransport
@@ -70,6 +72,21 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Grant this functional group to every app without an entry of its own, as an OEM's policy would (e.g. HapticGroup: touches for navigation apps). Repeatable.", valueName: "group"))
     var grant: [String] = []
 
+    @Flag(help: "Run SDL Core's security manager: the TLS handshake with apps that protect services, checking their certificates against a CA (a test CA made at start unless --ca), ENCRYPTION_NEEDED for RPCs of encryption_required groups.")
+    var security = false
+
+    @Option(help: ArgumentHelp("An RPC every app must send encrypted (a policy group with encryption_required): plain, it is answered ENCRYPTION_NEEDED. Repeatable.", valueName: "rpc"))
+    var encryptionRequired: [String] = []
+
+    @Option(help: ArgumentHelp("With --security: the CA certificate (PEM) app certificates must be signed by.", valueName: "path"))
+    var ca: String?
+
+    @Option(help: ArgumentHelp("With --security and --ca: the CA's private key (PEM), so the control API can issue app certificates.", valueName: "path"))
+    var caKey: String?
+
+    @Option(help: ArgumentHelp("With --security: write the CA certificate (and a generated CA's key) to this directory as ca.pem and ca-key.pem.", valueName: "directory"))
+    var writeCA: String?
+
     @Option(help: "Port of the HTTP control API (0: any free port); none without this option.")
     var controlPort: Int?
 
@@ -99,6 +116,53 @@ struct HeadUnit: AsyncParsableCommand {
 
     @Option(help: "With --cloud-app: failed dials in a row before a vehicle gives up (SDL Core: 5).")
     var retryAttempts = 5
+
+    /// The security manager: a TLS client per connection checking app certificates against the
+    /// CA (SDL Core's rules), and the CA's issuer for the control API when its key is known.
+    func configureSecurity(_ configuration: inout SDLHeadUnitEmulator.Configuration) throws {
+        let authority: SDLCertificateAuthority?
+        let trusted: Certificate
+        if let ca {
+            let pem = String(decoding: try Self.read(ca), as: UTF8.self)
+            if let caKey {
+                let key = String(decoding: try Self.read(caKey), as: UTF8.self)
+                do {
+                    authority = try SDLCertificateAuthority(certificatePEM: pem, privateKeyPEM: key)
+                } catch {
+                    throw ValidationError("\(ca), \(caKey): not a CA certificate and its key: \(error)")
+                }
+                trusted = authority!.certificate
+            } else {
+                authority = nil
+                do {
+                    trusted = try Certificate(pemEncoded: pem)
+                } catch {
+                    throw ValidationError("\(ca) is not a PEM certificate: \(error)")
+                }
+            }
+        } else {
+            authority = try SDLCertificateAuthority.generate(name: "sdl headunit test CA")
+            trusted = authority!.certificate
+        }
+        configuration.security = { appID in
+            try SDLTLSSecurity(role: .client(SDLCertificateCheck(authority: trusted, expectedSerialNumber: appID)))
+        }
+        if let authority {
+            configuration.certificateIssuer = { appID in
+                let identity = try authority.issue(appID: appID)
+                return (String(decoding: identity.certificateChainPEM, as: UTF8.self), String(decoding: identity.privateKeyPEM, as: UTF8.self))
+            }
+        }
+        Output.error("security: app certificates must be signed by \(trusted.subject)")
+        if let writeCA {
+            try FileManager.default.createDirectory(atPath: writeCA, withIntermediateDirectories: true)
+            try Data(try trusted.serializeAsPEM().pemString.utf8).write(to: URL(fileURLWithPath: writeCA).appendingPathComponent("ca.pem"))
+            if let authority, ca == nil {
+                try Data(try authority.privateKeyPEM.utf8).write(to: URL(fileURLWithPath: writeCA).appendingPathComponent("ca-key.pem"))
+            }
+            Output.error("security: CA written to \(writeCA)")
+        }
+    }
 
     static func read(_ path: String) throws -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("Cannot read \(path).") }
@@ -134,6 +198,7 @@ struct HeadUnit: AsyncParsableCommand {
         }
         guard fileQuota >= 0 else { throw ValidationError("--file-quota must not be negative.") }
         for group in grant { configuration.policy = configuration.policy.granting(group, to: "default") }
+        if !encryptionRequired.isEmpty { configuration.policy = configuration.policy.requiringEncryption(for: encryptionRequired) }
         configuration.fileQuota = fileQuota
         configuration.policyServerURL = policyURL
         guard speakingTime >= 0, audioChunkMilliseconds > 0 else {
@@ -157,6 +222,7 @@ struct HeadUnit: AsyncParsableCommand {
             let recorder = try StreamRecorder(directory: recordStreams, audioFormat: audioFormat)
             configuration.streamSink = { recorder.write($0) }
         }
+        if security { try configureSecurity(&configuration) }
         if let cloudApp {
             return try await runCloudVehicles(url: cloudApp, configuration: configuration)
         }

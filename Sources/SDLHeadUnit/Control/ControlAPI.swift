@@ -160,6 +160,22 @@ public struct SDLHeadUnitControlAPI: Sendable {
             }
             return Answer(status: 200, contentType: SDLHeadUnitControlAPI.imageType(of: bytes), body: bytes)
         },
+        Route("POST", "security/certificates") { api, _, _, input in
+            // {"appID": "8675309"}: a certificate for the app, signed by the head unit's CA.
+            guard case .string(let appID)? = input["appID"], !appID.isEmpty else { return .error(400, #"expected {"appID": "..."}"#) }
+            guard let issue = api.headUnit.configuration.certificateIssuer else {
+                return .error(404, "this head unit issues no certificates (run sdl headunit --security without --ca, or with --ca-key)")
+            }
+            do {
+                let issued = try issue(appID)
+                return .json(.object([
+                    .init(key: "appID", value: .string(appID)), .init(key: "certificate", value: .string(issued.certificate)),
+                    .init(key: "privateKey", value: .string(issued.privateKey)),
+                ]))
+            } catch {
+                return .error(500, "the CA could not issue a certificate: \(error)")
+            }
+        },
         Route("POST", "apps/*/menu/open") { api, captured, _, _ in
             // The driver presses the head unit's menu button: the app's menu on top.
             try await api.headUnit.setMenuOpen(appID: captured[0], true)

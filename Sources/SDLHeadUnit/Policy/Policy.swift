@@ -76,6 +76,21 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         return policy
     }
 
+    /// The same policy with `rpcs` in a functional group that has `encryption_required`, given
+    /// to every app entry: sent in plain text they are answered ENCRYPTION_NEEDED, and
+    /// OnPermissionsChange marks them `requireEncryption` (`sdl headunit --encryption-required`).
+    public func requiringEncryption(for rpcs: [String], group: String = "EncryptionRequired") -> SDLHeadUnitPolicy {
+        var policy = self
+        // The levels the other groups allow, so only the encryption changes.
+        func levels(of rpc: String) -> Set<HMILevel> {
+            let known = groups.values.compactMap { $0[rpc]?.levels }
+            return known.isEmpty ? [.none, .background, .limited, .full] : known.reduce(into: []) { $0.formUnion($1) }
+        }
+        policy.groups[group] = Dictionary(uniqueKeysWithValues: rpcs.map { ($0, Permission(levels: levels(of: $0), requiresEncryption: true)) })
+        for entry in policy.appGroups.keys where !(policy.appGroups[entry]?.contains(group) ?? true) { policy.appGroups[entry]?.append(group) }
+        return policy
+    }
+
     /// The policy's answer to one request.
     public enum Decision: Sendable, Hashable {
         /// The request goes on to the head unit's rules.

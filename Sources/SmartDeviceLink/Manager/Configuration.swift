@@ -61,6 +61,9 @@ extension SDLManager {
         /// Settings of the SDL protocol session: control-message timeout, encryption, frame and
         /// message size limits.
         public var session = SDLProtocolSession.Configuration()
+        /// Encryption: the security managers by head-unit make, and when the RPC service is
+        /// protected (guide "Encryption").
+        public var encryption = SDLEncryptionConfiguration()
         /// How long an RPC waits for the head unit's response before it fails with a timeout.
         public var requestTimeout: Duration = .seconds(10)
         /// How often subscribed system capabilities are fetched again from head units that do

@@ -151,6 +151,7 @@ extension SDLError {
         case .connectionLost: code = .connectionClosed
         case .disallowed: code = .disallowed
         case .invalidRequest: code = .invalidArgument
+        case .encryptionNeeded: code = .encryptionNeeded
         }
         var info: String?
         if case .registrationFailed(_, let text) = error { info = text }

@@ -62,7 +62,7 @@ public actor SDLManager: Service {
 
     /// Who the app is and how it reaches the head unit, as given to `init`.
     public let configuration: Configuration
-    private let logger: Logger
+    let logger: Logger
     private let stateFanOut = StreamFanOut<State>(bufferLimit: 32, replaysLatest: true, initial: .stopped)
     private let statusBoard = HMIStatusBoard()
     /// Notifications for the manager's whole life, across connections.
@@ -99,6 +99,9 @@ public actor SDLManager: Service {
     public private(set) var authToken: String?
     /// Follows OnHMIStatus and OnPermissionsChange for the current connection.
     public private(set) var permissions: SDLPermissionTracker?
+    /// Each service's encryption (see `SDLManager+Encryption`).
+    var encryption: [SDLServiceType: SDLEncryptionState] = [:]
+    let encryptionFanOut = StreamFanOut<SDLServiceEncryption>(bufferLimit: 16)
     /// What the head unit can do: displays and windows, buttons, navigation, phone, app
     /// services..., cached and kept current across reconnections.
     public nonisolated let systemCapabilities: SDLSystemCapabilityManager
@@ -279,7 +282,7 @@ public actor SDLManager: Service {
     }
 
     /// The connection requests go through, once Ready.
-    private nonisolated var client: SDLRPCClient? { lifecycle.withLock { $0.readyConnection } }
+    nonisolated var client: SDLRPCClient? { lifecycle.withLock { $0.readyConnection } }
 
     // MARK: Running
 
@@ -497,6 +500,9 @@ public actor SDLManager: Service {
     /// The sub-managers' start on a new connection, before Ready.
     private func setUpManagers(client: SDLRPCClient, session: SDLProtocolSession, tasks: TaskScope) async {
         await installRequestHandlers(on: client)
+        if configuration.encryption.rpcProtection == .always, await session.hasSecurity {
+            try? await protectRPCService(client: client)
+        }
         if let response = registerResponse {
             await systemCapabilities.connected(client: client, registration: response, rpcVersion: negotiatedRPCVersion, tasks: tasks)
         }
@@ -533,6 +539,7 @@ public actor SDLManager: Service {
             throw SDLManagerError.rpcVersionTooLow(headUnit: rpcVersion, minimum: configuration.minimumRPCVersion)
         }
         try await adaptLanguage(response, client: client)
+        await chooseSecurity(make: negotiated.details?.make ?? response.vehicleType?.make, session: session)
         if let veto = configuration.vehicleTypeVeto {
             let details = negotiated.details
             let vehicle = details?.make != nil
@@ -733,7 +740,7 @@ public actor SDLManager: Service {
     /// sending (code `disallowed`; the cause names the levels that would allow it); pass
     /// `checkingPermissions: false` to send it anyway and let the head unit answer.
     public func send<R: SDLRequest>(
-        _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true
+        _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true, protected: Bool? = nil
     ) async throws -> R.Response {
         guard client != nil else { throw SDLError(SDLManagerError.notReady(state)) }
         let json: [UInt8]
@@ -743,7 +750,7 @@ public actor SDLManager: Service {
             throw SDLError(SDLManagerError.invalidRequest("\(error)"))
         }
         do {
-            return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions).response
+            return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions, protected: protected).response
         } catch {
             throw SDLError(error)
         }
@@ -753,7 +760,7 @@ public actor SDLManager: Service {
     /// vehicle data) with the same checks as `send(_:)`; returns the typed response and the raw
     /// one.
     func send<R: SDLRequest>(
-        _ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true
+        _ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true, protected: Bool? = nil
     ) async throws -> (response: R.Response, raw: SDLIncomingRPC) {
         guard let client else { throw SDLManagerError.notReady(state) }
         if checkingPermissions, let permissions, let levels = await permissions.levels(allowing: R.functionName) {
@@ -778,7 +785,13 @@ public actor SDLManager: Service {
             wire = gated.json
         }
         guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
-        let raw = try await client.sendRaw(functionName: R.functionName, functionID: functionID, json: wire, bulkData: bulkData, timeout: timeout)
+        // Encrypted when asked, or when the permissions say the RPC needs it (then, as the guide
+        // says, it is not sent at all when the RPC service cannot be protected).
+        var encrypted = protected ?? false
+        if protected == nil, let permissions { encrypted = await permissions.permission(of: R.functionName).requiresEncryption }
+        if encrypted { try await ensureRPCProtection(for: R.functionName, client: client) }
+        let raw = try await client.sendRaw(
+            functionName: R.functionName, functionID: functionID, json: wire, bulkData: bulkData, timeout: timeout, encrypted: encrypted)
         let response = try SDLRPCClient.decode(R.self, from: raw)
         if let layout = response as? SetDisplayLayoutResponse { await systemCapabilities.received(layout) }
         return (response, raw)
@@ -970,6 +983,9 @@ public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible 
     case unsupportedByHeadUnit(what: String, available: String, headUnit: SDLSpecVersion)
     /// The request breaks the spec; nothing was sent.
     case invalidRequest(String)
+    /// The RPC must be encrypted and the RPC service cannot be protected (no security manager
+    /// serves this head unit, or the handshake failed): it was not sent.
+    case encryptionNeeded(rpc: String, reason: String)
 
     /// What went wrong, in a sentence.
     public var description: String {
@@ -987,6 +1003,7 @@ public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible 
         case .unsupportedByHeadUnit(let what, let available, let headUnit):
             "\(what) is not sent: it exists \(available), the head unit speaks RPC \(headUnit)"
         case .invalidRequest(let reason): "request not sent, it breaks the RPC spec: \(reason)"
+        case .encryptionNeeded(let rpc, let reason): "\(rpc) must be encrypted and was not sent: \(reason)"
         }
     }
 }

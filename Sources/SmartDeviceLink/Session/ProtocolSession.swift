@@ -109,8 +109,11 @@ public actor SDLProtocolSession {
 
     // MARK: Security
 
+    /// The session's TLS endpoint: the configuration's, or one set once the head unit's make is
+    /// known (`setSecurity(_:)`).
+    private var security: (any SDLSecurityProvider)?
     /// Services started with the encryption bit that the head unit acknowledged with it.
-    private(set) var protectedServices: Set<SDLServiceType> = []
+    public private(set) var protectedServices: Set<SDLServiceType> = []
     /// The last security failure: an internal error from the head unit or our handshake's.
     private var securityFailure: SDLSecurityError?
     /// A protected start of the RPC service is waiting: an EndService(RPC) from the head unit
@@ -125,7 +128,18 @@ public actor SDLProtocolSession {
         self.decoder = SDLFrameDecoder(maxDataSize: configuration.maxFrameDataSize)
         self.reassembler = SDLReassembler(maxMessageSize: configuration.maxMessageSize)
         self.states = StreamFanOut(bufferLimit: 16, replaysLatest: true, initial: .idle)
+        self.security = configuration.security
     }
+
+    /// Sets the security provider before any protected service starts: the manager picks the one
+    /// for the head unit's make after registration. Ignored once a service is protected.
+    public func setSecurity(_ provider: any SDLSecurityProvider) {
+        guard protectedServices.isEmpty else { return }
+        security = provider
+    }
+
+    /// Whether a security provider is set (protected services can be asked for).
+    public var hasSecurity: Bool { security != nil }
 
     /// The negotiated session once started (also while closing).
     public var session: SDLNegotiatedSession? {
@@ -345,7 +359,7 @@ public actor SDLProtocolSession {
     @discardableResult
     public func startService(_ service: SDLServiceType, parameters: SDLControlPayload = SDLControlPayload(), encrypted: Bool = false) async throws -> SDLControlPayload {
         let negotiated = try requireStarted()
-        if encrypted && configuration.security == nil { throw SDLSessionError.encryptionUnavailable }
+        if encrypted && security == nil { throw SDLSessionError.encryptionUnavailable }
         try Task.checkCancellation()
         let payload = negotiated.protocolVersion.hasControlPayloads && !parameters.document.isEmpty ? parameters.bytes : []
         let reply = try await control(.startService, service: service, payload: payload, encrypted: encrypted)
@@ -364,7 +378,7 @@ public actor SDLProtocolSession {
     /// the security error it sent. The RPC service is upgraded this way after registration.
     public func startProtectedService(_ service: SDLServiceType, parameters: SDLControlPayload = SDLControlPayload()) async throws -> SDLServiceProtection {
         let negotiated = try requireStarted()
-        guard configuration.security != nil else { throw SDLSessionError.encryptionUnavailable }
+        guard security != nil else { throw SDLSessionError.encryptionUnavailable }
         if protectedServices.contains(service) { return SDLServiceProtection(parameters: SDLControlPayload(), isEncrypted: true) }
         securityFailure = nil
         if service == .rpc { protectingRPC = true }
@@ -511,14 +525,14 @@ public actor SDLProtocolSession {
     private func sendMessage(_ payload: [UInt8], negotiated: SDLNegotiatedSession, service: SDLServiceType, encrypted: Bool) async throws {
         var maxPayload = negotiated.mtu
         if encrypted {
-            guard let security = configuration.security else { throw SDLSessionError.encryptionUnavailable }
+            guard let security = self.security else { throw SDLSessionError.encryptionUnavailable }
             maxPayload = max(1, min(maxPayload, security.maxPlaintextPerFrame))
         }
         let message = SDLProtocolMessage(
             version: negotiated.majorVersion, serviceType: service, sessionID: negotiated.sessionID,
             messageID: takeMessageID(), isEncrypted: encrypted, payload: payload)
         var bytes: [UInt8] = []
-        if encrypted, let security = configuration.security {
+        if encrypted, let security = self.security {
             // Each frame's payload is encrypted on its own (first frames stay clear).
             for var frame in SDLFramer.frames(for: message, maxPayloadSize: maxPayload) {
                 if frame.header.isEncrypted {
@@ -615,7 +629,7 @@ public actor SDLProtocolSession {
             }
             // Control frames on service 0 are never encrypted; others are decrypted before joining.
             if frame.header.isEncrypted, !frame.payload.isEmpty, frame.header.serviceType != .control,
-               frame.header.frameType != .first, let security = configuration.security
+               frame.header.frameType != .first, let security = self.security
             {
                 let header = frame.header
                 frame = SDLFrame(header: header, payload: try await security.decrypt(frame.payload))
@@ -706,7 +720,7 @@ public actor SDLProtocolSession {
         }
         switch query.id {
         case .sendHandshakeData:
-            guard let security = configuration.security else {
+            guard let security = self.security else {
                 await sendSecurityQuery(.internalError(.notSupported, text: "the app has no security provider", sequenceNumber: query.sequenceNumber))
                 return
             }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SDLAsyncHTTPClient
 import SDLCloudServer
+import SDLTLS
 import SDLWebSocket
 import ServiceLifecycle
 import SmartDeviceLink
@@ -1379,6 +1380,78 @@ enum CloudAppExamples {
 
         for await event in weather.host.events() {
             print(event)   // "session 12 from 10.0.3.7:51486 ready (240 open)"
+        }
+    }
+}
+
+enum EncryptionExamples {
+    static func configure(certificatePEM: String, privateKeyPEM: String) {
+        let identity = SDLTLSIdentity(certificateChainPEM: certificatePEM, privateKeyPEM: privateKeyPEM)
+        var configuration = SDLManager.Configuration(appName: "Secure", appID: "8675309", fullAppID: "8675309-aaaa-bbbb")
+        configuration.encryption.securityManagers = [
+            SDLSecurityManager { try SDLTLSSecurity(role: .server(identity)) },
+        ]
+        _ = configuration
+    }
+
+    static func makes(configuration: inout SDLManager.Configuration, acmeIdentity: SDLTLSIdentity, identity: SDLTLSIdentity) {
+        configuration.encryption.securityManagers = [
+            SDLSecurityManager(makes: ["Acme", "Acme Trucks"]) { try SDLTLSSecurity(role: .server(acmeIdentity)) },
+            SDLSecurityManager { try SDLTLSSecurity(role: .server(identity)) },   // every other head unit
+        ]
+    }
+
+    static func send(manager: SDLManager) async throws {
+        if await manager.permissions?.permission(of: "AddCommand").requiresEncryption == true {
+            print("AddCommand goes encrypted")
+        }
+        do {
+            _ = try await manager.send(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "Accounts")))   // as the policy says
+            let position = try await manager.send(GetVehicleData(gps: true), protected: true)                // because the app asks
+            print(position.resultCode)
+        } catch let error as SDLError where error.code == .encryptionNeeded {
+            print(error.message)   // not sent: the RPC service cannot be protected on this head unit
+        }
+    }
+
+    static func start(manager: SDLManager) async throws {
+        do {
+            try await manager.startRPCEncryption()   // returns once the RPC service is encrypted
+        } catch let error as SDLError {
+            switch error.code {
+            case .encryptionFailed: print("the head unit refused:", error.message)   // e.g. invalid certificate
+            case .encryptionNeeded: print("no security manager serves this head unit")
+            default: print(error.message)
+            }
+        }
+    }
+
+    static func states(manager: SDLManager) async {
+        print(await manager.encryptionState(of: .rpc))   // e.g. "encrypted"
+        for await change in manager.encryptionStates() where change.service == .rpc {
+            switch change.state {
+            case .encrypted: print("encrypted requests go without waiting")
+            case .plainText(let reason), .failed(let reason): print("not encrypted:", reason)
+            case .notStarted, .handshaking: break
+            }
+        }
+    }
+
+    static func session(transport: any SDLTransport, registration: RegisterAppInterface, identity: SDLTLSIdentity) async throws {
+        var settings = SDLProtocolSession.Configuration()
+        settings.security = try SDLTLSSecurity(role: .server(identity))
+        try await withSDLSession(transport: transport, configuration: settings) { client in
+            _ = try await client.send(registration)   // the RPC service starts in plain text
+            do {
+                let outcome = try await client.session.startProtectedService(.rpc)
+                if outcome.isEncrypted {
+                    _ = try await client.send(GetVehicleData(speed: true), encrypted: true)
+                } else {
+                    print("plain text:", outcome.securityFailure?.description ?? "no reason given")
+                }
+            } catch SDLSessionError.protectionFailed(let service, let reason, let security) {
+                print("the \(service) service is not protected:", reason ?? "", security?.description ?? "")
+            }
         }
     }
 }
