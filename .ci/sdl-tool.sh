@@ -128,6 +128,7 @@ done
   >"$work/encryption.out" 2>&1 || { cat "$work/encryption.out" "$work/secure.log"; fail "sdl-example --tour encryption failed"; }
 grep -q "Tour encryption: OK" "$work/encryption.out" || fail "the encryption tour did not finish"
 grep -q "ENCRYPTION_NEEDED" "$work/encryption.out" || fail "the encryption tour did not see ENCRYPTION_NEEDED"
+grep -q "the head unit decrypted" "$work/encryption.out" || fail "the encryption tour's protected video did not reach the head unit"
 kill "$secure_headunit" 2>/dev/null || true
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

@@ -36,7 +36,71 @@ struct EncryptionTour {
             }
             await requiredEncryption(manager, steps: steps)
         }
-        return await place.finish("encryption", [manager], steps: steps)
+        var managers = [manager]
+        // Encrypted video: a NAVIGATION app of its own (its own app ID, so its own certificate).
+        if let navigation = await protectedVideo(steps) { managers.append(navigation) }
+        return await place.finish("encryption", managers, steps: steps)
+    }
+
+    /// A navigation app whose video service must be encrypted streams a second of the clip.
+    private func protectedVideo(_ steps: Steps) async -> SDLManager? {
+        let appID = "\(place.appID)-nav"
+        guard certificatePath == nil else {
+            steps.note("--cert is for \(place.appID): the protected video needs a certificate for \(appID), not tried")
+            return nil
+        }
+        guard let identity = await issued(for: appID, steps) else { return nil }
+        var configuration = place.configuration(appID: appID, name: "SDL Example Secure Navigation", types: [.navigation])
+        configuration.encryption.securityManagers = [SDLSecurityManager { try SDLTLSSecurity(role: .server(identity)) }]
+        configuration.encryption.video = .required
+        guard let manager = await place.start(configuration, steps: steps, label: "navigation app ready") else { return nil }
+        let states = manager.videoStreaming.states()
+        let driver = Driver(appID: appID, controlURL: place.driver.controlURL, activationTimeout: place.driver.activationTimeout)
+        guard await driver.activate(manager, steps: steps) else { return manager }
+        let outcome = await within(10) { () -> SDLVideoStreamState? in
+            for await state in states {
+                if state.parameters != nil { return state }
+                if case .failed = state { return state }
+            }
+            return nil
+        }
+        guard let parameters = outcome?.parameters, parameters.isEncrypted else {
+            steps.fail("the video service did not start encrypted: \(outcome.map { "\($0)" } ?? "no answer in 10 s")")
+            return manager
+        }
+        guard let clip = Bundle.module.url(forResource: "navigation-800x380", withExtension: "h264"), let data = try? Data(contentsOf: clip) else {
+            steps.fail("the clip is missing from the example's resources")
+            return manager
+        }
+        await steps.run("protected video") {
+            let frames = SDLH264.accessUnits(in: Array(data)).prefix(15)
+            // At the clip's pace (15 fps), as a player would: faster, the manager drops frames.
+            let clock = ContinuousClock()
+            let start = clock.now
+            for (index, bytes) in frames.enumerated() {
+                let time = Duration.seconds(1) / 15 * index
+                try? await clock.sleep(until: start + time, tolerance: .milliseconds(2))
+                guard try await manager.videoStreaming.send(SDLVideoFrame(annexB: bytes, presentationTime: time)) == .queued else {
+                    throw TourError("frame \(index) was not queued")
+                }
+            }
+            // The emulator's statistics count what it decrypted (asked up to 100 times, 50 ms apart;
+            // not cancelled midway: FoundationNetworking on Linux crashes on a cancelled request).
+            var received: Int?
+            for _ in 0..<100 where received == nil {
+                if let data = await place.driver.fetch("/apps/\(appID)/streams"),
+                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                   let video = object["video"] as? [String: Any], let count = video["frames"] as? Int, count >= frames.count - 1
+                {
+                    received = count
+                } else {
+                    try? await Task.sleep(for: .milliseconds(50))
+                }
+            }
+            guard let received else { throw TourError("the head unit did not report the frames (GET /apps/\(appID)/streams)") }
+            return "\(frames.count) frames (1 s of the clip) encrypted; the head unit decrypted \(received)"
+        }
+        return manager
     }
 
     /// The certificate and key from files, or issued by the emulator's test CA.
@@ -49,14 +113,19 @@ struct EncryptionTour {
             steps.pass("certificate from \(certificatePath)")
             return SDLTLSIdentity(certificateChainPEM: String(decoding: certificate, as: UTF8.self), privateKeyPEM: String(decoding: key, as: UTF8.self))
         }
-        guard let issued = await place.driver.postReading("/security/certificates", #"{"appID": "\#(place.appID)"}"#),
+        return await issued(for: place.appID, steps)
+    }
+
+    /// A certificate for `appID` from the emulator's test CA (`POST /security/certificates`).
+    private func issued(for appID: String, _ steps: Steps) async -> SDLTLSIdentity? {
+        guard let issued = await place.driver.postReading("/security/certificates", #"{"appID": "\#(appID)"}"#),
               let object = try? JSONSerialization.jsonObject(with: issued) as? [String: Any],
               let certificate = object["certificate"] as? String, let key = object["privateKey"] as? String
         else {
-            steps.fail("no certificate: give --cert and --key, or --control-url of sdl headunit --security")
+            steps.fail("no certificate for \(appID): give --cert and --key, or --control-url of sdl headunit --security")
             return nil
         }
-        steps.pass("certificate for \(place.appID) issued by the emulator's test CA")
+        steps.pass("certificate for \(appID) issued by the emulator's test CA")
         return SDLTLSIdentity(certificateChainPEM: certificate, privateKeyPEM: key)
     }
 

@@ -113,3 +113,43 @@ import Testing
         }
     }
 }
+
+/// Encrypted video (guide "Encryption"): the video service starts protected when the
+/// configuration asks, its frames go out as records the head unit decrypts.
+@Suite(.timeLimit(.minutes(1))) struct EncryptedVideoTests {
+    @Test func requiredProtectionStreamsEncryptedFrames() async throws {
+        let authority = try SDLCertificateAuthority.generate()
+        let headUnit = SecurityHandshakeTests.headUnit(trusting: authority, activates: true)
+        let identity = try authority.issue(appID: VideoStreamingTests.appID)
+        let manager = try await VideoStreamingTests.start(headUnit) { configuration in
+            configuration.encryption.securityManagers = [SDLSecurityManager { try SDLTLSSecurity(role: .server(identity)) }]
+            configuration.encryption.video = .required
+            configuration.videoStreaming.formats = [VideoStreamingFormat(protocol: .raw, codec: .h264)]
+        }
+        try await stopping(manager) { manager in
+            let state = await VideoStreamingTests.state(manager, VideoStreamingTests.isStreaming)
+            #expect(state?.parameters?.isEncrypted == true)
+            // 30 KB: the message goes out in two protected frames, each its own record.
+            try await manager.videoStreaming.send(VideoStreamingTests.frame(key: true, size: 30_000))
+            try await until { await headUnit.streamStatistics(appID: VideoStreamingTests.appID)[11]?.frames == 1 }
+            let statistics = await headUnit.streamStatistics(appID: VideoStreamingTests.appID)[11]
+            #expect(statistics?.frames == 1 && statistics?.keyframes == 1)
+        }
+    }
+
+    @Test func requiredProtectionWithoutASecurityManagerFails() async throws {
+        let headUnit = SecurityHandshakeTests.headUnit(trusting: try SDLCertificateAuthority.generate(), activates: true)
+        let manager = try await VideoStreamingTests.start(headUnit) { configuration in
+            configuration.encryption.video = .required
+        }
+        try await stopping(manager) { manager in
+            let state = await VideoStreamingTests.state(manager) { if case .failed = $0 { true } else { false } }
+            guard case .failed(let error)? = state else {
+                Issue.record("expected a failure, got \(String(describing: state))")
+                return
+            }
+            #expect(error.code == .encryptionNeeded)
+            #expect(await headUnit.streamStatistics(appID: VideoStreamingTests.appID)[11] == nil)
+        }
+    }
+}

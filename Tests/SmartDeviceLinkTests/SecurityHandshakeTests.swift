@@ -13,9 +13,10 @@ import Testing
     static let appID = "secure-app"
 
     /// A head unit whose security manager trusts `authority`; frames it logs go to `log`.
-    static func headUnit(trusting authority: SDLCertificateAuthority, log: Locked<[SDLJSONValue]>? = nil) -> SDLHeadUnitEmulator {
+    static func headUnit(trusting authority: SDLCertificateAuthority, log: Locked<[SDLJSONValue]>? = nil, activates: Bool = false) -> SDLHeadUnitEmulator {
         var configuration = SDLHeadUnitEmulator.Configuration()
-        configuration.activationDelay = nil
+        // Apps wait in NONE for the test's activation, unless the head unit activates them itself.
+        if !activates { configuration.activationDelay = nil }
         let trusted = authority.certificate
         configuration.security = { appID in
             try SDLTLSSecurity(role: .client(SDLCertificateCheck(authority: trusted, expectedSerialNumber: appID)))

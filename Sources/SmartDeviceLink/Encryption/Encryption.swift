@@ -22,6 +22,10 @@ public struct SDLEncryptionConfiguration: Sendable {
     public var securityManagers: [SDLSecurityManager] = []
     /// When the RPC service is protected.
     public var rpcProtection = RPCProtection.whenNeeded
+    /// Whether the video service starts protected (the guide's encrypted video).
+    public var video = SDLStreamProtection.none
+    /// Whether the audio service starts protected.
+    public var audio = SDLStreamProtection.none
 
     /// No security manager: RPCs that need encryption are refused before sending.
     public init() {}
@@ -31,6 +35,18 @@ public struct SDLEncryptionConfiguration: Sendable {
         let manager = securityManagers.first { $0.makes.isEmpty || make.map($0.makes.contains) == true }
         return try manager?.makeProvider()
     }
+}
+
+/// Whether a video or audio service starts protected.
+public enum SDLStreamProtection: Sendable, Hashable {
+    /// In plain text.
+    case none
+    /// Protected when a security manager serves the head unit; a head unit that starts it in
+    /// plain text (an ACK without the encryption bit) is accepted, and the stream's parameters say so.
+    case preferred
+    /// Protected or not at all: without a security manager, or when the head unit falls back to
+    /// plain text, the stream fails (`encryptionNeeded`, `encryptionFailed`).
+    case required
 }
 
 /// A security library and the head-unit makes it serves (the iOS library's `availableMakes`).

@@ -151,8 +151,9 @@ public actor SDLManager: Service {
         self.navigation = SDLNavigationManager(logger: configuration.logger)
         self.phone = SDLPhoneManager(logger: configuration.logger)
         self.remoteControl = SDLRemoteControlManager(logger: configuration.logger)
-        self.videoStreaming = SDLVideoStreamingManager(configuration: configuration.videoStreaming, logger: configuration.logger)
-        self.audioStreaming = SDLAudioStreamingManager(logger: configuration.logger)
+        self.videoStreaming = SDLVideoStreamingManager(
+            configuration: configuration.videoStreaming, protection: configuration.encryption.video, logger: configuration.logger)
+        self.audioStreaming = SDLAudioStreamingManager(protection: configuration.encryption.audio, logger: configuration.logger)
         self.touch = SDLTouchManager(logger: configuration.logger)
         self.haptics = SDLHapticManager(logger: configuration.logger)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()

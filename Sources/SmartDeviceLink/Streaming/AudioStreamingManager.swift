@@ -122,6 +122,8 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
     let logger: Logger
     var machine = AudioStreamLifecycle()
     let service = SDLServiceType.audio
+    let protection: SDLStreamProtection
+    var isEncrypted = false
     private let stateFanOut = StreamFanOut<SDLAudioStreamState>(bufferLimit: 16, replaysLatest: true, initial: .stopped)
     private let endFanOut = StreamFanOut<SDLAudioPromptEnd>(bufferLimit: 64)
     private var publishedText = "stopped"
@@ -142,13 +144,15 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
     private var current: (id: SDLAudioPromptID, bytes: [UInt8], sent: Int)?
     private var waiters: [SDLAudioPromptID: [CheckedContinuation<SDLAudioPromptOutcome, Never>]] = [:]
 
-    init(logger: Logger) {
+    init(protection: SDLStreamProtection = .none, logger: Logger) {
+        self.protection = protection
         self.logger = logger
         self.context = link
     }
 
     /// An audio streaming manager on `context` alone, for tests without a manager.
-    init(context: any SDLStreamingContext, logger: Logger) {
+    init(context: any SDLStreamingContext, protection: SDLStreamProtection = .none, logger: Logger) {
+        self.protection = protection
         self.logger = logger
         self.context = context
     }
@@ -333,7 +337,7 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
                 await clock.sleep(until: deadline, interruptedBy: signal)
             case .send(let bytes, let id, let end):
                 do {
-                    try await media.sendStreamedMedia(messages: [bytes], service: .audio, encrypted: false)
+                    try await media.sendStreamedMedia(messages: [bytes], service: .audio, encrypted: isEncrypted)
                     sent(id, upTo: end, now: clock.now)
                 } catch {
                     // The service ended (NONE, the head unit's EndService) before the manager heard:

@@ -18,6 +18,10 @@ protocol StreamServiceDriver: Actor {
     var media: (any SDLMediaServices)? { get }
     /// Video or audio.
     var service: SDLServiceType { get }
+    /// Whether the service starts protected.
+    var protection: SDLStreamProtection { get }
+    /// The running service is encrypted: its messages go out as records.
+    var isEncrypted: Bool { get set }
     var logger: Logger { get }
     /// Whether the app may run this service now (STREAMABLE for video, audible for audio).
     func mayStream(_ status: OnHMIStatus) -> Bool
@@ -38,9 +42,10 @@ extension StreamServiceDriver {
             case .publish(let published):
                 publish(published)
             case .start(let offer):
-                let reply = await media.start(service, offer: offer.name, parameters: startParameters(offer), logger: logger)
-                let answer = StreamServiceLifecycle<Offer, Parameters>.StartAnswer(reply) { accepted($0, offer: offer) }
+                let reply = await media.start(service, offer: offer.name, parameters: startParameters(offer), protection: protection, logger: logger)
                 guard connection == connectionNumber else { return }
+                if case .ack(_, let encrypted) = reply { isEncrypted = encrypted }
+                let answer = StreamServiceLifecycle<Offer, Parameters>.StartAnswer(reply) { accepted($0, offer: offer) }
                 pending += machine.startAnswered(answer)
             case .end:
                 await media.endQuietly(service, logger: logger)

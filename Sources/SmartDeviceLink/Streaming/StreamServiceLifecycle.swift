@@ -235,7 +235,8 @@ struct StreamServiceLifecycle<Offer: StreamServiceOffer, Parameters: Sendable>: 
 
 /// The head unit's answer to a StartService, before the manager reads the ACK.
 enum StreamStartReply: Sendable {
-    case ack(SDLControlPayload)
+    /// Started; `encrypted` when the ACK had the encryption bit.
+    case ack(SDLControlPayload, encrypted: Bool)
     case refused(rejectedParams: [String], reason: String?)
     case failed(SDLError)
 }
@@ -244,7 +245,7 @@ extension StreamServiceLifecycle.StartAnswer {
     /// The answer for the lifecycle; `accept` reads an ACK's payload.
     init(_ reply: StreamStartReply, accept: (SDLControlPayload) -> Parameters) {
         switch reply {
-        case .ack(let payload): self = .accepted(accept(payload))
+        case .ack(let payload, _): self = .accepted(accept(payload))
         case .refused(let rejected, let reason): self = .refused(rejectedParams: rejected, reason: reason)
         case .failed(let error): self = .failed(error)
         }
@@ -252,10 +253,34 @@ extension StreamServiceLifecycle.StartAnswer {
 }
 
 extension SDLMediaServices {
-    /// StartService for `service` with `parameters` (`offer` names it in the log).
-    func start(_ service: SDLServiceType, offer: String, parameters: SDLControlPayload, logger: Logger) async -> StreamStartReply {
+    /// StartService for `service` with `parameters` (`offer` names it in the log), protected as
+    /// `protection` asks.
+    func start(
+        _ service: SDLServiceType, offer: String, parameters: SDLControlPayload, protection: SDLStreamProtection = .none, logger: Logger
+    ) async -> StreamStartReply {
         do {
-            return .ack(try await startService(service, parameters: parameters, encrypted: false))
+            if protection != .none, await hasSecurity {
+                let outcome = try await startProtectedService(service, parameters: parameters)
+                if !outcome.isEncrypted {
+                    let reason = outcome.securityFailure.map(\.description) ?? "an ACK without the encryption bit"
+                    logger.warning("the head unit started the service in plain text", metadata: ["service": "\(service)", "reason": "\(reason)"])
+                    if protection == .required {
+                        await endQuietly(service, logger: logger)
+                        return .failed(SDLError(.encryptionFailed, "the head unit started the \(service) service in plain text (\(reason)); it must be encrypted"))
+                    }
+                }
+                return .ack(outcome.parameters, encrypted: outcome.isEncrypted)
+            }
+            if protection == .required {
+                return .failed(SDLError(.encryptionNeeded, "the \(service) service must be encrypted and no security manager serves this head unit"))
+            }
+            return .ack(try await startService(service, parameters: parameters, encrypted: false), encrypted: false)
+        } catch SDLSessionError.protectionFailed(_, let reason, let security) where protection == .preferred {
+            // Refused protected: plain text will do.
+            logger.warning("the head unit refused to protect the service; starting it in plain text", metadata: [
+                "service": "\(service)", "reason": "\(reason ?? "")", "security": "\(security.map(\.description) ?? "")",
+            ])
+            return await start(service, offer: offer, parameters: parameters, protection: .none, logger: logger)
         } catch SDLSessionError.startRejected(_, let rejected, let reason) {
             logger.info("the head unit refused a streaming service", metadata: [
                 "service": "\(service)", "offer": "\(offer)", "rejectedParams": "\(rejected)", "reason": "\(reason ?? "")",

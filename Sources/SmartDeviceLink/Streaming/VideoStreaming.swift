@@ -53,6 +53,8 @@ public struct SDLVideoStreamParameters: Sendable, Hashable {
     public var maxBitrate: Int
     /// Whether the head unit takes haptic rectangles (SendHapticData).
     public var hapticSpatialDataSupported: Bool
+    /// Whether the service is encrypted (`SDLEncryptionConfiguration/video`).
+    public var isEncrypted = false
 }
 
 /// Why a stream (video or audio) may not flow for now; its manager resumes it by itself.

@@ -29,6 +29,8 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
     let logger: Logger
     var machine = VideoStreamLifecycle()
     let service = SDLServiceType.video
+    let protection: SDLStreamProtection
+    var isEncrypted = false
     private let stateFanOut = StreamFanOut<SDLVideoStreamState>(bufferLimit: 16, replaysLatest: true, initial: .stopped)
     private var publishedText = "stopped"
 
@@ -47,15 +49,17 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
     /// What went out on this manager's video services.
     public private(set) var statistics = SDLVideoStreamingStatistics()
 
-    init(configuration: SDLVideoStreamingConfiguration, logger: Logger) {
+    init(configuration: SDLVideoStreamingConfiguration, protection: SDLStreamProtection = .none, logger: Logger) {
         self.configuration = configuration
+        self.protection = protection
         self.logger = logger
         self.context = link
     }
 
     /// A video streaming manager on `context` alone, for tests without a manager.
-    init(configuration: SDLVideoStreamingConfiguration, context: any SDLStreamingContext, logger: Logger) {
+    init(configuration: SDLVideoStreamingConfiguration, context: any SDLStreamingContext, protection: SDLStreamProtection = .none, logger: Logger) {
         self.configuration = configuration
+        self.protection = protection
         self.logger = logger
         self.context = context
     }
@@ -165,7 +169,7 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
                 }
             }
             do {
-                try await media.sendStreamedMedia(messages: messages, service: .video, encrypted: false)
+                try await media.sendStreamedMedia(messages: messages, service: .video, encrypted: isEncrypted)
             } catch {
                 logger.debug("video frames were not written", metadata: ["error": "\(error)", "frames": "\(batch.count)"])
                 return
@@ -255,7 +259,7 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
         let mtu = min(sessionMTU, ack.mtu.map { Int(clamping: $0) }.flatMap { $0 > 0 ? $0 : nil } ?? sessionMTU)
         return SDLVideoStreamParameters(
             format: format, resolution: resolution, scale: offer.scale, mtu: mtu, frameRate: max(1, frameRate), maxBitrate: max(1, bitrate),
-            hapticSpatialDataSupported: capability?.hapticSpatialDataSupported ?? false)
+            hapticSpatialDataSupported: capability?.hapticSpatialDataSupported ?? false, isEncrypted: isEncrypted)
     }
 
     /// The lifecycle's state as the app sees it.

@@ -57,6 +57,10 @@ protocol SDLMediaServices: Sendable {
     /// Starts a service with its parameters; returns the ACK's payload, throws
     /// `SDLSessionError.startRejected` with the NAK's `rejectedParams` and `reason`.
     func startService(_ service: SDLServiceType, parameters: SDLControlPayload, encrypted: Bool) async throws -> SDLControlPayload
+    /// Starts a service protected: the handshake if needed, then an ACK with or without the bit.
+    func startProtectedService(_ service: SDLServiceType, parameters: SDLControlPayload) async throws -> SDLServiceProtection
+    /// Whether a security provider is set, so a protected start can be asked for.
+    var hasSecurity: Bool { get async }
     /// Ends a service.
     func endService(_ service: SDLServiceType) async throws
     /// Messages on a running service (each split into frames at the MTU), in one write;
