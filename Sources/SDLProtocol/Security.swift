@@ -67,3 +67,18 @@ public struct SDLPassThroughSecurity: SDLSecurityProvider {
     /// 16,091 bytes, the limit a TLS record would impose.
     public var maxPlaintextPerFrame: Int { 16_091 }
 }
+
+extension SDLFramer {
+    /// The frames of a protected `message`, each frame's payload one record of `security`: cut
+    /// at `maxPayloadSize` or the provider's record limit, whichever is smaller; a first frame
+    /// (the sizes) stays plain. What both ends of a protected service send.
+    public static func protectedFrames(
+        for message: SDLProtocolMessage, maxPayloadSize: Int, security: any SDLSecurityProvider
+    ) async throws -> [SDLFrame] {
+        var frames = frames(for: message, maxPayloadSize: max(1, min(maxPayloadSize, security.maxPlaintextPerFrame)))
+        for index in frames.indices where frames[index].header.isEncrypted {
+            frames[index] = SDLFrame(header: frames[index].header, payload: try await security.encrypt(frames[index].payload))
+        }
+        return frames
+    }
+}

@@ -182,18 +182,13 @@ struct Driver {
     /// POSTs `body` to the control API and returns the answer's body; nil without `--control-url`
     /// or on failure.
     func postReading(_ path: String, _ body: String) async -> Data? {
-        guard let controlURL, let address = URL(string: "\(controlURL)\(path)") else { return nil }
-        var request = URLRequest(url: address)
-        request.httpMethod = "POST"
-        request.httpBody = Data(body.utf8)
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        guard let (data, response) = try? await URLSession.shared.data(for: request),
-              let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode)
-        else { return nil }
-        return data
+        guard let controlURL else { return nil }
+        return try? await post("\(controlURL)\(path)", body: body)
     }
 
-    private func post(_ url: String, method: String = "POST", body: String? = nil) async throws {
+    /// The body of a 2xx answer; anything else throws.
+    @discardableResult
+    private func post(_ url: String, method: String = "POST", body: String? = nil) async throws -> Data {
         guard let address = URL(string: url) else { throw ValidationError("bad URL \(url)") }
         var request = URLRequest(url: address)
         request.httpMethod = method
@@ -201,10 +196,11 @@ struct Driver {
             request.httpBody = Data(body.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        let (_, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await URLSession.shared.data(for: request)
         guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode) else {
             throw ValidationError("\(url) answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
         }
+        return data
     }
 }
 

@@ -42,6 +42,14 @@ import Testing
         }
     }
 
+    /// StartService(video) parameters: H.264 over RAW, one message per access unit.
+    static var rawH264: SDLControlPayload {
+        var parameters = SDLControlPayload()
+        parameters.videoProtocol = "RAW"
+        parameters.videoCodec = "H264"
+        return parameters
+    }
+
     static func memory(_ headUnit: SDLHeadUnitEmulator) -> any SDLTransport {
         let (app, car) = SDLMemoryTransport.pair()
         Task { await headUnit.serve(car) }
@@ -132,10 +140,7 @@ import Testing
         let headUnit = Self.headUnit(trusting: authority)
         try await Self.registered(Self.memory(headUnit), identity: try authority.issue(appID: Self.appID), types: [.navigation]) { client in
             try await headUnit.activate(appID: Self.appID)
-            var parameters = SDLControlPayload()
-            parameters.videoProtocol = "RAW"
-            parameters.videoCodec = "H264"
-            let protection = try await client.session.startProtectedService(.video, parameters: parameters)
+            let protection = try await client.session.startProtectedService(.video, parameters: Self.rawH264)
             #expect(protection.isEncrypted)
             let frame = VideoStreamingTests.frame(key: true, size: 20_000).data
             try await client.session.sendMedia(frame, service: .video, encrypted: true)
@@ -153,10 +158,7 @@ import Testing
         let rogue = try SDLCertificateAuthority.generate(name: "Rogue CA")
         try await Self.registered(Self.memory(headUnit), identity: try rogue.issue(appID: Self.appID), types: [.navigation]) { client in
             try await headUnit.activate(appID: Self.appID)
-            var parameters = SDLControlPayload()
-            parameters.videoProtocol = "RAW"
-            parameters.videoCodec = "H264"
-            let protection = try await client.session.startProtectedService(.video, parameters: parameters)
+            let protection = try await client.session.startProtectedService(.video, parameters: Self.rawH264)
             #expect(!protection.isEncrypted)
             #expect(protection.securityFailure?.code == .invalidCertificate)
             // The plain service works.

@@ -30,8 +30,6 @@ actor EmulatedConnection {
     private var waitingForProtection: [SDLProtocolMessage] = []
     /// Correlation IDs of requests that came encrypted: their responses go out encrypted.
     private var encryptedRequests: Set<UInt32> = []
-    /// Services started with the encryption bit and acknowledged with it.
-    private(set) var protectedServices: Set<SDLServiceType> = []
 
     init(
         id: Int, sessionID: UInt8, transport: any SDLTransport, configuration: SDLHeadUnitEmulator.Configuration, headUnit: SDLHeadUnitEmulator,
@@ -186,7 +184,6 @@ actor EmulatedConnection {
         case .accepted(let accepted):
             var ack = accepted ?? SDLControlPayload()
             ack.mtu = Int64(configuration.mtu)
-            if protected { protectedServices.insert(message.serviceType) }
             try await sendControl(.startServiceACK, service: message.serviceType, payload: version >= 5 ? ack.bytes : [], encrypted: protected)
         case .refused(let reason, let rejectedParams):
             var nak = SDLControlPayload()
@@ -284,7 +281,6 @@ actor EmulatedConnection {
     private func acceptProtected(_ message: SDLProtocolMessage) async throws {
         switch message.serviceType {
         case .rpc:
-            protectedServices.insert(.rpc)
             // SDL Core's encrypted ACK carries hashId 0; the app keeps the first ACK's.
             var ack = SDLControlPayload()
             ack.hashID = 0
@@ -292,7 +288,6 @@ actor EmulatedConnection {
         case .video, .audio:
             try await startStreaming(message, protected: true)
         default:
-            protectedServices.insert(message.serviceType)
             try await sendControl(.startServiceACK, service: message.serviceType, payload: [], encrypted: true)
         }
     }
@@ -343,12 +338,10 @@ actor EmulatedConnection {
             let encrypt = rpc.rpcType == .response && encryptedRequests.remove(rpc.correlationID) != nil && handshakeComplete
             let message = SDLProtocolMessage(
                 version: max(version, 1), serviceType: .rpc, sessionID: sessionID, messageID: takeMessageID(), isEncrypted: encrypt, payload: payload)
-            var frames = SDLFramer.frames(for: message, maxPayloadSize: encrypt ? min(configuration.mtu, security?.maxPlaintextPerFrame ?? 16_000) : configuration.mtu)
-            if encrypt, let security {
-                // Each frame its own record; a first frame stays plain.
-                for index in frames.indices where frames[index].header.isEncrypted {
-                    frames[index] = SDLFrame(header: frames[index].header, payload: try await security.encrypt(frames[index].payload))
-                }
+            let frames = if encrypt, let security {
+                try await SDLFramer.protectedFrames(for: message, maxPayloadSize: configuration.mtu, security: security)
+            } else {
+                SDLFramer.frames(for: message, maxPayloadSize: configuration.mtu)
             }
             try await send(frames)
             if frames.count > 1 { logMessage("out", message) }

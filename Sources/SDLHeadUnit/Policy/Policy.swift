@@ -124,8 +124,12 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
     /// Whether `function` must come encrypted from the app: a group of its entry requires it and
     /// the entry does not say `encryption_required: false` (SDL Core's rule).
     public func requiresEncryption(_ function: String, appID: String, updated: Bool) -> Bool {
-        guard appEncryptionRequired[appID] ?? appEncryptionRequired["default"] ?? true else { return false }
-        return permissions(for: appID, updated: updated)[function]?.requiresEncryption == true
+        appRequiresEncryption(appID) && permissions(for: appID, updated: updated)[function]?.requiresEncryption == true
+    }
+
+    /// The app entry's `encryption_required` (absent: true, the groups decide).
+    private func appRequiresEncryption(_ appID: String) -> Bool {
+        appEncryptionRequired[appID] ?? appEncryptionRequired["default"] ?? true
     }
 
     /// The parameters the policy allows for `function` (nil: no parameter permissions).
@@ -136,8 +140,9 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
     /// OnPermissionsChange for the app: every RPC of its groups.
     func permissionsChange(for appID: String, updated: Bool) -> OnPermissionsChange {
         let order: [HMILevel] = [.background, .full, .limited, .none]
+        let appRequires = appRequiresEncryption(appID)
         let items = permissions(for: appID, updated: updated).sorted { $0.key < $1.key }.map { rpc, permission in
-            let encrypted = requiresEncryption(rpc, appID: appID, updated: updated)
+            let encrypted = appRequires && permission.requiresEncryption
             return PermissionItem(
                 rpcName: rpc,
                 hmiPermissions: HMIPermissions(allowed: order.filter(permission.levels.contains), userDisallowed: []),

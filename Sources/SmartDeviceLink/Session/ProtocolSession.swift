@@ -361,9 +361,7 @@ public actor SDLProtocolSession {
         let negotiated = try requireStarted()
         if encrypted && security == nil { throw SDLSessionError.encryptionUnavailable }
         try Task.checkCancellation()
-        let payload = negotiated.protocolVersion.hasControlPayloads && !parameters.document.isEmpty ? parameters.bytes : []
-        let reply = try await control(.startService, service: service, payload: payload, encrypted: encrypted)
-        let details = negotiated.protocolVersion.hasControlPayloads && !reply.payload.isEmpty ? try decodeControl(reply.payload) : SDLControlPayload()
+        let (reply, details) = try await requestStart(service, parameters: parameters, negotiated: negotiated, encrypted: encrypted)
         guard reply.controlFrameType == .startServiceACK else {
             throw SDLSessionError.startRejected(service: service, rejectedParams: details.rejectedParams ?? [], reason: details.reason)
         }
@@ -383,9 +381,7 @@ public actor SDLProtocolSession {
         securityFailure = nil
         if service == .rpc { protectingRPC = true }
         defer { if service == .rpc { protectingRPC = false } }
-        let payload = negotiated.protocolVersion.hasControlPayloads && !parameters.document.isEmpty ? parameters.bytes : []
-        let reply = try await control(.startService, service: service, payload: payload, encrypted: true)
-        let details = negotiated.protocolVersion.hasControlPayloads && !reply.payload.isEmpty ? try decodeControl(reply.payload) : SDLControlPayload()
+        let (reply, details) = try await requestStart(service, parameters: parameters, negotiated: negotiated, encrypted: true)
         guard reply.controlFrameType == .startServiceACK else {
             throw SDLSessionError.protectionFailed(service: service, reason: details.reason, security: securityFailure)
         }
@@ -397,6 +393,16 @@ public actor SDLProtocolSession {
         }
         protectedServices.insert(service)
         return SDLServiceProtection(parameters: details, isEncrypted: true)
+    }
+
+    /// StartService and its answer (ACK or NAK) with the answer's control payload decoded.
+    private func requestStart(
+        _ service: SDLServiceType, parameters: SDLControlPayload, negotiated: SDLNegotiatedSession, encrypted: Bool
+    ) async throws -> (reply: SDLProtocolMessage, details: SDLControlPayload) {
+        let payload = negotiated.protocolVersion.hasControlPayloads && !parameters.document.isEmpty ? parameters.bytes : []
+        let reply = try await control(.startService, service: service, payload: payload, encrypted: encrypted)
+        let details = negotiated.protocolVersion.hasControlPayloads && !reply.payload.isEmpty ? try decodeControl(reply.payload) : SDLControlPayload()
+        return (reply, details)
     }
 
     /// Ends one service; ending the RPC service ends the whole session (use `close()`).
@@ -523,25 +529,15 @@ public actor SDLProtocolSession {
     }
 
     private func sendMessage(_ payload: [UInt8], negotiated: SDLNegotiatedSession, service: SDLServiceType, encrypted: Bool) async throws {
-        var maxPayload = negotiated.mtu
-        if encrypted {
-            guard let security = self.security else { throw SDLSessionError.encryptionUnavailable }
-            maxPayload = max(1, min(maxPayload, security.maxPlaintextPerFrame))
-        }
+        if encrypted && security == nil { throw SDLSessionError.encryptionUnavailable }
         let message = SDLProtocolMessage(
             version: negotiated.majorVersion, serviceType: service, sessionID: negotiated.sessionID,
             messageID: takeMessageID(), isEncrypted: encrypted, payload: payload)
         var bytes: [UInt8] = []
-        if encrypted, let security = self.security {
-            // Each frame's payload is encrypted on its own (first frames stay clear).
-            for var frame in SDLFramer.frames(for: message, maxPayloadSize: maxPayload) {
-                if frame.header.isEncrypted {
-                    frame = SDLFrame(header: frame.header, payload: try await security.encrypt(frame.payload))
-                }
-                frame.append(to: &bytes)
-            }
+        if encrypted, let security {
+            for frame in try await SDLFramer.protectedFrames(for: message, maxPayloadSize: negotiated.mtu, security: security) { frame.append(to: &bytes) }
         } else {
-            SDLFramer.encode(message, maxPayloadSize: maxPayload, into: &bytes)
+            SDLFramer.encode(message, maxPayloadSize: negotiated.mtu, into: &bytes)
         }
         try await write(bytes)
     }
