@@ -152,6 +152,9 @@ public final class SDLChannelTransport: SDLTransport {
         guard let writer = await writer() else { throw SDLTransportError.closed }
         do {
             try await writer.write(ByteBuffer(bytes: bytes))
+        } catch is CancellationError {
+            // NIO's writer yields nothing of a cancelled write: the connection is intact.
+            throw CancellationError()
         } catch {
             throw Self.transportError(error)
         }

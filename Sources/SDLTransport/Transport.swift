@@ -5,7 +5,8 @@ public protocol SDLTransport: Sendable {
     /// cleanly and throws `SDLTransportError` when it breaks. Bounded: the peer is slowed while
     /// the reader is behind.
     var inbound: SDLInboundBytes { get }
-    /// Sends bytes; suspends while the peer reads slower than we write (back-pressure).
+    /// Sends bytes; suspends while the peer reads slower than we write (back-pressure). A sender
+    /// cancelled while it waits throws `CancellationError` having sent none of `bytes`.
     func send(_ bytes: [UInt8]) async throws
     /// Closes the connection; `inbound` then finishes.
     func close() async

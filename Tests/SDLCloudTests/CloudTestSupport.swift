@@ -234,7 +234,13 @@ final class Relay: Sendable {
         }
         Task {
             do {
+                var batches = 0
                 for await _ in signal {
+                    // The second batch (the registration's response) waits for the emulator's
+                    // next write (OnHMIStatus follows at once): at least one message then
+                    // carries two writes, however fast the WebSocket drains.
+                    if batches == 1, pile.withLock({ $0.count }) < 2 { continue }
+                    batches += 1
                     let chunks = pile.withLock { list in defer { list = [] }; return list }
                     if chunks.count > 1 { merged.withLock { $0 += 1 } }
                     let bytes = chunks.flatMap { $0 }

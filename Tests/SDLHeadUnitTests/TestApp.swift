@@ -31,12 +31,18 @@ struct TestApp {
         let running = Task { try await client.run() }
         try await session.start()
         let statuses = client.notifications(OnHMIStatus.self)
+        let distraction = client.notifications(OnDriverDistraction.self)
         let response = try await client.send(RegisterAppInterface(
             // Each app its own name by default: SDL Core refuses a name another app has.
             syncMsgVersion: version, appName: name ?? "Demo \(appID)", vrSynonyms: vrSynonyms,
             isMediaApplication: media, languageDesired: language, hmiDisplayLanguageDesired: language,
             appHMIType: types ?? [media ? .media : .default], hashID: hashID, appID: appID, fullAppID: fullAppID))
         let app = TestApp(appID: fullAppID ?? appID, client: client, session: session, running: running, statuses: statuses, registration: response)
+        // SDL Core's four notifications follow the response; the last is OnDriverDistraction.
+        // Once the app has heard it, a test's own subscriptions start after them.
+        if response.success {
+            for await _ in distraction { break }
+        }
         // Most rules are about an app on screen: bring it to FULL (SDL Core answers DISALLOWED
         // in NONE), and wait until the app has heard it.
         if activate && response.success {

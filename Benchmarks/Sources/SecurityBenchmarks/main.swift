@@ -1,3 +1,4 @@
+import Foundation
 import SDLHeadUnit
 import SDLProtocol
 import SDLRPC
@@ -16,6 +17,7 @@ func seconds(_ duration: Duration) -> Double {
 
 func format(_ value: Double) -> String { "\((value * 100).rounded() / 100)" }
 
+if CommandLine.arguments.contains("--micro") { try await microTLS(); exit(0) }
 let authority = try SDLCertificateAuthority.generate()
 let appID = "bench"
 var configuration = SDLHeadUnitEmulator.Configuration()
@@ -26,10 +28,10 @@ let emulator = SDLHeadUnitEmulator(configuration: configuration)
 let listener = try await SDLTCPListener.bind(host: "127.0.0.1", port: 0, maxReadSize: 256 * 1024)
 let server = Task { try await listener.run { transport in await emulator.serve(transport) } }
 let transport = try await SDLTCPTransport.connect(host: "127.0.0.1", port: listener.port, policy: .standard)
-var session = SDLProtocolSession.Configuration()
-session.security = try SDLTLSSecurity(role: .server(try authority.issue(appID: appID)))
+let identity = try authority.issue(appID: appID)
 
-try await withSDLSession(transport: transport, configuration: session) { client in
+try await withSDLSession(transport: transport) { client in
+    await client.session.setSecurity(try SDLTLSSecurity(role: .server(identity)))
     _ = try await client.send(RegisterAppInterface(
         syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "bench",
         isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appHMIType: [.navigation], appID: appID))

@@ -550,6 +550,9 @@ public actor SDLProtocolSession {
     private func write(_ bytes: [UInt8]) async throws {
         do {
             try await transport.send(bytes)
+        } catch is CancellationError {
+            // The caller gave up waiting for room; none of the bytes went out, the connection is fine.
+            throw CancellationError()
         } catch {
             let reason = announcedCloseReason ?? .transportFailed(error as? SDLTransportError ?? .io("\(error)"))
             await shutDown(reason)

@@ -320,6 +320,7 @@ public actor SDLRPCClient {
             switch error {
             case SDLSessionError.closed(let reason): failure = .connectionClosed(reason)
             case let error as SDLSessionError: failure = .session(error)
+            case is CancellationError: failure = .cancelled(function: functionName)
             default: failure = .connectionClosed(.transportFailed(.io("\(error)")))
             }
             drop(correlationID)
