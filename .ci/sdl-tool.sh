@@ -129,6 +129,27 @@ done
 grep -q "Tour encryption: OK" "$work/encryption.out" || fail "the encryption tour did not finish"
 grep -q "ENCRYPTION_NEEDED" "$work/encryption.out" || fail "the encryption tour did not see ENCRYPTION_NEEDED"
 grep -q "the head unit decrypted" "$work/encryption.out" || fail "the encryption tour's protected video did not reach the head unit"
+# The head unit's own certificate (issued by the first one's CA) and SDL Core before the HMI's
+# system time: protection refused until PUT /security/system-time, then the tour passes.
+curl -fs -X POST "http://127.0.0.1:$secure_control/security/certificates" -d '{"appID": "head-unit"}' >"$work/hu.json" \
+  || fail "POST /security/certificates failed"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); open(sys.argv[2], "w").write(d["certificate"]); open(sys.argv[3], "w").write(d["privateKey"])' \
+  "$work/hu.json" "$work/hu.pem" "$work/hu-key.pem"
+kill "$secure_headunit" 2>/dev/null || true
+$sdl headunit --port "$secure" --control-port "$secure_control" --manual-activation --security --ca "$work/ca/ca.pem" --ca-key "$work/ca/ca-key.pem" \
+  --cert "$work/hu.pem" --key "$work/hu-key.pem" --no-system-time --encryption-required AddCommand >"$work/secure2.log" 2>&1 &
+secure_headunit=$!
+for _ in $(seq 1 100); do
+  curl -fs "http://127.0.0.1:$secure_control/apps" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+if .build/debug/sdl-example --port "$secure" --control-url "http://127.0.0.1:$secure_control" --app-id 5151 --tour encryption >"$work/no-time.out" 2>&1; then
+  cat "$work/no-time.out"; fail "the encryption tour passed without the head unit's system time"
+fi
+grep -q "System time provider is not ready" "$work/no-time.out" || { cat "$work/no-time.out" "$work/secure2.log"; fail "no 'System time provider is not ready' refusal"; }
+curl -fs -X PUT "http://127.0.0.1:$secure_control/security/system-time" -d '{"ready": true}' >/dev/null || fail "PUT /security/system-time failed"
+.build/debug/sdl-example --port "$secure" --control-url "http://127.0.0.1:$secure_control" --app-id 5151 --tour encryption \
+  >"$work/encryption2.out" 2>&1 || { cat "$work/encryption2.out" "$work/secure2.log"; fail "sdl-example --tour encryption failed once the system time was ready"; }
 kill "$secure_headunit" 2>/dev/null || true
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

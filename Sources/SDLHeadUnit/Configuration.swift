@@ -92,6 +92,12 @@ extension SDLHeadUnitEmulator {
         /// audio service starts in plain text. `sdl headunit --security` sets one from `SDLTLS`.
         public var security: (@Sendable (_ appID: String) throws -> any SDLSecurityProvider)?
 
+        /// Whether the HMI has told the security manager its system time (SDL Core waits for
+        /// BasicCommunication.OnSystemTimeReady to check certificate dates). false: every
+        /// protected StartService is refused with "System time provider is not ready" until
+        /// `setSystemTimeReady(true)`.
+        public var systemTimeReady = true
+
         /// Issues an app certificate (PEM certificate and key) signed by the security manager's CA,
         /// for `POST /security/certificates`: a test CA hands developers certificates. nil: the
         /// route answers 404.

@@ -60,11 +60,14 @@ public actor SDLHeadUnitEmulator {
     var remoteControl = RemoteControlState()
     /// The car moves: OnDriverDistraction DD_ON (new apps hear it at registration).
     var driverDistracted = false
+    /// The HMI's system time reached the security manager (`Configuration.systemTimeReady`).
+    public private(set) var systemTimeReady: Bool
 
     /// A head unit with no app connected yet: hand it each app's transport with
     /// `serve(_:authToken:)`.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+        self.systemTimeReady = configuration.systemTimeReady
         self.language = configuration.language
         self.policy = configuration.policy
         self.fileState = FileState(quota: configuration.fileQuota)
@@ -166,6 +169,13 @@ public actor SDLHeadUnitEmulator {
 
     /// SDL Core refused to protect the app's RPC service (its certificate failed the check):
     /// the app stays registered, in NONE.
+    /// The HMI gives the security manager its system time (BasicCommunication.OnSystemTimeReady),
+    /// or, with false, takes it back: protected services are then refused, as on SDL Core
+    /// before the HMI is up.
+    public func setSystemTimeReady(_ ready: Bool) {
+        systemTimeReady = ready
+    }
+
     func protectionRefused(on connection: EmulatedConnection) async {
         guard let appID = appID(on: connection), apps[appID]?.hmiLevel != HMILevel.none else { return }
         await perform(setLevel(.none, of: appID))

@@ -15,10 +15,13 @@ import SDLProtocol
 public actor SDLTLSSecurity: SDLSecurityProvider {
     /// Which end of the handshake.
     public enum Role: Sendable {
-        /// Answers the head unit's ClientHello with this certificate and key (the app).
-        case server(SDLTLSIdentity)
-        /// Starts the handshake and checks the peer's certificate (the head unit).
-        case client(SDLCertificateCheck)
+        /// Answers the head unit's ClientHello with this certificate and key (the app). With
+        /// `headUnitCA` (PEM), the app also asks for the head unit's certificate and requires it
+        /// to be signed by that CA (SDL Core presents its `CertificatePath` when asked).
+        case server(SDLTLSIdentity, headUnitCA: [UInt8]? = nil)
+        /// Starts the handshake and checks the peer's certificate (the head unit); presents
+        /// `identity` when the app asks for the head unit's certificate.
+        case client(SDLCertificateCheck, identity: SDLTLSIdentity? = nil)
     }
 
     /// The largest plaintext per protected frame: within one TLS record (16 KiB).
@@ -33,21 +36,27 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
         do {
             var configuration: TLSConfiguration
             switch role {
-            case .server(let identity):
-                let chain = try NIOSSLCertificate.fromPEMBytes(identity.certificateChainPEM)
-                let key = try NIOSSLPrivateKey(bytes: identity.privateKeyPEM, format: .pem)
-                configuration = .makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
-            case .client:
+            case .server(let identity, let headUnitCA):
+                let (chain, key) = try Self.load(identity)
+                configuration = .makeServerConfiguration(certificateChain: chain, privateKey: key)
+                if let headUnitCA {
+                    configuration.certificateVerification = .noHostnameVerification
+                    configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMBytes(headUnitCA))
+                }
+            case .client(_, let identity):
                 configuration = .makeClientConfiguration()
                 // The app's certificate names an app, not a host: SDL checks its serialNumber.
                 configuration.certificateVerification = .noHostnameVerification
+                if let identity {
+                    (configuration.certificateChain, configuration.privateKey) = try Self.load(identity)
+                }
             }
             // SDL Core 8.2 breaks with TLS 1.3: 1.2 only.
             configuration.minimumTLSVersion = .tlsv12
             configuration.maximumTLSVersion = .tlsv12
             let context = try NIOSSLContext(configuration: configuration)
             let handler: any ChannelHandler
-            if case .client(let check) = role {
+            if case .client(let check, _) = role {
                 let verdict = self.verdict
                 // The check replaces BoringSSL's verification: SDL Core's rules, on its clock.
                 handler = try NIOSSLClientHandler(context: context, serverHostname: nil) { certificates, promise in
@@ -62,6 +71,12 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
         } catch {
             throw SDLSecurityError(.internalError, "TLS set-up: \(error)")
         }
+    }
+
+    private static func load(_ identity: SDLTLSIdentity) throws -> ([NIOSSLCertificateSource], NIOSSLPrivateKeySource) {
+        let chain = try NIOSSLCertificate.fromPEMBytes(identity.certificateChainPEM)
+        let key = try NIOSSLPrivateKey(bytes: identity.privateKeyPEM, format: .pem)
+        return (chain.map { .certificate($0) }, .privateKey(key))
     }
 
     /// The client's ClientHello (a server sends nothing first).

@@ -84,6 +84,15 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --security and --ca: the CA's private key (PEM), so the control API can issue app certificates.", valueName: "path"))
     var caKey: String?
 
+    @Option(help: ArgumentHelp("With --security: the head unit's own certificate (PEM, SDL Core's CertificatePath), presented to an app that asks for it; needs --key.", valueName: "path"))
+    var cert: String?
+
+    @Option(help: ArgumentHelp("With --security and --cert: the head unit certificate's private key (PEM, SDL Core's KeyPath).", valueName: "path"))
+    var key: String?
+
+    @Flag(help: "With --security: start without the HMI's system time (SDL Core before BasicCommunication.OnSystemTimeReady): protected services are refused \"System time provider is not ready\" until PUT /security/system-time {\"ready\": true}.")
+    var noSystemTime = false
+
     @Option(help: ArgumentHelp("With --security: write the CA certificate (and a generated CA's key) to this directory as ca.pem and ca-key.pem.", valueName: "directory"))
     var writeCA: String?
 
@@ -144,9 +153,25 @@ struct HeadUnit: AsyncParsableCommand {
             authority = try SDLCertificateAuthority.generate(name: "sdl headunit test CA")
             trusted = authority!.certificate
         }
-        configuration.security = { appID in
-            try SDLTLSSecurity(role: .client(SDLCertificateCheck(authority: trusted, expectedSerialNumber: appID)))
+        var identity: SDLTLSIdentity?
+        switch (cert, key) {
+        case (let cert?, let key?):
+            identity = SDLTLSIdentity(
+                certificateChainPEM: String(decoding: try Self.read(cert), as: UTF8.self), privateKeyPEM: String(decoding: try Self.read(key), as: UTF8.self))
+            // Fail now, not at the first app's handshake.
+            do {
+                _ = try SDLTLSSecurity(role: .client(SDLCertificateCheck(authority: trusted, expectedSerialNumber: ""), identity: identity))
+            } catch {
+                throw ValidationError("\(cert), \(key): not a certificate and its key: \(error)")
+            }
+        case (nil, nil): identity = nil
+        default: throw ValidationError("--cert and --key go together.")
         }
+        let headUnitIdentity = identity
+        configuration.security = { appID in
+            try SDLTLSSecurity(role: .client(SDLCertificateCheck(authority: trusted, expectedSerialNumber: appID), identity: headUnitIdentity))
+        }
+        configuration.systemTimeReady = !noSystemTime
         if let authority {
             configuration.certificateIssuer = { appID in
                 let identity = try authority.issue(appID: appID)

@@ -53,6 +53,25 @@ import X509
         #expect(try await client.decrypt(big) == large)
     }
 
+    /// An app that asks for the head unit's certificate (`headUnitCA`) completes the handshake
+    /// with a head unit presenting one from that CA, and refuses one presenting none.
+    @Test func anAppCanRequireTheHeadUnitsCertificate() async throws {
+        let oem = try SDLCertificateAuthority.generate(name: "OEM CA")
+        let app = try oem.issue(appID: "app-1234")
+        let caPEM = Array(try oem.certificate.serializeAsPEM().pemString.utf8)
+        let check = SDLCertificateCheck(authority: oem.certificate, expectedSerialNumber: "app-1234")
+        let presenting = try SDLTLSSecurity(role: .client(check, identity: try oem.issue(appID: "head-unit")))
+        let asking = try SDLTLSSecurity(role: .server(app, headUnitCA: caPEM))
+        try await Self.handshake(client: presenting, server: asking)
+        #expect(await asking.isHandshakeComplete)
+        #expect(try await presenting.decrypt(try await asking.encrypt([1, 2, 3])) == [1, 2, 3])
+
+        let anonymous = try SDLTLSSecurity(role: .client(check))
+        let stillAsking = try SDLTLSSecurity(role: .server(app, headUnitCA: caPEM))
+        await #expect(throws: SDLSecurityError.self) { try await Self.handshake(client: anonymous, server: stillAsking) }
+        #expect(await !stillAsking.isHandshakeComplete)
+    }
+
     @Test func aCertificateFromAnotherCAIsInvalid() async throws {
         let (client, server) = try Self.pair(authority: try .generate(name: "Rogue CA"), trusted: try .generate(name: "OEM CA"))
         await #expect(throws: SDLSecurityError.self) { try await Self.handshake(client: client, server: server) }

@@ -54,6 +54,9 @@ import Testing
                 #expect(refusal == .dataNotAvailable)
 
                 try await provider.appServices.update(service, with: Self.weather("Detroit", "Sunny"))
+                // A notification: the head unit holds it once it recorded it (else it could reach
+                // the consumer after its subscription, as a second "Sunny").
+                try await until { await Self.records(headUnit, appID: "provider", "OnAppServiceData").count == 1 }
                 let updates = try await consumer.appServices.subscribe(toType: "WEATHER")
                 var iterator = updates.makeAsyncIterator()
                 #expect(await iterator.next()?.weatherServiceData?.currentForecast?.weatherSummary == "Sunny")

@@ -129,6 +129,7 @@ import Testing
         try await stopping(manager) { manager in
             let state = await VideoStreamingTests.state(manager, VideoStreamingTests.isStreaming)
             #expect(state?.parameters?.isEncrypted == true)
+            #expect(await manager.encryptionState(of: .video) == .encrypted)
             // 30 KB: the message goes out in two protected frames, each its own record.
             try await manager.videoStreaming.send(VideoStreamingTests.frame(key: true, size: 30_000))
             try await until { await headUnit.streamStatistics(appID: VideoStreamingTests.appID)[11]?.frames == 1 }
@@ -150,6 +151,29 @@ import Testing
             }
             #expect(error.code == .encryptionNeeded)
             #expect(await headUnit.streamStatistics(appID: VideoStreamingTests.appID)[11] == nil)
+            #expect(await manager.encryptionState(of: .video) == .failed(reason: "no security manager serves this head unit"))
+        }
+    }
+
+    @Test func preferredProtectionRefusedStreamsPlainAndSaysSo() async throws {
+        let headUnit = SecurityHandshakeTests.headUnit(trusting: try SDLCertificateAuthority.generate(), activates: true)
+        // A certificate from another CA: the handshake fails, SDL Core starts video in plain text.
+        let identity = try SDLCertificateAuthority.generate().issue(appID: VideoStreamingTests.appID)
+        let manager = try await VideoStreamingTests.start(headUnit) { configuration in
+            configuration.encryption.securityManagers = [SDLSecurityManager { try SDLTLSSecurity(role: .server(identity)) }]
+            configuration.encryption.video = .preferred
+            configuration.videoStreaming.formats = [VideoStreamingFormat(protocol: .raw, codec: .h264)]
+        }
+        try await stopping(manager) { manager in
+            let state = await VideoStreamingTests.state(manager, VideoStreamingTests.isStreaming)
+            #expect(state?.parameters?.isEncrypted == false)
+            guard case .plainText(let reason) = await manager.encryptionState(of: .video) else {
+                Issue.record("expected plain text, got \(await manager.encryptionState(of: .video))")
+                return
+            }
+            #expect(reason.contains("not signed by the head unit's CA"))
+            try await manager.videoStreaming.send(VideoStreamingTests.frame(key: true, size: 3_000))
+            try await until { await headUnit.streamStatistics(appID: VideoStreamingTests.appID)[11]?.frames == 1 }
         }
     }
 }

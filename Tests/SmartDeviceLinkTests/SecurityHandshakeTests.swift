@@ -166,6 +166,33 @@ import Testing
         }
     }
 
+    /// Before the HMI's system time, SDL Core refuses every protected start without a handshake:
+    /// EndService(RPC) and a NAK for the RPC service, a NAK (no plain fallback) for audio.
+    @Test func withoutTheHMIsSystemTimeProtectionIsRefused() async throws {
+        let authority = try SDLCertificateAuthority.generate()
+        let headUnit = Self.headUnit(trusting: authority)
+        await headUnit.setSystemTimeReady(false)
+        let log = Locked<[String]>([])
+        try await Self.registered(Self.memory(headUnit), identity: try authority.issue(appID: Self.appID), types: [.navigation]) { client in
+            try await headUnit.activate(appID: Self.appID)
+            for service in [SDLServiceType.rpc, .audio] {
+                do {
+                    _ = try await client.session.startProtectedService(service)
+                    Issue.record("\(service) was protected without a system time")
+                } catch SDLSessionError.protectionFailed(service, let reason, let security) {
+                    #expect(reason == "System time provider is not ready")
+                    #expect(security == nil)  // no handshake ran
+                    log.withLock { $0.append("\(service)") }
+                }
+            }
+            #expect(log.current == ["rpc", "audio"])
+            #expect(try await client.send(ListFiles()).success)
+            // Once the HMI gave its time, the same request succeeds.
+            await headUnit.setSystemTimeReady(true)
+            #expect(try await client.session.startProtectedService(.rpc).isEncrypted)
+        }
+    }
+
     /// A policy whose `Secure` group requires encryption for AddCommand.
     static let securePolicy = #"""
         {"policy_table": {

@@ -58,7 +58,7 @@ import Testing
         configuration.security = security
         let connection = try await Connection.toEmulator(configuration: configuration)
         _ = try await connection.client.send(Self.navigation)
-        _ = try await connection.session.startService(.video, encrypted: true)
+        _ = try await connection.session.startProtectedService(.video)
         // More than one TLS record's worth: split at the provider's limit, each frame encrypted.
         try await connection.session.sendMedia(Array(repeating: 7, count: 40_000), service: .video, encrypted: true)
         #expect(security.encrypted.current == 3)
@@ -67,7 +67,7 @@ import Testing
 
     @Test func encryptionWithoutAProviderIsRefused() async throws {
         let connection = try await Connection.toEmulator()
-        await #expect(throws: SDLSessionError.encryptionUnavailable) { try await connection.session.startService(.video, encrypted: true) }
+        await #expect(throws: SDLSessionError.encryptionUnavailable) { try await connection.session.startProtectedService(.video) }
         await connection.client.close()
     }
 

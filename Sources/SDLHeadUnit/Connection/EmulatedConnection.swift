@@ -211,6 +211,15 @@ actor EmulatedConnection {
             try await refuseProtection(message, reason: "the app is not registered")
             return
         }
+        guard await headUnit.systemTimeReady else {
+            // SDL Core cannot check certificate dates without the HMI's time: NAK, whatever the
+            // service (the RPC service first ended, as for a refused certificate).
+            if message.serviceType == .rpc { try await sendControl(.endService, service: .rpc, payload: []) }
+            var nak = SDLControlPayload()
+            nak.reason = "System time provider is not ready"
+            try await sendControl(.startServiceNAK, service: message.serviceType, payload: version >= 5 ? nak.bytes : [])
+            return
+        }
         waitingForProtection.append(message)
         guard security == nil else { return }  // a handshake is under way
         do {

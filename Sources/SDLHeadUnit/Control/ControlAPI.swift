@@ -380,6 +380,12 @@ public struct SDLHeadUnitControlAPI: Sendable {
             await api.headUnit.setDriverDistraction(state == "DD_ON")
             return .done
         },
+        Route("PUT", "security/system-time") { api, _, _, input in
+            // {"ready": false}: the HMI has not given the security manager its time yet.
+            guard case .bool(let ready)? = input["ready"] else { return .error(400, #"expected {"ready": true} or {"ready": false}"#) }
+            await api.headUnit.setSystemTimeReady(ready)
+            return .done
+        },
         Route("GET", "apps/*/files") { api, captured, query, input in
             let headUnit = api.headUnit
             let appID = captured[0]

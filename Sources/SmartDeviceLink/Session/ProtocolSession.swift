@@ -355,13 +355,13 @@ public actor SDLProtocolSession {
         return SDLNegotiatedSession(protocolVersion: version, sessionID: reply.sessionID, hashID: hash, mtu: version.defaultMTU, details: nil)
     }
 
-    /// Starts another service (audio, video) with its parameters; returns the ACK's payload.
+    /// Starts another service (audio, video) in plain text with its parameters; returns the
+    /// ACK's payload. `startProtectedService(_:parameters:)` starts one encrypted.
     @discardableResult
-    public func startService(_ service: SDLServiceType, parameters: SDLControlPayload = SDLControlPayload(), encrypted: Bool = false) async throws -> SDLControlPayload {
+    public func startService(_ service: SDLServiceType, parameters: SDLControlPayload = SDLControlPayload()) async throws -> SDLControlPayload {
         let negotiated = try requireStarted()
-        if encrypted && security == nil { throw SDLSessionError.encryptionUnavailable }
         try Task.checkCancellation()
-        let (reply, details) = try await requestStart(service, parameters: parameters, negotiated: negotiated, encrypted: encrypted)
+        let (reply, details) = try await requestStart(service, parameters: parameters, negotiated: negotiated, encrypted: false)
         guard reply.controlFrameType == .startServiceACK else {
             throw SDLSessionError.startRejected(service: service, rejectedParams: details.rejectedParams ?? [], reason: details.reason)
         }

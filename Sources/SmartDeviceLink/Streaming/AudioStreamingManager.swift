@@ -118,7 +118,7 @@ typealias AudioStreamLifecycle = StreamServiceLifecycle<AudioOffer, SDLAudioForm
 public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
     let link = ManagerLink()
     /// What the manager offers it: `link` in an app, a fake in unit tests.
-    private let context: any SDLStreamingContext
+    let context: any SDLStreamingContext
     let logger: Logger
     var machine = AudioStreamLifecycle()
     let service = SDLServiceType.audio

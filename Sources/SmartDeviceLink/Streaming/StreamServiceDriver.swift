@@ -18,6 +18,8 @@ protocol StreamServiceDriver: Actor {
     var media: (any SDLMediaServices)? { get }
     /// Video or audio.
     var service: SDLServiceType { get }
+    /// The manager: encryption states go there.
+    var context: any SDLStreamingContext { get }
     /// Whether the service starts protected.
     var protection: SDLStreamProtection { get }
     /// The running service is encrypted: its messages go out as records.
@@ -42,13 +44,20 @@ extension StreamServiceDriver {
             case .publish(let published):
                 publish(published)
             case .start(let offer):
-                let reply = await media.start(service, offer: offer.name, parameters: startParameters(offer), protection: protection, logger: logger)
+                let context = self.context, service = self.service
+                let reply = await media.start(service, offer: offer.name, parameters: startParameters(offer), protection: protection, logger: logger) { state in
+                    await context.encryptionChanged(state, of: service)
+                }
                 guard connection == connectionNumber else { return }
                 if case .ack(_, let encrypted) = reply { isEncrypted = encrypted }
                 let answer = StreamServiceLifecycle<Offer, Parameters>.StartAnswer(reply) { accepted($0, offer: offer) }
                 pending += machine.startAnswered(answer)
             case .end:
                 await media.endQuietly(service, logger: logger)
+                if isEncrypted {
+                    isEncrypted = false
+                    await context.encryptionChanged(.notStarted, of: service)
+                }
                 guard connection == connectionNumber else { return }
                 pending += machine.endAnswered()
             }

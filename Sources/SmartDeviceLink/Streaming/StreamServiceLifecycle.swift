@@ -254,33 +254,44 @@ extension StreamServiceLifecycle.StartAnswer {
 
 extension SDLMediaServices {
     /// StartService for `service` with `parameters` (`offer` names it in the log), protected as
-    /// `protection` asks.
+    /// `protection` asks; `report` hears the service's encryption states when protection was asked.
     func start(
-        _ service: SDLServiceType, offer: String, parameters: SDLControlPayload, protection: SDLStreamProtection = .none, logger: Logger
+        _ service: SDLServiceType, offer: String, parameters: SDLControlPayload, protection: SDLStreamProtection = .none, logger: Logger,
+        report: @Sendable (SDLEncryptionState) async -> Void = { _ in }
     ) async -> StreamStartReply {
         do {
             if protection != .none, await hasSecurity {
+                await report(.handshaking)
                 let outcome = try await startProtectedService(service, parameters: parameters)
                 if !outcome.isEncrypted {
                     let reason = outcome.securityFailure.map(\.description) ?? "an ACK without the encryption bit"
                     logger.warning("the head unit started the service in plain text", metadata: ["service": "\(service)", "reason": "\(reason)"])
                     if protection == .required {
+                        await report(.failed(reason: "started in plain text (\(reason)); it must be encrypted"))
                         await endQuietly(service, logger: logger)
                         return .failed(SDLError(.encryptionFailed, "the head unit started the \(service) service in plain text (\(reason)); it must be encrypted"))
                     }
+                    await report(.plainText(reason: reason))
+                } else {
+                    await report(.encrypted)
                 }
                 return .ack(outcome.parameters, encrypted: outcome.isEncrypted)
             }
             if protection == .required {
+                await report(.failed(reason: "no security manager serves this head unit"))
                 return .failed(SDLError(.encryptionNeeded, "the \(service) service must be encrypted and no security manager serves this head unit"))
             }
-            return .ack(try await startService(service, parameters: parameters, encrypted: false), encrypted: false)
+            return .ack(try await startService(service, parameters: parameters), encrypted: false)
         } catch SDLSessionError.protectionFailed(_, let reason, let security) where protection == .preferred {
             // Refused protected: plain text will do.
             logger.warning("the head unit refused to protect the service; starting it in plain text", metadata: [
                 "service": "\(service)", "reason": "\(reason ?? "")", "security": "\(security.map(\.description) ?? "")",
             ])
+            await report(.plainText(reason: security.map(\.description) ?? reason ?? "the head unit refused to protect it"))
             return await start(service, offer: offer, parameters: parameters, protection: .none, logger: logger)
+        } catch SDLSessionError.protectionFailed(let failed, let reason, let security) {
+            await report(.failed(reason: security.map(\.description) ?? reason ?? "the head unit refused to protect it"))
+            return .failed(SDLError(SDLSessionError.protectionFailed(service: failed, reason: reason, security: security)))
         } catch SDLSessionError.startRejected(_, let rejected, let reason) {
             logger.info("the head unit refused a streaming service", metadata: [
                 "service": "\(service)", "offer": "\(offer)", "rejectedParams": "\(rejected)", "reason": "\(reason ?? "")",

@@ -14,9 +14,15 @@ protocol SDLStreamingContext: SDLSubManagerContext {
     func pcmFormat() async -> SDLAudioFormat?
     /// The video stream's states, starting with the current one, until the manager stops.
     func videoStates() -> AsyncStream<SDLVideoStreamState>
+    /// A streaming service's encryption changed (the manager's `encryptionStates()`).
+    func encryptionChanged(_ state: SDLEncryptionState, of service: SDLServiceType) async
 }
 
 extension ManagerLink: SDLStreamingContext {
+    func encryptionChanged(_ state: SDLEncryptionState, of service: SDLServiceType) async {
+        await manager?.setEncryption(state, of: service)
+    }
+
     func mainWindowStatuses() -> AsyncStream<OnHMIStatus> {
         manager?.hmiStatuses(window: 0) ?? AsyncStream { $0.finish() }
     }

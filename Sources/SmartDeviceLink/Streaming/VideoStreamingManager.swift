@@ -24,7 +24,7 @@ typealias VideoStreamLifecycle = StreamServiceLifecycle<VideoOffer, SDLVideoStre
 public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
     let link = ManagerLink()
     /// What the manager offers it: `link` in an app, a fake in unit tests.
-    private let context: any SDLStreamingContext
+    let context: any SDLStreamingContext
     private let configuration: SDLVideoStreamingConfiguration
     let logger: Logger
     var machine = VideoStreamLifecycle()

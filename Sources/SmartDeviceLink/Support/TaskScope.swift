@@ -56,7 +56,7 @@ struct SDLConnectionContext: Sendable {
 protocol SDLMediaServices: Sendable {
     /// Starts a service with its parameters; returns the ACK's payload, throws
     /// `SDLSessionError.startRejected` with the NAK's `rejectedParams` and `reason`.
-    func startService(_ service: SDLServiceType, parameters: SDLControlPayload, encrypted: Bool) async throws -> SDLControlPayload
+    func startService(_ service: SDLServiceType, parameters: SDLControlPayload) async throws -> SDLControlPayload
     /// Starts a service protected: the handshake if needed, then an ACK with or without the bit.
     func startProtectedService(_ service: SDLServiceType, parameters: SDLControlPayload) async throws -> SDLServiceProtection
     /// Whether a security provider is set, so a protected start can be asked for.
