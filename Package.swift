@@ -185,16 +185,16 @@ let package = Package(
             dependencies: ["sdlgen"]
         ),
 
-        .testTarget(name: "SDLSpecTests", dependencies: ["SDLSpec", "SDLRuntime"], path: "Tests/SDLSpecTests"),
+        .testTarget(name: "SDLSpecTests", dependencies: ["SDLSpec", "SDLRuntime", "SDLTestSupport"], path: "Tests/SDLSpecTests"),
         .testTarget(
             name: "SDLSpecDiffTests",
-            dependencies: ["SDLSpecDiff"],
+            dependencies: ["SDLSpecDiff", "SDLTestSupport"],
             path: "Tests/SDLSpecDiffTests",
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SDLCodegenTests",
-            dependencies: ["SDLCodegen"],
+            dependencies: ["SDLCodegen", "SDLTestSupport"],
             path: "Tests/SDLCodegenTests",
             exclude: ["Fixtures"]
         ),
@@ -203,7 +203,7 @@ let package = Package(
             dependencies: ["SDLRPC", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/SDLRPCTests"
         ),
-        .testTarget(name: "SDLProtocolTests", dependencies: ["SDLProtocol", "SDLRPC"], path: "Tests/SDLProtocolTests"),
+        .testTarget(name: "SDLProtocolTests", dependencies: ["SDLProtocol", "SDLRPC", "SDLTestSupport"], path: "Tests/SDLProtocolTests"),
         .testTarget(name: "SDLConcurrencyTests", dependencies: ["SDLConcurrency"], path: "Tests/SDLConcurrencyTests"),
         .testTarget(
             name: "SDLTLSTests",
@@ -230,7 +230,7 @@ let package = Package(
             // A self-signed certificate for 127.0.0.1 and localhost (valid until 2126), for wss.
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "SDLToolTests", dependencies: ["sdl"], path: "Tests/SDLToolTests"),
+        .testTarget(name: "SDLToolTests", dependencies: ["sdl", "SDLTestSupport"], path: "Tests/SDLToolTests"),
         .testTarget(name: "SDLTransportTests", dependencies: ["SDLTransport"], path: "Tests/SDLTransportTests"),
         .testTarget(
             name: "SDLHeadUnitTests",

@@ -75,6 +75,7 @@ grep -q '"hmiLevel":"FULL"' "$work/controlled.out" || fail "the app never heard 
   --wav-path "$work/recording.wav" >"$work/example.out" \
   || { cat "$work/example.out"; fail "sdl-example --tour all failed"; }
 grep -q "Tour lifecycle: OK" "$work/example.out" || fail "the example did not finish its lifecycle tour"
+grep -q "lock screen once the car moves: required, shown" "$work/example.out" || fail "the lifecycle tour did not show the lock screen required once the car moved"
 for tour in files vehicle buttons services screen alerts navigation; do
   grep -q "Tour $tour: OK" "$work/example.out" || fail "the example did not finish its $tour tour"
 done

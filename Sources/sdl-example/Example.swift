@@ -208,6 +208,25 @@ struct LifecycleTour {
     let place: TourPlace
     var driver: Driver { place.driver }
 
+    /// The lock screen's status line, and with the control API the car moving off and stopping.
+    func lockScreen(of manager: SDLManager, steps: Steps) async {
+        func line(_ state: SDLLockScreenState) -> String {
+            let logo = state.oemIcon.map { "head unit logo \($0.count) bytes" } ?? "no head unit logo"
+            return "\(state.status.rawValue), \(state.isShown ? "shown" : "not shown")\(state.isDismissible ? ", dismissible" : ""), \(logo)"
+        }
+        steps.pass("lock screen: \(line(await manager.lockScreen.state))")
+        guard await driver.control("PUT", "/driver-distraction", #"{"state": "DD_ON"}"#, steps: steps) else { return }
+        for await state in manager.lockScreen.states() where state.status == .required {
+            steps.pass("lock screen once the car moves: \(line(state))")
+            break
+        }
+        await driver.control("PUT", "/driver-distraction", #"{"state": "DD_OFF"}"#, steps: steps)
+        for await state in manager.lockScreen.states() where state.status != .required {
+            steps.pass("lock screen once it stops: \(line(state))")
+            break
+        }
+    }
+
     func run() async -> Bool {
         let steps = Steps()
         say("Tour: lifecycle")
@@ -246,6 +265,8 @@ struct LifecycleTour {
                 steps.fail("Show: \(error)")
             }
         }
+
+        if full { await lockScreen(of: manager, steps: steps) }
 
         // Version gating: a parameter newer than the head unit is caught before sending.
         let rpc = await manager.negotiatedRPCVersion

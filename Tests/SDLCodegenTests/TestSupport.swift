@@ -1,6 +1,7 @@
 import Foundation
 @testable import SDLCodegen
 import SDLSpec
+import SDLTestSupport
 import Testing
 
 /// Where the tests find files on disk, how they run the generator, and the record mode
@@ -23,23 +24,11 @@ enum TestSupport {
     // MARK: Real specs
 
     /// Every published spec version the generator must handle.
-    static let specVersions = ["4.4.0", "4.5.0", "4.5.1", "5.0.0", "5.1.0", "6.0.0", "7.0.0", "7.1.0", "8.0.0"]
+    static let specVersions = SharedData.specVersions
 
-    /// The real specs live outside the repository (they are not ours to commit): `$SDL_RPC_SPEC_DIR`,
-    /// or `../shared/rpc_spec` beside the package.
-    static var specDirectory: String {
-        ProcessInfo.processInfo.environment["SDL_RPC_SPEC_DIR"] ?? packageRoot + "/../shared/rpc_spec"
-    }
-
-    /// The path of a real spec. Throws (so the test fails, never skips) when it is missing.
+    /// The path of a real spec; skips the test, naming the command that fetches them, when absent.
     static func realSpecPath(_ version: String) throws -> String {
-        let path = "\(specDirectory)/\(version)/MOBILE_API.xml"
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw Failure(description: """
-                The RPC spec \(version) is missing at \(path). Put the rpc_spec releases in \
-                <dir>/<version>/MOBILE_API.xml and set SDL_RPC_SPEC_DIR=<dir>.
-                """)
-        }
+        guard let path = SharedData.specFile(version) else { try Test.cancel(Comment(rawValue: SharedData.missingSpec(version))) }
         return path
     }
 

@@ -1,20 +1,16 @@
 import Foundation
 import SDLRuntime
 import SDLSpec
+import SDLTestSupport
 import Testing
 
 @testable import sdl
 
 /// `sdl validate`: the generated 8.0.0 types and a spec file's model give the same verdicts.
 @Suite struct ValidateMessagesTests {
-    static let specDirectory: String = {
-        if let directory = ProcessInfo.processInfo.environment["SDL_RPC_SPEC_DIR"] { return directory }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        return root.deletingLastPathComponent().appendingPathComponent("shared/rpc_spec").path
-    }()
-
     static func specValidator(_ version: String) throws -> SpecModelValidator {
-        let spec = try SpecLoader.load(path: "\(specDirectory)/\(version)/MOBILE_API.xml")
+        guard let path = SharedData.specFile(version) else { try Test.cancel(Comment(rawValue: SharedData.missingSpec(version))) }
+        let spec = try SpecLoader.load(path: path)
         return SpecModelValidator(interface: spec.interface)
     }
 

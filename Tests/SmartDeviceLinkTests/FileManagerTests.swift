@@ -397,6 +397,8 @@ import Testing
         let http = FakeHTTP(body: icon)
         var configuration = FileManagerTests.configuration(headUnit, appID: "cloud")
         configuration.httpClient = http
+        // Only the app icon here (the lock screen's logo is LockScreenTests').
+        configuration.lockScreen.showDeviceLogo = false
         let events = headUnit.events()
         try await withSDLManager(configuration) { _ in
             try await headUnit.requestIcon(appID: "cloud", url: "https://example.com/icon.png")

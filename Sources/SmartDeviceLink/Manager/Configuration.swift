@@ -36,8 +36,11 @@ extension SDLManager {
         /// What a NAVIGATION or PROJECTION app streams: formats, sizes, frame rate, bitrate,
         /// queue (other apps ignore it).
         public var videoStreaming = SDLVideoStreamingConfiguration()
-        /// Fetches what the head unit's system requests name (a cloud app's icon by URL).
+        /// Fetches what the head unit's system requests name (a cloud app's icon by URL, the
+        /// lock screen's logo, policy table updates).
         public var httpClient: (any SDLHTTPClient)?
+        /// When the lock screen is shown (``SDLManager/lockScreen``).
+        public var lockScreen = SDLLockScreenConfiguration()
         /// Template colours while the head unit is in day mode.
         public var dayColorScheme: TemplateColorScheme?
         /// Template colours while the head unit is in night mode.

@@ -99,6 +99,8 @@ public actor SDLManager: Service {
     public private(set) var authToken: String?
     /// Follows OnHMIStatus and OnPermissionsChange for the current connection.
     public private(set) var permissions: SDLPermissionTracker?
+    /// Observers of `permissionChanges(of:_:)`, kept across connections.
+    let permissionObservers = PermissionObservers(outlivesConnections: true)
     /// Each service's encryption (see `SDLManager+Encryption`).
     var encryption: [SDLServiceType: SDLEncryptionState] = [:]
     let encryptionFanOut = StreamFanOut<SDLServiceEncryption>(bufferLimit: 16)
@@ -127,6 +129,8 @@ public actor SDLManager: Service {
     public nonisolated let audioStreaming: SDLAudioStreamingManager
     /// The driver's touches on the video as gestures (NAVIGATION and PROJECTION apps).
     public nonisolated let touch: SDLTouchManager
+    /// Whether the phone must show its lock screen, and the head unit's logo for it.
+    public nonisolated let lockScreen: SDLLockScreenManager
     /// The app's focusable areas for the head unit's haptic controller (SendHapticData).
     public nonisolated let haptics: SDLHapticManager
 
@@ -155,6 +159,7 @@ public actor SDLManager: Service {
             configuration: configuration.videoStreaming, protection: configuration.encryption.video, logger: configuration.logger)
         self.audioStreaming = SDLAudioStreamingManager(protection: configuration.encryption.audio, logger: configuration.logger)
         self.touch = SDLTouchManager(logger: configuration.logger)
+        self.lockScreen = SDLLockScreenManager(configuration: configuration.lockScreen, logger: configuration.logger)
         self.haptics = SDLHapticManager(logger: configuration.logger)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
         vehicleData.link.manager = self
@@ -354,6 +359,8 @@ public actor SDLManager: Service {
     private func stopped(_ error: (any Error)?) async {
         tasks.finish()
         for subManager in subManagers { await subManager.managerStopped() }
+        await lockScreen.stopped()
+        permissionObservers.finish()
         notificationHub.finish()
         systemRequestFanOut.finish()
         transition { $0.runEnded(error) }
@@ -393,13 +400,17 @@ public actor SDLManager: Service {
         let client = SDLRPCClient(session: session, requestTimeout: configuration.requestTimeout)
         // What the manager itself follows, in one stream in read order (one reader, not four).
         let followed = client.rawNotifications(
-            functionIDs: Set([OnHMIStatus.wireFunctionID, OnHashChange.wireFunctionID, OnLanguageChange.wireFunctionID, OnSystemCapabilityUpdated.wireFunctionID].compactMap { $0 }),
+            functionIDs: Set(
+                [
+                    OnHMIStatus.wireFunctionID, OnHashChange.wireFunctionID, OnLanguageChange.wireFunctionID,
+                    OnSystemCapabilityUpdated.wireFunctionID, OnDriverDistraction.wireFunctionID,
+                ].compactMap { $0 }),
             name: "manager")
         let hub = notificationHub
         // In read order, before the responses that follow them (see `tapNotifications`).
         client.tapNotifications { hub.deliver($0) }
         let (http, logger) = (configuration.httpClient, logger)
-        let tracker = SDLPermissionTracker(client: client, clock: configuration.session.clock)
+        let tracker = SDLPermissionTracker(client: client, clock: configuration.session.clock, managerObservers: permissionObservers)
         let capabilities = systemCapabilities
         // The previous connection's handler tokens are gone with it.
         installedHandlers = [:]
@@ -414,9 +425,15 @@ public actor SDLManager: Service {
         // by the next; the runner's task exists only while one is being answered.
         let systemRequests = SerialRunner(on: connectionTasks)
         let outcomes = systemRequestFanOut
+        let lockScreen = self.lockScreen
+        await lockScreen.connectionStarted()
         _ = client.observe(functionIDs: Set([OnSystemRequest.wireFunctionID].compactMap { $0 })) { request in
             systemRequests.enqueue {
-                if let outcome = await SystemRequests.answer(request, client: client, http: http, logger: logger) { outcomes.yield(outcome) }
+                let outcome = await SystemRequests.answer(request, client: client, http: http, logger: logger) { url in
+                    // Beside the queue: a slow logo server must not hold up a policy update.
+                    _ = connectionTasks.spawn { await lockScreen.iconURL(url, http: http) }
+                }
+                if let outcome { outcomes.yield(outcome) }
             }
         }
         return try await withThrowingTaskGroup(of: SDLCloseReason?.self) { group in
@@ -438,6 +455,7 @@ public actor SDLManager: Service {
                 try await onOwnTask { try await self.register(session: session, client: client) }
             } catch {
                 await client.close()
+                await lockScreen.connectionEnded()
                 // The connection's task scope ends only when cancelled.
                 group.cancelAll()
                 while let _ = try? await group.next() {}
@@ -476,6 +494,7 @@ public actor SDLManager: Service {
                     // Nothing more can be fetched; requests in flight fail with the connection,
                     // and work for it (a policy server's slow answer) stops now, not at its timeout.
                     for subManager in subManagers { await subManager.connectionEnded() }
+                    await lockScreen.connectionEnded()
                     group.cancelAll()
                 }
             }
@@ -605,8 +624,14 @@ public actor SDLManager: Service {
         switch notification.payload.functionID {
         case OnHMIStatus.wireFunctionID:
             guard let status = try? SDLJSON.decode(OnHMIStatus.self, from: json, policy: .lenient).value else { break }
+            // The lock screen first: whoever sees the new level sees its lock screen too.
+            if (status.windowID ?? 0) == 0 { await lockScreen.hmiLevelChanged(status.hmiLevel) }
             received(status)
             return status
+        case OnDriverDistraction.wireFunctionID:
+            if let distraction = try? SDLJSON.decode(OnDriverDistraction.self, from: json, policy: .lenient).value {
+                await lockScreen.driverDistraction(distraction)
+            }
         case OnHashChange.wireFunctionID:
             if let hash = try? SDLJSON.decode(OnHashChange.self, from: json, policy: .lenient).value { await hashChanged(hash.hashID) }
         case OnLanguageChange.wireFunctionID:
@@ -711,6 +736,7 @@ public actor SDLManager: Service {
         if stoppedBeforeRun {
             // `run()` will return at once: streams opened before it end now.
             notificationHub.finish()
+            permissionObservers.finish()
             systemRequestFanOut.finish()
             tasks.finish()
         }

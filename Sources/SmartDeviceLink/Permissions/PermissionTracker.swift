@@ -16,17 +16,10 @@ public actor SDLPermissionTracker {
     private var allowedParameters: [String: Set<String>] = [:]
     private var userDisallowedParameters: [String: Set<String>] = [:]
     private var encryptionRequired: Set<String> = []
-    /// Behind a lock of its own, so a reader that leaves is removed at once by its stream's
-    /// termination handler, without a task.
-    private nonisolated let observers = Mutex<[Int: Observer]>([:])
-    private var nextObserverID = 0
-
-    private struct Observer {
-        let rpcs: [String]
-        let kind: SDLPermissionObservation
-        let continuation: AsyncStream<[String: SDLRPCPermission]>.Continuation
-        var last: [String: SDLRPCPermission]?
-    }
+    /// Its own observers, which end with its connection.
+    private nonisolated let observers = PermissionObservers(outlivesConnections: false)
+    /// The manager's, which outlive this connection (`SDLManager.permissionChanges(of:_:)`).
+    private nonisolated let managerObservers: PermissionObservers?
     /// Who waits for an RPC to be allowed. Behind a lock of its own, so a cancelled wait ends at
     /// once in its cancellation handler, whether or not `run()` is going.
     private struct Waiters {
@@ -45,6 +38,12 @@ public actor SDLPermissionTracker {
     /// A tracker for the connection `client` runs; create it before registering so that no
     /// OnHMIStatus or OnPermissionsChange is missed.
     public init(client: SDLRPCClient, clock: SDLClock = .continuous) {
+        self.init(client: client, clock: clock, managerObservers: nil)
+    }
+
+    /// A tracker that also tells `managerObservers` (the manager's, across connections).
+    init(client: SDLRPCClient, clock: SDLClock, managerObservers: PermissionObservers?) {
+        self.managerObservers = managerObservers
         self.clock = clock
         notifications = client.rawNotifications(
             functionIDs: Set([OnHMIStatus.wireFunctionID, OnPermissionsChange.wireFunctionID].compactMap { $0 }), name: "permissions")
@@ -71,11 +70,8 @@ public actor SDLPermissionTracker {
             return Array(waiters.byID.values)
         }
         for waiter in ending { waiter.continuation.resume(returning: false) }
-        let leaving = observers.withLock { observers in
-            defer { observers.removeAll() }
-            return Array(observers.values)
-        }
-        for observer in leaving { observer.continuation.finish() }
+        observers.connectionEnded()
+        managerObservers?.connectionEnded()
     }
 
     /// Applies an OnHMIStatus (main window only).
@@ -131,33 +127,20 @@ public actor SDLPermissionTracker {
 
     /// The group's permissions each time they change (re-evaluated on every HMI level and
     /// permission change). `.anyChange` yields the current permissions at once and then every
-    /// change; `.allAllowed` yields only when every RPC of the group is allowed (its first value
-    /// comes when they all are, as the guide describes).
+    /// change; `.allAllowed` yields when every RPC of the group becomes allowed, and again when
+    /// they stop being all allowed (the guide's `allAllowed` group type). A tracker's own
+    /// observers end with its connection; `SDLManager.permissionChanges(of:_:)` outlives them.
     public func observe(_ rpcs: [String], _ kind: SDLPermissionObservation = .anyChange) -> AsyncStream<[String: SDLRPCPermission]> {
-        let (stream, continuation) = AsyncStream<[String: SDLRPCPermission]>.makeStream(bufferingPolicy: .bufferingNewest(16))
-        if finished {
-            continuation.finish()
-            return stream
-        }
-        nextObserverID += 1
-        let id = nextObserverID
-        observers.withLock { $0[id] = Observer(rpcs: rpcs, kind: kind, continuation: continuation, last: nil) }
-        continuation.onTermination = { [weak self] _ in _ = self?.observers.withLock { $0.removeValue(forKey: id) } }
+        let stream = observers.add(rpcs, kind)
         notifyObservers()
         return stream
     }
 
-    private func notifyObservers() {
-        let current = observers.withLock { $0 }
-        for (id, observer) in current {
-            let now = Dictionary(uniqueKeysWithValues: observer.rpcs.map { ($0, permission(of: $0)) })
-            guard now != observer.last else { continue }
-            observers.withLock { $0[id]?.last = now }
-            switch observer.kind {
-            case .anyChange: observer.continuation.yield(now)
-            case .allAllowed: if now.values.allSatisfy(\.isAllowed) { observer.continuation.yield(now) }
-            }
-        }
+    /// Evaluates every observer now (a new observer of the manager's hears the current state).
+    func notifyObservers() {
+        observers.evaluate { permission(of: $0) }
+        guard !finished else { return }
+        managerObservers?.evaluate { permission(of: $0) }
     }
 
     /// Waits until `rpc` is allowed at the current level: true then, false when the connection
@@ -249,6 +232,6 @@ public enum SDLPermissionGroupStatus: Sendable, Hashable {
 public enum SDLPermissionObservation: Sendable, Hashable {
     /// Every change of any RPC of the group, starting with the current state.
     case anyChange
-    /// Only the moments when every RPC of the group is allowed.
+    /// The moments the group becomes all allowed, and those it stops being all allowed.
     case allAllowed
 }

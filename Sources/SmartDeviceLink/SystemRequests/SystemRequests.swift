@@ -22,7 +22,8 @@ enum SystemRequests {
     static let defaultTimeout: Duration = .seconds(60)
 
     static func answer(
-        _ message: SDLIncomingRPC, client: SDLRPCClient, http: (any SDLHTTPClient)?, logger: Logger
+        _ message: SDLIncomingRPC, client: SDLRPCClient, http: (any SDLHTTPClient)?, logger: Logger,
+        lockScreenIcon: (String?) async -> Void = { _ in }
     ) async -> SDLSystemRequestOutcome? {
         guard let request = try? SDLJSON.decode(OnSystemRequest.self, from: message.payload.json, policy: .lenient).value else {
             logger.warning("an OnSystemRequest could not be read; ignored")
@@ -34,8 +35,11 @@ enum SystemRequests {
             return nil
         case .http, .proprietary:
             return await forward(request, bulkData: message.payload.bulkData, client: client, http: http, logger: logger)
+        case .lockScreenIconUrl:
+            await lockScreenIcon(request.url)
+            return nil
         default:
-            // LOCK_SCREEN_ICON_URL is for phone UIs; LAUNCH_APP opens apps on a phone.
+            // LAUNCH_APP opens apps on a phone.
             logger.debug("OnSystemRequest \(request.requestType.rawValue) needs nothing from this library")
             return nil
         }

@@ -155,6 +155,14 @@ enum PermissionExamples {
         }
     }
 
+    static func acrossReconnections(manager: SDLManager) async {
+        // Every time the app may (or may no longer) show its screen, across reconnections.
+        for await group in await manager.permissionChanges(of: ["Show", "AddCommand"], .allAllowed) {
+            let allowed = group.values.allSatisfy(\.isAllowed)
+            print(allowed ? "draw the screen" : "wait: the screen is not ours now")
+        }
+    }
+
     static func refusal(manager: SDLManager) async throws {
         do {
             _ = try await manager.send(Alert(alertText1: "Hi"))
@@ -1452,6 +1460,30 @@ enum EncryptionExamples {
             } catch SDLSessionError.protectionFailed(let service, let reason, let security) {
                 print("the \(service) service is not protected:", reason ?? "", security?.description ?? "")
             }
+        }
+    }
+}
+
+enum LockScreenExamples {
+    static func states() async throws {
+        var configuration = SDLManager.Configuration(appName: "Hello SDL", appID: "8675309")
+        configuration.lockScreen = SDLLockScreenConfiguration(displayMode: .optionalOrRequired)
+        configuration.httpClient = SDLAsyncHTTPClient()   // fetches the head unit's logo
+        let manager = SDLManager(configuration: configuration)
+        try await manager.start()
+        for await lock in manager.lockScreen.states() {
+            if lock.isShown {
+                print("cover the phone's screen", lock.oemIcon.map { "with the \($0.count)-byte logo" } ?? "")
+                if lock.isDismissible { print(lock.dismissalWarning ?? "swipe down to dismiss") }
+            } else {
+                print("the phone is free (\(lock.status.rawValue))")
+            }
+        }
+    }
+
+    static func dismiss(manager: SDLManager) async {
+        if await manager.lockScreen.dismiss() == false {
+            print("the head unit does not allow dismissing it now")
         }
     }
 }
