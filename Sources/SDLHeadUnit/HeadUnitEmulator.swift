@@ -56,6 +56,8 @@ public actor SDLHeadUnitEmulator {
     var vehicleState: VehicleDataState
     var navigation: NavigationState
     var appServices = AppServiceState()
+    /// Cloud app entries of the policy table that apps set (SetCloudAppProperties), by app ID.
+    var cloudAppProperties: [String: CloudAppProperties] = [:]
     /// The car's remote-control modules, shared by every app: state, allocation, subscriptions.
     var remoteControl = RemoteControlState()
     /// The car moves: OnDriverDistraction DD_ON (new apps hear it at registration).

@@ -5,6 +5,7 @@ import SmartDeviceLink
 /// provider, which answers) and receives the next update.
 struct ServicesTour {
     let place: TourPlace
+    var driver: Driver { place.driver }
 
     func run() async -> Bool {
         let steps = Steps()
@@ -54,6 +55,54 @@ struct ServicesTour {
             steps.fail("consumer: \(error)")
         }
         if await provider.negotiatedRPCVersion >= .version(6, 0) {
+            do {
+                // RPC 6.0: the manifest changes in place; the consumer hears MANIFEST_UPDATE.
+                let heard = try await consumer.systemCapabilities.subscribe(to: .appServices)
+                var renamed = manifest
+                renamed.serviceName = "SDL Weather Pro"
+                try await provider.appServices.updateManifest(service, to: renamed)
+                let update = await within(10) {
+                    for await capability in heard {
+                        for service in capability.appServicesCapabilities?.appServices ?? [] where service.updateReason == .manifestUpdate {
+                            return service.updatedAppServiceRecord.serviceManifest.serviceName
+                        }
+                    }
+                    return nil
+                }
+                update == "SDL Weather Pro"
+                    ? steps.pass("manifest updated: the consumer heard MANIFEST_UPDATE for \(update ?? "-")") : steps.fail("the consumer heard no manifest update")
+            } catch {
+                steps.fail("manifest update: \(error)")
+            }
+            // GetFile and SetCloudAppProperties need the consumer on screen (BACKGROUND or more).
+            await driver.control("POST", "/apps/\(place.appID)-consumer/activate", steps: steps)
+            guard await consumer.waitForHMILevel(.full, timeout: .seconds(Int(driver.activationTimeout))) else {
+                steps.fail("the consumer was not activated")
+                return
+            }
+            do {
+                // The consumer fetches the provider's artwork through the service.
+                let icon = (0..<2_048).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+                _ = try await provider.files.upload(SDLFile(name: "sunny.png", bytes: icon, type: .graphicPng))
+                if let serviceID = await provider.appServices.record(of: service)?.serviceID {
+                    let fetched = try await consumer.appServices.file(named: "sunny.png", ofService: serviceID)
+                    fetched == icon ? steps.pass("consumer fetched the provider's sunny.png (\(fetched.count) bytes, CRC checked)") : steps.fail("the provider's file came back different")
+                }
+            } catch {
+                steps.fail("the provider's file: \(error)")
+            }
+            do {
+                // The companion-app side of cloud apps: an entry in the head unit's policy table.
+                let entry = CloudAppProperties(
+                    nicknames: ["SDL Weather Cloud"], appID: "weather-cloud", enabled: true, cloudTransportType: "WS",
+                    hybridAppPreference: .cloud, endpoint: "ws://weather.example.com:5432/sdl")
+                try await consumer.setCloudAppProperties(entry)
+                let held = try await consumer.cloudAppProperties(of: "weather-cloud")
+                held?.endpoint == entry.endpoint
+                    ? steps.pass("cloud app entry set and read back: \(held?.endpoint ?? "-")") : steps.fail("cloud app entry read back as \(String(describing: held))")
+            } catch {
+                steps.fail("SetCloudAppProperties / GetCloudAppProperties: \(error)")
+            }
             do {
                 try await provider.appServices.unpublish(service)
                 steps.pass("unpublished")

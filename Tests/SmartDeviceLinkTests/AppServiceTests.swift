@@ -31,6 +31,41 @@ import Testing
         await headUnit.recordedRPCs(appID: appID).filter { $0.functionName == function }
     }
 
+    /// RPC 6.0: the provider updates its manifest (same service, MANIFEST_UPDATE), and a
+    /// consumer fetches a file of the provider's with GetFile(appServiceId).
+    @Test func aManifestUpdateKeepsTheServiceAndAConsumerGetsTheProvidersFile() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.withManager(headUnit, appID: "provider") { provider in
+            try await Self.withManager(headUnit, appID: "consumer") { consumer in
+                let service = try await provider.appServices.publish(Self.weatherManifest)
+                let serviceID = try #require(await provider.appServices.record(of: service)?.serviceID)
+                var renamed = Self.weatherManifest
+                renamed.serviceName = "Sky Pro"
+                try await provider.appServices.updateManifest(service, to: renamed)
+                #expect(await provider.appServices.record(of: service)?.serviceID == serviceID)
+                #expect(await provider.appServices.record(of: service)?.serviceManifest.serviceName == "Sky Pro")
+                let listed = try await consumer.appServices.services(ofType: "WEATHER")
+                #expect(listed.map(\.serviceID) == [serviceID])
+                #expect(listed.first?.serviceManifest.serviceName == "Sky Pro")
+                #expect(await Self.records(headUnit, appID: "provider", "PublishAppService").filter { $0.direction == "in" }.count == 2)
+                // Another type is not an update.
+                var media = Self.weatherManifest
+                media.serviceType = AppServiceType.media.rawValue
+                let wrong = await expectSDLError(SDLAppServiceError.self) { try await provider.appServices.updateManifest(service, to: media) }
+                guard case .wrongContent("WEATHER", "MEDIA")? = wrong else {
+                    Issue.record("expected wrongContent, got \(String(describing: wrong))")
+                    return
+                }
+
+                // The provider's artwork, fetched by the consumer through the service.
+                let icon = (0..<3_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+                _ = try await provider.files.upload(SDLFile(name: "sunny.png", bytes: icon, type: .graphicPng))
+                #expect(try await consumer.appServices.file(named: "sunny.png", ofService: serviceID) == icon)
+                await expectSDLError(SDLAppServiceError.self) { try await consumer.appServices.file(named: "none.png", ofService: serviceID) }
+            }
+        }
+    }
+
     @Test func aProviderPublishesUpdatesAndAnswersAConsumer() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await Self.withManager(headUnit, appID: "provider") { provider in

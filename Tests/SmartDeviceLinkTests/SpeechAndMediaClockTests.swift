@@ -108,4 +108,39 @@ import Testing
             #expect(await ScreenTestSupport.sent(headUnit, appID: "not-media", "SetMediaClockTimer").isEmpty)
         }
     }
+
+    /// RPC 7.1: the seek buttons' jumps and the count rate go with the clock, the emulator runs
+    /// it at that rate; out-of-range values are refused before sending; an older head unit gets
+    /// the clock without them.
+    @Test func seekIndicatorsAndTheCountRate() async throws {
+        let clock = ManualClock()
+        let headUnit = FeatureTestSupport.emulator(on: clock)
+        try await FeatureTestSupport.withManager(headUnit, appID: Self.appID, appTypes: [.media]) { media in
+            try await media.screen.setMediaClock(
+                .countUp(from: .zero, to: .seconds(3_600), indicator: .pause).seeking(forward: .seconds(30), back: nil).counting(atRate: 2))
+            let sent = await Self.sent(headUnit, "SetMediaClockTimer").last
+            #expect(sent?["forwardSeekIndicator"] == .object([.init(key: "type", value: .string("TIME")), .init(key: "seekTime", value: .integer(30))]))
+            #expect(sent?["backSeekIndicator"] == .object([.init(key: "type", value: .string("TRACK"))]))
+            #expect(sent?["countRate"] == .float(2))
+            clock.advance(by: .seconds(10))
+            #expect(try await headUnit.screen(appID: Self.appID)["mediaClockReading"]?["seconds"] == .integer(20))
+
+            let count = await Self.sent(headUnit, "SetMediaClockTimer").count
+            let seek = await expectSDLError(SDLScreenError.self) {
+                try await media.screen.setMediaClock(.countUp(from: .zero).seeking(forward: .seconds(120), back: nil))
+            }
+            #expect(seek?.description.contains("1 to 99 seconds") == true)
+            let rate = await expectSDLError(SDLScreenError.self) { try await media.screen.setMediaClock(.countUp(from: .zero).counting(atRate: 0)) }
+            #expect(rate?.description.contains("count rate") == true)
+            #expect(await Self.sent(headUnit, "SetMediaClockTimer").count == count)
+        }
+
+        let older = VersionGateTests.headUnit(rpc: 7, 0)
+        try await FeatureTestSupport.withManager(older, appID: Self.appID, appTypes: [.media]) { media in
+            try await media.screen.setMediaClock(.countUp(from: .zero).seeking(forward: .seconds(30), back: .seconds(30)).counting(atRate: 1.5))
+            let sent = await Self.sent(older, "SetMediaClockTimer").last
+            #expect(sent?["updateMode"] == .string("COUNTUP"))
+            #expect(sent?["forwardSeekIndicator"] == nil && sent?["backSeekIndicator"] == nil && sent?["countRate"] == nil)
+        }
+    }
 }

@@ -117,7 +117,8 @@ extension SDLHeadUnitEmulator {
         RequestRule<DeleteFile> { $0.deleteFile($1, appID: $3) },
         RequestRule<GetFile> { $0.getFile($1, appID: $3) },
         RequestRule<SendHapticData> { $0.sendHapticData($1, rpc: $2, appID: $3) },
-        RequestRule<GetCloudAppProperties> { headUnit, _, _, _ in (.failure(.dataNotAvailable, "Cloud app does not exist on module"), []) },
+        RequestRule<GetCloudAppProperties> { headUnit, request, _, _ in headUnit.getCloudAppProperties(request) },
+        RequestRule<SetCloudAppProperties> { headUnit, request, _, _ in headUnit.setCloudAppProperties(request) },
         RequestRule<SetAppIcon> { $0.setAppIcon($1, appID: $3) },
         RequestRule<SystemRequest> { $0.systemRequest($1, rpc: $2, appID: $3) },
         // Vehicle data

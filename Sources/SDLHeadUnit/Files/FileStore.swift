@@ -157,10 +157,19 @@ extension SDLHeadUnitEmulator {
     }
 
     /// GetFile: the file's bytes as the response's bulk data, with their `crc`; `offset`,
-    /// `length` and `fileType` echoed when the app sent them.
+    /// `length` and `fileType` echoed when the app sent them. With `appServiceId` (RPC 6.0) the
+    /// file comes from that service's provider's files, as SDL Core does for a consumer asking
+    /// for a provider's artwork.
     func getFile(_ request: GetFile, appID: String) -> (Reply, [Effect]) {
         if Self.isUnsafe(request.fileName) { return (.failure(.invalidData, nil), []) }
-        guard let bytes = fileStore(of: appID).bytes(of: request.fileName) else { return (.failure(.fileNotFound, nil), []) }
+        var owner = appID
+        if let serviceID = request.appServiceId {
+            guard let provider = appServices.services[serviceID]?.providerAppID else {
+                return (.failure(.invalidId, "no app service with ID \(serviceID)"), [])
+            }
+            owner = provider
+        }
+        guard let bytes = fileStore(of: owner).bytes(of: request.fileName) else { return (.failure(.fileNotFound, nil), []) }
         let start = min(max(request.offset ?? 0, 0), bytes.count)
         let end = request.length.map { min(bytes.count, start + max($0, 0)) } ?? bytes.count
         let data = Array(bytes[start..<end])

@@ -16,10 +16,12 @@ struct MediaClock: Sendable, Hashable {
     var endSeconds: Int?
     /// The direction RESUME continues in.
     var direction: Motion
+    /// Clock seconds per real second (SetMediaClockTimer `countRate`, RPC 7.1; 1 without it).
+    var rate: Double = 1
 
     /// The reading at `now`: counting up stops at the end time, counting down at the end time or 0.
     func reading(at now: Duration) -> Int {
-        let elapsed = Int((now - since) / .seconds(1))
+        let elapsed = Int(((now - since) / .seconds(1)) * rate)
         switch motion {
         case .paused: return seconds
         case .up: return endSeconds.map { min(seconds + elapsed, max($0, seconds)) } ?? seconds + elapsed
@@ -35,7 +37,8 @@ struct MediaClock: Sendable, Hashable {
         case .countup, .countdown:
             let direction: Motion = request.updateMode == .countup ? .up : .down
             return MediaClock(
-                seconds: seconds(request.startTime) ?? 0, since: now, motion: direction, endSeconds: seconds(request.endTime), direction: direction)
+                seconds: seconds(request.startTime) ?? 0, since: now, motion: direction, endSeconds: seconds(request.endTime), direction: direction,
+                rate: request.countRate ?? 1)
         case .pause:
             guard var clock else { return nil }
             clock.seconds = seconds(request.startTime) ?? clock.reading(at: now)
@@ -48,15 +51,18 @@ struct MediaClock: Sendable, Hashable {
             clock.seconds = clock.reading(at: now)
             clock.since = now
             clock.motion = clock.direction
+            if let rate = request.countRate { clock.rate = rate }
             return clock
         default:
             return nil
         }
     }
 
-    /// `{"seconds": 75, "counting": "UP", "endSeconds": 210}`: the reading now, for the screen JSON.
+    /// `{"seconds": 75, "counting": "UP", "endSeconds": 210, "rate": 2}`: the reading now, for the
+    /// screen JSON (`rate` only when it is not 1).
     func json(at now: Duration) -> SDLJSONValue {
         .object([.init(key: "seconds", value: .integer(reading(at: now))), .init(key: "counting", value: .string(motion.rawValue))]
-            + (endSeconds.map { [.init(key: "endSeconds", value: .integer($0))] } ?? []))
+            + (endSeconds.map { [.init(key: "endSeconds", value: .integer($0))] } ?? [])
+            + (rate != 1 ? [.init(key: "rate", value: .float(rate))] : []))
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import SDLConcurrency
+import SDLProtocol
 import SDLRPC
 import SDLRuntime
 
@@ -129,6 +130,50 @@ public actor SDLAppServiceManager: SDLSubManager {
                 try await self.context.sendNotification(OnAppServiceData(serviceData: data))
             }
             return true
+        } catch {
+            throw SDLError(error)
+        }
+    }
+
+    /// Replaces the service's manifest (PublishAppService again, RPC 6.0+): the head unit keeps
+    /// the service's ID and state and tells consumers MANIFEST_UPDATE. The service type must
+    /// stay; the request handlers stay too, and their RPCs in `handledRPCs`. A reconnection
+    /// publishes the new manifest.
+    public func updateManifest(_ service: SDLAppService, to manifest: AppServiceManifest) async throws {
+        do throws(SDLAppServiceError) {
+            try checkAttached()
+            guard var provided = published[service.id] else { throw .unknownService }
+            guard manifest.serviceType == provided.manifest.serviceType else {
+                throw .wrongContent(expected: provided.manifest.serviceType, got: manifest.serviceType)
+            }
+            var manifest = manifest
+            let handled = Set(provided.requestHandlers.map(\.functionID)).union(manifest.handledRPCs ?? [])
+            if !handled.isEmpty { manifest.handledRPCs = handled.sorted() }
+            let record = try await publishOnHeadUnit(manifest)
+            provided.manifest = manifest
+            provided.record = record
+            published[service.id] = provided
+            recordFanOut.yield(record)
+        } catch {
+            throw SDLError(error)
+        }
+    }
+
+    /// A file of a service's provider (GetFile with `appServiceId`, RPC 6.0+): a consumer
+    /// fetching the artwork a provider's data names. Checked with the response's CRC.
+    public func file(named name: String, ofService serviceID: String) async throws -> [UInt8] {
+        do throws(SDLAppServiceError) {
+            try checkAttached()
+            let request = GetFile(fileName: name, appServiceId: serviceID)
+            let (response, raw) = try await SDLAppServiceError.sending(GetFile.functionName) {
+                try await self.context.send(GetFile.self, json: try SDLJSON.encode(request))
+            }
+            let bytes = raw.payload.bulkData
+            guard response.success else { throw .refused(GetFile.functionName, response.resultCode, info: response.info) }
+            if let crc = response.crc, UInt32(truncatingIfNeeded: crc) != SDLCRC32.checksum(bytes) {
+                throw .refused(GetFile.functionName, .corruptedData, info: "the bytes do not match the response's CRC")
+            }
+            return bytes
         } catch {
             throw SDLError(error)
         }

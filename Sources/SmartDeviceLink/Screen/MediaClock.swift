@@ -7,6 +7,10 @@ import SDLRuntime
 /// ```swift
 /// try await manager.screen.setMediaClock(.countUp(from: .seconds(30), to: .seconds(253), indicator: .pause))
 /// try await manager.screen.setMediaClock(.pause(indicator: .play))
+/// // RPC 7.1: the seek buttons say how far they jump; an audiobook at 1.5x.
+/// try await manager.screen.setMediaClock(
+///     .countUp(from: .zero, to: .seconds(3_600), indicator: .pause)
+///         .seeking(forward: .seconds(30), back: .seconds(10)).counting(atRate: 1.5))
 /// ```
 public struct SDLMediaClock: Sendable, Hashable {
     /// What the clock does: count up, count down, pause, resume or clear.
@@ -17,6 +21,13 @@ public struct SDLMediaClock: Sendable, Hashable {
     public var end: Duration?
     /// The play/pause button's icon (RPC 5.0+; left out with a log line before).
     public var indicator: AudioStreamingIndicator?
+    /// What the seek-forward button shows: a track skip, or a jump of 1–99 seconds (RPC 7.1+;
+    /// left out with a log line before).
+    public var forwardSeekIndicator: SeekStreamingIndicator?
+    /// What the seek-back button shows (RPC 7.1+; left out with a log line before).
+    public var backSeekIndicator: SeekStreamingIndicator?
+    /// How fast the clock runs: clock seconds per real second, 0.1–100 (RPC 7.1+; 1 before).
+    public var countRate: Double?
 
     init(mode: UpdateMode, start: Duration? = nil, end: Duration? = nil, indicator: AudioStreamingIndicator?) {
         self.mode = mode
@@ -55,6 +66,26 @@ public struct SDLMediaClock: Sendable, Hashable {
         Self(mode: .clear, indicator: indicator)
     }
 
+    /// The same with the seek buttons' indicators: a jump of `forward`/`back` (whole seconds,
+    /// 1–99), or nil for a track skip (the head unit's default).
+    public func seeking(forward: Duration?, back: Duration?) -> Self {
+        func indicator(_ jump: Duration?) -> SeekStreamingIndicator {
+            jump.map { SeekStreamingIndicator(type: .time, seekTime: Int($0.components.seconds)) } ?? SeekStreamingIndicator(type: .track)
+        }
+        var clock = self
+        clock.forwardSeekIndicator = indicator(forward)
+        clock.backSeekIndicator = indicator(back)
+        return clock
+    }
+
+    /// The same running at `rate` clock seconds per real second (0.1–100), such as 1.5 for an
+    /// audiobook played faster.
+    public func counting(atRate rate: Double) -> Self {
+        var clock = self
+        clock.countRate = rate
+        return clock
+    }
+
     static func time(_ duration: Duration) -> StartTime {
         let seconds = max(0, Int(duration.components.seconds))
         return StartTime(hours: seconds / 3_600, minutes: seconds / 60 % 60, seconds: seconds % 60)
@@ -68,6 +99,10 @@ extension SDLScreenManager {
         do throws(SDLScreenError) {
             guard let manager = current else { throw .stopped }
             guard (await manager.appTypes).contains(.media) else { throw .invalid(.notMediaApp) }
+            for seek in [clock.forwardSeekIndicator, clock.backSeekIndicator].compactMap({ $0 }) {
+                if let time = seek.seekTime, !(1...99).contains(time) || seek.type != .time { throw .invalid(.seekTime(time)) }
+            }
+            if let rate = clock.countRate, !(0.1...100).contains(rate) { throw .invalid(.countRate(rate)) }
             if let start = clock.start, let end = clock.end {
                 if clock.mode == .countup && start > end || clock.mode == .countdown && start < end {
                     throw .invalid(.mediaClockRange(start: start, end: end, counting: clock.mode))
@@ -86,8 +121,13 @@ extension SDLScreenManager {
             logger.info("the head unit's RPC version has no audio streaming indicator; the media clock is sent without it")
             indicator = nil
         }
+        var forward = clock.forwardSeekIndicator, back = clock.backSeekIndicator, rate = clock.countRate
+        if forward != nil || back != nil || rate != nil, await manager.rpcVersion() < .version(7, 1) {
+            logger.info("the head unit's RPC version has no seek indicators or count rate (7.1); the media clock is sent without them")
+            (forward, back, rate) = (nil, nil, nil)
+        }
         _ = try await request(SetMediaClockTimer(
             startTime: clock.start.map(SDLMediaClock.time), endTime: clock.end.map(SDLMediaClock.time), updateMode: clock.mode,
-            audioStreamingIndicator: indicator), manager: manager)
+            audioStreamingIndicator: indicator, forwardSeekIndicator: forward, backSeekIndicator: back, countRate: rate), manager: manager)
     }
 }

@@ -236,6 +236,10 @@ public enum SDLPresentationError: Error, Sendable, Hashable, CustomStringConvert
     case notMediaApp
     /// Counting up needs a start before the end; counting down, after it.
     case mediaClockRange(start: Duration, end: Duration, counting: UpdateMode)
+    /// A seek indicator's jump is 1–99 seconds, and only for the TIME type.
+    case seekTime(Int)
+    /// The media clock's count rate is 0.1–100.
+    case countRate(Double)
     /// The head unit's audio pass-thru capabilities do not list this format.
     case audioFormatUnsupported(SDLAudioFormat, supported: [SDLAudioFormat])
 
@@ -259,6 +263,8 @@ public enum SDLPresentationError: Error, Sendable, Hashable, CustomStringConvert
         case .voiceHelpNeedsTitleAndItems: "the voice help title and items go together: set both or neither"
         case .notMediaApp: "the media clock is for media apps; add .media to the configuration's appTypes"
         case .mediaClockRange(let start, let end, let mode): "\(mode.rawValue) from \(start) to \(end) runs the wrong way"
+        case .seekTime(let seconds): "a seek indicator jumps 1 to 99 seconds (TIME type), not \(seconds)"
+        case .countRate(let rate): "the media clock's count rate is 0.1 to 100, not \(rate)"
         case .audioFormatUnsupported(let format, let supported):
             "the head unit records no \(format) (it records \(supported.map(\.description).joined(separator: ", ")))"
         }

@@ -510,6 +510,17 @@ enum ButtonExamples {
 }
 
 enum AppServiceExamples {
+    static func updateManifest(manager: SDLManager, service: SDLAppService) async throws {
+        var manifest = AppServiceManifest(serviceName: "Sky Weather Pro", serviceType: AppServiceType.weather.rawValue)
+        manifest.weatherServiceManifest = WeatherServiceManifest(currentForecastSupported: true)
+        try await manager.appServices.updateManifest(service, to: manifest)
+    }
+
+    static func providersFile(manager: SDLManager, serviceID: String) async throws {
+        let artwork = try await manager.appServices.file(named: "sunny.png", ofService: serviceID)
+        print(artwork.count, "bytes")
+    }
+
     static func publish(manager: SDLManager) async throws -> SDLAppService {
         let manifest = AppServiceManifest(
             serviceName: "Sky Weather", serviceType: AppServiceType.weather.rawValue,
@@ -800,6 +811,14 @@ enum MediaClockExamples {
     static func countUp(manager: SDLManager) async throws {
         // A song that starts at 0:30 and ends at 4:13: the bar starts at 0:30 and moves each second.
         try await manager.screen.setMediaClock(.countUp(from: .seconds(30), to: .seconds(253), indicator: .pause))
+    }
+
+    static func seeking(manager: SDLManager) async throws {
+        // A podcast at 1.5x: forward jumps 30 s, back 10 s.
+        try await manager.screen.setMediaClock(
+            .countUp(from: .zero, to: .seconds(3_600), indicator: .pause)
+                .seeking(forward: .seconds(30), back: .seconds(10))
+                .counting(atRate: 1.5))
     }
 
     static func countDown(manager: SDLManager) async throws {
@@ -1350,6 +1369,16 @@ enum Accounts {
 }
 
 enum CloudAppExamples {
+    static func properties(manager: SDLManager) async throws {
+        let entry = CloudAppProperties(
+            nicknames: ["Sky Weather"], appID: "sky-cloud", enabled: true, authToken: "token-from-your-account-service",
+            cloudTransportType: "WSS", hybridAppPreference: .cloud, endpoint: "wss://weather.example.com:443/sdl")
+        try await manager.setCloudAppProperties(entry)
+        if let held = try await manager.cloudAppProperties(of: "sky-cloud") {
+            print(held.endpoint ?? "-", held.enabled ?? true)
+        }
+    }
+
     static func server() async throws {
         var app = SDLManager.Configuration(appName: "Weather", appID: "4b2a6c")
         app.appTypes = [.information]

@@ -1,0 +1,35 @@
+import SDLHeadUnit
+import SDLRPC
+import SDLTestSupport
+import SmartDeviceLink
+import Testing
+
+/// SetCloudAppProperties / GetCloudAppProperties through the manager's helpers, against the
+/// emulator's policy table: unknown apps are nil, entries round-trip, an endpoint SDL Core
+/// would reject is refused before sending.
+@Suite(.timeLimit(.minutes(1))) struct CloudAppPropertiesTests {
+    @Test func entriesRoundTripAndABadEndpointIsNotSent() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await FeatureTestSupport.withManager(headUnit, appID: "store", appTypes: [.default]) { manager in
+            for await level in manager.hmiLevels() where level == .full { break }
+            #expect(try await manager.cloudAppProperties(of: "sky-cloud") == nil)
+            let sky = CloudAppProperties(
+                nicknames: ["Sky"], appID: "sky-cloud", enabled: true, authToken: "token-1", cloudTransportType: "WSS",
+                hybridAppPreference: .cloud, endpoint: "wss://sky.example.com:443/sdl")
+            try await manager.setCloudAppProperties(sky)
+            #expect(try await manager.cloudAppProperties(of: "sky-cloud") == sky)
+            // Only what is sent changes.
+            try await manager.setCloudAppProperties(CloudAppProperties(appID: "sky-cloud", enabled: false))
+            let changed = try await manager.cloudAppProperties(of: "sky-cloud")
+            #expect(changed?.enabled == false && changed?.endpoint == "wss://sky.example.com:443/sdl")
+
+            let error = await #expect(throws: SDLError.self) {
+                try await manager.setCloudAppProperties(CloudAppProperties(appID: "sky-cloud", endpoint: "wss://sky.example.com/sdl"))
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(error?.message.contains("host:port") == true)
+            let sent = await headUnit.recordedRPCs(appID: "store").filter { $0.direction == "in" && $0.functionName == "SetCloudAppProperties" }
+            #expect(sent.count == 2)
+        }
+    }
+}
