@@ -1,3 +1,4 @@
+import Logging
 import SDLHeadUnit
 import SDLTestSupport
 @testable import SmartDeviceLink
@@ -62,6 +63,59 @@ import Testing
             let value3 = try await presented.value
             #expect(value3 == .cancelled)
             #expect(await Self.sent(headUnit, "CancelInteraction").count == 1)
+        }
+    }
+
+    /// The manager-wide keyboard configuration is what a presentation without its own uses.
+    @Test func theManagerWideConfigurationIsTheDefault() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.withManager(headUnit) { manager in
+            #expect(await manager.screen.keyboardConfiguration == SDLScreenManager.defaultKeyboardConfiguration)
+            await manager.screen.setKeyboardConfiguration(KeyboardProperties(language: .deDe, keyboardLayout: .qwertz, keypressMode: .singleKeypress))
+            let events = headUnit.events()
+            let presented = Task { try await manager.screen.presentKeyboard(SDLKeyboard(initialText: "Stadt")) }
+            await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+            try await headUnit.answerInteraction(appID: Self.appID, .text("Berlin"))
+            #expect(try await presented.value == .entered("Berlin"))
+            let properties = await Self.sent(headUnit, "SetGlobalProperties").last?["keyboardProperties"]
+            #expect(properties?["keyboardLayout"] == .string("QWERTZ"))
+            #expect(properties?["language"] == .string("DE-DE"))
+            #expect(properties?["keypressMode"] == .string("SINGLE_KEYPRESS"))
+        }
+    }
+
+    /// RPC 7.1 keyboard capabilities: what the head unit cannot do is left out before sending.
+    @Test func propertiesFitTheKeyboardCapabilities() {
+        let logger = Logger(label: "test")
+        let wanted = KeyboardProperties(keyboardLayout: .azerty, maskInputCharacters: .enableInputKeyMask, customKeys: ["-", "_", "@"])
+        // No capabilities (SDL Core 8.2's default window): sent as they are.
+        #expect(SDLScreenManager.fitted(wanted, to: nil, logger: logger) == wanted)
+        let capabilities = KeyboardCapabilities(
+            maskInputCharactersSupported: false,
+            supportedKeyboards: [KeyboardLayoutCapability(keyboardLayout: .qwerty, numConfigurableKeys: 2), KeyboardLayoutCapability(keyboardLayout: .azerty, numConfigurableKeys: 2)])
+        let fitted = SDLScreenManager.fitted(wanted, to: capabilities, logger: logger)
+        #expect(fitted.maskInputCharacters == nil)
+        #expect(fitted.keyboardLayout == .azerty)
+        #expect(fitted.customKeys == ["-", "_"])
+        // A layout the head unit does not list: its own default shows, without the custom keys.
+        let numeric = SDLScreenManager.fitted(KeyboardProperties(keyboardLayout: .numeric, customKeys: ["."]), to: capabilities, logger: logger)
+        #expect(numeric.keyboardLayout == nil && numeric.customKeys == nil)
+    }
+
+    /// The driver backing out is not the app cancelling: `.aborted`, with ENTRY_CANCELLED heard.
+    @Test func theDriverBackingOutIsAborted() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.withManager(headUnit) { manager in
+            let events = headUnit.events()
+            var inputs = manager.screen.keyboardInput().makeAsyncIterator()
+            let presented = Task { try await manager.screen.presentKeyboard(SDLKeyboard(initialText: "Search")) }
+            await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+            try await headUnit.answerInteraction(appID: Self.appID, .cancel)
+            let outcome = try await presented.value
+            #expect(outcome == .aborted)
+            let input = await inputs.next()
+            #expect(input?.event == .entryCancelled)
+            #expect(await Self.sent(headUnit, "CancelInteraction").isEmpty)
         }
     }
 }

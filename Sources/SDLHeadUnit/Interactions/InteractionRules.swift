@@ -107,6 +107,10 @@ extension SDLHeadUnitEmulator {
         switch (answer, interaction.kind) {
         case (.cancel, _):
             reply = .failure(.aborted, "cancelled by the driver")
+            // The HMI's keyboard reports the driver's Cancel before the interaction's answer.
+            if case .string("KEYBOARD")? = interaction.request["interactionLayout"] {
+                await perform([notification(OnKeyboardInput(event: .entryCancelled), to: appID)])
+            }
         case (.dismiss, .alert), (.dismiss, .subtleAlert), (.dismiss, .scrollableMessage), (.dismiss, .audioPassThru):
             // An audio pass-thru's Done button: the recording ends with SUCCESS.
             reply = .success()

@@ -1,3 +1,4 @@
+import Logging
 import SDLRPC
 import SDLRuntime
 
@@ -7,8 +8,8 @@ public struct SDLKeyboard: Sendable {
     /// Shown above the keyboard; on many head units a placeholder, not editable text (the guide).
     public var initialText: String
     /// Layout, input mask, limited character list, language... sent with SetGlobalProperties
-    /// before the keyboard shows.
-    public var properties: KeyboardProperties
+    /// before the keyboard shows; nil uses the screen manager's ``SDLScreenManager/keyboardConfiguration``.
+    public var properties: KeyboardProperties?
     /// How long the head unit waits (its default when nil).
     public var timeout: Duration?
     /// Called with the entry as the driver types; its answer becomes the autocomplete list.
@@ -18,11 +19,11 @@ public struct SDLKeyboard: Sendable {
     ///
     /// - Parameters:
     ///   - initialText: shown above the keyboard.
-    ///   - properties: layout, mask, limited characters, language.
+    ///   - properties: layout, mask, limited characters, language (nil: the manager-wide configuration).
     ///   - timeout: how long the head unit waits.
     ///   - autocomplete: suggestions for the entry so far.
     public init(
-        initialText: String, properties: KeyboardProperties = KeyboardProperties(), timeout: Duration? = nil,
+        initialText: String, properties: KeyboardProperties? = nil, timeout: Duration? = nil,
         autocomplete: (@Sendable (String) async -> [String])? = nil
     ) {
         self.initialText = initialText
@@ -38,8 +39,12 @@ public enum SDLKeyboardOutcome: Sendable, Hashable {
     case entered(String)
     /// The driver entered nothing before the timeout.
     case timedOut
-    /// Cancelled by the app (task cancellation) or by the driver backing out.
+    /// The app cancelled it (its task was cancelled; CancelInteraction closed it on RPC 6.0+).
     case cancelled
+    /// The head unit ended it without an entry: the driver backed out (OnKeyboardInput
+    /// ENTRY_CANCELLED) or the head unit aborted it (ENTRY_ABORTED); ``SDLScreenManager/keyboardInput()``
+    /// carries which.
+    case aborted
 }
 
 extension SDLScreenManager {
@@ -52,10 +57,48 @@ extension SDLScreenManager {
             guard case .keyboard(let entry) = try await presentInteraction(.presentKeyboard(KeyboardPresentation(keyboard: keyboard))) else {
                 return .cancelled
             }
+            // The caller's task was cancelled: the ABORTED that closed it answered our CancelInteraction.
+            if entry == .aborted, Task.isCancelled { return .cancelled }
             return entry
         } catch {
             throw SDLError(error)
         }
+    }
+
+    /// Sets the keyboard every presentation uses unless it brings its own (the guide's
+    /// `keyboardConfiguration`); nil restores the default: US English, QWERTY, the whole entry
+    /// resent on each key press.
+    public func setKeyboardConfiguration(_ properties: KeyboardProperties?) {
+        keyboardConfiguration = properties ?? Self.defaultKeyboardConfiguration
+    }
+
+    /// The library's keyboard unless the app sets its own: US English, QWERTY, RESEND_CURRENT_ENTRY.
+    public static let defaultKeyboardConfiguration = KeyboardProperties(language: .enUs, keyboardLayout: .qwerty, keypressMode: .resendCurrentEntry)
+
+    /// `properties` as the window's keyboard capabilities allow (RPC 7.1+), as the iOS library
+    /// does: the input mask left out when masking is not supported, a layout the head unit does
+    /// not list left out (its own default shows), custom keys cut to the layout's configurable
+    /// keys. Without capabilities they go as they are.
+    static func fitted(_ properties: KeyboardProperties, to capabilities: KeyboardCapabilities?, logger: Logger) -> KeyboardProperties {
+        guard let capabilities else { return properties }
+        var fitted = properties
+        if fitted.maskInputCharacters != nil, capabilities.maskInputCharactersSupported != true {
+            logger.info("the head unit cannot mask keyboard input; the mask is left out")
+            fitted.maskInputCharacters = nil
+        }
+        guard let layouts = capabilities.supportedKeyboards else { return fitted }
+        let layout = fitted.keyboardLayout ?? .qwerty
+        guard let supported = layouts.first(where: { $0.keyboardLayout == layout }) else {
+            logger.info("the head unit has no \(layout.rawValue) keyboard; its default layout shows", metadata: ["supported": "\(layouts.map(\.keyboardLayout.rawValue))"])
+            fitted.keyboardLayout = nil
+            fitted.customKeys = nil
+            return fitted
+        }
+        if let keys = fitted.customKeys, keys.count > supported.numConfigurableKeys {
+            logger.info("the \(layout.rawValue) keyboard has \(supported.numConfigurableKeys) configurable keys; the others are left out")
+            fitted.customKeys = supported.numConfigurableKeys > 0 ? Array(keys.prefix(supported.numConfigurableKeys)) : nil
+        }
+        return fitted
     }
 
     /// Every OnKeyboardInput (key presses, submitted and cancelled entries), across reconnections.
@@ -66,7 +109,7 @@ extension SDLScreenManager {
     func present(_ presentation: KeyboardPresentation) async throws(SDLScreenError) -> SDLKeyboardOutcome {
         guard let manager = current else { throw .stopped }
         let keyboard = presentation.keyboard
-        var properties = keyboard.properties
+        var properties = Self.fitted(keyboard.properties ?? keyboardConfiguration, to: await manager.mainWindowCapability()?.keyboardCapabilities, logger: logger)
         if keyboard.autocomplete != nil, properties.keypressMode == nil { properties.keypressMode = .resendCurrentEntry }
         _ = try await request(SetGlobalProperties(keyboardProperties: properties), manager: manager)
 
@@ -100,7 +143,8 @@ extension SDLScreenManager {
         let response: PerformInteractionResponse
         switch answer {
         case .timedOut: return .timedOut
-        case .cancelled: return .cancelled
+        // ABORTED: the head unit's, or the app's CancelInteraction (`presentKeyboard` tells them apart).
+        case .cancelled: return .aborted
         case .answered(let answered): response = answered
         }
         return .entered(response.manualTextEntry ?? "")

@@ -35,6 +35,8 @@ public actor SDLScreenManager: SDLSubManager {
     public private(set) var content = SDLScreenContent()
     /// What the head unit confirmed.
     public private(set) var shownContent = SDLScreenContent()
+    /// The keyboard presentations use unless they bring their own (`setKeyboardConfiguration(_:)`).
+    public internal(set) var keyboardConfiguration = SDLScreenManager.defaultKeyboardConfiguration
 
     enum Work {
         case textAndGraphics

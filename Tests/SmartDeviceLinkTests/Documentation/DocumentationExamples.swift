@@ -1516,3 +1516,14 @@ enum LockScreenExamples {
         }
     }
 }
+
+enum KeyboardConfigurationExamples {
+    static func configured(manager: SDLManager) async throws {
+        await manager.screen.setKeyboardConfiguration(KeyboardProperties(language: .deDe, keyboardLayout: .qwertz, keypressMode: .singleKeypress))
+        switch try await manager.screen.presentKeyboard(SDLKeyboard(initialText: "Stadt")) {
+        case .entered(let text): print("searching for", text)
+        case .aborted: print("the driver backed out")
+        case .cancelled, .timedOut: break
+        }
+    }
+}
