@@ -30,6 +30,29 @@ import Testing
         try await headUnit.answerInteraction(appID: appID, .choice(id))
     }
 
+    /// The voice help list goes with the interaction; the lines and images the emulator's window
+    /// shows (SDL Core's defaults list secondaryText, tertiaryText, choiceImage) go with the cells.
+    @Test func theHelpListAndTheShownLinesGoOut() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.withManager(headUnit) { manager in
+            let cover = SDLArtwork(bytes: Array(repeating: 7, count: 200), format: .png, name: "jazz.png")
+            let jazz = SDLChoiceCell(text: "Jazz", secondaryText: "Smooth", tertiaryText: "24/7", voiceCommands: ["Jazz"], artwork: cover)
+            let events = headUnit.events()
+            let set = SDLChoiceSet(title: "Station", cells: [jazz], helpList: ["Jazz", "Say a station"])
+            let presented = Task { try await manager.screen.present(set, mode: .both) }
+            try await Self.choose(jazz, on: headUnit, manager: manager, events: events)
+            _ = try await presented.value
+            let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
+            #expect(interaction["vrHelp"] == .array([
+                .object([.init(key: "text", value: .string("Jazz")), .init(key: "position", value: .integer(1))]),
+                .object([.init(key: "text", value: .string("Say a station")), .init(key: "position", value: .integer(2))]),
+            ]))
+            let choice = try #require(await Self.sent(headUnit, "CreateInteractionChoiceSet").first?["choiceSet"]?[0])
+            #expect(choice["secondaryText"] == .string("Smooth") && choice["tertiaryText"] == .string("24/7"))
+            #expect(choice["image"]?["value"] == .string("jazz.png"))
+        }
+    }
+
     @Test func preloadedCellsAreNeverCreatedTwiceAndAChoiceComesBack() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await Self.withManager(headUnit) { manager in

@@ -114,4 +114,20 @@ struct ScreenManagerUnitTests {
             }
         }
     }
+
+    /// A window without the choice lines and images: the cells go without them, and their
+    /// artwork is not uploaded (the guide: like menu icons).
+    @Test func choiceCellsLoseWhatTheWindowCannotShow() async throws {
+        let context = FakeManagerContext()
+        context.allowShowing()
+        try await context.running {
+            let screen = Self.screen(context)
+            let cell = SDLChoiceCell(text: "Jazz", secondaryText: "Smooth", tertiaryText: "24/7", artwork: Self.art, secondaryArtwork: Self.art)
+            try await screen.preloadChoices([cell])
+            let created = try #require(context.sent.first { $0.hasPrefix("CreateInteractionChoiceSet") })
+            #expect(created.contains("\"menuName\":\"Jazz\""))
+            #expect(!created.contains("secondaryText") && !created.contains("tertiaryText") && !created.contains("image"))
+            #expect(context.uploads.isEmpty)
+        }
+    }
 }

@@ -59,6 +59,9 @@ public struct SDLChoiceSet: Sendable, Hashable {
     public var timeoutPrompt: String?
     /// Spoken when the driver asks for help.
     public var helpPrompt: String?
+    /// What the head unit lists when the driver asks for voice help (PerformInteraction
+    /// `vrHelp`): the phrases it understands here, in this order.
+    public var helpList: [String]?
 
     /// A choice set of `cells`, shown as a list unless told otherwise.
     ///
@@ -71,9 +74,10 @@ public struct SDLChoiceSet: Sendable, Hashable {
     ///   - initialPrompt: spoken when the menu opens.
     ///   - timeoutPrompt: spoken when it times out.
     ///   - helpPrompt: spoken when the driver asks for help.
+    ///   - helpList: the phrases listed as voice help.
     public init(
         title: String, cells: [SDLChoiceCell], layout: Layout = .list, searchable: Bool = false, timeout: Duration? = nil,
-        initialPrompt: String? = nil, timeoutPrompt: String? = nil, helpPrompt: String? = nil
+        initialPrompt: String? = nil, timeoutPrompt: String? = nil, helpPrompt: String? = nil, helpList: [String]? = nil
     ) {
         self.title = title
         self.cells = cells
@@ -83,6 +87,7 @@ public struct SDLChoiceSet: Sendable, Hashable {
         self.initialPrompt = initialPrompt
         self.timeoutPrompt = timeoutPrompt
         self.helpPrompt = helpPrompt
+        self.helpList = helpList
     }
 
     var interactionLayout: LayoutMode {
@@ -208,17 +213,23 @@ extension SDLScreenManager {
 
     func preload(_ cells: [SDLChoiceCell]) async throws(SDLScreenError) {
         guard let manager = current else { throw .stopped }
-        let lines = await manager.rpcVersion() >= .version(7, 1)
+        // What the window cannot show is left out, and its artwork not uploaded (the iOS
+        // library's rule; an unknown capability counts as shown).
+        let window = await manager.mainWindowCapability()
+        let showsImage = TextFitting.has(.choiceImage, window), showsSecondaryImage = TextFitting.has(.choiceSecondaryImage, window)
+        let showsSecondary = TextFitting.has(.secondaryText, window), showsTertiary = TextFitting.has(.tertiaryText, window)
         for cell in cells where preloadedChoices[cell] == nil {
-            for artwork in [cell.artwork, cell.secondaryArtwork].compactMap({ $0 }) {
+            let artwork = showsImage ? cell.artwork : nil
+            let secondaryArtwork = showsSecondaryImage ? cell.secondaryArtwork : nil
+            for artwork in [artwork, secondaryArtwork].compactMap({ $0 }) {
                 try await upload(artwork, manager: manager)
             }
             let id = nextChoiceID
             nextChoiceID += 1
             let choice = Choice(
-                choiceID: id, menuName: cell.text, vrCommands: cell.voiceCommands, image: cell.artwork?.image,
-                secondaryText: lines ? cell.secondaryText : nil, tertiaryText: lines ? cell.tertiaryText : nil,
-                secondaryImage: lines ? cell.secondaryArtwork?.image : nil)
+                choiceID: id, menuName: cell.text, vrCommands: cell.voiceCommands, image: artwork?.image,
+                secondaryText: showsSecondary ? cell.secondaryText : nil, tertiaryText: showsTertiary ? cell.tertiaryText : nil,
+                secondaryImage: secondaryArtwork?.image)
             _ = try await request(CreateInteractionChoiceSet(interactionChoiceSetID: id, choiceSet: [choice]), manager: manager)
             preloadedChoices[cell] = id
         }
@@ -243,7 +254,8 @@ extension SDLScreenManager {
             PerformInteraction(
                 initialText: set.title, initialPrompt: speech(set.initialPrompt), interactionMode: presentation.mode, interactionChoiceSetIDList: ids,
                 helpPrompt: speech(set.helpPrompt), timeoutPrompt: speech(set.timeoutPrompt), timeout: set.timeout.map(Self.milliseconds),
-                interactionLayout: set.interactionLayout, cancelID: cancelID)
+                vrHelp: set.helpList.map { $0.enumerated().map { VrHelpItem(text: $1, position: $0 + 1) } }, interactionLayout: set.interactionLayout,
+                cancelID: cancelID)
         }
         let response: PerformInteractionResponse
         switch answer {

@@ -1527,3 +1527,11 @@ enum KeyboardConfigurationExamples {
         }
     }
 }
+
+enum ChoiceHelpExamples {
+    static func helpList(manager: SDLManager) async throws {
+        let jazz = SDLChoiceCell(text: "Jazz", secondaryText: "Smooth", tertiaryText: "24/7", voiceCommands: ["Jazz"])
+        let stations = SDLChoiceSet(title: "Station", cells: [jazz], helpList: ["Jazz", "Say a station"])
+        _ = try await manager.screen.present(stations, mode: .both)
+    }
+}
