@@ -76,8 +76,9 @@ grep -q '"hmiLevel":"FULL"' "$work/controlled.out" || fail "the app never heard 
   || { cat "$work/example.out"; fail "sdl-example --tour all failed"; }
 grep -q "Tour lifecycle: OK" "$work/example.out" || fail "the example did not finish its lifecycle tour"
 grep -q "lock screen once the car moves: required, shown" "$work/example.out" || fail "the lifecycle tour did not show the lock screen required once the car moved"
-for line in "manifest updated: the consumer heard MANIFEST_UPDATE" "consumer fetched the provider's sunny.png" "cloud app entry set and read back"; do
-  grep -q "$line" "$work/example.out" || fail "the services tour did not show: $line"
+for line in "manifest updated: the consumer heard MANIFEST_UPDATE" "consumer fetched the provider's sunny.png" "cloud app entry set and read back" \
+  "aborted by the driver (not the app)" "seek ±30/10 s at 1.5x"; do
+  grep -q "$line" "$work/example.out" || fail "the tours did not show: $line"
 done
 for tour in files vehicle buttons services screen alerts navigation; do
   grep -q "Tour $tour: OK" "$work/example.out" || fail "the example did not finish its $tour tour"

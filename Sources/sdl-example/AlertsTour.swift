@@ -90,8 +90,10 @@ struct AlertsTour {
             try await screen.setMediaClock(.countUp(from: .seconds(30), to: .seconds(253), indicator: .pause))
             try await screen.setMediaClock(.pause(indicator: .play))
             try await screen.setMediaClock(.resume(indicator: .pause))
+            // RPC 7.1: the seek buttons jump 30 s forward, 10 s back; the clock runs at 1.5x.
+            try await screen.setMediaClock(.countUp(from: .zero, to: .seconds(600), indicator: .pause).seeking(forward: .seconds(30), back: .seconds(10)).counting(atRate: 1.5))
             try await screen.setMediaClock(.clear())
-            return "count up 0:30 → 4:13, paused, resumed, cleared"
+            return "count up 0:30 → 4:13, paused, resumed; seek ±30/10 s at 1.5x; cleared"
         }
     }
 

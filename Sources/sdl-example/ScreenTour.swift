@@ -95,7 +95,8 @@ struct ScreenTour {
         await steps.run("popup menu") {
             try await screen.preloadChoices(cells)
             guard let id = await screen.preloadedChoiceID(cells[1]) else { throw TourError("Green was not preloaded") }
-            let presented = Task { try await screen.present(SDLChoiceSet(title: "Colour", cells: cells, timeout: .seconds(30))) }
+            let set = SDLChoiceSet(title: "Colour", cells: cells, timeout: .seconds(30), helpList: ["Red", "Green", "Blue"])
+            let presented = Task { try await screen.present(set) }
             await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/interaction", #"{"choiceID": \#(id)}"#, steps: steps)
             guard case .selected(let cell, _, let trigger) = try await presented.value else { throw TourError("nothing was chosen") }
             return "\(cell.text) chosen by \(trigger.rawValue)"
@@ -107,6 +108,16 @@ struct ScreenTour {
             await place.driver.control("POST", "/apps/\(place.appID)/interaction", #"{"text": "Boston"}"#, steps: steps)
             guard case .entered(let text) = try await presented.value else { throw TourError("no entry") }
             return "entered \(text)"
+        }
+        await steps.run("keyboard the driver backs out of") {
+            var keyboard = SDLKeyboard(initialText: "Code", timeout: .seconds(30))
+            keyboard.characterSet = { entry in entry.count < 4 ? ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"] : [] }
+            let presented = Task { try await screen.presentKeyboard(keyboard) }
+            await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/keyboard", #"{"type": "12"}"#, steps: steps)
+            await place.driver.control("POST", "/apps/\(place.appID)/interaction", #"{"cancel": true}"#, steps: steps)
+            let outcome = try await presented.value
+            guard outcome == .aborted else { throw TourError("\(outcome)") }
+            return "digits only as the driver typed, then aborted by the driver (not the app)"
         }
     }
 }

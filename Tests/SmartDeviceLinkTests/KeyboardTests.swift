@@ -18,21 +18,28 @@ import Testing
         await ScreenTestSupport.sent(headUnit, appID: appID, function)
     }
 
+    /// Presents `keyboard`, has the driver type "Bo" (two key presses, each answered with a
+    /// SetGlobalProperties), then submit "Boston"; returns the outcome.
+    static func typeBoston(_ keyboard: SDLKeyboard, manager: SDLManager, headUnit: SDLHeadUnitEmulator) async throws -> SDLKeyboardOutcome {
+        let events = headUnit.events()
+        let presented = Task { try await manager.screen.presentKeyboard(keyboard) }
+        await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+        try await headUnit.typeOnKeyboard(appID: appID, "Bo")
+        // One SetGlobalProperties per key press (the one before the keyboard went by with the wait above).
+        await waitFor(events, count: 2) { $0 == .requestReceived(appID: appID, function: "SetGlobalProperties") }
+        try await headUnit.answerInteraction(appID: appID, .text("Boston"))
+        return try await presented.value
+    }
+
     @Test func keyPressesGetAutocompleteListsAndTheEntryComesBack() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await Self.withManager(headUnit) { manager in
-            let events = headUnit.events()
             let inputs = manager.screen.keyboardInput()
             let keyboard = SDLKeyboard(
                 initialText: "City", properties: KeyboardProperties(keyboardLayout: .qwerty, maskInputCharacters: .disableInputKeyMask),
                 timeout: .seconds(30)) { entry in ["\(entry)ston", "\(entry)troit"] }
-            let presented = Task { try await manager.screen.presentKeyboard(keyboard) }
-            await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
-            try await headUnit.typeOnKeyboard(appID: Self.appID, "Bo")
-            // One SetGlobalProperties per key press (the one before the keyboard went by with the wait above).
-            await waitFor(events, count: 2) { $0 == .requestReceived(appID: Self.appID, function: "SetGlobalProperties") }
-            try await headUnit.answerInteraction(appID: Self.appID, .text("Boston"))
-            #expect(try await presented.value == .entered("Boston"))
+            let outcome = try await Self.typeBoston(keyboard, manager: manager, headUnit: headUnit)
+            #expect(outcome == .entered("Boston"))
 
             let properties = await Self.sent(headUnit, "SetGlobalProperties").map { $0["keyboardProperties"] }
             #expect(properties.count == 3)
@@ -116,6 +123,21 @@ import Testing
             let input = await inputs.next()
             #expect(input?.event == .entryCancelled)
             #expect(await Self.sent(headUnit, "CancelInteraction").isEmpty)
+        }
+    }
+
+    /// The guide's `updateCharacterSet`: each key press answered with the keys allowed next
+    /// (limitedCharacterList), in the same SetGlobalProperties as the autocomplete list.
+    @Test func theCharacterSetFollowsTheEntry() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.withManager(headUnit) { manager in
+            var keyboard = SDLKeyboard(initialText: "City") { entry in ["\(entry)ston"] }
+            keyboard.characterSet = { entry in entry == "B" ? ["e", "o"] : nil }
+            let outcome = try await Self.typeBoston(keyboard, manager: manager, headUnit: headUnit)
+            #expect(outcome == .entered("Boston"))
+            let updates = await Self.sent(headUnit, "SetGlobalProperties").dropFirst().map { $0["keyboardProperties"] }
+            #expect(updates.map { $0?["limitedCharacterList"] } == [.array([.string("e"), .string("o")]), nil])
+            #expect(updates.map { $0?["autoCompleteList"] } == [.array([.string("Bston")]), .array([.string("Boston")])])
         }
     }
 }

@@ -14,6 +14,10 @@ public struct SDLKeyboard: Sendable {
     public var timeout: Duration?
     /// Called with the entry as the driver types; its answer becomes the autocomplete list.
     public var autocomplete: (@Sendable (String) async -> [String])?
+    /// Called with the entry as the driver types; its answer becomes the keys the driver may
+    /// press next (`limitedCharacterList`, single characters, at most 100; nil lifts the limit),
+    /// the guide's `updateCharacterSet`.
+    public var characterSet: (@Sendable (String) async -> [String]?)?
 
     /// A keyboard showing `initialText`, with optional properties, timeout and autocomplete.
     ///
@@ -22,6 +26,8 @@ public struct SDLKeyboard: Sendable {
     ///   - properties: layout, mask, limited characters, language (nil: the manager-wide configuration).
     ///   - timeout: how long the head unit waits.
     ///   - autocomplete: suggestions for the entry so far.
+    ///
+    /// Set ``characterSet`` afterwards to limit the keys as the entry grows.
     public init(
         initialText: String, properties: KeyboardProperties? = nil, timeout: Duration? = nil,
         autocomplete: (@Sendable (String) async -> [String])? = nil
@@ -110,7 +116,9 @@ extension SDLScreenManager {
         guard let manager = current else { throw .stopped }
         let keyboard = presentation.keyboard
         var properties = Self.fitted(keyboard.properties ?? keyboardConfiguration, to: await manager.mainWindowCapability()?.keyboardCapabilities, logger: logger)
-        if keyboard.autocomplete != nil, properties.keypressMode == nil { properties.keypressMode = .resendCurrentEntry }
+        let follows = keyboard.autocomplete != nil || keyboard.characterSet != nil
+        // Following the entry needs the whole of it on each key press.
+        if follows { properties.keypressMode = .resendCurrentEntry }
         _ = try await request(SetGlobalProperties(keyboardProperties: properties), manager: manager)
 
         // Autocomplete as the driver types, while the interaction is up.
@@ -118,12 +126,15 @@ extension SDLScreenManager {
         let shown = properties
         // The follower is a child of this presentation: it ends with the interaction.
         let result = await withTaskGroup(of: Void.self) { group -> Result<InteractionAnswer, SDLScreenError> in
-            if let autocomplete = keyboard.autocomplete {
+            if follows {
+                let (autocomplete, characterSet) = (keyboard.autocomplete, keyboard.characterSet)
                 group.addTask {
                     for await input in inputs where input.event == .keypress {
-                        let suggestions = await autocomplete(input.data ?? "")
+                        let entry = input.data ?? ""
                         var updated = shown
-                        updated.autoCompleteList = suggestions
+                        if let autocomplete { updated.autoCompleteList = await autocomplete(entry) }
+                        // The spec's list: single characters, at most 100.
+                        if let characterSet { updated.limitedCharacterList = await characterSet(entry).map { Array($0.filter { $0.count == 1 }.prefix(100)) } }
                         _ = try? await manager.send(SetGlobalProperties(keyboardProperties: updated))
                     }
                 }

@@ -1518,6 +1518,12 @@ enum LockScreenExamples {
 }
 
 enum KeyboardConfigurationExamples {
+    static func characterSet(manager: SDLManager) async throws {
+        var pin = SDLKeyboard(initialText: "Code")
+        pin.characterSet = { entry in entry.count < 4 ? (0...9).map(String.init) : [] }   // four digits, then nothing
+        _ = try await manager.screen.presentKeyboard(pin)
+    }
+
     static func configured(manager: SDLManager) async throws {
         await manager.screen.setKeyboardConfiguration(KeyboardProperties(language: .deDe, keyboardLayout: .qwertz, keypressMode: .singleKeypress))
         switch try await manager.screen.presentKeyboard(SDLKeyboard(initialText: "Stadt")) {
