@@ -84,6 +84,12 @@ struct ScreenTour {
             try await screen.setMenu([cell("About"), cell("Play"), SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Language")])])
             return "About moved first"
         }
+        await steps.run("menu with artwork") {
+            // Not on the head unit yet: the guide's text-only menu first, then the cell with its icon.
+            let icon = SDLArtwork(bytes: SolidPNG.make(width: 48, height: 48, rgb: (0xF5, 0x7C, 0x00)), format: .png)
+            try await screen.setMenu([cell("About"), SDLMenuCell(title: "Play", icon: icon) { _ in }, SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Language")])])
+            return "Play shown at once without its icon, then with it once uploaded"
+        }
     }
 
     private func popupAndKeyboard(_ screen: SDLScreenManager, steps: Steps) async {

@@ -141,6 +141,27 @@ import Testing
         }
     }
 
+    /// The guide: a menu whose artwork is not on the head unit yet shows without it first, then
+    /// the cells with artwork are replaced once it is uploaded; the same menu again sends nothing.
+    @Test func theTextOnlyMenuComesFirstThenTheArtwork() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.withManager(headUnit) { manager in
+            let art = SDLArtwork(bytes: Array(repeating: 5, count: 500), format: .png, name: "radio.png")
+            let cells = [SDLMenuCell(title: "Radio", icon: art, voiceCommands: ["Radio"]), SDLMenuCell(title: "Settings", voiceCommands: ["Settings"])]
+            try await manager.screen.setMenu(cells)
+            #expect(await Self.sent(headUnit) == ["AddCommand Radio@0", "AddCommand Settings@1", "DeleteCommand Radio", "AddCommand Radio@0"])
+            let records = await headUnit.recordedRPCs(appID: Self.appID).filter { $0.direction == "in" }
+            let order = records.map(\.functionName).filter { ["AddCommand", "PutFile", "DeleteCommand"].contains($0) }
+            #expect(order == ["AddCommand", "AddCommand", "PutFile", "DeleteCommand", "AddCommand"])
+            let commands = records.filter { $0.functionName == "AddCommand" }
+            #expect(commands.first?.parameters?["cmdIcon"] == nil)
+            #expect(commands.last?.parameters?["cmdIcon"]?["value"] == .string("radio.png"))
+            let count = await Self.sent(headUnit).count
+            try await manager.screen.setMenu(cells)
+            #expect(await Self.sent(headUnit).count == count)
+        }
+    }
+
     @Test func theMenuTitleAndIconGoWithSetGlobalProperties() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await Self.withManager(headUnit) { manager in

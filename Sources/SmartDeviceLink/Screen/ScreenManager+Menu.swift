@@ -10,7 +10,8 @@ extension SDLScreenManager {
     /// added (AddSubMenu, AddCommand) at their positions; submenus kept are updated the same
     /// way inside. With `dynamicUpdates` off (or on SYNC 3's 8-inch display) every cell is
     /// deleted and added again. Titles must be unique among siblings and voice commands
-    /// across the menu and the voice commands; icons are uploaded first.
+    /// across the menu and the voice commands. Artwork the head unit does not hold yet goes as
+    /// the guide says: the menu without artwork first, then, once uploaded, the cells with it.
     @discardableResult
     public func setMenu(_ cells: [SDLMenuCell]) async throws -> SDLScreenUpdateResult {
         do throws(SDLScreenError) {
@@ -95,10 +96,28 @@ extension SDLScreenManager {
         case .forceOff: false
         case .onWithCompatibility: !SDLMenuConfiguration.fullRewriteDisplays.contains(display ?? "")
         }
-        try await uploadArtworks(of: target, manager: manager)
         let version = await manager.rpcVersion()
         let context = MenuContext(manager: manager, version: version, window: window, defaultSubmenuLayout: menuConfigurationValue.defaultSubmenuLayout)
+        let missing = await artworksToUpload(of: target, manager: manager)
+        if !missing.isEmpty {
+            // The guide: the menu without artwork first, so the driver has it at once; then,
+            // with the artworks on the head unit, the menu with them (the cells with artwork
+            // replaced).
+            sentMenu = try await update(level: sentMenu, to: Self.withoutArtwork(target), parentID: nil, minimal: minimal, context: context)
+            for artwork in missing { try await upload(artwork, manager: manager) }
+        }
         sentMenu = try await update(level: sentMenu, to: target, parentID: nil, minimal: minimal, context: context)
+    }
+
+    /// The cells with neither icons nor secondary artwork, at every level.
+    static func withoutArtwork(_ cells: [SDLMenuCell]) -> [SDLMenuCell] {
+        cells.map { cell in
+            var plain = cell
+            plain.icon = nil
+            plain.secondaryArtwork = nil
+            plain.subCells = cell.subCells.map(withoutArtwork)
+            return plain
+        }
     }
 
     private struct MenuContext {
@@ -177,7 +196,8 @@ extension SDLScreenManager {
         return SentMenuCell(cell: cell, id: id, children: [])
     }
 
-    private func uploadArtworks(of cells: [SDLMenuCell], manager: any SDLScreenContext) async throws(SDLScreenError) {
+    /// The menu's artworks the head unit does not hold yet (static icons are always there), once each.
+    private func artworksToUpload(of cells: [SDLMenuCell], manager: any SDLScreenContext) async -> [SDLArtwork] {
         var artworks: [SDLArtwork] = []
         func collect(_ level: [SDLMenuCell]) {
             for cell in level {
@@ -187,9 +207,11 @@ extension SDLScreenManager {
         }
         collect(cells)
         var seen: Set<String> = []
-        for artwork in artworks where seen.insert(artwork.name).inserted {
-            try await upload(artwork, manager: manager)
+        var missing: [SDLArtwork] = []
+        for artwork in artworks where seen.insert(artwork.name).inserted && !artwork.isStaticIcon {
+            if await !manager.hasFile(named: artwork.name) { missing.append(artwork) }
         }
+        return missing
     }
 
     func updateVoiceCommands() async throws(SDLScreenError) {
