@@ -5,10 +5,11 @@
 # local copy, CI has no internet) the spec suites run instead of skipping.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-shared="$(cd "$root/../shared" && pwd)"
 place="$(mktemp -d)"
 trap 'rm -rf "$place"' EXIT
 git clone -q "$root" "$place/swift-sdl"
+# The same dependency versions as the checkout (Package.resolved is not in git).
+[ ! -f "$root/Package.resolved" ] || cp "$root/Package.resolved" "$place/swift-sdl/"
 cd "$place/swift-sdl"
 [ ! -e ../shared ] || { echo "no-shared: ../shared exists beside the clone" >&2; exit 1; }
 unset SDL_RPC_SPEC_DIR SDL_CAPTURES_DIR
@@ -20,7 +21,11 @@ grep -q "SDL Core capture .* is not here" "$place/test.log" || { echo "no-shared
 skipped=$(grep -c "run Scripts/fetch-rpc-specs.sh\|SDL Core capture .* is not here" "$place/test.log" || true)
 echo "no-shared: swift test passed without ../shared; $skipped lines name a skipped test's missing data"
 
-Scripts/fetch-rpc-specs.sh --from "file://$shared/rpc_spec"
+if [ ! -d "$root/../shared/rpc_spec" ]; then
+  echo "no-shared: no local copy of the specs to fetch from (../shared/rpc_spec); the fetch step is skipped"
+  exit 0
+fi
+Scripts/fetch-rpc-specs.sh --from "file://$(cd "$root/../shared/rpc_spec" && pwd)"
 swift test --skip-build --filter "SDLSpecTests|SDLSpecDiffTests|SDLCodegenTests" >"$place/specs.log" 2>&1 \
   || { tail -40 "$place/specs.log"; echo "no-shared: the spec suites failed with the fetched specs" >&2; exit 1; }
 if grep -q "run Scripts/fetch-rpc-specs.sh" "$place/specs.log"; then

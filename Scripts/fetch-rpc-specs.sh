@@ -22,7 +22,7 @@ trap 'rm -rf "$staging"' EXIT
 grep -v '^#' "$sums" | while read -r expected file; do
   mkdir -p "$staging/$(dirname "$file")"
   curl -fsSL --retry 3 "$base/$file" -o "$staging/$file" || { echo "fetch-rpc-specs: could not download $base/$file" >&2; exit 1; }
-  actual="$(sha256sum "$staging/$file" | cut -d' ' -f1)"
+  actual="$( (command -v sha256sum >/dev/null && sha256sum "$staging/$file" || shasum -a 256 "$staging/$file") | cut -d' ' -f1)"
   if [ "$actual" != "$expected" ]; then
     echo "fetch-rpc-specs: $file has SHA-256 $actual, expected $expected (spec/rpc_spec.sha256); nothing kept" >&2
     exit 1

@@ -25,7 +25,8 @@ final class RecordEngine: @unchecked Sendable {
     }
 
     /// Starts the connection once: a TLS client then writes its ClientHello.
-    func activate() {
+    func activate() throws {
+        if channel.isClosed { throw ChannelError.ioOnClosedChannel }
         guard !channel.isActive else { return }
         channel.isActive = true
         channel.pipeline.fireChannelRegistered()
@@ -33,19 +34,31 @@ final class RecordEngine: @unchecked Sendable {
         loop.drain()
     }
 
-    /// Bytes from the peer into the pipeline (handshake data or records).
+    /// Bytes from the peer into the pipeline (handshake data or records). Once the TLS session
+    /// has ended (a fatal alert, the peer's close_notify) every call throws.
     func receive(_ bytes: [UInt8]) throws {
+        if channel.isClosed { throw ChannelError.ioOnClosedChannel }
         channel.pipeline.fireChannelRead(channel.allocator.buffer(bytes: bytes))
         channel.pipeline.fireChannelReadComplete()
         loop.drain()
-        if let error = channel.takeError() { throw error }
+        try channel.throwIfFailed()
     }
 
-    /// Plaintext for the peer: the pipeline seals it into a record.
+    /// Plaintext for the peer: the pipeline seals it into a record. The write's own outcome
+    /// counts too: a closed TLS session fails writes only through their promise.
     func send(_ plaintext: [UInt8]) throws {
-        channel.pipeline.writeAndFlush(channel.allocator.buffer(bytes: plaintext), promise: nil)
+        if channel.isClosed { throw ChannelError.ioOnClosedChannel }
+        let written = loop.makePromise(of: Void.self)
+        channel.pipeline.writeAndFlush(channel.allocator.buffer(bytes: plaintext), promise: written)
         loop.drain()
-        if let error = channel.takeError() { throw error }
+        try channel.throwIfFailed()
+        var failure: (any Error)?
+        written.futureResult.whenFailure { failure = $0 }
+        // Not completed at all means the handler kept the write back: nothing went out.
+        var completed = false
+        written.futureResult.whenComplete { _ in completed = true }
+        if let failure { throw channel.failed(failure) }
+        if !completed { throw channel.failed(ChannelError.ioOnClosedChannel) }
     }
 
     /// What the pipeline wrote for the peer since the last call.
@@ -109,6 +122,8 @@ private final class OwnerChannel: Channel, ChannelCore, @unchecked Sendable {
     private var inbound: [UInt8] = []
     private var caught: (any Error)?
     var isActive = false
+    /// The TLS session ended (the handler closed the channel): nothing more goes in or out.
+    private(set) var isClosed = false
 
     init(loop: OwnerLoop) {
         self.loop = loop
@@ -135,9 +150,21 @@ private final class OwnerChannel: Channel, ChannelCore, @unchecked Sendable {
         return inbound
     }
 
-    func takeError() -> (any Error)? {
-        defer { caught = nil }
-        return caught
+    /// Throws what the pipeline reported, or that the session ended, dropping any bytes the
+    /// failed call left behind (a fatal alert) so they never reach the next answer.
+    func throwIfFailed() throws {
+        if let error = caught {
+            caught = nil
+            throw failed(error)
+        }
+        if isClosed { throw failed(ChannelError.ioOnClosedChannel) }
+    }
+
+    /// `error`, after dropping what a failed call left in the buffers.
+    func failed(_ error: any Error) -> any Error {
+        outbound = []
+        inbound = []
+        return error
     }
 
     // MARK: Channel
@@ -169,6 +196,10 @@ private final class OwnerChannel: Channel, ChannelCore, @unchecked Sendable {
     func connect0(to: SocketAddress, promise: EventLoopPromise<Void>?) { promise?.fail(ChannelError.operationUnsupported) }
 
     func write0(_ data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard !isClosed else {
+            promise?.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
         pendingWrites.append((unwrapData(data, as: ByteBuffer.self), promise))
     }
 
@@ -184,6 +215,7 @@ private final class OwnerChannel: Channel, ChannelCore, @unchecked Sendable {
     func read0() {}
 
     func close0(error: any Error, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        isClosed = true
         for (_, promise) in pendingWrites { promise?.fail(error) }
         pendingWrites = []
         if isActive {

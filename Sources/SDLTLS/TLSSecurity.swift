@@ -81,13 +81,13 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
 
     /// The client's ClientHello (a server sends nothing first).
     public func startHandshake() async throws(SDLSecurityError) -> [UInt8] {
-        try step { engine in engine.activate() }
+        try step { engine in try engine.activate() }
     }
 
     /// The peer's handshake bytes in; ours out, and whether the handshake is complete.
     public func continueHandshake(with bytes: [UInt8]) async throws(SDLSecurityError) -> SDLHandshakeStep {
         let outgoing = try step { engine in
-            engine.activate()
+            try engine.activate()
             try engine.receive(bytes)
         }
         return SDLHandshakeStep(outgoing: outgoing, isComplete: progress.isComplete)
@@ -96,7 +96,11 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
     /// One record holding `plaintext` (at most ``maxPlaintextPerFrame`` bytes).
     public func encrypt(_ plaintext: [UInt8]) async throws -> [UInt8] {
         guard progress.isComplete else { throw SDLSecurityError(.encryptionFailed, "the handshake has not completed") }
-        try engine.send(plaintext)
+        do {
+            try engine.send(plaintext)
+        } catch {
+            throw SDLSecurityError(.encryptionFailed, "the TLS session has ended: \(error)")
+        }
         return engine.takeOutbound()
     }
 

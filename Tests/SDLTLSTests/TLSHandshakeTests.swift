@@ -72,6 +72,20 @@ import X509
         #expect(await !stillAsking.isHandshakeComplete)
     }
 
+    /// A record that does not decrypt ends the TLS session (BoringSSL sends a fatal alert): from
+    /// then on the endpoint refuses, instead of handing out empty or stale "records".
+    @Test func aBadRecordEndsTheSessionAndLaterRecordsFail() async throws {
+        let authority = try SDLCertificateAuthority.generate()
+        let (client, server) = try Self.pair(authority: authority)
+        try await Self.handshake(client: client, server: server)
+        var record = try await server.encrypt(Array("Show".utf8))
+        record[record.count - 1] ^= 0xFF
+        await #expect(throws: SDLSecurityError.self) { try await client.decrypt(record) }
+        let error = await #expect(throws: SDLSecurityError.self) { try await client.encrypt(Array("again".utf8)) }
+        #expect(error?.code == .encryptionFailed)
+        await #expect(throws: (any Error).self) { try await client.decrypt(try await server.encrypt([1])) }
+    }
+
     @Test func aCertificateFromAnotherCAIsInvalid() async throws {
         let (client, server) = try Self.pair(authority: try .generate(name: "Rogue CA"), trusted: try .generate(name: "OEM CA"))
         await #expect(throws: SDLSecurityError.self) { try await Self.handshake(client: client, server: server) }

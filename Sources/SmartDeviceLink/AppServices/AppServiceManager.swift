@@ -142,7 +142,7 @@ public actor SDLAppServiceManager: SDLSubManager {
     public func updateManifest(_ service: SDLAppService, to manifest: AppServiceManifest) async throws {
         do throws(SDLAppServiceError) {
             try checkAttached()
-            guard var provided = published[service.id] else { throw .unknownService }
+            guard let provided = published[service.id] else { throw .unknownService }
             guard manifest.serviceType == provided.manifest.serviceType else {
                 throw .wrongContent(expected: provided.manifest.serviceType, got: manifest.serviceType)
             }
@@ -150,9 +150,10 @@ public actor SDLAppServiceManager: SDLSubManager {
             let handled = Set(provided.requestHandlers.map(\.functionID)).union(manifest.handledRPCs ?? [])
             if !handled.isEmpty { manifest.handledRPCs = handled.sorted() }
             let record = try await publishOnHeadUnit(manifest)
-            provided.manifest = manifest
-            provided.record = record
-            published[service.id] = provided
+            // Read again: the service may have been unpublished or updated meanwhile.
+            guard published[service.id] != nil else { throw .unknownService }
+            published[service.id]?.manifest = manifest
+            published[service.id]?.record = record
             recordFanOut.yield(record)
         } catch {
             throw SDLError(error)

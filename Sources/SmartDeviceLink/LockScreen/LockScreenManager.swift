@@ -46,7 +46,11 @@ public actor SDLLockScreenManager {
 
     func connectionStarted() {
         connection += 1
-        update { $0.connectionStarted() }
+        // Nothing of the last connection carries over, even a status read after its end.
+        update { rules in
+            rules.connectionEnded()
+            rules.connectionStarted()
+        }
     }
 
     func hmiLevelChanged(_ level: HMILevel) {
@@ -58,6 +62,8 @@ public actor SDLLockScreenManager {
     }
 
     func connectionEnded() {
+        // A logo still downloading belongs to the connection that ended.
+        connection += 1
         update { $0.connectionEnded() }
     }
 

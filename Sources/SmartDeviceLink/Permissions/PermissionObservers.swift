@@ -31,6 +31,9 @@ final class PermissionObservers: Sendable {
 
     /// A new observer of `rpcs`; its stream keeps the 16 latest changes for a slow reader.
     func add(_ rpcs: [String], _ kind: SDLPermissionObservation) -> AsyncStream<[String: SDLRPCPermission]> {
+        // Each RPC once: the group's permissions are a dictionary by name.
+        var seen: Set<String> = []
+        let rpcs = rpcs.filter { seen.insert($0).inserted }
         let (stream, continuation) = AsyncStream<[String: SDLRPCPermission]>.makeStream(bufferingPolicy: .bufferingNewest(16))
         let id = state.withLock { state -> Int? in
             guard !state.finished else { return nil }

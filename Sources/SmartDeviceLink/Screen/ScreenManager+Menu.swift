@@ -98,24 +98,26 @@ extension SDLScreenManager {
         }
         let version = await manager.rpcVersion()
         let context = MenuContext(manager: manager, version: version, window: window, defaultSubmenuLayout: menuConfigurationValue.defaultSubmenuLayout)
-        let missing = await artworksToUpload(of: target, manager: manager)
+        let missing = await artworksToUpload(of: target, window: window, manager: manager)
         if !missing.isEmpty {
             // The guide: the menu without artwork first, so the driver has it at once; then,
             // with the artworks on the head unit, the menu with them (the cells with artwork
             // replaced).
-            sentMenu = try await update(level: sentMenu, to: Self.withoutArtwork(target), parentID: nil, minimal: minimal, context: context)
+            let names = Set(missing.map(\.name))
+            sentMenu = try await update(level: sentMenu, to: Self.without(names, in: target), parentID: nil, minimal: minimal, context: context)
             for artwork in missing { try await upload(artwork, manager: manager) }
         }
         sentMenu = try await update(level: sentMenu, to: target, parentID: nil, minimal: minimal, context: context)
     }
 
-    /// The cells with neither icons nor secondary artwork, at every level.
-    static func withoutArtwork(_ cells: [SDLMenuCell]) -> [SDLMenuCell] {
+    /// The cells without the artwork named in `names` (not on the head unit yet), at every level;
+    /// artwork already there stays.
+    static func without(_ names: Set<String>, in cells: [SDLMenuCell]) -> [SDLMenuCell] {
         cells.map { cell in
             var plain = cell
-            plain.icon = nil
-            plain.secondaryArtwork = nil
-            plain.subCells = cell.subCells.map(withoutArtwork)
+            if let icon = cell.icon, names.contains(icon.name) { plain.icon = nil }
+            if let artwork = cell.secondaryArtwork, names.contains(artwork.name) { plain.secondaryArtwork = nil }
+            plain.subCells = cell.subCells.map { without(names, in: $0) }
             return plain
         }
     }
@@ -196,12 +198,14 @@ extension SDLScreenManager {
         return SentMenuCell(cell: cell, id: id, children: [])
     }
 
-    /// The menu's artworks the head unit does not hold yet (static icons are always there), once each.
-    private func artworksToUpload(of cells: [SDLMenuCell], manager: any SDLScreenContext) async -> [SDLArtwork] {
+    /// The menu's artworks the window shows and the head unit does not hold yet (static icons
+    /// are always there), once each.
+    private func artworksToUpload(of cells: [SDLMenuCell], window: WindowCapability?, manager: any SDLScreenContext) async -> [SDLArtwork] {
         var artworks: [SDLArtwork] = []
         func collect(_ level: [SDLMenuCell]) {
             for cell in level {
-                artworks += [cell.icon, cell.secondaryArtwork].compactMap { $0 }
+                if let icon = cell.icon, TextFitting.has(cell.subCells != nil ? .subMenuIcon : .cmdIcon, window) { artworks.append(icon) }
+                if let artwork = cell.secondaryArtwork { artworks.append(artwork) }
                 collect(cell.subCells ?? [])
             }
         }
