@@ -52,13 +52,14 @@ final class RecordEngine: @unchecked Sendable {
         channel.pipeline.writeAndFlush(channel.allocator.buffer(bytes: plaintext), promise: written)
         loop.drain()
         try channel.throwIfFailed()
-        var failure: (any Error)?
-        written.futureResult.whenFailure { failure = $0 }
+        var outcome: Result<Void, any Error>?
+        written.futureResult.whenComplete { outcome = $0 }
+        switch outcome {
+        case .success?: break
+        case .failure(let error)?: throw channel.failed(error)
         // Not completed at all means the handler kept the write back: nothing went out.
-        var completed = false
-        written.futureResult.whenComplete { _ in completed = true }
-        if let failure { throw channel.failed(failure) }
-        if !completed { throw channel.failed(ChannelError.ioOnClosedChannel) }
+        case nil: throw channel.failed(ChannelError.ioOnClosedChannel)
+        }
     }
 
     /// What the pipeline wrote for the peer since the last call.
