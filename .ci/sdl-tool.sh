@@ -77,7 +77,7 @@ grep -q '"hmiLevel":"FULL"' "$work/controlled.out" || fail "the app never heard 
 grep -q "Tour lifecycle: OK" "$work/example.out" || fail "the example did not finish its lifecycle tour"
 grep -q "lock screen once the car moves: required, shown" "$work/example.out" || fail "the lifecycle tour did not show the lock screen required once the car moved"
 for line in "manifest updated: the consumer heard MANIFEST_UPDATE" "consumer fetched the provider's sunny.png" "cloud app entry set and read back" \
-  "aborted by the driver (not the app)" "seek ±30/10 s at 1.5x"; do
+  "aborted by the driver (not the app)" "seek ±30/10 s at 1.5x" "the driver searched for Bos"; do
   grep -q "$line" "$work/example.out" || fail "the tours did not show: $line"
 done
 for tour in files vehicle buttons services screen alerts navigation; do
@@ -156,5 +156,19 @@ curl -fs -X PUT "http://127.0.0.1:$secure_control/security/system-time" -d '{"re
 .build/debug/sdl-example --port "$secure" --control-url "http://127.0.0.1:$secure_control" --app-id 5151 --tour encryption \
   >"$work/encryption2.out" 2>&1 || { cat "$work/encryption2.out" "$work/secure2.log"; fail "sdl-example --tour encryption failed once the system time was ready"; }
 kill "$secure_headunit" 2>/dev/null || true
+
+# Dynamic menus (RPC 7.0): Settings goes empty and its cells follow when the driver opens it.
+dynamic=$((port + 6))
+dynamic_control=$((port + 7))
+$sdl headunit --port "$dynamic" --control-port "$dynamic_control" --manual-activation --dynamic-menus >"$work/dynamic.log" 2>&1 &
+dynamic_headunit=$!
+for _ in $(seq 1 100); do
+  curl -fs "http://127.0.0.1:$dynamic_control/apps" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+.build/debug/sdl-example --port "$dynamic" --control-url "http://127.0.0.1:$dynamic_control" --app-id 6161 --tour screen \
+  >"$work/dynamic.out" 2>&1 || { cat "$work/dynamic.out" "$work/dynamic.log"; fail "sdl-example --tour screen failed with dynamic menus"; }
+grep -q "its 2 cells were sent when the driver opened it" "$work/dynamic.out" || { cat "$work/dynamic.out"; fail "the screen tour did not fill Settings on demand"; }
+kill "$dynamic_headunit" 2>/dev/null || true
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

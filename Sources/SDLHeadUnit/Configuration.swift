@@ -32,6 +32,12 @@ extension SDLHeadUnitEmulator {
         public var fileQuota = 100 * 1024 * 1024
         /// Sent in OnSystemRequest(LOCK_SCREEN_ICON_URL) after registration, as SDL Core does.
         public var lockScreenIconURL = "https://raw.githubusercontent.com/smartdevicelink/sdl_ios/master/SmartDeviceLink/Assets/sdl_logo_black.png"
+        /// Dynamic menu updates (RPC 7.0 `dynamicUpdateCapabilities`): when true, windows announce
+        /// on-demand submenus and menu icons (`cmdIcon`, `subMenuIcon`); the driver opening a
+        /// submenu with nothing in it sends OnUpdateSubMenu, and a menu level that shows an icon
+        /// the app never uploaded sends OnUpdateFile for it. false (SDL Core 8.2 with its stand-in
+        /// HMI): neither, and apps send their whole menu.
+        public var dynamicMenuUpdates = false
         /// Which RPCs and vehicle-data items apps may use at each HMI level.
         public var policy = SDLHeadUnitPolicy.sdlCoreDefault
         /// The simulated vehicle's values.

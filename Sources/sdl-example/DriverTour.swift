@@ -84,6 +84,16 @@ struct DriverTour {
             guard case .selected(let cell, _, let trigger) = try await screen.present(set, mode: .both) else { throw TourError("nothing was chosen") }
             return "choice: \(cell.text) by \(trigger == .vr ? "VR" : trigger.rawValue)"
         }
+        await steps.run("search") {
+            steps.note("waiting: search the stations (type on the search field) and pick one")
+            let stations = ["Jazz FM", "Jazz Classics", "Rock 101"].map { SDLChoiceCell(text: $0) }
+            let search = SDLKeyboard { entry in stations.map(\.text).filter { $0.lowercased().contains(entry.lowercased()) } }
+            switch try await screen.presentSearchable(SDLChoiceSet(title: "Station", cells: stations, timeout: popupTimeout), keyboard: search) {
+            case .selected(let cell, _, _): return "search: \(cell.text) chosen"
+            case .searched(let text): return "search: \(text) submitted"
+            case .timedOut, .cancelled: throw TourError("nothing was chosen")
+            }
+        }
         await steps.run("alert") {
             steps.note("waiting: press Got it on the alert")
             let alert = SDLAlertView(text: "Road works ahead", buttons: [SDLSoftButton(name: "got-it", text: "Got it")], duration: .seconds(10))

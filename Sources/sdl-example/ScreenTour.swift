@@ -1,3 +1,4 @@
+import Foundation
 import SmartDeviceLink
 
 /// The screen manager: text and an image, a template change, soft buttons with a state change
@@ -22,6 +23,7 @@ struct ScreenTour {
             }
             await softButtons(manager.screen, steps: steps)
             await menu(manager.screen, steps: steps)
+            await dynamicSubmenu(manager, steps: steps)
             await popupAndKeyboard(manager.screen, steps: steps)
         }
         return await place.finish("screen", [manager], steps: steps)
@@ -92,6 +94,42 @@ struct ScreenTour {
         }
     }
 
+    /// A head unit with dynamic submenus (`sdl headunit --dynamic-menus`) got Settings empty; the
+    /// driver opens it and the head unit asks for its cells (OnUpdateSubMenu), which the screen
+    /// manager sends then.
+    func dynamicSubmenu(_ manager: SDLManager, steps: Steps) async {
+        guard await manager.systemCapabilities.defaultMainWindowCapability?.dynamicUpdateCapabilities?.supportsDynamicSubMenus == true else {
+            steps.note("the head unit takes whole menus (no dynamic submenus): Settings went with its cells")
+            return
+        }
+        guard place.driver.controlURL != nil else {
+            steps.note("dynamic submenus: open Settings on the head unit to have its cells sent")
+            return
+        }
+        await steps.run("dynamic submenu") {
+            func settings() async -> (id: Int, children: Int)? {
+                guard let data = await place.driver.fetch("/apps/\(place.appID)/screen"),
+                      let screen = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], let menu = screen["menu"] as? [String: Any],
+                      let subMenus = menu["subMenus"] as? [[String: Any]], let commands = menu["commands"] as? [[String: Any]],
+                      let id = subMenus.first(where: { $0["menuName"] as? String == "Settings" })?["menuID"] as? Int
+                else { return nil }
+                return (id, commands.filter { ($0["menuParams"] as? [String: Any])?["parentID"] as? Int == id }.count)
+            }
+            guard let before = await settings(), before.children == 0 else { throw TourError("Settings was not sent empty") }
+            await place.driver.control("POST", "/apps/\(place.appID)/menu/open", steps: steps)
+            await place.driver.control("POST", "/apps/\(place.appID)/menu/submenus/\(before.id)/open", steps: steps)
+            var filled = 0
+            for _ in 0..<50 {
+                filled = await settings()?.children ?? 0
+                if filled == 2 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            await place.driver.control("POST", "/apps/\(place.appID)/menu/close", steps: steps)
+            guard filled == 2 else { throw TourError("Settings has \(filled) cells after the driver opened it") }
+            return "Settings went empty; its 2 cells were sent when the driver opened it (OnUpdateSubMenu)"
+        }
+    }
+
     private func popupAndKeyboard(_ screen: SDLScreenManager, steps: Steps) async {
         guard place.driver.controlURL != nil else {
             steps.note("no --control-url: not presenting a popup menu or a keyboard nobody would answer")
@@ -106,6 +144,15 @@ struct ScreenTour {
             await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/interaction", #"{"choiceID": \#(id)}"#, steps: steps)
             guard case .selected(let cell, _, let trigger) = try await presented.value else { throw TourError("nothing was chosen") }
             return "\(cell.text) chosen by \(trigger.rawValue)"
+        }
+        await steps.run("searchable popup menu") {
+            let cities = ["Boston", "Bonn", "Denver"].map { SDLChoiceCell(text: $0) }
+            let search = SDLKeyboard { entry in cities.map(\.text).filter { $0.hasPrefix(entry) } }
+            let presented = Task { try await screen.presentSearchable(SDLChoiceSet(title: "City", cells: cities, timeout: .seconds(30)), keyboard: search) }
+            await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/keyboard", #"{"type": "Bo"}"#, steps: steps)
+            await place.driver.control("POST", "/apps/\(place.appID)/interaction", #"{"text": "Bos"}"#, steps: steps)
+            guard case .searched(let text) = try await presented.value else { throw TourError("no search text came back") }
+            return "search field with autocomplete; the driver searched for \(text) (the app runs the search)"
         }
         await steps.run("keyboard") {
             let keyboard = SDLKeyboard(initialText: "City", timeout: .seconds(30)) { entry in ["\(entry)ston", "\(entry)troit"] }

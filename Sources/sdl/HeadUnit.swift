@@ -66,6 +66,9 @@ struct HeadUnit: AsyncParsableCommand {
     @Flag(help: "No phone paired over Bluetooth: DialNumber is REJECTED.")
     var noPhone = false
 
+    @Flag(help: "Dynamic menu updates (RPC 7.0): submenus filled on demand (OnUpdateSubMenu when the driver opens one) and menu icons fetched when shown (OnUpdateFile).")
+    var dynamicMenus = false
+
     @Flag(help: "The driver refuses remote-control consent (GetInteriorVehicleDataConsent answers false).")
     var refuseConsent = false
 
@@ -232,6 +235,7 @@ struct HeadUnit: AsyncParsableCommand {
         configuration.speakingTime = .milliseconds(Int(speakingTime * 1000))
         configuration.audioPassThruChunkInterval = .milliseconds(audioChunkMilliseconds)
         configuration.phoneConnected = !noPhone
+        configuration.dynamicMenuUpdates = dynamicMenus
         configuration.remoteControlConsent = !refuseConsent
         let language = Language(rawValue: language)
         guard language.isRecognized else { throw ValidationError("--language \(self.language) is not a language of the spec.") }

@@ -209,6 +209,15 @@ def test(bin_dir):
         apps[0].expect("choice: Green by VR")
         print("✔ a choice set answered by voice")
 
+        # A searchable list: typing filters the stations; the one left is picked.
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#on-top [aria-label='Search']"), "the searchable list")
+        driver.find_element(By.ID, "keyboard-input").send_keys("Roc")
+        wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#on-top [data-choice]")) == 1, "the list filtered by the search")
+        driver.save_screenshot(os.path.join(tempfile.gettempdir(), "webhmi-search.png"))  # to look at
+        click(driver, "#on-top [data-choice]")
+        apps[0].expect("search: Rock 101 chosen")
+        print("✔ a searchable list is filtered by typing; the pick reaches the app")
+
         # An alert with a soft button.
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#on-top [aria-label='Got it']"), "the alert")
         click(driver, "#on-top [aria-label='Got it']")

@@ -140,4 +140,61 @@ import Testing
             #expect(updates.map { $0?["autoCompleteList"] } == [.array([.string("Bston")]), .array([.string("Boston")])])
         }
     }
+
+    /// A searchable choice set with the guide's keyboard delegate: LIST_WITH_SEARCH, the keyboard
+    /// properties first, each key press answered with the autocomplete list, and the submitted
+    /// search text back as `.searched`.
+    @Test func aSearchableSetFollowsTheSearchAndReturnsItsText() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.withManager(headUnit) { manager in
+            let cells = ["Boston", "Bonn", "Denver"].map { SDLChoiceCell(text: $0) }
+            let search = SDLKeyboard { entry in cells.map(\.text).filter { $0.hasPrefix(entry) } }
+            let events = headUnit.events()
+            let presented = Task { try await manager.screen.presentSearchable(SDLChoiceSet(title: "City", cells: cells), keyboard: search) }
+            await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+            try await headUnit.typeOnKeyboard(appID: Self.appID, "Bo")
+            await waitFor(events, count: 2) { $0 == .requestReceived(appID: Self.appID, function: "SetGlobalProperties") }
+            try await headUnit.answerInteraction(appID: Self.appID, .text("Bos"))
+            #expect(try await presented.value == .searched("Bos"))
+
+            let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
+            #expect(interaction["interactionLayout"] == .string("LIST_WITH_SEARCH"))
+            #expect(interaction["initialText"] == .string("City"))
+            let properties = await Self.sent(headUnit, "SetGlobalProperties").map { $0["keyboardProperties"] }
+            #expect(properties.first??["keypressMode"] == .string("RESEND_CURRENT_ENTRY"))
+            #expect(properties.dropFirst().map { $0?["autoCompleteList"] } == [
+                .array([.string("Boston"), .string("Bonn")]), .array([.string("Boston"), .string("Bonn")]),
+            ])
+        }
+    }
+
+    /// The driver types, then picks a cell: the cell comes back; tiles search as ICON_WITH_SEARCH,
+    /// and backing out of the search is ENTRY_CANCELLED then `.cancelled`.
+    @Test func aSearchableSetStillReturnsAPickedCell() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.withManager(headUnit) { manager in
+            let cells = ["Boston", "Denver"].map { SDLChoiceCell(text: $0) }
+            let set = SDLChoiceSet(title: "City", cells: cells, layout: .tiles)
+            let events = headUnit.events()
+            let presented = Task { try await manager.screen.presentSearchable(set) }
+            await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+            try await headUnit.typeOnKeyboard(appID: Self.appID, "De")
+            let denver = try #require(await manager.screen.preloadedChoiceID(cells[1]))
+            try await headUnit.answerInteraction(appID: Self.appID, .choice(denver))
+            #expect(try await presented.value == .selected(cell: cells[1], index: 1, trigger: .menu))
+            #expect(await Self.sent(headUnit, "PerformInteraction").first?["interactionLayout"] == .string("ICON_WITH_SEARCH"))
+
+            let inputs = manager.screen.keyboardInput()
+            let again = Task { try await manager.screen.presentSearchable(set) }
+            await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+            try await headUnit.answerInteraction(appID: Self.appID, .cancel)
+            #expect(try await again.value == .cancelled)
+            var seen: KeyboardEvent?
+            for await input in inputs where input.event == .entryCancelled {
+                seen = input.event
+                break
+            }
+            #expect(seen == .entryCancelled)
+        }
+    }
 }

@@ -47,6 +47,18 @@ import Testing
         return Array(lines.dropFirst(from))
     }
 
+    /// The IDs of the submenus and commands on the head unit, by title.
+    static func ids(_ headUnit: SDLHeadUnitEmulator) async throws -> (subMenus: [String: Int], commands: [String: Int]) {
+        let menu = try await headUnit.screen(appID: appID)["menu"]
+        func byName(_ key: String, name: (SDLJSONValue) -> SDLJSONValue?, id: String) -> [String: Int] {
+            guard case .array(let items)? = menu?[key] else { return [:] }
+            var found: [String: Int] = [:]
+            for item in items { if case .string(let title)? = name(item), case .integer(let number)? = item[id] { found[title] = number } }
+            return found
+        }
+        return (byName("subMenus", name: { $0["menuName"] }, id: "menuID"), byName("commands", name: { $0["menuParams"]?["menuName"] }, id: "cmdID"))
+    }
+
     static func cell(_ title: String, voice: [String]? = nil) -> SDLMenuCell {
         SDLMenuCell(title: title, voiceCommands: voice)
     }
@@ -159,6 +171,81 @@ import Testing
             let count = await Self.sent(headUnit).count
             try await manager.screen.setMenu(cells)
             #expect(await Self.sent(headUnit).count == count)
+        }
+    }
+
+    /// Dynamic submenus (RPC 7.0): the submenu goes empty, and its cells only when the driver
+    /// opens it and the head unit asks (OnUpdateSubMenu); their handlers work; a second opening
+    /// sends nothing more, and a menu change keeps a filled submenu filled.
+    @Test func dynamicSubmenusAreFilledWhenTheHeadUnitAsks() async throws {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.dynamicMenuUpdates = true
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        try await Self.withManager(headUnit) { manager in
+            let picked = Locked<[TriggerSource]>([])
+            let stations = SDLMenuCell(title: "Stations", subCells: [
+                SDLMenuCell(title: "Jazz", voiceCommands: ["Jazz"]) { source in picked.withLock { $0.append(source) } }, Self.cell("Rock"),
+            ])
+            try await manager.screen.setMenu([Self.cell("Home"), stations])
+            #expect(await Self.sent(headUnit) == ["AddCommand Home@0", "AddSubMenu Stations@1"])
+
+            let events = headUnit.events()
+            try await headUnit.setMenuOpen(appID: Self.appID, true)
+            let menuID = try #require(try await Self.ids(headUnit).subMenus["Stations"])
+            try await headUnit.openSubmenu(appID: Self.appID, menuID: menuID)
+            await waitFor(events, count: 2) { $0 == .requestReceived(appID: Self.appID, function: "AddCommand") }
+            try await until { (try? await Self.ids(headUnit).commands.count) == 3 }
+            #expect(await Self.sent(headUnit) == ["AddCommand Home@0", "AddSubMenu Stations@1", "AddCommand Jazz@0<Stations", "AddCommand Rock@1<Stations"])
+
+            let jazz = try #require(try await Self.ids(headUnit).commands["Jazz"])
+            try await headUnit.selectCommand(appID: Self.appID, cmdID: jazz)
+            try await until { picked.current == [.menu] }
+
+            // Opening it again: already filled, nothing asked for (the emulator asks only for an
+            // empty submenu) and nothing sent.
+            try await headUnit.setMenuOpen(appID: Self.appID, true)
+            try await headUnit.openSubmenu(appID: Self.appID, menuID: menuID)
+            try await manager.screen.setMenu([Self.cell("Home"), stations, Self.cell("Help")])
+            #expect(await Self.sent(headUnit, from: 4) == ["AddCommand Help@2"])
+        }
+    }
+
+    /// A submenu the app replaced before the head unit asked: the request for the old ID is
+    /// ignored, and the new submenu's cells wait for their own request.
+    @Test func aRequestForASubmenuNoLongerThereIsIgnored() async throws {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.dynamicMenuUpdates = true
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        try await Self.withManager(headUnit) { manager in
+            try await manager.screen.setMenu([SDLMenuCell(title: "A", subCells: [Self.cell("A1")])])
+            let old = try #require(try await Self.ids(headUnit).subMenus["A"])
+            try await manager.screen.fillSubmenu(old + 1_000)   // unknown: nothing happens
+            try await manager.screen.setMenu([SDLMenuCell(title: "B", subCells: [Self.cell("B1")])])
+            try await manager.screen.fillSubmenu(old)
+            #expect(await Self.sent(headUnit) == ["AddSubMenu A@0", "DeleteSubMenu A", "AddSubMenu B@0"])
+        }
+    }
+
+    /// On-demand menu icons (RPC 7.0 `supportedDynamicImageFieldNames`): the command names its
+    /// icon at once, with nothing uploaded and no text-only round; the icon is uploaded when the
+    /// head unit shows the menu and asks for it (OnUpdateFile).
+    @Test func menuIconsAreUploadedWhenTheHeadUnitAsks() async throws {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.dynamicMenuUpdates = true
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        try await Self.withManager(headUnit) { manager in
+            let art = SDLArtwork(bytes: Array(repeating: 7, count: 300), format: .png, name: "radio-dynamic.png")
+            try await manager.screen.setMenu([SDLMenuCell(title: "Radio", icon: art)])
+            #expect(await Self.sent(headUnit) == ["AddCommand Radio@0"])
+            let command = try #require(await ScreenTestSupport.sent(headUnit, appID: Self.appID, "AddCommand").first)
+            #expect(command["cmdIcon"]?["value"] == .string("radio-dynamic.png"))
+            #expect(await ScreenTestSupport.sent(headUnit, appID: Self.appID, "PutFile").isEmpty)
+
+            let events = headUnit.events()
+            try await headUnit.setMenuOpen(appID: Self.appID, true)
+            await waitFor(events) { $0 == .requestReceived(appID: Self.appID, function: "PutFile") }
+            try await until { await headUnit.files(appID: Self.appID).contains("radio-dynamic.png") }
+            #expect(await headUnit.file(appID: Self.appID, name: "radio-dynamic.png") == Array(repeating: 7, count: 300))
         }
     }
 

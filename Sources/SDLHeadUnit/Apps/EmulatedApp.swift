@@ -34,6 +34,8 @@ struct EmulatedApp: Sendable {
     var keyboardEntry: String?
     /// The app's menu is open (ShowAppMenu, or the driver opened it): system context MENU.
     var menuOpen = false
+    /// The submenu the driver is in while the menu is open (nil: its top level).
+    var openSubmenuID: Int?
     /// The last `OnHashChange` sent: the key for resumption after a drop.
     var hashID: String?
     var hashCounter = 0
@@ -120,4 +122,11 @@ struct PendingInteraction: Sendable {
     let serial: Int
     /// Why a successful end is answered WARNINGS instead (a prompt with an unsupported type).
     var speechWarning: String?
+
+    /// Whether the driver has a keyboard: a KEYBOARD interaction, or a choice list or tiles with
+    /// the search field (LIST_WITH_SEARCH, ICON_WITH_SEARCH).
+    var hasKeyboard: Bool {
+        guard kind == .performInteraction, case .string(let layout)? = request["interactionLayout"] else { return false }
+        return layout == "KEYBOARD" || layout == "LIST_WITH_SEARCH" || layout == "ICON_WITH_SEARCH"
+    }
 }

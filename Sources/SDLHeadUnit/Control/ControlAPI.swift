@@ -181,6 +181,12 @@ public struct SDLHeadUnitControlAPI: Sendable {
             try await api.headUnit.setMenuOpen(appID: captured[0], true)
             return .done
         },
+        Route("POST", "apps/*/menu/submenus/*/open") { api, captured, _, _ in
+            // The driver opens a submenu of the open menu (0: back to the top level).
+            guard let id = Int(captured[1]) else { return .error(400, "the submenu ID is a number") }
+            try await api.headUnit.openSubmenu(appID: captured[0], menuID: id == 0 ? nil : id)
+            return .done
+        },
         Route("POST", "apps/*/menu/close") { api, captured, _, _ in
             try await api.headUnit.setMenuOpen(appID: captured[0], false)
             return .done

@@ -108,7 +108,7 @@ extension SDLHeadUnitEmulator {
         case (.cancel, _):
             reply = .failure(.aborted, "cancelled by the driver")
             // The HMI's keyboard reports the driver's Cancel before the interaction's answer.
-            if case .string("KEYBOARD")? = interaction.request["interactionLayout"] {
+            if interaction.hasKeyboard {
                 await perform([notification(OnKeyboardInput(event: .entryCancelled), to: appID)])
             }
         case (.dismiss, .alert), (.dismiss, .subtleAlert), (.dismiss, .scrollableMessage), (.dismiss, .audioPassThru):
@@ -119,7 +119,8 @@ extension SDLHeadUnitEmulator {
             let source: TriggerSource = if case .voiceChoice = answer { .vr } else { .menu }
             reply = .success(extra: [.init(key: "choiceID", value: .integer(choiceID)), .init(key: "triggerSource", value: .string(source.rawValue))])
         case (.text(let text), .performInteraction):
-            guard case .string("KEYBOARD")? = interaction.request["interactionLayout"] else { throw .invalidAnswer("no keyboard is shown") }
+            guard interaction.hasKeyboard else { throw .invalidAnswer("no keyboard is shown") }
+            // A searchable list's search text comes back the same way, without a choiceID.
             reply = .success(extra: [.init(key: "manualTextEntry", value: .string(text)), .init(key: "triggerSource", value: .string(TriggerSource.keyboard.rawValue))])
             // The HMI reports the submitted entry before the interaction's answer, as SDL Core passes it on.
             await perform([notification(OnKeyboardInput(event: .entrySubmitted, data: text), to: appID)])
@@ -151,7 +152,7 @@ extension SDLHeadUnitEmulator {
     /// (RESEND_CURRENT_ENTRY, the spec's default), as the app's keyboard properties ask.
     public func typeOnKeyboard(appID: String, _ text: String) async throws(SDLHeadUnitControlError) {
         guard let app = apps[appID] else { throw .unknownApp(appID) }
-        guard let interaction = app.interaction, case .string("KEYBOARD")? = interaction.request["interactionLayout"] else {
+        guard let interaction = app.interaction, interaction.hasKeyboard else {
             throw .invalidAnswer("no keyboard is shown")
         }
         var mode = "RESEND_CURRENT_ENTRY"
@@ -169,7 +170,7 @@ extension SDLHeadUnitEmulator {
     /// INPUT_KEY_MASK_ENABLED or INPUT_KEY_MASK_DISABLED (RPC 7.0+).
     public func setKeyboardMasked(appID: String, _ masked: Bool) async throws(SDLHeadUnitControlError) {
         guard let app = apps[appID] else { throw .unknownApp(appID) }
-        guard let interaction = app.interaction, case .string("KEYBOARD")? = interaction.request["interactionLayout"] else {
+        guard let interaction = app.interaction, interaction.hasKeyboard else {
             throw .invalidAnswer("no keyboard is shown")
         }
         await perform([notification(OnKeyboardInput(event: masked ? .inputKeyMaskEnabled : .inputKeyMaskDisabled), to: appID)])

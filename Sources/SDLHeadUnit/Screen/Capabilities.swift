@@ -85,7 +85,9 @@ extension SDLHeadUnitEmulator {
         if let buttons = configuration.capabilities["buttonCapabilities"] { window.append(.init(key: "buttonCapabilities", value: buttons)) }
         if let soft = configuration.capabilities["softButtonCapabilities"] { window.append(.init(key: "softButtonCapabilities", value: soft)) }
         window.append(.init(key: "menuLayoutsAvailable", value: .array([.string("LIST"), .string("TILES")])))
-        window.append(.init(key: "dynamicUpdateCapabilities", value: Self.json(#"{"supportedDynamicImageFieldNames":[],"supportsDynamicSubMenus":false}"#)))
+        window.append(.init(key: "dynamicUpdateCapabilities", value: configuration.dynamicMenuUpdates
+            ? Self.json(#"{"supportedDynamicImageFieldNames":["cmdIcon","subMenuIcon"],"supportsDynamicSubMenus":true}"#)
+            : Self.json(#"{"supportedDynamicImageFieldNames":[],"supportsDynamicSubMenus":false}"#)))
         window.append(.init(key: "keyboardCapabilities", value: Self.json(
             #"{"maskInputCharactersSupported":true,"supportedKeyboards":[{"keyboardLayout":"QWERTY","numConfigurableKeys":0},{"keyboardLayout":"QWERTZ","numConfigurableKeys":0},{"keyboardLayout":"AZERTY","numConfigurableKeys":0},{"keyboardLayout":"NUMERIC","numConfigurableKeys":0}]}"#)))
         return .object(window)

@@ -21,7 +21,7 @@ extension SDLHeadUnitEmulator {
         let json = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
         apps[appID]?.menu.commands[request.cmdID] = json
         apps[appID]?.menu.commandOrder.append(request.cmdID)
-        return (.success(), [hashChange(of: appID)])
+        return (.success(), [hashChange(of: appID)] + fileRequests(for: [json], appID: appID, level: request.menuParams?.parentID ?? 0))
     }
 
     func deleteCommand(_ request: DeleteCommand, appID: String) -> (Reply, [Effect]) {
@@ -40,9 +40,10 @@ extension SDLHeadUnitEmulator {
         if let parent = request.parentID, parent != 0, menu.subMenus[parent] == nil {
             return (.failure(.invalidId, "parentID \(parent) is not a sub-menu"), [])
         }
-        apps[appID]?.menu.subMenus[request.menuID] = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
+        let json = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
+        apps[appID]?.menu.subMenus[request.menuID] = json
         apps[appID]?.menu.subMenuOrder.append(request.menuID)
-        return (.success(), [hashChange(of: appID)])
+        return (.success(), [hashChange(of: appID)] + fileRequests(for: [json], appID: appID, level: request.parentID ?? 0))
     }
 
     func deleteSubMenu(_ request: DeleteSubMenu, appID: String) -> (Reply, [Effect]) {
@@ -107,7 +108,7 @@ extension SDLHeadUnitEmulator {
             guard app.hmiLevel == .full else { throw .invalidAnswer("the menu opens only in FULL") }
             if let onTop = app.interaction { throw .invalidAnswer("\(onTop.kind.rawValue) is on top") }
         }
-        await perform(setMenuOpen(open, appID: appID))
+        await perform(setMenuOpen(open, appID: appID) + (open ? showMenuLevel(nil, appID: appID) : []))
     }
 
     /// ShowAppMenu opens the app's menu (or one of its sub-menus) on top: system context MENU
@@ -119,13 +120,63 @@ extension SDLHeadUnitEmulator {
             return (.failure(.invalidId, "no sub-menu \(menuID)"), [])
         }
         guard app.interaction == nil else { return (.failure(.rejected, "\(app.interaction!.kind.rawValue) is on top"), []) }
-        return (.success(), setMenuOpen(true, appID: appID))
+        return (.success(), setMenuOpen(true, appID: appID) + showMenuLevel(request.menuID, appID: appID))
+    }
+
+    /// The driver opens a submenu of the open menu (or goes back to its top level with nil).
+    /// With dynamic menu updates the head unit asks for what it lacks: OnUpdateSubMenu for a
+    /// submenu with nothing in it, OnUpdateFile for the level's missing icons.
+    public func openSubmenu(appID: String, menuID: Int?) async throws(SDLHeadUnitControlError) {
+        guard let app = apps[appID] else { throw .unknownApp(appID) }
+        guard app.menuOpen else { throw .invalidAnswer("the menu is not open") }
+        if let menuID, app.menu.subMenus[menuID] == nil { throw .invalidAnswer("no sub-menu \(menuID)") }
+        await perform(showMenuLevel(menuID, appID: appID))
+    }
+
+    /// Shows one level of the open menu; what the head unit asks the app for to show it.
+    private func showMenuLevel(_ menuID: Int?, appID: String) -> [Effect] {
+        guard let app = apps[appID] else { return [] }
+        apps[appID]?.openSubmenuID = menuID
+        guard configuration.dynamicMenuUpdates else { return [] }
+        let level = menuID ?? 0
+        let items = Self.items(of: app.menu, at: level)
+        var effects: [Effect] = []
+        if let menuID, items.isEmpty {
+            effects.append(notification(OnUpdateSubMenu(menuID: menuID, updateSubCells: true), to: appID))
+        }
+        return effects + fileRequests(for: items, appID: appID, level: level)
+    }
+
+    /// OnUpdateFile for each DYNAMIC menu icon of `items` the app has not uploaded, when the
+    /// driver sees `level` now (dynamic menu updates only).
+    private func fileRequests(for items: [SDLJSONValue], appID: String, level: Int) -> [Effect] {
+        guard configuration.dynamicMenuUpdates, let app = apps[appID], app.menuOpen, (app.openSubmenuID ?? 0) == level else { return [] }
+        let store = fileStore(of: appID)
+        var asked: Set<String> = []
+        var effects: [Effect] = []
+        for item in items {
+            for key in ["cmdIcon", "menuIcon"] {
+                guard case .string(let name)? = item[key]?["value"], item[key]?["imageType"] == .string("DYNAMIC"),
+                      !name.isEmpty, !store.exists(name), asked.insert(name).inserted else { continue }
+                effects.append(notification(OnUpdateFile(fileName: name), to: appID))
+            }
+        }
+        return effects
+    }
+
+    /// The submenus and commands directly under `level` (0: the top), in the order they came.
+    static func items(of menu: MenuState, at level: Int) -> [SDLJSONValue] {
+        func parent(_ value: SDLJSONValue?) -> Int { if case .integer(let id)? = value { id } else { 0 } }
+        let subMenus = menu.subMenuOrder.compactMap { menu.subMenus[$0] }.filter { parent($0["parentID"]) == level }
+        let commands = menu.commandOrder.compactMap { menu.commands[$0] }.filter { $0["menuParams"] != nil && parent($0["menuParams"]?["parentID"]) == level }
+        return subMenus + commands
     }
 
     /// Opens or closes the app's menu; the app hears the system context.
     func setMenuOpen(_ open: Bool, appID: String) -> [Effect] {
         guard apps[appID] != nil, apps[appID]?.menuOpen != open else { return [] }
         apps[appID]?.menuOpen = open
+        apps[appID]?.openSubmenuID = nil
         apps[appID]?.systemContext = open ? .menu : .main
         emit(.systemContextChanged(appID: appID, open ? .menu : .main))
         return [hmiStatus(of: appID)]

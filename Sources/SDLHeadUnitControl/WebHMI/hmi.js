@@ -248,6 +248,13 @@ function showMenuLevel(level) {
   if (page.screen && page.selected) renderOnTop(page.screen, page.selected);
 }
 
+// The head unit learns which level the driver sees (with dynamic menus it then asks the app for
+// a submenu's cells and the icons it lacks).
+function openSubmenu(appID, menuID) {
+  showMenuLevel(menuID);
+  api("POST", `${appPath(appID)}/menu/submenus/${menuID}/open`).catch(showError);
+}
+
 const answer = (appID, body) => api("POST", `${appPath(appID)}/interaction`, body);
 
 function renderMenu(screen, appID) {
@@ -257,7 +264,7 @@ function renderMenu(screen, appID) {
   const current = menu.subMenus.find((sub) => sub.menuID === level);
   const items = [
     ...menu.subMenus.filter((sub) => parent(sub) === level).map((sub) =>
-      element("li", {}, button(`${sub.menuName} ›`, () => showMenuLevel(sub.menuID), { "data-submenu": sub.menuID }))),
+      element("li", {}, button(`${sub.menuName} ›`, () => openSubmenu(appID, sub.menuID), { "data-submenu": sub.menuID }))),
     // Commands with only voice commands have no menu entry.
     ...menu.commands.filter((command) => command.menuParams && parent(command) === level).map((command) =>
       element("li", {}, button(command.menuParams.menuName, () => api("POST", `${appPath(appID)}/commands/${command.cmdID}/select`), { "data-command": command.cmdID }))),
@@ -265,7 +272,7 @@ function renderMenu(screen, appID) {
   const title = current ? current.menuName : ((screen.globalProperties || {}).menuTitle || "Menu");
   return [title, element("ul", { "aria-label": title }, ...items),
     element("div", { class: "row" },
-      current ? button("Back", () => showMenuLevel(parent(current))) : null,
+      current ? button("Back", () => openSubmenu(appID, parent(current))) : null,
       button("Close menu", () => api("POST", `${appPath(appID)}/menu/close`)))];
 }
 
@@ -275,10 +282,15 @@ function renderChoices(screen, appID, request, onTop) {
   const choices = (screen.choiceSets || []).filter((set) => setIDs.includes(set.interactionChoiceSetID)).flatMap((set) => set.choiceSet || []);
   const byVoice = request.interactionMode !== "MANUAL_ONLY";
   const byTouch = request.interactionMode !== "VR_ONLY";
-  const items = choices.map((choice) => element("li", { class: "row" },
+  // LIST_WITH_SEARCH / ICON_WITH_SEARCH: the search field above the cells, which the HMI filters
+  // by the head unit's entry; Enter submits the search text itself.
+  const searchable = /_WITH_SEARCH$/.test(request.interactionLayout || "");
+  const entry = (onTop.keyboardEntry || "").toLowerCase();
+  const shown = searchable ? choices.filter((choice) => choice.menuName.toLowerCase().includes(entry)) : choices;
+  const items = shown.map((choice) => element("li", { class: "row" },
     byTouch ? button(choice.menuName, () => answer(appID, { choiceID: choice.choiceID }), { "data-choice": choice.choiceID }) : element("span", { text: choice.menuName }),
     byVoice && (choice.vrCommands || []).length ? button(`Say “${choice.vrCommands[0]}”`, () => answer(appID, { choiceID: choice.choiceID, triggerSource: "VR" }), { "data-voice-choice": choice.choiceID, "aria-label": `Say ${choice.vrCommands[0]}` }) : null));
-  return [request.initialText || "Choose", element("ul", {}, ...items),
+  return [request.initialText || "Choose", ...(searchable ? keyboardField(screen, appID, onTop, "Search") : []), element("ul", {}, ...items),
     element("div", { class: "row" }, button("Cancel", () => answer(appID, { cancel: true })))];
 }
 
@@ -293,10 +305,16 @@ function sendKey(body, path) {
 }
 
 function renderKeyboard(screen, appID, request, onTop) {
+  return [request.initialText || "Keyboard", ...keyboardField(screen, appID, onTop, "Keyboard entry"),
+    element("div", { class: "row" }, button("Cancel", () => answer(appID, { cancel: true })))];
+}
+
+// The entry field with its Enter button, and the app's autocomplete suggestions.
+function keyboardField(screen, appID, onTop, label) {
   const properties = (screen.globalProperties || {}).keyboardProperties || {};
   // The same field across re-renders while the keyboard is up, so typing goes on undisturbed.
   const existing = $("keyboard-input");
-  const input = existing || element("input", { id: "keyboard-input", type: "text", autocomplete: "off", "aria-label": "Keyboard entry", "data-key": "keyboard" });
+  const input = existing || element("input", { id: "keyboard-input", type: "text", autocomplete: "off", "aria-label": label, "data-key": "keyboard" });
   if (keysInFlight === 0) input.value = onTop.keyboardEntry || "";
   const submit = () => sendKey({ text: input.value }, `${appPath(page.selected)}/interaction`);
   if (!existing) {
@@ -314,10 +332,8 @@ function renderKeyboard(screen, appID, request, onTop) {
     input.addEventListener("beforeinput", (event) => event.preventDefault());
   }
   const suggestions = (properties.autoCompleteList || []).map((text) => button(text, () => answer(appID, { text })));
-  return [request.initialText || "Keyboard",
-    element("div", { class: "row" }, input, button("Enter", submit)),
-    element("div", { class: "row", role: "group", "aria-label": "Suggestions" }, ...suggestions),
-    element("div", { class: "row" }, button("Cancel", () => answer(appID, { cancel: true })))];
+  return [element("div", { class: "row" }, input, button("Enter", submit)),
+    element("div", { class: "row", role: "group", "aria-label": "Suggestions" }, ...suggestions)];
 }
 
 function renderSlider(screen, appID, request) {

@@ -162,6 +162,8 @@ struct SentMenuCell: Sendable {
     var cell: SDLMenuCell
     var id: Int
     var children: [SentMenuCell]
+    /// A submenu whose cells wait for the head unit's OnUpdateSubMenu (dynamic submenus).
+    var awaitingContents = false
 }
 
 /// The minimal change from one level of cells to another: a longest common subsequence of

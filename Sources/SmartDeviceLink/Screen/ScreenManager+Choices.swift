@@ -104,6 +104,9 @@ public struct SDLChoiceSet: Sendable, Hashable {
 public enum SDLChoiceSetOutcome: Sendable, Hashable {
     /// The driver chose `cell` (at `index` of the set) by touch, voice or keyboard.
     case selected(cell: SDLChoiceCell, index: Int, trigger: TriggerSource)
+    /// In a searchable set, the driver submitted this search text instead of choosing a cell
+    /// (PerformInteraction `manualTextEntry`): the app searches with it.
+    case searched(String)
     /// Nobody chose within the timeout.
     case timedOut
     /// Cancelled by the app (or the driver backed out).
@@ -136,6 +139,8 @@ public enum SDLChoiceSetError: Error, Sendable, Hashable, CustomStringConvertibl
 struct ChoicePresentation: Sendable {
     let set: SDLChoiceSet
     let mode: InteractionMode
+    /// The search keyboard of a searchable set, followed as the driver types.
+    var keyboard: SDLKeyboard?
 }
 
 extension SDLScreenManager {
@@ -174,6 +179,28 @@ extension SDLScreenManager {
         do throws(SDLScreenError) {
             do { try Self.validate(set, mode: mode) } catch { throw .choiceSet(error) }
             guard case .choice(let choice) = try await presentInteraction(.presentChoices(ChoicePresentation(set: set, mode: mode))) else {
+                return .cancelled
+            }
+            return choice
+        } catch {
+            throw SDLError(error)
+        }
+    }
+
+    /// Presents a choice set with the head unit's search (LIST_WITH_SEARCH, or ICON_WITH_SEARCH
+    /// for tiles) and follows the driver's typing with `keyboard`, the guide's keyboard delegate:
+    /// its properties (or the manager's ``keyboardConfiguration``) go first with
+    /// SetGlobalProperties, and each key press is answered with its autocomplete list and
+    /// character set. The driver either picks a cell (`.selected`) or submits the search text
+    /// (`.searched`). The set's title and timeout are used, not the keyboard's `initialText` and
+    /// `timeout`. Cancelling the calling task cancels it as ``present(_:mode:)`` does.
+    public func presentSearchable(_ set: SDLChoiceSet, keyboard: SDLKeyboard = SDLKeyboard(), mode: InteractionMode = .manualOnly) async throws -> SDLChoiceSetOutcome {
+        do throws(SDLScreenError) {
+            var set = set
+            set.searchable = true
+            do { try Self.validate(set, mode: mode) } catch { throw .choiceSet(error) }
+            let presentation = ChoicePresentation(set: set, mode: mode, keyboard: keyboard)
+            guard case .choice(let choice) = try await presentInteraction(.presentChoices(presentation)) else {
                 return .cancelled
             }
             return choice
@@ -250,12 +277,17 @@ extension SDLScreenManager {
         let set = presentation.set
         let ids = set.cells.compactMap { preloadedChoices[$0] }
         func speech(_ text: String?) -> [TTSChunk]? { text.map { [TTSChunk(text: $0, type: .text)] } }
-        let answer = try await runInteraction(manager) { cancelID in
+        let make = { (cancelID: Int?) in
             PerformInteraction(
                 initialText: set.title, initialPrompt: speech(set.initialPrompt), interactionMode: presentation.mode, interactionChoiceSetIDList: ids,
                 helpPrompt: speech(set.helpPrompt), timeoutPrompt: speech(set.timeoutPrompt), timeout: set.timeout.map(Self.milliseconds),
                 vrHelp: set.helpList.map { $0.enumerated().map { VrHelpItem(text: $1, position: $0 + 1) } }, interactionLayout: set.interactionLayout,
                 cancelID: cancelID)
+        }
+        let answer = if let keyboard = presentation.keyboard {
+            try await following(keyboard, manager: manager, make)
+        } else {
+            try await runInteraction(manager, make)
         }
         let response: PerformInteractionResponse
         switch answer {
@@ -263,6 +295,7 @@ extension SDLScreenManager {
         case .cancelled: return .cancelled
         case .answered(let answered): response = answered
         }
+        if response.choiceID == nil, set.searchable, let text = response.manualTextEntry { return .searched(text) }
         guard let choiceID = response.choiceID, let index = set.cells.firstIndex(where: { preloadedChoices[$0] == choiceID }) else {
             throw .refused(PerformInteraction.functionName, response.resultCode, info: response.info)
         }

@@ -22,14 +22,15 @@ public struct SDLKeyboard: Sendable {
     /// A keyboard showing `initialText`, with optional properties, timeout and autocomplete.
     ///
     /// - Parameters:
-    ///   - initialText: shown above the keyboard.
+    ///   - initialText: shown above the keyboard (not used by a searchable choice set, which
+    ///     shows its title).
     ///   - properties: layout, mask, limited characters, language (nil: the manager-wide configuration).
-    ///   - timeout: how long the head unit waits.
+    ///   - timeout: how long the head unit waits (a searchable choice set uses its own).
     ///   - autocomplete: suggestions for the entry so far.
     ///
     /// Set ``characterSet`` afterwards to limit the keys as the entry grows.
     public init(
-        initialText: String, properties: KeyboardProperties? = nil, timeout: Duration? = nil,
+        initialText: String = "", properties: KeyboardProperties? = nil, timeout: Duration? = nil,
         autocomplete: (@Sendable (String) async -> [String])? = nil
     ) {
         self.initialText = initialText
@@ -115,13 +116,34 @@ extension SDLScreenManager {
     func present(_ presentation: KeyboardPresentation) async throws(SDLScreenError) -> SDLKeyboardOutcome {
         guard let manager = current else { throw .stopped }
         let keyboard = presentation.keyboard
+        let answer = try await following(keyboard, manager: manager) { cancelID in
+            PerformInteraction(
+                initialText: keyboard.initialText, interactionMode: .manualOnly, interactionChoiceSetIDList: [],
+                timeout: keyboard.timeout.map(Self.milliseconds), interactionLayout: .keyboard, cancelID: cancelID)
+        }
+        let response: PerformInteractionResponse
+        switch answer {
+        case .timedOut: return .timedOut
+        // ABORTED: the head unit's, or the app's CancelInteraction (`presentKeyboard` tells them apart).
+        case .cancelled: return .aborted
+        case .answered(let answered): response = answered
+        }
+        return .entered(response.manualTextEntry ?? "")
+    }
+
+    /// Runs the interaction `make` builds with `keyboard`'s properties set first (SetGlobalProperties,
+    /// fitted to the window's keyboard capabilities) and, while it is up, answers each key press
+    /// with the keyboard's autocomplete list and character set: the guide's keyboard delegate, for
+    /// keyboards and searchable choice sets alike.
+    func following(
+        _ keyboard: SDLKeyboard, manager: any SDLScreenContext, _ make: (Int?) -> PerformInteraction
+    ) async throws(SDLScreenError) -> InteractionAnswer {
         var properties = Self.fitted(keyboard.properties ?? keyboardConfiguration, to: await manager.mainWindowCapability()?.keyboardCapabilities, logger: logger)
         let follows = keyboard.autocomplete != nil || keyboard.characterSet != nil
         // Following the entry needs the whole of it on each key press.
         if follows { properties.keypressMode = .resendCurrentEntry }
         _ = try await request(SetGlobalProperties(keyboardProperties: properties), manager: manager)
 
-        // Autocomplete as the driver types, while the interaction is up.
         let inputs = manager.notifications(OnKeyboardInput.self)
         let shown = properties
         // The follower is a child of this presentation: it ends with the interaction.
@@ -141,24 +163,12 @@ extension SDLScreenManager {
             }
             defer { group.cancelAll() }
             do throws(SDLScreenError) {
-                return .success(try await runInteraction(manager) { cancelID in
-                    PerformInteraction(
-                        initialText: keyboard.initialText, interactionMode: .manualOnly, interactionChoiceSetIDList: [],
-                        timeout: keyboard.timeout.map(Self.milliseconds), interactionLayout: .keyboard, cancelID: cancelID)
-                })
+                return .success(try await runInteraction(manager, make))
             } catch {
                 return .failure(error)
             }
         }
-        let answer = try result.get()
-        let response: PerformInteractionResponse
-        switch answer {
-        case .timedOut: return .timedOut
-        // ABORTED: the head unit's, or the app's CancelInteraction (`presentKeyboard` tells them apart).
-        case .cancelled: return .aborted
-        case .answered(let answered): response = answered
-        }
-        return .entered(response.manualTextEntry ?? "")
+        return try result.get()
     }
 }
 

@@ -12,6 +12,11 @@ extension SDLScreenManager {
     /// deleted and added again. Titles must be unique among siblings and voice commands
     /// across the menu and the voice commands. Artwork the head unit does not hold yet goes as
     /// the guide says: the menu without artwork first, then, once uploaded, the cells with it.
+    ///
+    /// Where the window allows dynamic updates (RPC 7.0 `dynamicUpdateCapabilities`), a
+    /// submenu's cells wait until the head unit asks for them (OnUpdateSubMenu, when the driver
+    /// opens it), and menu icons of the fields it lists are named at once but uploaded only when
+    /// it asks for each (OnUpdateFile).
     @discardableResult
     public func setMenu(_ cells: [SDLMenuCell]) async throws -> SDLScreenUpdateResult {
         do throws(SDLScreenError) {
@@ -98,7 +103,8 @@ extension SDLScreenManager {
         }
         let version = await manager.rpcVersion()
         let context = MenuContext(manager: manager, version: version, window: window, defaultSubmenuLayout: menuConfigurationValue.defaultSubmenuLayout)
-        let missing = await artworksToUpload(of: target, window: window, manager: manager)
+        onDemandArtworks = context.onDemandFields.isEmpty ? [:] : Self.artworks(of: target, in: context.onDemandFields)
+        let missing = await artworksToUpload(of: target, context: context, sent: sentMenu)
         if !missing.isEmpty {
             // The guide: the menu without artwork first, so the driver has it at once; then,
             // with the artworks on the head unit, the menu with them (the cells with artwork
@@ -122,11 +128,32 @@ extension SDLScreenManager {
         }
     }
 
-    private struct MenuContext {
+    struct MenuContext {
         let manager: any SDLScreenContext
         let version: SDLSpecVersion
         let window: WindowCapability?
         let defaultSubmenuLayout: MenuLayout
+
+        /// Submenus filled when the head unit asks (RPC 7.0+, `supportsDynamicSubMenus`).
+        var dynamicSubmenus: Bool {
+            version >= .version(7, 0) && window?.dynamicUpdateCapabilities?.supportsDynamicSubMenus == true
+        }
+
+        /// Menu image fields whose files the head unit asks for when it shows them (RPC 7.0+).
+        var onDemandFields: Set<ImageFieldName> {
+            guard version >= .version(7, 0) else { return [] }
+            return Set(window?.dynamicUpdateCapabilities?.supportedDynamicImageFieldNames ?? []).intersection([.cmdIcon, .subMenuIcon])
+        }
+    }
+
+    /// The icons of `cells` (at every level) shown in `fields`, by name.
+    static func artworks(of cells: [SDLMenuCell], in fields: Set<ImageFieldName>) -> [String: SDLArtwork] {
+        var found: [String: SDLArtwork] = [:]
+        for cell in cells {
+            if let icon = cell.icon, !icon.isStaticIcon, fields.contains(cell.subCells != nil ? .subMenuIcon : .cmdIcon) { found[icon.name] = icon }
+            found.merge(artworks(of: cell.subCells ?? [], in: fields)) { first, _ in first }
+        }
+        return found
     }
 
     /// Brings one level from `old` to `new`: deletes first, then adds in order at their
@@ -146,8 +173,8 @@ extension SDLScreenManager {
         for (position, cell) in new.enumerated() {
             if let oldIndex = kept[position] {
                 var sent = old[oldIndex]
-                sent.cell = cell   // same look; the new handler
-                if let children = cell.subCells {
+                sent.cell = cell   // same look; the new handler (and, if awaiting, the cells to send when asked)
+                if let children = cell.subCells, !sent.awaitingContents {
                     sent.children = try await update(level: sent.children, to: children, parentID: sent.id, minimal: minimal, context: context)
                 }
                 result.append(sent)
@@ -183,6 +210,11 @@ extension SDLScreenManager {
                 secondaryText: lines ? cell.secondaryText : nil, tertiaryText: lines ? cell.tertiaryText : nil, secondaryImage: secondaryImage),
                 manager: context.manager)
             var sent = SentMenuCell(cell: cell, id: id, children: [])
+            // Dynamic submenus: the cells go when the head unit asks (OnUpdateSubMenu).
+            guard !context.dynamicSubmenus else {
+                sent.awaitingContents = true
+                return sent
+            }
             for (childPosition, child) in children.enumerated() {
                 sent.children.append(try await add(child, position: childPosition, parentID: id, context: context))
             }
@@ -198,24 +230,81 @@ extension SDLScreenManager {
         return SentMenuCell(cell: cell, id: id, children: [])
     }
 
-    /// The menu's artworks the window shows and the head unit does not hold yet (static icons
-    /// are always there), once each.
-    private func artworksToUpload(of cells: [SDLMenuCell], window: WindowCapability?, manager: any SDLScreenContext) async -> [SDLArtwork] {
+    /// The artworks of the cells about to be sent that the window shows and the head unit does
+    /// not hold yet (static icons are always there), once each. Icons the head unit fetches on
+    /// demand are left out, and so are the cells of submenus that wait for OnUpdateSubMenu (those
+    /// `sent` has not filled, matched by title).
+    private func artworksToUpload(of cells: [SDLMenuCell], context: MenuContext, sent: [SentMenuCell]) async -> [SDLArtwork] {
         var artworks: [SDLArtwork] = []
-        func collect(_ level: [SDLMenuCell]) {
+        let onDemand = context.onDemandFields
+        func collect(_ level: [SDLMenuCell], sent: [SentMenuCell]?) {
             for cell in level {
-                if let icon = cell.icon, TextFitting.has(cell.subCells != nil ? .subMenuIcon : .cmdIcon, window) { artworks.append(icon) }
+                let field: ImageFieldName = cell.subCells != nil ? .subMenuIcon : .cmdIcon
+                if let icon = cell.icon, TextFitting.has(field, context.window), !onDemand.contains(field) { artworks.append(icon) }
                 if let artwork = cell.secondaryArtwork { artworks.append(artwork) }
-                collect(cell.subCells ?? [])
+                guard let children = cell.subCells else { continue }
+                let filled = sent?.first { $0.cell.title == cell.title && $0.cell.subCells != nil && !$0.awaitingContents }
+                if context.dynamicSubmenus, filled == nil { continue }
+                collect(children, sent: filled?.children)
             }
         }
-        collect(cells)
+        collect(cells, sent: sent)
         var seen: Set<String> = []
         var missing: [SDLArtwork] = []
         for artwork in artworks where seen.insert(artwork.name).inserted && !artwork.isStaticIcon {
-            if await !manager.hasFile(named: artwork.name) { missing.append(artwork) }
+            if await !context.manager.hasFile(named: artwork.name) { missing.append(artwork) }
         }
         return missing
+    }
+
+    /// The head unit asks for a submenu's cells (OnUpdateSubMenu): they go now, their missing
+    /// artwork first; a submenu no longer in the menu, or already filled, is left alone.
+    func fillSubmenu(_ menuID: Int) async throws(SDLScreenError) {
+        guard let manager = current else { throw .stopped }
+        guard let path = Self.path(to: menuID, in: sentMenu), let sent = Self.cell(at: path, in: sentMenu), sent.awaitingContents,
+              let children = sent.cell.subCells
+        else { return }
+        let window = await manager.mainWindowCapability()
+        let context = MenuContext(
+            manager: manager, version: await manager.rpcVersion(), window: window, defaultSubmenuLayout: menuConfigurationValue.defaultSubmenuLayout)
+        for artwork in await artworksToUpload(of: children, context: context, sent: []) { try await upload(artwork, manager: manager) }
+        var filled: [SentMenuCell] = []
+        for (position, child) in children.enumerated() {
+            filled.append(try await add(child, position: position, parentID: menuID, context: context))
+        }
+        Self.update(path, in: &sentMenu) {
+            $0.children = filled
+            $0.awaitingContents = false
+        }
+    }
+
+    /// The head unit asks for a menu icon it shows on demand (OnUpdateFile): uploaded now.
+    func uploadOnDemand(_ fileName: String) async {
+        guard let artwork = onDemandArtworks[fileName], let manager = current else { return }
+        do throws(SDLScreenError) {
+            try await upload(artwork, manager: manager)
+        } catch {
+            logger.warning("the head unit asked for \(fileName); the upload failed", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Indices from the top level down to the cell with `id`.
+    static func path(to id: Int, in level: [SentMenuCell]) -> [Int]? {
+        for (index, sent) in level.enumerated() {
+            if sent.id == id { return [index] }
+            if let rest = path(to: id, in: sent.children) { return [index] + rest }
+        }
+        return nil
+    }
+
+    static func cell(at path: [Int], in level: [SentMenuCell]) -> SentMenuCell? {
+        guard let first = path.first, level.indices.contains(first) else { return nil }
+        return path.count == 1 ? level[first] : cell(at: Array(path.dropFirst()), in: level[first].children)
+    }
+
+    static func update(_ path: [Int], in level: inout [SentMenuCell], _ change: (inout SentMenuCell) -> Void) {
+        guard let first = path.first, level.indices.contains(first) else { return }
+        if path.count == 1 { change(&level[first]) } else { update(Array(path.dropFirst()), in: &level[first].children, change) }
     }
 
     func updateVoiceCommands() async throws(SDLScreenError) {
@@ -253,14 +342,35 @@ extension SDLScreenManager {
 
     // MARK: Selections
 
+    /// Listens for the driver's commands and the head unit's requests for submenu cells and
+    /// menu icons (dynamic updates).
     private func startCommandListener(_ manager: any SDLScreenContext) {
-        guard !listeningForCommands, let commandID = OnCommand.wireFunctionID else { return }
-        let commands = manager.rawNotifications(functionIDs: [commandID])
+        guard !listeningForCommands, let commandID = OnCommand.wireFunctionID, let submenuID = OnUpdateSubMenu.wireFunctionID,
+              let fileID = OnUpdateFile.wireFunctionID
+        else { return }
+        let messages = manager.rawNotifications(functionIDs: [commandID, submenuID, fileID])
         listeningForCommands = context.spawn { [weak self] in
-            for await message in commands {
-                guard let command = try? SDLJSON.decode(OnCommand.self, from: message.payload.json, policy: .lenient).value else { continue }
-                await self?.selected(command)
+            for await message in messages {
+                let json = message.payload.json
+                switch message.payload.functionID {
+                case commandID:
+                    guard let command = try? SDLJSON.decode(OnCommand.self, from: json, policy: .lenient).value else { continue }
+                    await self?.selected(command)
+                case submenuID:
+                    guard let update = try? SDLJSON.decode(OnUpdateSubMenu.self, from: json, policy: .lenient).value, update.updateSubCells == true else { continue }
+                    await self?.enqueueFill(update.menuID)
+                default:
+                    guard let update = try? SDLJSON.decode(OnUpdateFile.self, from: json, policy: .lenient).value, let self else { continue }
+                    // Beside the queue: an icon the menu on screen waits for never waits behind a popup.
+                    self.context.spawn { await self.uploadOnDemand(update.fileName) }
+                }
             }
+        }
+    }
+
+    private func enqueueFill(_ menuID: Int) {
+        context.spawn { [weak self] in
+            _ = try? await self?.enqueue(.fillSubmenu(menuID))
         }
     }
 
@@ -284,6 +394,7 @@ extension SDLScreenManager {
     func menuConnectionReady() {
         sentMenu = []
         sentVoiceCommands = []
+        onDemandArtworks = [:]
     }
 
     func menuStopped() {
@@ -293,5 +404,6 @@ extension SDLScreenManager {
         voiceCommandList = []
         sentVoiceCommands = []
         menuConfigurationValue = SDLMenuConfiguration()
+        onDemandArtworks = [:]
     }
 }

@@ -42,6 +42,8 @@ public actor SDLScreenManager: SDLSubManager {
         case textAndGraphics
         case softButtons
         case menu
+        /// The head unit asked for a submenu's cells (OnUpdateSubMenu).
+        case fillSubmenu(Int)
         case voiceCommands
         case menuConfiguration
         case openMenu(submenuID: Int?)
@@ -135,6 +137,8 @@ public actor SDLScreenManager: SDLSubManager {
     var nextCommandID = 1
     /// Whether the OnCommand listener runs (a child of the manager's run).
     var listeningForCommands = false
+    /// Menu icons the head unit fetches when it shows them (OnUpdateFile), by file name.
+    var onDemandArtworks: [String: SDLArtwork] = [:]
     // Choice-set state, used by ScreenManager+Choices.swift.
     var preloadedChoices: [SDLChoiceCell: Int] = [:]
     var nextChoiceID = 1
@@ -371,6 +375,7 @@ public actor SDLScreenManager: SDLSubManager {
         case .textAndGraphics: try await showContent()
         case .softButtons: try await showSoftButtons()
         case .menu: try await updateMenu()
+        case .fillSubmenu(let menuID): try await fillSubmenu(menuID)
         case .voiceCommands: try await updateVoiceCommands()
         case .menuConfiguration: try await applyMenuConfiguration()
         case .openMenu(let submenuID): try await showAppMenu(submenuID)

@@ -687,8 +687,19 @@ enum ScreenExamples {
         let set = SDLChoiceSet(title: "Pick a colour", cells: cells, layout: .tiles, timeout: .seconds(20), initialPrompt: "Pick a colour")
         switch try await manager.screen.present(set, mode: .both) {
         case .selected(let cell, let index, let trigger): print(cell.text, index, trigger)
+        case .searched(let text): print("searched for", text)   // searchable sets only
         case .timedOut: print("nobody chose")
         case .cancelled: print("cancelled")
+        }
+    }
+
+    static func searchablePopup(manager: SDLManager) async throws {
+        let songs = ["Blue in Green", "So What", "Freddie Freeloader"].map { SDLChoiceCell(text: $0) }
+        let search = SDLKeyboard { entry in songs.map(\.text).filter { $0.localizedCaseInsensitiveContains(entry) } }
+        switch try await manager.screen.presentSearchable(SDLChoiceSet(title: "Songs", cells: songs), keyboard: search) {
+        case .selected(let cell, _, _): print("play", cell.text)
+        case .searched(let text): print("search the catalogue for", text)
+        case .timedOut, .cancelled: break
         }
     }
 
