@@ -46,12 +46,16 @@ capture=${SDL_CAPTURES_DIR:-../shared/captures}/sdl-core-8.2.0-session/app-to-hu
 $sdl decode "$capture" >"$work/decode.out"
 head -n 1 "$work/decode.out" | grep -q '"control":"StartService"' || fail "decode did not start with StartService"
 
-# The control API: a second emulator that leaves apps in NONE; curl plays the driver.
+# The control API: a second emulator that leaves apps in NONE; curl plays the driver. Its lock
+# screen logo is served here (SDL Core names one on GitHub, out of reach in CI).
+icons=$((port + 8))
+python3 -m http.server "$icons" --bind 127.0.0.1 --directory docs/webhmi >/dev/null 2>&1 &
+icon_server=$!
 control=$((port + 1))
 $sdl headunit --port "$((port + 2))" --control-port "$control" --manual-activation --grant HapticGroup \
-  --record-streams "$work/streams" >"$work/control.log" 2>&1 &
+  --lock-screen-icon-url "http://127.0.0.1:$icons/screen-tour.png" --record-streams "$work/streams" >"$work/control.log" 2>&1 &
 controlled=$!
-trap 'kill "$headunit" "$controlled" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "$headunit" "$controlled" "$icon_server" 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do
   grep -q "control API on" "$work/control.log" && break
   sleep 0.1
@@ -76,6 +80,9 @@ grep -q '"hmiLevel":"FULL"' "$work/controlled.out" || fail "the app never heard 
   || { cat "$work/example.out"; fail "sdl-example --tour all failed"; }
 grep -q "Tour lifecycle: OK" "$work/example.out" || fail "the example did not finish its lifecycle tour"
 grep -q "lock screen once the car moves: required, shown" "$work/example.out" || fail "the lifecycle tour did not show the lock screen required once the car moved"
+logo=$(stat -c %s docs/webhmi/screen-tour.png)
+grep -q "lock screen logo: $logo bytes" "$work/example.out" || fail "the lifecycle tour did not get the head unit's $logo-byte lock screen logo"
+grep -q "permission observer across a reconnection: Show allowed in FULL, not allowed" "$work/example.out" || fail "the lifecycle tour did not show the permission observer across a reconnection"
 for line in "manifest updated: the consumer heard MANIFEST_UPDATE" "consumer fetched the provider's sunny.png" "cloud app entry set and read back" \
   "aborted by the driver (not the app)" "seek ±30/10 s at 1.5x" "the driver searched for Bos"; do
   grep -q "$line" "$work/example.out" || fail "the tours did not show: $line"

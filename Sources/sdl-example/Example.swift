@@ -6,6 +6,7 @@ import FoundationNetworking
 import SDLRPC
 import SDLRuntime
 import SmartDeviceLink
+import Synchronization
 
 /// An app built on `SDLManager`, in tours that print each step; exits 0 only when every step it
 /// ran succeeded. Runs against `sdl headunit` and against SDL Core 8.2.
@@ -204,6 +205,22 @@ struct Driver {
     }
 }
 
+/// What the permission observer said, in order, for a tour step to wait on.
+private final class Heard: Sendable {
+    private let values = Mutex<[Bool]>([])
+
+    func append(_ value: Bool) { values.withLock { $0.append(value) } }
+
+    /// Whether the values heard become `expected` within 10 s.
+    func wait(for expected: [Bool]) async -> Bool {
+        for _ in 0..<100 {
+            if values.withLock({ $0 }) == expected { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+}
+
 struct LifecycleTour {
     let place: TourPlace
     var driver: Driver { place.driver }
@@ -215,6 +232,13 @@ struct LifecycleTour {
             return "\(state.status.rawValue), \(state.isShown ? "shown" : "not shown")\(state.isDismissible ? ", dismissible" : ""), \(logo)"
         }
         steps.pass("lock screen: \(line(await manager.lockScreen.state))")
+        // The head unit's logo comes from its LOCK_SCREEN_ICON_URL through the HTTP client.
+        let states = manager.lockScreen.states()
+        if let logo = await within(5, { for await state in states { if let icon = state.oemIcon { return icon.count } }; return nil }) {
+            steps.pass("lock screen logo: \(logo) bytes from the head unit's LOCK_SCREEN_ICON_URL")
+        } else {
+            steps.note("lock screen logo: none within 5 s (the head unit's LOCK_SCREEN_ICON_URL unreachable?)")
+        }
         guard await driver.control("PUT", "/driver-distraction", #"{"state": "DD_ON"}"#, steps: steps) else { return }
         for await state in manager.lockScreen.states() where state.status == .required {
             steps.pass("lock screen once the car moves: \(line(state))")
@@ -225,6 +249,37 @@ struct LifecycleTour {
             steps.pass("lock screen once it stops: \(line(state))")
             break
         }
+    }
+
+    /// The guide's permission observer outlives a connection: a second app, which reconnects,
+    /// hears Show become allowed in FULL, stop being allowed when the head unit drops its
+    /// connection (it registers again in NONE), and become allowed again, on one stream.
+    func permissionsAcrossReconnection(steps: Steps) async {
+        guard let controlURL = driver.controlURL else {
+            steps.note("no --control-url: not dropping a connection to show the permission observer across a reconnection")
+            return
+        }
+        let appID = "\(place.appID)-reconnecting"
+        var configuration = place.configuration(appID: appID, name: "SDL Example Reconnecting")
+        configuration.reconnectPolicy = .standard
+        guard let manager = await place.start(configuration, steps: steps, label: "a second app that reconnects: ready") else { return }
+        let second = Driver(appID: appID, controlURL: controlURL, activationTimeout: driver.activationTimeout)
+        let changes = await manager.permissionChanges(of: ["Show"], .allAllowed)
+        let heard = Heard()
+        let reader = Task {
+            for await change in changes { heard.append(change.values.allSatisfy(\.isAllowed)) }
+        }
+        await steps.run("permission observer across a reconnection") {
+            guard await second.activate(manager, steps: steps), await heard.wait(for: [true]) else { throw TourError("Show was never allowed in FULL") }
+            await second.control("POST", "/apps/\(appID)/disconnect", steps: steps)
+            guard await heard.wait(for: [true, false]) else { throw TourError("the dropped connection was not heard") }
+            guard await second.activate(manager, steps: steps), await heard.wait(for: [true, false, true]) else {
+                throw TourError("Show was not allowed again after reconnecting")
+            }
+            return "Show allowed in FULL, not allowed once the head unit dropped the connection and the app registered again, allowed again in FULL: one observer throughout"
+        }
+        reader.cancel()
+        await manager.stop()
     }
 
     func run() async -> Bool {
@@ -267,6 +322,7 @@ struct LifecycleTour {
         }
 
         if full { await lockScreen(of: manager, steps: steps) }
+        await permissionsAcrossReconnection(steps: steps)
 
         // Version gating: a parameter newer than the head unit is caught before sending.
         let rpc = await manager.negotiatedRPCVersion

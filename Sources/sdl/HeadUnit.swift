@@ -66,6 +66,9 @@ struct HeadUnit: AsyncParsableCommand {
     @Flag(help: "No phone paired over Bluetooth: DialNumber is REJECTED.")
     var noPhone = false
 
+    @Option(help: ArgumentHelp("The lock screen logo's URL sent to apps in OnSystemRequest(LOCK_SCREEN_ICON_URL) after registration (default: SDL's logo on GitHub, as SDL Core's policy table names).", valueName: "url"))
+    var lockScreenIconURL: String?
+
     @Flag(help: "Dynamic menu updates (RPC 7.0): submenus filled on demand (OnUpdateSubMenu when the driver opens one) and menu icons fetched when shown (OnUpdateFile).")
     var dynamicMenus = false
 
@@ -236,6 +239,7 @@ struct HeadUnit: AsyncParsableCommand {
         configuration.audioPassThruChunkInterval = .milliseconds(audioChunkMilliseconds)
         configuration.phoneConnected = !noPhone
         configuration.dynamicMenuUpdates = dynamicMenus
+        if let lockScreenIconURL { configuration.lockScreenIconURL = lockScreenIconURL }
         configuration.remoteControlConsent = !refuseConsent
         let language = Language(rawValue: language)
         guard language.isRecognized else { throw ValidationError("--language \(self.language) is not a language of the spec.") }

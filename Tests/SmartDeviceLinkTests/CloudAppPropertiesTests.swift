@@ -1,7 +1,7 @@
 import SDLHeadUnit
 import SDLRPC
 import SDLTestSupport
-import SmartDeviceLink
+@testable import SmartDeviceLink
 import Testing
 
 /// SetCloudAppProperties / GetCloudAppProperties through the manager's helpers, against the
@@ -31,5 +31,16 @@ import Testing
             let sent = await headUnit.recordedRPCs(appID: "store").filter { $0.direction == "in" && $0.functionName == "SetCloudAppProperties" }
             #expect(sent.count == 2)
         }
+    }
+
+    /// The endpoints SDL Core 8.2's cloud transport pattern accepts and those it never dials.
+    @Test(arguments: [
+        ("ws://127.0.0.1:8091", true), ("wss://sky.example.com:443/sdl", true), ("WSS://Sky.Example.com:443/sdl/", true),
+        ("ws://host:8091?token=1", true), ("ws://host:8091/sdl?x=1#top", true), ("ws://host:80", true),
+        ("wss://sky.example.com/sdl", false), ("ws://host:8", false), ("ws://host:123456", false), ("ws://host:70000", false),
+        ("http://host:8091", false), ("ws://:8091", false), ("ws://host:80 91", false), ("host:8091", false),
+    ])
+    func endpointsAsSDLCoreReadsThem(endpoint: String, accepted: Bool) {
+        #expect((SDLManager.endpointProblem(endpoint) == nil) == accepted, "\(endpoint): \(SDLManager.endpointProblem(endpoint) ?? "accepted")")
     }
 }

@@ -28,16 +28,22 @@ extension SDLManager {
         }
     }
 
-    /// Why SDL Core would not dial `endpoint`, or nil when it would.
+    /// Why SDL Core would not dial `endpoint`, or nil when it would. SDL Core 8.2's cloud
+    /// transport reads `ws|wss://host:port` with a port of 2 to 5 digits, then an optional path,
+    /// query and fragment (case-insensitive); anything else is an "Invalid Pattern" it never dials.
     static func endpointProblem(_ endpoint: String) -> String? {
         guard let scheme = endpoint.range(of: "://") else { return "no ws:// or wss:// scheme" }
         guard ["ws", "wss"].contains(endpoint[..<scheme.lowerBound].lowercased()) else { return "the scheme must be ws or wss" }
         let rest = endpoint[scheme.upperBound...]
-        let authority = rest.prefix { $0 != "/" }
+        guard !rest.contains(where: \.isWhitespace) else { return "SDL Core's pattern allows no white space" }
+        let authority = rest.prefix { !"/?#".contains($0) }
         guard let colon = authority.lastIndex(of: ":"), !authority[..<colon].isEmpty else {
             return "SDL Core needs an explicit host:port"
         }
-        guard let port = Int(authority[authority.index(after: colon)...]), (1...65_535).contains(port) else { return "the port must be 1 to 65535" }
+        let digits = authority[authority.index(after: colon)...]
+        guard (2...5).contains(digits.count), digits.allSatisfy(\.isASCII), let port = Int(digits), (1...65_535).contains(port) else {
+            return "SDL Core needs a port of 2 to 5 digits, at most 65535"
+        }
         return nil
     }
 }
