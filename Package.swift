@@ -224,7 +224,7 @@ let package = Package(
                 "SDLCloudServer", "SDLWebSocket", "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLConcurrency", "SDLProtocol", "SDLRPC",
                 "SDLRuntime", "SDLTestSupport", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SDLCloudTests",
             // A self-signed certificate for 127.0.0.1 and localhost (valid until 2126), for wss.

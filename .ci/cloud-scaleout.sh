@@ -127,9 +127,10 @@ pids+=("$nginx_pid")
 port_open() { python3 -c "import socket,sys; socket.create_connection(('127.0.0.1',$port_lb),1)" 2>/dev/null; }
 wait_for 30 port_open || fail "nginx did not start listening on $port_lb"
 
-# The vehicles dial nginx; each dials again (every 0.5 s, 20 times) after a drop.
+# The vehicles dial nginx; each dials again (every 0.5 s, 20 times) after a drop. SDL Core
+# waits for the user to pick the app again after a drop; --redial-after-drop stands in for that.
 "$SDL" headunit --cloud-app "ws://127.0.0.1:$port_lb/" --cloud-apps "$VEHICLES" --auth-token tok \
-  --retry-delay 0.5 --retry-attempts 20 >"$work/vehicles.out" 2>"$work/vehicles.log" &
+  --retry-delay 0.5 --retry-attempts 20 --redial-after-drop >"$work/vehicles.out" 2>"$work/vehicles.log" &
 vehicles=$!
 pids=("$vehicles" "${pids[@]}")
 # Checked while waiting, to fail at once: the emulator, server B and nginx stay up, and no

@@ -55,11 +55,12 @@ control=$((port + 1))
 $sdl headunit --port "$((port + 2))" --control-port "$control" --manual-activation --grant HapticGroup \
   --lock-screen-icon-url "http://127.0.0.1:$icons/screen-tour.png" --record-streams "$work/streams" >"$work/control.log" 2>&1 &
 controlled=$!
-trap 'kill "$headunit" "$controlled" "$icon_server" 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "$headunit" "$controlled" "$icon_server" ${secure_headunit:-} ${dynamic_headunit:-} ${served_pid:-} ${core_vehicle:-} ${core_headunit:-} 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do
-  grep -q "control API on" "$work/control.log" && break
+  grep -q "control API on" "$work/control.log" && curl -fs -o /dev/null "http://127.0.0.1:$icons/screen-tour.png" && break
   sleep 0.1
 done
+curl -fs -o /dev/null "http://127.0.0.1:$icons/screen-tour.png" || fail "the lock screen logo server on port $icons did not start"
 timeout 5 $sdl connect --port "$((port + 2))" --app-id 777 >"$work/controlled.out" &
 connector=$!
 for _ in $(seq 1 100); do
@@ -177,5 +178,35 @@ done
   >"$work/dynamic.out" 2>&1 || { cat "$work/dynamic.out" "$work/dynamic.log"; fail "sdl-example --tour screen failed with dynamic menus"; }
 grep -q "its 2 cells were sent when the driver opened it" "$work/dynamic.out" || { cat "$work/dynamic.out"; fail "the screen tour did not fill Settings on demand"; }
 kill "$dynamic_headunit" 2>/dev/null || true
+
+# SDL Core's defaults (speech TEXT only, no DISPLAYS, image fields without imageTypeSupported):
+# the served steps, the server on /sdl and the vehicle dialing it as Core does (/sdl/), and the
+# tours that need no driver.
+served=$((port + 9))
+.build/debug/sdl-example --serve --host 127.0.0.1 --port "$served" --path /sdl >"$work/served.out" 2>&1 &
+served_pid=$!
+for _ in $(seq 1 100); do
+  grep -q "cloud app listening" "$work/served.out" && break
+  sleep 0.1
+done
+$sdl headunit --cloud-app "ws://127.0.0.1:$served/sdl" --sdl-core-defaults >"$work/core-vehicle.out" 2>"$work/core-vehicle.log" &
+core_vehicle=$!
+for _ in $(seq 1 600); do
+  grep -q "Vehicle: " "$work/served.out" && break
+  sleep 0.1
+done
+kill "$core_vehicle" "$served_pid" 2>/dev/null || true
+grep -q "Vehicle: OK" "$work/served.out" || { cat "$work/served.out" "$work/core-vehicle.log"; fail "the served steps failed against SDL Core's defaults"; }
+grep -q "its pause left out (the head unit speaks TEXT only)" "$work/served.out" || fail "the served speech step did not show the SILENCE left out"
+core=$((port + 10))
+$sdl headunit --port "$core" --sdl-core-defaults >"$work/core.log" 2>&1 &
+core_headunit=$!
+for _ in $(seq 1 100); do
+  grep -q "listening" "$work/core.log" && break
+  sleep 0.1
+done
+.build/debug/sdl-example --port "$core" --app-id 7272 --tour all --wav-path "$work/core.wav" >"$work/core-tours.out" 2>&1 \
+  || { cat "$work/core-tours.out"; fail "sdl-example --tour all failed against SDL Core's defaults"; }
+kill "$core_headunit" 2>/dev/null || true
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

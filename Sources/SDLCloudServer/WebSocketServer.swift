@@ -59,8 +59,15 @@ public final class SDLWebSocketServer: Service, Sendable {
     /// graceful shutdown of the service group.
     public func run(_ handler: @escaping SDLCloudAppHost.SessionHandler) async throws {
         let bound: SDLWebSocketListener
+        var configuration = listenerConfiguration
+        // A head unit turned away (a path Core dials differently, a full server) is worth a line.
+        let logger = self.logger, forward = configuration.onRefusal
+        configuration.onRefusal = { refusal in
+            logger.warning("refused a head unit's connection: \(refusal)", metadata: ["path": "\(refusal.path)", "status": "\(refusal.status)"])
+            forward?(refusal)
+        }
         do {
-            bound = try await SDLWebSocketListener.bind(listenerConfiguration)
+            bound = try await SDLWebSocketListener.bind(configuration)
         } catch {
             throw SDLError(.io, "the cloud app cannot listen on \(listenerConfiguration.host):\(listenerConfiguration.port): \(error)", underlying: error)
         }

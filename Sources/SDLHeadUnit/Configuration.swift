@@ -120,6 +120,36 @@ extension SDLHeadUnitEmulator {
             self.capabilities = capabilities ?? Self.defaultCapabilities
         }
 
+        /// SDL Core 8.2 as its default configuration leaves it, for checking an app against what a
+        /// stock Core announces rather than the emulator's fuller defaults: speech TEXT only
+        /// (`speechCapabilities`), no DISPLAYS capability (GetSystemCapability answers
+        /// DATA_NOT_AVAILABLE, so apps use the registration's legacy `displayCapabilities`), and
+        /// `imageFields` without `imageTypeSupported`, as Core sends them (against the spec).
+        /// `sdl headunit --sdl-core-defaults`.
+        public static var sdlCoreDefaults: Configuration {
+            var configuration = Configuration()
+            configuration.unavailableCapabilities = [.displays]
+            guard case .object(var members) = configuration.capabilities else { return configuration }
+            for index in members.indices {
+                switch members[index].key {
+                case "speechCapabilities":
+                    members[index].value = .array([.string("TEXT")])
+                case "displayCapabilities":
+                    guard case .object(var display) = members[index].value,
+                          let fields = display.firstIndex(where: { $0.key == "imageFields" }), case .array(let images) = display[fields].value
+                    else { continue }
+                    display[fields].value = .array(images.map { field in
+                        guard case .object(let parts) = field else { return field }
+                        return .object(parts.filter { $0.key != "imageTypeSupported" })
+                    })
+                    members[index].value = .object(display)
+                default: continue
+                }
+            }
+            configuration.capabilities = .object(members)
+            return configuration
+        }
+
         /// The RegisterAppInterface response SDL Core 8.2.0 sent in a recorded session: a generic
         /// 800×350 display with 19 templates, presets, media buttons, speech, two audio pass-thru
         /// formats and every HMI capability. Core left `imageTypeSupported` out of most `imageFields`

@@ -25,19 +25,28 @@ public final class SDLWebSocketListener: Sendable {
         public var host: String
         /// 0 picks a free port (see `port` once bound).
         public var port: Int
-        /// The upgrade is accepted on this path only (query ignored); others get HTTP 404.
+        /// The upgrade is accepted on this path only, with or without a trailing slash (SDL Core
+        /// dials the policy table's `/sdl` as `/sdl/`), the query ignored; others get HTTP 404.
         /// nil accepts any path.
         public var path: String?
         /// wss: the server's certificate and key (`SDLWebSocketTLS.server(certificateChain:privateKey:)`).
         public var tls: NIOSSLContext?
         public var limits: SDLWebSocketLimits
+        /// Told of every connection turned away (a wrong path, the connection limit, a request
+        /// that is no WebSocket upgrade), with the path asked for; called on an event loop, so
+        /// keep it short. `SDLWebSocketServer` logs them.
+        public var onRefusal: (@Sendable (SDLWebSocketRefusal) -> Void)?
 
-        public init(host: String = "127.0.0.1", port: Int, path: String? = "/", tls: NIOSSLContext? = nil, limits: SDLWebSocketLimits = SDLWebSocketLimits()) {
+        public init(
+            host: String = "127.0.0.1", port: Int, path: String? = "/", tls: NIOSSLContext? = nil, limits: SDLWebSocketLimits = SDLWebSocketLimits(),
+            onRefusal: (@Sendable (SDLWebSocketRefusal) -> Void)? = nil
+        ) {
             self.host = host
             self.port = port
             self.path = path
             self.tls = tls
             self.limits = limits
+            self.onRefusal = onRefusal
         }
     }
 
@@ -75,6 +84,9 @@ public final class SDLWebSocketListener: Sendable {
                 channel.closeFuture.whenComplete { _ in if admitted { open.release() } }
                 return channel.eventLoop.makeCompletedFuture {
                     let upgraded = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+                    // The request's URI, for a refusal's report (the upgrader sees the head; the
+                    // refusal handler may not).
+                    let asked = NIOLoopBoundBox<String?>(nil, eventLoop: channel.eventLoop)
                     // A refused connection (503) gets a second to read its answer, not the whole handshake time.
                     let deadline = admitted ? TimeAmount.nanoseconds(limits.handshakeTimeout.nanoseconds) : .seconds(1)
                     channel.eventLoop.scheduleTask(in: deadline) {
@@ -86,7 +98,8 @@ public final class SDLWebSocketListener: Sendable {
                     let upgrader = NIOTypedWebSocketServerUpgrader<Upgrade>(
                         maxFrameSize: limits.messageSize,
                         shouldUpgrade: { channel, head in
-                            let accepted = admitted && configuration.path.map { path in Self.path(of: head.uri) == path } ?? true
+                            asked.value = head.uri
+                            let accepted = admitted && Self.accepts(head.uri, path: configuration.path)
                             return channel.eventLoop.makeSucceededFuture(accepted ? HTTPHeaders() : nil)
                         },
                         upgradePipelineHandler: { channel, head in
@@ -101,7 +114,8 @@ public final class SDLWebSocketListener: Sendable {
                         notUpgradingCompletionHandler: { channel in
                             // A full server (503) or another path (404): answered, then closed.
                             channel.eventLoop.makeCompletedFuture {
-                                try channel.pipeline.syncOperations.addHandler(RefusalHandler(status: admitted ? .notFound : .serviceUnavailable))
+                                try channel.pipeline.syncOperations.addHandler(RefusalHandler(
+                                    admitted: admitted, path: configuration.path, limit: limits.maxConnections, uri: asked.value, report: configuration.onRefusal))
                                 return .refused
                             }
                         })
@@ -120,7 +134,15 @@ public final class SDLWebSocketListener: Sendable {
     }
 
     static func path(of uri: String) -> String {
-        String(uri.prefix { $0 != "?" })
+        String(uri.prefix { $0 != "?" && $0 != "#" })
+    }
+
+    /// Whether a request for `uri` reaches the listener on `path`: the same path, a trailing
+    /// slash on either side aside (nil: any path).
+    static func accepts(_ uri: String, path: String?) -> Bool {
+        guard let path else { return true }
+        func trimmed(_ text: String) -> Substring { text.count > 1 && text.hasSuffix("/") ? text.dropLast() : Substring(text) }
+        return trimmed(Self.path(of: uri)) == trimmed(path)
     }
 
     /// Runs `handle` for every accepted connection, concurrently, until the listener is closed;
@@ -173,19 +195,81 @@ private final class Counter: Sendable {
     }
 }
 
-/// Answers a request that is not a WebSocket upgrade we take, then closes.
+/// A connection the listener turned away, and why.
+public struct SDLWebSocketRefusal: Sendable, Hashable, CustomStringConvertible {
+    /// Why it was turned away.
+    public enum Reason: Sendable, Hashable {
+        /// The path asked for is not the listener's (HTTP 404).
+        case unknownPath(listening: String)
+        /// The listener holds its maximum of connections (HTTP 503).
+        case connectionLimit(Int)
+        /// A request on the right path that is no WebSocket upgrade (HTTP 404).
+        case notAnUpgrade
+    }
+
+    /// Why.
+    public var reason: Reason
+    /// The request's URI as sent (path and query).
+    public var uri: String
+    /// The HTTP status answered.
+    public var status: Int
+    /// Where the request came from.
+    public var remoteAddress: String?
+
+    /// The request's path, without the query.
+    public var path: String { SDLWebSocketListener.path(of: uri) }
+
+    /// `GET /sdl from 10.0.0.7:51000 refused (404): the listener is on /cloud`.
+    public var description: String {
+        let why = switch reason {
+        case .unknownPath(let listening): "the listener is on \(listening)"
+        case .connectionLimit(let limit): "the listener holds its \(limit) connections"
+        case .notAnUpgrade: "not a WebSocket upgrade"
+        }
+        return "GET \(uri)\(remoteAddress.map { " from \($0)" } ?? "") refused (\(status)): \(why)"
+    }
+}
+
+/// Answers a request that is not a WebSocket upgrade we take (a full server: 503; another path
+/// or a plain request: 404), reports it, then closes.
 private final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let status: HTTPResponseStatus
+    private let admitted: Bool
+    private let path: String?
+    private let limit: Int
+    private let report: (@Sendable (SDLWebSocketRefusal) -> Void)?
+    private var uri: String
 
-    init(status: HTTPResponseStatus) {
-        self.status = status
+    init(admitted: Bool, path: String?, limit: Int, uri: String?, report: (@Sendable (SDLWebSocketRefusal) -> Void)?) {
+        self.admitted = admitted
+        self.path = path
+        self.limit = limit
+        self.uri = uri ?? "/"
+        self.report = report
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .end = unwrapInboundIn(data) else { return }
+        switch unwrapInboundIn(data) {
+        case .head(let head): uri = head.uri
+        case .body: break
+        case .end: refuse(context: context)
+        }
+    }
+
+    private func refuse(context: ChannelHandlerContext) {
+        let reason: SDLWebSocketRefusal.Reason
+        if !admitted {
+            reason = .connectionLimit(limit)
+        } else if let path, !SDLWebSocketListener.accepts(uri, path: path) {
+            reason = .unknownPath(listening: path)
+        } else {
+            reason = .notAnUpgrade
+        }
+        let status: HTTPResponseStatus = admitted ? .notFound : .serviceUnavailable
+        report?(SDLWebSocketRefusal(
+            reason: reason, uri: uri, status: Int(status.code), remoteAddress: context.channel.remoteAddress.map(SDLWebSocketListener.text)))
         let body = context.channel.allocator.buffer(string: "\(status.reasonPhrase)\n")
         var headers = HTTPHeaders()
         headers.add(name: "Content-Length", value: "\(body.readableBytes)")

@@ -69,7 +69,7 @@ struct CloudServe {
         let screen = ScreenTour(place: place)
         await screen.textAndTemplate(manager.screen, steps: steps)
         await screen.menu(manager.screen, steps: steps)
-        await AlertsTour(place: place, wavPath: "").speechAndClock(manager.screen, steps: steps)
+        await AlertsTour(place: place, wavPath: "").speechAndClock(manager, steps: steps)
         if await within(activationTimeout, { await manager.vehicleData.waitUntilAllowed(\.speed) ? true : nil }) ?? false {
             await steps.run("GetVehicleData") {
                 let reading = try await manager.vehicleData.get(\.speed)

@@ -69,6 +69,9 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The lock screen logo's URL sent to apps in OnSystemRequest(LOCK_SCREEN_ICON_URL) after registration (default: SDL's logo on GitHub, as SDL Core's policy table names).", valueName: "url"))
     var lockScreenIconURL: String?
 
+    @Flag(help: "Announce what a stock SDL Core 8.2 does: speech TEXT only, no DISPLAYS capability (legacy display capabilities), image fields without imageTypeSupported.")
+    var sdlCoreDefaults = false
+
     @Flag(help: "Dynamic menu updates (RPC 7.0): submenus filled on demand (OnUpdateSubMenu when the driver opens one) and menu icons fetched when shown (OnUpdateFile).")
     var dynamicMenus = false
 
@@ -126,11 +129,14 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With a wss:// --cloud-app: trust the certificates in this PEM file (a self-signed server).", valueName: "path"))
     var trust: String?
 
-    @Option(help: "With --cloud-app: seconds between dials after a drop or a failed dial (SDL Core: 1).")
+    @Option(help: "With --cloud-app: seconds between dials after a failed dial (SDL Core: 1), and after a drop with --redial-after-drop.")
     var retryDelay: Double = 1
 
     @Option(help: "With --cloud-app: failed dials in a row before a vehicle gives up (SDL Core: 5).")
     var retryAttempts = 5
+
+    @Flag(help: "With --cloud-app: dial again after a connection drops (load tests, scale-out drills). Without it, as SDL Core 8.2, a vehicle waits for the HMI to activate the app again (POST /cloud-app/activate).")
+    var redialAfterDrop = false
 
     /// The security manager: a TLS client per connection checking app certificates against the
     /// CA (SDL Core's rules), and the CA's issuer for the control API when its key is known.
@@ -201,7 +207,7 @@ struct HeadUnit: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = SDLHeadUnitEmulator.Configuration()
+        var configuration = sdlCoreDefaults ? SDLHeadUnitEmulator.Configuration.sdlCoreDefaults : SDLHeadUnitEmulator.Configuration()
         if let capabilities {
             guard let data = FileManager.default.contents(atPath: capabilities) else { throw ValidationError("Cannot read \(capabilities).") }
             do {

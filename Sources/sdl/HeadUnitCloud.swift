@@ -22,7 +22,10 @@ extension HeadUnit {
                 url = address
             } else {
                 plainTCP = nil
-                url = try SDLWebSocketURL(text)
+                url = Self.asSDLCoreDials(try SDLWebSocketURL(text))
+                guard Self.hasExplicitPort(text) else {
+                    throw ValidationError("\(text): SDL Core dials only endpoints with an explicit port (ws://host:port/path)")
+                }
             }
         } catch {
             throw ValidationError("--cloud-app: \(error)")
@@ -39,13 +42,15 @@ extension HeadUnit {
         let (count, token, host) = (cloudApps, authToken, self.host)
         let retryDelay = Duration.milliseconds(Int(self.retryDelay * 1000))
         let attempts = retryAttempts
+        let redialAfterDrop = self.redialAfterDrop
         Output.error("\(count) vehicle\(count == 1 ? "" : "s") dialing \(text)")
         let vehicles = (1...count).map { _ in SDLHeadUnitEmulator(configuration: configuration) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, emulator) in vehicles.enumerated() {
                 let number = index + 1
                 let endpoint = SDLCloudAppEndpoint(
-                    authToken: token.map { count == 1 ? $0 : "\($0)-\(number)" }, retryDelay: retryDelay, maxAttempts: attempts
+                    authToken: token.map { count == 1 ? $0 : "\($0)-\(number)" }, retryDelay: retryDelay, maxAttempts: attempts,
+                    redialsAfterDrop: redialAfterDrop
                 ) {
                     if let plainTCP { return try await SDLChannelTransport.connect(host: plainTCP.host, port: plainTCP.port) }
                     return try await SDLChannelTransport.connectWebSocket(to: url, tls: tls)
@@ -64,7 +69,9 @@ extension HeadUnit {
                         await emulator.runCloudApp(endpoint) { event in
                             switch event {
                             case .connected: Output.error("vehicle \(number): connected")
-                            case .disconnected: Output.error("vehicle \(number): disconnected; dialing again")
+                            case .disconnected: Output.error("vehicle \(number): disconnected")
+                            case .waitingForActivation:
+                                Output.error("vehicle \(number): waiting for the HMI to activate the app again, as SDL Core does (POST /cloud-app/activate)")
                             case .dialFailed(let attempt, let reason): Output.error("vehicle \(number): dial \(attempt) failed: \(reason)")
                             case .gaveUp: Output.error("vehicle \(number): gave up")
                             }
@@ -88,6 +95,24 @@ extension HeadUnit {
 }
 
 extension HeadUnit {
+    /// SDL Core 8.2 asks for the policy table endpoint's path with a trailing slash: `/sdl` is
+    /// requested as `/sdl/` (its cloud transport appends one to the path it reads).
+    static func asSDLCoreDials(_ url: SDLWebSocketURL) -> SDLWebSocketURL {
+        var dialed = url
+        let path = url.uri.prefix { $0 != "?" && $0 != "#" }
+        if !path.hasSuffix("/") { dialed.uri = path + "/" + url.uri.dropFirst(path.count) }
+        return dialed
+    }
+
+    /// Whether `text` names its port, as SDL Core's endpoint pattern requires (`host:port`).
+    static func hasExplicitPort(_ text: String) -> Bool {
+        guard let scheme = text.range(of: "://") else { return false }
+        let authority = text[scheme.upperBound...].prefix { !"/?#".contains($0) }
+        guard let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") else { return false }
+        let digits = authority[authority.index(after: colon)...]
+        return (2...5).contains(digits.count) && digits.allSatisfy(\.isNumber)
+    }
+
     /// Each vehicle holds a socket: a thousand need more descriptors than the usual soft limit
     /// of 1,024, so it is raised toward the hard limit.
     static func raiseFileLimit(toFit needed: Int) {

@@ -1,11 +1,12 @@
 import Foundation
+import Logging
 import SDLCloudServer
 import SDLHeadUnit
 import SDLRPC
 import SDLRuntime
 import SDLTestSupport
 import SDLTransport
-import SDLWebSocket
+@testable import SDLWebSocket
 import ServiceLifecycle
 import SmartDeviceLink
 import Testing
@@ -110,6 +111,54 @@ struct CloudServerTests {
         #expect(await fixture.server.host.openSessions == 1)
         await fixture.stop()
         await vehicle.task.value
+    }
+
+    @Test("the path is taken with or without a trailing slash (SDL Core dials /sdl as /sdl/), the query ignored")
+    func trailingSlash() async throws {
+        for (listening, asked) in [("/sdl", "/sdl/"), ("/sdl", "/sdl"), ("/sdl/", "/sdl"), ("/sdl", "/sdl/?vin=1")] {
+            let fixture = try await CloudFixture.start(path: listening) { manager in try await manager.waitUntilReady() }
+            let (peer, status, _) = try await RawWebSocketPeer.connect(port: fixture.port, path: asked)
+            #expect(status == 101, "\(asked) asked of a listener on \(listening)")
+            await peer.transport.close()
+            await fixture.stop()
+        }
+        #expect(SDLWebSocketListener.accepts("/", path: "/"))
+        #expect(!SDLWebSocketListener.accepts("/sdlx", path: "/sdl"))
+        #expect(!SDLWebSocketListener.accepts("/sdl//", path: "/sdl"))
+        #expect(!SDLWebSocketListener.accepts("/", path: "/sdl"))
+        #expect(SDLWebSocketListener.accepts("/anything", path: nil))
+    }
+
+    @Test("a refused upgrade is logged by the server with the path asked for, and handed to onRefusal")
+    func refusalsAreLogged() async throws {
+        let lines = Locked<[String]>([])
+        let logger = Logger(label: "cloud-test") { _ in CapturingLogHandler(lines: lines) }
+        let refusals = Locked<[SDLWebSocketRefusal]>([])
+        var limits = SDLWebSocketLimits()
+        limits.maxConnections = 1
+        let listening = SDLWebSocketListener.Configuration(port: 0, path: "/sdl", limits: limits) { refusal in refusals.withLock { $0.append(refusal) } }
+        let server = SDLWebSocketServer(listening: listening, app: CloudFixture.app(), logger: logger)
+        let run = Task { try await server.run { manager in try await manager.waitUntilReady() } }
+        let port = try #require(await server.port())
+
+        let (wrong, wrongStatus, _) = try await RawWebSocketPeer.connect(port: port, path: "/cloud?vin=7")
+        #expect(wrongStatus == 404)
+        await wrong.transport.close()
+        #expect(refusals.current.first?.reason == .unknownPath(listening: "/sdl"))
+        #expect(refusals.current.first?.path == "/cloud")
+        #expect(lines.current.contains { $0.contains("GET /cloud?vin=7") && $0.contains("refused (404)") })
+
+        // A connection that has not asked for anything yet holds the one place.
+        let held = try await SDLChannelTransport.connect(host: "127.0.0.1", port: port)
+        Task { await held.run() }
+        let (full, fullStatus, _) = try await RawWebSocketPeer.connect(port: port, path: "/sdl/")
+        #expect(fullStatus == 503)
+        #expect(refusals.current.last?.reason == .connectionLimit(1))
+        #expect(lines.current.contains { $0.contains("refused (503)") })
+        await full.transport.close()
+        await held.close()
+        await server.shutdown()
+        _ = await run.result
     }
 
     @Test("wss: a head unit that trusts the server's certificate registers over TLS; one that does not is refused")

@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import NIOPosix
 import SDLCloudServer
@@ -53,7 +54,7 @@ struct CloudFixture {
         let task = Task {
             // One connection: a second dial (after a drop) fails, and one failure ends it.
             // One attempt: the retry delay is never waited for.
-            await emulator.runCloudApp(SDLCloudAppEndpoint(authToken: authToken, retryDelay: .milliseconds(10), maxAttempts: 1) {
+            await emulator.runCloudApp(SDLCloudAppEndpoint(authToken: authToken, retryDelay: .milliseconds(10), maxAttempts: 1, redialsAfterDrop: true) {
                 guard dials.withLock({ count in count += 1; return count }) == 1 else { throw SDLTransportError.closed }
                 let transport = try await SDLChannelTransport.connectWebSocket(to: url)
                 connected.withLock { $0 = transport }
@@ -262,5 +263,22 @@ final class Relay: Sendable {
     func resume() {
         paused.withLock { $0 = false }
         for continuation in resumed.withLock({ list in defer { list = [] }; return list }) { continuation.resume() }
+    }
+}
+
+/// Keeps every log line, "LEVEL message", for tests that check what was logged.
+struct CapturingLogHandler: LogHandler {
+    let lines: Locked<[String]>
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lines.withLock { $0.append("\(event.level) \(event.message)") }
     }
 }

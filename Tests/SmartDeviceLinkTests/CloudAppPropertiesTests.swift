@@ -33,12 +33,17 @@ import Testing
         }
     }
 
-    /// The endpoints SDL Core 8.2's cloud transport pattern accepts and those it never dials.
+    /// Endpoints against SDL Core 8.2's cloud transport pattern: accepted when the whole endpoint
+    /// matches it. Core never dials the ones it does not match at all (no port, a 1-digit port, a
+    /// `%`, `\` or bare `@` in the host, a signed port, another scheme); the ones it matches only
+    /// in part (a 6-digit port, a space, a user:port@host) it would dial cut off, and a port
+    /// above 65535 matches but cannot be dialed: refused here too.
     @Test(arguments: [
         ("ws://127.0.0.1:8091", true), ("wss://sky.example.com:443/sdl", true), ("WSS://Sky.Example.com:443/sdl/", true),
         ("ws://host:8091?token=1", true), ("ws://host:8091/sdl?x=1#top", true), ("ws://host:80", true),
-        ("wss://sky.example.com/sdl", false), ("ws://host:8", false), ("ws://host:123456", false), ("ws://host:70000", false),
-        ("http://host:8091", false), ("ws://:8091", false), ("ws://host:80 91", false), ("host:8091", false),
+        ("wss://sky.example.com/sdl", false), ("ws://host:8", false), ("ws://host:+80", false), ("ws://ho%41st:8080", false),
+        ("ws://ho\\st:8080", false), ("ws://@:8080", false), ("http://host:8091", false), ("ws://:8091", false), ("host:8091", false),
+        ("ws://host:123456", false), ("ws://host:80 91", false), ("wss://user:1234@host", false), ("ws://host:70000", false),
     ])
     func endpointsAsSDLCoreReadsThem(endpoint: String, accepted: Bool) {
         #expect((SDLManager.endpointProblem(endpoint) == nil) == accepted, "\(endpoint): \(SDLManager.endpointProblem(endpoint) ?? "accepted")")

@@ -62,6 +62,39 @@ import Testing
         }
     }
 
+    /// SDL Core's default speech capabilities are TEXT only: a SILENCE between two texts is left
+    /// out and the texts spoken; with the `.refuse` policy the whole Speak is refused unsent.
+    @Test func speechTheHeadUnitCannotSayIsLeftOutOrRefusedAsThePolicySays() async throws {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        if case .object(var members) = configuration.capabilities, let index = members.firstIndex(where: { $0.key == "speechCapabilities" }) {
+            members[index].value = .array([.string("TEXT")])
+            configuration.capabilities = .object(members)
+        }
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in
+            #expect(await manager.screen.unsupportedSpeechPolicy == .leaveOut)
+            let spoken = try await manager.screen.speak(SDLSpeech([.text("one"), .silence, .text("two")]))
+            #expect(spoken == .spoken)
+            let chunks = await Self.sent(headUnit, "Speak").map { $0["ttsChunks"] }
+            #expect(chunks == [.array([
+                .object([.init(key: "text", value: .string("one")), .init(key: "type", value: .string("TEXT"))]),
+                .object([.init(key: "text", value: .string("two")), .init(key: "type", value: .string("TEXT"))]),
+            ])])
+
+            await manager.screen.setUnsupportedSpeechPolicy(.refuse)
+            do throws(SDLScreenError) {
+                try await detailed(SDLScreenError.self) { try await manager.screen.speak(SDLSpeech([.text("one"), .silence, .text("two")])) }
+                Issue.record("a SILENCE went out to a head unit that speaks TEXT only")
+            } catch {
+                guard case .invalid(.speechUnsupported(.silence, [.text])) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
+            }
+            #expect(await Self.sent(headUnit, "Speak").count == 1)
+        }
+    }
+
     @Test func helpPromptsGoOutInOneSetGlobalPropertiesAndReset() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in

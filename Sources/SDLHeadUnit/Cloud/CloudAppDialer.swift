@@ -11,17 +11,24 @@ public struct SDLCloudAppEndpoint: Sendable {
     public var retryDelay: Duration
     /// Failed dials in a row before giving up (SDL Core's CloudAppMaxRetryAttempts: 5).
     public var maxAttempts: Int
+    /// What follows a connection that worked and then dropped. false (SDL Core 8.2): nothing
+    /// until the HMI activates the app again (the user picks it in the app list,
+    /// ``SDLHeadUnitEmulator/activateCloudApp()``); its retries only repeat a dial that failed.
+    /// true: dial again after `retryDelay`, for load tests and scale-out drills.
+    public var redialsAfterDrop: Bool
 
     /// An endpoint to dial with `connect`. The defaults are SDL Core's (1 s between dials, 5 failed
-    /// dials in a row before giving up); `maxAttempts` is at least 1.
+    /// dials in a row before giving up, no dial after a drop until the HMI activates the app);
+    /// `maxAttempts` is at least 1.
     public init(
-        authToken: String? = nil, retryDelay: Duration = .seconds(1), maxAttempts: Int = 5,
+        authToken: String? = nil, retryDelay: Duration = .seconds(1), maxAttempts: Int = 5, redialsAfterDrop: Bool = false,
         connect: @escaping @Sendable () async throws -> any SDLTransport
     ) {
         self.connect = connect
         self.authToken = authToken
         self.retryDelay = retryDelay
         self.maxAttempts = max(1, maxAttempts)
+        self.redialsAfterDrop = redialsAfterDrop
     }
 }
 
@@ -33,14 +40,17 @@ public enum SDLCloudAppDialEvent: Sendable, Hashable {
     case disconnected
     /// A dial failed; the emulator tries again after its retry delay unless attempts ran out.
     case dialFailed(attempt: Int, reason: String)
+    /// After a drop, as SDL Core: no dial until the HMI activates the app again.
+    case waitingForActivation
     /// Attempts ran out; the emulator stopped dialing.
     case gaveUp
 }
 
 extension SDLHeadUnitEmulator {
-    /// Connects to a cloud app as SDL Core does and serves its session; after the connection
-    /// ends it dials again (a server restarted, a load balancer moved the vehicle to another
-    /// server), `maxAttempts` failed dials in a row ending it. Returns when it gives up or is cancelled.
+    /// Connects to a cloud app as SDL Core does and serves its session, `maxAttempts` failed dials
+    /// in a row ending it. After a connection ends it waits, as SDL Core 8.2 does, for the HMI to
+    /// activate the app again (``activateCloudApp()``), or with `redialsAfterDrop` dials again
+    /// after the retry delay. Returns when it gives up or is cancelled.
     public func runCloudApp(_ endpoint: SDLCloudAppEndpoint, events: (@Sendable (SDLCloudAppDialEvent) -> Void)? = nil) async {
         var failures = 0
         while !Task.isCancelled {
@@ -64,8 +74,46 @@ extension SDLHeadUnitEmulator {
             await transport.close()
             events?(.disconnected)
             guard !Task.isCancelled else { return }
-            do { try await Task.sleep(for: endpoint.retryDelay, clock: .continuous) } catch { return }
+            if endpoint.redialsAfterDrop {
+                do { try await Task.sleep(for: endpoint.retryDelay, clock: .continuous) } catch { return }
+            } else {
+                events?(.waitingForActivation)
+                guard await waitForCloudAppActivation() else { return }
+            }
         }
         if !Task.isCancelled { events?(.gaveUp) }
+    }
+
+    /// The HMI activates the cloud app (the user picks it in the app list): a dialer waiting
+    /// after a drop dials again (`POST /cloud-app/activate`). An activation while connected or
+    /// dialing is kept for the next wait.
+    public func activateCloudApp() {
+        if let waiter = cloudAppActivationWaiter {
+            cloudAppActivationWaiter = nil
+            waiter.resume()
+        } else {
+            cloudAppActivationPending = true
+        }
+    }
+
+    /// Waits for `activateCloudApp()`; false when the task was cancelled.
+    private func waitForCloudAppActivation() async -> Bool {
+        if cloudAppActivationPending {
+            cloudAppActivationPending = false
+            return true
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                if Task.isCancelled { continuation.resume() } else { cloudAppActivationWaiter = continuation }
+            }
+        } onCancel: {
+            Task { await self.cancelCloudAppActivationWait() }
+        }
+        return !Task.isCancelled
+    }
+
+    private func cancelCloudAppActivationWait() {
+        cloudAppActivationWaiter?.resume()
+        cloudAppActivationWaiter = nil
     }
 }

@@ -181,6 +181,11 @@ public struct SDLHeadUnitControlAPI: Sendable {
             try await api.headUnit.setMenuOpen(appID: captured[0], true)
             return .done
         },
+        Route("POST", "cloud-app/activate") { api, _, _, _ in
+            // The user picks the cloud app in the app list: after a drop, SDL Core dials it again.
+            await api.headUnit.activateCloudApp()
+            return .done
+        },
         Route("POST", "apps/*/menu/submenus/*/open") { api, captured, _, _ in
             // The driver opens a submenu of the open menu (0: back to the top level).
             guard let id = Int(captured[1]) else { return .error(400, "the submenu ID is a number") }

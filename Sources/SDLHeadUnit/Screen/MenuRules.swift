@@ -68,6 +68,10 @@ extension SDLHeadUnitEmulator {
         for id in children.keys { menu.commands[id] = nil }
         menu.commandOrder.removeAll { children.keys.contains($0) }
         apps[appID]?.menu = menu
+        // The driver was inside what went: the menu shows its top level again.
+        if let open = apps[appID]?.openSubmenuID, doomed.contains(open) {
+            return (.success(), [hashChange(of: appID)] + showMenuLevel(nil, appID: appID))
+        }
         return (.success(), [hashChange(of: appID)])
     }
 

@@ -315,6 +315,7 @@ function keyboardField(screen, appID, onTop, label) {
   // The same field across re-renders while the keyboard is up, so typing goes on undisturbed.
   const existing = $("keyboard-input");
   const input = existing || element("input", { id: "keyboard-input", type: "text", autocomplete: "off", "aria-label": label, "data-key": "keyboard" });
+  input.setAttribute("aria-label", label); // a search field after a keyboard, or the reverse
   if (keysInFlight === 0) input.value = onTop.keyboardEntry || "";
   const submit = () => sendKey({ text: input.value }, `${appPath(page.selected)}/interaction`);
   if (!existing) {

@@ -28,22 +28,24 @@ extension SDLManager {
         }
     }
 
-    /// Why SDL Core would not dial `endpoint`, or nil when it would. SDL Core 8.2's cloud
-    /// transport reads `ws|wss://host:port` with a port of 2 to 5 digits, then an optional path,
-    /// query and fragment (case-insensitive); anything else is an "Invalid Pattern" it never dials.
+    /// Why SDL Core would not dial `endpoint` as written, or nil when it would. SDL Core 8.2's
+    /// cloud transport reads the endpoint with this pattern, case-insensitive: `ws|wss://`, a host
+    /// (an optional `user:password@` before it), `:` and a port of 2 to 5 digits, then an
+    /// optional path, query and fragment. It searches for the pattern anywhere in the string and
+    /// dials what matched, so text around a match is silently cut off (`ws://host:123456` is
+    /// dialed on port 12345); this check is stricter: the whole endpoint must match, and the port
+    /// be at most 65535.
     static func endpointProblem(_ endpoint: String) -> String? {
-        guard let scheme = endpoint.range(of: "://") else { return "no ws:// or wss:// scheme" }
-        guard ["ws", "wss"].contains(endpoint[..<scheme.lowerBound].lowercased()) else { return "the scheme must be ws or wss" }
-        let rest = endpoint[scheme.upperBound...]
-        guard !rest.contains(where: \.isWhitespace) else { return "SDL Core's pattern allows no white space" }
-        let authority = rest.prefix { !"/?#".contains($0) }
-        guard let colon = authority.lastIndex(of: ":"), !authority[..<colon].isEmpty else {
-            return "SDL Core needs an explicit host:port"
+        guard let match = try? coreEndpointPattern.wholeMatch(in: endpoint) else {
+            return "SDL Core's pattern is ws:// or wss://, an explicit host:port (a port of 2 to 5 digits), then an optional path, query and fragment"
         }
-        let digits = authority[authority.index(after: colon)...]
-        guard (2...5).contains(digits.count), digits.allSatisfy(\.isASCII), let port = Int(digits), (1...65_535).contains(port) else {
-            return "SDL Core needs a port of 2 to 5 digits, at most 65535"
-        }
+        guard let port = match.output[6].substring.flatMap({ Int($0) }), port <= 65_535 else { return "the port must be at most 65535" }
         return nil
     }
+
+    /// SDL Core 8.2's endpoint pattern (its cloud WebSocket transport adapter), group 6 the port.
+    nonisolated(unsafe) static let coreEndpointPattern: Regex<AnyRegexOutput> = {
+        let pattern = #"(wss?)://(([^?#%\\/@:\s]{1,}):?([^?#%\\/@\s]*)@?([^?#%\\/\s]*)):(\d{2,5})((/[^/#?\s]+)*)?/?(\?[^=&#\s]*=?[^#\s]*&?)?(#[^\s]*)?"#
+        return (try? Regex(pattern))!.ignoresCase()
+    }()
 }

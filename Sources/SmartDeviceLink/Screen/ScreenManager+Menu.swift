@@ -103,7 +103,8 @@ extension SDLScreenManager {
         }
         let version = await manager.rpcVersion()
         let context = MenuContext(manager: manager, version: version, window: window, defaultSubmenuLayout: menuConfigurationValue.defaultSubmenuLayout)
-        onDemandArtworks = context.onDemandFields.isEmpty ? [:] : Self.artworks(of: target, in: context.onDemandFields)
+        // Kept with the earlier menu's: cells still on the head unit may ask for theirs.
+        onDemandArtworks.merge(context.onDemandFields.isEmpty ? [:] : Self.artworks(of: target, in: context.onDemandFields)) { _, new in new }
         let missing = await artworksToUpload(of: target, context: context, sent: sentMenu)
         if !missing.isEmpty {
             // The guide: the menu without artwork first, so the driver has it at once; then,
@@ -174,8 +175,16 @@ extension SDLScreenManager {
             if let oldIndex = kept[position] {
                 var sent = old[oldIndex]
                 sent.cell = cell   // same look; the new handler (and, if awaiting, the cells to send when asked)
-                if let children = cell.subCells, !sent.awaitingContents {
-                    sent.children = try await update(level: sent.children, to: children, parentID: sent.id, minimal: minimal, context: context)
+                if let children = cell.subCells {
+                    if !sent.awaitingContents {
+                        sent.children = try await update(level: sent.children, to: children, parentID: sent.id, minimal: minimal, context: context)
+                    } else if !context.dynamicSubmenus {
+                        // The window no longer fills submenus on demand: no request will come.
+                        sent.awaitingContents = false
+                        for (childPosition, child) in children.enumerated() {
+                            sent.children.append(try await add(child, position: childPosition, parentID: sent.id, context: context))
+                        }
+                    }
                 }
                 result.append(sent)
             } else {
@@ -264,28 +273,38 @@ extension SDLScreenManager {
         guard let path = Self.path(to: menuID, in: sentMenu), let sent = Self.cell(at: path, in: sentMenu), sent.awaitingContents,
               let children = sent.cell.subCells
         else { return }
+        // Taken now: a second request while these go out finds nothing to fill.
+        Self.update(path, in: &sentMenu) { $0.awaitingContents = false }
         let window = await manager.mainWindowCapability()
         let context = MenuContext(
             manager: manager, version: await manager.rpcVersion(), window: window, defaultSubmenuLayout: menuConfigurationValue.defaultSubmenuLayout)
         for artwork in await artworksToUpload(of: children, context: context, sent: []) { try await upload(artwork, manager: manager) }
-        var filled: [SentMenuCell] = []
         for (position, child) in children.enumerated() {
-            filled.append(try await add(child, position: position, parentID: menuID, context: context))
-        }
-        Self.update(path, in: &sentMenu) {
-            $0.children = filled
-            $0.awaitingContents = false
+            let added = try await add(child, position: position, parentID: menuID, context: context)
+            // Recorded one by one, looked up again after each await: a failure halfway leaves
+            // what the head unit holds known (its commands work), and a stopped manager's new
+            // menu is never written into.
+            guard let now = Self.path(to: menuID, in: sentMenu) else { return }
+            Self.update(now, in: &sentMenu) { $0.children.append(added) }
         }
     }
 
-    /// The head unit asks for a menu icon it shows on demand (OnUpdateFile): uploaded now.
+    /// The head unit asks for a menu icon it shows on demand (OnUpdateFile): uploaded now, once
+    /// however many times it asks while the upload runs.
     func uploadOnDemand(_ fileName: String) async {
-        guard let artwork = onDemandArtworks[fileName], let manager = current else { return }
+        guard let artwork = onDemandArtworks[fileName], let manager = current, onDemandUploads.insert(fileName).inserted else { return }
+        defer { onDemandUploads.remove(fileName) }
         do throws(SDLScreenError) {
             try await upload(artwork, manager: manager)
         } catch {
             logger.warning("the head unit asked for \(fileName); the upload failed", metadata: ["error": "\(error)"])
         }
+    }
+
+    /// The icon of the submenu `menuID` when the head unit fetches it on demand.
+    func onDemandIcon(ofSubmenu menuID: Int) -> String? {
+        guard let path = Self.path(to: menuID, in: sentMenu), let icon = Self.cell(at: path, in: sentMenu)?.cell.icon?.name else { return nil }
+        return onDemandArtworks[icon] == nil ? nil : icon
     }
 
     /// Indices from the top level down to the cell with `id`.
@@ -357,8 +376,13 @@ extension SDLScreenManager {
                     guard let command = try? SDLJSON.decode(OnCommand.self, from: json, policy: .lenient).value else { continue }
                     await self?.selected(command)
                 case submenuID:
-                    guard let update = try? SDLJSON.decode(OnUpdateSubMenu.self, from: json, policy: .lenient).value, update.updateSubCells == true else { continue }
-                    await self?.enqueueFill(update.menuID)
+                    guard let update = try? SDLJSON.decode(OnUpdateSubMenu.self, from: json, policy: .lenient).value, let self else { continue }
+                    if update.updateSubCells == true {
+                        await self.enqueueFill(update.menuID)
+                    } else if let icon = await self.onDemandIcon(ofSubmenu: update.menuID) {
+                        // The submenu itself: all it can lack is its icon.
+                        self.context.spawn { await self.uploadOnDemand(icon) }
+                    }
                 default:
                     guard let update = try? SDLJSON.decode(OnUpdateFile.self, from: json, policy: .lenient).value, let self else { continue }
                     // Beside the queue: an icon the menu on screen waits for never waits behind a popup.
@@ -368,9 +392,15 @@ extension SDLScreenManager {
         }
     }
 
+    /// Fills go first in the queue: the driver is looking at the empty submenu.
     private func enqueueFill(_ menuID: Int) {
         context.spawn { [weak self] in
-            _ = try? await self?.enqueue(.fillSubmenu(menuID))
+            guard let self else { return }
+            do throws(SDLScreenError) {
+                _ = try await self.enqueue(.fillSubmenu(menuID), id: await self.nextOperationID(), first: true)
+            } catch {
+                self.logger.warning("the head unit asked for submenu \(menuID)'s cells; sending them failed", metadata: ["error": "\(error)"])
+            }
         }
     }
 
@@ -395,6 +425,7 @@ extension SDLScreenManager {
         sentMenu = []
         sentVoiceCommands = []
         onDemandArtworks = [:]
+        onDemandUploads = []
     }
 
     func menuStopped() {

@@ -37,6 +37,10 @@ public actor SDLScreenManager: SDLSubManager {
     public private(set) var shownContent = SDLScreenContent()
     /// The keyboard presentations use unless they bring their own (`setKeyboardConfiguration(_:)`).
     public internal(set) var keyboardConfiguration = SDLScreenManager.defaultKeyboardConfiguration
+    /// What happens to speech the head unit cannot say (a chunk type its `speechCapabilities`
+    /// lack, a prerecorded sound it does not list): left out with a warning by default, as the
+    /// iOS library does with alert audio; see ``setUnsupportedSpeechPolicy(_:)``.
+    public internal(set) var unsupportedSpeechPolicy = SDLUnsupportedSpeechPolicy.leaveOut
 
     enum Work {
         case textAndGraphics
@@ -139,6 +143,8 @@ public actor SDLScreenManager: SDLSubManager {
     var listeningForCommands = false
     /// Menu icons the head unit fetches when it shows them (OnUpdateFile), by file name.
     var onDemandArtworks: [String: SDLArtwork] = [:]
+    /// On-demand icons being uploaded now.
+    var onDemandUploads: Set<String> = []
     // Choice-set state, used by ScreenManager+Choices.swift.
     var preloadedChoices: [SDLChoiceCell: Int] = [:]
     var nextChoiceID = 1
@@ -307,8 +313,8 @@ public actor SDLScreenManager: SDLSubManager {
         return nextID
     }
 
-    /// Queues `work` under `id` and waits for its outcome.
-    func enqueue(_ work: Work, id: Int) async throws(SDLScreenError) -> Outcome {
+    /// Queues `work` under `id` (at the front with `first`) and waits for its outcome.
+    func enqueue(_ work: Work, id: Int, first: Bool = false) async throws(SDLScreenError) -> Outcome {
         guard context.isAttached else { throw .stopped }
         do {
             return try await withCheckedThrowingContinuation { continuation in
@@ -316,7 +322,8 @@ public actor SDLScreenManager: SDLSubManager {
                 for (index, pending) in queue.enumerated().reversed() where work.supersedes(pending.work) {
                     queue.remove(at: index).continuation?.resume(returning: .superseded)
                 }
-                queue.append(Pending(id: id, work: work, continuation: continuation))
+                let pending = Pending(id: id, work: work, continuation: continuation)
+                if first { queue.insert(pending, at: 0) } else { queue.append(pending) }
                 startRunner()
             }
         } catch let error as SDLScreenError {

@@ -80,21 +80,45 @@ public struct SDLSpeech: Sendable, Hashable, ExpressibleByStringLiteral {
     }
 }
 
+/// What the screen manager does with speech the head unit cannot say: a chunk type its
+/// `speechCapabilities` lack (SDL Core's default configuration speaks TEXT only, so a SILENCE or
+/// a file chunk is unsupported there) or a prerecorded sound it does not list.
+public enum SDLUnsupportedSpeechPolicy: Sendable, Hashable {
+    /// Those chunks are left out with a warning in the log and the rest is spoken, as the iOS
+    /// library does with alert audio. When nothing is left the request is refused (code
+    /// `unsupportedByHeadUnit`) and nothing is sent.
+    case leaveOut
+    /// The whole request is refused (code `unsupportedByHeadUnit`) and nothing is sent.
+    case refuse
+}
+
 extension SDLScreenManager {
+    /// Sets what happens to speech the head unit cannot say (``SDLUnsupportedSpeechPolicy``).
+    public func setUnsupportedSpeechPolicy(_ policy: SDLUnsupportedSpeechPolicy) {
+        unsupportedSpeechPolicy = policy
+    }
+
     /// Checks `speech` against the head unit's speech capabilities and prerecorded sounds (when
-    /// the registration lists them), then uploads its files.
+    /// the registration lists them), leaving out or refusing what it cannot say as the policy
+    /// says, then uploads its files.
     func prepare(_ speech: SDLSpeech?, manager: any SDLScreenContext) async throws(SDLScreenError) -> [TTSChunk]? {
-        guard let speech, !speech.chunks.isEmpty else { return nil }
+        guard var speech, !speech.chunks.isEmpty else { return nil }
         let capabilities = await manager.speechCapabilities()
-        if let supported = capabilities.speech {
-            for chunk in speech.chunks where !supported.contains(chunk.capability) {
-                throw .invalid(.speechUnsupported(chunk.capability, supported: supported))
+        var problems: [(chunk: SDLSpeech.Chunk, error: SDLPresentationError)] = []
+        for chunk in speech.chunks {
+            if let supported = capabilities.speech, !supported.contains(chunk.capability) {
+                problems.append((chunk, .speechUnsupported(chunk.capability, supported: supported)))
+            } else if case .prerecorded(let sound) = chunk, let sounds = capabilities.prerecorded, !sounds.contains(sound) {
+                problems.append((chunk, .prerecordedSoundUnsupported(sound, available: sounds)))
             }
         }
-        if let sounds = capabilities.prerecorded {
-            for case .prerecorded(let sound) in speech.chunks where !sounds.contains(sound) {
-                throw .invalid(.prerecordedSoundUnsupported(sound, available: sounds))
-            }
+        if let first = problems.first {
+            let kept = speech.chunks.filter { chunk in !problems.contains { $0.chunk == chunk } }
+            guard unsupportedSpeechPolicy == .leaveOut, !SDLSpeech(kept).isEmpty else { throw .invalid(first.error) }
+            logger.warning("speech the head unit cannot say is left out", metadata: [
+                "left out": "\(problems.map(\.error.description))", "kept": "\(kept.count) of \(speech.chunks.count) chunks",
+            ])
+            speech = SDLSpeech(kept)
         }
         if !speech.files.isEmpty, await manager.rpcVersion() < .version(5, 0) {
             throw .notSent(.unsupportedByHeadUnit(what: "TTSChunk.type = FILE", available: "since 5.0", headUnit: await manager.rpcVersion()))

@@ -878,6 +878,10 @@ enum SpeechExamples {
         try await manager.screen.speak(SDLSpeech([.prerecorded(.positiveJingle), .silence, .text("Saved")]))
     }
 
+    static func speechPolicy(manager: SDLManager) async {
+        await manager.screen.setUnsupportedSpeechPolicy(.refuse)   // all or nothing
+    }
+
     static func refusals(manager: SDLManager) async {
         do {
             try await manager.screen.speak(SDLSpeech([.lhplusPhonemes("h @ - l oU")]))
