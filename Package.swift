@@ -243,7 +243,7 @@ let package = Package(
         .target(name: "SDLTestSupport", path: "Tests/SDLTestSupport"),
         .testTarget(
             name: "SDLRuntimeTests",
-            dependencies: ["SDLRuntime", "SDLRPC"],
+            dependencies: ["SDLRuntime", "SDLRPC", "SDLTestSupport"],
             path: "Tests/SDLRuntimeTests",
             exclude: ["Fixtures"]
         ),

@@ -67,7 +67,7 @@ struct CloudServe {
             return "\(try await manager.files.upload(file))"
         }
         let screen = ScreenTour(place: place)
-        await screen.textAndTemplate(manager.screen, steps: steps)
+        await screen.textAndTemplate(manager, steps: steps)
         await screen.menu(manager.screen, steps: steps)
         await AlertsTour(place: place, wavPath: "").speechAndClock(manager, steps: steps)
         if await within(activationTimeout, { await manager.vehicleData.waitUntilAllowed(\.speed) ? true : nil }) ?? false {

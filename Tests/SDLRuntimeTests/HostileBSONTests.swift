@@ -1,5 +1,6 @@
 import SDLRPC
 import SDLRuntime
+import SDLTestSupport
 import Testing
 
 // MARK: - Building BSON by hand

@@ -1,5 +1,6 @@
 import SDLRPC
 import SDLRuntime
+import SDLTestSupport
 import Testing
 
 /// Hostile JSON: every input ends in a value or a typed `SDLDecodingError` whose errors name

@@ -1,25 +1,7 @@
 import Foundation
 @testable import SDLSpec
+import SDLTestSupport
 import Testing
-
-/// SplitMix64: a tiny seeded generator, so every "random" input is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
-    }
-
-    mutating func bytes(_ count: Int) -> [UInt8] {
-        (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }
-    }
-}
 
 /// Whatever the bytes, loading ends in a model or in a `SpecError` whose errors say where.
 /// A crash or a hang fails the whole run; an error without a place fails here.

@@ -1,0 +1,107 @@
+import Foundation
+import SDLHeadUnit
+import SDLRPC
+import SDLTestSupport
+@testable import SmartDeviceLink
+import Testing
+
+/// The manager against a head unit that misbehaves at every step (`HostileHeadUnit`: other result
+/// codes, malformed, missing, duplicated and out-of-order responses, notifications at random, the
+/// connection dropped after a random message), a fixed set of seeds in CI and as many as
+/// `SDL_HOSTILE_SEEDS` asks on demand. Whatever the head unit does: nothing crashes; every call
+/// returns or throws, at the latest once the manager stops; an upload reported successful means
+/// the head unit holds the bytes; the screen's shown text is one the head unit confirmed; the
+/// manager is freed after it stops.
+@Suite(.timeLimit(.minutes(5))) struct HostileHeadUnitTests {
+    static let seeds: [UInt64] = {
+        let count = ProcessInfo.processInfo.environment["SDL_HOSTILE_SEEDS"].flatMap { UInt64($0) } ?? 24
+        return Array(1...max(1, count))
+    }()
+    static let appID = "hostile"
+
+    struct Outcome: Sendable {
+        var uploaded = false
+        var shownText: String?
+        var ready = false
+    }
+
+    @Test(arguments: seeds)
+    func theManagerHoldsUp(seed: UInt64) async throws {
+        let hostile = HostileHeadUnit(seed: seed)
+        var configuration = SDLManager.Configuration(appName: "Hostile \(seed)", appID: Self.appID, transport: .custom { hostile.connect() })
+        configuration.appTypes = [.media]
+        configuration.reconnectPolicy = .never
+        // Short, so that missing answers cost little; timeouts, not assertions on time.
+        configuration.requestTimeout = .milliseconds(400)
+        configuration.session.controlTimeout = .seconds(1)
+        configuration.files.fileRetryCount = 1
+        let bytes = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) }
+
+        weak var freed: SDLManager?
+        do {
+            let manager = SDLManager(configuration: configuration)
+            freed = manager
+            let (done, finished) = AsyncStream<Void>.makeStream()
+            let scenario = Task {
+                let outcome = await Self.scenario(manager, seed: seed, bytes: bytes)
+                finished.finish()
+                return outcome
+            }
+            // The screen waits while the head unit says NONE: after a while the app gives up
+            // and stops, which must end every call still waiting.
+            _ = await Self.within(.seconds(5)) { for await _ in done {}; return true }
+            await manager.stop()
+            let outcome = await scenario.value
+
+            if ProcessInfo.processInfo.environment["SDL_HOSTILE_VERBOSE"] != nil {
+                let record = hostile.record.current
+                print("hostile seed \(seed): ready \(outcome.ready), uploaded \(outcome.uploaded), shown \(outcome.shownText ?? "-"), dropped \(record.dropped), \(record.mischief.sorted { $0.key < $1.key })")
+            }
+            if outcome.uploaded {
+                let held = await hostile.emulator.file(appID: Self.appID, name: "hostile.bin")
+                #expect(held == bytes, "seed \(seed): an upload reported done that the head unit does not hold (\(held?.count ?? 0) bytes; \(hostile.record.current.mischief))")
+            }
+            if let shown = outcome.shownText {
+                #expect(hostile.record.current.confirmedTexts.contains(shown), "seed \(seed): the screen manager shows \(shown), never confirmed")
+            }
+        }
+        // Nothing keeps the manager once stopped and released: no task, stream or cycle.
+        try await until { freed == nil }
+    }
+
+    /// What an app does: start, upload, update the screen, set a menu, send a Show; each step's
+    /// failure is the head unit's right, so only what comes back is kept.
+    static func scenario(_ manager: SDLManager, seed: UInt64, bytes: [UInt8]) async -> Outcome {
+        var outcome = Outcome()
+        guard (try? await manager.start()) != nil else { return outcome }
+        outcome.ready = true
+        _ = await manager.waitForHMILevel(.full, timeout: .seconds(1))
+        // Persistent: the head unit keeps it after the app leaves, for the check afterwards.
+        if (try? await manager.files.upload(SDLFile(name: "hostile.bin", bytes: bytes, type: .binary, persistent: true, overwrite: true))) != nil {
+            outcome.uploaded = true
+        }
+        for step in 1...3 {
+            let text = "seed \(seed) step \(step)"
+            _ = try? await manager.screen.update { $0.textField1 = text }
+            outcome.shownText = await manager.screen.shownContent.textField1
+        }
+        _ = try? await manager.screen.setMenu([SDLMenuCell(title: "A"), SDLMenuCell(title: "B", subCells: [SDLMenuCell(title: "B1")])])
+        _ = try? await manager.send(Show(mainField2: "direct"))
+        outcome.shownText = await manager.screen.shownContent.textField1
+        return outcome
+    }
+
+    /// `operation`'s value, or nil once `limit` has passed (it goes on; the caller ends it).
+    static func within<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
+        await withTaskGroup(of: T?.self) { group in
+            group.addTask { await operation() }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}

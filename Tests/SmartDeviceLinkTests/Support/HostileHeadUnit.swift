@@ -1,0 +1,179 @@
+import SDLHeadUnit
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+import SDLTestSupport
+import SDLTransport
+
+/// A head unit that misbehaves: the stateful emulator behind a relay that, by a seeded plan,
+/// answers the app's requests with other result codes, malformed or missing responses,
+/// duplicated and out-of-order ones, slips in notifications (HMI level flips, every permission
+/// revoked, a language change, driver distraction) and drops the connection after some message.
+/// The app's bytes reach the emulator untouched, so the emulator's state is what the head unit
+/// did; what the relay delivered is what it confirmed.
+final class HostileHeadUnit: Sendable {
+    /// What the relay did, for the properties a test checks.
+    struct Record: Sendable {
+        /// Show's `mainField1` by correlation ID, as the app sent them.
+        var showTexts: [UInt32: String] = [:]
+        /// Texts of Shows the app was told succeeded (a success response delivered).
+        var confirmedTexts: Set<String> = []
+        /// Mischief done, by kind.
+        var mischief: [String: Int] = [:]
+        var dropped = false
+    }
+
+    let emulator: SDLHeadUnitEmulator
+    let record = Locked(Record())
+    private let seed: UInt64
+
+    init(seed: UInt64) {
+        self.seed = seed
+        emulator = SDLHeadUnitEmulator()
+    }
+
+    /// A transport to the hostile head unit; each call is a new connection with its own relay.
+    func connect() -> any SDLTransport {
+        let (app, relayApp) = SDLMemoryTransport.pair()
+        let (relayCar, car) = SDLMemoryTransport.pair()
+        let emulator = self.emulator
+        Task { await emulator.serve(car) }
+        let record = self.record
+        var random = SplitMix64(seed: seed)
+        // A third of the runs lose the connection after one of the head unit's first 60 messages.
+        let dropAfter: Int? = random.next() % 3 == 0 ? Int(random.next() % 60) + 1 : nil
+        let plan = random
+        Task {
+            await withDiscardingTaskGroup { group in
+                group.addTask { await Self.forwardAppToCar(relayApp, relayCar, record: record) }
+                group.addTask { await Self.forwardCarToApp(relayCar, relayApp, plan: plan, dropAfter: dropAfter, record: record) }
+            }
+        }
+        return app
+    }
+
+    /// The app's bytes, untouched; Show texts noted by correlation ID.
+    private static func forwardAppToCar(_ from: SDLMemoryTransport, _ to: SDLMemoryTransport, record: Locked<Record>) async {
+        var decoder = SDLFrameDecoder()
+        var reassembler = SDLReassembler()
+        do {
+            for try await bytes in from.inbound {
+                decoder.append(bytes)
+                while let frame = try decoder.nextFrame() {
+                    guard let message = try reassembler.receive(frame), message.serviceType == .rpc, message.controlFrameType == nil,
+                          let rpc = try? SDLRPCPayload(decoding: message.payload), rpc.functionID == Show.wireFunctionID,
+                          case .string(let text)? = (try? SDLJSONValue(parsing: rpc.json))?["mainField1"]
+                    else { continue }
+                    record.withLock { $0.showTexts[rpc.correlationID] = text }
+                }
+                try await to.send(bytes)
+            }
+        } catch {}
+        await to.close()
+    }
+
+    /// The head unit's messages through the plan.
+    private static func forwardCarToApp(
+        _ from: SDLMemoryTransport, _ to: SDLMemoryTransport, plan: SplitMix64, dropAfter: Int?, record: Locked<Record>
+    ) async {
+        var random = plan
+        var decoder = SDLFrameDecoder(maxDataSize: 1 << 20)
+        var reassembler = SDLReassembler()
+        var held: SDLProtocolMessage?
+        var count = 0
+        func note(_ kind: String) { record.withLock { $0.mischief[kind, default: 0] += 1 } }
+        func send(_ message: SDLProtocolMessage) async throws {
+            var out: [UInt8] = []
+            SDLFramer.encode(message, maxPayloadSize: SDLFramer.defaultMaxPayloadSize, into: &out)
+            if message.serviceType == .rpc, message.controlFrameType == nil, let rpc = try? SDLRPCPayload(decoding: message.payload),
+               rpc.rpcType == .response, rpc.functionID == Show.wireFunctionID,
+               (try? SDLJSONValue(parsing: rpc.json))?["success"] == .bool(true) {
+                record.withLock { if let text = $0.showTexts[rpc.correlationID] { $0.confirmedTexts.insert(text) } }
+            }
+            try await to.send(out)
+        }
+        do {
+            for try await bytes in from.inbound {
+                decoder.append(bytes)
+                while let frame = try decoder.nextFrame() {
+                    guard var message = try reassembler.receive(frame) else { continue }
+                    count += 1
+                    if let dropAfter, count > dropAfter {
+                        record.withLock { $0.dropped = true }
+                        to.fail(SDLTransportError.closed)
+                        from.fail(SDLTransportError.closed)
+                        return
+                    }
+                    guard message.serviceType == .rpc, message.controlFrameType == nil, var rpc = try? SDLRPCPayload(decoding: message.payload) else {
+                        try await send(message)
+                        continue
+                    }
+                    if random.next() % 20 == 0, let injected = Self.notification(like: message, random: &random) {
+                        note("notification")
+                        try await send(injected)
+                    }
+                    guard rpc.rpcType == .response else {
+                        try await send(message)
+                        continue
+                    }
+                    let roll = random.next() % 100
+                    switch roll {
+                    case ..<55:
+                        try await send(message)
+                    case ..<66:
+                        // Another result code; WARNINGS keeps success.
+                        guard case .object(var members)? = try? SDLJSONValue(parsing: rpc.json) else { try await send(message); continue }
+                        let codes: [SDLResult] = [.rejected, .disallowed, .genericError, .timedOut, .inUse, .aborted, .invalidData, .outOfMemory,
+                                                  .tooManyPendingRequests, .applicationNotRegistered, .userDisallowed, .unsupportedRequest, .warnings]
+                        let code = codes[Int(random.next() % UInt64(codes.count))]
+                        members.removeAll { $0.key == "resultCode" || $0.key == "success" }
+                        members.append(.init(key: "resultCode", value: .string(code.rawValue)))
+                        members.append(.init(key: "success", value: .bool(code == .warnings)))
+                        rpc.json = SDLJSONValue.object(members).jsonBytes
+                        message.payload = rpc.bytes
+                        note("resultCode")
+                        try await send(message)
+                    case ..<74:
+                        // Malformed: the JSON cut short.
+                        rpc.json = Array(rpc.json.prefix(rpc.json.count / 2))
+                        message.payload = rpc.bytes
+                        note("malformed")
+                        try await send(message)
+                    case ..<82:
+                        note("missing")
+                    case ..<90:
+                        note("duplicate")
+                        try await send(message)
+                        try await send(message)
+                    default:
+                        // Out of order: after the next message (or never, if none comes).
+                        note("outOfOrder")
+                        if let earlier = held { try await send(earlier) }
+                        held = message
+                        continue
+                    }
+                    if let earlier = held {
+                        held = nil
+                        try await send(earlier)
+                    }
+                }
+            }
+        } catch {}
+        await to.close()
+    }
+
+    /// A notification at a random moment, in the head unit's session.
+    private static func notification(like message: SDLProtocolMessage, random: inout SplitMix64) -> SDLProtocolMessage? {
+        let levels = ["FULL", "LIMITED", "BACKGROUND", "NONE"]
+        let choices: [(UInt32?, String)] = [
+            (OnHMIStatus.wireFunctionID, #"{"hmiLevel":"\#(levels[Int(random.next() % 4)])","audioStreamingState":"NOT_AUDIBLE","systemContext":"MAIN","windowID":0}"#),
+            (OnPermissionsChange.wireFunctionID, #"{"permissionItem":[]}"#),
+            (OnLanguageChange.wireFunctionID, #"{"language":"DE-DE","hmiDisplayLanguage":"DE-DE"}"#),
+            (OnDriverDistraction.wireFunctionID, #"{"state":"DD_ON"}"#),
+        ]
+        let (id, json) = choices[Int(random.next() % UInt64(choices.count))]
+        guard let id else { return nil }
+        let rpc = SDLRPCPayload(rpcType: .notification, functionID: id, correlationID: 0xFFFF_FFFF, json: Array(json.utf8))
+        return SDLProtocolMessage(version: message.version, serviceType: .rpc, sessionID: message.sessionID, messageID: message.messageID, payload: rpc.bytes)
+    }
+}
