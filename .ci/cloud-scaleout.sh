@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Cloud-app sessions scale out behind a real load balancer: two `sdl-example --serve` processes
-# behind a private nginx, 50 emulated vehicles dialing nginx. Both servers must take sessions;
+# behind a private nginx, 50 emulated vehicles dialing nginx (VEHICLES=1000 for more). Both servers must take sessions;
 # then server A is killed with SIGKILL (a crash, no goodbye) and every one of its vehicles must
 # dial again, land on server B through nginx, register again and finish its tour there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SDL=${SDL:-.build/debug/sdl}
 SDL_EXAMPLE=${SDL_EXAMPLE:-.build/debug/sdl-example}
-VEHICLES=50
+VEHICLES=${VEHICLES:-50}
+# A thousand sessions need more descriptors than the usual soft limit of 1,024 (servers, nginx).
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
+# Waits scale with the vehicles: 60 s for 50, more for a thousand on this two-core machine.
+LIMIT=$((60 + VEHICLES / 5))
 
 fail() {
   echo "cloud-scaleout: $*" >&2
@@ -91,9 +95,10 @@ user_line=""
 cat >"$work/nginx.conf" <<EOF
 $user_line
 worker_processes 1;
+worker_rlimit_nofile $((8 * VEHICLES + 512));
 pid $work/nginx.pid;
 error_log $work/nginx-error.log notice;
-events { worker_connections 1024; }
+events { worker_connections $((4 * VEHICLES + 256)); }
 http {
   access_log $work/nginx-access.log;
   client_body_temp_path $work/tmp/client;
@@ -142,7 +147,7 @@ alive() {
   ! grep -qs "Vehicle: FAILED" "$work/a.log" "$work/b.log" || fail "a vehicle's tour FAILED"
 }
 
-# All 50 ready, spread over both servers. The servers' "ready (" event, the tour's "✔ ready"
+# All of them ready, spread over both servers. The servers' "ready (" event, the tour's "✔ ready"
 # line and the emulator's "registered" line are printed by different tasks in no set order, so
 # wait for all three before counting.
 all_ready() {
@@ -151,7 +156,7 @@ all_ready() {
     && (($(count "✔ ready: " "$work/a.log") + $(count "✔ ready: " "$work/b.log") >= VEHICLES)) \
     && (($(count ": app [0-9]* registered$" "$work/vehicles.log") >= VEHICLES))
 }
-wait_for 60 all_ready || fail "not all $VEHICLES vehicles became ready through nginx"
+wait_for "$LIMIT" all_ready || fail "not all $VEHICLES vehicles became ready through nginx"
 took_a=$(count "ready (" "$work/a.log")
 took_b=$(count "ready (" "$work/b.log")
 echo "cloud-scaleout: server A took $took_a sessions, server B took $took_b"
@@ -168,9 +173,9 @@ registered_before=$(count ": app [0-9]* registered$" "$work/vehicles.log")
 kill -9 "$server_a"
 wait "$server_a" 2>/dev/null || true
 
-# B serves all 50 at once ("ready (50 open)": B's open sessions when one became ready), the
-# emulator registered A's vehicles again, and each of them finished its tour on B (B's own
-# vehicles too: 50 "Vehicle: OK" lines; each is one write, so the lines are whole).
+# B serves all of them at once ("ready (50 open)" for 50: B's open sessions when one became
+# ready), the emulator registered A's vehicles again, and each of them finished its tour on B
+# (B's own vehicles too: one "Vehicle: OK" line each; each is one write, so the lines are whole).
 moved_to_b() {
   alive
   grep -q "ready ($VEHICLES open)" "$work/b.log" \
@@ -178,7 +183,7 @@ moved_to_b() {
     && (($(count "Vehicle: OK" "$work/b.log") >= VEHICLES)) \
     && while read -r token; do grep -q "^\[$token .*\] Vehicle: OK" "$work/b.log" || return 1; done <"$work/moved.tokens"
 }
-wait_for 60 moved_to_b || fail "server A's $took_a vehicles did not all move to server B (B's log has no 'ready ($VEHICLES open)', or registrations or tours are missing)"
+wait_for "$LIMIT" moved_to_b || fail "server A's $took_a vehicles did not all move to server B (B's log has no 'ready ($VEHICLES open)', or registrations or tours are missing)"
 registered=$(count ": app [0-9]* registered$" "$work/vehicles.log")
 ((registered == VEHICLES + took_a)) || fail "$registered registrations, expected $((VEHICLES + took_a))"
 
