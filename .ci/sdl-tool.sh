@@ -164,6 +164,7 @@ curl -fs -X PUT "http://127.0.0.1:$secure_control/security/system-time" -d '{"re
 .build/debug/sdl-example --port "$secure" --control-url "http://127.0.0.1:$secure_control" --app-id 5151 --tour encryption \
   >"$work/encryption2.out" 2>&1 || { cat "$work/encryption2.out" "$work/secure2.log"; fail "sdl-example --tour encryption failed once the system time was ready"; }
 kill "$secure_headunit" 2>/dev/null || true
+secure_headunit=
 
 # Dynamic menus (RPC 7.0): Settings goes empty and its cells follow when the driver opens it.
 dynamic=$((port + 6))
@@ -178,6 +179,7 @@ done
   >"$work/dynamic.out" 2>&1 || { cat "$work/dynamic.out" "$work/dynamic.log"; fail "sdl-example --tour screen failed with dynamic menus"; }
 grep -q "its 2 cells were sent when the driver opened it" "$work/dynamic.out" || { cat "$work/dynamic.out"; fail "the screen tour did not fill Settings on demand"; }
 kill "$dynamic_headunit" 2>/dev/null || true
+dynamic_headunit=
 
 # SDL Core's defaults (speech TEXT only, no DISPLAYS, image fields without imageTypeSupported):
 # the served steps, the server on /sdl and the vehicle dialing it as Core does (/sdl/), and the
@@ -196,6 +198,7 @@ for _ in $(seq 1 600); do
   sleep 0.1
 done
 kill "$core_vehicle" "$served_pid" 2>/dev/null || true
+core_vehicle= served_pid=
 grep -q "Vehicle: OK" "$work/served.out" || { cat "$work/served.out" "$work/core-vehicle.log"; fail "the served steps failed against SDL Core's defaults"; }
 grep -q "its pause left out (the head unit speaks TEXT only)" "$work/served.out" || fail "the served speech step did not show the SILENCE left out"
 core=$((port + 10))
@@ -208,5 +211,6 @@ done
 .build/debug/sdl-example --port "$core" --app-id 7272 --tour all --wav-path "$work/core.wav" >"$work/core-tours.out" 2>&1 \
   || { cat "$work/core-tours.out"; fail "sdl-example --tour all failed against SDL Core's defaults"; }
 kill "$core_headunit" 2>/dev/null || true
+core_headunit=
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

@@ -58,10 +58,13 @@ public actor SDLHeadUnitEmulator {
     var appServices = AppServiceState()
     /// Cloud app entries of the policy table that apps set (SetCloudAppProperties), by app ID.
     var cloudAppProperties: [String: CloudAppProperties] = [:]
-    /// The dialer of `runCloudApp` waiting for the HMI to activate the cloud app again, and an
-    /// activation that came while none waited.
-    var cloudAppActivationWaiter: CheckedContinuation<Void, Never>?
+    /// Dialers of `runCloudApp` waiting for the HMI to activate the cloud app again, by wait,
+    /// and an activation that came between a drop and the wait.
+    var cloudAppActivationWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    var nextCloudAppWait = 0
     var cloudAppActivationPending = false
+    /// A cloud app's connection is up (activations then change nothing).
+    var cloudAppConnected = false
     /// The car's remote-control modules, shared by every app: state, allocation, subscriptions.
     var remoteControl = RemoteControlState()
     /// The car moves: OnDriverDistraction DD_ON (new apps hear it at registration).

@@ -32,9 +32,10 @@ public final class SDLWebSocketListener: Sendable {
         /// wss: the server's certificate and key (`SDLWebSocketTLS.server(certificateChain:privateKey:)`).
         public var tls: NIOSSLContext?
         public var limits: SDLWebSocketLimits
-        /// Told of every connection turned away (a wrong path, the connection limit, a request
-        /// that is no WebSocket upgrade), with the path asked for; called on an event loop, so
-        /// keep it short. `SDLWebSocketServer` logs them.
+        /// Told of every request answered with a refusal (404 for a wrong path or a request that
+        /// is no WebSocket upgrade, 503 at the connection limit), with the path asked for; not of
+        /// connections closed before their request (a handshake deadline, a failed TLS
+        /// handshake). Called on an event loop, so keep it short. `SDLWebSocketServer` logs them.
         public var onRefusal: (@Sendable (SDLWebSocketRefusal) -> Void)?
 
         public init(

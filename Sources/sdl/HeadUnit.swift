@@ -116,7 +116,7 @@ struct HeadUnit: AsyncParsableCommand {
     var recordStreams: String?
 
     @Option(help: ArgumentHelp(
-        "Dial a cloud app's WebSocket server (ws:// or wss://) as SDL Core does, instead of listening on TCP; dials again after a drop. tcp://HOST:PORT dials plain TCP (for comparisons; SDL Core uses WebSocket).",
+        "Dial a cloud app's WebSocket server (ws:// or wss://) as SDL Core does, instead of listening on TCP (after a drop: see --redial-after-drop). tcp://HOST:PORT dials plain TCP (for comparisons; SDL Core uses WebSocket).",
         valueName: "url"))
     var cloudApp: String?
 

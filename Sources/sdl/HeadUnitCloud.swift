@@ -43,6 +43,7 @@ extension HeadUnit {
         let retryDelay = Duration.milliseconds(Int(self.retryDelay * 1000))
         let attempts = retryAttempts
         let redialAfterDrop = self.redialAfterDrop
+        let hasControl = controlPort != nil
         Output.error("\(count) vehicle\(count == 1 ? "" : "s") dialing \(text)")
         let vehicles = (1...count).map { _ in SDLHeadUnitEmulator(configuration: configuration) }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -71,7 +72,9 @@ extension HeadUnit {
                             case .connected: Output.error("vehicle \(number): connected")
                             case .disconnected: Output.error("vehicle \(number): disconnected")
                             case .waitingForActivation:
-                                Output.error("vehicle \(number): waiting for the HMI to activate the app again, as SDL Core does (POST /cloud-app/activate)")
+                                // The control API plays vehicle 1's HMI; the others wait for good (use --redial-after-drop).
+                                let how = hasControl && number == 1 ? " (POST /cloud-app/activate)" : "; no control API drives it: use --redial-after-drop"
+                                Output.error("vehicle \(number): waiting for the HMI to activate the app again, as SDL Core does\(how)")
                             case .dialFailed(let attempt, let reason): Output.error("vehicle \(number): dial \(attempt) failed: \(reason)")
                             case .gaveUp: Output.error("vehicle \(number): gave up")
                             }

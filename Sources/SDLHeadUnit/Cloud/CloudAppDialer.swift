@@ -65,6 +65,9 @@ extension SDLHeadUnitEmulator {
                 continue
             }
             failures = 0
+            // An activation while connected is not one after the drop.
+            cloudAppActivationPending = false
+            cloudAppConnected = true
             events?(.connected)
             await withTaskCancellationHandler {
                 await serve(transport, authToken: endpoint.authToken)
@@ -72,6 +75,7 @@ extension SDLHeadUnitEmulator {
                 Task { await transport.close() }
             }
             await transport.close()
+            cloudAppConnected = false
             events?(.disconnected)
             guard !Task.isCancelled else { return }
             if endpoint.redialsAfterDrop {
@@ -84,16 +88,17 @@ extension SDLHeadUnitEmulator {
         if !Task.isCancelled { events?(.gaveUp) }
     }
 
-    /// The HMI activates the cloud app (the user picks it in the app list): a dialer waiting
-    /// after a drop dials again (`POST /cloud-app/activate`). An activation while connected or
-    /// dialing is kept for the next wait.
+    /// The HMI activates the cloud app (the user picks it in the app list): every dialer waiting
+    /// after a drop dials again (`POST /cloud-app/activate`). One that comes between a drop and
+    /// the wait counts; one while connected does not.
     public func activateCloudApp() {
-        if let waiter = cloudAppActivationWaiter {
-            cloudAppActivationWaiter = nil
-            waiter.resume()
-        } else {
-            cloudAppActivationPending = true
+        guard !cloudAppActivationWaiters.isEmpty else {
+            if !cloudAppConnected { cloudAppActivationPending = true }
+            return
         }
+        let waiters = cloudAppActivationWaiters.values
+        cloudAppActivationWaiters = [:]
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Waits for `activateCloudApp()`; false when the task was cancelled.
@@ -102,18 +107,20 @@ extension SDLHeadUnitEmulator {
             cloudAppActivationPending = false
             return true
         }
+        nextCloudAppWait += 1
+        let wait = nextCloudAppWait
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                if Task.isCancelled { continuation.resume() } else { cloudAppActivationWaiter = continuation }
+                if Task.isCancelled { continuation.resume() } else { cloudAppActivationWaiters[wait] = continuation }
             }
         } onCancel: {
-            Task { await self.cancelCloudAppActivationWait() }
+            Task { await self.cancelCloudAppActivationWait(wait) }
         }
         return !Task.isCancelled
     }
 
-    private func cancelCloudAppActivationWait() {
-        cloudAppActivationWaiter?.resume()
-        cloudAppActivationWaiter = nil
+    /// Ends one wait, if still waiting: a cancel never wakes another dialer.
+    private func cancelCloudAppActivationWait(_ wait: Int) {
+        cloudAppActivationWaiters.removeValue(forKey: wait)?.resume()
     }
 }

@@ -89,7 +89,7 @@ public actor SDLCloudAppHost {
         let connection = SDLCloudConnection(id: nextID, remoteAddress: remoteAddress, uri: uri)
         var configuration = app
         configuration.transport = .accepted(transport)
-        // The head unit dials again after a drop; this side never reconnects.
+        // Only the head unit dials (again, after a drop); this side never reconnects.
         configuration.reconnectPolicy = .never
         configuration.logger[metadataKey: "session"] = "\(connection.id)"
         let manager = SDLManager(configuration: configuration)

@@ -46,6 +46,7 @@ extension SDLManager {
     /// SDL Core 8.2's endpoint pattern (its cloud WebSocket transport adapter), group 6 the port.
     nonisolated(unsafe) static let coreEndpointPattern: Regex<AnyRegexOutput> = {
         let pattern = #"(wss?)://(([^?#%\\/@:\s]{1,}):?([^?#%\\/@\s]*)@?([^?#%\\/\s]*)):(\d{2,5})((/[^/#?\s]+)*)?/?(\?[^=&#\s]*=?[^#\s]*&?)?(#[^\s]*)?"#
-        return (try? Regex(pattern))!.ignoresCase()
+        // ASCII classes, as Core's boost::regex reads them.
+        return (try? Regex(pattern))!.ignoresCase().asciiOnlyDigits().asciiOnlyWhitespace()
     }()
 }

@@ -111,7 +111,7 @@ extension SDLManager {
         }
 
         /// A connection the head unit opened to the app (a cloud app's WebSocket), used once:
-        /// after a drop the head unit dials again, and that is a new session.
+        /// after a drop the head unit may dial again, and that is a new session.
         public static func accepted(_ transport: any SDLTransport) -> Transport {
             let unused = Mutex<(any SDLTransport)?>(transport)
             return Transport {

@@ -205,7 +205,7 @@ extension SDLScreenManager {
         defer { job.sink.finish() }
         guard let manager = current else { throw .stopped }
         if job.wasEndedByApp { return .cancelled }
-        let prompt = try await prepare(job.options.prompt, manager: manager)
+        let prompt = try await prepare(job.options.prompt, optional: true, manager: manager)
         guard let chunkID = OnAudioPassThru.wireFunctionID else { throw .stopped }
         // Chunks are taken as they are read, so all of them are in before the answer is.
         let observation = manager.observeNotifications(functionIDs: [chunkID]) { message in

@@ -109,7 +109,8 @@ extension SDLScreenManager {
         buttons: [SDLSoftButton], watchesSubtleAlert: Bool, manager: any SDLScreenContext
     ) async throws(SDLScreenError) -> AlertParts {
         let window = await manager.mainWindowCapability()
-        let tts = try await prepare(audio, manager: manager)
+        // An alert with text still shows when the head unit can say none of its audio.
+        let tts = try await prepare(audio, optional: lines.contains { !$0.isEmpty }, manager: manager)
         let image = try await popupIcon(icon, field: iconField, manager: manager, window: window)
         let softButtons = try await popupButtons(buttons, manager: manager, window: window)
         return AlertParts(

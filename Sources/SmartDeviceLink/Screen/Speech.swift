@@ -85,8 +85,9 @@ public struct SDLSpeech: Sendable, Hashable, ExpressibleByStringLiteral {
 /// a file chunk is unsupported there) or a prerecorded sound it does not list.
 public enum SDLUnsupportedSpeechPolicy: Sendable, Hashable {
     /// Those chunks are left out with a warning in the log and the rest is spoken, as the iOS
-    /// library does with alert audio. When nothing is left the request is refused (code
-    /// `unsupportedByHeadUnit`) and nothing is sent.
+    /// library does with alert audio. When nothing is left an alert with text or an audio
+    /// pass-thru goes without speech, and a Speak is refused (code `unsupportedByHeadUnit`)
+    /// with nothing sent.
     case leaveOut
     /// The whole request is refused (code `unsupportedByHeadUnit`) and nothing is sent.
     case refuse
@@ -100,8 +101,9 @@ extension SDLScreenManager {
 
     /// Checks `speech` against the head unit's speech capabilities and prerecorded sounds (when
     /// the registration lists them), leaving out or refusing what it cannot say as the policy
-    /// says, then uploads its files.
-    func prepare(_ speech: SDLSpeech?, manager: any SDLScreenContext) async throws(SDLScreenError) -> [TTSChunk]? {
+    /// says, then uploads its files. `optional`: the request has more than its speech (an
+    /// alert's text, a recording), so speech left out entirely leaves the request without it.
+    func prepare(_ speech: SDLSpeech?, optional: Bool = false, manager: any SDLScreenContext) async throws(SDLScreenError) -> [TTSChunk]? {
         guard var speech, !speech.chunks.isEmpty else { return nil }
         let capabilities = await manager.speechCapabilities()
         var problems: [(chunk: SDLSpeech.Chunk, error: SDLPresentationError)] = []
@@ -114,7 +116,12 @@ extension SDLScreenManager {
         }
         if let first = problems.first {
             let kept = speech.chunks.filter { chunk in !problems.contains { $0.chunk == chunk } }
-            guard unsupportedSpeechPolicy == .leaveOut, !SDLSpeech(kept).isEmpty else { throw .invalid(first.error) }
+            guard unsupportedSpeechPolicy == .leaveOut else { throw .invalid(first.error) }
+            guard !SDLSpeech(kept).isEmpty else {
+                guard optional else { throw .invalid(first.error) }
+                logger.warning("the head unit can say none of this speech; the request goes without it", metadata: ["left out": "\(problems.map(\.error.description))"])
+                return nil
+            }
             logger.warning("speech the head unit cannot say is left out", metadata: [
                 "left out": "\(problems.map(\.error.description))", "kept": "\(kept.count) of \(speech.chunks.count) chunks",
             ])

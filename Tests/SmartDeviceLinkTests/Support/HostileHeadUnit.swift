@@ -85,12 +85,13 @@ final class HostileHeadUnit: Sendable {
         func send(_ message: SDLProtocolMessage) async throws {
             var out: [UInt8] = []
             SDLFramer.encode(message, maxPayloadSize: SDLFramer.defaultMaxPayloadSize, into: &out)
+            try await to.send(out)
+            // Confirmed once it is on its way to the app.
             if message.serviceType == .rpc, message.controlFrameType == nil, let rpc = try? SDLRPCPayload(decoding: message.payload),
                rpc.rpcType == .response, rpc.functionID == Show.wireFunctionID,
                (try? SDLJSONValue(parsing: rpc.json))?["success"] == .bool(true) {
                 record.withLock { if let text = $0.showTexts[rpc.correlationID] { $0.confirmedTexts.insert(text) } }
             }
-            try await to.send(out)
         }
         do {
             for try await bytes in from.inbound {
@@ -121,8 +122,12 @@ final class HostileHeadUnit: Sendable {
                     case ..<55:
                         try await send(message)
                     case ..<66:
-                        // Another result code; WARNINGS keeps success.
-                        guard case .object(var members)? = try? SDLJSONValue(parsing: rpc.json) else { try await send(message); continue }
+                        // Another result code for what the head unit did (WARNINGS keeps success); a
+                        // failure is never turned into a success, which no app could tell from a real one.
+                        guard case .object(var members)? = try? SDLJSONValue(parsing: rpc.json), members.contains(where: { $0.key == "success" && $0.value == .bool(true) }) else {
+                            try await send(message)
+                            continue
+                        }
                         let codes: [SDLResult] = [.rejected, .disallowed, .genericError, .timedOut, .inUse, .aborted, .invalidData, .outOfMemory,
                                                   .tooManyPendingRequests, .applicationNotRegistered, .userDisallowed, .unsupportedRequest, .warnings]
                         let code = codes[Int(random.next() % UInt64(codes.count))]
