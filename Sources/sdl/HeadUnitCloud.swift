@@ -5,6 +5,7 @@ import SDLHeadUnit
 import SDLHeadUnitControl
 import SDLTransport
 import SDLWebSocket
+import SmartDeviceLink
 
 extension HeadUnit {
     /// `--cloud-app`: N vehicles, each an emulator of its own dialing the app's server, with
@@ -23,8 +24,8 @@ extension HeadUnit {
             } else {
                 plainTCP = nil
                 url = Self.asSDLCoreDials(try SDLWebSocketURL(text))
-                guard Self.hasExplicitPort(text) else {
-                    throw ValidationError("\(text): SDL Core dials only endpoints with an explicit port (ws://host:port/path)")
+                if let problem = SDLManager.cloudEndpointProblem(text) {
+                    throw ValidationError("\(text): SDL Core would not dial it: \(problem)")
                 }
             }
         } catch {
@@ -105,15 +106,6 @@ extension HeadUnit {
         let path = url.uri.prefix { $0 != "?" && $0 != "#" }
         if !path.hasSuffix("/") { dialed.uri = path + "/" + url.uri.dropFirst(path.count) }
         return dialed
-    }
-
-    /// Whether `text` names its port, as SDL Core's endpoint pattern requires (`host:port`).
-    static func hasExplicitPort(_ text: String) -> Bool {
-        guard let scheme = text.range(of: "://") else { return false }
-        let authority = text[scheme.upperBound...].prefix { !"/?#".contains($0) }
-        guard let colon = authority.lastIndex(of: ":"), !authority.hasSuffix("]") else { return false }
-        let digits = authority[authority.index(after: colon)...]
-        return (2...5).contains(digits.count) && digits.allSatisfy(\.isNumber)
     }
 
     /// Each vehicle holds a socket: a thousand need more descriptors than the usual soft limit

@@ -46,6 +46,6 @@ import Testing
         ("ws://host:123456", false), ("ws://host:80 91", false), ("wss://user:1234@host", false), ("ws://host:70000", false),
     ])
     func endpointsAsSDLCoreReadsThem(endpoint: String, accepted: Bool) {
-        #expect((SDLManager.endpointProblem(endpoint) == nil) == accepted, "\(endpoint): \(SDLManager.endpointProblem(endpoint) ?? "accepted")")
+        #expect((SDLManager.cloudEndpointProblem(endpoint) == nil) == accepted, "\(endpoint): \(SDLManager.cloudEndpointProblem(endpoint) ?? "accepted")")
     }
 }

@@ -19,7 +19,7 @@ extension SDLManager {
     /// Core rejects the entry and the app never appears), so a wrong one is refused with code
     /// `invalidArgument` and nothing is sent.
     public func setCloudAppProperties(_ properties: CloudAppProperties) async throws {
-        if let endpoint = properties.endpoint, let problem = Self.endpointProblem(endpoint) {
+        if let endpoint = properties.endpoint, let problem = Self.cloudEndpointProblem(endpoint) {
             throw SDLError(.invalidArgument, "cloud app endpoint \(endpoint): \(problem)")
         }
         let response = try await send(SetCloudAppProperties(properties: properties))
@@ -34,8 +34,8 @@ extension SDLManager {
     /// optional path, query and fragment. It searches for the pattern anywhere in the string and
     /// dials what matched, so text around a match is silently cut off (`ws://host:123456` is
     /// dialed on port 12345); this check is stricter: the whole endpoint must match, and the port
-    /// be at most 65535.
-    static func endpointProblem(_ endpoint: String) -> String? {
+    /// be at most 65535. `sdl headunit --cloud-app` checks its URL with it too.
+    public static func cloudEndpointProblem(_ endpoint: String) -> String? {
         guard let match = try? coreEndpointPattern.wholeMatch(in: endpoint) else {
             return "SDL Core's pattern is ws:// or wss://, an explicit host:port (a port of 2 to 5 digits), then an optional path, query and fragment"
         }

@@ -181,9 +181,7 @@ extension SDLScreenManager {
                     } else if !context.dynamicSubmenus {
                         // The window no longer fills submenus on demand: no request will come.
                         sent.awaitingContents = false
-                        for (childPosition, child) in children.enumerated() {
-                            sent.children.append(try await add(child, position: childPosition, parentID: sent.id, context: context))
-                        }
+                        sent.children = try await add(children, parentID: sent.id, context: context)
                     }
                 }
                 result.append(sent)
@@ -200,6 +198,15 @@ extension SDLScreenManager {
         } else {
             _ = try await request(DeleteCommand(cmdID: sent.id), manager: manager)
         }
+    }
+
+    /// A submenu's cells, added under it in order; as the head unit now has them.
+    private func add(_ children: [SDLMenuCell], parentID: Int, context: MenuContext) async throws(SDLScreenError) -> [SentMenuCell] {
+        var added: [SentMenuCell] = []
+        for (position, child) in children.enumerated() {
+            added.append(try await add(child, position: position, parentID: parentID, context: context))
+        }
+        return added
     }
 
     private func add(_ cell: SDLMenuCell, position: Int, parentID: Int?, context: MenuContext) async throws(SDLScreenError) -> SentMenuCell {
@@ -224,9 +231,7 @@ extension SDLScreenManager {
                 sent.awaitingContents = true
                 return sent
             }
-            for (childPosition, child) in children.enumerated() {
-                sent.children.append(try await add(child, position: childPosition, parentID: id, context: context))
-            }
+            sent.children = try await add(children, parentID: id, context: context)
             return sent
         }
         _ = try await request(AddCommand(
@@ -405,14 +410,7 @@ extension SDLScreenManager {
     }
 
     private func selected(_ command: OnCommand) {
-        func find(_ level: [SentMenuCell]) -> SDLMenuCell? {
-            for sent in level {
-                if sent.id == command.cmdID { return sent.cell }
-                if let found = find(sent.children) { return found }
-            }
-            return nil
-        }
-        if let cell = find(sentMenu) {
+        if let path = Self.path(to: command.cmdID, in: sentMenu), let cell = Self.cell(at: path, in: sentMenu)?.cell {
             cell.handler?(command.triggerSource)
         } else if let voice = sentVoiceCommands.first(where: { $0.id == command.cmdID }) {
             voice.command.handler?()
