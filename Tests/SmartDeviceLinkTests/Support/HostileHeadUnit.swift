@@ -26,9 +26,14 @@ final class HostileHeadUnit: Sendable {
     let emulator: SDLHeadUnitEmulator
     let record = Locked(Record())
     private let seed: UInt64
+    private let losesResponses: Bool
 
-    init(seed: UInt64) {
+    /// - Parameter losesResponses: whether responses go missing or are held back (out of order,
+    ///   possibly for good). Without it no call waits for its timeout, so how far a seed gets
+    ///   does not depend on how loaded the machine is.
+    init(seed: UInt64, losesResponses: Bool = true) {
         self.seed = seed
+        self.losesResponses = losesResponses
         emulator = SDLHeadUnitEmulator()
     }
 
@@ -43,10 +48,11 @@ final class HostileHeadUnit: Sendable {
         // A third of the runs lose the connection after one of the head unit's first 60 messages.
         let dropAfter: Int? = random.next() % 3 == 0 ? Int(random.next() % 60) + 1 : nil
         let plan = random
+        let losesResponses = self.losesResponses
         Task {
             await withDiscardingTaskGroup { group in
                 group.addTask { await Self.forwardAppToCar(relayApp, relayCar, record: record) }
-                group.addTask { await Self.forwardCarToApp(relayCar, relayApp, plan: plan, dropAfter: dropAfter, record: record) }
+                group.addTask { await Self.forwardCarToApp(relayCar, relayApp, plan: plan, dropAfter: dropAfter, losesResponses: losesResponses, record: record) }
             }
         }
         return app
@@ -74,7 +80,7 @@ final class HostileHeadUnit: Sendable {
 
     /// The head unit's messages through the plan.
     private static func forwardCarToApp(
-        _ from: SDLMemoryTransport, _ to: SDLMemoryTransport, plan: SplitMix64, dropAfter: Int?, record: Locked<Record>
+        _ from: SDLMemoryTransport, _ to: SDLMemoryTransport, plan: SplitMix64, dropAfter: Int?, losesResponses: Bool, record: Locked<Record>
     ) async {
         var random = plan
         var decoder = SDLFrameDecoder(maxDataSize: 1 << 20)
@@ -117,7 +123,8 @@ final class HostileHeadUnit: Sendable {
                         try await send(message)
                         continue
                     }
-                    let roll = random.next() % 100
+                    var roll = random.next() % 100
+                    if !losesResponses, (74..<82).contains(roll) || roll >= 90 { roll = 0 }
                     switch roll {
                     case ..<55:
                         try await send(message)
