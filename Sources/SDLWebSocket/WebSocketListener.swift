@@ -77,7 +77,9 @@ public final class SDLWebSocketListener: Sendable {
     ) async throws -> SDLWebSocketListener {
         let open = Counter()
         let limits = configuration.limits
-        let server = try await ServerBootstrap(group: group).sdlListenerOptions()
+        // Reads of at most 2 KB: each connection keeps its receive buffers between reads, which
+        // thousands of idle cloud sessions would otherwise hold at 16 KB each.
+        let server = try await ServerBootstrap(group: group).sdlListenerOptions(maxReadSize: 2048)
             // NIOAsyncChannel reads on demand; this keeps each read small while a session lags.
             .childChannelOption(.maxMessagesPerRead, value: 4)
             .bind(host: configuration.host, port: configuration.port) { channel in

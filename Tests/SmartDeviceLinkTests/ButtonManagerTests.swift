@@ -69,13 +69,14 @@ import Testing
         let headUnit = SDLHeadUnitEmulator()
         try await Self.withManager(headUnit) { manager in
             let events = headUnit.events()
+            // Pressed once the subscription is confirmed (the head unit has recorded it by then).
+            let (subscribed, confirmed) = AsyncStream<Void>.makeStream()
             let reader = Task {
                 let subscription = try await manager.buttons.subscribe(.preset1)
+                confirmed.yield()
                 for await _ in subscription.presses { break }
             }
-            for await event in events {
-                if case .requestReceived(_, "SubscribeButton") = event { break }
-            }
+            for await _ in subscribed { break }
             await headUnit.press(.preset1)
             try await reader.value
             for await event in events {

@@ -17,7 +17,10 @@ import Synchronization
 /// and the round trips are measured. Prints the server's memory per idle session, its CPU time,
 /// the time until all are set up and the Show round-trip percentiles.
 ///
-///   CloudBenchmarks --sdl PATH [--vehicles 1000] [--window 10] [--scheme ws|tcp] [--quiet 1]
+///   CloudBenchmarks --sdl PATH [--vehicles 1000] [--rate SHOWS_PER_SECOND] [--window 10] [--scheme ws|tcp] [--quiet 1] [--exit-idle]
+///
+/// `--rate`: Shows per second over all vehicles (default: one per vehicle per second); each
+/// session sends one every `vehicles / rate` seconds at its own phase, for the window.
 ///
 /// `--scheme tcp`: the same sessions through the same host over plain TCP, to see what the
 /// WebSocket layer costs.
@@ -26,12 +29,17 @@ struct Options {
     var sdl = "../.build/release/sdl"
     var vehicles = 1000
     var window = 10
+    /// Shows per second over all vehicles; nil: one per vehicle per second.
+    var rate: Double?
     var scheme = "ws"
     /// `ready`: sessions only register and reach Ready (no FULL, Show or file), to see what that costs.
     var stage = "full"
     /// Seconds without traffic before the idle memory is read (11: past the 10 s request
     /// timeout, after which a connection's deadline loop has ended).
     var quiet = 1
+    /// Exit right after the idle memory is read, sessions still open: under heaptrack the
+    /// "leaks" are then exactly what the idle sessions hold.
+    var exitIdle = false
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -41,9 +49,13 @@ struct Options {
             case "--sdl": sdl = value
             case "--vehicles": vehicles = Int(value) ?? vehicles
             case "--window": window = Int(value) ?? window
+            case "--rate": rate = Double(value)
             case "--scheme": scheme = value
             case "--stage": stage = value
             case "--quiet": quiet = Int(value) ?? quiet
+            case "--exit-idle":
+                exitIdle = true
+                if !value.isEmpty { rest.insert(value, at: rest.startIndex) }
             case "--probe": if !value.isEmpty { rest.insert(value, at: rest.startIndex) }
             default: fatalError("unknown option \(name)")
             }
@@ -78,6 +90,8 @@ func cpuSeconds(_ who: Int32 = RUSAGE_SELF.rawValue) -> Double {
     getrusage(__rusage_who_t(who), &usage)
     return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
+
+func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
 
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
     guard !sorted.isEmpty else { return .nan }
@@ -195,6 +209,9 @@ quiet.logLevel = .critical
 app.logger = quiet
 let payload = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 31) }
 let window = options.window
+let rate = options.rate ?? Double(options.vehicles)
+/// Between two Shows of one session.
+let interval = Duration.microseconds(Int64(Double(options.vehicles) / rate * 1_000_000))
 
 let handler: SDLCloudAppHost.SessionHandler = { manager in
     let began = clock.now
@@ -217,14 +234,16 @@ let handler: SDLCloudAppHost.SessionHandler = { manager in
         return
     }
     await board.windowOpened()
-    // One Show per second, each session at its own phase within the second.
-    let phase = Duration.milliseconds(Int.random(in: 0..<1000))
-    let start = clock.now + phase
-    for second in 0..<window {
-        try? await clock.sleep(until: start + .seconds(second))
+    // One Show every `interval`, each session at its own phase within it, until the window ends.
+    let start = clock.now
+    let phase = Duration.microseconds(Int64.random(in: 0..<Int64(interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)))
+    var tick = 0
+    while phase + interval * tick < .seconds(window) {
+        try? await clock.sleep(until: start + phase + interval * tick)
+        tick += 1
         let sent = clock.now
         do {
-            _ = try await manager.send(Show(mainField1: "Tick \(second)"))
+            _ = try await manager.send(Show(mainField1: "Tick \(tick)"))
             board.show(milliseconds(clock.now - sent))
         } catch {
             board.failed("window: \(error)")
@@ -270,6 +289,10 @@ let heapIdle = heapInUse()
 malloc_counter_trim()
 let idleTrimmed = residentBytes()
 let open = await host.openSessions
+if options.exitIdle {
+    print("\(open) sessions idle: heap \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB, RSS \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session")
+    exit(0)
+}
 
 let cpuWindowStart = cpuSeconds()
 let windowStarted = clock.now
@@ -287,7 +310,6 @@ let state = board.state.withLock { $0 }
 let shows = state.shows.sorted()
 let setUps = state.setUp.map(milliseconds).sorted()
 let firsts = state.firstShows.sorted()
-func f(_ value: Double, _ digits: Int = 1) -> String { String(format: "%.\(digits)f", value) }
 print("""
     scheme \(options.scheme), \(options.vehicles) vehicles (\(open) sessions open), \(state.failures.count) failures\(state.failures.first.map { " (first: \($0))" } ?? "")
     all set up (registered, FULL, Show, 64 KB PutFile) \(f(milliseconds(allSetUp) / 1000, 2)) s after the emulator started; per session p50 \(f(percentile(setUps, 0.5), 0)) ms, p99 \(f(percentile(setUps, 0.99), 0)) ms
@@ -295,7 +317,7 @@ print("""
     server heap in use: \(heapBaseline / 1024) KB before, \(heapIdle / 1024) KB with all idle → \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB per idle session
     server CPU: \(f(cpuRamp, 2)) s during set-up (\(f(cpuRamp / (milliseconds(allSetUp) / 1000) * 100, 0)) % of one core), \(f(cpuWindow, 2)) s in the \(f(milliseconds(windowTook) / 1000, 1)) s window (\(f(cpuWindow / (milliseconds(windowTook) / 1000) * 100, 0)) % of one core); emulator process \(f(emulatorCPU, 2)) s
     Show round trip during set-up: p50 \(f(percentile(firsts, 0.5), 2)) ms, p99 \(f(percentile(firsts, 0.99), 2)) ms
-    Show round trip, \(options.vehicles) Shows/s for \(window) s (\(shows.count) Shows): p50 \(f(percentile(shows, 0.5), 2)) ms, p99 \(f(percentile(shows, 0.99), 2)) ms, max \(f(shows.last ?? .nan, 2)) ms
+    Show round trip, \(f(rate, 0)) Shows/s for \(window) s (\(shows.count) Shows): p50 \(f(percentile(shows, 0.5), 2)) ms, p99 \(f(percentile(shows, 0.99), 2)) ms, max \(f(shows.last ?? .nan, 2)) ms
     """)
 serving.cancel()
 exit(state.failures.isEmpty ? 0 : 1)

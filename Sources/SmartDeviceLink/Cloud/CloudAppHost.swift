@@ -43,8 +43,9 @@ public enum SDLCloudSessionEvent: Sendable, CustomStringConvertible {
 }
 
 /// Runs one `SDLManager` per head unit that connects to a cloud app: each with the app's
-/// configuration, over the connection the head unit opened, sharing nothing with the others (so
-/// any number of server processes can run behind a load balancer). A session lasts as long as
+/// configuration, over the connection the head unit opened, sharing no state with the others (so
+/// any number of server processes can run behind a load balancer); only values the head units
+/// sent byte for byte the same are decoded once and shared (``SDLSharedValues``). A session lasts as long as
 /// its connection; the head unit, not the app, reconnects. Transport-agnostic: the WebSocket
 /// server (`SDLCloudServer`) feeds it connections.
 public actor SDLCloudAppHost {
@@ -61,7 +62,11 @@ public actor SDLCloudAppHost {
     private let eventFanOut = StreamFanOut<SDLCloudSessionEvent>(bufferLimit: 4096)
 
     /// A host registering `app` on every head unit that connects, logging to `logger`.
+    /// Unless `app` names its own ``SDLManager/Configuration/sharedValues``, the host's sessions
+    /// share one of the host's.
     public init(app: SDLManager.Configuration, logger: Logger = Logger(label: "SmartDeviceLink.cloud")) {
+        var app = app
+        if app.sharedValues == nil { app.sharedValues = SDLSharedValues() }
         self.app = app
         self.logger = logger
     }

@@ -55,11 +55,17 @@ public actor SDLFileManager: SDLSubManager {
     /// Cancelling the calling task stops the remaining chunks.
     @discardableResult
     public func upload(_ file: SDLFile, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil) async throws -> SDLUploadOutcome {
-        do throws(SDLFileError) {
-            return try await upload(file, retries: configuration.fileRetryCount, skipIfPresent: false, progress: progress)
-        } catch {
-            throw SDLError(error)
+        let retries = configuration.fileRetryCount
+        // On a task of its own: the caller's task (a session's handler, which lives as long as
+        // the session) does not keep the upload's deep frames.
+        let result = await onOwnTask { () async -> Result<SDLUploadOutcome, SDLError> in
+            do throws(SDLFileError) {
+                return .success(try await self.upload(file, retries: retries, skipIfPresent: false, progress: progress))
+            } catch {
+                return .failure(SDLError(error))
+            }
         }
+        return try result.get()
     }
 
     /// Uploads an artwork unless the head unit has it already (its name comes from its

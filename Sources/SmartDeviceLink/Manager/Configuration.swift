@@ -69,6 +69,10 @@ extension SDLManager {
         public var encryption = SDLEncryptionConfiguration()
         /// How long an RPC waits for the head unit's response before it fails with a timeout.
         public var requestTimeout: Duration = .seconds(10)
+        /// Where values other sessions of this server receive the same (capabilities,
+        /// permission tables) are decoded once and shared; nil: this manager keeps its own.
+        /// ``SDLCloudAppHost`` sets its own for the sessions it serves.
+        public var sharedValues: SDLSharedValues?
         /// How often subscribed system capabilities are fetched again from head units that do
         /// not push updates (before RPC 5.1); nil: only when the app calls `update(_:)`.
         public var capabilityPollInterval: Duration? = .seconds(30)

@@ -397,7 +397,7 @@ public actor SDLManager: Service {
         var sessionConfiguration = configuration.session
         sessionConfiguration.logger = logger
         let session = SDLProtocolSession(transport: transport, configuration: sessionConfiguration)
-        let client = SDLRPCClient(session: session, requestTimeout: configuration.requestTimeout)
+        let client = SDLRPCClient(session: session, requestTimeout: configuration.requestTimeout, sharedValues: configuration.sharedValues)
         // What the manager itself follows, in one stream in read order (one reader, not four).
         let followed = client.rawNotifications(
             functionIDs: Set(
@@ -468,7 +468,7 @@ public actor SDLManager: Service {
                 await tracker.run()
                 return nil
             }
-            try? await onOwnTask { await self.setUpManagers(client: client, session: session, tasks: connectionTasks) }
+            await onOwnTask { await self.setUpManagers(client: client, session: session, tasks: connectionTasks) }
             // Ready only once the sub-managers run and this connection's first OnHMIStatus is in.
             let (firstStatus, firstStatusSeen) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
             group.addTask {
@@ -483,7 +483,8 @@ public actor SDLManager: Service {
             for await _ in firstStatus {
                 if transition({ $0.ready() }) {
                     let context = SDLConnectionContext(tasks: connectionTasks, rpcVersion: negotiatedRPCVersion, permissions: tracker, media: session)
-                    for subManager in subManagers { await subManager.connectionReady(context) }
+                    let subManagers = self.subManagers
+                    await onOwnTask { for subManager in subManagers { await subManager.connectionReady(context) } }
                 }
                 break
             }
@@ -505,16 +506,6 @@ public actor SDLManager: Service {
     /// The sub-managers, in the order the run loop calls their hooks.
     private nonisolated var subManagers: [any SDLSubManager] {
         [systemCapabilities, files, vehicleData, buttons, appServices, screen, navigation, remoteControl, videoStreaming, audioStreaming, touch, haptics]
-    }
-
-    /// Runs `work` on a child task. A task keeps the memory its deepest call needed until it
-    /// ends (the async frame allocator), so one-off deep work on a connection's long-lived task
-    /// would stay with every idle session of a server.
-    private nonisolated func onOwnTask(_ work: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask(operation: work)
-            try await group.waitForAll()
-        }
     }
 
     /// The sub-managers' start on a new connection, before Ready.
@@ -777,7 +768,11 @@ public actor SDLManager: Service {
             throw SDLError(SDLManagerError.invalidRequest("\(error)"))
         }
         do {
-            return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions, protected: protected).response
+            // On a task of its own: the caller's task (a cloud session's handler lives as long as
+            // its session) does not keep the deep frames of a request.
+            return try await onOwnTask {
+                try await self.send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions, protected: protected).response
+            }
         } catch {
             throw SDLError(error)
         }
@@ -790,8 +785,9 @@ public actor SDLManager: Service {
         _ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true, protected: Bool? = nil
     ) async throws -> (response: R.Response, raw: SDLIncomingRPC) {
         guard let client else { throw SDLManagerError.notReady(state) }
-        if checkingPermissions, let permissions, let levels = await permissions.levels(allowing: R.functionName) {
-            let level = hmiLevel
+        // The level and the grant as the permission tracker has them, in one read: the manager's
+        // own level may not have caught up with an OnHMIStatus the tracker has applied.
+        if checkingPermissions, let permissions, let (level, levels) = await permissions.levelAndGrant(of: R.functionName) {
             guard levels.contains(level) else {
                 throw SDLManagerError.disallowed(rpc: R.functionName, level: level, allowedIn: levels.map(\.rawValue).sorted())
             }
@@ -819,7 +815,7 @@ public actor SDLManager: Service {
         if encrypted { try await ensureRPCProtection(for: R.functionName, client: client) }
         let raw = try await client.sendRaw(
             functionName: R.functionName, functionID: functionID, json: wire, bulkData: bulkData, timeout: timeout, encrypted: encrypted)
-        let response = try SDLRPCClient.decode(R.self, from: raw)
+        let response = try SDLRPCClient.decode(R.self, from: raw, shared: client.sharedValues)
         if let layout = response as? SetDisplayLayoutResponse { await systemCapabilities.received(layout) }
         return (response, raw)
     }

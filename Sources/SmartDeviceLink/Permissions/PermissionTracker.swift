@@ -12,10 +12,8 @@ import Synchronization
 public actor SDLPermissionTracker {
     /// The main window's HMI level.
     public private(set) var hmiLevel: HMILevel = .none
-    private var allowedLevels: [String: Set<HMILevel>] = [:]
-    private var allowedParameters: [String: Set<String>] = [:]
-    private var userDisallowedParameters: [String: Set<String>] = [:]
-    private var encryptionRequired: Set<String> = []
+    private var table = PermissionTable()
+    private nonisolated let sharedValues: SDLSharedValues?
     /// Its own observers, which end with its connection.
     private nonisolated let observers = PermissionObservers(outlivesConnections: false)
     /// The manager's, which outlive this connection (`SDLManager.permissionChanges(of:_:)`).
@@ -45,6 +43,7 @@ public actor SDLPermissionTracker {
     init(client: SDLRPCClient, clock: SDLClock, managerObservers: PermissionObservers?) {
         self.managerObservers = managerObservers
         self.clock = clock
+        sharedValues = client.sharedValues
         notifications = client.rawNotifications(
             functionIDs: Set([OnHMIStatus.wireFunctionID, OnPermissionsChange.wireFunctionID].compactMap { $0 }), name: "permissions")
     }
@@ -59,7 +58,23 @@ public actor SDLPermissionTracker {
             case OnHMIStatus.wireFunctionID:
                 if let status = try? SDLJSON.decode(OnHMIStatus.self, from: json, policy: .lenient).value { update(status) }
             case OnPermissionsChange.wireFunctionID:
-                if let change = try? SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value { update(change) }
+                if let sharedValues, let source = table.source {
+                    // The policy's grants, the same for every vehicle under it: one table for all
+                    // that got the same notifications in the same order.
+                    let key = source + json + [0]
+                    let table = self.table
+                    guard let next = try? sharedValues.value(PermissionTable.self, from: key, make: { () throws(SDLDecodingError) in
+                        var next = table
+                        next.apply(try SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value)
+                        next.source = key
+                        return next
+                    }) else { continue }
+                    self.table = next
+                    wakeWaiters()
+                    notifyObservers()
+                } else if let change = try? SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value {
+                    update(change)
+                }
             default:
                 break
             }
@@ -84,43 +99,46 @@ public actor SDLPermissionTracker {
 
     /// Applies an OnPermissionsChange: its items replace what was known for those RPCs.
     public func update(_ change: OnPermissionsChange) {
-        for item in change.permissionItem {
-            allowedLevels[item.rpcName] = Set(item.hmiPermissions.allowed)
-            allowedParameters[item.rpcName] = Set(item.parameterPermissions.allowed)
-            userDisallowedParameters[item.rpcName] = Set(item.parameterPermissions.userDisallowed)
-            if item.requireEncryption == true { encryptionRequired.insert(item.rpcName) } else { encryptionRequired.remove(item.rpcName) }
-        }
+        table.apply(change)
+        // No longer made from notifications alone: never shared from here on.
+        table.source = nil
         wakeWaiters()
         notifyObservers()
     }
 
     /// Whether `rpc` (its spec name) is allowed at the current HMI level.
     public func isAllowed(_ rpc: String) -> Bool {
-        allowedLevels[rpc]?.contains(hmiLevel) ?? false
+        table.allowedLevels[rpc]?.contains(hmiLevel) ?? false
     }
 
     /// The HMI levels `rpc` is allowed in; nil when the head unit never mentioned it.
     public func levels(allowing rpc: String) -> Set<HMILevel>? {
-        allowedLevels[rpc]
+        table.allowedLevels[rpc]
+    }
+
+    /// The current HMI level with the levels `rpc` is allowed in, read together; nil when the
+    /// head unit never mentioned `rpc`.
+    func levelAndGrant(of rpc: String) -> (level: HMILevel, allowedIn: Set<HMILevel>)? {
+        table.allowedLevels[rpc].map { (hmiLevel, $0) }
     }
 
     /// The parameters (vehicle-data items...) the head unit allows for `rpc`.
     public func parameters(allowedFor rpc: String) -> Set<String> {
-        allowedParameters[rpc] ?? []
+        table.allowedParameters[rpc] ?? []
     }
 
     /// One RPC's permission now.
     public func permission(of rpc: String) -> SDLRPCPermission {
         SDLRPCPermission(
-            rpc: rpc, isAllowed: isAllowed(rpc), allowedLevels: allowedLevels[rpc],
-            allowedParameters: allowedParameters[rpc] ?? [], userDisallowedParameters: userDisallowedParameters[rpc] ?? [],
-            requiresEncryption: encryptionRequired.contains(rpc))
+            rpc: rpc, isAllowed: isAllowed(rpc), allowedLevels: table.allowedLevels[rpc],
+            allowedParameters: table.allowedParameters[rpc] ?? [], userDisallowedParameters: table.userDisallowedParameters[rpc] ?? [],
+            requiresEncryption: table.encryptionRequired.contains(rpc))
     }
 
     /// A group's status now: all allowed, none, some, or unknown while the head unit has not
     /// mentioned one of them.
     public func status(of rpcs: [String]) -> SDLPermissionGroupStatus {
-        guard rpcs.allSatisfy({ allowedLevels[$0] != nil }) else { return .unknown }
+        guard rpcs.allSatisfy({ table.allowedLevels[$0] != nil }) else { return .unknown }
         let allowed = rpcs.filter(isAllowed).count
         return allowed == rpcs.count ? .allowed : allowed == 0 ? .disallowed : .mixed
     }
@@ -234,4 +252,25 @@ public enum SDLPermissionObservation: Sendable, Hashable {
     case anyChange
     /// The moments the group becomes all allowed, and those it stops being all allowed.
     case allAllowed
+}
+
+/// What the head unit's OnPermissionsChange notifications said, by RPC name.
+struct PermissionTable: Sendable {
+    var allowedLevels: [String: Set<HMILevel>] = [:]
+    var allowedParameters: [String: Set<String>] = [:]
+    var userDisallowedParameters: [String: Set<String>] = [:]
+    var encryptionRequired: Set<String> = []
+    /// The notifications' JSON it was made from, in order, each followed by a 0 byte: the key
+    /// under which it is shared between sessions; nil once changed otherwise.
+    var source: [UInt8]? = []
+
+    /// A change's items replace what was known for those RPCs.
+    mutating func apply(_ change: OnPermissionsChange) {
+        for item in change.permissionItem {
+            allowedLevels[item.rpcName] = Set(item.hmiPermissions.allowed)
+            allowedParameters[item.rpcName] = Set(item.parameterPermissions.allowed)
+            userDisallowedParameters[item.rpcName] = Set(item.parameterPermissions.userDisallowed)
+            if item.requireEncryption == true { encryptionRequired.insert(item.rpcName) } else { encryptionRequired.remove(item.rpcName) }
+        }
+    }
 }

@@ -102,6 +102,9 @@ public actor SDLRPCClient {
     public let notificationBufferLimit: Int
     /// Head-unit requests handled at once; more are answered TOO_MANY_PENDING_REQUESTS.
     public let maxConcurrentHeadUnitRequests: Int
+    /// Where responses that other sessions receive the same (the registration, display
+    /// capabilities) are decoded once; nil: every response is decoded for this client alone.
+    public nonisolated let sharedValues: SDLSharedValues?
     private let clock: SDLClock
     private let logger: Logger
 
@@ -139,11 +142,13 @@ public actor SDLRPCClient {
     ///   - requestTimeout: how long `send` waits for a response unless told otherwise.
     ///   - notificationBufferLimit: unread notifications kept per stream before the oldest drop.
     ///   - maxConcurrentHeadUnitRequests: head-unit requests handled at once.
+    ///   - sharedValues: where responses other sessions receive the same are decoded once.
     public init(
         session: SDLProtocolSession, requestTimeout: Duration = .seconds(10), notificationBufferLimit: Int = 256,
-        maxConcurrentHeadUnitRequests: Int = 16
+        maxConcurrentHeadUnitRequests: Int = 16, sharedValues: SDLSharedValues? = nil
     ) {
         self.session = session
+        self.sharedValues = sharedValues
         self.requestTimeout = requestTimeout
         self.notificationBufferLimit = max(1, notificationBufferLimit)
         self.maxConcurrentHeadUnitRequests = max(1, maxConcurrentHeadUnitRequests)
@@ -252,16 +257,26 @@ public actor SDLRPCClient {
         guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
         let response = try await sendRaw(
             functionName: R.functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout, encrypted: encrypted)
-        return try Self.decode(R.self, from: response)
+        return try Self.decode(R.self, from: response, shared: sharedValues)
     }
 
-    static func decode<R: SDLRequest>(_ type: R.Type, from response: SDLIncomingRPC) throws -> R.Response {
+    /// The responses worth sharing between sessions: large, kept for the connection, and the
+    /// same from every head unit of one model.
+    private static let sharedResponses: Set<ObjectIdentifier> = [
+        ObjectIdentifier(RegisterAppInterfaceResponse.self), ObjectIdentifier(GetSystemCapabilityResponse.self),
+    ]
+
+    static func decode<R: SDLRequest>(_ type: R.Type, from response: SDLIncomingRPC, shared: SDLSharedValues? = nil) throws -> R.Response {
         if response.payload.functionID == GenericResponse.wireFunctionID, R.Response.self != GenericResponse.self {
             let generic = try? SDLJSON.decode(GenericResponse.self, from: response.payload.json, policy: .lenient).value
             throw SDLRPCError.genericResponse(resultCode: generic?.resultCode.rawValue ?? "?", info: generic?.info)
         }
         do {
-            return try SDLJSON.decode(R.Response.self, from: response.payload.json, policy: .lenient).value
+            let json = response.payload.json
+            if let shared, sharedResponses.contains(ObjectIdentifier(R.Response.self)) {
+                return try shared.value(R.Response.self, from: json) { () throws(SDLDecodingError) in try SDLJSON.decode(R.Response.self, from: json, policy: .lenient).value }
+            }
+            return try SDLJSON.decode(R.Response.self, from: json, policy: .lenient).value
         } catch {
             throw SDLRPCError.invalidResponse(function: R.functionName, error)
         }
@@ -294,7 +309,7 @@ public actor SDLRPCClient {
     }
 
     fileprivate func decodedResponse<R: SDLRequest>(_ type: R.Type, to correlationID: UInt32) async throws -> R.Response {
-        try Self.decode(R.self, from: try await response(to: correlationID, functionName: R.functionName))
+        try Self.decode(R.self, from: try await response(to: correlationID, functionName: R.functionName), shared: sharedValues)
     }
 
     /// Registers the request (before the write, so a response that beats the write's return is
