@@ -1411,6 +1411,13 @@ enum CloudAppExamples {
         }
     }
 
+    static func sharedValues() -> SDLManager.Configuration {
+        let shared = SDLSharedValues()
+        var app = SDLManager.Configuration(appName: "Weather", appID: "4b2a6c")
+        app.sharedValues = shared   // every manager made from `app` shares it
+        return app
+    }
+
     static func limitsAndShutdown(app: SDLManager.Configuration) async throws {
         var limits = SDLWebSocketLimits()
         limits.maxConnections = 2_000             // the next gets HTTP 503
