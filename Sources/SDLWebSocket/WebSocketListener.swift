@@ -78,7 +78,8 @@ public final class SDLWebSocketListener: Sendable {
         let open = Counter()
         let limits = configuration.limits
         // Reads of at most 2 KB: each connection keeps its receive buffers between reads, which
-        // thousands of idle cloud sessions would otherwise hold at 16 KB each.
+        // thousands of idle cloud sessions would otherwise hold at 16 KB each (plain ws:// only;
+        // with TLS, NIOSSL keeps a plaintext buffer of its own). Larger messages take more reads.
         let server = try await ServerBootstrap(group: group).sdlListenerOptions(maxReadSize: 2048)
             // NIOAsyncChannel reads on demand; this keeps each read small while a session lags.
             .childChannelOption(.maxMessagesPerRead, value: 4)

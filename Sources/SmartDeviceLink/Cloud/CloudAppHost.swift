@@ -53,7 +53,8 @@ public actor SDLCloudAppHost {
     /// Returning leaves the session open; throwing stops it. Cancelled when the session ends.
     public typealias SessionHandler = @Sendable (SDLManager) async throws -> Void
 
-    /// The app every session registers; its transport and reconnect policy are the host's.
+    /// The app every session registers; its transport and reconnect policy are the host's, and
+    /// its ``SDLManager/Configuration/sharedValues`` the host's own unless `init` was given one.
     public let app: SDLManager.Configuration
     private let logger: Logger
     private var sessions: [Int: SDLManager] = [:]

@@ -70,7 +70,8 @@ extension SDLManager {
         /// How long an RPC waits for the head unit's response before it fails with a timeout.
         public var requestTimeout: Duration = .seconds(10)
         /// Where values other sessions of this server receive the same (capabilities,
-        /// permission tables) are decoded once and shared; nil: this manager keeps its own.
+        /// permission tables) are decoded once and shared; nil: nothing is shared, this manager
+        /// decodes everything for itself.
         /// ``SDLCloudAppHost`` sets its own for the sessions it serves.
         public var sharedValues: SDLSharedValues?
         /// How often subscribed system capabilities are fetched again from head units that do

@@ -760,6 +760,27 @@ public actor SDLManager: Service {
     public func send<R: SDLRequest>(
         _ request: R, bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true, protected: Bool? = nil
     ) async throws -> R.Response {
+        // On a task of its own: the caller's task (a cloud session's handler lives as long as its
+        // session) does not keep the deep frames of a request.
+        try await onOwnTask {
+            try await self.sendOnOwnTask(request, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions, protected: protected)
+        }
+    }
+
+    /// Refuses `rpc` when neither the manager's HMI level nor the permission tracker's allows it.
+    /// Both, because each follows OnHMIStatus on its own reader: one may not have caught up yet,
+    /// and an app that saw FULL must not be refused for the other's older level.
+    private func checkLevel(_ rpc: String, _ grant: (level: HMILevel, allowedIn: Set<HMILevel>)) throws {
+        let level = hmiLevel
+        guard grant.allowedIn.contains(level) || grant.allowedIn.contains(grant.level) else {
+            throw SDLManagerError.disallowed(rpc: rpc, level: level, allowedIn: grant.allowedIn.map(\.rawValue).sorted())
+        }
+    }
+
+    /// `send(_:)`'s work, adapted to the head unit's version as it is when the request goes.
+    private func sendOnOwnTask<R: SDLRequest>(
+        _ request: R, bulkData: [UInt8], timeout: Duration?, checkingPermissions: Bool, protected: Bool?
+    ) async throws -> R.Response {
         guard client != nil else { throw SDLError(SDLManagerError.notReady(state)) }
         let json: [UInt8]
         do {
@@ -768,11 +789,7 @@ public actor SDLManager: Service {
             throw SDLError(SDLManagerError.invalidRequest("\(error)"))
         }
         do {
-            // On a task of its own: the caller's task (a cloud session's handler lives as long as
-            // its session) does not keep the deep frames of a request.
-            return try await onOwnTask {
-                try await self.send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions, protected: protected).response
-            }
+            return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions, protected: protected).response
         } catch {
             throw SDLError(error)
         }
@@ -785,12 +802,8 @@ public actor SDLManager: Service {
         _ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true, protected: Bool? = nil
     ) async throws -> (response: R.Response, raw: SDLIncomingRPC) {
         guard let client else { throw SDLManagerError.notReady(state) }
-        // The level and the grant as the permission tracker has them, in one read: the manager's
-        // own level may not have caught up with an OnHMIStatus the tracker has applied.
-        if checkingPermissions, let permissions, let (level, levels) = await permissions.levelAndGrant(of: R.functionName) {
-            guard levels.contains(level) else {
-                throw SDLManagerError.disallowed(rpc: R.functionName, level: level, allowedIn: levels.map(\.rawValue).sorted())
-            }
+        if checkingPermissions, let permissions, let grant = await permissions.levelAndGrant(of: R.functionName) {
+            try checkLevel(R.functionName, grant)
         }
         let gate = versionGate
         let cacheKey = "\(R.functionName)@\(gate.headUnit)"
@@ -832,8 +845,8 @@ public actor SDLManager: Service {
 
     private func sendNotificationChecked<N: SDLNotification>(_ notification: N, checkingPermissions: Bool) async throws {
         guard let client else { throw SDLManagerError.notReady(state) }
-        if checkingPermissions, let permissions, let levels = await permissions.levels(allowing: N.functionName), !levels.contains(hmiLevel) {
-            throw SDLManagerError.disallowed(rpc: N.functionName, level: hmiLevel, allowedIn: levels.map(\.rawValue).sorted())
+        if checkingPermissions, let permissions, let grant = await permissions.levelAndGrant(of: N.functionName) {
+            try checkLevel(N.functionName, grant)
         }
         let availability = N.structInfo.availability
         if !availability.isAvailable(in: negotiatedRPCVersion) {

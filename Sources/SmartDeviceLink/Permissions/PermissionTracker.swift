@@ -58,15 +58,16 @@ public actor SDLPermissionTracker {
             case OnHMIStatus.wireFunctionID:
                 if let status = try? SDLJSON.decode(OnHMIStatus.self, from: json, policy: .lenient).value { update(status) }
             case OnPermissionsChange.wireFunctionID:
-                if let sharedValues, let source = table.source {
+                if let sharedValues, let previous = table.sharedID, json.count <= SDLSharedValues.maxSharedBytes {
                     // The policy's grants, the same for every vehicle under it: one table for all
-                    // that got the same notifications in the same order.
-                    let key = source + json + [0]
+                    // that got the same notifications in the same order (the previous table's id
+                    // and this notification's bytes name the next table).
+                    let key = withUnsafeBytes(of: previous.bigEndian, Array.init) + json
                     let table = self.table
                     guard let next = try? sharedValues.value(PermissionTable.self, from: key, make: { () throws(SDLDecodingError) in
                         var next = table
                         next.apply(try SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value)
-                        next.source = key
+                        next.sharedID = sharedValues.newID()
                         return next
                     }) else { continue }
                     self.table = next
@@ -101,7 +102,7 @@ public actor SDLPermissionTracker {
     public func update(_ change: OnPermissionsChange) {
         table.apply(change)
         // No longer made from notifications alone: never shared from here on.
-        table.source = nil
+        table.sharedID = nil
         wakeWaiters()
         notifyObservers()
     }
@@ -260,9 +261,10 @@ struct PermissionTable: Sendable {
     var allowedParameters: [String: Set<String>] = [:]
     var userDisallowedParameters: [String: Set<String>] = [:]
     var encryptionRequired: Set<String> = []
-    /// The notifications' JSON it was made from, in order, each followed by a 0 byte: the key
-    /// under which it is shared between sessions; nil once changed otherwise.
-    var source: [UInt8]? = []
+    /// Which shared table this is (0: the empty one every session starts from), so that the
+    /// next notification's table can be found by this id and its bytes; nil once changed
+    /// otherwise (never shared from then on).
+    var sharedID: UInt64? = 0
 
     /// A change's items replace what was known for those RPCs.
     mutating func apply(_ change: OnPermissionsChange) {

@@ -10,18 +10,37 @@ import Synchronization
 /// to share one between managers you create yourself. Per server or host, never global: a value
 /// is found only by the exact bytes it came from, so nothing of one head unit reaches another
 /// that did not send the same. At most `capacity` values of each kind are kept (the oldest goes
-/// first), so head units that all answer differently cost no more than that.
+/// first) and none made from more than ``maxSharedBytes`` bytes (those are decoded per session),
+/// so head units that all answer differently cost a bounded amount.
 public final class SDLSharedValues: Sendable {
+    /// A key hashed once, outside the lock; equal only for the same kind and bytes.
     private struct Key: Hashable {
         var kind: ObjectIdentifier
         var bytes: [UInt8]
+        var hash: Int
+
+        init(kind: ObjectIdentifier, bytes: [UInt8]) {
+            self.kind = kind
+            self.bytes = bytes
+            var hasher = Hasher()
+            hasher.combine(kind)
+            hasher.combine(bytes)
+            hash = hasher.finalize()
+        }
+
+        static func == (a: Key, b: Key) -> Bool { a.hash == b.hash && a.kind == b.kind && a.bytes == b.bytes }
+        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
     }
 
     private struct Entries {
         var values: [Key: any Sendable] = [:]
         var order: [ObjectIdentifier: [Key]] = [:]
         var hits = 0
+        var lastID: UInt64 = 0
     }
+
+    /// Values made from more bytes than this are not shared.
+    public static let maxSharedBytes = 64 << 10
 
     private let entries = Mutex(Entries())
     /// At most this many values of each kind.
@@ -37,6 +56,7 @@ public final class SDLSharedValues: Sendable {
     /// The value made from `bytes` before, or `make()`'s, kept for the next session. `make`
     /// runs outside the lock; a failure is not kept.
     func value<T: Sendable, Failure: Error>(_ type: T.Type, from bytes: [UInt8], make: () throws(Failure) -> T) throws(Failure) -> T {
+        guard bytes.count <= Self.maxSharedBytes else { return try make() }
         let key = Key(kind: ObjectIdentifier(type), bytes: bytes)
         if let found = entries.withLock({ entries -> T? in
             guard let found = entries.values[key] as? T else { return nil }
@@ -55,5 +75,13 @@ public final class SDLSharedValues: Sendable {
             }
         }
         return made
+    }
+
+    /// An id no other value of this instance has (never 0).
+    func newID() -> UInt64 {
+        entries.withLock { entries in
+            entries.lastID += 1
+            return entries.lastID
+        }
     }
 }
