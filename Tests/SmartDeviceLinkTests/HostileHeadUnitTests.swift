@@ -71,7 +71,7 @@ import Testing
             }
             // The screen waits while the head unit says NONE: after a while the app gives up
             // and stops, which must end every call still waiting.
-            _ = await Self.within(losesResponses ? .seconds(5) : .seconds(20)) { for await _ in done {}; return true }
+            _ = await firstOf(timeout: losesResponses ? .seconds(5) : .seconds(20), on: .continuous) { for await _ in done {}; return true }
             await manager.stop()
             outcome = await scenario.value
 
@@ -112,19 +112,5 @@ import Testing
         _ = try? await manager.send(Show(mainField2: "direct"))
         outcome.shownText = await manager.screen.shownContent.textField1
         return outcome
-    }
-
-    /// `operation`'s value, or nil once `limit` has passed (it goes on; the caller ends it).
-    static func within<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async -> T) async -> T? {
-        await withTaskGroup(of: T?.self) { group in
-            group.addTask { await operation() }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
     }
 }

@@ -58,14 +58,13 @@ public actor SDLFileManager: SDLSubManager {
         let retries = configuration.fileRetryCount
         // On a task of its own: the caller's task (a session's handler, which lives as long as
         // the session) does not keep the upload's deep frames.
-        let result = await onOwnTask { () async -> Result<SDLUploadOutcome, SDLError> in
+        return try await onOwnTask {
             do throws(SDLFileError) {
-                return .success(try await self.upload(file, retries: retries, skipIfPresent: false, progress: progress))
+                return try await self.upload(file, retries: retries, skipIfPresent: false, progress: progress)
             } catch {
-                return .failure(SDLError(error))
+                throw SDLError(error)
             }
         }
-        return try result.get()
     }
 
     /// Uploads an artwork unless the head unit has it already (its name comes from its

@@ -763,7 +763,7 @@ public actor SDLManager: Service {
         // On a task of its own: the caller's task (a cloud session's handler lives as long as its
         // session) does not keep the deep frames of a request.
         try await onOwnTask {
-            try await self.sendOnOwnTask(request, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions, protected: protected)
+            try await self.adaptAndSend(request, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions, protected: protected)
         }
     }
 
@@ -778,7 +778,7 @@ public actor SDLManager: Service {
     }
 
     /// `send(_:)`'s work, adapted to the head unit's version as it is when the request goes.
-    private func sendOnOwnTask<R: SDLRequest>(
+    private func adaptAndSend<R: SDLRequest>(
         _ request: R, bulkData: [UInt8], timeout: Duration?, checkingPermissions: Bool, protected: Bool?
     ) async throws -> R.Response {
         guard client != nil else { throw SDLError(SDLManagerError.notReady(state)) }

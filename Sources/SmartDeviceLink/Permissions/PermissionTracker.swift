@@ -71,8 +71,7 @@ public actor SDLPermissionTracker {
                         return next
                     }) else { continue }
                     self.table = next
-                    wakeWaiters()
-                    notifyObservers()
+                    tableChanged()
                 } else if let change = try? SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value {
                     update(change)
                 }
@@ -103,6 +102,11 @@ public actor SDLPermissionTracker {
         table.apply(change)
         // No longer made from notifications alone: never shared from here on.
         table.sharedID = nil
+        tableChanged()
+    }
+
+    /// Waiters and observers hear of a new table.
+    private func tableChanged() {
         wakeWaiters()
         notifyObservers()
     }
