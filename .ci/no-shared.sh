@@ -14,7 +14,7 @@ cd "$place/swift-sdl"
 [ ! -e ../shared ] || { echo "no-shared: ../shared exists beside the clone" >&2; exit 1; }
 unset SDL_RPC_SPEC_DIR SDL_CAPTURES_DIR
 
-swift test >"$place/test.log" 2>&1 || { tail -60 "$place/test.log"; echo "no-shared: swift test failed without ../shared" >&2; exit 1; }
+swift test >"$place/test.log" 2>&1 || { grep -E -m1 -A30 "Fatal error|Program crashed|💣" "$place/test.log" || true; grep -E "✘" "$place/test.log" | head -20 || true; tail -60 "$place/test.log"; echo "no-shared: swift test failed without ../shared" >&2; exit 1; }
 grep -q "Test run with .* passed" "$place/test.log" || { tail -20 "$place/test.log"; echo "no-shared: no passing test run" >&2; exit 1; }
 grep -q "run Scripts/fetch-rpc-specs.sh" "$place/test.log" || { echo "no-shared: no test said how to fetch the specs" >&2; exit 1; }
 grep -q "SDL Core capture .* is not here" "$place/test.log" || { echo "no-shared: no test said the captures are missing" >&2; exit 1; }
