@@ -1,7 +1,7 @@
 /// What one WebSocket connection may cost. Every limit has a safe default; none is unbounded.
 public struct SDLWebSocketLimits: Sendable, Hashable {
     /// Connections at once, handshakes included; the next is answered HTTP 503 and closed
-    /// within a second.
+    /// within `refusalTimeout`.
     public var maxConnections: Int
     /// Bytes in one message, all its fragments together; a larger one (a fragmented message
     /// that goes on past it included) drops the connection with close code 1009. SDL frames are
@@ -20,10 +20,14 @@ public struct SDLWebSocketLimits: Sendable, Hashable {
     public var idleTimeout: Duration?
     /// The HTTP upgrade must finish this soon after the TCP connection opens.
     public var handshakeTimeout: Duration
+    /// A connection over `maxConnections` is closed this soon after it opens, answered or not:
+    /// a flood beyond the limit holds each socket this long at most.
+    public var refusalTimeout: Duration
 
     public init(
         maxConnections: Int = 10_000, maxMessageSize: Int = 1 << 20, inboundBufferSize: Int = 256 << 10,
-        pingInterval: Duration? = .seconds(20), idleTimeout: Duration? = .seconds(60), handshakeTimeout: Duration = .seconds(10)
+        pingInterval: Duration? = .seconds(20), idleTimeout: Duration? = .seconds(60), handshakeTimeout: Duration = .seconds(10),
+        refusalTimeout: Duration = .seconds(1)
     ) {
         self.maxConnections = max(1, maxConnections)
         self.maxMessageSize = min(max(1, maxMessageSize), Int(UInt32.max))
@@ -31,6 +35,7 @@ public struct SDLWebSocketLimits: Sendable, Hashable {
         self.pingInterval = pingInterval
         self.idleTimeout = idleTimeout
         self.handshakeTimeout = handshakeTimeout
+        self.refusalTimeout = refusalTimeout
     }
 }
 

@@ -91,8 +91,8 @@ public final class SDLWebSocketListener: Sendable {
                     // The request's URI, for a refusal's report (the upgrader sees the head; the
                     // refusal handler may not).
                     let asked = NIOLoopBoundBox<String?>(nil, eventLoop: channel.eventLoop)
-                    // A refused connection (503) gets a second to read its answer, not the whole handshake time.
-                    let deadline = admitted ? TimeAmount.nanoseconds(limits.handshakeTimeout.nanoseconds) : .seconds(1)
+                    // A refused connection (503) gets a moment to read its answer, not the whole handshake time.
+                    let deadline = TimeAmount.nanoseconds((admitted ? limits.handshakeTimeout : limits.refusalTimeout).nanoseconds)
                     channel.eventLoop.scheduleTask(in: deadline) {
                         if !upgraded.value { channel.close(promise: nil) }
                     }

@@ -138,6 +138,11 @@ struct HeadUnit: AsyncParsableCommand {
     @Flag(help: "With --cloud-app: dial again after a connection drops (load tests, scale-out drills). Without it, as SDL Core 8.2, a vehicle waits for the HMI to activate the app again (POST /cloud-app/activate).")
     var redialAfterDrop = false
 
+    @Option(help: ArgumentHelp(
+        "With --cloud-app, several vehicles and --redial-after-drop: drop this percentage of the vehicles per minute, spread over the minute (a random connected vehicle's socket closes without a goodbye, as in a tunnel), so that each dials again: reconnect churn for soak tests.",
+        valueName: "percent"))
+    var churn: Double?
+
     /// The security manager: a TLS client per connection checking app certificates against the
     /// CA (SDL Core's rules), and the CA's issuer for the control API when its key is known.
     func configureSecurity(_ configuration: inout SDLHeadUnitEmulator.Configuration) throws {

@@ -6,6 +6,7 @@ import SDLHeadUnitControl
 import SDLTransport
 import SDLWebSocket
 import SmartDeviceLink
+import Synchronization
 
 extension HeadUnit {
     /// `--cloud-app`: N vehicles, each an emulator of its own dialing the app's server, with
@@ -34,6 +35,10 @@ extension HeadUnit {
         Self.raiseFileLimit(toFit: 2 * cloudApps + 64)
         guard cloudApps >= 1 else { throw ValidationError("--cloud-apps must be at least 1.") }
         guard retryDelay >= 0, retryAttempts >= 1 else { throw ValidationError("--retry-delay must not be negative and --retry-attempts must be at least 1.") }
+        if let churn {
+            guard churn > 0, churn <= 100 else { throw ValidationError("--churn is a percentage of the vehicles per minute, above 0 and at most 100.") }
+            guard redialAfterDrop else { throw ValidationError("--churn needs --redial-after-drop: a dropped vehicle must dial again.") }
+        }
         let tls: TLSConfiguration?
         do {
             tls = try trust.map { try SDLWebSocketTLS.client(trustingPEMFile: $0) }
@@ -47,15 +52,21 @@ extension HeadUnit {
         let hasControl = controlPort != nil
         Output.error("\(count) vehicle\(count == 1 ? "" : "s") dialing \(text)")
         let vehicles = (1...count).map { _ in SDLHeadUnitEmulator(configuration: configuration) }
+        // Each vehicle's open connection, for --churn to drop.
+        let connections = (1...count).map { _ in OpenConnection() }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, emulator) in vehicles.enumerated() {
                 let number = index + 1
                 let endpoint = SDLCloudAppEndpoint(
                     authToken: token.map { count == 1 ? $0 : "\($0)-\(number)" }, retryDelay: retryDelay, maxAttempts: attempts,
                     redialsAfterDrop: redialAfterDrop
-                ) {
-                    if let plainTCP { return try await SDLChannelTransport.connect(host: plainTCP.host, port: plainTCP.port) }
-                    return try await SDLChannelTransport.connectWebSocket(to: url, tls: tls)
+                ) { [connection = connections[index]] in
+                    let transport =
+                        if let plainTCP { try await SDLChannelTransport.connect(host: plainTCP.host, port: plainTCP.port) } else {
+                            try await SDLChannelTransport.connectWebSocket(to: url, tls: tls)
+                        }
+                    connection.transport = transport
+                    return transport
                 }
                 group.addTask {
                     await withTaskGroup(of: Void.self) { vehicle in
@@ -71,7 +82,9 @@ extension HeadUnit {
                         await emulator.runCloudApp(endpoint) { event in
                             switch event {
                             case .connected: Output.error("vehicle \(number): connected")
-                            case .disconnected: Output.error("vehicle \(number): disconnected")
+                            case .disconnected:
+                                connections[index].transport = nil
+                                Output.error("vehicle \(number): disconnected")
                             case .waitingForActivation:
                                 // The control API plays vehicle 1's HMI; the others wait for good (use --redial-after-drop).
                                 let how = hasControl && number == 1 ? " (POST /cloud-app/activate)" : "; no control API drives it: use --redial-after-drop"
@@ -91,7 +104,10 @@ extension HeadUnit {
                     }.run()
                 }
             }
-            // Every vehicle gave up (the control API alone does not keep the command running).
+            if let churn {
+                group.addTask { try await Self.churn(connections, percentPerMinute: churn) }
+            }
+            // Every vehicle gave up (the control API and the churn alone do not keep the command running).
             for _ in vehicles { try await group.next() }
             group.cancelAll()
         }
@@ -99,6 +115,21 @@ extension HeadUnit {
 }
 
 extension HeadUnit {
+    /// `--churn`: every `60 s / (vehicles × percent / 100)` one connected vehicle, picked at
+    /// random, loses its connection without a goodbye (`--redial-after-drop` dials it again).
+    static func churn(_ connections: [OpenConnection], percentPerMinute: Double) async throws {
+        let dropsPerMinute = Double(connections.count) * percentPerMinute / 100
+        let gap = Duration.milliseconds(Int64((60_000 / dropsPerMinute).rounded()))
+        Output.error("churn: one vehicle dropped every \(gap) (\(percentPerMinute) % of \(connections.count) per minute)")
+        while true {
+            try await Task.sleep(for: gap)
+            let connected = connections.indices.filter { connections[$0].transport != nil }
+            guard let index = connected.randomElement(), let transport = connections[index].take() else { continue }
+            Output.error("vehicle \(index + 1): dropped (churn)")
+            await transport.abort()
+        }
+    }
+
     /// SDL Core 8.2 asks for the policy table endpoint's path with a trailing slash: `/sdl` is
     /// requested as `/sdl/` (its cloud transport appends one to the path it reads).
     static func asSDLCoreDials(_ url: SDLWebSocketURL) -> SDLWebSocketURL {
@@ -115,5 +146,22 @@ extension HeadUnit {
         guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < rlim_t(needed) else { return }
         limit.rlim_cur = min(limit.rlim_max, rlim_t(needed))
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+}
+
+/// A vehicle's current connection, set by its dialer, taken by `--churn`.
+final class OpenConnection: Sendable {
+    private let current = Mutex<SDLChannelTransport?>(nil)
+
+    var transport: SDLChannelTransport? {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
+
+    func take() -> SDLChannelTransport? {
+        current.withLock { current in
+            defer { current = nil }
+            return current
+        }
     }
 }

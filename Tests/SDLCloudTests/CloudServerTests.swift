@@ -96,6 +96,8 @@ struct CloudServerTests {
     func refusedUpgrades() async throws {
         var limits = SDLWebSocketLimits()
         limits.maxConnections = 1
+        // Time for a loaded machine to send the refused request and read the 503.
+        limits.refusalTimeout = .seconds(30)
         let fixture = try await CloudFixture.start(limits: limits) { manager in try await manager.waitUntilReady() }
         let events = fixture.server.host.events()
         let (wrongPath, wrongStatus, _) = try await RawWebSocketPeer.connect(port: fixture.port, path: "/other")
@@ -136,6 +138,8 @@ struct CloudServerTests {
         let refusals = Locked<[SDLWebSocketRefusal]>([])
         var limits = SDLWebSocketLimits()
         limits.maxConnections = 1
+        // Time for a loaded machine to send the refused request and read the 503.
+        limits.refusalTimeout = .seconds(30)
         let listening = SDLWebSocketListener.Configuration(port: 0, path: "/sdl", limits: limits) { refusal in refusals.withLock { $0.append(refusal) } }
         let server = SDLWebSocketServer(listening: listening, app: CloudFixture.app(), logger: logger)
         let run = Task { try await server.run { manager in try await manager.waitUntilReady() } }

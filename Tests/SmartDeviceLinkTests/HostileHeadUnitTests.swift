@@ -6,8 +6,9 @@ import SDLTestSupport
 import Testing
 
 /// The manager against a head unit that misbehaves at every step (`HostileHeadUnit`: other result
-/// codes, malformed, missing, duplicated and out-of-order responses, notifications at random, the
-/// connection dropped after a random message), a fixed set of seeds in CI and as many as
+/// codes, malformed, missing, duplicated and out-of-order responses, notifications at random
+/// (capability updates included), the connection dropped after a random message of either side:
+/// in registration, an upload, a menu update or a video stream), a fixed set of seeds in CI and as many as
 /// `SDL_HOSTILE_SEEDS` asks on demand. Whatever the head unit does: nothing crashes; every call
 /// returns or throws, at the latest once the manager stops; an upload reported successful means
 /// the head unit holds the bytes; the screen's shown text is one the head unit confirmed; the
@@ -23,6 +24,8 @@ import Testing
         var uploaded = false
         var shownText: String?
         var ready = false
+        /// Video reached the head unit (a navigation seed's stream started).
+        var streamed = false
     }
 
     @Test(arguments: seeds)
@@ -42,13 +45,15 @@ import Testing
         #expect(outcomes.filter(\.uploaded).count >= 3)
         #expect(outcomes.filter { $0.shownText != nil }.count >= 3)
         #expect(outcomes.filter { !$0.ready }.count >= 1)
+        #expect(outcomes.filter(\.streamed).count >= 1)
     }
 
     /// One seed's run with its checks; its outcome.
     static func run(seed: UInt64, losesResponses: Bool = true) async throws -> Outcome {
         let hostile = HostileHeadUnit(seed: seed, losesResponses: losesResponses)
         var configuration = SDLManager.Configuration(appName: "Hostile \(seed)", appID: Self.appID, transport: .custom { hostile.connect() })
-        configuration.appTypes = [.media]
+        // Even seeds play a navigation app, which streams video once in FULL.
+        configuration.appTypes = seed % 2 == 0 ? [.navigation] : [.media]
         configuration.reconnectPolicy = .never
         // Short where answers go missing, so that they cost little; long where none does, so that
         // a loaded machine never turns a slow answer into a timeout.
@@ -59,7 +64,7 @@ import Testing
         let bytes = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) }
 
         weak var freed: SDLManager?
-        let outcome: Outcome
+        var outcome: Outcome
         do {
             let manager = SDLManager(configuration: configuration)
             freed = manager
@@ -74,10 +79,11 @@ import Testing
             _ = await firstOf(timeout: losesResponses ? .seconds(5) : .seconds(20), on: .continuous) { for await _ in done {}; return true }
             await manager.stop()
             outcome = await scenario.value
+            outcome.streamed = hostile.record.current.videoMessages > 0
 
             if ProcessInfo.processInfo.environment["SDL_HOSTILE_VERBOSE"] != nil {
                 let record = hostile.record.current
-                print("hostile seed \(seed): ready \(outcome.ready), uploaded \(outcome.uploaded), shown \(outcome.shownText ?? "-"), dropped \(record.dropped), \(record.mischief.sorted { $0.key < $1.key })")
+                print("hostile seed \(seed): ready \(outcome.ready), uploaded \(outcome.uploaded), streamed \(hostile.record.current.videoMessages), shown \(outcome.shownText ?? "-"), dropped \(record.dropped), \(record.mischief.sorted { $0.key < $1.key })")
             }
             if outcome.uploaded {
                 let held = await hostile.emulator.file(appID: Self.appID, name: "hostile.bin")
@@ -109,6 +115,14 @@ import Testing
             outcome.shownText = await manager.screen.shownContent.textField1
         }
         _ = try? await manager.screen.setMenu([SDLMenuCell(title: "A"), SDLMenuCell(title: "B", subCells: [SDLMenuCell(title: "B1")])])
+        // A menu update: one cell gone, one moved into the submenu, one new.
+        _ = try? await manager.screen.setMenu([SDLMenuCell(title: "B", subCells: [SDLMenuCell(title: "B1"), SDLMenuCell(title: "A")]), SDLMenuCell(title: "C")])
+        if seed % 2 == 0 {
+            // Frames whether the stream started or not: each is queued, refused or dropped.
+            for index in 0..<40 {
+                _ = try? await manager.videoStreaming.send(VideoStreamingTests.frame(key: index % 10 == 0, size: 2_000, seed: UInt8(index), at: .milliseconds(33 * index)))
+            }
+        }
         _ = try? await manager.send(Show(mainField2: "direct"))
         outcome.shownText = await manager.screen.shownContent.textField1
         return outcome

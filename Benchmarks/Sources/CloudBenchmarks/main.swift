@@ -22,6 +22,12 @@ import Synchronization
 /// `--rate`: Shows per second over all vehicles (default: one per vehicle per second); each
 /// session sends one every `vehicles / rate` seconds at its own phase, for the window.
 ///
+/// `--soak MINUTES [--churn PERCENT]`: after the set-up, every session sends Shows at the rate
+/// until it ends, while the emulator drops PERCENT (default 1) of the vehicles per minute and
+/// each dials again (`sdl headunit --churn --redial-after-drop`); a line per minute with the
+/// server's heap, RSS, open file descriptors and sessions, then the growth from the first
+/// minute to the last.
+///
 /// `--scheme tcp`: the same sessions through the same host over plain TCP, to see what the
 /// WebSocket layer costs.
 
@@ -40,6 +46,10 @@ struct Options {
     /// Exit right after the idle memory is read, sessions still open: under heaptrack the
     /// "leaks" are then exactly what the idle sessions hold.
     var exitIdle = false
+    /// Minutes of soak with reconnect churn; nil: the one-window benchmark.
+    var soak: Int?
+    /// Vehicles dropped and dialling again per minute, in percent of all, during a soak.
+    var churn = 1.0
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -53,6 +63,8 @@ struct Options {
             case "--scheme": scheme = value
             case "--stage": stage = value
             case "--quiet": quiet = Int(value) ?? quiet
+            case "--soak": soak = Int(value)
+            case "--churn": churn = Double(value) ?? churn
             case "--exit-idle":
                 exitIdle = true
                 if !value.isEmpty { rest.insert(value, at: rest.startIndex) }
@@ -65,6 +77,20 @@ struct Options {
 
 let options = Options(CommandLine.arguments)
 let clock = ContinuousClock()
+
+func microseconds(_ duration: Duration) -> Int64 {
+    duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
+}
+
+/// The session ended under the request: its vehicle dropped (the soak's churn).
+func sessionEnded(_ error: any Error) -> Bool {
+    [.connectionClosed, .stopped, .notReady, .cancelled].contains(SDLError(error).code)
+}
+
+/// Open file descriptors of this process.
+func openFiles() -> Int {
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+}
 
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
@@ -115,6 +141,10 @@ final class Board: Sendable {
         var windowWaiters: [CheckedContinuation<Void, Never>] = []
         var windowDone = 0
         var doneWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Soak: sessions set up in all, sessions the churn cut, Shows of the current minute.
+        var sessionsSetUp = 0
+        var sessionsEnded = 0
+        var minuteShows: [Double] = []
     }
 
     let state = Mutex(State())
@@ -123,6 +153,9 @@ final class Board: Sendable {
 
     func setUp(after duration: Duration, firstShow: Double) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.sessionsSetUp += 1
+            // A soak keeps only the first wave's: the benchmark's own records must not grow.
+            guard state.setUp.count < expected else { return [] }
             state.setUp.append(duration)
             state.firstShows.append(firstShow)
             return state.setUp.count == expected ? state.setUpWaiters : []
@@ -165,6 +198,21 @@ final class Board: Sendable {
     }
 
     func show(_ latency: Double) { state.withLock { $0.shows.append(latency) } }
+
+    /// Soak: a Show of this minute (its latencies are read and reset each minute).
+    func soakShow(_ latency: Double) { state.withLock { $0.minuteShows.append(latency) } }
+
+    /// Soak: a session the churn cut (its vehicle dropped).
+    func sessionEnded() { state.withLock { $0.sessionsEnded += 1 } }
+
+    /// Soak: this minute's sorted Show latencies, the count kept for the next (no growth).
+    func takeMinute() -> (shows: [Double], setUp: Int, ended: Int, failures: Int) {
+        state.withLock { state in
+            let shows = state.minuteShows.sorted()
+            state.minuteShows.removeAll(keepingCapacity: true)
+            return (shows, state.sessionsSetUp, state.sessionsEnded, state.failures.count)
+        }
+    }
 
     func sessionFinishedWindow() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -230,13 +278,33 @@ let handler: SDLCloudAppHost.SessionHandler = { manager in
         _ = try await manager.files.upload(SDLFile(name: "bench-64k.bin", bytes: payload, type: .binary))
         board.setUp(after: clock.now - began, firstShow: firstShow)
     } catch {
-        board.failed("\(error)")
+        if options.soak != nil, sessionEnded(error) {
+            board.sessionEnded()
+        } else {
+            board.failed("\(error)")
+        }
         return
     }
     await board.windowOpened()
+    if options.soak != nil {
+        // Until the vehicle drops: one Show every `interval`, at this session's own phase.
+        var next = clock.now + .microseconds(Int64.random(in: 0..<max(1, microseconds(interval))))
+        while true {
+            try? await clock.sleep(until: next)
+            next += interval
+            let sent = clock.now
+            do {
+                _ = try await manager.send(Show(mainField1: "Soak"))
+                board.soakShow(milliseconds(clock.now - sent))
+            } catch {
+                if sessionEnded(error) { board.sessionEnded() } else { board.failed("soak: \(error)") }
+                return
+            }
+        }
+    }
     // One Show every `interval`, each session at its own phase within it, until the window ends.
     let start = clock.now
-    let phase = Duration.microseconds(Int64.random(in: 0..<Int64(interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)))
+    let phase = Duration.microseconds(Int64.random(in: 0..<microseconds(interval)))
     var tick = 0
     while phase + interval * tick < .seconds(window) {
         try? await clock.sleep(until: start + phase + interval * tick)
@@ -275,6 +343,9 @@ let cpuBefore = cpuSeconds()
 let emulator = Process()
 emulator.executableURL = URL(fileURLWithPath: options.sdl)
 emulator.arguments = ["headunit", "--cloud-app", url, "--cloud-apps", "\(options.vehicles)", "--retry-attempts", "3"]
+if options.soak != nil {
+    emulator.arguments! += ["--redial-after-drop", "--retry-delay", "1", "--churn", "\(options.churn)"]
+}
 emulator.standardError = FileHandle.nullDevice
 emulator.standardOutput = FileHandle.nullDevice
 let spawned = clock.now
@@ -292,6 +363,41 @@ let open = await host.openSessions
 if options.exitIdle {
     print("\(open) sessions idle: heap \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB, RSS \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session")
     exit(0)
+}
+
+if let minutes = options.soak {
+    struct Sample { var heap: Int, rss: Int, files: Int, open: Int }
+    func sample() async -> Sample { Sample(heap: heapInUse(), rss: residentBytes(), files: openFiles(), open: await host.openSessions) }
+    func kb(_ bytes: Int) -> String { "\(bytes / 1024) KB" }
+    board.openWindow()
+    let began = clock.now
+    let cpuSoakStart = cpuSeconds()
+    var samples = [await sample()]
+    print("soak: \(options.vehicles) vehicles, \(f(rate, 0)) Shows/s, \(f(options.churn)) % of the vehicles dropped and dialling again per minute, \(minutes) min")
+    print("minute 0: \(samples[0].open) sessions, heap \(kb(samples[0].heap)), RSS \(kb(samples[0].rss)), \(samples[0].files) open files")
+    for minute in 1...max(1, minutes) {
+        try await clock.sleep(until: began + .seconds(60 * minute))
+        let now = await sample()
+        samples.append(now)
+        let (shows, setUp, ended, failures) = board.takeMinute()
+        print(
+            "minute \(minute): \(now.open) sessions (\(setUp) set up in all, \(ended) cut by the churn, \(failures) failures), heap \(kb(now.heap)), RSS \(kb(now.rss)), \(now.files) open files; \(shows.count) Shows, p50 \(f(percentile(shows, 0.5), 2)) ms, p99 \(f(percentile(shows, 0.99), 2)) ms"
+        )
+    }
+    let cpuSoak = cpuSeconds() - cpuSoakStart
+    // Read before the emulator goes, which ends every session.
+    let state = board.state.withLock { $0 }
+    emulator.terminate()
+    emulator.waitUntilExit()
+    let (first, last) = (samples[1], samples[samples.count - 1])
+    func growth(_ from: Int, _ to: Int) -> String { f(Double(to - from) / Double(from) * 100, 2) + " %" }
+    print("""
+        soak summary: \(state.sessionsSetUp - options.vehicles) sessions set up again after a drop, \(state.sessionsEnded) cut by the churn, \(state.failures.count) failures\(state.failures.first.map { " (first: \($0))" } ?? "")
+        from minute 1 to minute \(minutes): heap \(kb(first.heap)) → \(kb(last.heap)) (\(growth(first.heap, last.heap))), RSS \(kb(first.rss)) → \(kb(last.rss)) (\(growth(first.rss, last.rss))), open files \(first.files) → \(last.files) with \(first.open) → \(last.open) sessions
+        from minute 0 (all set up, idle): heap \(growth(samples[0].heap, last.heap)), RSS \(growth(samples[0].rss, last.rss)); server CPU \(f(cpuSoak, 1)) s in \(minutes) min
+        """)
+    serving.cancel()
+    exit(state.failures.isEmpty ? 0 : 1)
 }
 
 let cpuWindowStart = cpuSeconds()

@@ -8,7 +8,9 @@ import SDLTransport
 /// A head unit that misbehaves: the stateful emulator behind a relay that, by a seeded plan,
 /// answers the app's requests with other result codes, malformed or missing responses,
 /// duplicated and out-of-order ones, slips in notifications (HMI level flips, every permission
-/// revoked, a language change, driver distraction) and drops the connection after some message.
+/// revoked, a language change, driver distraction, the display's or the video's capabilities
+/// changed) and drops the connection after some message from either side (the app's count
+/// includes its video frames, so drops land in the middle of a stream too).
 /// The app's bytes reach the emulator untouched, so the emulator's state is what the head unit
 /// did; what the relay delivered is what it confirmed.
 final class HostileHeadUnit: Sendable {
@@ -21,6 +23,8 @@ final class HostileHeadUnit: Sendable {
         /// Mischief done, by kind.
         var mischief: [String: Int] = [:]
         var dropped = false
+        /// Video messages the app sent that reached the head unit.
+        var videoMessages = 0
     }
 
     let emulator: SDLHeadUnitEmulator
@@ -47,26 +51,44 @@ final class HostileHeadUnit: Sendable {
         var random = SplitMix64(seed: seed)
         // A third of the runs lose the connection after one of the head unit's first 60 messages.
         let dropAfter: Int? = random.next() % 3 == 0 ? Int(random.next() % 60) + 1 : nil
+        // A quarter lose it after one of the app's first 150 messages (registration, uploads,
+        // menus, video frames), from a generator of its own so that the plans above stay as they were.
+        var appSide = SplitMix64(seed: seed ^ 0x5EED_A99)
+        let dropAfterApp: Int? = appSide.next() % 4 == 0 ? Int(appSide.next() % 150) + 1 : nil
         let plan = random
         let losesResponses = self.losesResponses
         Task {
             await withDiscardingTaskGroup { group in
-                group.addTask { await Self.forwardAppToCar(relayApp, relayCar, record: record) }
+                group.addTask { await Self.forwardAppToCar(relayApp, relayCar, dropAfter: dropAfterApp, record: record) }
                 group.addTask { await Self.forwardCarToApp(relayCar, relayApp, plan: plan, dropAfter: dropAfter, losesResponses: losesResponses, record: record) }
             }
         }
         return app
     }
 
-    /// The app's bytes, untouched; Show texts noted by correlation ID.
-    private static func forwardAppToCar(_ from: SDLMemoryTransport, _ to: SDLMemoryTransport, record: Locked<Record>) async {
-        var decoder = SDLFrameDecoder()
+    /// The app's bytes, untouched, until the connection drops after the app's `dropAfter`th
+    /// message; Show texts noted by correlation ID.
+    private static func forwardAppToCar(_ from: SDLMemoryTransport, _ to: SDLMemoryTransport, dropAfter: Int?, record: Locked<Record>) async {
+        var decoder = SDLFrameDecoder(maxDataSize: 1 << 20)
         var reassembler = SDLReassembler()
+        var count = 0
         do {
             for try await bytes in from.inbound {
                 decoder.append(bytes)
                 while let frame = try decoder.nextFrame() {
-                    guard let message = try reassembler.receive(frame), message.serviceType == .rpc, message.controlFrameType == nil,
+                    guard let message = try reassembler.receive(frame) else { continue }
+                    count += 1
+                    if let dropAfter, count > dropAfter {
+                        record.withLock {
+                            $0.dropped = true
+                            $0.mischief["appSideDrop", default: 0] += 1
+                        }
+                        from.fail(SDLTransportError.closed)
+                        to.fail(SDLTransportError.closed)
+                        return
+                    }
+                    if message.serviceType == .video, message.controlFrameType == nil { record.withLock { $0.videoMessages += 1 } }
+                    guard message.serviceType == .rpc, message.controlFrameType == nil,
                           let rpc = try? SDLRPCPayload(decoding: message.payload), rpc.functionID == Show.wireFunctionID,
                           case .string(let text)? = (try? SDLJSONValue(parsing: rpc.json))?["mainField1"]
                     else { continue }
@@ -182,6 +204,10 @@ final class HostileHeadUnit: Sendable {
             (OnPermissionsChange.wireFunctionID, #"{"permissionItem":[]}"#),
             (OnLanguageChange.wireFunctionID, #"{"language":"DE-DE","hmiDisplayLanguage":"DE-DE"}"#),
             (OnDriverDistraction.wireFunctionID, #"{"state":"DD_ON"}"#),
+            // The main window loses every text field but mainField1, and its soft buttons.
+            (OnSystemCapabilityUpdated.wireFunctionID, #"{"systemCapability":{"systemCapabilityType":"DISPLAYS","displayCapabilities":[{"displayName":"SHRUNK","windowCapabilities":[{"windowID":0,"textFields":[{"name":"mainField1","characterSet":"UTF_8","width":20,"rows":1}],"imageFields":[],"imageTypeSupported":[],"templatesAvailable":["DEFAULT"],"numCustomPresetsAvailable":0,"buttonCapabilities":[],"softButtonCapabilities":[]}]}]}}"#),
+            // The video stream's size and scale change under the app.
+            (OnSystemCapabilityUpdated.wireFunctionID, #"{"systemCapability":{"systemCapabilityType":"VIDEO_STREAMING","videoStreamingCapability":{"preferredResolution":{"resolutionWidth":320,"resolutionHeight":240},"maxBitrate":100000,"supportedFormats":[{"protocol":"RAW","codec":"H264"}],"hapticSpatialDataSupported":true,"scale":2.0}}}"#),
         ]
         let (id, json) = choices[Int(random.next() % UInt64(choices.count))]
         guard let id else { return nil }
