@@ -58,7 +58,7 @@ extension SDLHeadUnitEmulator {
         emit(.appRegistered(appID: key))
         var effects: [Effect] = [
             notification(OnHMIStatus(hmiLevel: .none, audioStreamingState: .notAudible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0), to: key),
-            notification(permissions(for: key), to: key),
+            permissionsNotification(to: key),
             notification(OnSystemRequest(requestType: .lockScreenIconUrl, url: configuration.lockScreenIconURL), to: key),
             notification(OnDriverDistraction(state: driverDistracted ? .ddOn : .ddOff, lockScreenDismissalEnabled: true), to: key),
         ]
@@ -151,15 +151,16 @@ extension SDLHeadUnitEmulator {
         return (.success(), [])
     }
 
-    /// OnPermissionsChange from the policy, before or after the app's policy update.
-    func permissions(for appID: String) -> OnPermissionsChange {
-        policy.permissionsChange(for: appID, updated: apps[appID]?.policyUpdated ?? false)
+    /// OnPermissionsChange from the policy, before or after the app's policy update, encoded
+    /// once per policy entry.
+    func permissionsNotification(to appID: String) -> Effect {
+        notification(OnPermissionsChange.self, json: policy.permissionsChangeJSON(for: appID, updated: apps[appID]?.policyUpdated ?? false), to: appID)
     }
 
     /// Replaces the policy; every app hears its new permissions.
     public func setPolicy(_ newPolicy: SDLHeadUnitPolicy) async {
         policy = newPolicy
-        await perform(apps.keys.sorted().map { notification(permissions(for: $0), to: $0) })
+        await perform(apps.keys.sorted().map { permissionsNotification(to: $0) })
     }
 
     // MARK: HMI levels
@@ -183,7 +184,7 @@ extension SDLHeadUnitEmulator {
                 if apps[appID]?.policyUpdateRequested == false { updateThroughApp = url }
             } else {
                 apps[appID]?.policyUpdated = true
-                effects.append(notification(permissions(for: appID), to: appID))
+                effects.append(permissionsNotification(to: appID))
             }
         }
         for other in apps.values where other.appID != appID && other.hmiLevel == .full {

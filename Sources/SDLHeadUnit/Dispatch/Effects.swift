@@ -15,8 +15,12 @@ extension SDLHeadUnitEmulator {
     }
 
     func notification<N: SDLNotification>(_ notification: N, to appID: String) -> Effect {
-        let json = (try? SDLJSON.encode(notification)) ?? Array("{}".utf8)
-        return .notify(appID: appID, SDLRPCPayload(rpcType: .notification, functionID: N.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID, json: json))
+        self.notification(N.self, json: (try? SDLJSON.encode(notification)) ?? Array("{}".utf8), to: appID)
+    }
+
+    /// A notification already encoded.
+    func notification<N: SDLNotification>(_ type: N.Type, json: [UInt8], to appID: String) -> Effect {
+        .notify(appID: appID, SDLRPCPayload(rpcType: .notification, functionID: N.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID, json: json))
     }
 
     /// What SDL Core puts in notifications' correlation ID.

@@ -1,5 +1,6 @@
 import SDLRPC
 import SDLRuntime
+import Synchronization
 
 /// Which RPCs (and vehicle-data parameters) an app may use at each HMI level, in SDL Core's
 /// policy-table vocabulary: functional groups (`rpcs` → `hmi_levels`, `parameters`) and app
@@ -28,17 +29,30 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
 
     /// The functional groups by name (`functional_groupings`), each mapping RPC names to their
     /// permission.
-    public var groups: [String: [String: Permission]] { didSet { merged = Self.merge(groups, appGroups) } }
+    public var groups: [String: [String: Permission]] {
+        didSet {
+            merged = Self.merge(groups, appGroups)
+            encoded = EncodedPermissions()
+        }
+    }
     /// The group names each app gets, by app ID (`app_policies`). `default` serves apps without an
     /// entry of their own; `pre_DataConsent` serves every app until its policy update.
-    public var appGroups: [String: [String]] { didSet { merged = Self.merge(groups, appGroups) } }
+    public var appGroups: [String: [String]] {
+        didSet {
+            merged = Self.merge(groups, appGroups)
+            encoded = EncodedPermissions()
+        }
+    }
     /// Each app entry's (and `pre_DataConsent`'s) groups merged once, not per request.
     private var merged: [String: [String: Permission]]
     /// The app types each app entry allows (`AppHMIType`), by app ID; an app without a list may
     /// register with any type but WEB_VIEW.
     public var appHMITypes: [String: [AppHMIType]] = [:]
     /// App entries with their own `encryption_required` (false lifts the groups' requirement).
-    public var appEncryptionRequired: [String: Bool] = [:]
+    public var appEncryptionRequired: [String: Bool] = [:] { didSet { encoded = EncodedPermissions() } }
+    /// OnPermissionsChange as sent, by app entry: shared by the copies of this policy (every
+    /// vehicle of `sdl headunit --cloud-apps N` starts from one), made again when it changes.
+    private var encoded = EncodedPermissions()
 
     /// A policy built in code; `init(parsing:)` reads SDL Core's JSON policy table instead.
     public init(groups: [String: [String: Permission]], appGroups: [String: [String]]) {
@@ -135,6 +149,15 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
     /// The parameters the policy allows for `function` (nil: no parameter permissions).
     func allowedParameters(_ function: String, appID: String, updated: Bool) -> Set<String>? {
         permissions(for: appID, updated: updated)[function]?.parameters
+    }
+
+    /// OnPermissionsChange for the app as JSON: encoded once per app entry (and encryption flag)
+    /// for this policy and its copies, not per app or per vehicle.
+    func permissionsChangeJSON(for appID: String, updated: Bool) -> [UInt8] {
+        let entry = !updated && merged["pre_DataConsent"] != nil ? "pre_DataConsent" : merged[appID] != nil ? appID : "default"
+        return encoded.json(for: EncodedPermissions.Key(entry: entry, encryption: appRequiresEncryption(appID))) {
+            (try? SDLJSON.encode(permissionsChange(for: appID, updated: updated))) ?? Array("{}".utf8)
+        }
     }
 
     /// OnPermissionsChange for the app: every RPC of its groups.
@@ -315,4 +338,26 @@ public enum SDLHeadUnitPolicyError: Error, Hashable, Sendable, CustomStringConve
         case .invalid(let path, let reason): path.isEmpty ? reason : "\(path): \(reason)"
         }
     }
+}
+
+/// Encoded OnPermissionsChange by app entry, behind a lock: the policy is a value copied into
+/// every vehicle, this reference is what the copies share. Equal whatever it holds, so the
+/// policy's equality is its tables'.
+private final class EncodedPermissions: Sendable, Hashable {
+    struct Key: Hashable {
+        var entry: String
+        var encryption: Bool
+    }
+
+    private let table = Mutex<[Key: [UInt8]]>([:])
+
+    func json(for key: Key, make: () -> [UInt8]) -> [UInt8] {
+        if let json = table.withLock({ $0[key] }) { return json }
+        let json = make()
+        table.withLock { $0[key] = json }
+        return json
+    }
+
+    static func == (a: EncodedPermissions, b: EncodedPermissions) -> Bool { true }
+    func hash(into hasher: inout Hasher) {}
 }

@@ -63,7 +63,7 @@ extension SDLHeadUnitEmulator {
         }
         policy = update
         apps[appID]?.policyUpdated = true
-        return (.success(), apps.keys.sorted().map { notification(permissions(for: $0), to: $0) })
+        return (.success(), apps.keys.sorted().map { permissionsNotification(to: $0) })
     }
 
     static func policyTable(in bytes: [UInt8]) -> SDLHeadUnitPolicy? {

@@ -24,7 +24,8 @@ public final class SDLSharedValues: Sendable {
             self.bytes = bytes
             var hasher = Hasher()
             hasher.combine(kind)
-            hasher.combine(bytes)
+            // In one go: an array hashes element by element, a call per byte.
+            bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
             hash = hasher.finalize()
         }
 
