@@ -6,7 +6,7 @@ import SDLRuntime
 import SDLTestSupport
 import SDLTransport
 import SDLWebSocket
-import SmartDeviceLink
+@testable import SmartDeviceLink
 import Testing
 
 /// Head units that misbehave or vanish: each is dropped alone, the other sessions go on.
@@ -129,6 +129,39 @@ struct CloudFaultTests {
         let error = try #require(failure.current)
         #expect(error != "answered")
         #expect(!error.contains("time"), "failed at once, not by a timeout: \(error)")
+        await fixture.stop()
+        await vehicle.task.value
+    }
+
+    @Test("a session whose head unit vanished is freed: its manager, session and connection go once it ends")
+    func aVanishedSessionIsFreed() async throws {
+        final class Weak: @unchecked Sendable {
+            weak var manager: SDLManager?
+            weak var client: SDLRPCClient?
+        }
+        let held = Weak()
+        let fixture = try await CloudFixture.start { manager in
+            held.manager = manager
+            try await manager.waitUntilReady()
+            held.client = manager.client
+            _ = await manager.waitForHMILevel(.full, timeout: .seconds(30))
+            _ = try await manager.send(Show(mainField1: "before the tunnel"))
+            _ = try await manager.files.upload(SDLFile(name: "cargo.bin", bytes: Array(repeating: 7, count: 65_536), type: .binary))
+            // A Show now and then until the session ends, as a cloud app between updates.
+            while true {
+                try? await Task.sleep(for: .milliseconds(20))
+                do { _ = try await manager.send(Show(mainField1: "tick")) } catch { return }
+            }
+        }
+        let events = fixture.server.host.events()
+        let vehicle = fixture.vehicle()
+        await vehicle.waitForRequest("Show", count: 3)
+        await vehicle.transport.current?.abort()
+        await waitFor(events, isEnded)
+        // The RPC client and its protocol session too: they once kept each other after the end.
+        let freed = await firstOf(timeout: .seconds(20), on: .continuous) { (try? await until { held.manager == nil && held.client == nil }) != nil }
+        #expect(freed, "manager freed: \(held.manager == nil), RPC client freed: \(held.client == nil)")
+        #expect(await fixture.server.host.openSessions == 0)
         await fixture.stop()
         await vehicle.task.value
     }

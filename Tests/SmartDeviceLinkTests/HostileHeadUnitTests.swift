@@ -64,6 +64,8 @@ import Testing
         let bytes = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ Int(seed)) }
 
         weak var freed: SDLManager?
+        // The connection's RPC client (and with it its protocol session and transport).
+        weak var freedClient: SDLRPCClient?
         var outcome: Outcome
         do {
             let manager = SDLManager(configuration: configuration)
@@ -77,6 +79,7 @@ import Testing
             // The screen waits while the head unit says NONE: after a while the app gives up
             // and stops, which must end every call still waiting.
             _ = await firstOf(timeout: losesResponses ? .seconds(5) : .seconds(20), on: .continuous) { for await _ in done {}; return true }
+            freedClient = manager.client
             await manager.stop()
             outcome = await scenario.value
             outcome.streamed = hostile.record.current.videoMessages > 0
@@ -93,8 +96,9 @@ import Testing
                 #expect(hostile.record.current.confirmedTexts.contains(shown), "seed \(seed): the screen manager shows \(shown), never confirmed")
             }
         }
-        // Nothing keeps the manager once stopped and released: no task, stream or cycle.
-        try await until { freed == nil }
+        // Nothing keeps the manager or its connection once stopped and released: no task,
+        // stream or cycle.
+        try await until { freed == nil && freedClient == nil }
         return outcome
     }
 

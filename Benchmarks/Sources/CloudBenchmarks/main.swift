@@ -389,13 +389,21 @@ if let minutes = options.soak {
     let state = board.state.withLock { $0 }
     emulator.terminate()
     emulator.waitUntilExit()
+    // Every session ends with the vehicles gone: what the server still holds then (past the
+    // 10 s request timeout) is what a session left behind.
+    let ending = clock.now
+    while await host.openSessions > 0, clock.now - ending < .seconds(30) { try await Task.sleep(for: .milliseconds(100)) }
+    try await Task.sleep(for: .seconds(11))
+    let (afterOpen, afterHeap) = (await host.openSessions, heapInUse())
     let (first, last) = (samples[1], samples[samples.count - 1])
     func growth(_ from: Int, _ to: Int) -> String { f(Double(to - from) / Double(from) * 100, 2) + " %" }
     print("""
         soak summary: \(state.sessionsSetUp - options.vehicles) sessions set up again after a drop, \(state.sessionsEnded) cut by the churn, \(state.failures.count) failures\(state.failures.first.map { " (first: \($0))" } ?? "")
         from minute 1 to minute \(minutes): heap \(kb(first.heap)) → \(kb(last.heap)) (\(growth(first.heap, last.heap))), RSS \(kb(first.rss)) → \(kb(last.rss)) (\(growth(first.rss, last.rss))), open files \(first.files) → \(last.files) with \(first.open) → \(last.open) sessions
         from minute 0 (all set up, idle): heap \(growth(samples[0].heap, last.heap)), RSS \(growth(samples[0].rss, last.rss)); server CPU \(f(cpuSoak, 1)) s in \(minutes) min
+        after every vehicle left: \(afterOpen) sessions open, heap \(kb(afterHeap)) (\(kb(heapBaseline)) before the first vehicle: \(f(Double(afterHeap - heapBaseline) / Double(max(1, state.sessionsSetUp)) / 1024, 2)) KB left per session served), \(openFiles()) open files
         """)
+    if options.exitIdle { exit(0) }
     serving.cancel()
     exit(state.failures.isEmpty ? 0 : 1)
 }

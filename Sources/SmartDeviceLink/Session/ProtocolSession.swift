@@ -802,7 +802,9 @@ public actor SDLProtocolSession {
         for waiter in closeWaiters { waiter.resume() }
         closeWaiters.removeAll()
         await onClose?(reason)
+        // Both hold the session's owner (the RPC client): kept, they would keep each other.
         onRPC = nil
+        onClose = nil
         await transport.close()
     }
 }
