@@ -403,7 +403,6 @@ if let minutes = options.soak {
         from minute 0 (all set up, idle): heap \(growth(samples[0].heap, last.heap)), RSS \(growth(samples[0].rss, last.rss)); server CPU \(f(cpuSoak, 1)) s in \(minutes) min
         after every vehicle left: \(afterOpen) sessions open, heap \(kb(afterHeap)) (\(kb(heapBaseline)) before the first vehicle: \(f(Double(afterHeap - heapBaseline) / Double(max(1, state.sessionsSetUp)) / 1024, 2)) KB left per session served), \(openFiles()) open files
         """)
-    if options.exitIdle { exit(0) }
     serving.cancel()
     exit(state.failures.isEmpty ? 0 : 1)
 }

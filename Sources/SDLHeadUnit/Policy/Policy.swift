@@ -115,8 +115,14 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
 
     /// Each RPC's permission for the app, merged across its groups.
     func permissions(for appID: String, updated: Bool) -> [String: Permission] {
-        if !updated, let early = merged["pre_DataConsent"] { return early }
-        return merged[appID] ?? merged["default"] ?? [:]
+        merged[entry(for: appID, updated: updated)] ?? [:]
+    }
+
+    /// The app entry that decides for the app: `pre_DataConsent` until its policy update (when
+    /// the policy has one), then its own, else `default`.
+    private func entry(for appID: String, updated: Bool) -> String {
+        if !updated, merged["pre_DataConsent"] != nil { return "pre_DataConsent" }
+        return merged[appID] != nil ? appID : "default"
     }
 
     /// Whether `function` may run now; parameters the policy lists must be among the allowed.
@@ -154,8 +160,7 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
     /// OnPermissionsChange for the app as JSON: encoded once per app entry (and encryption flag)
     /// for this policy and its copies, not per app or per vehicle.
     func permissionsChangeJSON(for appID: String, updated: Bool) -> [UInt8] {
-        let entry = !updated && merged["pre_DataConsent"] != nil ? "pre_DataConsent" : merged[appID] != nil ? appID : "default"
-        return encoded.json(for: EncodedPermissions.Key(entry: entry, encryption: appRequiresEncryption(appID))) {
+        encoded.json(for: EncodedPermissions.Key(entry: entry(for: appID, updated: updated), encryption: appRequiresEncryption(appID))) {
             (try? SDLJSON.encode(permissionsChange(for: appID, updated: updated))) ?? Array("{}".utf8)
         }
     }
