@@ -173,12 +173,12 @@ struct CloudFaultTests {
         let (outcomes, outcome) = AsyncStream<String>.makeStream()
         let fixture = try await CloudFixture.start { manager in
             try await manager.waitUntilReady()
+            // Show needs FULL, as on SDL Core; a safety bound on the manager's clock, not a synchronisation.
+            guard await manager.waitForHMILevel(.full, timeout: .seconds(30)) else { return }
             guard await manager.authToken == "slow" else {
                 _ = try await manager.send(Show(mainField1: "served"))
                 return
             }
-            // Safety bound on the manager's clock, not a synchronisation.
-            guard await manager.waitForHMILevel(.full, timeout: .seconds(30)) else { return }
             let file = SDLFile(name: "big.bin", bytes: (0..<size).map { UInt8(truncatingIfNeeded: $0 >> 8) }, type: .binary)
             do {
                 let result = try await manager.files.upload(file)

@@ -18,6 +18,7 @@ import Synchronization
 /// the time until all are set up and the Show round-trip percentiles.
 ///
 ///   CloudBenchmarks --sdl PATH [--vehicles 1000] [--rate SHOWS_PER_SECOND] [--window 10] [--scheme ws|tcp] [--quiet 1] [--exit-idle]
+///     [--setup-limit 300]
 ///
 /// `--rate`: Shows per second over all vehicles (default: one per vehicle per second); each
 /// session sends one every `vehicles / rate` seconds at its own phase, for the window.
@@ -50,6 +51,9 @@ struct Options {
     var soak: Int?
     /// Vehicles dropped and dialling again per minute, in percent of all, during a soak.
     var churn = 1.0
+    /// Seconds the set-up of all vehicles may take before the run fails, saying how far it got
+    /// (a vehicle that gave up dialling is never set up: without a limit the run would wait for ever).
+    var setUpLimit = 300
 
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
@@ -65,6 +69,7 @@ struct Options {
             case "--quiet": quiet = Int(value) ?? quiet
             case "--soak": soak = Int(value)
             case "--churn": churn = Double(value) ?? churn
+            case "--setup-limit": setUpLimit = Int(value) ?? setUpLimit
             case "--exit-idle":
                 exitIdle = true
                 if !value.isEmpty { rest.insert(value, at: rest.startIndex) }
@@ -351,7 +356,19 @@ emulator.standardOutput = FileHandle.nullDevice
 let spawned = clock.now
 try emulator.run()
 
+// A set-up that stalls fails the run with what it reached instead of hanging it.
+let watchdog = Task {
+    try await Task.sleep(for: .seconds(options.setUpLimit))
+    let (count, failures) = board.state.withLock { ($0.setUp.count, $0.failures) }
+    print("""
+        set-up stalled: \(count) of \(options.vehicles) vehicles set up after \(options.setUpLimit) s, \(await host.openSessions) sessions open, \
+        \(failures.count) failures\(failures.first.map { " (first: \($0))" } ?? ""); the emulator \(emulator.isRunning ? "still runs" : "exited with \(emulator.terminationStatus)")
+        """)
+    emulator.terminate()
+    exit(2)
+}
 await board.allSetUp()
+watchdog.cancel()
 let allSetUp = clock.now - spawned
 let cpuRamp = cpuSeconds() - cpuBefore
 try await Task.sleep(for: .seconds(options.quiet))

@@ -2,6 +2,7 @@ import Logging
 import SDLConcurrency
 import SDLProtocol
 import SDLTransport
+import Synchronization
 
 /// A head unit's connection to a cloud app, as the server accepted it.
 public struct SDLCloudConnection: Sendable, Hashable, CustomStringConvertible {
@@ -101,26 +102,17 @@ public actor SDLCloudAppHost {
         let manager = SDLManager(configuration: configuration)
         sessions[connection.id] = manager
         eventFanOut.yield(.connected(connection))
-        /// Why a session's task ended, when that ends the session.
-        enum Ending: Sendable {
-            case managerStopped(String)
-            case handlerFailed(any Error)
-        }
-        let reason = await withTaskGroup(of: Ending?.self) { group in
-            group.addTask {
-                do {
-                    try await manager.run()
-                    return .managerStopped("stopped")
-                } catch {
-                    return .managerStopped("\(error)")
-                }
-            }
+        // The manager runs on the connection's own task (an idle session keeps no task for it),
+        // the handler and the Ready watch beside it. The first end is the reason: a failing
+        // handler's error, not the "stopped" of the manager it then stops.
+        let firstEnd = FirstEnd()
+        let logger = self.logger
+        await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await state in manager.stateChanges() where state == .ready {
                     await self.becameReady(connection)
                     break
                 }
-                return nil
             }
             group.addTask {
                 do {
@@ -129,28 +121,22 @@ public actor SDLCloudAppHost {
                 } catch let error as SDLError where error.code == .cancelled {
                     // A cancellation that came back through the manager's API.
                 } catch {
-                    return .handlerFailed(error)
-                }
-                return nil
-            }
-            // The first end is the reason: a failing handler's error, not the "stopped" of the
-            // manager it then stops.
-            var reason: String?
-            while let ending = await group.next() {
-                switch ending {
-                case .handlerFailed(let error)?:
-                    reason = reason ?? "the session handler failed: \(error)"
+                    guard firstEnd.claim("the session handler failed: \(error)") else { return }
                     logger.warning("the session handler failed; the session stops", metadata: ["session": "\(connection.id)", "error": "\(error)"])
                     await manager.stop()
-                case .managerStopped(let why)?:
-                    reason = reason ?? why
-                    group.cancelAll()
-                case nil:
-                    break
                 }
             }
-            return reason ?? "stopped"
+            let managerEnd: String
+            do {
+                try await manager.run()
+                managerEnd = "stopped"
+            } catch {
+                managerEnd = "\(error)"
+            }
+            firstEnd.claim(managerEnd)
+            group.cancelAll()
         }
+        let reason = firstEnd.reason ?? "stopped"
         sessionEnded(connection.id)
         logger.info("session ended", metadata: ["session": "\(connection.id)", "reason": "\(reason)"])
         eventFanOut.yield(.ended(connection, reason: reason, openSessions: sessions.count))
@@ -183,4 +169,21 @@ public actor SDLCloudAppHost {
             drainWaiters = []
         }
     }
+}
+
+/// Why a session ended: the first of its manager's and its handler's ends to claim it.
+private final class FirstEnd: Sendable {
+    private let first = Mutex<String?>(nil)
+
+    /// Records `reason` unless another came first; true when this one is the reason.
+    @discardableResult
+    func claim(_ reason: String) -> Bool {
+        first.withLock { first in
+            guard first == nil else { return false }
+            first = reason
+            return true
+        }
+    }
+
+    var reason: String? { first.withLock { $0 } }
 }

@@ -334,18 +334,22 @@ public actor SDLManager: Service {
     }
 
     /// The connection loop, beside the manager's task scope (sub-managers' work and a `stop()`
-    /// being carried out). A stop while dialing or backing off ends the scope, which cancels
-    /// the loop; any other stop closes the connection, and the loop then ends.
+    /// being carried out), which the calling task runs. A stop while dialing or backing off
+    /// ends the scope, which cancels the loop; any other stop closes the connection, and the
+    /// loop then ends, cancelling the scope's work.
     private func runUntilStopped() async throws {
         let tasks = self.tasks
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await self.connectLoop() }
-                group.addTask { await tasks.run() }
+                group.addTask {
+                    defer { tasks.cancel() }
+                    try await self.connectLoop()
+                }
                 // Whichever ends first: the loop (the run is over) or the scope (a stop that
                 // cancels connecting); either way the other goes.
-                try await group.next()
+                await tasks.run()
                 group.cancelAll()
+                try await group.waitForAll()
             }
         } catch where !(error is SDLManagerError) && lifecycle.withLock({ if case .stopping = $0.state { true } else { false } }) {
             // A stop cancelled a dial or a back-off, or closed a connection being registered; a
@@ -398,19 +402,20 @@ public actor SDLManager: Service {
         sessionConfiguration.logger = logger
         let session = SDLProtocolSession(transport: transport, configuration: sessionConfiguration)
         let client = SDLRPCClient(session: session, requestTimeout: configuration.requestTimeout, sharedValues: configuration.sharedValues)
-        // What the manager itself follows, in one stream in read order (one reader, not four).
+        // What the manager and its permission tracker follow, in one stream in read order (one
+        // reader, not two or five).
         let followed = client.rawNotifications(
             functionIDs: Set(
                 [
                     OnHMIStatus.wireFunctionID, OnHashChange.wireFunctionID, OnLanguageChange.wireFunctionID,
-                    OnSystemCapabilityUpdated.wireFunctionID, OnDriverDistraction.wireFunctionID,
+                    OnSystemCapabilityUpdated.wireFunctionID, OnDriverDistraction.wireFunctionID, OnPermissionsChange.wireFunctionID,
                 ].compactMap { $0 }),
             name: "manager")
         let hub = notificationHub
         // In read order, before the responses that follow them (see `tapNotifications`).
         client.tapNotifications { hub.deliver($0) }
         let (http, logger) = (configuration.httpClient, logger)
-        let tracker = SDLPermissionTracker(client: client, clock: configuration.session.clock, managerObservers: permissionObservers)
+        let tracker = SDLPermissionTracker(client: client, clock: configuration.session.clock, managerObservers: permissionObservers, fedByOwner: true)
         let capabilities = systemCapabilities
         // The previous connection's handler tokens are gone with it.
         installedHandlers = [:]
@@ -439,7 +444,9 @@ public actor SDLManager: Service {
         return try await withThrowingTaskGroup(of: SDLCloseReason?.self) { group in
             group.addTask {
                 do {
-                    try await client.run()
+                    // The client's requests from the head unit, its deadline loop and the
+                    // session's timers run in the connection's scope, not in tasks of their own.
+                    try await client.run(tasks: connectionTasks)
                     return .closedByApp
                 } catch SDLRPCError.connectionClosed(let reason) {
                     return reason
@@ -464,30 +471,33 @@ public actor SDLManager: Service {
             }
             self.permissions = tracker
             transition { $0.settingUp() }
-            group.addTask {
-                await tracker.run()
-                return nil
-            }
             await onOwnTask { await self.setUpManagers(client: client, session: session, tasks: connectionTasks) }
-            // Ready only once the sub-managers run and this connection's first OnHMIStatus is in.
-            let (firstStatus, firstStatusSeen) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            group.addTask {
-                for await notification in followed {
-                    if let status = await self.follow(notification, capabilities: capabilities), (status.windowID ?? 0) == 0 {
-                        firstStatusSeen.yield()
-                    }
-                }
-                firstStatusSeen.finish()
-                return nil
-            }
-            for await _ in firstStatus {
+            // This task follows the head unit's notifications until the connection ends (no
+            // task of its own for that). Ready once the sub-managers run and this connection's
+            // first OnHMIStatus is in; the sub-managers' start then runs in the connection's
+            // scope, so following goes on meanwhile (a start may wait for a level or a grant).
+            let subManagers = self.subManagers
+            var readying: AsyncStream<Void>?
+            for await notification in followed {
+                guard let status = await self.follow(notification, capabilities: capabilities, tracker: tracker),
+                      (status.windowID ?? 0) == 0, readying == nil else { continue }
+                let (done, finished) = AsyncStream<Void>.makeStream()
+                readying = done
                 if transition({ $0.ready() }) {
                     let context = SDLConnectionContext(tasks: connectionTasks, rpcVersion: negotiatedRPCVersion, permissions: tracker, media: session)
-                    let subManagers = self.subManagers
-                    await onOwnTask { for subManager in subManagers { await subManager.connectionReady(context) } }
+                    if !connectionTasks.spawn({
+                        for subManager in subManagers { await subManager.connectionReady(context) }
+                        finished.finish()
+                    }) {
+                        finished.finish()
+                    }
+                } else {
+                    finished.finish()
                 }
-                break
             }
+            await tracker.connectionEnded()
+            // Their start is over before they hear that the connection ended.
+            if let readying { for await _ in readying {} }
             var reason = SDLCloseReason.closedByApp
             while let result = try await group.next() {
                 if let ended = result {
@@ -610,11 +620,15 @@ public actor SDLManager: Service {
 
     /// One notification the manager follows (HMI status, resumption hash, language, capability
     /// update), decoded leniently like every typed stream; the status when it was one.
-    private func follow(_ notification: SDLIncomingRPC, capabilities: SDLSystemCapabilityManager) async -> OnHMIStatus? {
+    private func follow(_ notification: SDLIncomingRPC, capabilities: SDLSystemCapabilityManager, tracker: SDLPermissionTracker) async -> OnHMIStatus? {
         let json = notification.payload.json
         switch notification.payload.functionID {
+        case OnPermissionsChange.wireFunctionID:
+            await tracker.receive(notification)
         case OnHMIStatus.wireFunctionID:
             guard let status = try? SDLJSON.decode(OnHMIStatus.self, from: json, policy: .lenient).value else { break }
+            // The tracker first: whoever sees the new level may send at once, checked against it.
+            await tracker.update(status)
             // The lock screen first: whoever sees the new level sees its lock screen too.
             if (status.windowID ?? 0) == 0 { await lockScreen.hmiLevelChanged(status.hmiLevel) }
             received(status)

@@ -28,8 +28,9 @@ public actor SDLPermissionTracker {
     private nonisolated let waiters = Mutex(Waiters())
     private var nextWaiterID = 0
     private var finished = false
-    /// OnHMIStatus and OnPermissionsChange in their order, from the tracker's creation.
-    private let notifications: AsyncStream<SDLIncomingRPC>
+    /// OnHMIStatus and OnPermissionsChange in their order, from the tracker's creation; nil
+    /// when its owner feeds it (`receive(_:)`, the manager's follower).
+    private let notifications: AsyncStream<SDLIncomingRPC>?
     /// The connection's clock, for `waitUntilAllowed(_:timeout:)`.
     private let clock: SDLClock
 
@@ -39,46 +40,60 @@ public actor SDLPermissionTracker {
         self.init(client: client, clock: clock, managerObservers: nil)
     }
 
-    /// A tracker that also tells `managerObservers` (the manager's, across connections).
-    init(client: SDLRPCClient, clock: SDLClock, managerObservers: PermissionObservers?) {
+    /// A tracker that also tells `managerObservers` (the manager's, across connections). With
+    /// `fedByOwner`, it reads no stream of its own: the owner hands it each OnHMIStatus and
+    /// OnPermissionsChange in read order (`receive(_:)`) and calls `connectionEnded()`.
+    init(client: SDLRPCClient, clock: SDLClock, managerObservers: PermissionObservers?, fedByOwner: Bool = false) {
         self.managerObservers = managerObservers
         self.clock = clock
         sharedValues = client.sharedValues
-        notifications = client.rawNotifications(
-            functionIDs: Set([OnHMIStatus.wireFunctionID, OnPermissionsChange.wireFunctionID].compactMap { $0 }), name: "permissions")
+        notifications = fedByOwner ? nil : client.rawNotifications(functionIDs: Self.followedFunctionIDs, name: "permissions")
     }
 
+    /// The notifications a tracker follows.
+    static let followedFunctionIDs = Set([OnHMIStatus.wireFunctionID, OnPermissionsChange.wireFunctionID].compactMap { $0 })
+
     /// Follows the head unit's notifications until the connection ends; then every waiter gets
-    /// `false`.
+    /// `false`. A tracker its owner feeds returns at once.
     public func run() async {
+        guard let notifications else { return }
         // One reader on this task, in read order (no child tasks: an idle connection keeps this).
-        for await notification in notifications {
-            let json = notification.payload.json
-            switch notification.payload.functionID {
-            case OnHMIStatus.wireFunctionID:
-                if let status = try? SDLJSON.decode(OnHMIStatus.self, from: json, policy: .lenient).value { update(status) }
-            case OnPermissionsChange.wireFunctionID:
-                if let sharedValues, let previous = table.sharedID, json.count <= SDLSharedValues.maxSharedBytes {
-                    // The policy's grants, the same for every vehicle under it: one table for all
-                    // that got the same notifications in the same order (the previous table's id
-                    // and this notification's bytes name the next table).
-                    let key = withUnsafeBytes(of: previous.bigEndian, Array.init) + json
-                    let table = self.table
-                    guard let next = try? sharedValues.value(PermissionTable.self, from: key, make: { () throws(SDLDecodingError) in
-                        var next = table
-                        next.apply(try SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value)
-                        next.sharedID = sharedValues.newID()
-                        return next
-                    }) else { continue }
-                    self.table = next
-                    tableChanged()
-                } else if let change = try? SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value {
-                    update(change)
-                }
-            default:
-                break
+        for await notification in notifications { receive(notification) }
+        connectionEnded()
+    }
+
+    /// Applies one OnHMIStatus or OnPermissionsChange as it was read; ignores anything else.
+    func receive(_ notification: SDLIncomingRPC) {
+        let json = notification.payload.json
+        switch notification.payload.functionID {
+        case OnHMIStatus.wireFunctionID:
+            if let status = try? SDLJSON.decode(OnHMIStatus.self, from: json, policy: .lenient).value { update(status) }
+        case OnPermissionsChange.wireFunctionID:
+            if let sharedValues, let previous = table.sharedID, json.count <= SDLSharedValues.maxSharedBytes {
+                // The policy's grants, the same for every vehicle under it: one table for all
+                // that got the same notifications in the same order (the previous table's id
+                // and this notification's bytes name the next table).
+                let key = withUnsafeBytes(of: previous.bigEndian, Array.init) + json
+                let table = self.table
+                guard let next = try? sharedValues.value(PermissionTable.self, from: key, make: { () throws(SDLDecodingError) in
+                    var next = table
+                    next.apply(try SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value)
+                    next.sharedID = sharedValues.newID()
+                    return next
+                }) else { return }
+                self.table = next
+                tableChanged()
+            } else if let change = try? SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value {
+                update(change)
             }
+        default:
+            break
         }
+    }
+
+    /// The connection ended: every waiter gets `false`, observers hear of it. Safe to repeat.
+    func connectionEnded() {
+        guard !finished else { return }
         finished = true
         let ending = waiters.withLock { waiters in
             defer { waiters.byID.removeAll() }

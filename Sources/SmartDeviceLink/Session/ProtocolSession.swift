@@ -102,6 +102,11 @@ public actor SDLProtocolSession {
     private var pendingControl: [ControlKey: PendingReply<SDLProtocolMessage>] = [:]
     private var timers = SDLDeadlineSchedule<TimerKey>()
     private var timerWake: AsyncStream<Void>.Continuation?
+    /// Whether the timer loop runs: only while a deadline is set, so an idle session keeps no
+    /// task for it.
+    private var timerLoopRunning = false
+    /// The run's owner's scope, where the pump and the timer loop go; nil outside the run.
+    private var tasks: TaskScope?
     private var timerTarget: Duration?
     private var lastReceived: Duration = .zero
     /// When the unanswered heartbeat was sent.
@@ -189,6 +194,16 @@ public actor SDLProtocolSession {
         onRPC: @escaping @Sendable (SDLIncomingRPC) async -> Void,
         onClose: @escaping @Sendable (SDLCloseReason) async -> Void = { _ in }
     ) async throws {
+        try await TaskScope.withScope { tasks in try await self.run(onRPC: onRPC, onClose: onClose, tasks: tasks) }
+    }
+
+    /// The run loop reading on the calling task, with the transport's pump and the timer loop
+    /// (only while a timer is set) as work of `tasks`, the owner's scope: an idle session keeps
+    /// no task of its own beyond the caller's (a server holds thousands of them).
+    func run(
+        onRPC: @escaping @Sendable (SDLIncomingRPC) async -> Void,
+        onClose: @escaping @Sendable (SDLCloseReason) async -> Void, tasks: TaskScope
+    ) async throws {
         guard case .notRun = runPhase else { throw SDLSessionError.alreadyRunning }
         runPhase = .running
         self.onRPC = onRPC
@@ -196,11 +211,13 @@ public actor SDLProtocolSession {
         if case .closed = lifecycle {
             runPhase = .finished
         } else {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.transport.run() }
-                group.addTask { await self.readLoop() }
-                group.addTask { await self.timerLoop() }
-            }
+            self.tasks = tasks
+            let transport = self.transport
+            tasks.spawn { await transport.run() }
+            // Deadlines set before the run (a `start()` that came first).
+            startTimerLoopIfNeeded()
+            await readLoop()
+            self.tasks = nil
             runPhase = .finished
         }
         guard case .closed(let reason) = lifecycle else { return }
@@ -225,16 +242,16 @@ public actor SDLProtocolSession {
         }
     }
 
+    /// Fires deadlines until none is set; `schedule` starts it again.
     private func timerLoop() async {
-        while !isClosed, !Task.isCancelled {
+        while !isClosed, !Task.isCancelled, let target = timers.earliest() {
             let (signal, wake) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-            let target = timers.earliest()
             timerWake = wake
             timerTarget = target
             await configuration.clock.sleep(until: target, interruptedBy: signal)
             timerWake = nil
             timerTarget = nil
-            guard !isClosed else { return }
+            guard !isClosed else { break }
             for key in timers.popExpired(now: configuration.clock.now) {
                 switch key {
                 case .heartbeat: await heartbeatDue()
@@ -244,14 +261,25 @@ public actor SDLProtocolSession {
                 }
             }
         }
+        timerLoopRunning = false
+        // The owner's scope ended under a live session (the run's task was cancelled).
         if Task.isCancelled { await shutDown(.closedByApp) }
+    }
+
+    private func startTimerLoopIfNeeded() {
+        guard !timerLoopRunning, !isClosed, let tasks, !timers.isEmpty else { return }
+        timerLoopRunning = tasks.spawn { await self.timerLoop() }
     }
 
     private func schedule(_ key: TimerKey, after delay: Duration) {
         let deadline = configuration.clock.now + delay
         timers.schedule(key, at: deadline)
-        // Wake the timer loop only when it sleeps past the new deadline.
-        if let wake = timerWake, timerTarget.map({ deadline < $0 }) ?? true { wake.yield() }
+        if !timerLoopRunning {
+            startTimerLoopIfNeeded()
+        } else if let wake = timerWake, timerTarget.map({ deadline < $0 }) ?? true {
+            // Wake the timer loop only when it sleeps past the new deadline.
+            wake.yield()
+        }
     }
 
     private var isClosed: Bool {

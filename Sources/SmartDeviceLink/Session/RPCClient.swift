@@ -132,7 +132,8 @@ public actor SDLRPCClient {
     private typealias RequestHandler = @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse
     private var requestHandlers: [UInt32: (id: Int, function: String, handle: RequestHandler)] = [:]
     private var nextHandlerID = 0
-    private var headUnitRequests: AsyncStream<@Sendable () async -> Void>.Continuation?
+    /// The run's scope: head-unit requests and the deadline loop run there; nil outside the run.
+    private var runner: TaskScope?
     private var activeHeadUnitRequests = 0
 
     /// A client for `session`; call `run()` (or use `withSDLSession`) before sending.
@@ -166,36 +167,30 @@ public actor SDLRPCClient {
     /// (`close()`); throws `SDLRPCError.connectionClosed(reason)` for any other end, and
     /// `.alreadyRunning` on a second call. Start the session (`session.start()`) while this runs.
     public func run() async throws {
+        try await TaskScope.withScope { tasks in try await self.run(tasks: tasks) }
+    }
+
+    /// The run reading on the calling task; head-unit requests, the deadline loop (only while a
+    /// request waits) and the session's own work go into `tasks`, the owner's scope (the
+    /// manager's connection), so an idle connection keeps no task of the client's beyond this one.
+    func run(tasks: TaskScope) async throws {
         guard case .idle = phase else { throw SDLRPCError.alreadyRunning }
         phase = .running
-        let (requests, continuation) = AsyncStream<@Sendable () async -> Void>.makeStream()
-        headUnitRequests = continuation
-        let session = self.session
+        runner = tasks
+        if !deadlines.isEmpty { deadlineLoopRunning = tasks.spawn { await self.runDeadlines() } }
         do {
-            try await withThrowingDiscardingTaskGroup { group in
-                group.addTask {
-                    do {
-                        try await session.run(onRPC: { await self.dispatch($0) }, onClose: { await self.finish($0) })
-                    } catch let SDLSessionError.closed(reason) {
-                        await self.finish(reason)
-                        throw SDLRPCError.connectionClosed(reason)
-                    } catch {
-                        await self.finish(.closedByApp)
-                        throw error
-                    }
-                    await self.finish(.closedByApp)
-                }
-                deadlineLoopRunning = true
-                group.addTask { await self.runDeadlines() }
-                for await handle in requests {
-                    group.addTask { await handle() }
-                }
-            }
-        } catch let error as SDLRPCError {
-            throw error
+            try await session.run(onRPC: { await self.dispatch($0) }, onClose: { await self.finish($0) }, tasks: tasks)
+        } catch let SDLSessionError.closed(reason) {
+            finish(reason)
+            throw SDLRPCError.connectionClosed(reason)
         } catch let error as SDLSessionError {
+            finish(.closedByApp)
             throw SDLRPCError.session(error)
+        } catch {
+            finish(.closedByApp)
+            throw error
         }
+        finish(.closedByApp)
     }
 
     /// Ends the session (EndService, then the transport) and waits until it is closed.
@@ -211,7 +206,7 @@ public actor SDLRPCClient {
         pending.removeAll()
         deadlineWake?.finish()
         router.finish()
-        headUnitRequests?.finish()
+        runner = nil
     }
 
     /// Expires request deadlines until none is pending (a new one starts the loop again).
@@ -402,9 +397,8 @@ public actor SDLRPCClient {
 
     private func scheduleDeadline(_ correlationID: UInt32, at deadline: Duration) {
         deadlines.schedule(correlationID, at: deadline)
-        if !deadlineLoopRunning, let runner = headUnitRequests {
-            // The loop's child goes where head-unit requests go: into the run's task group.
-            if case .enqueued = runner.yield({ await self.runDeadlines() }) { deadlineLoopRunning = true }
+        if !deadlineLoopRunning, let runner {
+            deadlineLoopRunning = runner.spawn { await self.runDeadlines() }
         } else if let wake = deadlineWake, deadlineTarget.map({ deadline < $0 }) ?? true {
             wake.yield()
         }
@@ -528,13 +522,13 @@ public actor SDLRPCClient {
             await respond(to: message, with: Self.failure(.unsupportedRequest, info: "the app does not handle \(name)"))
             return
         }
-        guard activeHeadUnitRequests < maxConcurrentHeadUnitRequests, let queue = headUnitRequests else {
+        guard activeHeadUnitRequests < maxConcurrentHeadUnitRequests, let runner else {
             await respond(to: message, with: Self.failure(.tooManyPendingRequests, info: nil))
             return
         }
         activeHeadUnitRequests += 1
         let handle = handler.handle
-        queue.yield { [self] in
+        let spawned = runner.spawn { [self] in
             let response: SDLRawResponse
             do {
                 response = try await handle(message)
@@ -546,6 +540,7 @@ public actor SDLRPCClient {
             await self.respond(to: message, with: response)
             await self.headUnitRequestDone()
         }
+        if !spawned { activeHeadUnitRequests -= 1 }
     }
 
     private func headUnitRequestDone() {

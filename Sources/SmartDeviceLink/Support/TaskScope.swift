@@ -1,5 +1,6 @@
 import SDLProtocol
 import SDLRPC
+import Synchronization
 
 /// Child tasks started from anywhere (an actor method, a stream's termination handler) but owned
 /// by a structured parent: `run()` adds each to its task group, so they end when the scope's
@@ -12,6 +13,7 @@ final class TaskScope: Sendable {
     typealias Job = @Sendable () async -> Void
     private let jobs: AsyncStream<Job>
     private let sink: AsyncStream<Job>.Continuation
+    private let cancelled = Atomic(false)
 
     init() {
         (jobs, sink) = AsyncStream.makeStream()
@@ -29,6 +31,7 @@ final class TaskScope: Sendable {
     func run() async {
         await withDiscardingTaskGroup { group in
             for await job in jobs { group.addTask(operation: job) }
+            if cancelled.load(ordering: .acquiring) { group.cancelAll() }
         }
         sink.finish()
     }
@@ -36,6 +39,26 @@ final class TaskScope: Sendable {
     /// Takes no more work; `run()` returns once the work under way has ended.
     func finish() {
         sink.finish()
+    }
+
+    /// Takes no more work and cancels the work under way; `run()` returns once it has ended.
+    func cancel() {
+        cancelled.store(true, ordering: .releasing)
+        sink.finish()
+    }
+
+    /// Runs `body` with a new scope whose work runs beside it; when `body` returns, the work
+    /// still under way is cancelled and awaited. For a loop run on its own, without an owner
+    /// that gives it a scope (the session and client runs take their owner's).
+    static func withScope<T: Sendable>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (TaskScope) async throws -> T
+    ) async throws -> T {
+        let scope = TaskScope()
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await scope.run() }
+            defer { group.cancelAll() }
+            return try await body(scope)
+        }
     }
 }
 
