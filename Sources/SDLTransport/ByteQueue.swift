@@ -18,6 +18,9 @@ final class ByteQueue: Sendable {
         /// Producers waiting for room; resumed with `false` to try again.
         var producers: [Int: CheckedContinuation<Bool, any Error>] = [:]
         var nextID = 0
+        /// A `push` found the reader behind: `onRoom` is due once it catches up.
+        var roomWanted = false
+        var onRoom: (@Sendable () -> Void)?
 
         mutating func takeID() -> Int {
             nextID += 1
@@ -27,6 +30,13 @@ final class ByteQueue: Sendable {
         mutating func wakeProducers() -> [CheckedContinuation<Bool, any Error>] {
             defer { producers.removeAll() }
             return Array(producers.values)
+        }
+
+        /// `onRoom` when a push is waiting for it.
+        mutating func takeRoom() -> (@Sendable () -> Void)? {
+            guard roomWanted else { return nil }
+            roomWanted = false
+            return onRoom
         }
     }
 
@@ -77,6 +87,33 @@ final class ByteQueue: Sendable {
         }
     }
 
+    /// Appends `bytes` at once, never waiting (a channel handler on its event loop). False when
+    /// the reader is now behind (the watermark reached): the caller stops producing until
+    /// `onRoom` is called. Dropped once the queue is finished.
+    func push(_ bytes: [UInt8]) -> Bool {
+        let (reader, room) = state.withLock { state -> (CheckedContinuation<[UInt8]?, any Error>?, Bool) in
+            guard state.end == nil else { return (nil, true) }
+            if let reader = state.reader {
+                state.reader = nil
+                return (reader.continuation, true)
+            }
+            state.chunks.append(bytes)
+            state.bufferedBytes += bytes.count
+            state.charged += Self.charge(bytes)
+            guard state.charged >= highWatermark else { return (nil, true) }
+            state.roomWanted = true
+            return (nil, false)
+        }
+        reader?.resume(returning: bytes)
+        return room
+    }
+
+    /// Called, on the reader's task, each time the reader catches up after a `push` returned
+    /// false. Must not block. Dropped when the queue finishes.
+    func setOnRoom(_ onRoom: (@Sendable () -> Void)?) {
+        state.withLock { $0.onRoom = onRoom }
+    }
+
     /// The next chunk in order; nil after `finish()` once everything was read; throws the error
     /// given to `finish(throwing:)` after the buffered chunks. A cancelled read returns nil. A
     /// second reader waiting at the same time gets `SDLTransportError.concurrentRead`, not a trap.
@@ -89,10 +126,13 @@ final class ByteQueue: Sendable {
                     if let chunk = state.chunks.popFirst() {
                         state.bufferedBytes -= chunk.count
                         state.charged -= Self.charge(chunk)
-                        let woken = state.charged < highWatermark ? state.wakeProducers() : []
+                        let caughtUp = state.charged < highWatermark
+                        let woken = caughtUp ? state.wakeProducers() : []
+                        let room = caughtUp ? state.takeRoom() : nil
                         return {
                             continuation.resume(returning: chunk)
                             for producer in woken { producer.resume(returning: false) }
+                            room?()
                         }
                     }
                     switch state.end {
@@ -124,6 +164,9 @@ final class ByteQueue: Sendable {
         let (reader, producers) = state.withLock { state -> (CheckedContinuation<[UInt8]?, any Error>?, [CheckedContinuation<Bool, any Error>]) in
             guard state.end == nil else { return (nil, []) }
             state.end = error.map { .failure($0) } ?? .success(())
+            // It may hold its producer (a channel handler): nothing is produced from now on.
+            state.onRoom = nil
+            state.roomWanted = false
             let reader = state.reader?.continuation
             state.reader = nil
             return (reader, state.wakeProducers())

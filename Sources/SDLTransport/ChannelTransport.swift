@@ -6,30 +6,19 @@ import Synchronization
 public typealias SDLTCPTransport = SDLChannelTransport
 
 /// Bytes over a SwiftNIO channel: a TCP connection, or a WebSocket whose pipeline turns binary
-/// messages into bytes (SDLWebSocket). Both directions are bounded: writes wait for the socket
-/// to drain (NIOAsyncChannel's writer), and reads wait while the session has not read the
-/// previous ones (at most `inboundBufferSize` unread bytes; NIO then stops reading the socket),
-/// so a slow peer or a slow app slows the other side down instead of growing memory.
+/// messages into bytes (SDLWebSocket). Both directions are bounded: a send waits while the
+/// channel still has `outboundBufferSize` bytes to write, and the channel is no longer read
+/// while the reader has `inboundBufferSize` bytes unread, so a slow peer or a slow app slows the
+/// other side down instead of growing memory.
 ///
-/// The channel lives inside `run()` (NIOAsyncChannel's `executeThenClose`), which the reader of
-/// the transport runs as a child task: sends wait until it has started; the connection closes
-/// when it returns. Listeners (`SDLTCPListener`, SDLWebSocket's) run their connections'
-/// transports themselves.
+/// A handler at the end of the pipeline moves what the channel reads into `inbound` on the
+/// event loop itself: no task runs per connection for it (a server holds thousands), and
+/// `run()` has nothing to do.
 public final class SDLChannelTransport: SDLTransport {
     public let inbound: SDLInboundBytes
     private let queue: ByteQueue
-    private let asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
-    private let phase = Mutex(Phase.idle(writerWaiters: []))
-
-    private typealias Writer = NIOAsyncChannelOutboundWriter<ByteBuffer>
-
-    /// Where the channel is: not run yet (senders wait for its writer), running, or over.
-    private enum Phase {
-        case idle(writerWaiters: [CheckedContinuation<Writer?, Never>])
-        case starting(writerWaiters: [CheckedContinuation<Writer?, Never>], closeRequested: Bool)
-        case running(Writer, endWaiters: [CheckedContinuation<Void, Never>])
-        case ended
-    }
+    private let channel: any Channel
+    private let outbound: OutboundWindow
 
     /// Connects to `host:port`, retrying by `policy`. SDL Core listens on port 12345.
     public static func connect(
@@ -40,15 +29,12 @@ public final class SDLChannelTransport: SDLTransport {
         for attempt in 1...policy.maxAttempts {
             try await Task.sleep(for: policy.delay(beforeAttempt: attempt))
             do {
-                let channel = try await ClientBootstrap(group: group)
+                return try await ClientBootstrap(group: group)
                     .channelOption(.socketOption(.so_reuseaddr), value: 1)
                     .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                     .connect(host: host, port: port) { channel in
-                        channel.eventLoop.makeCompletedFuture {
-                            try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                        }
+                        channel.eventLoop.makeCompletedFuture { try SDLChannelTransport(wrappingChannelSynchronously: channel) }
                     }
-                return SDLChannelTransport(channel)
             } catch {
                 lastError = "\(error)"
             }
@@ -58,106 +44,44 @@ public final class SDLChannelTransport: SDLTransport {
 
     /// Unread bytes kept before the socket is no longer read, by default.
     public static let inboundBufferSize = 1 << 20
+    /// Bytes given to the channel and not yet written before a send waits, by default.
+    public static let outboundBufferSize = 256 << 10
 
-    /// Wraps a connected channel whose pipeline reads and writes `ByteBuffer`s; at most
-    /// `inboundBufferSize` unread bytes are held before the channel is no longer read. Nothing
-    /// moves until `run()`.
-    public init(_ asyncChannel: NIOAsyncChannel<ByteBuffer, ByteBuffer>, inboundBufferSize: Int = SDLChannelTransport.inboundBufferSize) {
-        self.queue = ByteQueue(highWatermark: max(1, inboundBufferSize))
+    /// Wraps a connected channel whose pipeline reads and writes `ByteBuffer`s: adds the handler
+    /// that feeds `inbound`. Call it on the channel's event loop (a bootstrap's channel
+    /// initializer, an upgrade's pipeline handler). At most `inboundBufferSize` unread bytes are
+    /// held before the channel is no longer read.
+    public init(
+        wrappingChannelSynchronously channel: any Channel, inboundBufferSize: Int = SDLChannelTransport.inboundBufferSize,
+        outboundBufferSize: Int = SDLChannelTransport.outboundBufferSize
+    ) throws {
+        let queue = ByteQueue(highWatermark: max(1, inboundBufferSize))
+        let outbound = OutboundWindow(limit: max(1, outboundBufferSize))
+        try channel.pipeline.syncOperations.addHandler(InboundBridge(queue: queue, outbound: outbound))
+        self.queue = queue
         self.inbound = SDLInboundBytes(queue: queue)
-        self.asyncChannel = asyncChannel
+        self.channel = channel
+        self.outbound = outbound
     }
 
-    /// Runs the channel until it closes: hands its writer to the senders and moves what it reads
-    /// into `inbound`, waiting while the reader is behind. A second call returns at once.
-    public func run() async {
-        let start = phase.withLock { phase -> Bool in
-            guard case .idle(let waiters) = phase else { return false }
-            phase = .starting(writerWaiters: waiters, closeRequested: false)
-            return true
-        }
-        guard start else { return }
-        let queue = self.queue
-        do {
-            try await asyncChannel.executeThenClose { inbound, outbound in
-                guard self.opened(outbound) else { return }
-                for try await buffer in inbound {
-                    try await queue.send(Array(buffer.readableBytesView))
-                }
-            }
-            queue.finish()
-        } catch SDLTransportError.closed {
-            queue.finish()
-        } catch {
-            queue.finish(throwing: Self.transportError(error))
-        }
-        ended()
-    }
+    /// Nothing to move: the channel's handler feeds `inbound` as it reads. Returns at once.
+    public func run() async {}
 
-    /// The writer is there: waiting senders get it. False when a close came first.
-    private func opened(_ writer: Writer) -> Bool {
-        let (waiters, closing) = phase.withLock { phase -> ([CheckedContinuation<Writer?, Never>], Bool) in
-            guard case .starting(let waiters, let closeRequested) = phase else { return ([], true) }
-            phase = .running(writer, endWaiters: [])
-            return (waiters, closeRequested)
-        }
-        for waiter in waiters { waiter.resume(returning: closing ? nil : writer) }
-        return !closing
-    }
-
-    private func ended() {
-        let waiting = phase.withLock { phase -> (writers: [CheckedContinuation<Writer?, Never>], ends: [CheckedContinuation<Void, Never>]) in
-            defer { phase = .ended }
-            switch phase {
-            case .idle(let waiters), .starting(let waiters, _): return (waiters, [])
-            case .running(_, let ends): return ([], ends)
-            case .ended: return ([], [])
-            }
-        }
-        for waiter in waiting.writers { waiter.resume(returning: nil) }
-        for waiter in waiting.ends { waiter.resume() }
-    }
-
-    /// The channel's writer once `run()` has opened it; nil once it is over.
-    private func writer() async -> Writer? {
-        // The usual case, without a continuation: the channel is open (or over).
-        let now = phase.withLock { phase -> Writer?? in
-            switch phase {
-            case .running(let writer, _): .some(writer)
-            case .ended: .some(nil)
-            case .idle, .starting: .none
-            }
-        }
-        if case .some(let writer) = now { return writer }
-        return await withCheckedContinuation { continuation in
-            let ready = phase.withLock { phase -> Writer?? in
-                switch phase {
-                case .idle(var waiters):
-                    waiters.append(continuation)
-                    phase = .idle(writerWaiters: waiters)
-                    return .none
-                case .starting(var waiters, let closeRequested):
-                    waiters.append(continuation)
-                    phase = .starting(writerWaiters: waiters, closeRequested: closeRequested)
-                    return .none
-                case .running(let writer, _): return .some(writer)
-                case .ended: return .some(nil)
-                }
-            }
-            if case .some(let writer) = ready { continuation.resume(returning: writer) }
-        }
-    }
-
+    /// Sends `bytes`; waits first while the channel has `outboundBufferSize` bytes still to
+    /// write (a peer reading slower than we write). Cancelled while waiting, it throws
+    /// `CancellationError` having sent none of `bytes`.
     public func send(_ bytes: [UInt8]) async throws {
-        guard let writer = await writer() else { throw SDLTransportError.closed }
-        do {
-            try await writer.write(ByteBuffer(bytes: bytes))
-        } catch is CancellationError {
-            // NIO's writer yields nothing of a cancelled write: the connection is intact.
-            throw CancellationError()
-        } catch {
-            throw Self.transportError(error)
+        try await outbound.reserve(bytes.count)
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        let outbound = self.outbound, count = bytes.count
+        promise.futureResult.whenComplete { result in
+            if case .failure(let error) = result {
+                outbound.written(count, failure: Self.transportError(error))
+            } else {
+                outbound.written(count, failure: nil)
+            }
         }
+        channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: promise)
     }
 
     /// NIO's errors as ours, keeping the cause: closed, reset, or the system's description.
@@ -172,64 +96,186 @@ public final class SDLChannelTransport: SDLTransport {
         if let error = error as? IOError, error.errnoCode == ECONNRESET || error.errnoCode == EPIPE {
             return .connectionReset
         }
-        if error is NIOAsyncWriterError { return .closed }
         return .io("\(error)")
     }
 
-    /// Closes the connection; when `run()` is running, returns once it has ended (`inbound`
-    /// finished). Before `run()`, the transport is over at once and `run()` will return.
+    /// Closes the connection (a WebSocket sends its close frame first) and returns once it is
+    /// closed: `inbound` then finishes, and sends throw `SDLTransportError.closed`.
     public func close() async {
-        enum Step { case notRun([CheckedContinuation<Writer?, Never>]), starting, running(Writer), over }
-        let step = phase.withLock { phase -> Step in
-            switch phase {
-            case .idle(let waiters):
-                phase = .ended
-                return .notRun(waiters)
-            case .starting(let waiters, _):
-                phase = .starting(writerWaiters: waiters, closeRequested: true)
-                return .starting
-            case .running(let writer, _): return .running(writer)
-            case .ended: return .over
-            }
-        }
-        switch step {
-        case .notRun(let waiters):
-            for waiter in waiters { waiter.resume(returning: nil) }
-            queue.finish()
-            try? await asyncChannel.channel.close()
-        case .starting:
-            try? await asyncChannel.channel.close()
-        case .running(let writer):
-            writer.finish()
-            // Unread bytes are no one's now: a run waiting for room in the queue must not keep
-            // this close waiting for it.
-            queue.finish()
-            try? await asyncChannel.channel.close()
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let over = phase.withLock { phase -> Bool in
-                    guard case .running(let writer, var ends) = phase else { return true }
-                    ends.append(continuation)
-                    phase = .running(writer, endWaiters: ends)
-                    return false
-                }
-                if over { continuation.resume() }
-            }
-        case .over:
-            break
-        }
+        outbound.close(.closed)
+        try? await channel.close()
+        // A channel already closed by the peer: its end was reported by the handler.
+        queue.finish()
     }
 
     /// Ends the connection the way a peer that loses power does: the socket closes without the
     /// protocol's goodbye (no WebSocket close frame). For fault tests.
     public func abort() async {
-        try? await asyncChannel.channel.close(mode: .output)
+        try? await channel.close(mode: .output)
         await close()
+    }
+}
+
+/// The bytes given to the channel and not written yet, and the senders waiting for room.
+private final class OutboundWindow: Sendable {
+    private struct State {
+        var inFlight = 0
+        var end: SDLTransportError?
+        var waiters: [Int: (count: Int, continuation: CheckedContinuation<Void, any Error>)] = [:]
+        var order: [Int] = []
+        var nextID = 0
+    }
+    private let state = Mutex(State())
+    private let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Waits until `count` more bytes fit (a send larger than the limit goes when nothing else
+    /// is in flight); throws the connection's end, or `CancellationError` having taken nothing.
+    func reserve(_ count: Int) async throws {
+        try Task.checkCancellation()
+        let id = state.withLock { state -> Int? in
+            if state.end == nil, state.waiters.isEmpty, state.inFlight == 0 || state.inFlight + count <= limit {
+                state.inFlight += count
+                return nil
+            }
+            state.nextID += 1
+            return state.nextID
+        }
+        guard let id else { return }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome = state.withLock { state -> Result<Void, any Error>? in
+                    if let end = state.end { return .failure(end) }
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    state.waiters[id] = (count, continuation)
+                    state.order.append(id)
+                    return nil
+                }
+                if let outcome { continuation.resume(with: outcome) }
+                admit()
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                state.order.removeAll { $0 == id }
+                return state.waiters.removeValue(forKey: id)?.continuation
+            }
+            waiter?.resume(throwing: CancellationError())
+            admit()
+        }
+    }
+
+    /// A write completed (or failed: the connection is over for every later send).
+    func written(_ count: Int, failure: SDLTransportError?) {
+        state.withLock { $0.inFlight -= count }
+        if let failure { close(failure) } else { admit() }
+    }
+
+    /// Sends from now on throw `end`; waiting ones at once.
+    func close(_ end: SDLTransportError) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            if state.end == nil { state.end = end }
+            defer {
+                state.waiters.removeAll()
+                state.order.removeAll()
+            }
+            return state.waiters.values.map(\.continuation)
+        }
+        for waiter in waiters { waiter.resume(throwing: end) }
+    }
+
+    /// Lets the waiting senders in, in order, while they fit.
+    private func admit() {
+        let admitted = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            var admitted: [CheckedContinuation<Void, any Error>] = []
+            while let first = state.order.first, let waiter = state.waiters[first],
+                state.inFlight == 0 || state.inFlight + waiter.count <= limit
+            {
+                state.order.removeFirst()
+                state.waiters[first] = nil
+                state.inFlight += waiter.count
+                admitted.append(waiter.continuation)
+            }
+            return admitted
+        }
+        for waiter in admitted { waiter.resume() }
+    }
+}
+
+/// The last handler of a transport's pipeline: puts what the channel reads into the transport's
+/// queue on the event loop, holds the channel's reads back while the queue is full, and ends
+/// the queue (and the sends) with the channel.
+private final class InboundBridge: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let queue: ByteQueue
+    private let outbound: OutboundWindow
+    /// The reader is behind: reads wait until it catches up.
+    private var full = false
+    private var readHeld = false
+
+    init(queue: ByteQueue, outbound: OutboundWindow) {
+        self.queue = queue
+        self.outbound = outbound
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        queue.setOnRoom {
+            eventLoop.execute {
+                let (bridge, context) = bound.value
+                bridge.caughtUp(context: context)
+            }
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        queue.setOnRoom(nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        if !queue.push(Array(buffer.readableBytesView)) { full = true }
+    }
+
+    func read(context: ChannelHandlerContext) {
+        if full {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    private func caughtUp(context: ChannelHandlerContext) {
+        full = false
+        guard readHeld else { return }
+        readHeld = false
+        context.read()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        outbound.close(.closed)
+        queue.finish()
+        context.fireChannelInactive()
+    }
+
+    /// The reader hears of it and closes the transport; a handler before this one that failed
+    /// the connection (a WebSocket protocol error) closes it its own way (with its close code).
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        let failure = SDLChannelTransport.transportError(error)
+        outbound.close(failure)
+        queue.finish(throwing: failure)
     }
 }
 
 /// Accepts SDL apps over TCP, for the head-unit emulator.
 public final class SDLTCPListener: Sendable {
-    private let server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>
+    private let server: NIOAsyncChannel<SDLChannelTransport, Never>
 
     /// The port actually bound (useful with port 0).
     public let port: Int
@@ -244,31 +290,25 @@ public final class SDLTCPListener: Sendable {
     ) async throws -> SDLTCPListener {
         let server = try await ServerBootstrap(group: group).sdlListenerOptions(maxReadSize: maxReadSize)
             .bind(host: host, port: port) { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
-                }
+                channel.eventLoop.makeCompletedFuture { try SDLChannelTransport(wrappingChannelSynchronously: channel) }
             }
         return SDLTCPListener(server: server, port: server.channel.localAddress?.port ?? port)
     }
 
-    private init(server: NIOAsyncChannel<NIOAsyncChannel<ByteBuffer, ByteBuffer>, Never>, port: Int) {
+    private init(server: NIOAsyncChannel<SDLChannelTransport, Never>, port: Int) {
         self.server = server
         self.port = port
     }
 
     /// Runs `handle` for every accepted connection, concurrently, until the listener closes;
-    /// each connection's transport runs beside its handler and closes when the handler returns.
+    /// each connection closes when its handler returns.
     public func run(_ handle: @escaping @Sendable (SDLChannelTransport) async -> Void) async throws {
         try await server.executeThenClose { connections in
             try await withThrowingDiscardingTaskGroup { group in
-                for try await connection in connections {
+                for try await transport in connections {
                     group.addTask {
-                        let transport = SDLChannelTransport(connection)
-                        await withDiscardingTaskGroup { connection in
-                            connection.addTask { await transport.run() }
-                            await handle(transport)
-                            await transport.close()
-                        }
+                        await handle(transport)
+                        await transport.close()
                     }
                 }
             }

@@ -233,11 +233,6 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
 /// For servers that do their own HTTP upgrade (Hummingbird, Vapor, a proxy) and for fuzzing:
 /// the handlers that turn an upgraded channel's WebSocket frames into an SDL byte stream.
 public enum SDLWebSocketPipeline {
-    /// At most two messages handed on and unread before the channel stops reading: a message
-    /// may be `maxMessageSize` bytes, so NIO's default of ten would hold ten of them.
-    static let asyncChannel = NIOAsyncChannel<ByteBuffer, ByteBuffer>.Configuration(
-        backPressureStrategy: .init(lowWatermark: 1, highWatermark: 2))
-
     /// Adds, after the upgrade, the frame codec (frames up to `limits.maxMessageSize`) and the
     /// handler that passes binary messages on as `ByteBuffer`s and writes `ByteBuffer`s as binary
     /// messages, answers pings, pings and drops a silent peer, and closes with a close frame.

@@ -63,7 +63,7 @@ extension SDLChannelTransport {
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SDLChannelTransport {
         enum Upgrade {
-            case websocket(NIOAsyncChannel<ByteBuffer, ByteBuffer>)
+            case websocket(SDLChannelTransport)
             case refused(any Channel)
         }
         let sslContext = try url.secure ? NIOSSLContext(configuration: tls ?? .makeClientConfiguration()) : nil
@@ -90,7 +90,7 @@ extension SDLChannelTransport {
                             channel.eventLoop.makeCompletedFuture {
                                 upgraded.value = true
                                 try SDLWebSocketPipeline.addHandlers(to: channel.pipeline.syncOperations, limits: limits, isClient: true, includingCodec: false)
-                                return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: SDLWebSocketPipeline.asyncChannel))
+                                return .websocket(try SDLChannelTransport(wrappingChannelSynchronously: channel, inboundBufferSize: limits.bufferSize))
                             }
                         })
                     var headers = HTTPHeaders()
@@ -111,8 +111,8 @@ extension SDLChannelTransport {
                 }
             }
         switch try await upgrade.get() {
-        case .websocket(let channel):
-            return SDLChannelTransport(channel, inboundBufferSize: limits.bufferSize)
+        case .websocket(let transport):
+            return transport
         case .refused(let channel):
             try? await channel.close()
             throw SDLWebSocketError.upgradeRefused

@@ -52,7 +52,7 @@ public final class SDLWebSocketListener: Sendable {
     }
 
     private enum Upgrade {
-        case websocket(NIOAsyncChannel<ByteBuffer, ByteBuffer>, HTTPRequestHead)
+        case websocket(SDLChannelTransport, HTTPRequestHead, remoteAddress: SocketAddress?)
         case refused
     }
 
@@ -81,7 +81,7 @@ public final class SDLWebSocketListener: Sendable {
         // thousands of idle cloud sessions would otherwise hold at 16 KB each (plain ws:// only;
         // with TLS, NIOSSL keeps a plaintext buffer of its own). Larger messages take more reads.
         let server = try await ServerBootstrap(group: group).sdlListenerOptions(maxReadSize: 2048)
-            // NIOAsyncChannel reads on demand; this keeps each read small while a session lags.
+            // At most four reads in a row before the reader's queue is checked again.
             .childChannelOption(.maxMessagesPerRead, value: 4)
             .bind(host: configuration.host, port: configuration.port) { channel in
                 let admitted = open.admit(limit: limits.maxConnections)
@@ -110,7 +110,8 @@ public final class SDLWebSocketListener: Sendable {
                             channel.eventLoop.makeCompletedFuture {
                                 upgraded.value = true
                                 try SDLWebSocketPipeline.addHandlers(to: channel.pipeline.syncOperations, limits: limits, isClient: false, includingCodec: false)
-                                return .websocket(try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: SDLWebSocketPipeline.asyncChannel), head)
+                                let transport = try SDLChannelTransport(wrappingChannelSynchronously: channel, inboundBufferSize: limits.bufferSize)
+                                return .websocket(transport, head, remoteAddress: channel.remoteAddress)
                             }
                         })
                     let upgrade = NIOTypedHTTPServerUpgradeConfiguration(
@@ -150,24 +151,19 @@ public final class SDLWebSocketListener: Sendable {
     }
 
     /// Runs `handle` for every accepted connection, concurrently, until the listener is closed;
-    /// each connection's transport runs beside its handler and is closed when the handler
-    /// returns. A connection's failure touches no other.
+    /// each connection is closed when its handler returns. A connection's failure touches no
+    /// other. A connection costs one task, its handler's: its transport needs none.
     public func run(_ handle: @escaping @Sendable (SDLWebSocketConnection) async -> Void) async throws {
-        let inboundBufferSize = configuration.limits.bufferSize
         try await withThrowingDiscardingTaskGroup { group in
             try await server.executeThenClose { accepted in
                 for try await upgrade in accepted {
                     group.addTask {
-                        guard case .websocket(let channel, let head)? = try? await upgrade.get() else { return }
+                        guard case .websocket(let transport, let head, let remoteAddress)? = try? await upgrade.get() else { return }
                         let connection = SDLWebSocketConnection(
-                            transport: SDLChannelTransport(channel, inboundBufferSize: inboundBufferSize),
-                            remoteAddress: channel.channel.remoteAddress.map(Self.text),
+                            transport: transport, remoteAddress: remoteAddress.map(Self.text),
                             uri: head.uri, headers: head.headers.map { ($0.name, $0.value) })
-                        await withDiscardingTaskGroup { running in
-                            running.addTask { await connection.transport.run() }
-                            await handle(connection)
-                            await connection.transport.close()
-                        }
+                        await handle(connection)
+                        await connection.transport.close()
                     }
                 }
             }

@@ -249,7 +249,8 @@ if CommandLine.arguments.contains("--probe") {
         withExtendedLifetime(kept) {}
     }
     let registration = SDLHeadUnitEmulator.Configuration.defaultCapabilities.jsonBytes
-    measure("SDLManager, not started") { SDLManager(configuration: app) }
+    // Its own configuration: the top-level `app` below is not initialised yet here.
+    measure("SDLManager, not started") { SDLManager(configuration: SDLManager.Configuration(appName: "Bench", appID: "bench")) }
     measure("RegisterAppInterfaceResponse decoded") { try! SDLJSON.decode(RegisterAppInterfaceResponse.self, from: registration).value }
     exit(0)
 }

@@ -424,8 +424,11 @@ public actor SDLManager: Service {
             await client.close()
             return .closedByApp
         }
-        // This connection's child tasks that sub-managers start (renewals, polling).
-        let connectionTasks = TaskScope()
+        // This connection's child tasks that sub-managers start (renewals, polling). A manager
+        // that never reconnects (a cloud session) has one connection: the manager's own scope
+        // serves, so an idle session runs one scope loop, not two.
+        let ownScope = configuration.reconnectPolicy.maxAttempts > 1
+        let connectionTasks = ownScope ? TaskScope() : tasks
         // The head unit's system requests (policy updates) one at a time, so one is not overtaken
         // by the next; the runner's task exists only while one is being answered.
         let systemRequests = SerialRunner(on: connectionTasks)
@@ -452,9 +455,11 @@ public actor SDLManager: Service {
                     return reason
                 }
             }
-            group.addTask {
-                await connectionTasks.run()
-                return nil
+            if ownScope {
+                group.addTask {
+                    await connectionTasks.run()
+                    return nil
+                }
             }
             do {
                 // On a task of its own: the deep frames of decoding the registration are freed
