@@ -94,12 +94,7 @@ public actor SDLCloudAppHost {
         }
         nextID += 1
         let connection = SDLCloudConnection(id: nextID, remoteAddress: remoteAddress, uri: uri)
-        var configuration = app
-        configuration.transport = .accepted(transport)
-        // Only the head unit dials (again, after a drop); this side never reconnects.
-        configuration.reconnectPolicy = .never
-        configuration.logger[metadataKey: "session"] = "\(connection.id)"
-        let manager = SDLManager(configuration: configuration)
+        let manager = makeManager(for: connection, over: transport)
         sessions[connection.id] = manager
         eventFanOut.yield(.connected(connection))
         // The manager runs on the connection's own task (an idle session keeps no task for it),
@@ -140,6 +135,17 @@ public actor SDLCloudAppHost {
         sessionEnded(connection.id)
         logger.info("session ended", metadata: ["session": "\(connection.id)", "reason": "\(reason)"])
         eventFanOut.yield(.ended(connection, reason: reason, openSessions: sessions.count))
+    }
+
+    /// A session's manager. Not async: the configuration it copies stays off the frame of
+    /// `serve`, which lives as long as the session.
+    private func makeManager(for connection: SDLCloudConnection, over transport: any SDLTransport) -> SDLManager {
+        var configuration = app
+        configuration.transport = .accepted(transport)
+        // Only the head unit dials (again, after a drop); this side never reconnects.
+        configuration.reconnectPolicy = .never
+        configuration.logger[metadataKey: "session"] = "\(connection.id)"
+        return SDLManager(configuration: configuration)
     }
 
     private func becameReady(_ connection: SDLCloudConnection) {

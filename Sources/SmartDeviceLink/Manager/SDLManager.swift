@@ -99,6 +99,8 @@ public actor SDLManager: Service {
     public private(set) var authToken: String?
     /// Follows OnHMIStatus and OnPermissionsChange for the current connection.
     public private(set) var permissions: SDLPermissionTracker?
+    /// How far the current connection's notifications are followed (see `checkPermission`).
+    private var followerProgress: FollowerProgress?
     /// Observers of `permissionChanges(of:_:)`, kept across connections.
     let permissionObservers = PermissionObservers(outlivesConnections: true)
     /// Each service's encryption (see `SDLManager+Encryption`).
@@ -395,34 +397,54 @@ public actor SDLManager: Service {
         }
     }
 
+    /// What one connection is made of, once dialed and wired up.
+    private struct ConnectionParts: Sendable {
+        let session: SDLProtocolSession
+        let client: SDLRPCClient
+        /// What the manager and its permission tracker follow, in read order, and how far they got.
+        let followed: FollowerProgress
+        let tracker: SDLPermissionTracker
+        /// Work for this connection only; the manager's own scope when it never reconnects.
+        let tasks: TaskScope
+        let ownScope: Bool
+    }
+
     /// One connection: negotiate, register, set up, serve until it ends; returns why it ended.
     private func runConnection() async throws -> SDLCloseReason {
+        // Dialing and wiring up on a task of their own: a task keeps the memory of its deepest
+        // call, and this one lives as long as the connection (a server holds thousands).
+        guard let parts = try await onOwnTask({ try await self.openConnection() }) else { return .closedByApp }
+        return try await serve(parts)
+    }
+
+    /// Dials and wires up a connection; nil when a stop came while dialing.
+    private func openConnection() async throws -> ConnectionParts? {
         let transport = try await configuration.transport.connect()
         var sessionConfiguration = configuration.session
         sessionConfiguration.logger = logger
         let session = SDLProtocolSession(transport: transport, configuration: sessionConfiguration)
         let client = SDLRPCClient(session: session, requestTimeout: configuration.requestTimeout, sharedValues: configuration.sharedValues)
         // What the manager and its permission tracker follow, in one stream in read order (one
-        // reader, not two or five).
-        let followed = client.rawNotifications(
+        // reader, not two or five), numbered as read.
+        let followed = FollowerProgress()
+        _ = client.observe(
             functionIDs: Set(
                 [
                     OnHMIStatus.wireFunctionID, OnHashChange.wireFunctionID, OnLanguageChange.wireFunctionID,
                     OnSystemCapabilityUpdated.wireFunctionID, OnDriverDistraction.wireFunctionID, OnPermissionsChange.wireFunctionID,
-                ].compactMap { $0 }),
-            name: "manager")
+                ].compactMap { $0 })
+        ) { followed.read($0) }
         let hub = notificationHub
         // In read order, before the responses that follow them (see `tapNotifications`).
         client.tapNotifications { hub.deliver($0) }
         let (http, logger) = (configuration.httpClient, logger)
         let tracker = SDLPermissionTracker(client: client, clock: configuration.session.clock, managerObservers: permissionObservers, fedByOwner: true)
-        let capabilities = systemCapabilities
         // The previous connection's handler tokens are gone with it.
         installedHandlers = [:]
         guard transition({ $0.transportConnected(client) }) else {
             // A stop came while dialing.
             await client.close()
-            return .closedByApp
+            return nil
         }
         // This connection's child tasks that sub-managers start (renewals, polling). A manager
         // that never reconnects (a cloud session) has one connection: the manager's own scope
@@ -444,8 +466,20 @@ public actor SDLManager: Service {
                 if let outcome { outcomes.yield(outcome) }
             }
         }
+        return ConnectionParts(session: session, client: client, followed: followed, tracker: tracker, tasks: connectionTasks, ownScope: ownScope)
+    }
+
+    /// Serves a connection until it ends: the client's run and the connection's scope beside
+    /// this task, which registers, sets the sub-managers up and then follows the head unit's
+    /// notifications. Returns why the connection ended.
+    @inline(never)
+    private func serve(_ parts: ConnectionParts) async throws -> SDLCloseReason {
+        let (session, client, tracker, connectionTasks) = (parts.session, parts.client, parts.tracker, parts.tasks)
+        let ownScope = parts.ownScope
         return try await withThrowingTaskGroup(of: SDLCloseReason?.self) { group in
             group.addTask {
+                // Nothing more to follow once the client's run is over.
+                defer { parts.followed.end() }
                 do {
                     // The client's requests from the head unit, its deadline loop and the
                     // session's timers run in the connection's scope, not in tasks of their own.
@@ -467,7 +501,7 @@ public actor SDLManager: Service {
                 try await onOwnTask { try await self.register(session: session, client: client) }
             } catch {
                 await client.close()
-                await lockScreen.connectionEnded()
+                await connectionEnded(registered: false)
                 // The connection's task scope ends only when cancelled.
                 group.cancelAll()
                 while let _ = try? await group.next() {}
@@ -477,45 +511,79 @@ public actor SDLManager: Service {
             self.permissions = tracker
             transition { $0.settingUp() }
             await onOwnTask { await self.setUpManagers(client: client, session: session, tasks: connectionTasks) }
-            // This task follows the head unit's notifications until the connection ends (no
-            // task of its own for that). Ready once the sub-managers run and this connection's
-            // first OnHMIStatus is in; the sub-managers' start then runs in the connection's
-            // scope, so following goes on meanwhile (a start may wait for a level or a grant).
-            let subManagers = self.subManagers
-            var readying: AsyncStream<Void>?
-            for await notification in followed {
-                guard let status = await self.follow(notification, capabilities: capabilities, tracker: tracker),
-                      (status.windowID ?? 0) == 0, readying == nil else { continue }
-                let (done, finished) = AsyncStream<Void>.makeStream()
-                readying = done
-                if transition({ $0.ready() }) {
-                    let context = SDLConnectionContext(tasks: connectionTasks, rpcVersion: negotiatedRPCVersion, permissions: tracker, media: session)
-                    if !connectionTasks.spawn({
-                        for subManager in subManagers { await subManager.connectionReady(context) }
-                        finished.finish()
-                    }) {
-                        finished.finish()
-                    }
-                } else {
-                    finished.finish()
-                }
-            }
-            await tracker.connectionEnded()
+            let readying = await followNotifications(parts)
             // Their start is over before they hear that the connection ended.
             if let readying { for await _ in readying {} }
             var reason = SDLCloseReason.closedByApp
             while let result = try await group.next() {
                 if let ended = result {
                     reason = ended
-                    // Nothing more can be fetched; requests in flight fail with the connection,
-                    // and work for it (a policy server's slow answer) stops now, not at its timeout.
-                    for subManager in subManagers { await subManager.connectionEnded() }
-                    await lockScreen.connectionEnded()
+                    await connectionEnded()
                     group.cancelAll()
                 }
             }
             return reason
         }
+    }
+
+    /// Follows the head unit's notifications until the connection ends, on the connection's
+    /// task (no task of its own for that). Ready once the sub-managers run and this
+    /// connection's first OnHMIStatus is in, with what was read along with it (the app then
+    /// sees the permissions that follow it at once); the sub-managers' start then runs in the
+    /// connection's scope, so following goes on meanwhile (a start may wait for a level or a
+    /// grant). Returns what ends when their start is over (nil if never Ready). Apart from
+    /// `serve`, whose frame the connection's task would otherwise keep larger while it waits.
+    @inline(never)
+    private func followNotifications(_ parts: ConnectionParts) async -> AsyncStream<Void>? {
+        let (tracker, capabilities) = (parts.tracker, systemCapabilities)
+        var readying: AsyncStream<Void>?
+        // Notifications followed since the first OnHMIStatus, while Ready waits for the rest of
+        // what was read with it (the permissions SDL Core sends right after it): at most a few.
+        var sinceFirstStatus: Int?
+        followerProgress = parts.followed
+        for await item in parts.followed.items {
+            // Each on a task of its own: decoding and applying it goes deep, and this task
+            // stays for the connection.
+            let notification = item.notification
+            let status = await onOwnTask { await self.follow(notification, capabilities: capabilities, tracker: tracker) }
+            parts.followed.followed(item.number)
+            guard readying == nil else { continue }
+            if let status, (status.windowID ?? 0) == 0, sinceFirstStatus == nil { sinceFirstStatus = 0 }
+            guard let count = sinceFirstStatus else { continue }
+            sinceFirstStatus = count + 1
+            if parts.followed.isCaughtUp || count >= 16 { readying = becomeReady(parts) }
+        }
+        followerProgress = nil
+        await tracker.connectionEnded()
+        return readying
+    }
+
+    /// Ready: the sub-managers' start goes into the connection's scope; the stream ends when it is over.
+    private func becomeReady(_ parts: ConnectionParts) -> AsyncStream<Void> {
+        let (done, finished) = AsyncStream<Void>.makeStream()
+        guard transition({ $0.ready() }) else {
+            finished.finish()
+            return done
+        }
+        let context = SDLConnectionContext(tasks: parts.tasks, rpcVersion: negotiatedRPCVersion, permissions: parts.tracker, media: parts.session)
+        let subManagers = self.subManagers
+        if !parts.tasks.spawn({
+            for subManager in subManagers { await subManager.connectionReady(context) }
+            finished.finish()
+        }) {
+            finished.finish()
+        }
+        return done
+    }
+
+    /// The connection ended: nothing more can be fetched, requests in flight fail with it, and
+    /// work for it (a policy server's slow answer) stops now, not at its timeout.
+    @inline(never)
+    private func connectionEnded(registered: Bool = true) async {
+        if registered {
+            for subManager in subManagers { await subManager.connectionEnded() }
+        }
+        await lockScreen.connectionEnded()
     }
 
     /// The sub-managers, in the order the run loop calls their hooks.
@@ -786,6 +854,20 @@ public actor SDLManager: Service {
         }
     }
 
+    /// Refuses `rpc` when the head unit's permissions do not allow it at the current level, as
+    /// of every notification read before this call: a refusal waits for the follower to catch
+    /// up first, so a level or a grant already on its way in is not missed.
+    private func checkPermission(_ rpc: String) async throws {
+        guard let permissions, let grant = await permissions.levelAndGrant(of: rpc) else { return }
+        do {
+            try checkLevel(rpc, grant)
+        } catch {
+            guard let progress = followerProgress, await progress.catchUp() else { throw error }
+            guard let current = await permissions.levelAndGrant(of: rpc) else { return }
+            try checkLevel(rpc, current)
+        }
+    }
+
     /// Refuses `rpc` when neither the manager's HMI level nor the permission tracker's allows it.
     /// Both, because each follows OnHMIStatus on its own reader: one may not have caught up yet,
     /// and an app that saw FULL must not be refused for the other's older level.
@@ -821,9 +903,7 @@ public actor SDLManager: Service {
         _ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, checkingPermissions: Bool = true, protected: Bool? = nil
     ) async throws -> (response: R.Response, raw: SDLIncomingRPC) {
         guard let client else { throw SDLManagerError.notReady(state) }
-        if checkingPermissions, let permissions, let grant = await permissions.levelAndGrant(of: R.functionName) {
-            try checkLevel(R.functionName, grant)
-        }
+        if checkingPermissions { try await checkPermission(R.functionName) }
         let gate = versionGate
         let cacheKey = "\(R.functionName)@\(gate.headUnit)"
         let needsGate = gateNeeded[cacheKey] ?? {
@@ -864,9 +944,7 @@ public actor SDLManager: Service {
 
     private func sendNotificationChecked<N: SDLNotification>(_ notification: N, checkingPermissions: Bool) async throws {
         guard let client else { throw SDLManagerError.notReady(state) }
-        if checkingPermissions, let permissions, let grant = await permissions.levelAndGrant(of: N.functionName) {
-            try checkLevel(N.functionName, grant)
-        }
+        if checkingPermissions { try await checkPermission(N.functionName) }
         let availability = N.structInfo.availability
         if !availability.isAvailable(in: negotiatedRPCVersion) {
             throw SDLManagerError.unsupportedByHeadUnit(

@@ -227,7 +227,9 @@ public actor SDLProtocolSession {
     private func readLoop() async {
         do {
             for try await chunk in transport.inbound {
-                try await receive(chunk)
+                // On a task of its own, in order: handling a message goes deep, and a task keeps
+                // the memory of its deepest call while this one lives as long as the session.
+                try await onOwnTask { try await self.receive(chunk) }
                 if case .closed = lifecycle { return }
             }
             await shutDown(Task.isCancelled ? .closedByApp : (announcedCloseReason ?? .transportClosed))
