@@ -267,15 +267,16 @@ let rate = options.rate ?? Double(options.vehicles)
 /// Between two Shows of one session.
 let interval = Duration.microseconds(Int64(Double(options.vehicles) / rate * 1_000_000))
 
-let handler: SDLCloudAppHost.SessionHandler = { manager in
+/// A session's set-up: Ready, FULL, a Show, a 64 KB file. False when it did not get through
+/// (recorded on the board).
+@inline(never)
+func setUp(_ manager: SDLManager) async -> Bool {
     let began = clock.now
     do {
         try await manager.waitUntilReady()
         if options.stage == "ready" {
             board.setUp(after: clock.now - began, firstShow: 0)
-            await board.windowOpened()
-            board.sessionFinishedWindow()
-            return
+            return true
         }
         guard await manager.waitForHMILevel(.full, timeout: .seconds(300)) else { throw CancellationError() }
         let showStart = clock.now
@@ -283,32 +284,38 @@ let handler: SDLCloudAppHost.SessionHandler = { manager in
         let firstShow = milliseconds(clock.now - showStart)
         _ = try await manager.files.upload(SDLFile(name: "bench-64k.bin", bytes: payload, type: .binary))
         board.setUp(after: clock.now - began, firstShow: firstShow)
+        return true
     } catch {
         if options.soak != nil, sessionEnded(error) {
             board.sessionEnded()
         } else {
             board.failed("\(error)")
         }
-        return
+        return false
     }
-    await board.windowOpened()
-    if options.soak != nil {
-        // Until the vehicle drops: one Show every `interval`, at this session's own phase.
-        var next = clock.now + .microseconds(Int64.random(in: 0..<max(1, microseconds(interval))))
-        while true {
-            try? await clock.sleep(until: next)
-            next += interval
-            let sent = clock.now
-            do {
-                _ = try await manager.send(Show(mainField1: "Soak"))
-                board.soakShow(milliseconds(clock.now - sent))
-            } catch {
-                if sessionEnded(error) { board.sessionEnded() } else { board.failed("soak: \(error)") }
-                return
-            }
+}
+
+/// Soak: until the vehicle drops, one Show every `interval`, at this session's own phase.
+@inline(never)
+func soak(_ manager: SDLManager) async {
+    var next = clock.now + .microseconds(Int64.random(in: 0..<max(1, microseconds(interval))))
+    while true {
+        try? await clock.sleep(until: next)
+        next += interval
+        let sent = clock.now
+        do {
+            _ = try await manager.send(Show(mainField1: "Soak"))
+            board.soakShow(milliseconds(clock.now - sent))
+        } catch {
+            if sessionEnded(error) { board.sessionEnded() } else { board.failed("soak: \(error)") }
+            return
         }
     }
-    // One Show every `interval`, each session at its own phase within it, until the window ends.
+}
+
+/// One Show every `interval`, each session at its own phase within it, until the window ends.
+@inline(never)
+func showWindow(_ manager: SDLManager) async {
     let start = clock.now
     let phase = Duration.microseconds(Int64.random(in: 0..<microseconds(interval)))
     var tick = 0
@@ -323,6 +330,27 @@ let handler: SDLCloudAppHost.SessionHandler = { manager in
             board.failed("window: \(error)")
         }
     }
+}
+
+/// The app: a handler that lives as long as its session, written as the DocC article "Cloud
+/// apps" recommends for one: its set-up on a child task (a task keeps the memory of its deepest
+/// call), its idle wait in a small frame, the window's and the soak's work in functions of their own.
+let handler: SDLCloudAppHost.SessionHandler = { manager in
+    let ready = await withTaskGroup(of: Bool.self) { group in
+        group.addTask { await setUp(manager) }
+        return await group.next() ?? false
+    }
+    guard ready else { return }
+    await board.windowOpened()
+    if options.stage == "ready" {
+        board.sessionFinishedWindow()
+        return
+    }
+    if options.soak != nil {
+        await soak(manager)
+        return
+    }
+    await showWindow(manager)
     board.sessionFinishedWindow()
 }
 
