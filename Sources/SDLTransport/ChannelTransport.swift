@@ -328,6 +328,8 @@ extension ServerBootstrap {
             .serverChannelOption(.backlog, value: 1024)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             // Each connection keeps its receive buffer between reads: at most 16 KB by default.
-            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: max(2048, maxReadSize)))
+            .childChannelOption(
+                .recvAllocator,
+                value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: min(2048, max(64, maxReadSize)), maximum: max(64, maxReadSize)))
     }
 }

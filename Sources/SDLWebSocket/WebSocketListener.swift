@@ -77,10 +77,12 @@ public final class SDLWebSocketListener: Sendable {
     ) async throws -> SDLWebSocketListener {
         let open = Counter()
         let limits = configuration.limits
-        // Reads of at most 2 KB: each connection keeps its receive buffers between reads, which
-        // thousands of idle cloud sessions would otherwise hold at 16 KB each (plain ws:// only;
-        // with TLS, NIOSSL keeps a plaintext buffer of its own). Larger messages take more reads.
-        let server = try await ServerBootstrap(group: group).sdlListenerOptions(maxReadSize: 2048)
+        // Reads of at most 1 KB: each connection keeps its receive buffers between reads (NIO's
+        // pool holds two when the frame decoder still holds the last), which thousands of idle
+        // cloud sessions would otherwise hold at 16 KB each (plain ws:// only; with TLS, NIOSSL
+        // keeps a plaintext buffer of its own). What a head unit sends a cloud app is mostly
+        // small; larger messages take more reads.
+        let server = try await ServerBootstrap(group: group).sdlListenerOptions(maxReadSize: 1024)
             // At most four reads in a row before the reader's queue is checked again.
             .childChannelOption(.maxMessagesPerRead, value: 4)
             .bind(host: configuration.host, port: configuration.port) { channel in

@@ -1411,6 +1411,32 @@ enum CloudAppExamples {
         }
     }
 
+    static func handlerThatStays() async throws {
+        @Sendable func welcome(_ manager: SDLManager) async throws {
+            try await manager.waitUntilReady()
+            guard await manager.waitForHMILevel(.full, timeout: .seconds(30)) else { return }
+            _ = try await manager.send(Show(mainField1: "Hello", mainField2: "from the cloud"))
+        }
+
+        @Sendable func followButtons(_ manager: SDLManager) async throws {
+            for await press in try await manager.buttons.subscribe(.ok).presses {
+                _ = try await manager.send(Show(mainField1: "Pressed: \(press.buttonPressMode.rawValue)"))
+            }
+        }
+
+        let server = SDLWebSocketServer(
+            listening: .init(host: "0.0.0.0", port: 8090, path: "/sdl"),
+            app: SDLManager.Configuration(appName: "Weather", appID: "4b2a6c"))
+        try await server.run { manager in
+            // The set-up's deep frames end with its task.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await welcome(manager) }
+                try await group.waitForAll()
+            }
+            try await followButtons(manager)
+        }
+    }
+
     static func sharedValues() -> SDLManager.Configuration {
         let shared = SDLSharedValues()
         var app = SDLManager.Configuration(appName: "Weather", appID: "4b2a6c")
