@@ -408,6 +408,8 @@ let idleTrimmed = residentBytes()
 let open = await host.openSessions
 if options.exitIdle {
     print("\(open) sessions idle: heap \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB, RSS \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session")
+    // The vehicles go too: an emulator left behind would dial on and load later runs.
+    emulator.terminate()
     exit(0)
 }
 
