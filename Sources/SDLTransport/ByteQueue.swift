@@ -179,6 +179,9 @@ final class ByteQueue: Sendable {
 
     var isFinished: Bool { state.withLock { $0.end != nil } }
 
+    /// Whether the reader is behind (the watermark reached): a producer that pushes waits.
+    var isBehind: Bool { state.withLock { $0.end == nil && $0.charged >= highWatermark } }
+
     /// Producers waiting for room (for tests that check back-pressure).
     var waitingProducerCount: Int { state.withLock { $0.producers.count } }
 

@@ -252,8 +252,9 @@ private final class InboundBridge: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     private func caughtUp(context: ChannelHandlerContext) {
-        full = false
-        guard readHeld else { return }
+        // A read since the reader caught up may have filled the queue again.
+        full = queue.isBehind
+        guard !full, readHeld else { return }
         readHeld = false
         context.read()
     }

@@ -12,8 +12,9 @@ public protocol SDLTransport: Sendable {
     func close() async
     /// Moves bytes between the connection and `inbound`/`send` until the connection closes, for
     /// a transport that needs a task for that. Whoever reads `inbound` runs it as a child task
-    /// beside its reading (the protocol session and the emulator do), so no transport keeps a
-    /// task of its own; a second call returns at once. Transports with nothing to move (the
+    /// beside its reading (the protocol session puts it in its owner's task scope, the emulator
+    /// in its connection's group), so no transport keeps a task of its own; a second call
+    /// returns at once. Transports with nothing to move (the
     /// memory pair, `SDLChannelTransport`, whose handler moves the bytes on the event loop)
     /// return at once.
     func run() async

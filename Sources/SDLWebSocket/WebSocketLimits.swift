@@ -11,7 +11,7 @@ public struct SDLWebSocketLimits: Sendable, Hashable {
     /// Received bytes the session has not read yet (each piece counted at 64 bytes at least);
     /// beyond them the socket is not read, so a peer sending faster than its session handles is
     /// slowed (TCP back-pressure), not buffered. A connection holds at most about this plus
-    /// three messages of `maxMessageSize` (one being decoded, two handed on).
+    /// one message of `maxMessageSize` being decoded and one burst of reads.
     public var inboundBufferSize: Int
     /// A peer silent this long is pinged.
     public var pingInterval: Duration?

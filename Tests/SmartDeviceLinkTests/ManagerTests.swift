@@ -159,6 +159,26 @@ import Testing
         await expectSDLError(SDLManagerError.alreadyStopped) { try await manager.run() }
     }
 
+    /// A listener in the manager's scope (a button subscription's) ends with the stop too:
+    /// the run does not wait for it for ever.
+    @Test func aStopWhileReconnectingEndsTheManagersListeners() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        let clock = ManualClock()
+        let manager = SDLManager(configuration: Self.configuration(headUnit, appID: "listening", clock: clock))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await manager.run() }
+            try await manager.waitUntilReady()
+            let presses = try await manager.buttons.subscribe(.ok)
+            let states = manager.stateChanges()
+            try await headUnit.disconnect(appID: "listening")
+            for await state in states where state == .reconnecting { break }
+            await manager.stop()
+            try await group.waitForAll()
+            withExtendedLifetime(presses) {}
+        }
+        #expect(manager.state == .stopped)
+    }
+
     @Test func runIsAService() async throws {
         let headUnit = SDLHeadUnitEmulator()
         let manager = SDLManager(configuration: Self.configuration(headUnit))

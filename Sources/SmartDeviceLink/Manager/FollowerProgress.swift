@@ -2,8 +2,8 @@ import SDLProtocol
 import Synchronization
 
 /// The notifications the manager follows (HMI status, permissions, language...), numbered as
-/// the connection reads them, and how far its follower has got. The follower runs on a task of
-/// its own, so it may be behind the read loop; a permission check that would refuse a request
+/// the connection reads them, and how far its follower has got. The follower runs on the
+/// connection's task, not the read loop's, so it may be behind the read loop; a permission check that would refuse a request
 /// first waits until every notification read before the request is followed
 /// (`catchUp()`), so it never refuses on a level or a grant the head unit already changed.
 final class FollowerProgress: Sendable {
@@ -17,7 +17,8 @@ final class FollowerProgress: Sendable {
         var read: UInt64 = 0
         var followed: UInt64 = 0
         var ended = false
-        var waiters: [(target: UInt64, continuation: CheckedContinuation<Bool, Never>)] = []
+        var waiters: [Int: (target: UInt64, continuation: CheckedContinuation<Bool, Never>)] = [:]
+        var nextWaiter = 0
     }
 
     private let state = Mutex(State())
@@ -45,9 +46,9 @@ final class FollowerProgress: Sendable {
         let ready = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
             state.followed = max(state.followed, number)
             let followed = state.followed
-            let done = state.waiters.filter { $0.target <= followed }.map(\.continuation)
-            state.waiters.removeAll { $0.target <= followed }
-            return done
+            let done = state.waiters.filter { $0.value.target <= followed }
+            for id in done.keys { state.waiters[id] = nil }
+            return done.values.map(\.continuation)
         }
         for waiter in ready { waiter.resume(returning: true) }
     }
@@ -56,8 +57,8 @@ final class FollowerProgress: Sendable {
     func end() {
         let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
             state.ended = true
-            defer { state.waiters = [] }
-            return state.waiters.map(\.continuation)
+            defer { state.waiters = [:] }
+            return state.waiters.values.map(\.continuation)
         }
         sink.finish()
         for waiter in waiters { waiter.resume(returning: true) }
@@ -66,16 +67,30 @@ final class FollowerProgress: Sendable {
     /// Whether every notification read so far is followed.
     var isCaughtUp: Bool { state.withLock { $0.followed >= $0.read } }
 
-    /// Waits until every notification read so far is followed (or the connection ends). False
-    /// when the follower was not behind: nothing changed since the caller looked.
+    /// Waits until every notification read so far is followed (or the connection ends, or the
+    /// task is cancelled). False when the follower was not behind, or on the follower itself
+    /// (whose wait would be for its own notification): nothing changed since the caller looked.
     func catchUp() async -> Bool {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-            let behind = state.withLock { state -> Bool in
-                guard !state.ended, state.followed < state.read else { return false }
-                state.waiters.append((state.read, continuation))
-                return true
+        guard !Self.onFollower else { return false }
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let behind = state.withLock { state -> Bool in
+                    guard !state.ended, state.followed < state.read, !Task.isCancelled else { return false }
+                    state.waiters[id] = (state.read, continuation)
+                    return true
+                }
+                if !behind { continuation.resume(returning: false) }
             }
-            if !behind { continuation.resume(returning: false) }
+        } onCancel: {
+            state.withLock { $0.waiters.removeValue(forKey: id) }?.continuation.resume(returning: false)
         }
     }
+
+    /// Set while a notification is followed: code it runs (the app's hash store, its lock-screen
+    /// observers) that sends must not wait for the follower to catch up with itself.
+    @TaskLocal static var onFollower = false
 }

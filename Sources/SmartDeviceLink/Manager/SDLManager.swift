@@ -469,9 +469,9 @@ public actor SDLManager: Service {
         return ConnectionParts(session: session, client: client, followed: followed, tracker: tracker, tasks: connectionTasks, ownScope: ownScope)
     }
 
-    /// Serves a connection until it ends: the client's run and the connection's scope beside
-    /// this task, which registers, sets the sub-managers up and then follows the head unit's
-    /// notifications. Returns why the connection ended.
+    /// Serves a connection until it ends: the client's run (and the connection's own scope,
+    /// when it has one) beside this task, which registers, sets the sub-managers up and then
+    /// follows the head unit's notifications. Returns why the connection ended.
     @inline(never)
     private func serve(_ parts: ConnectionParts) async throws -> SDLCloseReason {
         let (session, client, tracker, connectionTasks) = (parts.session, parts.client, parts.tracker, parts.tasks)
@@ -541,11 +541,18 @@ public actor SDLManager: Service {
         // what was read with it (the permissions SDL Core sends right after it): at most a few.
         var sinceFirstStatus: Int?
         followerProgress = parts.followed
+        var last: UInt64 = 0
         for await item in parts.followed.items {
+            if item.number > last + 1 {
+                logger.warning("the manager fell behind the head unit's notifications; the oldest were dropped", metadata: ["dropped": "\(item.number - last - 1)"])
+            }
+            last = item.number
             // Each on a task of its own: decoding and applying it goes deep, and this task
             // stays for the connection.
             let notification = item.notification
-            let status = await onOwnTask { await self.follow(notification, capabilities: capabilities, tracker: tracker) }
+            let status = await FollowerProgress.$onFollower.withValue(true) {
+                await onOwnTask { await self.follow(notification, capabilities: capabilities, tracker: tracker) }
+            }
             parts.followed.followed(item.number)
             guard readying == nil else { continue }
             if let status, (status.windowID ?? 0) == 0, sinceFirstStatus == nil { sinceFirstStatus = 0 }
@@ -822,8 +829,9 @@ public actor SDLManager: Service {
         case .none:
             break
         case .cancelConnecting:
-            // The scope's end cancels the dial or the back-off (see `runUntilStopped`).
-            tasks.finish()
+            // The scope's end cancels the dial or the back-off (see `runUntilStopped`), and the
+            // work under way in it (listeners that would otherwise outlive the run).
+            tasks.cancel()
         case .close(let client):
             // On a child of the run, not the caller's task: the caller may be the run loop itself.
             tasks.spawn { await client.close() }
@@ -869,8 +877,8 @@ public actor SDLManager: Service {
     }
 
     /// Refuses `rpc` when neither the manager's HMI level nor the permission tracker's allows it.
-    /// Both, because each follows OnHMIStatus on its own reader: one may not have caught up yet,
-    /// and an app that saw FULL must not be refused for the other's older level.
+    /// Both, because the follower updates one after the other: an app that saw FULL must not be
+    /// refused for the other's older level.
     private func checkLevel(_ rpc: String, _ grant: (level: HMILevel, allowedIn: Set<HMILevel>)) throws {
         let level = hmiLevel
         guard grant.allowedIn.contains(level) || grant.allowedIn.contains(grant.level) else {

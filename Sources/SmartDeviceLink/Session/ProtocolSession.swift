@@ -105,7 +105,7 @@ public actor SDLProtocolSession {
     /// Whether the timer loop runs: only while a deadline is set, so an idle session keeps no
     /// task for it.
     private var timerLoopRunning = false
-    /// The run's owner's scope, where the pump and the timer loop go; nil outside the run.
+    /// The run's owner's scope, where the transport's `run()` and the timer loop go; nil outside the run.
     private var tasks: TaskScope?
     private var timerTarget: Duration?
     private var lastReceived: Duration = .zero
@@ -197,7 +197,7 @@ public actor SDLProtocolSession {
         try await TaskScope.withScope { tasks in try await self.run(onRPC: onRPC, onClose: onClose, tasks: tasks) }
     }
 
-    /// The run loop reading on the calling task, with the transport's pump and the timer loop
+    /// The run loop reading on the calling task, with the transport's `run()` and the timer loop
     /// (only while a timer is set) as work of `tasks`, the owner's scope: an idle session keeps
     /// no task of its own beyond the caller's (a server holds thousands of them).
     func run(

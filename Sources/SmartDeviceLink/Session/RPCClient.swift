@@ -540,7 +540,11 @@ public actor SDLRPCClient {
             await self.respond(to: message, with: response)
             await self.headUnitRequestDone()
         }
-        if !spawned { activeHeadUnitRequests -= 1 }
+        if !spawned {
+            // The connection's scope is over: the head unit still gets an answer.
+            activeHeadUnitRequests -= 1
+            await respond(to: message, with: Self.failure(.tooManyPendingRequests, info: nil))
+        }
     }
 
     private func headUnitRequestDone() {

@@ -42,6 +42,7 @@ final class TaskScope: Sendable {
     }
 
     /// Takes no more work and cancels the work under way; `run()` returns once it has ended.
+    /// After `finish()` it cancels nothing: `run()` is already waiting for the work to end by itself.
     func cancel() {
         cancelled.store(true, ordering: .releasing)
         sink.finish()

@@ -1404,6 +1404,8 @@ enum CloudAppExamples {
                 await manager.stop()   // unregisters: this vehicle's user is not ours
                 return
             }
+            // Show is allowed from FULL on (SDL Core refuses it in NONE).
+            guard await manager.waitForHMILevel(.full, timeout: .seconds(30)) else { return }
             _ = try await manager.send(Show(mainField1: "Weather", mainField2: "Sunny, 21 °C"))
             for await level in manager.hmiLevels() where level == .full {
                 try await manager.screen.update { $0.textField1 = "Updated at \(Date.now.formatted(date: .omitted, time: .shortened))" }
