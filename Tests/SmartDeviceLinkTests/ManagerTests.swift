@@ -141,42 +141,26 @@ import Testing
         }
     }
 
-    @Test func aStopWhileReconnectingCancelsTheBackOff() async throws {
+    /// With a listener in the manager's scope too (a button subscription's): it ends with the
+    /// stop, and the run does not wait for it for ever.
+    @Test(arguments: [false, true]) func aStopWhileReconnectingCancelsTheBackOff(listening: Bool) async throws {
         let headUnit = SDLHeadUnitEmulator()
         let clock = ManualClock()
         let manager = SDLManager(configuration: Self.configuration(headUnit, appID: "backoff", clock: clock))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await manager.run() }
             try await manager.waitUntilReady()
+            let presses = listening ? try await manager.buttons.subscribe(.ok) : nil
             let states = manager.stateChanges()
             try await headUnit.disconnect(appID: "backoff")
             for await state in states where state == .reconnecting { break }
             // The clock never moves: the back-off would last for ever; stop ends it.
             await manager.stop()
             try await group.waitForAll()
-        }
-        #expect(manager.state == .stopped)
-        await expectSDLError(SDLManagerError.alreadyStopped) { try await manager.run() }
-    }
-
-    /// A listener in the manager's scope (a button subscription's) ends with the stop too:
-    /// the run does not wait for it for ever.
-    @Test func aStopWhileReconnectingEndsTheManagersListeners() async throws {
-        let headUnit = SDLHeadUnitEmulator()
-        let clock = ManualClock()
-        let manager = SDLManager(configuration: Self.configuration(headUnit, appID: "listening", clock: clock))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await manager.run() }
-            try await manager.waitUntilReady()
-            let presses = try await manager.buttons.subscribe(.ok)
-            let states = manager.stateChanges()
-            try await headUnit.disconnect(appID: "listening")
-            for await state in states where state == .reconnecting { break }
-            await manager.stop()
-            try await group.waitForAll()
             withExtendedLifetime(presses) {}
         }
         #expect(manager.state == .stopped)
+        await expectSDLError(SDLManagerError.alreadyStopped) { try await manager.run() }
     }
 
     @Test func runIsAService() async throws {
