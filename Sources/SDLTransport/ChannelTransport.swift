@@ -19,6 +19,7 @@ public final class SDLChannelTransport: SDLTransport {
     private let queue: ByteQueue
     private let channel: any Channel
     private let outbound: OutboundWindow
+    private let bridge: NIOLoopBound<InboundBridge>
 
     /// Connects to `host:port`, retrying by `policy`. SDL Core listens on port 12345.
     public static func connect(
@@ -57,7 +58,9 @@ public final class SDLChannelTransport: SDLTransport {
     ) throws {
         let queue = ByteQueue(highWatermark: max(1, inboundBufferSize))
         let outbound = OutboundWindow(limit: max(1, outboundBufferSize))
-        try channel.pipeline.syncOperations.addHandler(InboundBridge(queue: queue, outbound: outbound))
+        let bridge = InboundBridge(queue: queue, outbound: outbound)
+        try channel.pipeline.syncOperations.addHandler(bridge)
+        self.bridge = NIOLoopBound(bridge, eventLoop: channel.eventLoop)
         self.queue = queue
         self.inbound = SDLInboundBytes(queue: queue)
         self.channel = channel
@@ -81,7 +84,10 @@ public final class SDLChannelTransport: SDLTransport {
                 outbound.written(count, failure: nil)
             }
         }
-        channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: promise)
+        // Written on the event loop by the bridge, which flushes once per burst of sends (a
+        // flush is a system call; a stream of small RTP packets would make one each).
+        let bridge = self.bridge, buffer = ByteBuffer(bytes: bytes)
+        channel.eventLoop.execute { bridge.value.write(buffer, promise: promise) }
     }
 
     /// NIO's errors as ours, keeping the cause: closed, reset, or the system's description.
@@ -217,6 +223,8 @@ private final class InboundBridge: ChannelDuplexHandler, RemovableChannelHandler
     /// The reader is behind: reads wait until it catches up.
     private var full = false
     private var readHeld = false
+    private var context: ChannelHandlerContext?
+    private var flushPending = false
 
     init(queue: ByteQueue, outbound: OutboundWindow) {
         self.queue = queue
@@ -224,6 +232,7 @@ private final class InboundBridge: ChannelDuplexHandler, RemovableChannelHandler
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
         queue.setOnRoom {
@@ -236,6 +245,23 @@ private final class InboundBridge: ChannelDuplexHandler, RemovableChannelHandler
 
     func handlerRemoved(context: ChannelHandlerContext) {
         queue.setOnRoom(nil)
+        self.context = nil
+    }
+
+    /// A send's bytes, on the event loop: written at once, flushed once the sends already
+    /// queued on the loop are written too.
+    func write(_ buffer: ByteBuffer, promise: EventLoopPromise<Void>) {
+        guard let context else {
+            promise.fail(ChannelError.ioOnClosedChannel)
+            return
+        }
+        context.write(wrapOutboundOut(buffer), promise: promise)
+        guard !flushPending else { return }
+        flushPending = true
+        context.eventLoop.execute {
+            self.flushPending = false
+            self.context?.flush()
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
