@@ -5,6 +5,10 @@ import SDLRuntime
 /// numbers at 0 or their lower bound, strings and arrays at their minimum length, enums at
 /// their first element. Responses say `success: true, resultCode: SUCCESS`.
 struct DefaultValues: Sendable {
+    /// One index for the process: building it walks the whole spec, and a server of emulated
+    /// vehicles creates thousands of head units.
+    static let shared = DefaultValues()
+
     let structs: [String: SDLStructInfo]
     let enums: [String: SDLEnumInfo]
 

@@ -19,7 +19,7 @@ public actor SDLHeadUnitEmulator {
     /// the language, the vehicle's values, the driver's consent) changes through the emulator's
     /// own methods, not here.
     public let configuration: Configuration
-    let defaults = DefaultValues()
+    var defaults: DefaultValues { .shared }
 
     private struct ConnectionEntry {
         let connection: EmulatedConnection

@@ -132,7 +132,7 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
         case .ping:
             // A peer that pings without reading gets no pongs piling up in memory.
             if context.channel.isWritable {
-                context.writeAndFlush(wrapOutboundOut(self.frame(.pong, data: frame.unmaskedData)), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(self.frame(.pong, data: frame.fastUnmaskedData)), promise: nil)
             }
         case .pong:
             break
@@ -153,7 +153,7 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
     /// The peer's code echoed when it may be sent back (RFC 6455 §7.4), 1002 for a malformed
     /// close, nothing for a close without a code.
     private func closeReply(to frame: WebSocketFrame, allocator: ByteBufferAllocator) -> ByteBuffer {
-        var data = frame.unmaskedData
+        var data = frame.fastUnmaskedData
         var reply = allocator.buffer(capacity: 2)
         guard data.readableBytes > 0 else { return reply }
         let code = data.readInteger(as: UInt16.self)
@@ -167,7 +167,7 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
         guard messageBytes <= maxMessageSize else {
             return fail(context: context, .messageTooLarge(limit: maxMessageSize), code: .messageTooLarge)
         }
-        if frame.length > 0 { context.fireChannelRead(wrapInboundOut(frame.unmaskedData)) }
+        if frame.length > 0 { context.fireChannelRead(wrapInboundOut(frame.fastUnmaskedData)) }
     }
 
     /// Stops reading, tells the reader why, sends a close frame with `code`, then closes.
@@ -240,7 +240,7 @@ public enum SDLWebSocketPipeline {
         to pipeline: ChannelPipeline.SynchronousOperations, limits: SDLWebSocketLimits, isClient: Bool, includingCodec: Bool = true
     ) throws {
         if includingCodec {
-            try pipeline.addHandler(WebSocketFrameEncoder())
+            try pipeline.addHandler(MaskingFrameEncoder())
             try pipeline.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: limits.messageSize)))
             try pipeline.addHandler(WebSocketProtocolErrorHandler(isServer: !isClient))
         }

@@ -27,7 +27,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Small limits, so a lying length is refused instead of buffered; no timers.
     let limits = SDLWebSocketLimits(maxMessageSize: Observed.maxMessageSize, pingInterval: nil, idleTimeout: nil)
     try! SDLWebSocketPipeline.addHandlers(to: sync, limits: limits, isClient: false)
-    try! sync.addHandler(OutboundSpy(observed), position: .after(try! sync.handler(type: WebSocketFrameEncoder.self)))
+    try! sync.addHandler(OutboundSpy(observed), position: .before(try! sync.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)))
     try! sync.addHandler(FrameSpy(observed), position: .after(try! sync.handler(type: WebSocketProtocolErrorHandler.self)))
     try! sync.addHandler(Tail(observed))
     try! channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()

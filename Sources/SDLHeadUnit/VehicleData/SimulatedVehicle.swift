@@ -52,7 +52,7 @@ public struct SDLSimulatedVehicle: Sendable {
     /// custom items of `defaultCustomValues` and the route of `defaultWayPoints`.
     public init() {
         self.customValues = Self.defaultCustomValues
-        let defaults = DefaultValues()
+        let defaults = DefaultValues.shared
         var values: [String: SDLJSONValue] = [:]
         for name in Self.itemNames {
             guard let info = Self.itemInfo[name] else { continue }
