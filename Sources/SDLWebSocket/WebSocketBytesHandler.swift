@@ -56,9 +56,12 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
     private var closeReceived = false
     private var failed = false
     private var timer: RepeatedTask?
+    /// When NIO's encoder is in the pipeline: where this handler's frames go, encoded already.
+    private let encodedWriter: EncodedFrameWriter?
 
-    init(role: Role, maxMessageSize: Int, pingInterval: TimeAmount?, idleTimeout: TimeAmount?) {
+    init(role: Role, maxMessageSize: Int, pingInterval: TimeAmount?, idleTimeout: TimeAmount?, encodedWriter: EncodedFrameWriter? = nil) {
         self.role = role
+        self.encodedWriter = encodedWriter
         self.maxMessageSize = maxMessageSize
         self.pingInterval = pingInterval
         self.idleTimeout = idleTimeout
@@ -94,7 +97,8 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
             fail(context: context, .idleTimeout(seconds: Double(idleTimeout.nanoseconds) / 1e9), code: .goingAway)
         } else if let pingInterval, silence >= pingInterval, !pingSent, context.channel.isActive {
             pingSent = true
-            context.writeAndFlush(wrapOutboundOut(frame(.ping, data: context.channel.allocator.buffer(capacity: 0))), promise: nil)
+            emit(frame(.ping, data: context.channel.allocator.buffer(capacity: 0)), context: context, promise: nil)
+            context.flush()
         }
     }
 
@@ -132,7 +136,8 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
         case .ping:
             // A peer that pings without reading gets no pongs piling up in memory.
             if context.channel.isWritable {
-                context.writeAndFlush(wrapOutboundOut(self.frame(.pong, data: frame.fastUnmaskedData)), promise: nil)
+                emit(self.frame(.pong, data: frame.fastUnmaskedData), context: context, promise: nil)
+                context.flush()
             }
         case .pong:
             break
@@ -185,7 +190,19 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
             promise?.fail(ChannelError.outputClosed)
             return
         }
-        context.write(wrapOutboundOut(frame(.binary, data: unwrapOutboundIn(data))), promise: promise)
+        emit(frame(.binary, data: unwrapOutboundIn(data)), context: context, promise: promise)
+    }
+
+    /// Writes a frame: encoded here and past NIO's encoder when an `EncodedFrameWriter` is
+    /// there, else to the encoder next in the pipeline.
+    private func emit(_ frame: WebSocketFrame, context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) {
+        guard let writer = encodedWriter?.context else {
+            context.write(wrapOutboundOut(frame), promise: promise)
+            return
+        }
+        MaskingFrameEncoder.encode(frame, allocator: context.channel.allocator) { buffer, last in
+            writer.write(NIOAny(buffer), promise: last ? promise : nil)
+        }
     }
 
     /// Closing the connection sends a close frame first, as the protocol asks.
@@ -220,7 +237,10 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
             closed.value = true
             bound.value.close(promise: promise)
         }
-        context.writeAndFlush(wrapOutboundOut(frame(.connectionClose, data: data))).whenComplete { _ in closeOnce() }
+        let written = context.eventLoop.makePromise(of: Void.self)
+        emit(frame(.connectionClose, data: data), context: context, promise: written)
+        context.flush()
+        written.futureResult.whenComplete { _ in closeOnce() }
         context.eventLoop.scheduleTask(in: Self.closeGrace, closeOnce)
     }
 
@@ -239,14 +259,20 @@ public enum SDLWebSocketPipeline {
     public static func addHandlers(
         to pipeline: ChannelPipeline.SynchronousOperations, limits: SDLWebSocketLimits, isClient: Bool, includingCodec: Bool = true
     ) throws {
+        var encodedWriter: EncodedFrameWriter?
         if includingCodec {
             try pipeline.addHandler(MaskingFrameEncoder())
             try pipeline.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: limits.messageSize)))
             try pipeline.addHandler(WebSocketProtocolErrorHandler(isServer: !isClient))
+        } else if let nioEncoder = try? pipeline.handler(type: WebSocketFrameEncoder.self) {
+            // An upgrader's codec: our frames go past its encoder, masked eight bytes at a time.
+            let writer = EncodedFrameWriter()
+            try pipeline.addHandler(writer, position: .before(nioEncoder))
+            encodedWriter = writer
         }
         try pipeline.addHandler(WebSocketBytesHandler(
             role: isClient ? .client : .server, maxMessageSize: limits.messageSize,
             pingInterval: limits.pingInterval.map { .nanoseconds($0.nanoseconds) },
-            idleTimeout: limits.idleTimeout.map { .nanoseconds($0.nanoseconds) }))
+            idleTimeout: limits.idleTimeout.map { .nanoseconds($0.nanoseconds) }, encodedWriter: encodedWriter))
     }
 }

@@ -44,7 +44,14 @@ final class MaskingFrameEncoder: ChannelOutboundHandler, RemovableChannelHandler
     typealias OutboundOut = ByteBuffer
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let frame = unwrapOutboundIn(data)
+        Self.encode(unwrapOutboundIn(data), allocator: context.channel.allocator) { buffer, last in
+            context.write(wrapOutboundOut(buffer), promise: last ? promise : nil)
+        }
+    }
+
+    /// Hands `write` the frame's bytes: a header buffer (when the payload has no headroom for
+    /// it), then the payload, the last one flagged.
+    static func encode(_ frame: WebSocketFrame, allocator: ByteBufferAllocator, write: (ByteBuffer, _ last: Bool) -> Void) {
         var payload = frame.data
         if var extensionData = frame.extensionData {
             // Not used by SDL; kept correct: the extension data comes first, masked as one run.
@@ -84,11 +91,23 @@ final class MaskingFrameEncoder: ChannelOutboundHandler, RemovableChannelHandler
             writeHeader(into: &payload, at: start)
             payload.moveReaderIndex(to: start)
         } else {
-            var header = context.channel.allocator.buffer(capacity: headerSize)
+            var header = allocator.buffer(capacity: headerSize)
             header.moveWriterIndex(forwardBy: headerSize)
             writeHeader(into: &header, at: 0)
-            context.write(wrapOutboundOut(header), promise: nil)
+            write(header, false)
         }
-        context.write(wrapOutboundOut(payload), promise: promise)
+        write(payload, true)
     }
+}
+
+/// Sits just before NIO's `WebSocketFrameEncoder`, which NIO's upgraders add and which cannot
+/// be removed: `WebSocketBytesHandler` writes its frames, encoded by `MaskingFrameEncoder`,
+/// through this handler's context, so they skip NIO's byte-at-a-time masking. What NIO's own
+/// handlers write (an automatic close) still goes through NIO's encoder, then through here.
+final class EncodedFrameWriter: ChannelOutboundHandler, RemovableChannelHandler {
+    typealias OutboundIn = ByteBuffer
+    private(set) var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 }

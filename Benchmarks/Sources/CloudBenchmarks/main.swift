@@ -403,11 +403,12 @@ let cpuRamp = cpuSeconds() - cpuBefore
 try await Task.sleep(for: .seconds(options.quiet))
 let idle = residentBytes()
 let heapIdle = heapInUse()
+let heapFreeIdle = Int(malloc_counter_heap_free())
 malloc_counter_trim()
 let idleTrimmed = residentBytes()
 let open = await host.openSessions
 if options.exitIdle {
-    print("\(open) sessions idle: heap \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB, RSS \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session")
+    print("\(open) sessions idle: heap \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB, RSS \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session; \(heapFreeIdle / 1024) KB free in the allocator's arenas; RSS \(idleTrimmed / 1024) KB after malloc_trim")
     // The vehicles go too: an emulator left behind would dial on and load later runs.
     emulator.terminate()
     exit(0)

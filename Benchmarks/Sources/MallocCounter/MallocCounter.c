@@ -81,7 +81,9 @@ uint64_t malloc_counter_allocations(void) { return 0; }
 #include <malloc.h>
 size_t malloc_counter_heap_in_use(void) { return mallinfo2().uordblks; }
 void malloc_counter_trim(void) { malloc_trim(0); }
+size_t malloc_counter_heap_free(void) { return mallinfo2().fordblks; }
 #else
 size_t malloc_counter_heap_in_use(void) { return 0; }
 void malloc_counter_trim(void) {}
+size_t malloc_counter_heap_free(void) { return 0; }
 #endif

@@ -5,7 +5,7 @@ import SDLProtocol
 import SDLWebSocket
 
 /// libFuzzer's entry point: the bytes a head unit sends a cloud app after the HTTP upgrade,
-/// through `SDLWebSocketPipeline`'s handlers (NIO's frame codec and ours, server side) on an
+/// through `SDLWebSocketPipeline`'s handlers (NIO's frame decoder, our encoder and handler, server side) on an
 /// `EmbeddedChannel`, then what comes out through the SDL frame decoder and the reassembler. A
 /// thrown error is the expected outcome for most inputs (typed errors close the channel); a crash,
 /// a hang, unbounded memory, a leak or a failed check below is a finding.

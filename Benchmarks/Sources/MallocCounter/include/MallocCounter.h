@@ -16,4 +16,6 @@ uint64_t malloc_counter_allocations(void);
 size_t malloc_counter_heap_in_use(void);
 /// Gives freed heap memory back to the system (glibc's malloc_trim); no-op elsewhere.
 void malloc_counter_trim(void);
+/// Freed bytes the allocator keeps in its arenas (glibc's fordblks): fragmentation; 0 elsewhere.
+size_t malloc_counter_heap_free(void);
 #endif
