@@ -92,11 +92,7 @@ public actor SDLCloudAppHost {
             await transport.close()
             return
         }
-        nextID += 1
-        let connection = SDLCloudConnection(id: nextID, remoteAddress: remoteAddress, uri: uri)
-        let manager = makeManager(for: connection, over: transport)
-        sessions[connection.id] = manager
-        eventFanOut.yield(.connected(connection))
+        let (connection, manager) = sessionStarted(over: transport, remoteAddress: remoteAddress, uri: uri)
         // The manager runs on the connection's own task (an idle session keeps no task for it),
         // the handler and the Ready watch beside it. The first end is the reason: a failing
         // handler's error, not the "stopped" of the manager it then stops.
@@ -112,29 +108,57 @@ public actor SDLCloudAppHost {
             group.addTask {
                 do {
                     try await handler(manager)
-                } catch is CancellationError {
-                } catch let error as SDLError where error.code == .cancelled {
-                    // A cancellation that came back through the manager's API.
                 } catch {
-                    guard firstEnd.claim("the session handler failed: \(error)") else { return }
-                    logger.warning("the session handler failed; the session stops", metadata: ["session": "\(connection.id)", "error": "\(error)"])
-                    await manager.stop()
+                    if Self.handlerFailed(error, session: connection.id, firstEnd: firstEnd, logger: logger) { await manager.stop() }
                 }
             }
-            let managerEnd: String
             do {
                 try await manager.run()
-                managerEnd = "stopped"
+                firstEnd.claim("stopped")
             } catch {
-                managerEnd = "\(error)"
+                Self.claim(error, firstEnd)
             }
-            firstEnd.claim(managerEnd)
             group.cancelAll()
         }
-        let reason = firstEnd.reason ?? "stopped"
+        sessionEnded(connection, reason: firstEnd.reason ?? "stopped")
+    }
+
+    // `serve` and its handler's task last as long as the session, and Swift puts a function's
+    // temporaries in its frame: the bookkeeping, logging and error matching go in synchronous
+    // helpers that are never inlined, so their temporaries stay on the thread's stack.
+
+    @inline(never)
+    private func sessionStarted(over transport: any SDLTransport, remoteAddress: String?, uri: String) -> (SDLCloudConnection, SDLManager) {
+        nextID += 1
+        let connection = SDLCloudConnection(id: nextID, remoteAddress: remoteAddress, uri: uri)
+        let manager = makeManager(for: connection, over: transport)
+        sessions[connection.id] = manager
+        eventFanOut.yield(.connected(connection))
+        return (connection, manager)
+    }
+
+    @inline(never)
+    private func sessionEnded(_ connection: SDLCloudConnection, reason: String) {
         sessionEnded(connection.id)
         logger.info("session ended", metadata: ["session": "\(connection.id)", "reason": "\(reason)"])
         eventFanOut.yield(.ended(connection, reason: reason, openSessions: sessions.count))
+    }
+
+    /// Whether the handler's `error` stops the session (logged): not a cancellation, and the
+    /// first end of the session.
+    @inline(never)
+    private static func handlerFailed(_ error: any Error, session: Int, firstEnd: FirstEnd, logger: Logger) -> Bool {
+        if error is CancellationError { return false }
+        // A cancellation that came back through the manager's API.
+        if let error = error as? SDLError, error.code == .cancelled { return false }
+        guard firstEnd.claim("the session handler failed: \(error)") else { return false }
+        logger.warning("the session handler failed; the session stops", metadata: ["session": "\(session)", "error": "\(error)"])
+        return true
+    }
+
+    @inline(never)
+    private static func claim(_ error: any Error, _ firstEnd: FirstEnd) {
+        firstEnd.claim("\(error)")
     }
 
     /// A session's manager. Not async: the configuration it copies stays off the frame of

@@ -272,8 +272,11 @@ public actor SDLManager: Service {
     public nonisolated func hmiStatuses(window: Int = 0) -> AsyncStream<OnHMIStatus> { statusBoard.window(window).statuses.subscribe() }
 
     /// Applies one lifecycle event and publishes the resulting state in the same critical
-    /// section, so readers see the changes in order whichever task made them.
+    /// section, so readers see the changes in order whichever task made them. Never inlined:
+    /// its temporaries (the logging's among them) would otherwise sit in the frames of the
+    /// long-lived async functions that call it for as long as the session lasts.
     @discardableResult
+    @inline(never)
     private nonisolated func transition<Action: Sendable>(_ event: (inout ManagerLifecycle<SDLRPCClient>) -> Action) -> Action {
         lifecycle.withLock { machine in
             let action = event(&machine)
@@ -353,11 +356,35 @@ public actor SDLManager: Service {
                 group.cancelAll()
                 try await group.waitForAll()
             }
-        } catch where !(error is SDLManagerError) && lifecycle.withLock({ if case .stopping = $0.state { true } else { false } }) {
+        } catch where isStopConsequence(error) {
             // A stop cancelled a dial or a back-off, or closed a connection being registered; a
             // failure of the manager's own (a refused registration, spent attempts) still throws.
-            logger.debug("stopped while connecting", metadata: ["error": "\(error)"])
         }
+    }
+
+    // Long-lived async functions (the run, the connection loop, serving a connection) keep
+    // their frames for the whole session, and Swift puts a function's temporaries in its
+    // frame: matching the lifecycle and logging go in synchronous helpers that are never
+    // inlined, so their temporaries stay on the thread's stack (`runUntilStopped`'s frame
+    // 1.5 → 0.9 KB, `connectLoop`'s 1.5 → 0.9 KB).
+
+    /// Whether `error` ended the run only because a stop came (logged), not a failure of the
+    /// manager's own.
+    @inline(never)
+    private nonisolated func isStopConsequence(_ error: any Error) -> Bool {
+        guard !(error is SDLManagerError), isStopping() else { return false }
+        logger.debug("stopped while connecting", metadata: ["error": "\(error)"])
+        return true
+    }
+
+    @inline(never)
+    private nonisolated func isStopping() -> Bool {
+        lifecycle.withLock { if case .stopping = $0.state { true } else { false } }
+    }
+
+    @inline(never)
+    private nonisolated func logReconnecting(after reason: SDLCloseReason, attempt: Int, delay: Duration) {
+        logger.info("connection lost; reconnecting", metadata: ["reason": "\(reason)", "attempt": "\(attempt)", "delay": "\(delay)"])
     }
 
     /// However the run ended (stop, a lost connection, a refusal), the sub-managers let go and
@@ -390,7 +417,7 @@ public actor SDLManager: Service {
             case .fail(let error):
                 throw error
             case .reconnect(let delay, let attempt):
-                logger.info("connection lost; reconnecting", metadata: ["reason": "\(reason)", "attempt": "\(attempt)", "delay": "\(delay)"])
+                logReconnecting(after: reason, attempt: attempt, delay: delay)
                 try await clock.sleep(until: now + delay)
                 guard transition({ $0.backOffEnded() }) else { return }
             }
@@ -505,7 +532,7 @@ public actor SDLManager: Service {
                 // The connection's task scope ends only when cancelled.
                 group.cancelAll()
                 while let _ = try? await group.next() {}
-                if case .stopping = lifecycle.withLock({ $0.state }) { return .closedByApp }
+                if isStopping() { return .closedByApp }
                 throw error
             }
             self.permissions = tracker
@@ -543,9 +570,7 @@ public actor SDLManager: Service {
         followerProgress = parts.followed
         var last: UInt64 = 0
         for await item in parts.followed.items {
-            if item.number > last + 1 {
-                logger.warning("the manager fell behind the head unit's notifications; the oldest were dropped", metadata: ["dropped": "\(item.number - last - 1)"])
-            }
+            if item.number > last + 1 { logDropped(item.number - last - 1) }
             last = item.number
             // Each on a task of its own: decoding and applying it goes deep, and this task
             // stays for the connection.
@@ -563,6 +588,11 @@ public actor SDLManager: Service {
         followerProgress = nil
         await tracker.connectionEnded()
         return readying
+    }
+
+    @inline(never)
+    private nonisolated func logDropped(_ count: UInt64) {
+        logger.warning("the manager fell behind the head unit's notifications; the oldest were dropped", metadata: ["dropped": "\(count)"])
     }
 
     /// Ready: the sub-managers' start goes into the connection's scope; the stream ends when it is over.
@@ -919,14 +949,7 @@ public actor SDLManager: Service {
             gateNeeded[cacheKey] = needed
             return needed
         }()
-        var wire = json
-        if needsGate {
-            let gated = try gate.gate(json, function: R.structInfo)
-            if !gated.dropped.isEmpty {
-                logger.notice("left out parameters the head unit does not have", metadata: ["parameters": "\(gated.dropped)", "rpcVersion": "\(versionGate.headUnit)"])
-            }
-            wire = gated.json
-        }
+        let wire = needsGate ? try gated(json, function: R.structInfo, gate: gate) : json
         guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
         // Encrypted when asked, or when the permissions say the RPC needs it (then, as the guide
         // says, it is not sent at all when the RPC service cannot be protected).
@@ -936,8 +959,26 @@ public actor SDLManager: Service {
         let raw = try await client.sendRaw(
             functionName: R.functionName, functionID: functionID, json: wire, bulkData: bulkData, timeout: timeout, encrypted: encrypted)
         let response = try SDLRPCClient.decode(R.self, from: raw, shared: client.sharedValues)
-        if let layout = response as? SetDisplayLayoutResponse { await systemCapabilities.received(layout) }
+        if R.Response.self == SetDisplayLayoutResponse.self { await layoutChanged(response) }
         return (response, raw)
+    }
+
+    // Apart from `send`, never inlined: what they hold (a SetDisplayLayoutResponse of several
+    // KB, the gate's result, the logging) would otherwise sit in the frame of every request.
+
+    @inline(never)
+    private func layoutChanged<Response>(_ response: Response) async {
+        if let layout = response as? SetDisplayLayoutResponse { await systemCapabilities.received(layout) }
+    }
+
+    /// `json` without the parameters the head unit's version lacks (logged).
+    @inline(never)
+    private func gated(_ json: [UInt8], function: SDLStructInfo, gate: VersionGate) throws -> [UInt8] {
+        let gated = try gate.gate(json, function: function)
+        if !gated.dropped.isEmpty {
+            logger.notice("left out parameters the head unit does not have", metadata: ["parameters": "\(gated.dropped)", "rpcVersion": "\(gate.headUnit)"])
+        }
+        return gated.json
     }
 
     /// Sends a notification (an app-service provider's OnAppServiceData...) once Ready, with the

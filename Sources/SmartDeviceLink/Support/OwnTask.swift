@@ -2,6 +2,9 @@
 /// call needed until it ends (Swift's async frames come from a per-task allocator that keeps
 /// its slabs), so one-off deep work (a registration, an upload, a sub-manager's start) on a
 /// long-lived task would otherwise stay with every idle session of a server.
+/// Never inlined: its task group would otherwise take room in the caller's frame for good,
+/// when the caller is a long-lived loop.
+@inline(never)
 func onOwnTask<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> T {
     await withTaskGroup(of: T.self) { group in
         group.addTask(operation: work)
@@ -11,6 +14,7 @@ func onOwnTask<T: Sendable>(_ work: @escaping @Sendable () async -> T) async -> 
 }
 
 /// `onOwnTask(_:)` for work that throws.
+@inline(never)
 func onOwnTask<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask(operation: work)
