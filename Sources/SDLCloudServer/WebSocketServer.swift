@@ -35,20 +35,27 @@ public final class SDLWebSocketServer: Service, Sendable {
     private let logger: Logger
     private let listener = StreamFanOut<SDLWebSocketListener?>(bufferLimit: 1, replaysLatest: true)
     private let shuttingDown = Mutex(false)
+    /// How often freed memory goes back to the system while sessions come and go.
+    private let memoryRelease: Duration?
 
     /// - Parameters:
     ///   - listening: host, port, path, TLS and the connections' limits.
     ///   - app: the configuration each session's manager starts from (its transport is the
     ///     connection; it never reconnects: the head unit does).
     ///   - handler: what `run()` does with each session (the `run(_:)` form takes it there instead).
+    ///   - releasingFreedMemoryEvery: how often, while sessions start or end, the memory they
+    ///     freed goes back to the system (``SDLCloudAppHost/releaseFreedMemory(every:)``);
+    ///     nil never.
     public init(
         listening: SDLWebSocketListener.Configuration, app: SDLManager.Configuration,
-        logger: Logger = Logger(label: "SmartDeviceLink.cloud"), handler: SDLCloudAppHost.SessionHandler? = nil
+        logger: Logger = Logger(label: "SmartDeviceLink.cloud"), handler: SDLCloudAppHost.SessionHandler? = nil,
+        releasingFreedMemoryEvery memoryRelease: Duration? = .seconds(10)
     ) {
         self.listenerConfiguration = listening
         self.host = SDLCloudAppHost(app: app, logger: logger)
         self.handler = handler
         self.logger = logger
+        self.memoryRelease = memoryRelease
     }
 
     /// Serves with the handler given at initialisation (the `Service` entry point).
@@ -82,9 +89,14 @@ public final class SDLWebSocketServer: Service, Sendable {
         let host = self.host
         defer { listener.finish(with: nil) }
         do {
+            let memoryRelease = self.memoryRelease
             try await withGracefulShutdownHandler {
-                try await bound.run { connection in
-                    await host.serve(connection.transport, remoteAddress: connection.remoteAddress, uri: connection.uri, handler: handler)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    if let memoryRelease { group.addTask { await host.releaseFreedMemory(every: memoryRelease) } }
+                    try await bound.run { connection in
+                        await host.serve(connection.transport, remoteAddress: connection.remoteAddress, uri: connection.uri, handler: handler)
+                    }
+                    group.cancelAll()
                 }
             } onGracefulShutdown: {
                 Task { await self.shutdown() }

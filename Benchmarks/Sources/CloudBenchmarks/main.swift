@@ -18,7 +18,11 @@ import Synchronization
 /// the time until all are set up and the Show round-trip percentiles.
 ///
 ///   CloudBenchmarks --sdl PATH [--vehicles 1000] [--rate SHOWS_PER_SECOND] [--window 10] [--scheme ws|tcp] [--quiet 1] [--exit-idle]
-///     [--setup-limit 300]
+///     [--setup-limit 300] [--release-every 10]
+///
+/// `--release-every SECONDS`: how often the host hands freed memory back to the system while
+/// sessions come and go (`SDLCloudAppHost.releaseFreedMemory(every:)`, the server's default
+/// 10 s); 0 never, to see what the allocator keeps without it.
 ///
 /// `--rate`: Shows per second over all vehicles (default: one per vehicle per second); each
 /// session sends one every `vehicles / rate` seconds at its own phase, for the window.
@@ -47,6 +51,8 @@ struct Options {
     /// Exit right after the idle memory is read, sessions still open: under heaptrack the
     /// "leaks" are then exactly what the idle sessions hold.
     var exitIdle = false
+    /// Seconds between the host's hand-backs of freed memory while sessions come and go; 0 never.
+    var releaseEvery = 10
     /// Minutes of soak with reconnect churn; nil: the one-window benchmark.
     var soak: Int?
     /// Vehicles dropped and dialling again per minute, in percent of all, during a soak.
@@ -70,6 +76,7 @@ struct Options {
             case "--soak": soak = Int(value)
             case "--churn": churn = Double(value) ?? churn
             case "--setup-limit": setUpLimit = Int(value) ?? setUpLimit
+            case "--release-every": releaseEvery = Int(value) ?? releaseEvery
             case "--exit-idle":
                 exitIdle = true
                 if !value.isEmpty { rest.insert(value, at: rest.startIndex) }
@@ -361,9 +368,18 @@ if options.scheme == "tcp" {
     host = SDLCloudAppHost(app: app, logger: quiet)
     let listener = try await SDLTCPListener.bind(port: 0)
     url = "tcp://127.0.0.1:\(listener.port)"
-    serving = Task { try await listener.run { transport in await host.serve(transport, handler: handler) } }
+    let releaseEvery = options.releaseEvery
+    serving = Task {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            if releaseEvery > 0 { group.addTask { await host.releaseFreedMemory(every: .seconds(releaseEvery)) } }
+            try await listener.run { transport in await host.serve(transport, handler: handler) }
+            group.cancelAll()
+        }
+    }
 } else {
-    let server = SDLWebSocketServer(listening: .init(port: 0, path: "/"), app: app, logger: quiet)
+    let server = SDLWebSocketServer(
+        listening: .init(port: 0, path: "/"), app: app, logger: quiet,
+        releasingFreedMemoryEvery: options.releaseEvery > 0 ? .seconds(options.releaseEvery) : nil)
     host = server.host
     serving = Task { try await server.run(handler) }
     guard let port = await server.port() else { fatalError("the server did not start") }
@@ -404,11 +420,13 @@ try await Task.sleep(for: .seconds(options.quiet))
 let idle = residentBytes()
 let heapIdle = heapInUse()
 let heapFreeIdle = Int(malloc_counter_heap_free())
+let trimStart = ContinuousClock.now
 malloc_counter_trim()
+let trimTook = ContinuousClock.now - trimStart
 let idleTrimmed = residentBytes()
 let open = await host.openSessions
 if options.exitIdle {
-    print("\(open) sessions idle: heap \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB, RSS \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session; \(heapFreeIdle / 1024) KB free in the allocator's arenas; RSS \(idleTrimmed / 1024) KB after malloc_trim")
+    print("\(open) sessions idle: heap \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB, RSS \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session; \(heapFreeIdle / 1024) KB free in the allocator's arenas; RSS \(idleTrimmed / 1024) KB after malloc_trim (which took \(trimTook))")
     // The vehicles go too: an emulator left behind would dial on and load later runs.
     emulator.terminate()
     exit(0)

@@ -61,6 +61,8 @@ public actor SDLCloudAppHost {
     private var sessions: [Int: SDLManager] = [:]
     private var nextID = 0
     private var accepting = true
+    /// Sessions started or ended since freed memory was last handed back.
+    private var churn = 0
     private let eventFanOut = StreamFanOut<SDLCloudSessionEvent>(bufferLimit: 4096)
 
     /// A host registering `app` on every head unit that connects, logging to `logger`.
@@ -133,6 +135,7 @@ public actor SDLCloudAppHost {
         let connection = SDLCloudConnection(id: nextID, remoteAddress: remoteAddress, uri: uri)
         let manager = makeManager(for: connection, over: transport)
         sessions[connection.id] = manager
+        churn += 1
         eventFanOut.yield(.connected(connection))
         return (connection, manager)
     }
@@ -140,6 +143,7 @@ public actor SDLCloudAppHost {
     @inline(never)
     private func sessionEnded(_ connection: SDLCloudConnection, reason: String) {
         sessionEnded(connection.id)
+        churn += 1
         logger.info("session ended", metadata: ["session": "\(connection.id)", "reason": "\(reason)"])
         eventFanOut.yield(.ended(connection, reason: reason, openSessions: sessions.count))
     }
@@ -174,6 +178,43 @@ public actor SDLCloudAppHost {
 
     private func becameReady(_ connection: SDLCloudConnection) {
         eventFanOut.yield(.ready(connection, openSessions: sessions.count))
+    }
+
+    /// Every `interval` in which sessions started or ended, hands the memory the allocator kept
+    /// after they freed it back to the system (glibc's `malloc_trim`; nothing elsewhere), until
+    /// cancelled. glibc returns only the top of its heaps by itself, so after a burst of
+    /// set-ups (every vehicle of a fleet dialing at once) the space their registrations and
+    /// uploads used between what the sessions keep would otherwise stay resident: 10,000
+    /// vehicles, 70 to 80 KB of RSS per idle session without it, about 62 KB with it
+    /// (BENCHMARKS.md). A release takes the allocator's locks for some milliseconds, so it
+    /// runs only after sessions came or went, never on the host's actor. `SDLWebSocketServer`
+    /// runs this (every 10 s by default); a server feeding the host its own connections runs
+    /// it beside them.
+    public nonisolated func releaseFreedMemory(every interval: Duration) async {
+        let clock = app.session.clock
+        var next = clock.now + interval
+        // A burst's last sessions still free memory (their set-up's tasks ending) after the
+        // interval in which they came: one more release follows the last churn.
+        var rounds = 0
+        while !Task.isCancelled {
+            do { try await clock.sleep(until: next) } catch { return }
+            next = clock.now + interval
+            rounds = await takeChurn() > 0 ? 2 : rounds
+            guard rounds > 0 else { continue }
+            rounds -= 1
+            let began = clock.now
+            guard FreedMemory.release() else { return }
+            logReleased(took: clock.now - began)
+        }
+    }
+
+    private func takeChurn() -> Int {
+        defer { churn = 0 }
+        return churn
+    }
+
+    private nonisolated func logReleased(took: Duration) {
+        logger.debug("freed memory handed back to the system", metadata: ["took": "\(took)"])
     }
 
     /// Takes no more sessions, then stops every open one (each unregisters its app and closes

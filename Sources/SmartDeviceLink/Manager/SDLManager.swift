@@ -366,7 +366,7 @@ public actor SDLManager: Service {
     // their frames for the whole session, and Swift puts a function's temporaries in its
     // frame: matching the lifecycle and logging go in synchronous helpers that are never
     // inlined, so their temporaries stay on the thread's stack (`runUntilStopped`'s frame
-    // 1.5 → 0.9 KB, `connectLoop`'s 1.5 → 0.9 KB).
+    // 1.5 → 0.9 KB, `connectLoop`'s 1.5 → 0.6 KB).
 
     /// Whether `error` ended the run only because a stop came (logged), not a failure of the
     /// manager's own.
