@@ -33,6 +33,7 @@ public struct SDLDeadlineSchedule<Key: Hashable & Sendable>: Sendable {
 
     public mutating func cancel(_ key: Key) {
         live[key] = nil
+        releaseIfEmpty()
     }
 
     public func deadline(of key: Key) -> Duration? { live[key]?.deadline }
@@ -53,7 +54,16 @@ public struct SDLDeadlineSchedule<Key: Hashable & Sendable>: Sendable {
             live[top.key] = nil
             expired.append(top.key)
         }
+        releaseIfEmpty()
         return expired
+    }
+
+    /// With nothing scheduled, every entry left is stale: the storage goes too, so an idle
+    /// owner (one per session on a server of thousands) keeps none.
+    private mutating func releaseIfEmpty() {
+        guard live.isEmpty, !heap.isEmpty || live.capacity > 0 else { return }
+        heap = Heap()
+        live = [:]
     }
 
     private mutating func dropStale() {

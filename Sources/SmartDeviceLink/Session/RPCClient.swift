@@ -416,6 +416,8 @@ public actor SDLRPCClient {
 
     private func drop(_ correlationID: UInt32) {
         pending[correlationID] = nil
+        // An idle connection (one of thousands on a server) keeps no table.
+        if pending.isEmpty { pending = [:] }
         // The loop is not woken: it ends at this (now stale) deadline if nothing else is pending,
         // so a busy connection keeps one loop instead of starting one per request.
         deadlines.cancel(correlationID)
