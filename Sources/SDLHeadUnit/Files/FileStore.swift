@@ -55,11 +55,21 @@ struct FileStore: Sendable {
                 return .failed(.outOfMemory, "Not enough space on the head unit")
             }
             // A new version of a file reuses the old one's storage, as a file system rewrites
-            // its blocks; room for the whole file is taken at once.
-            var bytes = files.removeValue(forKey: name)?.bytes ?? []
-            bytes.removeAll(keepingCapacity: true)
-            bytes.reserveCapacity(expected)
-            bytes.append(contentsOf: data)
+            // its blocks; room for the whole file is taken at once. A new file sent whole keeps
+            // the received bytes as they are (a fleet of emulated vehicles stores thousands).
+            var bytes: [UInt8]
+            if let old = files.removeValue(forKey: name)?.bytes {
+                bytes = old
+                bytes.removeAll(keepingCapacity: true)
+                bytes.reserveCapacity(expected)
+                bytes.append(contentsOf: data)
+            } else if data.count == expected {
+                bytes = data
+            } else {
+                bytes = []
+                bytes.reserveCapacity(expected)
+                bytes.append(contentsOf: data)
+            }
             files[name] = File(bytes: bytes, type: request.fileType, isPersistent: request.persistentFile ?? false, expectedSize: expected)
             return .stored(complete: files[name]!.isComplete)
         }
