@@ -1413,6 +1413,14 @@ enum CloudAppExamples {
         }
     }
 
+    static func freedMemory() {
+        let server = SDLWebSocketServer(
+            listening: .init(host: "0.0.0.0", port: 8080, path: "/sdl"),
+            app: SDLManager.Configuration(appName: "Weather", appID: "4b2a6c"),
+            releasingFreedMemoryEvery: .seconds(30))   // nil: never
+        _ = server
+    }
+
     static func handlerThatStays() async throws {
         @Sendable func welcome(_ manager: SDLManager) async throws {
             try await manager.waitUntilReady()
