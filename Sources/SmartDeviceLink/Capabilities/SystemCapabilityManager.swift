@@ -23,7 +23,7 @@ public actor SDLSystemCapabilityManager: SDLSubManager {
     private let clock: SDLClock
     private var client: SDLRPCClient?
     private var rpcVersion = MobileAPI.version
-    private var cache: [SystemCapabilityType: SystemCapability] = [:]
+    private var cache = CapabilityCache()
     private var fanOuts: [SystemCapabilityType: StreamFanOut<SystemCapability>] = [:]
     /// Types the app subscribed to; renewed on every connection.
     private var subscriptions: Set<SystemCapabilityType> = []
@@ -259,7 +259,7 @@ public actor SDLSystemCapabilityManager: SDLSubManager {
         self.rpcVersion = rpcVersion
         headUnitSubscriptions = []
         // Another head unit may answer this time: nothing cached is trusted.
-        for type in Array(cache.keys) where type != .displays { cache[type] = nil }
+        for type in cache.types where type != .displays { cache[type] = nil }
         presetBankCapabilities = registration.presetBankCapabilities
         if let display = registration.displayCapabilities {
             adoptLegacy(display, buttons: registration.buttonCapabilities, softButtons: registration.softButtonCapabilities)
@@ -352,4 +352,22 @@ public enum SDLCapabilityError: Error, Hashable, Sendable, CustomStringConvertib
         case .unavailable(let type): "the head unit has no \(type.rawValue) capability"
         }
     }
+}
+
+/// The capabilities by type, each behind a reference: a `SystemCapability` is 682 bytes inline,
+/// and a dictionary holding them directly kept 1.5 KB per session of a cloud server.
+private struct CapabilityCache {
+    private final class Entry: Sendable {
+        let capability: SystemCapability
+        init(_ capability: SystemCapability) { self.capability = capability }
+    }
+
+    private var entries: [SystemCapabilityType: Entry] = [:]
+
+    subscript(type: SystemCapabilityType) -> SystemCapability? {
+        get { entries[type]?.capability }
+        set { entries[type] = newValue.map(Entry.init) }
+    }
+
+    var types: [SystemCapabilityType] { Array(entries.keys) }
 }
