@@ -33,7 +33,6 @@ extension HeadUnit {
             throw ValidationError("--cloud-app: \(error)")
         }
         Self.raiseFileLimit(toFit: 2 * cloudApps + 64)
-        if cloudApps > 1 { Self.keepFreedHeapForFleet() }
         guard cloudApps >= 1 else { throw ValidationError("--cloud-apps must be at least 1.") }
         guard retryDelay >= 0, retryAttempts >= 1 else { throw ValidationError("--retry-delay must not be negative and --retry-attempts must be at least 1.") }
         if let churn {
@@ -45,6 +44,13 @@ extension HeadUnit {
             tls = try trust.map { try SDLWebSocketTLS.client(trustingPEMFile: $0) }
         } catch {
             throw ValidationError("--trust: \(error)")
+        }
+        if cloudApps > 1 {
+            // A fleet's vehicles take uploads and answer thousands of requests at once: glibc
+            // would give the top of its heap back as soon as 128 KB were free and fault it in
+            // again moments later (page faults were 15 % of this process's CPU while 10,000
+            // vehicles set up). This process only, a load generator, not the apps it tests.
+            FreedMemory.keep(upTo: 256 << 20, pad: 64 << 20)
         }
         let (count, token, host) = (cloudApps, authToken, self.host)
         let retryDelay = Duration.milliseconds(Int(self.retryDelay * 1000))
@@ -138,22 +144,6 @@ extension HeadUnit {
         let path = url.uri.prefix { $0 != "?" && $0 != "#" }
         if !path.hasSuffix("/") { dialed.uri = path + "/" + url.uri.dropFirst(path.count) }
         return dialed
-    }
-
-    /// A fleet's vehicles take uploads and answer thousands of requests at once, so buffers of
-    /// every size come and go: glibc would give the top of its heap back to the system as soon
-    /// as 128 KB of it were free and fault it in again moments later (page faults were 15 % of
-    /// this process's CPU while 10,000 vehicles set up). It keeps up to 256 MB instead; this
-    /// process only, a load generator, not the apps it tests.
-    static func keepFreedHeapForFleet() {
-        #if canImport(Glibc)
-        // Looked up: other C libraries have no `mallopt`.
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "mallopt") else { return }
-        let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-        let trimThreshold: Int32 = -1, topPad: Int32 = -2
-        _ = mallopt(trimThreshold, 256 << 20)
-        _ = mallopt(topPad, 64 << 20)
-        #endif
     }
 
     /// Each vehicle holds a socket: a thousand need more descriptors than the usual soft limit

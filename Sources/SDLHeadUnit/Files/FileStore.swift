@@ -57,16 +57,11 @@ struct FileStore: Sendable {
             // A new version of a file reuses the old one's storage, as a file system rewrites
             // its blocks; room for the whole file is taken at once. A new file sent whole keeps
             // the received bytes as they are (a fleet of emulated vehicles stores thousands).
-            var bytes: [UInt8]
-            if let old = files.removeValue(forKey: name)?.bytes {
-                bytes = old
-                bytes.removeAll(keepingCapacity: true)
-                bytes.reserveCapacity(expected)
-                bytes.append(contentsOf: data)
-            } else if data.count == expected {
+            var bytes = files.removeValue(forKey: name)?.bytes ?? []
+            if bytes.capacity == 0, data.count == expected {
                 bytes = data
             } else {
-                bytes = []
+                bytes.removeAll(keepingCapacity: true)
                 bytes.reserveCapacity(expected)
                 bytes.append(contentsOf: data)
             }

@@ -61,8 +61,8 @@ public actor SDLCloudAppHost {
     private var sessions: [Int: SDLManager] = [:]
     private var nextID = 0
     private var accepting = true
-    /// Sessions started or ended since freed memory was last handed back.
-    private var churn = 0
+    /// Whether a session started or ended since `releaseFreedMemory` last looked.
+    private var sessionsChanged = false
     private let eventFanOut = StreamFanOut<SDLCloudSessionEvent>(bufferLimit: 4096)
 
     /// A host registering `app` on every head unit that connects, logging to `logger`.
@@ -118,7 +118,7 @@ public actor SDLCloudAppHost {
                 try await manager.run()
                 firstEnd.claim("stopped")
             } catch {
-                Self.claim(error, firstEnd)
+                firstEnd.claim(failure: error)
             }
             group.cancelAll()
         }
@@ -135,7 +135,7 @@ public actor SDLCloudAppHost {
         let connection = SDLCloudConnection(id: nextID, remoteAddress: remoteAddress, uri: uri)
         let manager = makeManager(for: connection, over: transport)
         sessions[connection.id] = manager
-        churn += 1
+        sessionsChanged = true
         eventFanOut.yield(.connected(connection))
         return (connection, manager)
     }
@@ -143,7 +143,7 @@ public actor SDLCloudAppHost {
     @inline(never)
     private func sessionEnded(_ connection: SDLCloudConnection, reason: String) {
         sessionEnded(connection.id)
-        churn += 1
+        sessionsChanged = true
         logger.info("session ended", metadata: ["session": "\(connection.id)", "reason": "\(reason)"])
         eventFanOut.yield(.ended(connection, reason: reason, openSessions: sessions.count))
     }
@@ -158,11 +158,6 @@ public actor SDLCloudAppHost {
         guard firstEnd.claim("the session handler failed: \(error)") else { return false }
         logger.warning("the session handler failed; the session stops", metadata: ["session": "\(session)", "error": "\(error)"])
         return true
-    }
-
-    @inline(never)
-    private static func claim(_ error: any Error, _ firstEnd: FirstEnd) {
-        firstEnd.claim("\(error)")
     }
 
     /// A session's manager. Not async: the configuration it copies stays off the frame of
@@ -203,7 +198,7 @@ public actor SDLCloudAppHost {
             do { try await clock.sleep(until: next) } catch { return }
             let now = clock.now
             next = now + check
-            if await takeChurn() > 0 {
+            if await takeSessionsChanged() {
                 lastChurn = now
                 churnSinceRelease = true
             }
@@ -218,9 +213,9 @@ public actor SDLCloudAppHost {
         }
     }
 
-    private func takeChurn() -> Int {
-        defer { churn = 0 }
-        return churn
+    private func takeSessionsChanged() -> Bool {
+        defer { sessionsChanged = false }
+        return sessionsChanged
     }
 
     private nonisolated func logReleased(took: Duration) {
@@ -264,6 +259,13 @@ private final class FirstEnd: Sendable {
             first = reason
             return true
         }
+    }
+
+    /// `claim` with `error` described; never inlined, so the description's temporaries stay
+    /// off the frame of `serve`, which lasts as long as the session.
+    @inline(never)
+    func claim(failure error: any Error) {
+        claim("\(error)")
     }
 
     var reason: String? { first.withLock { $0 } }

@@ -208,7 +208,7 @@ public actor SDLProtocolSession {
         runPhase = .running
         self.onRPC = onRPC
         self.onClose = onClose
-        if closedNow() {
+        if isClosed {
             runPhase = .finished
         } else {
             self.tasks = tasks
@@ -241,7 +241,7 @@ public actor SDLProtocolSession {
                 // On a task of its own, in order: handling a message goes deep, and a task keeps
                 // the memory of its deepest call while this one lives as long as the session.
                 try await onOwnTask { try await self.receive(chunk) }
-                if closedNow() { return }
+                if isClosed { return }
             }
             reason = inputEndedReason()
         } catch {
@@ -249,9 +249,6 @@ public actor SDLProtocolSession {
         }
         await shutDown(reason)
     }
-
-    @inline(never)
-    private func closedNow() -> Bool { isClosed }
 
     /// Why the session ends when the transport has nothing more to read.
     @inline(never)
@@ -310,9 +307,13 @@ public actor SDLProtocolSession {
         }
     }
 
+    /// Never inlined: matching the lifecycle would put a copy of it in the frames of the run
+    /// and read loops, which last as long as the session.
     private var isClosed: Bool {
-        if case .closed = lifecycle { return true }
-        return false
+        @inline(never) get {
+            if case .closed = lifecycle { return true }
+            return false
+        }
     }
 
     // MARK: Starting and ending
