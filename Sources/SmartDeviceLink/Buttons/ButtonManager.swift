@@ -47,9 +47,12 @@ public actor SDLButtonManager: SDLSubManager {
         Set(ButtonName.allCases.filter { $0.rawValue.hasPrefix("NAV_") })
     }
 
-    init(logger: Logger) {
+    /// - Parameter rpcVersion: the head unit's version when the manager is made while a
+    ///   connection is Ready (it gets no `connectionReady` for that one).
+    init(logger: Logger, rpcVersion: SDLSpecVersion? = nil) {
         self.logger = logger
         self.context = link
+        if let rpcVersion { headUnitVersion = rpcVersion }
     }
 
     /// A button manager on `context` alone, for tests without a manager.

@@ -112,29 +112,57 @@ public actor SDLManager: Service {
     /// The app's files on the head unit: uploads, artworks, deletes.
     public nonisolated let files: SDLFileManager
     /// The car's data: one-time readings, subscriptions, OnVehicleData, OEM custom items.
-    public nonisolated let vehicleData: SDLVehicleDataManager
+    public nonisolated var vehicleData: SDLVehicleDataManager {
+        onDemand(\.vehicleData) { _ in SDLVehicleDataManager(logger: logger, clock: configuration.session.clock) }
+    }
     /// Subscription buttons: OK, presets, search, media and navigation keys.
-    public nonisolated let buttons: SDLButtonManager
+    public nonisolated var buttons: SDLButtonManager {
+        onDemand(\.buttons) { SDLButtonManager(logger: logger, rpcVersion: $0?.rpcVersion) }
+    }
     /// App services (RPC 5.1+): publish one, or use another app's.
-    public nonisolated let appServices: SDLAppServiceManager
+    public nonisolated var appServices: SDLAppServiceManager {
+        onDemand(\.appServices) { _ in SDLAppServiceManager(logger: logger) }
+    }
     /// The main window: text, images, template; one serial queue.
-    public nonisolated let screen: SDLScreenManager
+    public nonisolated var screen: SDLScreenManager {
+        onDemand(\.screen) { _ in SDLScreenManager(logger: logger) }
+    }
     /// The car's navigation: destinations and waypoints.
-    public nonisolated let navigation: SDLNavigationManager
+    public nonisolated var navigation: SDLNavigationManager {
+        onDemand(\.navigation) { _ in SDLNavigationManager(logger: logger) }
+    }
     /// Phone calls through the paired phone.
-    public nonisolated let phone: SDLPhoneManager
+    public nonisolated var phone: SDLPhoneManager {
+        onDemand(\.phone) { _ in SDLPhoneManager(logger: logger) }
+    }
     /// Remote control of climate, radio, seats, audio, lights and HMI settings.
-    public nonisolated let remoteControl: SDLRemoteControlManager
+    public nonisolated var remoteControl: SDLRemoteControlManager {
+        onDemand(\.remoteControl) { _ in SDLRemoteControlManager(logger: logger) }
+    }
     /// A NAVIGATION or PROJECTION app's video stream: negotiation, frames, suspend and resume.
-    public nonisolated let videoStreaming: SDLVideoStreamingManager
+    public nonisolated var videoStreaming: SDLVideoStreamingManager {
+        onDemand(\.videoStreaming) { _ in
+            SDLVideoStreamingManager(configuration: configuration.videoStreaming, protection: configuration.encryption.video, logger: logger)
+        }
+    }
     /// A NAVIGATION or PROJECTION app's spoken prompts, streamed as PCM and paced to real time.
-    public nonisolated let audioStreaming: SDLAudioStreamingManager
+    public nonisolated var audioStreaming: SDLAudioStreamingManager {
+        onDemand(\.audioStreaming) { _ in
+            SDLAudioStreamingManager(protection: configuration.encryption.audio, acceptsPrompts: isStreamingApp, logger: logger)
+        }
+    }
     /// The driver's touches on the video as gestures (NAVIGATION and PROJECTION apps).
-    public nonisolated let touch: SDLTouchManager
+    public nonisolated var touch: SDLTouchManager {
+        onDemand(\.touch) { _ in SDLTouchManager(logger: logger) }
+    }
     /// Whether the phone must show its lock screen, and the head unit's logo for it.
     public nonisolated let lockScreen: SDLLockScreenManager
     /// The app's focusable areas for the head unit's haptic controller (SendHapticData).
-    public nonisolated let haptics: SDLHapticManager
+    public nonisolated var haptics: SDLHapticManager {
+        onDemand(\.haptics) { _ in SDLHapticManager(logger: logger) }
+    }
+    /// The sub-managers made on first use (see `OnDemandSubManagers`).
+    private let onDemandSubManagers = Mutex(OnDemandSubManagers())
 
     /// - Parameters:
     ///   - configuration: who the app is and how it reaches the head unit.
@@ -150,31 +178,14 @@ public actor SDLManager: Service {
         self.systemCapabilities = SDLSystemCapabilityManager(
             logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
         self.files = SDLFileManager(configuration: configuration.files, logger: configuration.logger)
-        self.vehicleData = SDLVehicleDataManager(logger: configuration.logger, clock: configuration.session.clock)
-        self.buttons = SDLButtonManager(logger: configuration.logger)
-        self.appServices = SDLAppServiceManager(logger: configuration.logger)
-        self.screen = SDLScreenManager(logger: configuration.logger)
-        self.navigation = SDLNavigationManager(logger: configuration.logger)
-        self.phone = SDLPhoneManager(logger: configuration.logger)
-        self.remoteControl = SDLRemoteControlManager(logger: configuration.logger)
-        self.videoStreaming = SDLVideoStreamingManager(
-            configuration: configuration.videoStreaming, protection: configuration.encryption.video, logger: configuration.logger)
-        self.audioStreaming = SDLAudioStreamingManager(protection: configuration.encryption.audio, logger: configuration.logger)
-        self.touch = SDLTouchManager(logger: configuration.logger)
         self.lockScreen = SDLLockScreenManager(configuration: configuration.lockScreen, logger: configuration.logger)
-        self.haptics = SDLHapticManager(logger: configuration.logger)
         (delegateCalls, delegateQueue) = AsyncStream.makeStream()
-        vehicleData.link.manager = self
-        buttons.link.manager = self
-        appServices.link.manager = self
-        screen.link.manager = self
-        navigation.link.manager = self
-        phone.link.manager = self
-        remoteControl.link.manager = self
-        videoStreaming.link.manager = self
-        audioStreaming.link.manager = self
-        touch.link.manager = self
-        haptics.link.manager = self
+        // A NAVIGATION or PROJECTION app streams from its first Ready on, asked or not.
+        if isStreamingApp {
+            _ = videoStreaming
+            _ = audioStreaming
+            _ = haptics
+        }
     }
 
     deinit {
@@ -221,6 +232,36 @@ public actor SDLManager: Service {
 
     /// The app's types, for sub-managers' checks.
     var appTypes: [AppHMIType] { configuration.appTypes }
+
+    /// A NAVIGATION or PROJECTION app: its streaming managers start with every connection.
+    private nonisolated var isStreamingApp: Bool {
+        configuration.appTypes.contains(.navigation) || configuration.appTypes.contains(.projection)
+    }
+
+    /// The sub-manager at `key`, made and linked on first use; one made after the run ended is
+    /// stopped like the others were (see `OnDemandSubManagers`).
+    private nonisolated func onDemand<M: SDLLinkedSubManager>(
+        _ key: WritableKeyPath<OnDemandSubManagers, M?>, make: (_ readyConnection: SDLConnectionContext?) -> M
+    ) -> M {
+        let (subManager, made, runEnded) = onDemandSubManagers.withLock { all -> (M, Bool, Bool) in
+            if let existing = all[keyPath: key] { return (existing, false, false) }
+            let made = make(all.readyConnection)
+            made.link.manager = self
+            all[keyPath: key] = made
+            return (made, true, all.runEnded)
+        }
+        if made, runEnded, let hooked = subManager as? any SDLSubManager {
+            // Its streams end and its calls fail as the others' do; nothing else can reach it
+            // before this runs but the caller, whose calls fail anyway once the run is over.
+            Task { await hooked.managerStopped() }
+        }
+        return subManager
+    }
+
+    /// The sub-managers made so far, without making any.
+    nonisolated func madeSubManagers() -> OnDemandSubManagers {
+        onDemandSubManagers.withLock { $0 }
+    }
 
     /// Where the manager is now; `stateChanges()` follows it.
     public nonisolated var state: State { stateFanOut.latest ?? .stopped }
@@ -319,12 +360,12 @@ public actor SDLManager: Service {
     /// A stop came before `run()`: what sub-managers hold (queued screen operations, streams)
     /// ends as after a run. Safe to repeat.
     private func stoppedBeforeRun() async {
-        for subManager in subManagers { await subManager.managerStopped() }
+        for subManager in subManagersForStop() { await subManager.managerStopped() }
     }
 
     /// `run()` once the lifecycle has moved to connecting.
     private func runStarted() async throws {
-        await appServices.managerStarting()
+        await madeSubManagers().appServices?.managerStarting()
         do {
             try await withGracefulShutdownHandler {
                 try await self.runUntilStopped()
@@ -391,7 +432,7 @@ public actor SDLManager: Service {
     /// every stream of this run ends.
     private func stopped(_ error: (any Error)?) async {
         tasks.finish()
-        for subManager in subManagers { await subManager.managerStopped() }
+        for subManager in subManagersForStop() { await subManager.managerStopped() }
         await lockScreen.stopped()
         permissionObservers.finish()
         notificationHub.finish()
@@ -603,7 +644,10 @@ public actor SDLManager: Service {
             return done
         }
         let context = SDLConnectionContext(tasks: parts.tasks, rpcVersion: negotiatedRPCVersion, permissions: parts.tracker, media: parts.session)
-        let subManagers = self.subManagers
+        let subManagers = onDemandSubManagers.withLock { all in
+            all.readyConnection = context
+            return eagerSubManagers + all.hooked
+        }
         if !parts.tasks.spawn({
             for subManager in subManagers { await subManager.connectionReady(context) }
             finished.finish()
@@ -617,15 +661,26 @@ public actor SDLManager: Service {
     /// work for it (a policy server's slow answer) stops now, not at its timeout.
     @inline(never)
     private func connectionEnded(registered: Bool = true) async {
+        let subManagers = onDemandSubManagers.withLock { all in
+            all.readyConnection = nil
+            return eagerSubManagers + all.hooked
+        }
         if registered {
             for subManager in subManagers { await subManager.connectionEnded() }
         }
         await lockScreen.connectionEnded()
     }
 
-    /// The sub-managers, in the order the run loop calls their hooks.
-    private nonisolated var subManagers: [any SDLSubManager] {
-        [systemCapabilities, files, vehicleData, buttons, appServices, screen, navigation, remoteControl, videoStreaming, audioStreaming, touch, haptics]
+    /// The sub-managers every manager has, first in the order the run loop calls the hooks.
+    private nonisolated var eagerSubManagers: [any SDLSubManager] { [systemCapabilities, files] }
+
+    /// The sub-managers to stop; one made from now on is stopped when it is made.
+    private nonisolated func subManagersForStop() -> [any SDLSubManager] {
+        onDemandSubManagers.withLock { all in
+            all.readyConnection = nil
+            all.runEnded = true
+            return eagerSubManagers + all.hooked
+        }
     }
 
     /// The sub-managers' start on a new connection, before Ready.
@@ -866,10 +921,11 @@ public actor SDLManager: Service {
             // On a child of the run, not the caller's task: the caller may be the run loop itself.
             tasks.spawn { await client.close() }
         case .unregisterAndClose(let client):
-            tasks.spawn { [videoStreaming, audioStreaming, haptics] in
-                await haptics.clearBeforeStopping(client)
-                await videoStreaming.endBeforeStopping()
-                await audioStreaming.endBeforeStopping()
+            let made = madeSubManagers()
+            tasks.spawn { [videoStreaming = made.videoStreaming, audioStreaming = made.audioStreaming, haptics = made.haptics] in
+                await haptics?.clearBeforeStopping(client)
+                await videoStreaming?.endBeforeStopping()
+                await audioStreaming?.endBeforeStopping()
                 _ = try? await client.send(UnregisterAppInterface())
                 await client.close()
             }

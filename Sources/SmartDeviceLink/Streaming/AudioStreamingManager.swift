@@ -144,10 +144,13 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
     private var current: (id: SDLAudioPromptID, bytes: [UInt8], sent: Int)?
     private var waiters: [SDLAudioPromptID: [CheckedContinuation<SDLAudioPromptOutcome, Never>]] = [:]
 
-    init(protection: SDLStreamProtection = .none, logger: Logger) {
+    /// - Parameter acceptsPrompts: false for an app that is no NAVIGATION or PROJECTION app:
+    ///   its prompts end at once instead of waiting for a connection that would refuse them.
+    init(protection: SDLStreamProtection = .none, acceptsPrompts: Bool = true, logger: Logger) {
         self.protection = protection
         self.logger = logger
         self.context = link
+        self.acceptsPrompts = acceptsPrompts
     }
 
     /// An audio streaming manager on `context` alone, for tests without a manager.
