@@ -351,8 +351,10 @@ extension ServerBootstrap {
     /// The socket options of every SDL listener (TCP, WebSocket).
     package func sdlListenerOptions(maxReadSize: Int = 16 * 1024) -> ServerBootstrap {
         serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            // Many connections at once (a load test, a fleet) must not overflow the accept queue.
-            .serverChannelOption(.backlog, value: 1024)
+            // Many connections at once (a load test, a fleet dialing again after a restart) must
+            // not overflow the accept queue: a dropped handshake costs its client a second or
+            // more before it retries. The system caps this at its own limit (`somaxconn`).
+            .serverChannelOption(.backlog, value: 65_535)
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             // Each connection keeps its receive buffer between reads: at most 16 KB by default.
             .childChannelOption(

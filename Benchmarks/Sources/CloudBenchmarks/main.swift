@@ -61,6 +61,12 @@ struct Options {
     /// (a vehicle that gave up dialling is never set up: without a limit the run would wait for ever).
     var setUpLimit = 300
 
+    static let usage = """
+        usage: CloudBenchmarks [--sdl PATH] [--vehicles N] [--rate SHOWS_PER_S] [--window S] [--scheme ws|tcp]
+                               [--stage full|ready] [--quiet S] [--exit-idle] [--release-every S (0 never)]
+                               [--soak MINUTES [--churn PERCENT_PER_MINUTE]] [--setup-limit S]
+        """
+
     init(_ arguments: [String]) {
         var rest = arguments.dropFirst()
         while let name = rest.popFirst() {
@@ -81,7 +87,12 @@ struct Options {
                 exitIdle = true
                 if !value.isEmpty { rest.insert(value, at: rest.startIndex) }
             case "--probe": if !value.isEmpty { rest.insert(value, at: rest.startIndex) }
-            default: fatalError("unknown option \(name)")
+            case "--help", "-h":
+                print(Self.usage)
+                exit(0)
+            default:
+                FileHandle.standardError.write(Data("unknown option \(name)\n\(Self.usage)\n".utf8))
+                exit(2)
             }
         }
     }

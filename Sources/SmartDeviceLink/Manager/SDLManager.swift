@@ -384,19 +384,10 @@ public actor SDLManager: Service {
     /// ends the scope, which cancels the loop; any other stop closes the connection, and the
     /// loop then ends, cancelling the scope's work.
     private func runUntilStopped() async throws {
-        let tasks = self.tasks
         do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    defer { tasks.cancel() }
-                    try await self.connectLoop()
-                }
-                // Whichever ends first: the loop (the run is over) or the scope (a stop that
-                // cancels connecting); either way the other goes.
-                await tasks.run()
-                group.cancelAll()
-                try await group.waitForAll()
-            }
+            // Whichever ends first: the loop (the run is over) or the scope (a stop that cancels
+            // connecting); either way the other goes.
+            try await tasks.run { try await self.connectLoop() }
         } catch where isStopConsequence(error) {
             // A stop cancelled a dial or a back-off, or closed a connection being registered; a
             // failure of the manager's own (a refused registration, spent attempts) still throws.

@@ -51,7 +51,7 @@ public actor SDLProtocolSession {
     /// The settings the session was created with.
     public let configuration: Configuration
     private let transport: any SDLTransport
-    private var logger: Logger
+    private let logger: Logger
     private var decoder: SDLFrameDecoder
     private var reassembler: SDLReassembler
     private var nextMessageID: UInt32 = 1
@@ -338,8 +338,9 @@ public actor SDLProtocolSession {
             let negotiated = try await negotiate()
             guard case .starting = lifecycle else { throw SDLSessionError.closed(closeReason ?? .closedByApp) }
             lifecycle = .started(negotiated)
-            logger[metadataKey: "sdl.session"] = "\(negotiated.sessionID)"
-            logger.debug("session started", metadata: ["protocol": "\(negotiated.protocolVersion)", "mtu": "\(negotiated.mtu)"])
+            // The session ID goes in this line only: a logger with metadata of its own would be
+            // one more copy of the handler and its metadata for every session a server holds.
+            logger.debug("session started", metadata: ["sessionID": "\(negotiated.sessionID)", "protocol": "\(negotiated.protocolVersion)", "mtu": "\(negotiated.mtu)"])
             states.yield(.connected(negotiated))
             for waiter in startWaiters { waiter.resume(returning: negotiated) }
             startWaiters.removeAll()

@@ -154,8 +154,9 @@ public actor SDLRPCClient {
         self.notificationBufferLimit = max(1, notificationBufferLimit)
         self.maxConcurrentHeadUnitRequests = max(1, maxConcurrentHeadUnitRequests)
         self.clock = session.configuration.clock
-        var logger = session.configuration.logger
-        logger[metadataKey: "sdl.component"] = "rpc"
+        // The session's logger as it is: metadata of the client's own would copy the handler
+        // and its metadata for every session a server holds.
+        let logger = session.configuration.logger
         self.logger = logger
         self.router = NotificationRouter(bufferLimit: max(1, notificationBufferLimit), logger: logger)
     }

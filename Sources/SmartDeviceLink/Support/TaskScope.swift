@@ -36,6 +36,21 @@ final class TaskScope: Sendable {
         sink.finish()
     }
 
+    /// `run()` with `body` as one more child, in the same task group (a session's long-lived
+    /// task keeps one group fewer): when `body` ends the scope is cancelled, and when the scope
+    /// is cancelled so is `body`. Rethrows `body`'s error once the work has ended.
+    func run(beside body: @escaping @Sendable () async throws -> Void) async throws {
+        try await withThrowingDiscardingTaskGroup { group in
+            group.addTask {
+                defer { self.cancel() }
+                try await body()
+            }
+            for await job in jobs { group.addTask(operation: job) }
+            if cancelled.load(ordering: .acquiring) { group.cancelAll() }
+        }
+        sink.finish()
+    }
+
     /// Takes no more work; `run()` returns once the work under way has ended.
     func finish() {
         sink.finish()
