@@ -30,6 +30,9 @@ extension SDLHeadUnitEmulator {
         public var recordLimit = 10_000
         /// Bytes each app may store with PutFile (`spaceAvailable` counts down from it).
         public var fileQuota = 100 * 1024 * 1024
+        /// Where emulated head units of one process (a fleet) hold the files they all received
+        /// the same once; nil: each holds its own.
+        public var sharedFileBytes: SDLSharedFileBytes?
         /// Sent in OnSystemRequest(LOCK_SCREEN_ICON_URL) after registration, as SDL Core does.
         public var lockScreenIconURL = "https://raw.githubusercontent.com/smartdevicelink/sdl_ios/master/SmartDeviceLink/Assets/sdl_logo_black.png"
         /// Dynamic menu updates (RPC 7.0 `dynamicUpdateCapabilities`): when true, windows announce

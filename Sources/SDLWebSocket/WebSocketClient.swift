@@ -70,7 +70,7 @@ extension SDLChannelTransport {
         let upgrade: EventLoopFuture<Upgrade> = try await ClientBootstrap(group: group)
             .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .connectTimeout(.nanoseconds(limits.handshakeTimeout.nanoseconds))
-            .connect(host: url.host, port: url.port) { channel in
+            .connect(hostOrAddress: url.host, port: url.port) { channel in
                 channel.eventLoop.makeCompletedFuture {
                     // TLS and the upgrade must finish in time, or the dial fails.
                     let upgraded = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)

@@ -52,6 +52,10 @@ extension HeadUnit {
             // vehicles set up). This process only, a load generator, not the apps it tests.
             FreedMemory.keep(upTo: 256 << 20, pad: 64 << 20)
         }
+        var configuration = configuration
+        // The vehicles hold the files they all received the same once (an app uploading its
+        // icon to every vehicle would otherwise fill this process with copies).
+        if cloudApps > 1 { configuration.sharedFileBytes = SDLSharedFileBytes() }
         let (count, token, host) = (cloudApps, authToken, self.host)
         let retryDelay = Duration.milliseconds(Int(self.retryDelay * 1000))
         let attempts = retryAttempts

@@ -120,6 +120,14 @@ struct FileState: Sendable {
         return plan.fault
     }
 
+    /// A complete file's bytes, from `shared` when another store holds the same. `crc` is the
+    /// file's CRC-32 when its one PutFile carried it (and it was checked).
+    mutating func share(_ name: String, of appID: String, in shared: SDLSharedFileBytes, crc: Int?) {
+        guard let bytes = stores[appID]?.files[name]?.bytes else { return }
+        let held = shared.shared(bytes, crc: crc.map { UInt32(truncatingIfNeeded: $0) })
+        stores[appID]?.files[name]?.bytes = held
+    }
+
     /// Stores a PutFile chunk in place (see `FileStore.put`).
     mutating func put(_ request: PutFile, data: [UInt8], appID: String) -> FileStore.PutResult {
         stores[appID, default: FileStore(quota: quota)].put(request, data: data)
@@ -148,6 +156,9 @@ extension SDLHeadUnitEmulator {
         case .failed(let code, let info):
             return (.failure(code, info, extra: space), [])
         case .stored(let complete):
+            if complete, let shared = configuration.sharedFileBytes {
+                fileState.share(request.syncFileName, of: appID, in: shared, crc: (request.offset ?? 0) == 0 ? request.crc : nil)
+            }
             // No OnHashChange: SDL Core sends none after PutFile.
             return (.success(info: complete ? "File was downloaded" : nil, extra: space), [])
         }
