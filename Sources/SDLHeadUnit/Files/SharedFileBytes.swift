@@ -29,6 +29,7 @@ public final class SDLSharedFileBytes: Sendable {
     /// Distinct contents remembered at most.
     public let limit: Int
 
+    /// A pool that remembers at most `limit` distinct contents.
     public init(limit: Int = 256) {
         self.limit = max(1, limit)
     }
