@@ -26,7 +26,7 @@ import Testing
     }
 
     /// The button requests the app sent, as "SubscribeButton OK".
-    static func sent(_ headUnit: SDLHeadUnitEmulator) async -> [String] {
+    static func sent(_ headUnit: SDLHeadUnitEmulator, appID: String = appID) async -> [String] {
         await headUnit.recordedRPCs(appID: appID).filter {
             $0.direction == "in" && ["SubscribeButton", "UnsubscribeButton"].contains($0.functionName)
         }.map { record in

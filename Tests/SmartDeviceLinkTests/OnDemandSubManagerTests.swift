@@ -26,14 +26,6 @@ import Testing
         return all.filter(\.1).map(\.0)
     }
 
-    /// The SubscribeButton requests the app sent, as "SubscribeButton PRESET_1".
-    static func subscriptions(_ headUnit: SDLHeadUnitEmulator) async -> [String] {
-        await headUnit.recordedRPCs(appID: appID).filter { $0.direction == "in" && $0.functionName == "SubscribeButton" }.map { record in
-            if case .string(let name)? = record.parameters?["buttonName"] { return "\(record.functionName) \(name)" }
-            return record.functionName
-        }
-    }
-
     @Test func anAppThatOnlySendsRPCsMakesNoSubManager() async throws {
         let headUnit = SDLHeadUnitEmulator()
         let manager = Self.manager(headUnit)
@@ -61,7 +53,7 @@ import Testing
             _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
             #expect(!Self.made(manager).contains("buttons"))
             let subscription = try await manager.buttons.subscribe(.preset1)
-            #expect(await Self.subscriptions(headUnit) == ["SubscribeButton PRESET_1"])
+            #expect(await ButtonManagerTests.sent(headUnit, appID: Self.appID) == ["SubscribeButton PRESET_1"])
 
             // Made during the first connection, it gets the next one's hooks.
             let renewed = headUnit.events()
@@ -69,7 +61,7 @@ import Testing
             for await event in renewed {
                 if case .requestReceived(Self.appID, "SubscribeButton") = event { break }
             }
-            #expect(await Self.subscriptions(headUnit) == ["SubscribeButton PRESET_1", "SubscribeButton PRESET_1"])
+            #expect(await ButtonManagerTests.sent(headUnit, appID: Self.appID) == ["SubscribeButton PRESET_1", "SubscribeButton PRESET_1"])
             await headUnit.press(.preset1)
             var presses = subscription.presses.makeAsyncIterator()
             #expect(await presses.next()?.buttonName == .preset1)
