@@ -12,8 +12,10 @@ extension SDLHeadUnitEmulator {
         public var protocolVersion = SDLProtocolVersion.latest
         /// Payload bytes per frame, sent as `mtu`.
         public var mtu = 131_072
-        /// The session's hash ID, sent as `hashId` in the RPC StartServiceACK (SDL Core 8.2 sent 65537,
-        /// 0x00010001); a protocol-4 app gets it as the ACK's 4-byte payload.
+        /// The first connection's session hash ID, sent as `hashId` in the RPC StartServiceACK (SDL
+        /// Core 8.2 sent 65537, 0x00010001: connection handle 1, session 1); each later connection
+        /// gets the next value, as Core's connection handle counts up. A protocol-4 app gets it as
+        /// the ACK's 4-byte payload. EndService(RPC) with another hash is refused.
         public var hashID: Int32 = 65_537
         /// The RegisterAppInterface response (`success` and `resultCode` are set by the emulator).
         public var capabilities: SDLJSONValue
@@ -127,7 +129,8 @@ extension SDLHeadUnitEmulator {
         /// stock Core announces rather than the emulator's fuller defaults: speech TEXT only
         /// (`speechCapabilities`), no DISPLAYS capability (GetSystemCapability answers
         /// DATA_NOT_AVAILABLE, so apps use the registration's legacy `displayCapabilities`), and
-        /// `imageFields` without `imageTypeSupported`, as Core sends them (against the spec).
+        /// `imageFields` without `imageTypeSupported` but for `locationImage` and `alertIcon`, as
+        /// Core sends them (against the spec).
         /// `sdl headunit --sdl-core-defaults`.
         public static var sdlCoreDefaults: Configuration {
             var configuration = Configuration()
@@ -142,7 +145,8 @@ extension SDLHeadUnitEmulator {
                           let fields = display.firstIndex(where: { $0.key == "imageFields" }), case .array(let images) = display[fields].value
                     else { continue }
                     display[fields].value = .array(images.map { field in
-                        guard case .object(let parts) = field else { return field }
+                        // Core keeps it for these two only.
+                        guard case .object(let parts) = field, field["name"] != .string("locationImage"), field["name"] != .string("alertIcon") else { return field }
                         return .object(parts.filter { $0.key != "imageTypeSupported" })
                     })
                     members[index].value = .object(display)

@@ -30,7 +30,6 @@ public actor SDLHeadUnitEmulator {
 
     private var connections: [Int: ConnectionEntry] = [:]
     private var nextConnectionID = 0
-    private var nextSessionID: UInt8 = 1
     private var records: [String: Deque<SDLRecordedRPC>] = [:]
     private let eventFanOut = StreamFanOut<SDLHeadUnitEvent>(bufferLimit: 1_000)
     /// What the apps stream, for watchers such as the web page (none: nothing is copied).
@@ -92,10 +91,11 @@ public actor SDLHeadUnitEmulator {
     public func serve(_ transport: any SDLTransport, authToken: String? = nil) async {
         nextConnectionID += 1
         let id = nextConnectionID
-        let sessionID = nextSessionID
-        nextSessionID = nextSessionID == 255 ? 1 : nextSessionID + 1
+        // SDL Core gives each connection's first session the lowest free ID, 1, and a hash of
+        // its connection handle and session ID (65537 for the first connection, then counting up).
         let connection = EmulatedConnection(
-            id: id, sessionID: sessionID, transport: transport, configuration: configuration, headUnit: self, authToken: authToken)
+            id: id, sessionID: 1, hashID: configuration.hashID &+ Int32(truncatingIfNeeded: id - 1), transport: transport,
+            configuration: configuration, headUnit: self, authToken: authToken)
         let (duty, assign) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         connections[id] = ConnectionEntry(connection: connection, timerDuty: assign)
         if timers.owner == nil {

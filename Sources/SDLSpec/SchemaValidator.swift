@@ -9,6 +9,7 @@ public enum SchemaValidator {
     }
 
     public static func validate(specPath: String, schemaPath: String) -> [Diagnostic] {
+        LibXML2.initialize()
         let collector = Collector(fallbackPath: specPath)
         let context = Unmanaged.passUnretained(collector).toOpaque()
         let handler: xmlStructuredErrorFunc = { userData, error in

@@ -12,6 +12,7 @@ public enum XMLReader {
 
     /// Parses `bytes`; `path` only names the file in diagnostics.
     public static func parse(_ bytes: [UInt8], path: String) -> Result<RawNode, SpecError> {
+        LibXML2.initialize()
         guard !bytes.isEmpty else {
             return .failure(SpecError([Diagnostic(.error, "the file is empty", at: SourceLocation(file: path, line: 1))]))
         }

@@ -49,11 +49,20 @@ import Testing
 
 /// Registration as SDL Core answers it.
 @Suite(.timeLimit(.minutes(1))) struct RegistrationTests {
-    @Test func afterRegistrationComeSDLCoresFourNotificationsInOrder() async throws {
+    @Test func afterRegistrationComeSDLCoresNotificationsInOrder() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit, activate: false)
-        let sent = await headUnit.recordedRPCs(appID: app.appID).filter { $0.direction == "out" }.map(\.functionName)
-        #expect(Array(sent.prefix(5)) == ["RegisterAppInterface", "OnHMIStatus", "OnPermissionsChange", "OnSystemRequest", "OnDriverDistraction"])
+        let sent = await headUnit.recordedRPCs(appID: app.appID).filter { $0.direction == "out" }
+        #expect(Array(sent.prefix(6).map(\.functionName)) == [
+            "RegisterAppInterface", "OnHMIStatus", "OnPermissionsChange", "OnSystemRequest", "OnDriverDistraction", "OnDriverDistraction",
+        ])
+        // As in both recorded SDL Core sessions: dismissal enabled with Core's warning, then disabled.
+        let distractions = sent.filter { $0.functionName == "OnDriverDistraction" }.compactMap(\.parameters)
+        #expect(distractions.map { $0["state"] } == [.string("DD_OFF"), .string("DD_OFF")])
+        #expect(distractions.map { $0["lockScreenDismissalEnabled"] } == [.bool(true), .bool(false)])
+        #expect(distractions.map { $0["lockScreenDismissalWarning"] } == [
+            .string("Swipe down to dismiss, acknowledging that you are not the driver"), nil,
+        ])
         await app.close()
     }
 

@@ -8,9 +8,11 @@ import Testing
 
 /// Resumption after a drop and the language switch, as SDL Core runs them.
 @Suite(.timeLimit(.minutes(1))) struct ResumptionTests {
-    @Test func reRegisteringWithTheLastHashRestoresMenuAndSubscriptions() async throws {
+    /// Also for an app that sends a `fullAppID` (today's libraries do), which SDL Core keys it by.
+    @Test(arguments: [nil, "8d2c6a04-5f3e-4b1a-9c7d-2e8f0a6b1c3d"])
+    func reRegisteringWithTheLastHashRestoresMenuAndSubscriptions(fullAppID: String?) async throws {
         let headUnit = TestApp.headUnit()
-        let first = try await TestApp.register(to: headUnit, appID: "resume")
+        let first = try await TestApp.register(to: headUnit, appID: "resume", fullAppID: fullAppID)
         let hashes = first.client.notifications(OnHashChange.self)
         _ = try await first.client.send(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "Play")))
         _ = try await first.client.send(SubscribeButton(buttonName: .ok))
@@ -18,12 +20,12 @@ import Testing
         _ = await iterator.next()
         let hash = try #require(await iterator.next()?.hashID)
         // The cable is pulled: no UnregisterAppInterface.
-        try await headUnit.disconnect(appID: "resume")
+        try await headUnit.disconnect(appID: first.appID)
         guard case .failure(SDLRPCError.connectionClosed(.transportClosed)) = await outcome({ try await first.running.value }) else {
             Issue.record("the app's session should end with the transport")
             return
         }
-        let second = try await TestApp.register(to: headUnit, appID: "resume", hashID: hash)
+        let second = try await TestApp.register(to: headUnit, appID: "resume", hashID: hash, fullAppID: fullAppID)
         #expect(second.registration.resultCode == .success)
         #expect(second.registration.info == "Data resumption successful")
         #expect(try await second.client.send(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "Play"))).resultCode == .invalidId)
@@ -66,5 +68,75 @@ import Testing
         #expect(again.registration.language == .frCa)
         #expect(try await again.client.send(ChangeRegistration(language: .frCa, hmiDisplayLanguage: .frCa)).success)
         await again.close()
+    }
+}
+
+/// Session IDs, hashes and EndService on the wire, as SDL Core answers them.
+@Suite(.timeLimit(.minutes(1))) struct SessionControlTests {
+    /// One app's raw side of a connection to the emulator.
+    struct Wire {
+        let transport: SDLMemoryTransport
+        var chunks: SDLInboundBytes.AsyncIterator
+        var decoder = SDLFrameDecoder()
+
+        init(_ headUnit: SDLHeadUnitEmulator) {
+            let (app, car) = SDLMemoryTransport.pair()
+            Task { await headUnit.serve(car) }
+            transport = app
+            chunks = app.inbound.makeAsyncIterator()
+        }
+
+        func send(_ type: SDLControlFrameType, service: SDLServiceType, sessionID: UInt8, payload: [UInt8] = []) async throws {
+            try await transport.send(SDLFrame(
+                header: SDLFrameHeader(version: 5, frameType: .control, serviceType: service, frameInfo: type.rawValue, sessionID: sessionID),
+                payload: payload).bytes)
+        }
+
+        mutating func next() async throws -> SDLFrame {
+            while true {
+                if let frame = try decoder.nextFrame() { return frame }
+                decoder.append(try #require(try await chunks.next(), "the head unit closed the connection"))
+            }
+        }
+
+        /// StartService(RPC) with protocol 5: the ACK's session ID and hash.
+        mutating func start() async throws -> (sessionID: UInt8, hashID: Int32?) {
+            var request = SDLControlPayload()
+            request.protocolVersion = "5.4.0"
+            try await send(.startService, service: .rpc, sessionID: 0, payload: request.bytes)
+            let ack = try await next()
+            #expect(ack.header.controlFrameType == .startServiceACK)
+            return (ack.header.sessionID, try SDLControlPayload(decoding: ack.payload).hashID)
+        }
+    }
+
+    @Test func everyConnectionStartsSessionOneWithItsOwnHash() async throws {
+        let headUnit = TestApp.headUnit()
+        var first = Wire(headUnit)
+        var second = Wire(headUnit)
+        let a = try await first.start()
+        let b = try await second.start()
+        #expect(a.sessionID == 1 && b.sessionID == 1)
+        #expect(a.hashID == 65_537 && b.hashID == 65_538)
+    }
+
+    @Test func endingTheSessionNeedsItsHashAndAStreamMustRun() async throws {
+        let headUnit = TestApp.headUnit()
+        var wire = Wire(headUnit)
+        let session = try await wire.start()
+        var wrong = SDLControlPayload()
+        wrong.hashID = 42
+        try await wire.send(.endService, service: .rpc, sessionID: session.sessionID, payload: wrong.bytes)
+        let refused = try await wire.next()
+        #expect(refused.header.controlFrameType == .endServiceNAK)
+        #expect(try SDLControlPayload(decoding: refused.payload).rejectedParams == ["hashId"])
+        // A video service that never started cannot end.
+        try await wire.send(.endService, service: .video, sessionID: session.sessionID)
+        #expect(try await wire.next().header.controlFrameType == .endServiceNAK)
+        // The session is still there: with its hash it ends.
+        var right = SDLControlPayload()
+        right.hashID = session.hashID
+        try await wire.send(.endService, service: .rpc, sessionID: session.sessionID, payload: right.bytes)
+        #expect(try await wire.next().header.controlFrameType == .endServiceACK)
     }
 }

@@ -38,10 +38,14 @@ struct TestApp {
             isMediaApplication: media, languageDesired: language, hmiDisplayLanguageDesired: language,
             appHMIType: types ?? [media ? .media : .default], hashID: hashID, appID: appID, fullAppID: fullAppID))
         let app = TestApp(appID: fullAppID ?? appID, client: client, session: session, running: running, statuses: statuses, registration: response)
-        // SDL Core's four notifications follow the response; the last is OnDriverDistraction.
-        // Once the app has heard it, a test's own subscriptions start after them.
+        // SDL Core's notifications follow the response; the last two are OnDriverDistraction.
+        // Once the app has heard them, a test's own subscriptions start after them.
         if response.success {
-            for await _ in distraction { break }
+            var heard = 0
+            for await _ in distraction {
+                heard += 1
+                if heard == 2 { break }
+            }
         }
         // Most rules are about an app on screen: bring it to FULL (SDL Core answers DISALLOWED
         // in NONE), and wait until the app has heard it.

@@ -1,3 +1,4 @@
+import Foundation
 @testable import SDLSpec
 import Testing
 
@@ -46,6 +47,28 @@ struct RealSpecTests {
     func matchesSchema(version: String) throws {
         let diagnostics = SchemaValidator.validate(specPath: try SpecFiles.spec(version), schemaPath: try SpecFiles.schema(version))
         #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics.map(\.description).joined(separator: "\n"))")
+    }
+
+    /// libxml2 used from several threads at once, as parallel tests and a server do: without
+    /// its one-time set-up first (`LibXML2.initialize`), two threads' first parsers could
+    /// deadlock in libxml2's lazy globals (it hung a CI run). A deadlock would hang here.
+    @Test func validatesAndParsesOnManyThreadsAtOnce() async throws {
+        let spec = try SpecFiles.spec("8.0.0")
+        let schema = try SpecFiles.schema("8.0.0")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: spec)))
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    if index.isMultiple(of: 2) {
+                        return SchemaValidator.validate(specPath: spec, schemaPath: schema).filter { $0.severity == .error }.count
+                    }
+                    if case .failure = XMLReader.parse(bytes, path: spec) { return 1 }
+                    return 0
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0)
     }
 
     @Test func schemaValidatorReportsViolationsWithLines() throws {

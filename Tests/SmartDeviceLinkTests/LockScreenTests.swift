@@ -39,17 +39,20 @@ import Testing
             #expect(logo?.oemIcon == Self.logo)
             #expect(http.asked.withLock { $0 } == [emulatorConfiguration.lockScreenIconURL])
 
-            // FULL with DD_OFF known: optional, not shown in requiredOnly mode, dismissible
-            // (SDL Core sends lockScreenDismissalEnabled).
+            // FULL with DD_OFF known: optional, not shown in requiredOnly mode; not dismissible
+            // (SDL Core's last word after registration was DD_OFF with dismissal disabled).
             try await headUnit.activate(appID: Self.appID)
             let optional = await Self.state(manager) { $0.status == .optional }
             #expect(optional?.isShown == false)
-            #expect(optional?.isDismissible == true)
+            #expect(optional?.isDismissible == false)
 
             // The car moves: required and shown; the user dismisses it (a passenger).
             await headUnit.setDriverDistraction(true)
             let required = await Self.state(manager) { $0.status == .required }
             #expect(required?.isShown == true)
+            // Dismissal enabled with Core's warning while the car moves.
+            #expect(required?.isDismissible == true)
+            #expect(required?.dismissalWarning == "Swipe down to dismiss, acknowledging that you are not the driver")
             #expect(await manager.lockScreen.dismiss())
             #expect(await manager.lockScreen.state.isShown == false)
             // A new word from the head unit brings it back once the car moves again.

@@ -19,7 +19,9 @@ import Testing
             Issue.record("no image fields")
             return
         }
-        #expect(!fields.isEmpty && fields.allSatisfy { $0["imageTypeSupported"] == nil })
+        // Core keeps the image types of these two fields only.
+        let typed = fields.filter { $0["imageTypeSupported"] != nil }.compactMap { $0["name"] }
+        #expect(fields.count == 12 && typed == [.string("locationImage"), .string("alertIcon")])
     }
 
     @Test func theServedStepsSucceed() async throws {

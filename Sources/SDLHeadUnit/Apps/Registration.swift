@@ -60,7 +60,8 @@ extension SDLHeadUnitEmulator {
             notification(OnHMIStatus(hmiLevel: .none, audioStreamingState: .notAudible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0), to: key),
             permissionsNotification(to: key),
             notification(OnSystemRequest(requestType: .lockScreenIconUrl, url: configuration.lockScreenIconURL), to: key),
-            notification(OnDriverDistraction(state: driverDistracted ? .ddOn : .ddOff, lockScreenDismissalEnabled: true), to: key),
+            notification(Self.driverDistraction(on: driverDistracted, dismissalEnabled: true), to: key),
+            notification(Self.driverDistraction(on: driverDistracted, dismissalEnabled: driverDistracted), to: key),
         ]
         // SDL Core tells a remote-control app (RPC 5.0+) which modules are free when it registers.
         if let status = remoteControlStatus(to: key) { effects.append(status) }
@@ -255,8 +256,9 @@ extension SDLHeadUnitEmulator {
     /// Restores what the app had when its connection dropped, if `hashID` matches; returns the
     /// info text SDL Core sends, or nil when there is nothing to resume.
     func resume(_ request: RegisterAppInterface, into app: inout EmulatedApp) -> String? {
-        guard let saved = resumption[request.appID], saved.hashID == request.hashID else { return nil }
-        resumption[request.appID] = nil
+        let key = Self.key(of: request)  // saved under the same key the app was registered by
+        guard let saved = resumption[key], saved.hashID == request.hashID else { return nil }
+        resumption[key] = nil
         app.menu = saved.app.menu
         app.choiceSets = saved.app.choiceSets
         app.buttonSubscriptions = saved.app.buttonSubscriptions

@@ -9,6 +9,8 @@ import SDLTransport
 actor EmulatedConnection {
     let id: Int
     let sessionID: UInt8
+    /// The session hash sent in the RPC StartServiceACK, checked in EndService(RPC).
+    let hashID: Int32
     private let transport: any SDLTransport
     private let configuration: SDLHeadUnitEmulator.Configuration
     /// A cloud app's token (the policy table's auth_token), sent in the RPC StartServiceACK.
@@ -32,12 +34,13 @@ actor EmulatedConnection {
     private var encryptedRequests: Set<UInt32> = []
 
     init(
-        id: Int, sessionID: UInt8, transport: any SDLTransport, configuration: SDLHeadUnitEmulator.Configuration, headUnit: SDLHeadUnitEmulator,
+        id: Int, sessionID: UInt8, hashID: Int32, transport: any SDLTransport, configuration: SDLHeadUnitEmulator.Configuration, headUnit: SDLHeadUnitEmulator,
         authToken: String? = nil
     ) {
         self.id = id
         self.authToken = authToken
         self.sessionID = sessionID
+        self.hashID = hashID
         self.transport = transport
         self.configuration = configuration
         self.headUnit = headUnit
@@ -138,7 +141,7 @@ actor EmulatedConnection {
                 var ack = SDLControlPayload()
                 let appVersion = SDLProtocolVersion(offered) ?? SDLProtocolVersion(5)
                 ack.protocolVersion = min(appVersion, configuration.protocolVersion).description
-                ack.hashID = configuration.hashID
+                ack.hashID = hashID
                 ack.mtu = Int64(configuration.mtu)
                 ack.secondaryTransports = []
                 ack.audioServiceTransports = [1]
@@ -154,7 +157,7 @@ actor EmulatedConnection {
             } else {
                 // An app without BSON gets protocol 4 and the raw hash, as SDL Core answers.
                 version = 4
-                let hash = withUnsafeBytes(of: UInt32(bitPattern: configuration.hashID).bigEndian) { Array($0) }
+                let hash = withUnsafeBytes(of: UInt32(bitPattern: hashID).bigEndian) { Array($0) }
                 try await sendControl(.startServiceACK, service: .rpc, payload: hash, messageID: 0)
             }
         case .startService where message.serviceType == .video || message.serviceType == .audio:
@@ -164,13 +167,40 @@ actor EmulatedConnection {
             if version >= 5 { ack.mtu = Int64(configuration.mtu) }
             try await sendControl(.startServiceACK, service: message.serviceType, payload: version >= 5 ? ack.bytes : [])
         case .endService:
-            try await sendControl(.endServiceACK, service: message.serviceType, payload: [])
-            if message.serviceType == .rpc { ended = true }
-            if message.serviceType == .video || message.serviceType == .audio { await headUnit?.streamingEnded(message.serviceType, on: self) }
+            try await endService(message)
         case .heartbeat:
             try await sendControl(.heartbeatACK, service: .control, payload: [])
         default:
             break
+        }
+    }
+
+    /// EndService as SDL Core answers it: the RPC service (the whole session) only with the
+    /// session's hash when one is given (v5 `hashId`, v1–4 the 4 raw bytes), else EndServiceNAK
+    /// with `rejectedParams` ["hashId"]; a video or audio service only while it runs.
+    private func endService(_ message: SDLProtocolMessage) async throws {
+        let service = message.serviceType
+        if service == .rpc {
+            let offered: Int32? =
+                if version >= 5 { (try? SDLControlPayload(decoding: message.payload))?.hashID }
+                else if message.payload.count == 4 { Int32(bitPattern: message.payload.reduce(0) { $0 << 8 | UInt32($1) }) }
+                else { nil }
+            if let offered, offered != hashID {
+                var nak = SDLControlPayload()
+                nak.rejectedParams = ["hashId"]
+                try await sendControl(.endServiceNAK, service: service, payload: version >= 5 ? nak.bytes : [])
+                return
+            }
+            try await sendControl(.endServiceACK, service: service, payload: [])
+            ended = true
+        } else if service == .video || service == .audio {
+            guard await headUnit?.streamingEnded(service, on: self) == true else {
+                try await sendControl(.endServiceNAK, service: service, payload: version >= 5 ? SDLControlPayload().bytes : [])
+                return
+            }
+            try await sendControl(.endServiceACK, service: service, payload: [])
+        } else {
+            try await sendControl(.endServiceACK, service: service, payload: [])
         }
     }
 

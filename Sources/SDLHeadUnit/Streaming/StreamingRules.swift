@@ -88,9 +88,12 @@ extension SDLHeadUnitEmulator {
     }
 
     /// The app ended a streaming service (EndService).
-    func streamingEnded(_ service: SDLServiceType, on connection: EmulatedConnection) {
-        guard let appID = appID(on: connection) else { return }
-        if apps[appID]?.streamingServices.remove(service) != nil { emit(.streamingEnded(appID: appID, service: Int(service.rawValue))) }
+    /// The app ended `service`; false when it was not running.
+    @discardableResult
+    func streamingEnded(_ service: SDLServiceType, on connection: EmulatedConnection) -> Bool {
+        guard let appID = appID(on: connection), apps[appID]?.streamingServices.remove(service) != nil else { return false }
+        emit(.streamingEnded(appID: appID, service: Int(service.rawValue)))
+        return true
     }
 
     /// The `videoStreamingState` the app's level gives it: STREAMABLE for the video app in FULL or

@@ -46,9 +46,18 @@ extension SDLHeadUnitEmulator {
     /// OnDriverDistraction, as SDL Core sends it.
     public func setDriverDistraction(_ on: Bool) async {
         driverDistracted = on
-        let state: DriverDistractionState = on ? .ddOn : .ddOff
-        await perform(apps.keys.sorted().map { notification(OnDriverDistraction(state: state, lockScreenDismissalEnabled: true), to: $0) })
+        await perform(apps.keys.sorted().map { notification(Self.driverDistraction(on: on, dismissalEnabled: on), to: $0) })
         emit(.driverDistractionChanged(on: on))
+    }
+
+    /// OnDriverDistraction as SDL Core 8.2 words it: a lock screen the passenger may dismiss
+    /// always comes with Core's warning text. Core sends dismissal enabled while the car moves
+    /// and disabled once it stops (`state` DD_OFF); right after registration it sends the state
+    /// twice, first with dismissal enabled, then as the HMI reports it (both recorded sessions).
+    static func driverDistraction(on: Bool, dismissalEnabled: Bool) -> OnDriverDistraction {
+        OnDriverDistraction(
+            state: on ? .ddOn : .ddOff, lockScreenDismissalEnabled: dismissalEnabled,
+            lockScreenDismissalWarning: dismissalEnabled ? "Swipe down to dismiss, acknowledging that you are not the driver" : nil)
     }
 
     /// Whether driver distraction is on now.

@@ -1,0 +1,12 @@
+import CLibXML2
+
+/// libxml2 wants `xmlInitParser()` once, before threads use it: otherwise each thread's first
+/// parser sets up libxml2's globals lazily, and two threads doing so at once can deadlock (seen:
+/// two schema validations run in parallel by the tests, both waiting forever in
+/// `xmlRMutexLock` under `xmlDictCreate`). Every entry point that calls libxml2 calls this first.
+enum LibXML2 {
+    private static let initialized: Void = xmlInitParser()
+
+    /// Initialises libxml2 the first time; afterwards does nothing. Safe from any thread.
+    static func initialize() { initialized }
+}
