@@ -45,6 +45,9 @@ public enum SDLHeadUnitEvent: Sendable, Hashable {
     case vehicleDataChanged(items: [String])
     /// Driver distraction went on or off; every app heard it in OnDriverDistraction.
     case driverDistractionChanged(on: Bool)
+    /// The app subscribed to a type of app service: the provider answered its GetAppServiceData
+    /// with `subscribe` successfully; OnAppServiceData of that type reaches it from now on.
+    case appServiceSubscribed(appID: String, serviceType: String)
 }
 
 extension SDLHeadUnitEvent {
@@ -68,6 +71,8 @@ extension SDLHeadUnitEvent {
             return .object([.init(key: "event", value: .string("vehicleDataChanged")), .init(key: "items", value: .array(items.map(SDLJSONValue.string)))])
         case .driverDistractionChanged(let on):
             return .object([.init(key: "event", value: .string("driverDistractionChanged")), .init(key: "on", value: .bool(on))])
+        case .appServiceSubscribed(let appID, let serviceType):
+            return object("appServiceSubscribed", appID, [.init(key: "serviceType", value: .string(serviceType))])
         }
     }
 }

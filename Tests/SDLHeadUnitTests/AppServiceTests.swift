@@ -61,4 +61,40 @@ import Testing
         await provider.close()
         await consumer.close()
     }
+
+    /// GetAppServiceData with `subscribe` subscribes only when the provider succeeds, and the
+    /// OnHashChange for it follows the response, as SDL Core does it.
+    @Test func aSubscriptionTakesEffectOnlyWhenTheProviderSucceeds() async throws {
+        let headUnit = TestApp.headUnit()
+        let provider = try await TestApp.register(to: headUnit, appID: "provider", media: true)
+        let consumer = try await TestApp.register(to: headUnit, appID: "consumer")
+        let succeed = Locked(false)
+        try await provider.client.handleRequests(GetAppServiceData.self) { request in
+            succeed.withLock { $0 }
+                ? GetAppServiceDataResponse(success: true, resultCode: .success, serviceData: AppServiceData(serviceType: request.serviceType, serviceID: "tunes"))
+                : GetAppServiceDataResponse(success: false, resultCode: .rejected)
+        }
+        _ = try await provider.client.send(PublishAppService(appServiceManifest: Self.manifest))
+
+        #expect(try await consumer.client.send(GetAppServiceData(serviceType: "MEDIA", subscribe: true)).resultCode == .rejected)
+        var sent = await headUnit.recordedRPCs(appID: "consumer").filter { $0.direction == "out" }.map(\.functionName)
+        #expect(sent.last == "GetAppServiceData" && !sent.contains("OnHashChange"))
+
+        succeed.withLock { $0 = true }
+        let hashes = consumer.client.notifications(OnHashChange.self)
+        #expect(try await consumer.client.send(GetAppServiceData(serviceType: "MEDIA", subscribe: true)).resultCode == .success)
+        for await _ in hashes { break }
+        sent = await headUnit.recordedRPCs(appID: "consumer").filter { $0.direction == "out" }.map(\.functionName)
+        #expect(Array(sent.suffix(2)) == ["GetAppServiceData", "OnHashChange"])
+
+        // Subscribed now: the provider's data reaches the consumer.
+        let serviceData = consumer.client.notifications(OnAppServiceData.self)
+        try await provider.client.sendNotification(OnAppServiceData(serviceData: AppServiceData(serviceType: "MEDIA", serviceID: "tunes")))
+        for await data in serviceData {
+            #expect(data.serviceData.serviceID == "tunes")
+            break
+        }
+        await provider.close()
+        await consumer.close()
+    }
 }

@@ -101,6 +101,9 @@ import Testing
         #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: Grid(col: 1, row: 1, level: 0)))).resultCode == .success)
         #expect(try await app.client.send(Self.fan(60, module: "C1A")).resultCode == .success)
         #expect(try await app.client.send(Self.fan(60, module: "C0A")).resultCode == .rejected)
+        // The driver's seat written out, without spans: still the driver, still everything.
+        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: Grid(col: 0, row: 0, level: 0)))).resultCode == .success)
+        #expect(try await app.client.send(Self.fan(60, module: "C1A")).resultCode == .success)
         // The radio serves the whole vehicle.
         let radio = SetInteriorVehicleData(moduleData: ModuleData(moduleType: .radio, radioControlData: RadioControlData(frequencyInteger: 99, frequencyFraction: 5)))
         #expect(try await app.client.send(radio).moduleData?.radioControlData?.frequencyInteger == 99)

@@ -139,4 +139,20 @@ import Testing
         try await wire.send(.endService, service: .rpc, sessionID: session.sessionID, payload: right.bytes)
         #expect(try await wire.next().header.controlFrameType == .endServiceACK)
     }
+
+    /// A frame whose payload exceeds the MTU is dropped silently and the connection stays.
+    @Test func aFrameOverTheMTUIsDroppedSilently() async throws {
+        let headUnit = TestApp.headUnit()
+        var wire = Wire(headUnit)
+        let session = try await wire.start()
+        func frame(_ size: Int) -> [UInt8] {
+            SDLFrame(header: SDLFrameHeader(version: 5, frameType: .single, serviceType: .rpc, sessionID: session.sessionID, messageID: 1),
+                     payload: [UInt8](repeating: 0, count: size)).bytes
+        }
+        try await wire.transport.send(frame(131_073))
+        try await wire.send(.heartbeat, service: .control, sessionID: session.sessionID)
+        // The next frame is the heartbeat's answer: nothing came back for the oversized one.
+        #expect(try await wire.next().header.controlFrameType == .heartbeatACK)
+        #expect(await headUnit.registeredApps().isEmpty)
+    }
 }

@@ -82,17 +82,25 @@ import Testing
         await #expect(throws: (any Error).self) { try await nav.running.value }
     }
 
-    @Test func aSecondAfterLeavingStreamableTheServiceEnds() async throws {
+    /// Frames after leaving STREAMABLE are dropped; a second after leaving (counted from the
+    /// change, not from the first dropped frame), a frame ends the service. `firstFrameLate`: the
+    /// app sends nothing until two seconds later, and that frame ends it at once.
+    @Test(arguments: [false, true])
+    func aSecondAfterLeavingStreamableTheServiceEnds(firstFrameLate: Bool) async throws {
         let clock = ManualClock()
         let headUnit = Self.headUnit(Locked<[UInt8]>([]), clock: clock)
         let events = headUnit.events()
         let nav = try await TestApp.register(to: headUnit, appID: "nav", types: [.navigation])
         _ = try await nav.session.startService(.video, parameters: Self.video("RAW"))
         try await headUnit.background(appID: "nav")
-        try await nav.session.sendMedia(Self.slice, service: .video)
-        try await nav.settle()
-        #expect(await headUnit.streamStatistics(appID: "nav")[11]?.dropped == 1)
-        clock.advance(by: .seconds(1))
+        if firstFrameLate {
+            clock.advance(by: .seconds(2))
+        } else {
+            try await nav.session.sendMedia(Self.slice, service: .video)
+            try await nav.settle()
+            #expect(await headUnit.streamStatistics(appID: "nav")[11]?.dropped == 1)
+            clock.advance(by: .seconds(1))
+        }
         try await nav.session.sendMedia(Self.slice, service: .video)
         for await event in events { if case .streamingEnded("nav", 11) = event { break } }
         #expect(await headUnit.streamStatistics(appID: "nav")[11]?.frames ?? 0 == 0)

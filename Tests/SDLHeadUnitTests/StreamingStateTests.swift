@@ -80,6 +80,10 @@ import Testing
         _ = try await TestApp.register(to: headUnit, appID: "second", types: [.projection])
         let displaced = await first.status { $0.videoStreamingState == .notStreamable }
         #expect(displaced?.hmiLevel == .limited)
+        // One OnHMIStatus for the change, as SDL Core sends it: not LIMITED+STREAMABLE first.
+        let statuses = await headUnit.recordedRPCs(appID: "first").filter { $0.direction == "out" && $0.functionName == "OnHMIStatus" }
+            .compactMap(\.parameters).map { [$0["hmiLevel"], $0["videoStreamingState"]] }
+        #expect(statuses.suffix(2) == [[.string("FULL"), .string("STREAMABLE")], [.string("LIMITED"), .string("NOT_STREAMABLE")]])
         await first.close()
     }
 

@@ -188,7 +188,7 @@ import Testing
                 let events = headUnit.events()
                 #expect(try await consumer.dropAndReconnect(on: headUnit, appID: "consumer"))
                 for await event in events {
-                    if case .requestReceived("consumer", "GetAppServiceData") = event { break }
+                    if case .appServiceSubscribed("consumer", "WEATHER") = event { break }
                 }
                 // The head unit has the consumer's renewed subscription: the next update reaches it.
                 try await provider.appServices.update(service, with: Self.weather("Detroit", "Hail"))

@@ -13,6 +13,8 @@ struct ForwardedRequest: Sendable {
     let consumerAppID: String
     let consumerCorrelationID: UInt32
     let functionID: UInt32
+    /// GetAppServiceData's `subscribe` and service type: applied once the provider succeeds.
+    var subscription: (subscribe: Bool, serviceType: String)?
 }
 
 /// The app services area: the registry across apps and the consumers' requests waiting for a
@@ -117,11 +119,8 @@ extension SDLHeadUnitEmulator {
         guard let provider = appServices.activeService(of: request.serviceType) else {
             return (.failure(.dataNotAvailable, "no active \(request.serviceType) service"), [])
         }
-        if request.subscribe == true { appServices.subscribers[request.serviceType, default: []].insert(appID) }
-        if request.subscribe == false { appServices.subscribers[request.serviceType]?.remove(appID) }
-        let (reply, effects) = forward(rpc, from: appID, to: provider.providerAppID)
-        // A subscription is resumption data: SDL Core sends OnHashChange.
-        return (reply, request.subscribe == true ? effects + [hashChange(of: appID)] : effects)
+        // The subscription follows the provider's answer: only a successful one changes it.
+        return forward(rpc, from: appID, to: provider.providerAppID, subscription: request.subscribe.map { ($0, request.serviceType) })
     }
 
     func performAppServiceInteraction(_ request: PerformAppServiceInteraction, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
@@ -132,8 +131,11 @@ extension SDLHeadUnitEmulator {
     }
 
     /// Sends the consumer's request on to the provider under the head unit's own correlation ID.
-    func forward(_ rpc: SDLRPCPayload, from consumer: String, to provider: String) -> (Reply, [Effect]) {
-        let correlationID = appServices.keep(ForwardedRequest(consumerAppID: consumer, consumerCorrelationID: rpc.correlationID, functionID: rpc.functionID))
+    func forward(
+        _ rpc: SDLRPCPayload, from consumer: String, to provider: String, subscription: (subscribe: Bool, serviceType: String)? = nil
+    ) -> (Reply, [Effect]) {
+        let correlationID = appServices.keep(ForwardedRequest(
+            consumerAppID: consumer, consumerCorrelationID: rpc.correlationID, functionID: rpc.functionID, subscription: subscription))
         let request = SDLRPCPayload(rpcType: .request, functionID: rpc.functionID, correlationID: correlationID, json: rpc.json, bulkData: rpc.bulkData)
         schedule(.forward(correlationID: correlationID), after: .seconds(10))
         return (.deferred, [.notify(appID: provider, request)])
@@ -143,8 +145,20 @@ extension SDLHeadUnitEmulator {
     func providerAnswered(_ rpc: SDLRPCPayload) -> [Effect] {
         guard let request = appServices.forwarded.removeValue(forKey: rpc.correlationID) else { return [] }
         cancelTimer(.forward(correlationID: rpc.correlationID))
-        return [.notify(appID: request.consumerAppID, SDLRPCPayload(
+        var effects: [Effect] = [.notify(appID: request.consumerAppID, SDLRPCPayload(
             rpcType: .response, functionID: request.functionID, correlationID: request.consumerCorrelationID, json: rpc.json, bulkData: rpc.bulkData))]
+        let succeeded = (try? SDLJSONValue(parsing: rpc.json))?["success"] == .bool(true)
+        if let (subscribe, serviceType) = request.subscription, succeeded, apps[request.consumerAppID] != nil {
+            if subscribe {
+                appServices.subscribers[serviceType, default: []].insert(request.consumerAppID)
+                emit(.appServiceSubscribed(appID: request.consumerAppID, serviceType: serviceType))
+                // A subscription is resumption data: SDL Core sends OnHashChange after the response.
+                effects.append(hashChange(of: request.consumerAppID))
+            } else {
+                appServices.subscribers[serviceType]?.remove(request.consumerAppID)
+            }
+        }
+        return effects
     }
 
     /// The provider did not answer in time (`TimerKey.forward`): the consumer gets TIMED_OUT.

@@ -188,8 +188,11 @@ extension SDLHeadUnitEmulator {
                 effects.append(permissionsNotification(to: appID))
             }
         }
+        // The app it replaces gets one OnHMIStatus: a video app displaced by another video app
+        // goes LIMITED and NOT_STREAMABLE at once, as SDL Core says it.
+        let takesVideo = apps[appID].map { videoStreamingState(of: $0, level: .full) == .streamable } ?? false
         for other in apps.values where other.appID != appID && other.hmiLevel == .full {
-            effects += setLevel(other.isAudioApp ? .limited : .background, of: other.appID)
+            effects += setLevel(other.isAudioApp ? .limited : .background, of: other.appID, displaced: takesVideo)
         }
         effects += setLevel(.full, of: appID)
         if let url = updateThroughApp { effects.append(policyUpdateRequest(appID: appID, url: url)) }
@@ -222,7 +225,9 @@ extension SDLHeadUnitEmulator {
         await perform([.disconnect(appID: appID, endService: false, unregistered: false)])
     }
 
-    func setLevel(_ level: HMILevel, of appID: String) -> [Effect] {
+    /// Moves the app to `level`; `displaced`: another video app takes the screen, so this one
+    /// is not streamable whatever its level.
+    func setLevel(_ level: HMILevel, of appID: String, displaced: Bool = false) -> [Effect] {
         guard var app = apps[appID] else { return [] }
         app.hmiLevel = level
         app.limits.levelChanged(to: level)
@@ -231,9 +236,10 @@ extension SDLHeadUnitEmulator {
         case .limited: app.audioStreamingState = app.isAudioApp ? .audible : .notAudible
         default: app.audioStreamingState = .notAudible
         }
-        app.videoStreamingState = videoStreamingState(of: app, level: level)
+        app.videoStreamingState = displaced ? .notStreamable : videoStreamingState(of: app, level: level)
         if level == .none { app.systemContext = .main }
         apps[appID] = app
+        noteStreamingAllowance(of: appID)
         emit(.hmiLevelChanged(appID: appID, level))
         // One video app streams at a time; NONE ends the app's streaming services at once.
         var effects = app.videoStreamingState == .streamable ? displaceVideoApps(except: appID) : []

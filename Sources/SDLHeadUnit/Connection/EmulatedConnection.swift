@@ -61,6 +61,8 @@ actor EmulatedConnection {
                 decoder.append(chunk)
                 while var frame = try decoder.nextFrame() {
                     log("in", frame)
+                    // SDL Core drops a frame whose payload exceeds the MTU, silently; the connection stays.
+                    if frame.payload.count > configuration.mtu { continue }
                     // A protected StartService carries its parameters in plain text; data frames
                     // (not a first frame) are records.
                     if frame.header.isEncrypted, !frame.payload.isEmpty, frame.header.frameType == .single || frame.header.frameType == .consecutive,

@@ -295,11 +295,17 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
 
     // MARK: The built-in default
 
-    /// SDL Core's preloaded defaults as seen from an app on SDL Core 8.2 (the “Policies and
-    /// limits” article lists them): in NONE only what registration, files and system requests
-    /// need, so Show, AddCommand, Alert and SubscribeButton are DISALLOWED there; the rest from
-    /// BACKGROUND up (interactions that take the screen in FULL); vehicle data in its own group,
-    /// granted only after the policy update (`pre_DataConsent` lacks it).
+    /// SDL Core's preloaded defaults as an app on SDL Core 8.2 sees them (the two
+    /// OnPermissionsChange of a recorded session): before the policy update only "Base-4": in
+    /// NONE what registration, files, global properties and system requests need (so Show,
+    /// AddCommand, Alert and SubscribeButton are DISALLOWED there); Alert, Speak,
+    /// PerformInteraction and PerformAudioPassThru in FULL and LIMITED; Slider,
+    /// ScrollableMessage and ShowAppMenu in FULL only; the rest from BACKGROUND up. The update
+    /// adds vehicle data, Alert in BACKGROUND, the navigation RPCs (AlertManeuver,
+    /// ShowConstantTBT, UpdateTurnList) and diagnostics. RPCs Core's default app is not granted
+    /// at all (app services, remote control, DialNumber, SendLocation, widgets...) the emulator
+    /// grants from BACKGROUND up, so apps can use every feature; OnTouchEvent only with SDL
+    /// Core's HapticGroup or OnTouchEventOnlyGroup.
     public static var sdlCoreDefault: SDLHeadUnitPolicy {
         let all: Set<HMILevel> = [.none, .background, .limited, .full]
         let visible: Set<HMILevel> = [.background, .limited, .full]
@@ -307,27 +313,44 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         let fullOnly: Set<HMILevel> = [.full]
         let inNone: Set<String> = [
             "PutFile", "ListFiles", "DeleteFile", "SetAppIcon", "SystemRequest", "ChangeRegistration", "GetSystemCapability",
-            "PublishAppService", "UnpublishAppService", "GetAppServiceData", "PerformAppServiceInteraction", "OnHMIStatus",
-            "OnPermissionsChange", "OnHashChange", "OnSystemRequest", "OnAppInterfaceUnregistered", "OnLanguageChange",
-            "OnDriverDistraction", "OnSystemCapabilityUpdated", "OnAppServiceData", "OnEncodedSyncPData", "EncodedSyncPData",
+            "SetGlobalProperties", "ResetGlobalProperties", "SetDisplayLayout", "EncodedSyncPData", "RegisterAppInterface",
+            "UnregisterAppInterface", "OnHMIStatus", "OnPermissionsChange", "OnHashChange", "OnSystemRequest", "OnAppInterfaceUnregistered",
+            "OnLanguageChange", "OnDriverDistraction", "OnSystemCapabilityUpdated", "OnEncodedSyncPData",
+            // Not in Core's default groups; the emulator lets a service provider publish from NONE.
+            "PublishAppService", "UnpublishAppService", "GetAppServiceData", "PerformAppServiceInteraction", "OnAppServiceData",
         ]
-        let screenTakers: Set<String> = ["PerformInteraction", "Slider", "ScrollableMessage", "PerformAudioPassThru", "ShowAppMenu"]
-        let foregroundOnly: Set<String> = ["Alert", "SubtleAlert", "Speak", "EndAudioPassThru", "AlertManeuver", "DialNumber"]
+        let fullOnlyRPCs: Set<String> = ["Slider", "ScrollableMessage", "ShowAppMenu"]
+        let foregroundRPCs: Set<String> = ["Alert", "Speak", "PerformInteraction", "PerformAudioPassThru", "DialNumber"]
         let vehicleRPCs: Set<String> = ["GetVehicleData", "SubscribeVehicleData", "UnsubscribeVehicleData", "OnVehicleData"]
+        let navigation: Set<String> = ["AlertManeuver", "ShowConstantTBT", "UpdateTurnList", "OnTBTClientState"]
+        let diagnostics: Set<String> = ["DiagnosticMessage", "GetDTCs", "ReadDID"]
+        let afterUpdate = navigation.union(diagnostics)
         var base: [String: Permission] = [:]
         let names = MobileAPI.requests.map { $0.functionName } + MobileAPI.notifications.map { $0.functionName }
-        // OnTouchEvent is in SDL Core's HapticGroup and OnTouchEventOnlyGroup, not its default group.
-        for name in names where !vehicleRPCs.contains(name) && !["RegisterAppInterface", "UnregisterAppInterface", "OnTouchEvent"].contains(name) {
-            let levels = inNone.contains(name) ? all : screenTakers.contains(name) ? fullOnly : foregroundOnly.contains(name) ? foreground : visible
+        for name in names where !vehicleRPCs.contains(name) && !afterUpdate.contains(name) && name != "OnTouchEvent" {
+            let levels = inNone.contains(name) ? all : fullOnlyRPCs.contains(name) ? fullOnly : foregroundRPCs.contains(name) ? foreground : visible
             base[name] = Permission(levels: levels, parameters: nil)
         }
+        base["GenericResponse"] = Permission(levels: visible, parameters: nil)
         let items = Set(SDLSimulatedVehicle.itemNames).union(SDLSimulatedVehicle.defaultCustomValues.keys)
         var vehicle: [String: Permission] = [:]
-        for name in vehicleRPCs { vehicle[name] = Permission(levels: visible, parameters: items) }
-        let touch = ["OnTouchEvent": Permission(levels: foreground.union([.background]), parameters: nil)]
+        for name in vehicleRPCs {
+            // Core's group lets an app read the VIN but not subscribe to it.
+            let granted = name == "SubscribeVehicleData" || name == "UnsubscribeVehicleData" ? items.subtracting(["vin"]) : items
+            vehicle[name] = Permission(levels: visible, parameters: granted)
+        }
+        func group(_ names: Set<String>) -> [String: Permission] {
+            Dictionary(uniqueKeysWithValues: names.map { ($0, Permission(levels: visible, parameters: nil)) })
+        }
+        let touch = ["OnTouchEvent": Permission(levels: visible, parameters: nil)]
         return SDLHeadUnitPolicy(
-            groups: ["Base-4": base, "VehicleInfo-3": vehicle, "OnTouchEventOnlyGroup": touch, "HapticGroup": touch],
-            appGroups: ["default": ["Base-4", "VehicleInfo-3"], "pre_DataConsent": ["Base-4"]])
+            groups: [
+                "Base-4": base, "VehicleInfo-3": vehicle, "Notifications": group(["Alert"]), "Navigation-1": group(navigation),
+                "PropriataryData-1": group(diagnostics), "OnTouchEventOnlyGroup": touch, "HapticGroup": touch,
+            ],
+            appGroups: [
+                "default": ["Base-4", "VehicleInfo-3", "Notifications", "Navigation-1", "PropriataryData-1"], "pre_DataConsent": ["Base-4"],
+            ])
     }
 }
 

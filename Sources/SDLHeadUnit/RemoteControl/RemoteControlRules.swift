@@ -52,8 +52,10 @@ extension SDLHeadUnitEmulator {
     /// REJECTED when the app's seat is outside the module's service area.
     private func seatRefusal(_ appID: String, module: RemoteControlModule) -> Reply? {
         let seat = userSeat(of: appID)
-        // The driver's seat may control every module, whatever its service area.
-        if seat == RemoteControlState.driverSeat { return nil }
+        // The driver's seat may control every module, whatever its service area. Spans and a
+        // missing level take their spec defaults: {col 0, row 0} is the driver however written.
+        let driver = RemoteControlState.driverSeat
+        if seat.col == driver.col, seat.row == driver.row, seat.level ?? 0 == driver.level ?? 0 { return nil }
         guard let area = module.info.serviceArea ?? module.info.location, !area.contains(seat) else { return nil }
         return .failure(.rejected, "the user's seat (col \(seat.col), row \(seat.row)) is outside the service area of \(module.info.moduleId)")
     }

@@ -107,9 +107,28 @@ extension SDLHeadUnitEmulator {
         var effects: [Effect] = []
         for other in apps.values where other.appID != appID && other.videoStreamingState == .streamable {
             apps[other.appID]?.videoStreamingState = .notStreamable
+            noteStreamingAllowance(of: other.appID)
             effects.append(hmiStatus(of: other.appID))
         }
         return effects
+    }
+
+    /// Starts the one-second grace (`streamingGrace`) the moment the app may no longer stream a
+    /// service it runs, and clears it when it may again: SDL Core counts from the change of
+    /// state, not from the first frame it drops.
+    func noteStreamingAllowance(of appID: String) {
+        guard var app = apps[appID] else { return }
+        let now = configuration.clock.now
+        for service in app.streamingServices {
+            let number = Int(service.rawValue)
+            let allowed = service == .video ? app.videoStreamingState == .streamable : app.audioStreamingState == .audible
+            if allowed {
+                app.notStreamableSince[number] = nil
+            } else if app.notStreamableSince[number] == nil {
+                app.notStreamableSince[number] = now
+            }
+        }
+        apps[appID] = app
     }
 
     /// Going to NONE ends the app's streaming services at once (EndService from the head unit).

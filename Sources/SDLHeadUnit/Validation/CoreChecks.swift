@@ -26,6 +26,13 @@ extension SDLHeadUnitEmulator {
         },
         "Show": { request, _ in softButtonCheck(request) },
         "Alert": { request, _ in softButtonCheck(request) },
+        "SubtleAlert": { request, _ in softButtonCheck(request) },
+        // Core's whitespace check on the names an app may change.
+        "ChangeRegistration": { request, _ in
+            let names = ["appName", "ngnMediaScreenAppName", "vrSynonyms"].compactMap { request[$0] }
+                + ((request["ttsName"]).flatMap { if case .array(let chunks) = $0 { chunks.compactMap { $0["text"] } } else { nil } } ?? [])
+            return names.contains(where: hasNewline) ? invalid("a name holds a newline") : nil
+        },
         "ScrollableMessage": { request, _ in softButtonCheck(request) },
         "SendLocation": { request, _ in
             (request["latitudeDegrees"] == nil) != (request["longitudeDegrees"] == nil) ? invalid("only one coordinate") : nil
