@@ -150,6 +150,8 @@ public actor SDLHeadUnitEmulator {
         cancelTimers(of: app)
         for (id, service) in appServices.services where service.providerAppID == appID { pendingEffects += removeService(id) }
         for type in appServices.subscribers.keys { appServices.subscribers[type]?.remove(appID) }
+        // A provider's late answer must not reach (or subscribe) a new registration of the app.
+        appServices.forwarded = appServices.forwarded.filter { $0.value.consumerAppID != appID }
         fileState.stores[appID]?.appGone()
         vehicleState.subscriptions[appID] = nil
         pendingEffects += remoteControlAppGone(appID)

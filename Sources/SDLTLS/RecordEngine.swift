@@ -1,5 +1,6 @@
 import Dispatch
 import NIOCore
+import NIOSSL
 
 /// swift-nio-ssl's handler driven in memory by one owner that serialises every use (the
 /// ``SDLTLSSecurity`` actor): bytes in, bytes out, no socket and no thread of its own.
@@ -38,6 +39,9 @@ final class RecordEngine: @unchecked Sendable {
     /// has ended (a fatal alert, the peer's close_notify) every call throws.
     func receive(_ bytes: [UInt8]) throws {
         if channel.isClosed { throw ChannelError.ioOnClosedChannel }
+        // Nothing to read: BoringSSL would take an empty read for the peer's end of stream (a
+        // TLS 1.3 client is done before the server's last, empty, handshake answer).
+        guard !bytes.isEmpty else { return }
         channel.pipeline.fireChannelRead(channel.allocator.buffer(bytes: bytes))
         channel.pipeline.fireChannelReadComplete()
         loop.drain()
@@ -67,6 +71,9 @@ final class RecordEngine: @unchecked Sendable {
 
     /// Plaintext the pipeline read since the last call.
     func takeInbound() -> [UInt8] { channel.takeInbound() }
+
+    /// The TLS version the handshake settled on; nil before.
+    var tlsVersion: TLSVersion? { try? channel.pipeline.syncOperations.nioSSL_tlsVersion() }
 }
 
 /// The loop of an owner-driven channel: always current (the owner serialises every use), work

@@ -4,7 +4,7 @@ import NIOSSL
 import NIOTLS
 import SDLProtocol
 
-/// A TLS 1.2 endpoint for one SDL session, on swift-nio-ssl (BoringSSL) driven in memory: the
+/// A TLS endpoint (1.2; see ``TLS13``) for one SDL session, on swift-nio-ssl (BoringSSL) driven in memory: the
 /// handshake's bytes go in and out of security queries, and each protected frame's payload is
 /// one record. The app is the TLS server (``Role/server(_:)``) as SDL Core expects; the
 /// emulator uses the client role, checking the app's certificate as SDL Core does.
@@ -24,15 +24,31 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
         case client(SDLCertificateCheck, identity: SDLTLSIdentity? = nil)
     }
 
+    /// How an endpoint treats TLS 1.3.
+    public enum TLS13: Sendable, Hashable {
+        /// TLS 1.2 only: what works with SDL Core 8.2, and the default.
+        case refused
+        /// TLS 1.3 offered too, and used when the peer offers it.
+        case offered
+        /// SDL Core 8.2's head unit: its TLS 1.2 cap does not take effect, so a peer that offers
+        /// TLS 1.3 completes a 1.3 handshake, and then none of the peer's records decrypts
+        /// (DECRYPTION_FAILED), as on Core; what it seals itself still goes out. The emulator's head unit (`sdl headunit
+        /// --security`) uses it, so an app that offers TLS 1.3 fails there as it would in a car.
+        case brokenAsInSDLCore82
+    }
+
     /// The largest plaintext per protected frame: within one TLS record (16 KiB).
     public nonisolated let maxPlaintextPerFrame = 16_000
+    /// How this endpoint treats TLS 1.3.
+    public nonisolated let tls13: TLS13
 
     private let engine: RecordEngine
     private let progress = HandshakeProgress()
     private let verdict = NIOLockedValueBox<SDLSecurityError?>(nil)
 
     /// An endpoint in `role`; nothing is exchanged until the handshake starts.
-    public init(role: Role) throws(SDLSecurityError) {
+    public init(role: Role, tls13: TLS13 = .refused) throws(SDLSecurityError) {
+        self.tls13 = tls13
         do {
             var configuration: TLSConfiguration
             switch role {
@@ -51,9 +67,9 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
                     (configuration.certificateChain, configuration.privateKey) = try Self.load(identity)
                 }
             }
-            // SDL Core 8.2 breaks with TLS 1.3: 1.2 only.
+            // SDL Core 8.2 breaks with TLS 1.3: 1.2 only, unless asked otherwise.
             configuration.minimumTLSVersion = .tlsv12
-            configuration.maximumTLSVersion = .tlsv12
+            configuration.maximumTLSVersion = tls13 == .refused ? .tlsv12 : .tlsv13
             let context = try NIOSSLContext(configuration: configuration)
             let handler: any ChannelHandler
             if case .client(let check, _) = role {
@@ -93,6 +109,21 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
         return SDLHandshakeStep(outgoing: outgoing, isComplete: progress.isComplete)
     }
 
+    /// The TLS version the handshake settled on ("TLS 1.2", "TLS 1.3"); nil before it completes.
+    public var negotiatedVersion: String? {
+        guard progress.isComplete else { return nil }
+        return switch engine.tlsVersion {
+        case .tlsv13?: "TLS 1.3"
+        case .tlsv12?: "TLS 1.2"
+        case let other?: "\(other)"
+        case nil: nil
+        }
+    }
+
+    /// SDL Core 8.2 after a TLS 1.3 handshake: the peer's records do not decrypt.
+    private var brokenByTLS13: Bool { tls13 == .brokenAsInSDLCore82 && engine.tlsVersion == .tlsv13 }
+    private static let tls13Failure = "TLS 1.3 was negotiated, and SDL Core 8.2 cannot read its records: offer TLS 1.2 only"
+
     /// One record holding `plaintext` (at most ``maxPlaintextPerFrame`` bytes).
     public func encrypt(_ plaintext: [UInt8]) async throws -> [UInt8] {
         guard progress.isComplete else { throw SDLSecurityError(.encryptionFailed, "the handshake has not completed") }
@@ -107,6 +138,7 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
     /// The plaintext of one record (or several, back to back).
     public func decrypt(_ ciphertext: [UInt8]) async throws -> [UInt8] {
         guard progress.isComplete else { throw SDLSecurityError(.serviceNotProtected, "the handshake has not completed") }
+        if brokenByTLS13 { throw SDLSecurityError(.decryptionFailed, Self.tls13Failure) }
         do {
             try engine.receive(ciphertext)
         } catch {

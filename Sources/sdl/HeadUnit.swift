@@ -69,7 +69,7 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The lock screen logo's URL sent to apps in OnSystemRequest(LOCK_SCREEN_ICON_URL) after registration (default: SDL's logo on GitHub, as SDL Core's policy table names).", valueName: "url"))
     var lockScreenIconURL: String?
 
-    @Flag(help: "Announce what a stock SDL Core 8.2 does: speech TEXT only, no DISPLAYS capability (legacy display capabilities), image fields without imageTypeSupported.")
+    @Flag(help: "Announce what a stock SDL Core 8.2 does: speech TEXT only, no DISPLAYS capability (legacy display capabilities), image fields without imageTypeSupported but for locationImage and alertIcon.")
     var sdlCoreDefaults = false
 
     @Flag(help: "Dynamic menu updates (RPC 7.0): submenus filled on demand (OnUpdateSubMenu when the driver opens one) and menu icons fetched when shown (OnUpdateFile).")
@@ -185,8 +185,10 @@ struct HeadUnit: AsyncParsableCommand {
         default: throw ValidationError("--cert and --key go together.")
         }
         let headUnitIdentity = identity
+        // As SDL Core 8.2: an app that offers TLS 1.3 gets it, and its protected traffic fails.
         configuration.security = { appID in
-            try SDLTLSSecurity(role: .client(SDLCertificateCheck(authority: trusted, expectedSerialNumber: appID), identity: headUnitIdentity))
+            try SDLTLSSecurity(
+                role: .client(SDLCertificateCheck(authority: trusted, expectedSerialNumber: appID), identity: headUnitIdentity), tls13: .brokenAsInSDLCore82)
         }
         configuration.systemTimeReady = !noSystemTime
         if let authority {

@@ -112,9 +112,10 @@ import Testing
 
     @Test func everyConnectionStartsSessionOneWithItsOwnHash() async throws {
         let headUnit = TestApp.headUnit()
+        // One after the other, so the connections are numbered in this order.
         var first = Wire(headUnit)
-        var second = Wire(headUnit)
         let a = try await first.start()
+        var second = Wire(headUnit)
         let b = try await second.start()
         #expect(a.sessionID == 1 && b.sessionID == 1)
         #expect(a.hashID == 65_537 && b.hashID == 65_538)

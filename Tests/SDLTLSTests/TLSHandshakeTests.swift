@@ -140,4 +140,42 @@ import X509
             return error
         }
     }
+
+    /// TLS 1.2 unless both ends offer 1.3; a head unit that behaves as SDL Core 8.2 completes a
+    /// 1.3 handshake with an app that offers it, and then no record gets through, as on Core.
+    @Test func tls13IsRefusedByDefaultAndBreaksAsOnSDLCore() async throws {
+        let authority = try SDLCertificateAuthority.generate()
+        let identity = try authority.issue(appID: "app-1234")
+        let check = SDLCertificateCheck(authority: authority.certificate, expectedSerialNumber: "app-1234")
+        let request = Array(#"{"speed":true}"#.utf8)
+
+        // The app offers 1.2 only (the default): 1.2 with Core's head unit, and it works.
+        let core = try SDLTLSSecurity(role: .client(check), tls13: .brokenAsInSDLCore82)
+        let careful = try SDLTLSSecurity(role: .server(identity))
+        try await Self.handshake(client: core, server: careful)
+        #expect(await core.negotiatedVersion == "TLS 1.2")
+        #expect(try await core.decrypt(try await careful.encrypt(request)) == request)
+
+        // Both offer 1.3: 1.3, and it works.
+        let modern = try SDLTLSSecurity(role: .client(check), tls13: .offered)
+        let eager = try SDLTLSSecurity(role: .server(identity), tls13: .offered)
+        try await Self.handshake(client: modern, server: eager)
+        #expect(await modern.negotiatedVersion == "TLS 1.3")
+        #expect(try await modern.decrypt(try await eager.encrypt(request)) == request)
+
+        // An app that offers 1.3 to Core's head unit: the handshake completes, and the app's
+        // records fail to decrypt there (the head unit's own still reach the app).
+        let broken = try SDLTLSSecurity(role: .client(check), tls13: .brokenAsInSDLCore82)
+        let eagerApp = try SDLTLSSecurity(role: .server(identity), tls13: .offered)
+        try await Self.handshake(client: broken, server: eagerApp)
+        #expect(await broken.negotiatedVersion == "TLS 1.3")
+        let record = try await eagerApp.encrypt(request)
+        do {
+            _ = try await broken.decrypt(record)
+            Issue.record("a TLS 1.3 record decrypted on SDL Core 8.2's head unit")
+        } catch {
+            #expect((error as? SDLSecurityError)?.code == .decryptionFailed)
+        }
+        #expect(try await eagerApp.decrypt(try await broken.encrypt(request)) == request)
+    }
 }

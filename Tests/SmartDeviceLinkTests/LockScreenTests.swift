@@ -31,8 +31,13 @@ import Testing
         let headUnit = SDLHeadUnitEmulator(configuration: emulatorConfiguration)
         let http = AppIconTests.FakeHTTP(body: Self.logo)
         let manager = Self.manager(headUnit, http: http)
+        let distractions = manager.notifications(OnDriverDistraction.self)
         try await manager.start()
         try await stopping(manager) { manager in
+            // Both of SDL Core's OnDriverDistraction after registration heard before FULL.
+            var heard = distractions.makeAsyncIterator()
+            _ = await heard.next()
+            _ = await heard.next()
             // In NONE: off. The head unit's logo came with LOCK_SCREEN_ICON_URL, through the HTTP client.
             let logo = await Self.state(manager) { $0.oemIcon != nil }
             #expect(logo?.status == .off && logo?.isShown == false)

@@ -13,26 +13,30 @@ import Testing
     static let appID = "secure-app"
 
     /// A head unit whose security manager trusts `authority`; frames it logs go to `log`.
-    static func headUnit(trusting authority: SDLCertificateAuthority, log: Locked<[SDLJSONValue]>? = nil, activates: Bool = false) -> SDLHeadUnitEmulator {
+    static func headUnit(
+        trusting authority: SDLCertificateAuthority, log: Locked<[SDLJSONValue]>? = nil, activates: Bool = false,
+        tls13: SDLTLSSecurity.TLS13 = .refused, frames: AsyncStream<SDLJSONValue>.Continuation? = nil
+    ) -> SDLHeadUnitEmulator {
         var configuration = SDLHeadUnitEmulator.Configuration()
         // Apps wait in NONE for the test's activation, unless the head unit activates them itself.
         if !activates { configuration.activationDelay = nil }
         let trusted = authority.certificate
         configuration.security = { appID in
-            try SDLTLSSecurity(role: .client(SDLCertificateCheck(authority: trusted, expectedSerialNumber: appID)))
+            try SDLTLSSecurity(role: .client(SDLCertificateCheck(authority: trusted, expectedSerialNumber: appID)), tls13: tls13)
         }
         if let log { configuration.log = { entry in log.withLock { $0.append(entry) } } }
+        if let frames { configuration.log = { entry in frames.yield(entry) } }
         return SDLHeadUnitEmulator(configuration: configuration)
     }
 
     /// Registers over `transport` with `identity` as the app's TLS identity, then runs `body`.
     static func registered<T: Sendable>(
-        _ transport: any SDLTransport, identity: SDLTLSIdentity, types: [AppHMIType] = [.default],
+        _ transport: any SDLTransport, identity: SDLTLSIdentity, types: [AppHMIType] = [.default], tls13: SDLTLSSecurity.TLS13 = .refused,
         _ body: (SDLRPCClient) async throws -> T
     ) async throws -> T {
         var configuration = SDLProtocolSession.Configuration()
         configuration.controlTimeout = .seconds(30)
-        configuration.security = try SDLTLSSecurity(role: .server(identity))
+        configuration.security = try SDLTLSSecurity(role: .server(identity), tls13: tls13)
         return try await withSDLSession(transport: transport, configuration: configuration) { client in
             let registration = try await client.send(RegisterAppInterface(
                 syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "Secure",
@@ -54,6 +58,40 @@ import Testing
         let (app, car) = SDLMemoryTransport.pair()
         Task { await headUnit.serve(car) }
         return app
+    }
+
+    /// TLS 1.3 end to end: with a head unit that offers it too, protected requests work; with
+    /// one that behaves as SDL Core 8.2 (`sdl headunit --security`), the handshake completes
+    /// and the app's encrypted request is answered with internal error DECRYPTION_FAILED.
+    @Test func anAppThatOffersTLS13WorksWhereTheHeadUnitDoesAndFailsAsOnSDLCore() async throws {
+        let authority = try SDLCertificateAuthority.generate()
+        let modern = Self.headUnit(trusting: authority, tls13: .offered)
+        try await Self.registered(Self.memory(modern), identity: try authority.issue(appID: Self.appID), tls13: .offered) { client in
+            let protection = try await client.session.startProtectedService(.rpc)
+            #expect(protection.isEncrypted)
+            let listed = try await client.send(ListFiles(), encrypted: true)
+            #expect(listed.success)
+        }
+
+        let (frames, sink) = AsyncStream<SDLJSONValue>.makeStream()
+        let core = Self.headUnit(trusting: authority, tls13: .brokenAsInSDLCore82, frames: sink)
+        try await Self.registered(Self.memory(core), identity: try authority.issue(appID: Self.appID), tls13: .offered) { client in
+            let protection = try await client.session.startProtectedService(.rpc)
+            #expect(protection.isEncrypted)
+            let request = Task { try await client.send(ListFiles(), encrypted: true) }
+            // After the encrypted request, the head unit's answer is a security query on the
+            // control service (the internal error), not a response.
+            var requested = false
+            for await frame in frames {
+                if frame["direction"] == .string("in"), frame["serviceType"] == .integer(7), frame["encrypted"] == .bool(true) { requested = true }
+                if requested, frame["direction"] == .string("out") {
+                    #expect(frame["serviceType"] == .integer(0) && frame["control"] == nil)
+                    break
+                }
+            }
+            request.cancel()
+            _ = await request.result
+        }
     }
 
     @Test func theHandshakeProtectsTheRPCServiceAndEncryptedRequestsGetEncryptedResponses() async throws {

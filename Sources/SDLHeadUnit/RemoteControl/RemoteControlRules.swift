@@ -52,10 +52,11 @@ extension SDLHeadUnitEmulator {
     /// REJECTED when the app's seat is outside the module's service area.
     private func seatRefusal(_ appID: String, module: RemoteControlModule) -> Reply? {
         let seat = userSeat(of: appID)
-        // The driver's seat may control every module, whatever its service area. Spans and a
-        // missing level take their spec defaults: {col 0, row 0} is the driver however written.
+        // The driver's seat may control every module, whatever its service area. A missing level
+        // or span takes its spec default (0, 1): {col 0, row 0} is the driver however written.
         let driver = RemoteControlState.driverSeat
-        if seat.col == driver.col, seat.row == driver.row, seat.level ?? 0 == driver.level ?? 0 { return nil }
+        func normalized(_ grid: Grid) -> [Int] { [grid.col, grid.row, grid.level ?? 0, grid.colspan ?? 1, grid.rowspan ?? 1, grid.levelspan ?? 1] }
+        if normalized(seat) == normalized(driver) { return nil }
         guard let area = module.info.serviceArea ?? module.info.location, !area.contains(seat) else { return nil }
         return .failure(.rejected, "the user's seat (col \(seat.col), row \(seat.row)) is outside the service area of \(module.info.moduleId)")
     }

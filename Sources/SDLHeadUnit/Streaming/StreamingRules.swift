@@ -50,6 +50,7 @@ extension SDLHeadUnitEmulator {
         switch answer {
         case .accepted(let parameters):
             apps[appID]?.streamingServices.insert(service)
+            noteStreamingAllowance(of: appID)
             if service == .video {
                 apps[appID]?.video = VideoReception(videoProtocol: parameters?.videoProtocol ?? "RAW", videoCodec: parameters?.videoCodec ?? "H264")
             }
@@ -87,11 +88,11 @@ extension SDLHeadUnitEmulator {
         return .accepted(ack)
     }
 
-    /// The app ended a streaming service (EndService).
-    /// The app ended `service`; false when it was not running.
+    /// The app ended `service` (EndService); false when it was not running.
     @discardableResult
     func streamingEnded(_ service: SDLServiceType, on connection: EmulatedConnection) -> Bool {
         guard let appID = appID(on: connection), apps[appID]?.streamingServices.remove(service) != nil else { return false }
+        apps[appID]?.notStreamableSince[Int(service.rawValue)] = nil
         emit(.streamingEnded(appID: appID, service: Int(service.rawValue)))
         return true
     }
@@ -135,6 +136,7 @@ extension SDLHeadUnitEmulator {
     func endStreaming(of appID: String) -> [Effect] {
         guard let services = apps[appID]?.streamingServices, !services.isEmpty else { return [] }
         apps[appID]?.streamingServices = []
+        apps[appID]?.notStreamableSince = [:]
         return services.sorted { $0.rawValue < $1.rawValue }.map { .endService(appID: appID, service: $0) }
     }
 
