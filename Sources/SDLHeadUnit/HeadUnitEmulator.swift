@@ -214,18 +214,8 @@ public actor SDLHeadUnitEmulator {
     }
 
     func send(_ rpc: SDLRPCPayload, on connection: EmulatedConnection, appID: String?) async {
-        // A notification the policy requires encryption for goes encrypted on a protected RPC
-        // service and not at all on an unprotected one, as SDL Core sends it.
-        var protected = false
-        if rpc.rpcType == .notification, let appID, let app = apps[appID],
-           let name = EmulatedConnection.functions.name(of: rpc.functionID),
-           policy.requiresEncryption(name, appID: appID, updated: app.policyUpdated)
-        {
-            guard await connection.isRPCProtected else { return }
-            protected = true
-        }
         record(appID, direction: "out", rpc)
-        await connection.send(rpc, protected: protected)
+        await connection.send(rpc)
     }
 
     func record(_ appID: String?, direction: String, _ rpc: SDLRPCPayload) {

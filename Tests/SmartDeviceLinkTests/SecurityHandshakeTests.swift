@@ -94,38 +94,6 @@ import Testing
         }
     }
 
-    /// A notification the policy requires encryption for is not sent while the RPC service is
-    /// plain, and goes encrypted once it is protected (SDL Core's rule).
-    @Test func aNotificationThatNeedsEncryptionGoesOnlyOnTheProtectedService() async throws {
-        let authority = try SDLCertificateAuthority.generate()
-        let (frames, sink) = AsyncStream<SDLJSONValue>.makeStream()
-        let headUnit = Self.headUnit(trusting: authority, frames: sink)
-        await headUnit.setPolicy(SDLHeadUnitPolicy.sdlCoreDefault.requiringEncryption(for: ["OnCommand"]))
-        try await Self.registered(Self.memory(headUnit), identity: try authority.issue(appID: Self.appID)) { client in
-            try await headUnit.activate(appID: Self.appID)
-            let added = try await client.send(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "Play")))
-            #expect(added.success)
-            let commands = client.notifications(OnCommand.self)
-            try await headUnit.selectCommand(appID: Self.appID, cmdID: 1)
-            let sentPlain = await headUnit.recordedRPCs(appID: Self.appID).contains { $0.direction == "out" && $0.functionName == "OnCommand" }
-            #expect(!sentPlain)
-
-            let protection = try await client.session.startProtectedService(.rpc)
-            #expect(protection.isEncrypted)
-            try await headUnit.selectCommand(appID: Self.appID, cmdID: 1)
-            var iterator = commands.makeAsyncIterator()
-            #expect(await iterator.next()?.cmdID == 1)
-            // It went encrypted: the app sent no encrypted request, so the one encrypted RPC
-            // frame the head unit sent is that notification.
-            sink.finish()
-            var encrypted = 0
-            for await frame in frames where frame["direction"] == .string("out") && frame["serviceType"] == .integer(7) && frame["control"] == nil {
-                if frame["encrypted"] == .bool(true) { encrypted += 1 }
-            }
-            #expect(encrypted == 1)
-        }
-    }
-
     @Test func theHandshakeProtectsTheRPCServiceAndEncryptedRequestsGetEncryptedResponses() async throws {
         let authority = try SDLCertificateAuthority.generate()
         let log = Locked<[SDLJSONValue]>([])

@@ -28,9 +28,6 @@ actor EmulatedConnection {
     // The security handshake (SDL Core's security manager): one TLS client per connection.
     private var security: (any SDLSecurityProvider)?
     private var handshakeComplete = false
-    /// Whether the RPC service runs protected: its StartService with the encryption bit was
-    /// accepted. Notifications that need protection go only on such a service.
-    private(set) var isRPCProtected = false
     /// Protected StartServices waiting for the handshake to end.
     private var waitingForProtection: [SDLProtocolMessage] = []
     /// Correlation IDs of requests that came encrypted: their responses go out encrypted.
@@ -329,7 +326,6 @@ actor EmulatedConnection {
             var ack = SDLControlPayload()
             ack.hashID = 0
             try await sendControl(.startServiceACK, service: .rpc, payload: version >= 5 ? ack.bytes : [], encrypted: true)
-            isRPCProtected = true
         case .video, .audio:
             try await startStreaming(message, protected: true)
         default:
@@ -374,17 +370,13 @@ actor EmulatedConnection {
 
     // MARK: Sending
 
-    /// Sends one RPC message; a closed connection drops it (the app is gone). `protected`: a
-    /// notification the policy requires encryption for, sent encrypted (the caller sends it only
-    /// on a protected RPC service).
-    func send(_ rpc: SDLRPCPayload, protected: Bool = false) async {
+    /// Sends one RPC message; a closed connection drops it (the app is gone).
+    func send(_ rpc: SDLRPCPayload) async {
         guard !ended else { return }
         do {
             let payload = version == 1 ? try SDLProtocolOneEnvelope.encode(rpc, functions: Self.functions) : rpc.bytes
-            // SDL Core encrypts a response only when its request came encrypted, and a
-            // notification when it requires protection.
-            let encrypt = handshakeComplete
-                && (rpc.rpcType == .response ? encryptedRequests.remove(rpc.correlationID) != nil : protected)
+            // SDL Core encrypts a response only when its request came encrypted.
+            let encrypt = rpc.rpcType == .response && encryptedRequests.remove(rpc.correlationID) != nil && handshakeComplete
             let message = SDLProtocolMessage(
                 version: max(version, 1), serviceType: .rpc, sessionID: sessionID, messageID: takeMessageID(), isEncrypted: encrypt, payload: payload)
             let frames = if encrypt, let security {
