@@ -155,3 +155,16 @@ public struct SDLControlPayload: Hashable, Sendable {
         return result
     }
 }
+
+extension SDLControlPayload {
+    /// The session hash as protocols 1–4 carry it: the 4 raw big-endian bytes of the RPC
+    /// StartServiceACK's payload, echoed in EndService(RPC).
+    public static func legacyHashBytes(_ hash: Int32) -> [UInt8] {
+        withUnsafeBytes(of: UInt32(bitPattern: hash).bigEndian) { Array($0) }
+    }
+
+    /// The session hash in a protocol 1–4 payload; nil unless it is exactly 4 bytes.
+    public static func legacyHash(from payload: [UInt8]) -> Int32? {
+        payload.count == 4 ? Int32(bitPattern: payload.reduce(0) { $0 << 8 | UInt32($1) }) : nil
+    }
+}

@@ -111,8 +111,7 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
 
     /// The TLS version the handshake settled on ("TLS 1.2", "TLS 1.3"); nil before it completes.
     public var negotiatedVersion: String? {
-        guard progress.isComplete else { return nil }
-        return switch engine.tlsVersion {
+        return switch settledVersion {
         case .tlsv13?: "TLS 1.3"
         case .tlsv12?: "TLS 1.2"
         case let other?: "\(other)"
@@ -120,8 +119,17 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
         }
     }
 
+    /// The handshake's TLS version, read from the engine once it has completed (it does not
+    /// change after), so a protected frame does not look it up again.
+    private var settledVersion: TLSVersion? {
+        guard progress.isComplete else { return nil }
+        if readVersion == nil { readVersion = engine.tlsVersion }
+        return readVersion
+    }
+    private var readVersion: TLSVersion?
+
     /// SDL Core 8.2 after a TLS 1.3 handshake: the peer's records do not decrypt.
-    private var brokenByTLS13: Bool { tls13 == .brokenAsInSDLCore82 && engine.tlsVersion == .tlsv13 }
+    private var brokenByTLS13: Bool { tls13 == .brokenAsInSDLCore82 && settledVersion == .tlsv13 }
     private static let tls13Failure = "TLS 1.3 was negotiated, and SDL Core 8.2 cannot read its records: offer TLS 1.2 only"
 
     /// One record holding `plaintext` (at most ``maxPlaintextPerFrame`` bytes).

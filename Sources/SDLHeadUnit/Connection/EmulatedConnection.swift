@@ -159,8 +159,7 @@ actor EmulatedConnection {
             } else {
                 // An app without BSON gets protocol 4 and the raw hash, as SDL Core answers.
                 version = 4
-                let hash = withUnsafeBytes(of: UInt32(bitPattern: hashID).bigEndian) { Array($0) }
-                try await sendControl(.startServiceACK, service: .rpc, payload: hash, messageID: 0)
+                try await sendControl(.startServiceACK, service: .rpc, payload: SDLControlPayload.legacyHashBytes(hashID), messageID: 0)
             }
         case .startService where message.serviceType == .video || message.serviceType == .audio:
             try await startStreaming(message, protected: false)
@@ -183,27 +182,19 @@ actor EmulatedConnection {
     private func endService(_ message: SDLProtocolMessage) async throws {
         let service = message.serviceType
         if service == .rpc {
-            let offered: Int32? =
-                if version >= 5 { (try? SDLControlPayload(decoding: message.payload))?.hashID }
-                else if message.payload.count == 4 { Int32(bitPattern: message.payload.reduce(0) { $0 << 8 | UInt32($1) }) }
-                else { nil }
+            let offered = version >= 5 ? (try? SDLControlPayload(decoding: message.payload))?.hashID : SDLControlPayload.legacyHash(from: message.payload)
             if let offered, offered != hashID {
                 var nak = SDLControlPayload()
                 nak.rejectedParams = ["hashId"]
                 try await sendControl(.endServiceNAK, service: service, payload: version >= 5 ? nak.bytes : [])
                 return
             }
-            try await sendControl(.endServiceACK, service: service, payload: [])
-            ended = true
-        } else if service == .video || service == .audio {
-            guard await headUnit?.streamingEnded(service, on: self) == true else {
-                try await sendControl(.endServiceNAK, service: service, payload: version >= 5 ? SDLControlPayload().bytes : [])
-                return
-            }
-            try await sendControl(.endServiceACK, service: service, payload: [])
-        } else {
-            try await sendControl(.endServiceACK, service: service, payload: [])
+        } else if service == .video || service == .audio, await headUnit?.streamingEnded(service, on: self) != true {
+            try await sendControl(.endServiceNAK, service: service, payload: version >= 5 ? SDLControlPayload().bytes : [])
+            return
         }
+        try await sendControl(.endServiceACK, service: service, payload: [])
+        if service == .rpc { ended = true }
     }
 
     /// StartService for a video or audio service: the head unit decides; `protected` ACKs with

@@ -342,7 +342,7 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         func group(_ names: Set<String>) -> [String: Permission] {
             Dictionary(uniqueKeysWithValues: names.map { ($0, Permission(levels: visible, parameters: nil)) })
         }
-        let touch = ["OnTouchEvent": Permission(levels: visible, parameters: nil)]
+        let touch = group(["OnTouchEvent"])
         return SDLHeadUnitPolicy(
             groups: [
                 "Base-4": base, "VehicleInfo-3": vehicle, "Notifications": group(["Alert"]), "Navigation-1": group(navigation),

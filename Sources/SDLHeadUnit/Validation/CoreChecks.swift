@@ -29,8 +29,7 @@ extension SDLHeadUnitEmulator {
         "SubtleAlert": { request, _ in softButtonCheck(request) },
         // Core's whitespace check on the names an app may change.
         "ChangeRegistration": { request, _ in
-            let names = ["appName", "ngnMediaScreenAppName", "vrSynonyms"].compactMap { request[$0] }
-                + ((request["ttsName"]).flatMap { if case .array(let chunks) = $0 { chunks.compactMap { $0["text"] } } else { nil } } ?? [])
+            let names = ["appName", "ngnMediaScreenAppName", "vrSynonyms", "ttsName"].compactMap { request[$0] }
             return names.contains(where: hasNewline) ? invalid("a name holds a newline") : nil
         },
         "ScrollableMessage": { request, _ in softButtonCheck(request) },

@@ -409,7 +409,7 @@ public actor SDLProtocolSession {
                 protocolVersion: version, sessionID: reply.sessionID, hashID: details.hashID, mtu: mtu, details: details)
         }
         let version = SDLProtocolVersion(min(offered.major, reply.version))
-        let hash = reply.payload.count == 4 ? Int32(bitPattern: reply.payload.withUnsafeBytes { UInt32(bigEndian: $0.loadUnaligned(as: UInt32.self)) }) : nil
+        let hash = SDLControlPayload.legacyHash(from: reply.payload)
         return SDLNegotiatedSession(protocolVersion: version, sessionID: reply.sessionID, hashID: hash, mtu: version.defaultMTU, details: nil)
     }
 
@@ -475,7 +475,7 @@ public actor SDLProtocolSession {
                 parameters.hashID = hash
                 payload = parameters.bytes
             } else {
-                payload = withUnsafeBytes(of: UInt32(bitPattern: hash).bigEndian) { Array($0) }
+                payload = SDLControlPayload.legacyHashBytes(hash)
             }
         }
         let reply = try await control(.endService, service: service, payload: payload)
