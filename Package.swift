@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "SDLRuntime", targets: ["SDLRuntime"]),
         .library(name: "SDLRPC", targets: ["SDLRPC"]),
+        .library(name: "SDLHMIRPC", targets: ["SDLHMIRPC"]),
         .library(name: "SDLConcurrency", targets: ["SDLConcurrency"]),
         .library(name: "SDLProtocol", targets: ["SDLProtocol"]),
         .library(name: "SDLTransport", targets: ["SDLTransport"]),
@@ -71,6 +72,9 @@ let package = Package(
         .target(name: "SDLRuntime"),
         // The committed output of `sdlgen generate` for spec 8.0.0.
         .target(name: "SDLRPC", dependencies: ["SDLRuntime"], path: "Generated"),
+        // The committed output of `sdlgen generate` for SDL Core 8.2.0's HMI_API.xml: the
+        // JSON-RPC interface between SDL Core and its HMI, each type in its interface (`UI.Show`).
+        .target(name: "SDLHMIRPC", dependencies: ["SDLRuntime"], path: "GeneratedHMI"),
         // Time and fan-out for the async code above the protocol: an injectable clock, a deadline
         // schedule (one timer loop instead of a task per deadline), and one stream fan-out.
         .target(name: "SDLConcurrency", dependencies: [.product(name: "HeapModule", package: "swift-collections")]),
@@ -202,6 +206,12 @@ let package = Package(
             name: "SDLRPCTests",
             dependencies: ["SDLRPC", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/SDLRPCTests"
+        ),
+        .testTarget(
+            name: "SDLHMIRPCTests",
+            dependencies: ["SDLHMIRPC", "SDLRuntime", "SDLTestSupport"],
+            path: "Tests/SDLHMIRPCTests",
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "SDLProtocolTests", dependencies: ["SDLProtocol", "SDLRPC", "SDLTestSupport"], path: "Tests/SDLProtocolTests"),
         .testTarget(name: "SDLConcurrencyTests", dependencies: ["SDLConcurrency"], path: "Tests/SDLConcurrencyTests"),

@@ -12,7 +12,7 @@ git clone -q "$root" "$place/swift-sdl"
 [ ! -f "$root/Package.resolved" ] || cp "$root/Package.resolved" "$place/swift-sdl/"
 cd "$place/swift-sdl"
 [ ! -e ../shared ] || { echo "no-shared: ../shared exists beside the clone" >&2; exit 1; }
-unset SDL_RPC_SPEC_DIR SDL_CAPTURES_DIR
+unset SDL_RPC_SPEC_DIR SDL_HMI_SPEC_DIR SDL_CAPTURES_DIR
 
 swift test >"$place/test.log" 2>&1 || { grep -E -m1 -A30 "Fatal error|Program crashed|💣" "$place/test.log" || true; grep -E "✘" "$place/test.log" | head -20 || true; tail -60 "$place/test.log"; echo "no-shared: swift test failed without ../shared" >&2; exit 1; }
 grep -q "Test run with .* passed" "$place/test.log" || { tail -20 "$place/test.log"; echo "no-shared: no passing test run" >&2; exit 1; }
@@ -25,10 +25,11 @@ if [ ! -d "$root/../shared/rpc_spec" ]; then
   echo "no-shared: no local copy of the specs to fetch from (../shared/rpc_spec); the fetch step is skipped"
   exit 0
 fi
-Scripts/fetch-rpc-specs.sh --from "file://$(cd "$root/../shared/rpc_spec" && pwd)"
+Scripts/fetch-rpc-specs.sh --from "file://$(cd "$root/../shared/rpc_spec" && pwd)" \
+  --hmi-from "file://$(cd "$root/../shared/sdl_core_8.2.0" && pwd)"
 echo "no-shared: running the spec suites with the fetched specs ($(date -u +%T))"
 # A bounded run: a hang here must fail with its log, not use up CI's time.
-timeout --kill-after=30 900 swift test --skip-build --filter "SDLSpecTests|SDLSpecDiffTests|SDLCodegenTests" >"$place/specs.log" 2>&1 \
+timeout --kill-after=30 900 swift test --skip-build --filter "SDLSpecTests|SDLSpecDiffTests|SDLCodegenTests|SDLHMIRPCTests" >"$place/specs.log" 2>&1 \
   || { tail -40 "$place/specs.log"; echo "no-shared: the spec suites failed or did not end in 15 minutes with the fetched specs" >&2; exit 1; }
 if grep -q "run Scripts/fetch-rpc-specs.sh" "$place/specs.log"; then
   echo "no-shared: spec tests still skipped after fetching" >&2

@@ -16,6 +16,7 @@ import PackagePlugin
 @main
 struct SDLGeneratorCommand {
     static let defaultSpecName = "MOBILE_API.xml"
+    static let defaultHMISpecName = "HMI_API.xml"
     static let configurationName = "sdlgen.json"
 
     struct Failure: Error, CustomStringConvertible {
@@ -86,7 +87,12 @@ struct SDLGeneratorCommand {
             inputs.spec = specName.hasPrefix("/")
                 ? URL(fileURLWithPath: specName) : configuration.deletingLastPathComponent().appending(path: specName)
         } else {
-            inputs.spec = try find(defaultSpecName)
+            let mobile = try find(defaultSpecName)
+            let hmi = try find(defaultHMISpecName)
+            if let mobile, let hmi {
+                throw Failure("both \(path(mobile)) and \(path(hmi)); name the one to generate with \"spec\" in \(configurationName)")
+            }
+            inputs.spec = mobile ?? hmi
         }
         return inputs
     }
@@ -101,7 +107,7 @@ struct SDLGeneratorCommand {
         if inputs.configuration == nil && inputs.spec == nil && !userGivesSpec && !userGivesConfig {
             if explicit {
                 throw Failure("""
-                    target '\(target.name)' has no \(Self.configurationName) or \(Self.defaultSpecName); \
+                    target '\(target.name)' has no \(Self.configurationName), \(Self.defaultSpecName) or \(Self.defaultHMISpecName); \
                     add one to \(Self.path(target.directoryURL)) or pass --spec PATH
                     """)
             }

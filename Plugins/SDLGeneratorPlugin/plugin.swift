@@ -1,8 +1,9 @@
 import Foundation
 import PackagePlugin
 
-/// Build-tool plugin: generates Swift from the target's `MOBILE_API.xml` (or the spec its
-/// `sdlgen.json` names) into the plugin work directory, and the target compiles the result.
+/// Build-tool plugin: generates Swift from the target's `MOBILE_API.xml` or SDL Core's
+/// `HMI_API.xml` (or the spec its `sdlgen.json` names) into the plugin work directory, and the
+/// target compiles the result.
 ///
 /// It runs `sdlgen generate --config <sdlgen.json> --spec <spec> --output <work>/GeneratedSources`,
 /// the same code path and options as the command line. The command declares as inputs the spec,
@@ -14,11 +15,23 @@ import PackagePlugin
 @main
 struct SDLGeneratorPlugin {
     static let defaultSpecName = "MOBILE_API.xml"
+    static let defaultHMISpecName = "HMI_API.xml"
     static let configurationName = "sdlgen.json"
     /// What `sdlgen generate` writes on every run (`RenderModelBuilder.fileNames`).
     static let outputFileNames = [
         "Enums.swift", "Structs.swift", "Requests.swift", "Responses.swift", "Notifications.swift", "MobileAPI.swift",
     ]
+    /// The same for an HMI API spec (`RenderModelBuilder.hmiFileNames`).
+    static let hmiOutputFileNames = [
+        "Enums.swift", "Structs.swift", "Requests.swift", "Responses.swift", "Notifications.swift", "HMIAPI.swift",
+    ]
+
+    /// An HMI API spec's root is `<interfaces>`, a mobile spec's `<interface>`. Outputs must be
+    /// declared before sdlgen runs, so the plugin looks; an unreadable file is left to sdlgen.
+    static func isHMISpec(_ spec: URL) -> Bool {
+        guard let data = try? Data(contentsOf: spec) else { return spec.lastPathComponent == defaultHMISpecName }
+        return data.range(of: Data("<interfaces ".utf8)) != nil || data.range(of: Data("<interfaces>".utf8)) != nil
+    }
 
     enum PluginError: Error, CustomStringConvertible {
         case notASourceTarget(String)
@@ -31,7 +44,8 @@ struct SDLGeneratorPlugin {
                 "SDLGeneratorPlugin: target '\(name)' has no source files to add generated code to."
             case .noSpec(let target):
                 """
-                SDLGeneratorPlugin: target '\(target)' has no \(SDLGeneratorPlugin.defaultSpecName); add the spec to \
+                SDLGeneratorPlugin: target '\(target)' has no \(SDLGeneratorPlugin.defaultSpecName) or \
+                \(SDLGeneratorPlugin.defaultHMISpecName); add the spec to \
                 the target's folder, or name it with "spec" in \(SDLGeneratorPlugin.configurationName).
                 """
             case .several(let name, let target, let paths):
@@ -71,10 +85,12 @@ struct SDLGeneratorPlugin {
             spec = relative(specName)
         } else {
             let found = files.filter { $0.lastPathComponent == Self.defaultSpecName }
-            guard found.count <= 1 else {
-                throw PluginError.several(name: Self.defaultSpecName, target: targetName, paths: found.map(path))
+            let hmi = files.filter { $0.lastPathComponent == Self.defaultHMISpecName }
+            guard found.count + hmi.count <= 1 else {
+                let name = hmi.isEmpty ? Self.defaultSpecName : found.isEmpty ? Self.defaultHMISpecName : "MOBILE_API.xml or HMI_API.xml"
+                throw PluginError.several(name: name, target: targetName, paths: (found + hmi).map(path))
             }
-            guard let first = found.first else { throw PluginError.noSpec(target: targetName) }
+            guard let first = found.first ?? hmi.first else { throw PluginError.noSpec(target: targetName) }
             spec = first
         }
 
@@ -100,7 +116,8 @@ struct SDLGeneratorPlugin {
                 arguments: arguments,
                 environment: [:],
                 inputFiles: inputs,
-                outputFiles: Self.outputFileNames.map { outputDirectory.appending(path: $0) }
+                outputFiles: (Self.isHMISpec(spec) ? Self.hmiOutputFileNames : Self.outputFileNames)
+                    .map { outputDirectory.appending(path: $0) }
             )
         ]
     }

@@ -67,8 +67,8 @@ enum EmbeddedTemplates {
             """#,
         "EnumMetadata": #"""
             {{% CONTENT_TYPE: TEXT}}
-            extension {{swiftName}} {
-                {{access}}static let allCases: [{{swiftName}}] = [
+            extension {{qualifiedName}} {
+                {{access}}static let allCases: [{{qualifiedName}}] = [
             {{#cases}}
                     .{{swiftName}},
             {{/cases}}
@@ -104,13 +104,140 @@ enum EmbeddedTemplates {
             {{/enums}}
 
             """#,
+        "HMIAPI": #"""
+            {{% CONTENT_TYPE: TEXT}}
+            {{> Header}}
+            {{#hmiCatalog}}
+            {{#interfaces}}
+
+            {{#docs}}
+            ///{{text}}
+            {{/docs}}
+            nonisolated {{access}}enum {{name}} {
+                /// The interface's `version` in the spec.
+                {{access}}static let interfaceVersion: SDLRuntime.SDLSpecVersion? = {{versionLiteral}}
+                /// The interface's `date` in the spec.
+                {{access}}static let interfaceDate: Swift.String? = {{dateLiteral}}
+            }
+            {{/interfaces}}
+
+            /// The HMI API spec this code was generated from, and every type generated from it.
+            nonisolated {{access}}enum HMIAPI {
+                {{access}}static let interfaceName = {{interfaceNameLiteral}}
+                /// SHA-256 of the spec file's bytes.
+                {{access}}static let specSHA256 = {{sha256Literal}}
+
+                {{access}}static let enumerations: [any SDLRuntime.SDLEnumeration.Type] = [
+            {{#enums}}
+                    {{swiftName}}.self,
+            {{/enums}}
+                ]
+
+                {{access}}static let structures: [any SDLRuntime.SDLStructure.Type] = [
+            {{#structs}}
+                    {{swiftName}}.self,
+            {{/structs}}
+                ]
+
+                {{access}}static let requests: [any SDLRuntime.SDLHMIRequest.Type] = [
+            {{#requests}}
+                    {{swiftName}}.self,
+            {{/requests}}
+                ]
+
+                {{access}}static let responses: [any SDLRuntime.SDLHMIResponse.Type] = [
+            {{#responses}}
+                    {{swiftName}}.self,
+            {{/responses}}
+                ]
+
+                {{access}}static let notifications: [any SDLRuntime.SDLHMINotification.Type] = [
+            {{#notifications}}
+                    {{swiftName}}.self,
+            {{/notifications}}
+                ]
+
+                /// Each request type by its method (`UI.Show`), to decode what an HMI or Core sends.
+                {{access}}static let requestsByMethod: [Swift.String: any SDLRuntime.SDLHMIRequest.Type] =
+                    Swift.Dictionary(uniqueKeysWithValues: requests.map { ($0.method, $0) })
+
+                /// Each response type by its method.
+                {{access}}static let responsesByMethod: [Swift.String: any SDLRuntime.SDLHMIResponse.Type] =
+                    Swift.Dictionary(uniqueKeysWithValues: responses.map { ($0.method, $0) })
+
+                /// Each notification type by its method.
+                {{access}}static let notificationsByMethod: [Swift.String: any SDLRuntime.SDLHMINotification.Type] =
+                    Swift.Dictionary(uniqueKeysWithValues: notifications.map { ($0.method, $0) })
+            }
+            {{#resultCode}}
+
+            /// JSON-RPC sends `{{resultCode}}` by its number: `code` 0 is SUCCESS.
+            extension {{resultCode}}: SDLRuntime.SDLHMIResultCode {
+                /// The result for a number; one the spec does not define is kept as its digits.
+                {{access}}init(code: Swift.Int) {
+                    self = Self(value: code) ?? .unrecognized(Swift.String(code))
+                }
+
+                /// The number on the wire; -1 for an unrecognized value that is not a number.
+                {{access}}var code: Swift.Int {
+                    value ?? Swift.Int(rawValue) ?? -1
+                }
+            }
+
+            /// A response to an HMI API request, with its result code.
+            {{access}}typealias HMIResponse<Result: SDLRuntime.SDLHMIResponse> = SDLRuntime.SDLJSONRPCResponse<Result, {{resultCode}}>
+
+            /// An HMI API request's answer: its response, or a JSON-RPC error.
+            {{access}}typealias HMIReply<Result: SDLRuntime.SDLHMIResponse> = SDLRuntime.SDLJSONRPCReply<Result, {{resultCode}}>
+
+            /// A JSON-RPC error of the HMI API.
+            {{access}}typealias HMIError = SDLRuntime.SDLJSONRPCError<{{resultCode}}>
+            {{/resultCode}}
+            {{/hmiCatalog}}
+
+            """#,
+        "HMIDeclarations": #"""
+            {{% CONTENT_TYPE: TEXT}}
+            {{> Header}}
+            {{#namespaces}}
+
+            extension {{name}} {
+            {{#declarations}}
+            {{^isFirst}}
+
+            {{/isFirst}}
+            {{#enumModel}}
+            {{> NestedEnum}}
+            {{/enumModel}}
+            {{#structModel}}
+            {{> NestedStruct}}
+            {{/structModel}}
+            {{/declarations}}
+            }
+            {{/namespaces}}
+            {{#hasNamespaces}}
+
+            // MARK: - Runtime conformances
+            {{/hasNamespaces}}
+            {{#namespaces}}
+            {{#enums}}
+
+            {{> EnumMetadata}}
+            {{/enums}}
+            {{#structs}}
+
+            {{> StructMetadata}}
+            {{/structs}}
+            {{/namespaces}}
+
+            """#,
         "Header": #"""
             {{% CONTENT_TYPE: TEXT}}
             // DO NOT EDIT.
             // swift-format-ignore-file
             // swiftlint:disable all
             //
-            // Generated by sdlgen from {{specFileName}}: {{interfaceName}} {{specVersion}}
+            // Generated by sdlgen from {{specFileName}}: {{interfaceName}}{{#specVersion}} {{specVersion}}{{/specVersion}}
             // Spec SHA-256: {{specSHA256}}
 
             import SDLRuntime
@@ -255,10 +382,15 @@ enum EmbeddedTemplates {
             """#,
         "StructMetadata": #"""
             {{% CONTENT_TYPE: TEXT}}
-            extension {{swiftName}} {
+            extension {{qualifiedName}} {
             {{#message}}
                 {{access}}static let functionName = {{functionNameLiteral}}
+            {{#functionIDValue}}
                 {{access}}static let functionIDValue = {{functionIDValue}}
+            {{/functionIDValue}}
+            {{#methodLiteral}}
+                {{access}}static let method = {{methodLiteral}}
+            {{/methodLiteral}}
             {{#functionIDCase}}
                 {{access}}static let functionID = FunctionID.{{functionIDCase}}
             {{/functionIDCase}}
@@ -272,7 +404,7 @@ enum EmbeddedTemplates {
                 ])
             }
 
-            extension {{swiftName}} {
+            extension {{qualifiedName}} {
                 {{access}}init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
             {{#hasProperties}}
                     let parameters = Self.structInfo.parameters

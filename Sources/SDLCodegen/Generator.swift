@@ -24,7 +24,7 @@ public enum Generator {
         if spec.hasErrors {
             throw SpecError(spec.diagnostics)
         }
-        var builder = RenderModelBuilder(interface: spec.interface, options: options, specSHA256: spec.sha256)
+        var builder = RenderModelBuilder(document: spec.document, options: options, specSHA256: spec.sha256)
         let models = try builder.build()
         let rendered = render(models, with: templates)
         var files: [OutputFile] = []

@@ -54,6 +54,8 @@ public struct EnumCaseModel: MustacheParent, Sendable, Hashable {
 
 public struct EnumModel: MustacheParent, Sendable, Hashable {
     public var swiftName: String
+    /// The name outside its declaration: `Common.Result` for a type nested in an HMI interface.
+    public var qualifiedName: String
     public var specName: String
     public var docs: [DocLine]
     public var cases: [EnumCaseModel]
@@ -71,6 +73,7 @@ public struct EnumModel: MustacheParent, Sendable, Hashable {
     public func child(named name: String) -> Any? {
         switch name {
         case "swiftName": MustacheText(swiftName)
+        case "qualifiedName": MustacheText(qualifiedName)
         case "specName": MustacheText(specName)
         case "specNameLiteral": MustacheText(specNameLiteral)
         case "docs": docs
@@ -200,6 +203,8 @@ public struct PropertyModel: MustacheParent, Sendable, Hashable {
 /// A struct, or one message of a function.
 public struct StructModel: MustacheParent, Sendable, Hashable {
     public var swiftName: String
+    /// The name outside its declaration: `UI.Show` for a type nested in an HMI interface.
+    public var qualifiedName: String
     public var specName: String
     public var docs: [DocLine]
     public var properties: [PropertyModel]
@@ -211,10 +216,11 @@ public struct StructModel: MustacheParent, Sendable, Hashable {
     public var mandatoryProperties: [MandatoryPropertyModel] = []
 
     public init(
-        swiftName: String, specName: String, docs: [DocLine], properties: [PropertyModel], availabilityLiteral: String,
-        message: MessageModel?
+        swiftName: String, qualifiedName: String? = nil, specName: String, docs: [DocLine], properties: [PropertyModel],
+        availabilityLiteral: String, message: MessageModel?
     ) {
         self.swiftName = swiftName
+        self.qualifiedName = qualifiedName ?? swiftName
         self.specName = specName
         self.docs = docs
         self.properties = properties
@@ -232,6 +238,7 @@ public struct StructModel: MustacheParent, Sendable, Hashable {
     public func child(named name: String) -> Any? {
         switch name {
         case "swiftName": MustacheText(swiftName)
+        case "qualifiedName": MustacheText(qualifiedName)
         case "specName": MustacheText(specName)
         case "specNameLiteral": MustacheText(specNameLiteral)
         case "docs": docs
@@ -268,7 +275,11 @@ public struct MandatoryPropertyModel: MustacheParent, Sendable, Hashable {
 public struct MessageModel: MustacheParent, Sendable, Hashable {
     public var functionName: String
     public var messageType: String
-    public var functionIDValue: Int
+    /// The number in the binary header (mobile API); nil for the HMI API, whose functions are
+    /// named by `method` instead.
+    public var functionIDValue: Int?
+    /// The JSON-RPC method (`UI.Show`), HMI API only.
+    public var method: String?
     /// The `FunctionID` case, when the spec's `FunctionID` enum is generated.
     public var functionIDCase: String?
     public var protocolName: String
@@ -279,7 +290,8 @@ public struct MessageModel: MustacheParent, Sendable, Hashable {
         switch name {
         case "functionNameLiteral": MustacheText(SwiftLiteral.string(functionName))
         case "messageType": MustacheText(messageType)
-        case "functionIDValue": MustacheText(String(functionIDValue))
+        case "functionIDValue": functionIDValue.map { MustacheText(String($0)) }
+        case "methodLiteral": method.map { MustacheText(SwiftLiteral.string($0)) }
         case "functionIDCase": functionIDCase.map(MustacheText.init)
         case "protocolName": MustacheText(protocolName)
         case "responseType": responseType.map(MustacheText.init)
@@ -294,19 +306,23 @@ public struct FileModel: MustacheParent, Sendable {
     public var template: String
     public var access: String
     public var interfaceName: String
+    /// Empty when the spec has no single version (the HMI API versions each interface).
     public var specVersion: String
     public var specFileName: String
     public var specSHA256: String
     public var enums: [EnumModel] = []
     public var structs: [StructModel] = []
     public var catalog: CatalogModel?
+    /// HMI API: the file's declarations by interface, each nested in its namespace.
+    public var namespaces: [NamespaceModel] = []
+    public var hmiCatalog: HMICatalogModel?
 
     public func child(named name: String) -> Any? {
         switch name {
         case "fileName": MustacheText(fileName)
         case "access": MustacheText(access)
         case "interfaceName": MustacheText(interfaceName)
-        case "specVersion": MustacheText(specVersion)
+        case "specVersion": specVersion.isEmpty ? nil : MustacheText(specVersion)
         case "specFileName": MustacheText(specFileName)
         case "specSHA256": MustacheText(specSHA256)
         case "enums": enums
@@ -314,6 +330,9 @@ public struct FileModel: MustacheParent, Sendable {
         case "hasEnums": !enums.isEmpty
         case "hasStructs": !structs.isEmpty
         case "catalog": catalog
+        case "namespaces": namespaces
+        case "hasNamespaces": !namespaces.isEmpty
+        case "hmiCatalog": hmiCatalog
         default: nil
         }
     }
@@ -322,7 +341,90 @@ public struct FileModel: MustacheParent, Sendable {
 extension FileModel {
     /// A rough measure of how much text the file will have, to start the longest renders first.
     var estimatedSize: Int {
-        enums.reduce(0) { $0 + 4 * $1.cases.count + 10 } + structs.reduce(0) { $0 + 8 * $1.properties.count + 20 }
+        let nested = namespaces.flatMap(\.enums).reduce(0) { $0 + 4 * $1.cases.count + 10 }
+            + namespaces.flatMap(\.structs).reduce(0) { $0 + 8 * $1.properties.count + 20 }
+        return nested + enums.reduce(0) { $0 + 4 * $1.cases.count + 10 } + structs.reduce(0) { $0 + 8 * $1.properties.count + 20 }
+    }
+}
+
+/// One HMI interface's share of a file: its types, declared inside `extension <name>`.
+public struct NamespaceModel: MustacheParent, Sendable {
+    public var name: String
+    public var enums: [EnumModel] = []
+    public var structs: [StructModel] = []
+
+    /// The enums, then the structs, each knowing whether it comes first (no blank line before it).
+    private struct Declaration: MustacheParent {
+        var isFirst: Bool
+        var enumModel: EnumModel?
+        var structModel: StructModel?
+
+        func child(named name: String) -> Any? {
+            switch name {
+            case "isFirst": isFirst
+            case "enumModel": enumModel
+            case "structModel": structModel
+            default: nil
+            }
+        }
+    }
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "name": MustacheText(self.name)
+        case "enums": enums
+        case "structs": structs
+        case "declarations":
+            enums.enumerated().map { Declaration(isFirst: $0.offset == 0, enumModel: $0.element) }
+                + structs.enumerated().map { Declaration(isFirst: $0.offset == 0 && enums.isEmpty, structModel: $0.element) }
+        default: nil
+        }
+    }
+}
+
+/// `HMIAPI.swift`: the interfaces' namespaces, the spec, and every generated type.
+public struct HMICatalogModel: MustacheParent, Sendable {
+    public struct Interface: MustacheParent, Sendable {
+        public var name: String
+        public var docs: [DocLine]
+        public var versionLiteral: String
+        public var dateLiteral: String
+
+        public func child(named name: String) -> Any? {
+            switch name {
+            case "name": MustacheText(self.name)
+            case "docs": docs
+            case "versionLiteral": MustacheText(versionLiteral)
+            case "dateLiteral": MustacheText(dateLiteral)
+            default: nil
+            }
+        }
+    }
+
+    public var interfaceNameLiteral: String
+    public var sha256Literal: String
+    public var interfaces: [Interface]
+    /// The Swift name of `Common.Result`, when it is generated.
+    public var resultCode: String?
+    public var enums: [CatalogModel.Entry]
+    public var structs: [CatalogModel.Entry]
+    public var requests: [CatalogModel.Entry]
+    public var responses: [CatalogModel.Entry]
+    public var notifications: [CatalogModel.Entry]
+
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "interfaceNameLiteral": MustacheText(interfaceNameLiteral)
+        case "sha256Literal": MustacheText(sha256Literal)
+        case "interfaces": interfaces
+        case "resultCode": resultCode.map(MustacheText.init)
+        case "enums": enums
+        case "structs": structs
+        case "requests": requests
+        case "responses": responses
+        case "notifications": notifications
+        default: nil
+        }
     }
 }
 

@@ -1,8 +1,12 @@
 import SDLSpec
 
 /// Spec model → render model: chooses what to generate, names it and spells every literal.
+/// Both specs go through the same steps on their combined interface (`SpecDocument.combined`);
+/// the HMI API's types are named inside their interface's namespace (`UI.Show`,
+/// `Common.Result`) and its messages are JSON-RPC methods.
 public struct RenderModelBuilder: Sendable {
     public let interface: Interface
+    public let document: SpecDocument
     public let options: GeneratorOptions
     public let specSHA256: String
     public private(set) var diagnostics = DiagnosticList()
@@ -19,10 +23,45 @@ public struct RenderModelBuilder: Sendable {
         "Enums.swift", "Structs.swift", "Requests.swift", "Responses.swift", "Notifications.swift", "MobileAPI.swift",
     ]
 
+    /// The same for the HMI API: its catalog is `HMIAPI.swift`.
+    public static let hmiFileNames = [
+        "Enums.swift", "Structs.swift", "Requests.swift", "Responses.swift", "Notifications.swift", "HMIAPI.swift",
+    ]
+
+    /// A mobile spec.
     public init(interface: Interface, options: GeneratorOptions, specSHA256: String) {
-        self.interface = interface
+        self.init(document: .mobile(interface), options: options, specSHA256: specSHA256)
+    }
+
+    public init(document: SpecDocument, options: GeneratorOptions, specSHA256: String) {
+        self.document = document
+        self.interface = document.combined
         self.options = options
         self.specSHA256 = specSHA256
+    }
+
+    private var isHMI: Bool {
+        if case .hmi = document { return true }
+        return false
+    }
+
+    /// `Common` of `Common.Result` (HMI API); nil for the mobile API's unqualified names.
+    private func namespace(of qualifiedSwiftName: String) -> String? {
+        guard isHMI, let dot = qualifiedSwiftName.firstIndex(of: ".") else { return nil }
+        return String(qualifiedSwiftName[..<dot])
+    }
+
+    /// The name a declaration gives itself: `Result` of `Common.Result`.
+    private func declaredName(_ qualifiedSwiftName: String) -> String {
+        guard isHMI, let dot = qualifiedSwiftName.firstIndex(of: ".") else { return qualifiedSwiftName }
+        return String(qualifiedSwiftName[qualifiedSwiftName.index(after: dot)...])
+    }
+
+    /// `Common.Result` as Swift names: the namespace and the nested type's name.
+    private static func hmiTypeName(_ qualifiedSpecName: String) -> String {
+        guard let dot = qualifiedSpecName.firstIndex(of: ".") else { return SwiftNamer.nestedTypeName(qualifiedSpecName) }
+        return SwiftNamer.namespaceName(String(qualifiedSpecName[..<dot])) + "."
+            + SwiftNamer.nestedTypeName(String(qualifiedSpecName[qualifiedSpecName.index(after: dot)...]))
     }
 
     public mutating func build() throws(SpecError) -> [FileModel] {
@@ -51,6 +90,9 @@ public struct RenderModelBuilder: Sendable {
                 interfaceName: interface.name, specVersion: interface.versionText ?? "unknown",
                 specFileName: options.specFileName, specSHA256: specSHA256)
         }
+        if case .hmi(let set) = document {
+            return hmiFiles(set, enums: enums, structs: structs, messages: messages, file: file)
+        }
         var enumsFile = file("Enums.swift", "Enums")
         enumsFile.enums = enums
         var structsFile = file("Structs.swift", "Structs")
@@ -74,6 +116,67 @@ public struct RenderModelBuilder: Sendable {
             responses: (messages[.response] ?? []).map { .init(swiftName: $0.swiftName) },
             notifications: (messages[.notification] ?? []).map { .init(swiftName: $0.swiftName) })
         return [enumsFile, structsFile, requestsFile, responsesFile, notificationsFile, catalogFile]
+    }
+
+    /// The HMI API's files: each file's declarations grouped by interface, nested in its
+    /// namespace; the catalog declares the namespaces.
+    private func hmiFiles(
+        _ set: InterfaceSet, enums: [EnumModel], structs: [StructModel], messages: [MessageType: [StructModel]],
+        file: (String, String) -> FileModel
+    ) -> [FileModel] {
+        func grouped(enums: [EnumModel] = [], structs: [StructModel] = []) -> [NamespaceModel] {
+            var order: [String] = []
+            var byName: [String: NamespaceModel] = [:]
+            func add(_ qualifiedName: String, _ update: (inout NamespaceModel) -> Void) {
+                let name = namespace(of: qualifiedName) ?? ""
+                if byName[name] == nil {
+                    order.append(name)
+                    byName[name] = NamespaceModel(name: name)
+                }
+                update(&byName[name]!)
+            }
+            for model in enums { add(model.qualifiedName) { $0.enums.append(model) } }
+            for model in structs { add(model.qualifiedName) { $0.structs.append(model) } }
+            return order.compactMap { byName[$0] }
+        }
+        var files: [FileModel] = []
+        for (name, enums, structs) in [
+            ("Enums.swift", enums, []), ("Structs.swift", [], structs), ("Requests.swift", [], messages[.request] ?? []),
+            ("Responses.swift", [], messages[.response] ?? []), ("Notifications.swift", [], messages[.notification] ?? []),
+        ] as [(String, [EnumModel], [StructModel])] {
+            var model = file(name, "HMIDeclarations")
+            model.specVersion = ""
+            model.namespaces = grouped(enums: enums, structs: structs)
+            files.append(model)
+        }
+        var catalog = file("HMIAPI.swift", "HMIAPI")
+        catalog.specVersion = ""
+        let resultCode = enums.first { $0.specName == InterfaceSet.resultCodeEnum }
+        catalog.hmiCatalog = HMICatalogModel(
+            interfaceNameLiteral: SwiftLiteral.string(set.name),
+            sha256Literal: SwiftLiteral.string(specSHA256),
+            interfaces: set.interfaces.map { interface in
+                var lines = docs(interface.documentation, availability: Availability())
+                if lines.isEmpty {
+                    lines.append(DocLine(text: "The `\(interface.name)` interface of the HMI API: its types and JSON-RPC methods."))
+                }
+                lines.append(DocLine(text: ""))
+                let version = interface.versionText.map { " \($0)" } ?? ""
+                let date = interface.date.map { " (\($0))" } ?? ""
+                lines.append(DocLine(text: "- Remark: Interface `\(interface.name)`\(version)\(date) in \(options.specFileName), line \(interface.location.line)."))
+                return HMICatalogModel.Interface(
+                    name: SwiftNamer.namespaceName(interface.name), docs: lines,
+                    versionLiteral: versionLiteral(interface.version).map { "SDLRuntime.SDLSpecVersion" + $0 } ?? "nil",
+                    dateLiteral: SwiftLiteral.optionalString(interface.date))
+            },
+            resultCode: resultCode?.qualifiedName,
+            enums: enums.map { .init(swiftName: $0.qualifiedName) },
+            structs: structs.map { .init(swiftName: $0.qualifiedName) },
+            requests: (messages[.request] ?? []).map { .init(swiftName: $0.qualifiedName) },
+            responses: (messages[.response] ?? []).map { .init(swiftName: $0.qualifiedName) },
+            notifications: (messages[.notification] ?? []).map { .init(swiftName: $0.qualifiedName) })
+        files.append(catalog)
+        return files
     }
 
     private var accessPrefix: String {
@@ -160,8 +263,9 @@ public struct RenderModelBuilder: Sendable {
     }
 
     private mutating func assignTypeNames() {
-        for definition in interface.enums { enumNames[definition.name] = SwiftNamer.typeName(definition.name) }
-        for definition in interface.structs { structNames[definition.name] = SwiftNamer.typeName(definition.name) }
+        let name = isHMI ? Self.hmiTypeName : SwiftNamer.typeName
+        for definition in interface.enums { enumNames[definition.name] = name(definition.name) }
+        for definition in interface.structs { structNames[definition.name] = name(definition.name) }
         typeNames = Set(enumNames.values).union(structNames.values)
         if let functionIDs = interface.enumDefinition(named: "FunctionID") {
             let names = SwiftNamer.uniqueMemberNames(functionIDs.elements.map(\.name))
@@ -174,9 +278,9 @@ public struct RenderModelBuilder: Sendable {
     private func checkUniqueTypeNames(enums: [EnumModel], structs: [StructModel], messages: [StructModel]) throws(SpecError) {
         var seen: [String: String] = [:]
         var problems: [Diagnostic] = []
-        for (swiftName, specName) in enums.map({ ($0.swiftName, "enum \($0.specName)") })
-            + structs.map({ ($0.swiftName, "struct \($0.specName)") })
-            + messages.map({ ($0.swiftName, "function \($0.specName)") })
+        for (swiftName, specName) in enums.map({ ($0.qualifiedName, "enum \($0.specName)") })
+            + structs.map({ ($0.qualifiedName, "struct \($0.specName)") })
+            + messages.map({ ($0.qualifiedName, "function \($0.specName)") })
         {
             if let first = seen[swiftName] {
                 problems.append(Diagnostic(.error, "\(specName) and \(first) would both be named '\(swiftName)' in Swift", at: nil))
@@ -214,8 +318,10 @@ public struct RenderModelBuilder: Sendable {
         let hasValues = !valueCases.isEmpty
         var documentation = docs(definition.documentation, availability: definition.availability)
         appendRemark(to: &documentation, "enum", definition.name, definition.location)
+        let qualifiedName = enumNames[definition.name] ?? definition.name
         return EnumModel(
-            swiftName: enumNames[definition.name] ?? definition.name,
+            swiftName: declaredName(qualifiedName),
+            qualifiedName: qualifiedName,
             specName: definition.name,
             docs: documentation,
             cases: cases,
@@ -231,8 +337,10 @@ public struct RenderModelBuilder: Sendable {
     private func structModel(_ definition: StructDefinition) -> StructModel {
         var documentation = docs(definition.documentation, availability: definition.availability)
         appendRemark(to: &documentation, "struct", definition.name, definition.location)
+        let qualifiedName = structNames[definition.name] ?? definition.name
         return StructModel(
-            swiftName: structNames[definition.name] ?? definition.name,
+            swiftName: declaredName(qualifiedName),
+            qualifiedName: qualifiedName,
             specName: definition.name,
             docs: documentation,
             properties: properties(definition.parameters),
@@ -241,6 +349,7 @@ public struct RenderModelBuilder: Sendable {
     }
 
     private func messageModel(_ function: FunctionDefinition, functionIDs: EnumDefinition?, includeFunctionIDCase: Bool) -> StructModel {
+        if isHMI { return hmiMessageModel(function) }
         var functionIDCase: String?
         var functionIDValue = 0
         if let functionIDs, let element = functionIDs.elements.first(where: { $0.name == function.functionID }) {
@@ -266,6 +375,7 @@ public struct RenderModelBuilder: Sendable {
         appendRemark(to: &documentation, "function", "\(function.name) (\(function.messageType.rawValue))", function.location)
         return StructModel(
             swiftName: messageTypeName(function.name, function.messageType),
+            qualifiedName: nil,
             specName: function.name,
             docs: documentation,
             properties: properties(function.parameters),
@@ -279,8 +389,57 @@ public struct RenderModelBuilder: Sendable {
                 responseType: responseType))
     }
 
+    /// An HMI function's message: a JSON-RPC method's params or result, nested in its interface.
+    private func hmiMessageModel(_ function: FunctionDefinition) -> StructModel {
+        let protocolName: String
+        var responseType: String?
+        switch function.messageType {
+        case .request:
+            protocolName = "SDLRuntime.SDLHMIRequest"
+            if interface.function(named: function.name, type: .response) != nil {
+                responseType = messageTypeName(function.name, .response)
+            }
+        case .response: protocolName = "SDLRuntime.SDLHMIResponse"
+        case .notification: protocolName = "SDLRuntime.SDLHMINotification"
+        }
+        var documentation = docs(function.documentation, availability: function.availability)
+        if function.scope == .internal {
+            if !documentation.isEmpty { documentation.append(DocLine(text: "")) }
+            documentation.append(DocLine(text: "- Note: Internal scope: between SDL Core and the OEM's own HMI components."))
+        }
+        appendRemark(to: &documentation, "function", "\(function.name) (\(function.messageType.rawValue))", function.location)
+        let qualifiedName = messageTypeName(function.name, function.messageType)
+        let shortName = function.name.split(separator: ".", maxSplits: 1).last.map(String.init) ?? function.name
+        return StructModel(
+            swiftName: declaredName(qualifiedName),
+            qualifiedName: qualifiedName,
+            specName: function.name,
+            docs: documentation,
+            properties: properties(function.parameters),
+            availabilityLiteral: availabilityLiteral(function.availability, history: function.history.map(\.availability)).map { ", availability: \($0)" } ?? "",
+            message: MessageModel(
+                functionName: shortName,
+                messageType: function.messageType.rawValue,
+                functionIDValue: nil,
+                method: function.name,
+                functionIDCase: nil,
+                protocolName: protocolName,
+                responseType: responseType))
+    }
+
     /// Swift name of a function message; a name a type already has gets its message type appended.
     private func messageTypeName(_ name: String, _ messageType: MessageType) -> String {
+        if isHMI {
+            // `UI.Show` → `UI.Show`, `UI.ShowResponse`, `UI.OnCommand`: nested in the interface.
+            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { return SwiftNamer.messageTypeName(name, messageType: messageType.rawValue) }
+            let qualified = SwiftNamer.namespaceName(parts[0]) + "." + SwiftNamer.messageTypeName(parts[1], messageType: messageType.rawValue)
+            let requestAndNotification = messageType == .notification && interface.function(named: name, type: .request) != nil
+            if typeNames.contains(qualified) || requestAndNotification {
+                return qualified + (messageType == .request ? "Request" : messageType == .response ? "" : "Notification")
+            }
+            return qualified
+        }
         let base = SwiftNamer.messageTypeName(name, messageType: messageType.rawValue)
         let takenByType = typeNames.contains(base)
         let requestAndNotification = messageType == .notification && interface.function(named: name, type: .request) != nil

@@ -47,14 +47,14 @@ public enum SwiftNamer {
         "Scanner", "Thread", "TimeInterval", "TimeZone", "Timer", "Unit", "URL", "URLComponents",
         "URLRequest", "URLSession", "UUID",
         // This package.
-        "SDLRuntime", "SDLRPC", "MobileAPI",
+        "SDLRuntime", "SDLRPC", "MobileAPI", "SDLHMIRPC", "HMIAPI",
     ]
 
     /// Members every generated enum or struct declares or inherits. `self` is here too: a
     /// parameter named `` `self` `` would shadow `self` in the memberwise initializer.
     public static let reservedMemberNames: Set<String> = [
         "self", "unrecognized", "rawValue", "isRecognized", "allCases", "enumInfo", "structInfo", "hashValue",
-        "hash", "functionName", "functionIDValue", "messageType", "description",
+        "hash", "functionName", "functionIDValue", "messageType", "description", "method",
         // Names the generated coding functions use for their own parameters and locals.
         "reader", "writer", "validator", "key", "parameters",
     ]
@@ -62,12 +62,7 @@ public enum SwiftNamer {
     // MARK: Types
 
     public static func typeName(_ specName: String) -> String {
-        let words = splitWords(specName)
-        var name = words.map { word in
-            guard let first = word.first else { return "" }
-            return first.uppercased() + word.dropFirst()
-        }.joined()
-        if name.isEmpty { name = "Unnamed" }
+        var name = upperCamelCase(specName)
         if let first = name.first, first.isNumber || reservedTypeNames.contains(name) || keywords.contains(name) {
             name = "SDL" + name
         }
@@ -75,9 +70,39 @@ public enum SwiftNamer {
         return name
     }
 
+    /// The words of `specName`, each capitalized, joined: `Unnamed` when there are none.
+    private static func upperCamelCase(_ specName: String) -> String {
+        let name = splitWords(specName).map { word in
+            guard let first = word.first else { return "" }
+            return first.uppercased() + word.dropFirst()
+        }.joined()
+        return name.isEmpty ? "Unnamed" : name
+    }
+
     /// Type names the generated types declare inside themselves (`typealias Response` in every
     /// request), which would shadow a spec type of that name there.
     public static let memberTypeNames: Set<String> = ["Response"]
+
+    /// The name of a type nested in a namespace (an HMI interface: `Common.Result`). Every use
+    /// is qualified, so it may reuse standard library and framework names; only what cannot
+    /// follow a dot (`Type`, `Protocol`, `Self`, keywords, a leading digit) is changed.
+    public static func nestedTypeName(_ specName: String) -> String {
+        var name = upperCamelCase(specName)
+        if let first = name.first, first.isNumber || ["Type", "Protocol", "Self"].contains(name) || keywords.contains(name) {
+            name = "SDL" + name
+        }
+        if memberTypeNames.contains(name) { name += "Type" }
+        return name
+    }
+
+    /// The Swift name of an HMI interface's namespace: the interface's name when it is an
+    /// identifier (`UI`, `BasicCommunication`), else as a type name.
+    public static func namespaceName(_ interfaceName: String) -> String {
+        let isIdentifier = interfaceName.first.map { $0.isLetter || $0 == "_" } == true
+            && interfaceName.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        return isIdentifier && !keywords.contains(interfaceName) && !reservedTypeNames.contains(interfaceName)
+            ? interfaceName : typeName(interfaceName)
+    }
 
     public static func messageTypeName(_ functionName: String, messageType: String) -> String {
         let base = typeName(functionName)

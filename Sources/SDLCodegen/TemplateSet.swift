@@ -34,6 +34,7 @@ public struct TemplateSet: Sendable {
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
             do {
                 try library.register(source, named: name)
+                try library.register(Self.nested(source), named: "Nested" + name)
             } catch {
                 let file = directory.map { "\($0)/\(name).mustache" } ?? "\(name).mustache"
                 throw SpecError([Diagnostic(.error, "template does not parse: \(error)", at: SourceLocation(file: file, line: 1))])
@@ -41,6 +42,15 @@ public struct TemplateSet: Sendable {
         }
         self.sources = sources
         self.library = library
+    }
+
+    /// `source` one level deeper: `{{> NestedStruct}}` declares a struct inside a namespace
+    /// (`extension UI { ... }`). Indenting the template's lines, rather than the rendered text,
+    /// costs nothing per render and leaves blank lines blank.
+    static func nested(_ source: String) -> String {
+        source.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.isEmpty || line.hasPrefix("{{%") ? String(line) : "    " + line }
+            .joined(separator: "\n")
     }
 
     public func render(_ file: FileModel) throws(SpecError) -> String {

@@ -14,6 +14,14 @@ struct SpecBuilder {
 
     // MARK: Known vocabulary
 
+    /// Which spec the element being built belongs to: the HMI API allows `scope`, its interfaces
+    /// may carry a description, and its functions need no `functionID`.
+    private enum Dialect {
+        case mobile, hmi
+    }
+
+    private var dialect = Dialect.mobile
+
     private static let availabilityAttributes: Set<String> = ["since", "until", "deprecated", "removed"]
     private static let interfaceAttributes: Set<String> = ["name", "version", "minVersion", "date"]
     private static let enumAttributes = availabilityAttributes.union(["name", "platform", "internal_scope"])
@@ -28,16 +36,55 @@ struct SpecBuilder {
     ])
     private static let documentationElements: Set<String> = ["description", "designdescription", "warning", "todo", "issue"]
 
+    /// The attributes an element may have: the HMI API adds `scope` to structs, functions and params.
+    private func allowed(_ base: Set<String>) -> Set<String> {
+        dialect == .hmi ? base.union(["scope"]) : base
+    }
+
     // MARK: Building
 
-    mutating func build(_ root: RawNode) -> Interface? {
-        guard root.name == "interface" else {
-            diagnostics.error("the root element is <\(root.name)>, expected <interface>", at: at(root))
+    /// The document `root` holds: `<interface>` is a mobile spec, `<interfaces>` the HMI API.
+    mutating func build(_ root: RawNode) -> SpecDocument? {
+        switch root.name {
+        case "interface":
+            dialect = .mobile
+            guard var interface = buildInterface(root) else { return nil }
+            resolveTypes(in: &interface)
+            return .mobile(interface)
+        case "interfaces":
+            dialect = .hmi
+            return .hmi(buildInterfaceSet(root))
+        default:
+            diagnostics.error("the root element is <\(root.name)>, expected <interface> (MOBILE_API) or <interfaces> (HMI_API)", at: at(root))
             return nil
         }
+    }
+
+    private mutating func buildInterfaceSet(_ root: RawNode) -> InterfaceSet {
+        checkAttributes(of: root, allowed: ["name"])
+        var set = InterfaceSet(name: root[attribute: "name"] ?? "", location: at(root))
+        for child in root.children {
+            if child.name == "interface" {
+                if let interface = buildInterface(child) { set.interfaces.append(interface) }
+            } else {
+                unknownElement(child, in: "interfaces")
+            }
+        }
+        if !root.text.allSatisfy(\.isWhitespace) {
+            diagnostics.warning("text directly inside <interfaces> is ignored", at: at(root))
+        }
+        resolveTypes(in: &set)
+        return set
+    }
+
+    private mutating func buildInterface(_ root: RawNode) -> Interface? {
         checkAttributes(of: root, allowed: Self.interfaceAttributes)
         var interface = Interface(name: root[attribute: "name"] ?? "", location: at(root))
         if root[attribute: "name"] == nil {
+            if dialect == .hmi {
+                diagnostics.error("<interface> has no 'name'; the HMI API's methods and types are named by it", at: at(root))
+                return nil
+            }
             diagnostics.warning("<interface> has no 'name'", at: at(root))
         }
         if let text = root[attribute: "version"] {
@@ -54,6 +101,7 @@ struct SpecBuilder {
         }
 
         for child in root.children {
+            if dialect == .hmi, readDocumentation(child, into: &interface.documentation) { continue }
             switch child.name {
             case "enum":
                 if let definition = buildEnum(child) { interface.enums.append(definition) }
@@ -68,7 +116,6 @@ struct SpecBuilder {
         if !root.text.allSatisfy(\.isWhitespace) {
             diagnostics.warning("text directly inside <interface> is ignored", at: at(root))
         }
-        resolveTypes(in: &interface)
         return interface
     }
 
@@ -135,11 +182,12 @@ struct SpecBuilder {
     }
 
     private mutating func buildStruct(_ node: RawNode) -> StructDefinition? {
-        checkAttributes(of: node, allowed: Self.structAttributes)
+        checkAttributes(of: node, allowed: allowed(Self.structAttributes))
         guard let name = requiredName(of: node) else { return nil }
         var definition = StructDefinition(name: name, location: at(node))
         definition.availability = availability(of: node)
         definition.platform = node[attribute: "platform"]
+        definition.scope = scope(of: node)
         for child in node.children {
             if readDocumentation(child, into: &definition.documentation) { continue }
             switch child.name {
@@ -157,7 +205,7 @@ struct SpecBuilder {
     }
 
     private mutating func buildFunction(_ node: RawNode) -> FunctionDefinition? {
-        checkAttributes(of: node, allowed: Self.functionAttributes)
+        checkAttributes(of: node, allowed: allowed(Self.functionAttributes))
         guard let name = requiredName(of: node) else { return nil }
         guard let typeText = node[attribute: "messagetype"] else {
             diagnostics.error("function '\(name)' has no 'messagetype'", at: at(node))
@@ -170,12 +218,13 @@ struct SpecBuilder {
             return nil
         }
         let functionID = node[attribute: "functionID"] ?? ""
-        if functionID.isEmpty {
+        if functionID.isEmpty, dialect == .mobile {
             diagnostics.error("function '\(name)' (\(messageType.rawValue)) has no 'functionID'", at: at(node))
         }
         var definition = FunctionDefinition(name: name, functionID: functionID, messageType: messageType, location: at(node))
         definition.availability = availability(of: node)
         definition.platform = node[attribute: "platform"]
+        definition.scope = scope(of: node)
         for child in node.children {
             if readDocumentation(child, into: &definition.documentation) { continue }
             switch child.name {
@@ -193,7 +242,7 @@ struct SpecBuilder {
     }
 
     private mutating func buildParameter(_ node: RawNode) -> Parameter? {
-        checkAttributes(of: node, allowed: Self.parameterAttributes)
+        checkAttributes(of: node, allowed: allowed(Self.parameterAttributes))
         guard let name = requiredName(of: node) else { return nil }
         guard let typeName = node[attribute: "type"], !typeName.isEmpty else {
             diagnostics.error("param '\(name)' has no 'type'", at: at(node))
@@ -202,6 +251,7 @@ struct SpecBuilder {
         var parameter = Parameter(name: name, type: .unresolved(typeName), location: at(node))
         parameter.availability = availability(of: node)
         parameter.platform = node[attribute: "platform"]
+        parameter.scope = scope(of: node)
         parameter.isArray = boolean(node, "array") ?? false
         parameter.isMandatory = boolean(node, "mandatory") ?? true
         parameter.minSize = count(node, "minsize")
@@ -317,6 +367,15 @@ struct SpecBuilder {
         )
     }
 
+    private mutating func scope(of node: RawNode) -> Scope? {
+        guard dialect == .hmi, let text = node[attribute: "scope"] else { return nil }
+        guard let scope = Scope(rawValue: text) else {
+            diagnostics.error("'scope' is '\(text)'; the only scope is internal", at: at(node))
+            return nil
+        }
+        return scope
+    }
+
     private mutating func version(_ node: RawNode, _ attribute: String) -> SpecVersion? {
         guard let text = node[attribute: attribute] else { return nil }
         guard let version = SpecVersion(text) else {
@@ -363,19 +422,47 @@ struct SpecBuilder {
         for definition in interface.structs where kinds[definition.name] == nil {
             kinds[definition.name] = .structure(definition.name)
         }
-        func resolve(_ parameters: inout [Parameter]) {
+        Self.resolveTypes(in: &interface) { Self.resolve($0, kinds: kinds) }
+    }
+
+    /// HMI types are named across interfaces as `Interface.Type`; a name without an interface
+    /// means the referring interface's own type. Either resolves to the qualified name.
+    private mutating func resolveTypes(in set: inout InterfaceSet) {
+        var kinds: [String: TypeReference] = [:]
+        for interface in set.interfaces {
+            for definition in interface.enums {
+                let name = interface.name + "." + definition.name
+                kinds[name] = .enumeration(name)
+            }
+            for definition in interface.structs {
+                let name = interface.name + "." + definition.name
+                if kinds[name] == nil { kinds[name] = .structure(name) }
+            }
+        }
+        for index in set.interfaces.indices {
+            let prefix = set.interfaces[index].name + "."
+            Self.resolveTypes(in: &set.interfaces[index]) { name in
+                let resolved = Self.resolve(name, kinds: kinds)
+                guard case .unresolved = resolved, !name.contains(".") else { return resolved }
+                return kinds[prefix + name] ?? resolved
+            }
+        }
+    }
+
+    private static func resolveTypes(in interface: inout Interface, _ resolve: (String) -> TypeReference) {
+        func resolveAll(_ parameters: inout [Parameter]) {
             for index in parameters.indices {
-                parameters[index].type = Self.resolve(parameters[index].type.specName, kinds: kinds)
-                resolve(&parameters[index].history)
+                parameters[index].type = resolve(parameters[index].type.specName)
+                resolveAll(&parameters[index].history)
             }
         }
         for index in interface.structs.indices {
-            resolve(&interface.structs[index].parameters)
-            for old in interface.structs[index].history.indices { resolve(&interface.structs[index].history[old].parameters) }
+            resolveAll(&interface.structs[index].parameters)
+            for old in interface.structs[index].history.indices { resolveAll(&interface.structs[index].history[old].parameters) }
         }
         for index in interface.functions.indices {
-            resolve(&interface.functions[index].parameters)
-            for old in interface.functions[index].history.indices { resolve(&interface.functions[index].history[old].parameters) }
+            resolveAll(&interface.functions[index].parameters)
+            for old in interface.functions[index].history.indices { resolveAll(&interface.functions[index].history[old].parameters) }
         }
     }
 

@@ -1,5 +1,9 @@
 /// The spec pipeline's front door: bytes → raw XML → typed model → validated model.
 public struct LoadedSpec: Sendable {
+    /// The spec as written: the mobile API's interface, or the HMI API's interfaces.
+    public var document: SpecDocument
+    /// Every definition in one interface (`SpecDocument.combined`): for the HMI API with names
+    /// qualified by interface (`Common.Result`, `UI.Show`).
     public var interface: Interface
     public var diagnostics: [Diagnostic]
     /// SHA-256 of the file's bytes, in lowercase hex.
@@ -29,15 +33,17 @@ public enum SpecLoader {
         case .failure(let error): throw error
         }
         var builder = SpecBuilder(path: path)
-        guard let interface = builder.build(root) else {
+        guard let document = builder.build(root) else {
             throw SpecError(builder.diagnostics.sorted)
         }
         var diagnostics = builder.diagnostics
         if validate {
             var validator = SpecValidator()
-            validator.validate(interface)
+            validator.validate(document)
             diagnostics.append(contentsOf: validator.diagnostics.all)
         }
-        return LoadedSpec(interface: interface, diagnostics: diagnostics.sorted, sha256: SHA256.hex(of: bytes), path: path)
+        return LoadedSpec(
+            document: document, interface: document.combined, diagnostics: diagnostics.sorted, sha256: SHA256.hex(of: bytes),
+            path: path)
     }
 }

@@ -1,7 +1,96 @@
-/// The typed model of a `MOBILE_API.xml`: every element and attribute the public specs use,
-/// each definition with the line it came from.
+/// The typed model of SDL's interface specs, `MOBILE_API.xml` (apps and head units) and SDL
+/// Core's `HMI_API.xml` (Core and its HMI): every element and attribute they use, each
+/// definition with the line it came from. Both share enums, structs, functions and params;
+/// what differs is said with types: the root (`SpecDocument`), `Scope`, and how functions are
+/// named and answered (`FunctionID` against `Interface.Function` with numeric result codes).
 
-/// `<interface>`: the root of a spec.
+/// A spec file as read: which API it describes decides its shape.
+public enum SpecDocument: Hashable, Sendable, Encodable {
+    /// `MOBILE_API.xml`: one `<interface>`; functions are numbered by the `FunctionID` enum and
+    /// answer with a `resultCode` parameter.
+    case mobile(Interface)
+    /// `HMI_API.xml`: `<interfaces>` holding several `<interface>`s whose types are referenced
+    /// across them as `Interface.Type`; functions are JSON-RPC methods (`UI.Show`) answered
+    /// with a numeric code from `Common.Result`.
+    case hmi(InterfaceSet)
+
+    /// Every definition in one interface. For the HMI API the interfaces' definitions with
+    /// qualified names (`Common.Result`, function `UI.Show`), so name-based tools (diff, message
+    /// validation) treat both specs alike.
+    public var combined: Interface {
+        switch self {
+        case .mobile(let interface): interface
+        case .hmi(let set): set.combined
+        }
+    }
+
+    /// The interfaces as written: one for the mobile API.
+    public var interfaces: [Interface] {
+        switch self {
+        case .mobile(let interface): [interface]
+        case .hmi(let set): set.interfaces
+        }
+    }
+
+    /// A dump shows the definitions as they are: the interface, or the set.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .mobile(let interface): try interface.encode(to: encoder)
+        case .hmi(let set): try set.encode(to: encoder)
+        }
+    }
+}
+
+/// `<interfaces>`: the root of an HMI API spec.
+public struct InterfaceSet: Hashable, Sendable, Codable {
+    public var name: String
+    public var interfaces: [Interface] = []
+    public var location: SourceLocation
+
+    public init(name: String, location: SourceLocation) {
+        self.name = name
+        self.location = location
+    }
+
+    /// The name of the enum whose numbers JSON-RPC responses carry as `code`.
+    public static let resultCodeEnum = "Common.Result"
+
+    public func interface(named name: String) -> Interface? {
+        interfaces.first { $0.name == name }
+    }
+
+    /// The definitions of every interface in one, names qualified by their interface.
+    public var combined: Interface {
+        var combined = Interface(name: name, location: location)
+        for interface in interfaces {
+            let prefix = interface.name + "."
+            combined.enums += interface.enums.map { definition in
+                var definition = definition
+                definition.name = prefix + definition.name
+                return definition
+            }
+            combined.structs += interface.structs.map { definition in
+                var definition = definition
+                definition.name = prefix + definition.name
+                return definition
+            }
+            combined.functions += interface.functions.map { definition in
+                var definition = definition
+                definition.name = prefix + definition.name
+                return definition
+            }
+        }
+        return combined
+    }
+}
+
+/// `scope` of an HMI definition. Absent means public: part of the interface for every HMI.
+public enum Scope: String, Hashable, Sendable, Codable {
+    /// Between SDL Core and the OEM's own HMI components only (policy and system functions).
+    case `internal`
+}
+
+/// `<interface>`: the root of a mobile spec, or one interface of the HMI API.
 public struct Interface: Hashable, Sendable, Codable {
     public var name: String
     public var version: SpecVersion?
@@ -9,6 +98,7 @@ public struct Interface: Hashable, Sendable, Codable {
     public var versionText: String?
     public var minVersion: String?
     public var date: String?
+    public var documentation = Documentation()
     public var enums: [EnumDefinition] = []
     public var structs: [StructDefinition] = []
     public var functions: [FunctionDefinition] = []
@@ -106,6 +196,8 @@ public struct StructDefinition: Hashable, Sendable, Codable {
     public var parameters: [Parameter] = []
     public var availability = Availability()
     public var platform: String?
+    /// HMI API only.
+    public var scope: Scope?
     public var documentation = Documentation()
     public var history: [StructDefinition] = []
     public var location: SourceLocation
@@ -124,12 +216,16 @@ public enum MessageType: String, Hashable, Sendable, Codable, CaseIterable {
 /// `<function>`: one message of an RPC.
 public struct FunctionDefinition: Hashable, Sendable, Codable {
     public var name: String
-    /// The name of the `FunctionID` element, e.g. `ShowID`.
+    /// The name of the `FunctionID` element, e.g. `ShowID`. Mandatory in the mobile API; in
+    /// the HMI API, where the method name identifies a function, empty unless a function
+    /// copied from the mobile API keeps it.
     public var functionID: String
     public var messageType: MessageType
     public var parameters: [Parameter] = []
     public var availability = Availability()
     public var platform: String?
+    /// HMI API only.
+    public var scope: Scope?
     public var documentation = Documentation()
     public var history: [FunctionDefinition] = []
     public var location: SourceLocation
@@ -195,6 +291,8 @@ public struct Parameter: Hashable, Sendable, Codable {
     public var defaultValue: String?
     public var availability = Availability()
     public var platform: String?
+    /// HMI API only.
+    public var scope: Scope?
     /// `<element>` children: the enum values this parameter documents as possible (e.g. `resultCode`).
     public var possibleElements: [String] = []
     public var documentation = Documentation()

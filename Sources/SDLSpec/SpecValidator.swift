@@ -1,60 +1,122 @@
 /// Checks a built model the way a compiler checks a program: names resolve and are unique,
 /// bounds are ordered, defaults fit their type, every request has its response and every
-/// function has a unique FunctionID.
+/// function has a unique FunctionID (mobile API) or its method a response and its result codes
+/// numbers (HMI API).
 public struct SpecValidator {
     public private(set) var diagnostics = DiagnosticList()
 
     public init() {}
 
-    public mutating func validate(_ interface: Interface) {
-        checkUniqueTypeNames(interface)
-        let enums = Dictionary(interface.enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    public mutating func validate(_ document: SpecDocument) {
+        switch document {
+        case .mobile(let interface): validate(interface)
+        case .hmi(let set): validate(set)
+        }
+    }
 
+    /// A mobile spec.
+    public mutating func validate(_ interface: Interface) {
+        let enums = Dictionary(interface.enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        validateDefinitions(interface, enums: enums, prefix: "")
+        checkFunctions(interface, enums: enums)
+    }
+
+    /// The HMI API: each interface's definitions as in a mobile spec, with types referenced
+    /// across interfaces; functions named by method, answered once, and `Common.Result`
+    /// numbered, since JSON-RPC carries result codes as numbers.
+    public mutating func validate(_ set: InterfaceSet) {
+        var names: [String: SourceLocation] = [:]
+        var enums: [String: EnumDefinition] = [:]
+        for interface in set.interfaces {
+            if let first = names[interface.name] {
+                diagnostics.error("interface '\(interface.name)' is already defined at line \(first.line)", at: interface.location)
+            } else {
+                names[interface.name] = interface.location
+            }
+            for definition in interface.enums where enums[interface.name + "." + definition.name] == nil {
+                enums[interface.name + "." + definition.name] = definition
+            }
+        }
+        for interface in set.interfaces {
+            validateDefinitions(interface, enums: enums, prefix: interface.name + ".")
+            checkRequestsAndResponses(interface, prefix: interface.name + ".", responsesNeedRequests: true)
+        }
+        guard set.interfaces.contains(where: { !$0.functions.isEmpty }) else { return }
+        guard let results = enums[InterfaceSet.resultCodeEnum] else {
+            diagnostics.error("the HMI API defines functions but no enum '\(InterfaceSet.resultCodeEnum)' for their result codes", at: set.location)
+            return
+        }
+        checkNumbered(results, named: InterfaceSet.resultCodeEnum, missing: "; JSON-RPC sends result codes as numbers")
+    }
+
+    /// Every element of `definition` has a `value`, each its own: the wire carries the number.
+    private mutating func checkNumbered(_ definition: EnumDefinition, named name: String, missing reason: String = "") {
+        var values: [Int: EnumElement] = [:]
+        for element in definition.elements {
+            guard let value = element.value else {
+                diagnostics.error("\(name) element '\(element.name)' has no 'value'\(reason)", at: element.location)
+                continue
+            }
+            if let first = values[value] {
+                diagnostics.error(
+                    "\(name) element '\(element.name)' has value \(value), already used by '\(first.name)' at line \(first.location.line)",
+                    at: element.location)
+            } else {
+                values[value] = element
+            }
+        }
+    }
+
+    /// What both specs check: names, availability, parameters. `enums` is keyed by the names
+    /// parameters use; `prefix` qualifies this interface's names in messages.
+    private mutating func validateDefinitions(_ interface: Interface, enums: [String: EnumDefinition], prefix: String) {
+        checkUniqueTypeNames(interface, prefix: prefix)
         for definition in interface.enums {
-            checkAvailability(definition.availability, of: "enum '\(definition.name)'", at: definition.location)
-            checkUnique(definition.elements.map { ($0.name, $0.location) }, what: "element", in: "enum '\(definition.name)'")
+            let name = prefix + definition.name
+            checkAvailability(definition.availability, of: "enum '\(name)'", at: definition.location)
+            checkUnique(definition.elements.map { ($0.name, $0.location) }, what: "element", in: "enum '\(name)'")
             for element in definition.elements {
-                checkAvailability(element.availability, of: "element '\(definition.name).\(element.name)'", at: element.location)
+                checkAvailability(element.availability, of: "element '\(name).\(element.name)'", at: element.location)
             }
         }
         for definition in interface.structs {
-            checkAvailability(definition.availability, of: "struct '\(definition.name)'", at: definition.location)
-            checkParameters(definition.parameters, owner: definition.name, enums: enums)
+            let name = prefix + definition.name
+            checkAvailability(definition.availability, of: "struct '\(name)'", at: definition.location)
+            checkParameters(definition.parameters, owner: name, enums: enums)
             for old in definition.history {
                 checkParameters(old.parameters, owner: "\(old.name) (history)", enums: enums)
             }
         }
         for function in interface.functions {
-            let owner = "\(function.name) (\(function.messageType.rawValue))"
+            let owner = "\(prefix)\(function.name) (\(function.messageType.rawValue))"
             checkAvailability(function.availability, of: "function \(owner)", at: function.location)
             checkParameters(function.parameters, owner: owner, enums: enums)
             for old in function.history {
                 checkParameters(old.parameters, owner: "\(owner) (history)", enums: enums)
             }
         }
-        checkFunctions(interface, enums: enums)
     }
 
     // MARK: Names
 
-    private mutating func checkUniqueTypeNames(_ interface: Interface) {
+    private mutating func checkUniqueTypeNames(_ interface: Interface, prefix: String) {
         var seen: [String: (kind: String, location: SourceLocation)] = [:]
         let types = interface.enums.map { ("enum", $0.name, $0.location) } + interface.structs.map { ("struct", $0.name, $0.location) }
         // In file order, so the second definition is the one reported, whatever its kind.
         for (kind, name, location) in types.sorted(by: { $0.2.line < $1.2.line }) {
             if let first = seen[name] {
                 diagnostics.error(
-                    "\(kind) '\(name)' is already defined as \(first.kind) at line \(first.location.line)", at: location)
+                    "\(kind) '\(prefix)\(name)' is already defined as \(first.kind) at line \(first.location.line)", at: location)
             } else {
                 seen[name] = (kind, location)
                 if ["Boolean", "Integer", "Float", "String"].contains(name) {
-                    diagnostics.error("\(kind) '\(name)' has the name of a built-in type", at: location)
+                    diagnostics.error("\(kind) '\(prefix)\(name)' has the name of a built-in type", at: location)
                 }
             }
         }
         var functions: [String: SourceLocation] = [:]
         for function in interface.functions {
-            let key = "\(function.name) (\(function.messageType.rawValue))"
+            let key = "\(prefix)\(function.name) (\(function.messageType.rawValue))"
             if let first = functions[key] {
                 diagnostics.error("function \(key) is already defined at line \(first.line)", at: function.location)
             } else {
@@ -182,6 +244,20 @@ public struct SpecValidator {
         }
     }
 
+    /// Every request has its response; in the HMI API every response its request too (the
+    /// mobile API has responses without one, such as GenericResponse).
+    private mutating func checkRequestsAndResponses(_ interface: Interface, prefix: String, responsesNeedRequests: Bool) {
+        let responses = Set(interface.functions.filter { $0.messageType == .response }.map(\.name))
+        for request in interface.functions where request.messageType == .request && !responses.contains(request.name) {
+            diagnostics.error("request '\(prefix)\(request.name)' has no response with the same name", at: request.location)
+        }
+        guard responsesNeedRequests else { return }
+        let requests = Set(interface.functions.filter { $0.messageType == .request }.map(\.name))
+        for response in interface.functions where response.messageType == .response && !requests.contains(response.name) {
+            diagnostics.error("response '\(prefix)\(response.name)' has no request with the same name", at: response.location)
+        }
+    }
+
     static func format(_ number: Double) -> String {
         if number.rounded() == number, abs(number) < 1e15 { return String(Int(number)) }
         return String(number)
@@ -194,21 +270,8 @@ public struct SpecValidator {
         var ids: [String: EnumElement] = [:]
         let functionIDs = enums["FunctionID"]
         if let functionIDs {
-            var values: [Int: EnumElement] = [:]
-            for element in functionIDs.elements {
-                ids[element.name] = element
-                guard let value = element.value else {
-                    diagnostics.error("FunctionID element '\(element.name)' has no 'value'", at: element.location)
-                    continue
-                }
-                if let first = values[value] {
-                    diagnostics.error(
-                        "FunctionID element '\(element.name)' has value \(value), already used by '\(first.name)' at line \(first.location.line)",
-                        at: element.location)
-                } else {
-                    values[value] = element
-                }
-            }
+            for element in functionIDs.elements { ids[element.name] = element }
+            checkNumbered(functionIDs, named: "FunctionID")
         } else {
             diagnostics.error("the spec defines functions but no enum 'FunctionID'", at: interface.location)
         }
@@ -229,10 +292,7 @@ public struct SpecValidator {
             owners[function.functionID, default: [:]][function.messageType] = function
         }
 
-        let responses = Set(interface.functions.filter { $0.messageType == .response }.map(\.name))
-        for request in interface.functions where request.messageType == .request && !responses.contains(request.name) {
-            diagnostics.error("request '\(request.name)' has no response with the same name", at: request.location)
-        }
+        checkRequestsAndResponses(interface, prefix: "", responsesNeedRequests: false)
         let requests = Dictionary(
             interface.functions.filter { $0.messageType == .request }.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
         for response in interface.functions where response.messageType == .response {

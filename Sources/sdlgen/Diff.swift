@@ -8,7 +8,8 @@ struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show the API changes between two spec versions, each marked breaking or compatible for apps.",
         discussion: """
-            With two specs (OLD.xml NEW.xml) each file is taken at its own version. With one spec and \
+            With two specs (OLD.xml NEW.xml, both MOBILE_API or both HMI_API, whose names are \
+            compared qualified: UI.Show, Common.Result) each file is taken at its own version. With one spec and \
             --from/--to, both versions are rebuilt from that file's since, until, deprecated, removed \
             and history attributes. Every change cites the compatibility rule (G1, P4, ...) that \
             decides its verdict; use --fail-on breaking in CI.
@@ -63,6 +64,12 @@ struct Diff: ParsableCommand {
         }
         let oldSpec = try loadForDiff(oldPath)
         let newSpec = oldPath == newPath ? oldSpec : try loadForDiff(newPath)
+        switch (oldSpec.document, newSpec.document) {
+        case (.mobile, .mobile), (.hmi, .hmi): break
+        default:
+            StandardError.write("sdlgen: \(oldPath) and \(newPath) are different APIs (MOBILE_API and HMI_API); compare two versions of one\n")
+            throw ExitCode.failure
+        }
         let oldVersion = version(from, of: oldSpec)
         let newVersion = version(to, of: newSpec)
 

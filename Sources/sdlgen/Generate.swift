@@ -9,7 +9,9 @@ struct Generate: ParsableCommand {
         abstract: "Render Swift sources for a spec through the templates.",
         discussion: """
             Writes Enums.swift, Structs.swift, Requests.swift, Responses.swift, Notifications.swift \
-            and MobileAPI.swift into the output folder, rewriting only files whose bytes change. \
+            and MobileAPI.swift (HMIAPI.swift for an HMI_API.xml, whose types are nested in their \
+            interface: UI.Show, Common.Result) into the output folder, rewriting only files whose \
+            bytes change. \
             Enums and structs that the selected definitions use are generated too, so the output \
             always compiles (turn off with --no-dependencies).
 

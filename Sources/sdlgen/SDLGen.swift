@@ -6,7 +6,7 @@ import SDLSpec
 struct SDLGen: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sdlgen",
-        abstract: "Generate Swift types from the SmartDeviceLink RPC spec (MOBILE_API.xml).",
+        abstract: "Generate Swift types from SmartDeviceLink's interface specs (MOBILE_API.xml, SDL Core's HMI_API.xml).",
         subcommands: [Generate.self, Validate.self, Dump.self, Diff.self, Templates.self],
         defaultSubcommand: nil
     )
@@ -14,7 +14,7 @@ struct SDLGen: ParsableCommand {
 
 /// Where the spec comes from: `--spec`, else the `SDL_SPEC` environment variable.
 struct SpecOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Path to MOBILE_API.xml (default: $SDL_SPEC).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Path to MOBILE_API.xml or HMI_API.xml (default: $SDL_SPEC).", valueName: "path"))
     var spec: String?
 
     /// `--spec`, else the spec a configuration file names (`generate --config`), else `$SDL_SPEC`.

@@ -75,7 +75,7 @@ enum TestSupport {
 
     /// The render models, for tests that ask what was selected rather than how it reads.
     static func renderModels(_ spec: LoadedSpec, options: GeneratorOptions = GeneratorOptions()) throws -> [String: FileModel] {
-        var builder = RenderModelBuilder(interface: spec.interface, options: options, specSHA256: spec.sha256)
+        var builder = RenderModelBuilder(document: spec.document, options: options, specSHA256: spec.sha256)
         return Dictionary(uniqueKeysWithValues: try builder.build().map { ($0.fileName, $0) })
     }
 

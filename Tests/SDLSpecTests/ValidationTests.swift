@@ -367,6 +367,6 @@ struct ValidationTests {
         let error = #expect(throws: SpecError.self) {
             try SpecLoader.load(bytes: Array("<?xml version=\"1.0\"?>\n<root/>\n".utf8), path: Fixture.path)
         }
-        #expect(error?.diagnostics.map(\.description) == ["test.xml:2: error: the root element is <root>, expected <interface>"])
+        #expect(error?.diagnostics.map(\.description) == ["test.xml:2: error: the root element is <root>, expected <interface> (MOBILE_API) or <interfaces> (HMI_API)"])
     }
 }

@@ -33,6 +33,28 @@ public enum SharedData {
             + "checks each against spec/rpc_spec.sha256), or set SDL_RPC_SPEC_DIR to a folder of <version>/MOBILE_API.xml"
     }
 
+    /// `$SDL_HMI_SPEC_DIR`, else `../shared/sdl_core_8.2.0` beside the package, else
+    /// `.sdl-data/sdl_core_8.2.0` (`Scripts/fetch-rpc-specs.sh`): SDL Core 8.2.0's `HMI_API.xml`
+    /// and `HMI_API.xsd`.
+    public static var hmiSpecDirectory: String {
+        if let value = ProcessInfo.processInfo.environment["SDL_HMI_SPEC_DIR"], !value.isEmpty { return value }
+        let shared = URL(fileURLWithPath: packageRoot + "/../shared/sdl_core_8.2.0").standardized.path
+        if FileManager.default.fileExists(atPath: shared) { return shared }
+        return packageRoot + "/.sdl-data/sdl_core_8.2.0"
+    }
+
+    /// The path of `file` (`HMI_API.xml`, `HMI_API.xsd`) of SDL Core 8.2.0, or nil when it is not there.
+    public static func hmiSpecFile(_ file: String = "HMI_API.xml") -> String? {
+        let path = "\(hmiSpecDirectory)/\(file)"
+        return FileManager.default.fileExists(atPath: path) ? path : nil
+    }
+
+    /// Why a test that needs SDL Core's HMI spec did not run.
+    public static func missingHMISpec(_ file: String = "HMI_API.xml") -> String {
+        "SDL Core 8.2.0's \(file) is not in \(hmiSpecDirectory): run Scripts/fetch-rpc-specs.sh (also fetches sdl_core's "
+            + "interface files at tag 8.2.0, checked against spec/rpc_spec.sha256), or set SDL_HMI_SPEC_DIR"
+    }
+
     /// `$SDL_CAPTURES_DIR`, else `../shared/captures` beside the package: recorded SDL Core
     /// 8.2 sessions (`<session>/<direction>.bin` and the independent decoding `.jsonl`).
     public static var capturesDirectory: String {

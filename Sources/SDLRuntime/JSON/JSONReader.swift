@@ -3,11 +3,11 @@
 /// pass reports all the errors of a message. Input is bounded: nesting is limited to
 /// `maxDepth`, and nothing is allocated beyond the values actually read.
 public struct SDLJSONReader: SDLReader {
-    private let input: UnsafeRawBufferPointer
-    private var position = 0
+    let input: UnsafeRawBufferPointer
+    var position = 0
     private let maxDepth: Int
-    private var depth = 0
-    private var path: SDLCodingPath
+    var depth = 0
+    var path: SDLCodingPath
     /// What the open objects have seen, to catch duplicate keys: the indexes of the parameters
     /// named (keys read through `nextKey(in:)`), a flat stack for all the open objects,
     /// outermost first, so that entering an object allocates nothing; and the other keys, by
@@ -16,9 +16,9 @@ public struct SDLJSONReader: SDLReader {
     private var seenKeys: Set<ExactKey> = []
     private var objectCount = 0
     /// The innermost open object.
-    private var object = OpenObject()
+    var object = OpenObject()
 
-    private struct OpenObject {
+    struct OpenObject {
         /// Where the object's entries start in `seenParameters`.
         var parametersStart = 0
         /// The object's scope in `seenKeys`.
@@ -27,9 +27,14 @@ public struct SDLJSONReader: SDLReader {
         var nextParameter = 0
     }
     /// Whether the innermost open object or array still waits for its first member.
-    private var expectingFirstMember = false
+    var expectingFirstMember = false
+    /// While set, issues are not recorded: a quick skip that fails is done again for its path.
+    private var quiet = false
+    /// Set to read a JSON-RPC response's `result` object: its `code` and `method` are the
+    /// envelope's (already read), skipped at the object's top level without being noted.
+    private var skipsEnvelopeKeys = false
 
-    private var log = SDLIssueLog()
+    var log = SDLIssueLog()
     public var issues: [SDLCodingIssue] { log.issues }
     public var unknownKeys: [SDLCodingPath] { log.unknownKeys }
 
@@ -62,13 +67,42 @@ public struct SDLJSONReader: SDLReader {
         }
     }
 
+    /// Decodes the body of a JSON-RPC message into `value`: the `params` or `result` object at
+    /// `start` in `input` (the whole message, read in place), `depth` levels down, with issues
+    /// under `root` (`UI.Show.params`). Returns the reader, past the object, and whether the
+    /// input could be read to the object's end (else `value` is nil and the issues say why).
+    /// (`value` is inout rather than returned in a tuple: unspecialized callers would look the
+    /// tuple's metadata up on every call.)
+    static func decodeBody<T: SDLCodable>(
+        _ type: T.Type, from input: UnsafeRawBufferPointer, at start: Int, root: String, depth: Int, maxDepth: Int,
+        skipsEnvelopeKeys: Bool, into value: inout T?
+    ) -> (reader: SDLJSONReader, complete: Bool) {
+        var reader = SDLJSONReader(input: input, root: root, maxDepth: maxDepth)
+        reader.position = start
+        reader.depth = depth
+        reader.skipsEnvelopeKeys = skipsEnvelopeKeys
+        do throws(SDLReaderFailure) {
+            reader.skipWhitespace()
+            guard reader.peek() == UInt8(ascii: "{") else {
+                reader.record(.malformed("a message body must be a JSON object, found \(reader.describeNext())"))
+                return (reader, false)
+            }
+            value = try reader.readObjectBody(T.self)
+            return (reader, true)
+        } catch {
+            value = nil
+            return (reader, false)
+        }
+    }
+
     // MARK: Issues
 
-    private mutating func record(_ kind: SDLCodingIssue.Kind, severity: SDLCodingIssue.Severity = .error) {
+    mutating func record(_ kind: SDLCodingIssue.Kind, severity: SDLCodingIssue.Severity = .error) {
+        if quiet { return }
         log.record(kind, at: path, severity: severity)
     }
 
-    private mutating func fail(_ reason: String) -> SDLReaderFailure {
+    mutating func fail(_ reason: String) -> SDLReaderFailure {
         record(.malformed("\(reason) at byte \(position)"))
         return .malformed
     }
@@ -76,12 +110,12 @@ public struct SDLJSONReader: SDLReader {
     // MARK: Bytes
 
     @inline(__always)
-    private func peek() -> UInt8? {
+    func peek() -> UInt8? {
         position < input.count ? input[position] : nil
     }
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < input.count {
             switch input[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -90,7 +124,7 @@ public struct SDLJSONReader: SDLReader {
         }
     }
 
-    private func describeNext() -> String {
+    func describeNext() -> String {
         guard let byte = peek() else { return "end of input" }
         switch byte {
         case UInt8(ascii: "{"): return "an object"
@@ -104,7 +138,7 @@ public struct SDLJSONReader: SDLReader {
     }
 
     /// What the next value is, for "expected X, found Y" messages.
-    private func kindOfNext() -> String {
+    func kindOfNext() -> String {
         guard let byte = peek() else { return "end of input" }
         switch byte {
         case UInt8(ascii: "{"): return "Object"
@@ -126,7 +160,7 @@ public struct SDLJSONReader: SDLReader {
         }
     }
 
-    private mutating func expectLiteral(_ literal: StaticString) throws(SDLReaderFailure) {
+    mutating func expectLiteral(_ literal: StaticString) throws(SDLReaderFailure) {
         let count = literal.utf8CodeUnitCount
         guard position + count <= input.count else { throw fail("truncated literal") }
         for offset in 0..<count where input[position + offset] != literal.utf8Start[offset] {
@@ -137,7 +171,7 @@ public struct SDLJSONReader: SDLReader {
 
     // MARK: Structure
 
-    private mutating func enter() throws(SDLReaderFailure) {
+    mutating func enter() throws(SDLReaderFailure) {
         depth += 1
         if depth > maxDepth {
             record(.tooDeep(limit: maxDepth))
@@ -149,7 +183,7 @@ public struct SDLJSONReader: SDLReader {
 
     /// Enters an object (the reader stands on `{`); returns the enclosing object's state, which
     /// the caller puts back once the object is read.
-    private mutating func enterObject() throws(SDLReaderFailure) -> OpenObject {
+    mutating func enterObject() throws(SDLReaderFailure) -> OpenObject {
         try enter()
         let outer = object
         objectCount += 1
@@ -171,7 +205,7 @@ public struct SDLJSONReader: SDLReader {
     }
 
     /// Moves to the next key's opening quote; false (and the object left) after the last key.
-    private mutating func advanceToKey() throws(SDLReaderFailure) -> Bool {
+    mutating func advanceToKey() throws(SDLReaderFailure) -> Bool {
         skipWhitespace()
         guard let byte = peek() else { throw fail("truncated object") }
         if byte == UInt8(ascii: "}") {
@@ -196,7 +230,7 @@ public struct SDLJSONReader: SDLReader {
 
     /// Moves past the `:` after a key.
     @inline(__always)
-    private mutating func expectColon() throws(SDLReaderFailure) {
+    mutating func expectColon() throws(SDLReaderFailure) {
         skipWhitespace()
         guard peek() == UInt8(ascii: ":") else { throw fail("expected ':' after key") }
         position += 1
@@ -204,7 +238,7 @@ public struct SDLJSONReader: SDLReader {
     }
 
     /// Records `key` as a duplicate when the object has seen it.
-    private mutating func noteKey(_ key: String) {
+    mutating func noteKey(_ key: String) {
         if !seenKeys.insert(ExactKey(scope: object.id, text: key)).inserted { duplicate(key) }
     }
 
@@ -218,7 +252,7 @@ public struct SDLJSONReader: SDLReader {
         seenParameters.append(index)
     }
 
-    private mutating func duplicate(_ key: String) {
+    mutating func duplicate(_ key: String) {
         path.components.append(.key(key))
         record(.duplicateKey(key))
         path.components.removeLast()
@@ -243,6 +277,7 @@ public struct SDLJSONReader: SDLReader {
             noteParameter(index, key: name)
             return SDLKey(index: index, name: name)
         }
+        if skipsEnvelopeKeys, try skipEnvelopeKey() { return try nextKey(in: parameters) }
         let key = try parseString()
         try expectColon()
         // Equal as Strings (e.g. written with escapes) is the same key.
@@ -254,11 +289,24 @@ public struct SDLJSONReader: SDLReader {
         return SDLKey(index: -1, name: key)
     }
 
+    /// Skips the member whose key the reader stands on when it is the envelope's `code` or
+    /// `method` at the top level of a JSON-RPC `result`. Only `nextKey(in:)` calls this, after
+    /// the type's own parameters did not match.
+    private mutating func skipEnvelopeKey() throws(SDLReaderFailure) -> Bool {
+        guard object.id == 1,
+            let end = Self.name("code", at: position + 1, of: input) ?? Self.name("method", at: position + 1, of: input)
+        else { return false }
+        position = end + 1
+        try expectColon()
+        try skipValue()
+        return true
+    }
+
     /// The parameter whose name is exactly the key starting at `start` (after its opening
     /// quote), with the position of the closing quote; `likely` is tried first, without looking
     /// for the key's end. (Static: a method on `self` called from a mutating one can copy the
     /// whole reader.)
-    private static func parameter(
+    static func parameter(
         at start: Int, of input: UnsafeRawBufferPointer, in parameters: [SDLParameterInfo], likely: Int
     ) -> (index: Int, end: Int)? {
         parameters.withUnsafeBufferPointer { list -> (index: Int, end: Int)? in
@@ -323,7 +371,7 @@ public struct SDLJSONReader: SDLReader {
     }
 
     /// Skips one value of any kind, checking its syntax.
-    private mutating func skipValue() throws(SDLReaderFailure) {
+    mutating func skipValue() throws(SDLReaderFailure) {
         skipWhitespace()
         guard let byte = peek() else { throw fail("truncated value") }
         switch byte {
@@ -354,8 +402,138 @@ public struct SDLJSONReader: SDLReader {
         }
     }
 
+    // MARK: Quick skipping
+
+    /// Skips one value like `skipValue`, checking the same syntax and depth, but makes no String
+    /// and notes no key: for a value that is read again later (a JSON-RPC body) or never. When
+    /// the value is malformed it is skipped again with `skipValue`, for the issue's exact path;
+    /// `key`, the position of the value's key, puts that key on the path.
+    mutating func skipValueQuickly(key: Int? = nil) throws(SDLReaderFailure) {
+        let (start, outerDepth, outerObject) = (position, depth, object)
+        quiet = true
+        do {
+            try scanValue()
+            quiet = false
+        } catch {
+            quiet = false
+            (position, depth, object, expectingFirstMember) = (start, outerDepth, outerObject, false)
+            guard let key else { return try skipValue() }
+            position = key
+            let name = try parseString()
+            try expectColon()
+            path.components.append(.key(name))
+            defer { path.components.removeLast() }
+            try skipValue()
+        }
+    }
+
+    /// `skipValue`'s syntax, without making Strings or noting keys.
+    private mutating func scanValue() throws(SDLReaderFailure) {
+        skipWhitespace()
+        guard let byte = peek() else { throw fail("truncated value") }
+        switch byte {
+        case UInt8(ascii: "{"):
+            let outer = try enterObject()
+            defer { object = outer }
+            while try advanceToKey() {
+                try scanString()
+                try expectColon()
+                try scanValue()
+            }
+        case UInt8(ascii: "["):
+            try enter()
+            while try nextElement() { try scanValue() }
+        case UInt8(ascii: "\""):
+            try scanString()
+        case UInt8(ascii: "t"): try expectLiteral("true")
+        case UInt8(ascii: "f"): try expectLiteral("false")
+        case UInt8(ascii: "n"): try expectLiteral("null")
+        default:
+            try scanNumber()
+        }
+    }
+
+    /// Moves past the string the reader stands on, checking it as `parseString` does (escapes,
+    /// control characters, UTF-8); true when it holds escapes.
+    @discardableResult
+    mutating func scanString() throws(SDLReaderFailure) -> Bool {
+        let start = position + 1
+        var index = start
+        let count = input.count
+        var bits: UInt64 = 0
+        var escaped = false
+        while true {
+            // Eight bytes at a time while none is a quote, a backslash or a control character.
+            while index + 8 <= count {
+                let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let quote = word ^ 0x2222_2222_2222_2222
+                let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+                let special = ((quote &- 0x0101_0101_0101_0101) & ~quote)
+                    | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
+                    | ((word &- 0x2020_2020_2020_2020) & ~word)
+                if special & 0x8080_8080_8080_8080 != 0 { break }
+                bits |= word
+                index += 8
+            }
+            guard index < count else {
+                position = index
+                throw fail("unterminated string")
+            }
+            let byte = input[index]
+            if byte == UInt8(ascii: "\"") {
+                // Escapes are ASCII: the raw bytes are valid UTF-8 exactly when the decoded are.
+                guard bits & 0x8080_8080_8080_8080 == 0 || UTF8Validation.isValid(UnsafeRawBufferPointer(rebasing: input[start..<index])) else {
+                    position = start
+                    throw fail("invalid UTF-8 in string")
+                }
+                position = index + 1
+                return escaped
+            }
+            if byte == UInt8(ascii: "\\") {
+                escaped = true
+                position = index + 1
+                var decoded: [UInt8] = []
+                if let problem = JSONText.decodeEscape(input, at: &position, into: &decoded) { throw fail(problem) }
+                index = position
+                continue
+            }
+            if byte < 0x20 {
+                position = index
+                throw fail("control character in string")
+            }
+            bits |= UInt64(byte)
+            index += 1
+        }
+    }
+
+    /// Moves past a number, checking it as `parseNumber` does (RFC 8259) without its value.
+    private mutating func scanNumber() throws(SDLReaderFailure) {
+        @inline(__always) func isDigit(_ byte: UInt8?) -> Bool {
+            guard let byte else { return false }
+            return byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+        }
+        if peek() == UInt8(ascii: "-") { position += 1 }
+        guard isDigit(peek()) else { throw fail("invalid number") }
+        if peek() == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            while isDigit(peek()) { position += 1 }
+        }
+        if peek() == UInt8(ascii: ".") {
+            position += 1
+            guard isDigit(peek()) else { throw fail("invalid number") }
+            while isDigit(peek()) { position += 1 }
+        }
+        if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            position += 1
+            if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
+            guard isDigit(peek()) else { throw fail("invalid number") }
+            while isDigit(peek()) { position += 1 }
+        }
+    }
+
     /// Moves to the next array element; false (and the array left) after the last one.
-    private mutating func nextElement() throws(SDLReaderFailure) -> Bool {
+    mutating func nextElement() throws(SDLReaderFailure) -> Bool {
         skipWhitespace()
         guard let byte = peek() else { throw fail("truncated array") }
         if byte == UInt8(ascii: "]") {
@@ -375,7 +553,7 @@ public struct SDLJSONReader: SDLReader {
     }
 
     /// Records a type mismatch at the current path and skips the value.
-    private mutating func mismatch(expected: String) throws(SDLReaderFailure) {
+    mutating func mismatch(expected: String) throws(SDLReaderFailure) {
         record(.wrongType(expected: expected, found: kindOfNext()))
         try skipValue()
     }
@@ -396,7 +574,7 @@ public struct SDLJSONReader: SDLReader {
         }
     }
 
-    private mutating func integerValue(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> Int? {
+    mutating func integerValue(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> Int? {
         guard let byte = peek(), byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else {
             try mismatch(expected: "Integer")
             return nil
@@ -435,7 +613,7 @@ public struct SDLJSONReader: SDLReader {
         return value
     }
 
-    private mutating func stringValue(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> String? {
+    mutating func stringValue(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> String? {
         guard peek() == UInt8(ascii: "\"") else {
             try mismatch(expected: "String")
             return nil
@@ -614,7 +792,7 @@ public struct SDLJSONReader: SDLReader {
     // MARK: Tokens
 
     @inline(__always)
-    private func text(_ range: Range<Int>) -> String {
+    func text(_ range: Range<Int>) -> String {
         String(decoding: UnsafeRawBufferPointer(rebasing: input[range]), as: UTF8.self)
     }
 
@@ -626,7 +804,7 @@ public struct SDLJSONReader: SDLReader {
     }
 
     /// Parses a number per RFC 8259.
-    private mutating func parseNumber() throws(SDLReaderFailure) -> Number {
+    mutating func parseNumber() throws(SDLReaderFailure) -> Number {
         let start = position
         var negative = false
         if peek() == UInt8(ascii: "-") {
@@ -676,7 +854,7 @@ public struct SDLJSONReader: SDLReader {
     }
 
     /// Parses a string; the reader stands on the opening quote.
-    private mutating func parseString() throws(SDLReaderFailure) -> String {
+    mutating func parseString() throws(SDLReaderFailure) -> String {
         position += 1
         let start = position
         var bits: UInt8 = 0

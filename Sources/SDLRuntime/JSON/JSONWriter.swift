@@ -14,6 +14,29 @@ public struct SDLJSONWriter: SDLWriter {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    // MARK: Envelopes
+
+    /// `value`'s parameters as members of the object the caller opened and has written members
+    /// to (a JSON-RPC `result` after its `code` and `method`); the caller closes it.
+    mutating func writeMembers<T: SDLCodable>(of value: T) {
+        value.encode(to: &self)
+    }
+
+    /// Appends `json` as is: JSON the caller spelled (an envelope's fixed keys and punctuation).
+    mutating func appendRaw(_ json: StaticString) {
+        json.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends an integer value.
+    mutating func appendIntegerValue(_ value: Int) {
+        appendInteger(value)
+    }
+
+    /// Appends a string value, quoted and escaped.
+    mutating func appendStringValue(_ value: String) {
+        writeString(value)
+    }
+
     // MARK: Keys and separators
 
     @inline(__always)

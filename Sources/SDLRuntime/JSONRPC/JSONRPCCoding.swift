@@ -1,0 +1,283 @@
+/// The JSON-RPC codec's front door: read a message's envelope, decode its body into a
+/// generated HMI type, and encode messages byte for byte as SDL Core writes them.
+public enum SDLJSONRPC {
+    /// The root of envelope issues while the method is unknown (`message.jsonrpc`).
+    static let messageRoot = "message"
+
+    // MARK: Decoding
+
+    /// Reads a message's envelope (one pass; the body is checked and skipped, not decoded), so
+    /// that the method can pick the type to decode the body with. Strict: `jsonrpc` must be "2.0",
+    /// a response must name its method. Lenient: those become warnings; what leaves no message to
+    /// build (malformed JSON, no id on a response, no code) fails either way.
+    public static func read(
+        _ bytes: [UInt8], policy: SDLDecodingPolicy = .strict, maxDepth: Int = SDLJSON.defaultMaxDepth
+    ) throws(SDLDecodingError) -> SDLJSONRPCMessage {
+        let envelope = bytes.withUnsafeBytes { SDLJSONReader.readEnvelope($0, maxDepth: maxDepth) }
+        let (kind, warnings) = try accept(envelope, policy: policy)
+        return SDLJSONRPCMessage(
+            kind: kind, method: envelope.method, warnings: warnings, unknownKeys: envelope.unknownKeys, bytes: bytes,
+            body: envelope.body, maxDepth: maxDepth)
+    }
+
+    /// Decodes a request for `P`; any other message (another method, a notification) fails.
+    /// The same as `read` then `decode`, in one pass: the params are decoded where they are met.
+    public static func decodeRequest<P: SDLHMIRequest>(
+        _ type: P.Type, from bytes: [UInt8], policy: SDLDecodingPolicy = .strict
+    ) throws(SDLDecodingError) -> SDLDecoded<SDLJSONRPCRequest<P>> {
+        var kind = SDLJSONRPCMessage.Kind.notification
+        let params = try decodeInOnePass(P.self, from: bytes, policy: policy, kind: &kind)
+        guard case .request(let id) = kind else { throw mismatch(P.self, kind: kind, method: P.method) }
+        return SDLDecoded(value: SDLJSONRPCRequest(id: id, params: params.value), warnings: params.warnings, unknownKeys: params.unknownKeys)
+    }
+
+    /// Decodes a notification for `P`, in one pass like `decodeRequest`.
+    public static func decodeNotification<P: SDLHMINotification>(
+        _ type: P.Type, from bytes: [UInt8], policy: SDLDecodingPolicy = .strict
+    ) throws(SDLDecodingError) -> SDLDecoded<SDLJSONRPCNotification<P>> {
+        var kind = SDLJSONRPCMessage.Kind.notification
+        let params = try decodeInOnePass(P.self, from: bytes, policy: policy, kind: &kind)
+        guard case .notification = kind else { throw mismatch(P.self, kind: kind, method: P.method) }
+        return SDLDecoded(value: SDLJSONRPCNotification(params: params.value), warnings: params.warnings, unknownKeys: params.unknownKeys)
+    }
+
+    /// The params of a request or notification for `P`, decoded as the envelope is read; the
+    /// message's `kind` in `kind` (inout rather than in a returned tuple: unspecialized callers
+    /// would look the tuple's metadata up on every call).
+    private static func decodeInOnePass<P: SDLHMIMessage>(
+        _ type: P.Type, from bytes: [UInt8], policy: SDLDecodingPolicy, kind: inout SDLJSONRPCMessage.Kind
+    ) throws(SDLDecodingError) -> SDLDecoded<P> {
+        let root = P.method + ".params"
+        let maxDepth = SDLJSON.defaultMaxDepth
+        var value: P?
+        var body: SDLJSONReader?
+        var bodyFailed = false
+        let envelope = bytes.withUnsafeBytes { raw in
+            SDLJSONReader.readEnvelope(raw, maxDepth: maxDepth, decodesParams: true) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
+                let (params, complete) = SDLJSONReader.decodeBody(
+                    P.self, from: raw, at: reader.position, root: root, depth: reader.depth, maxDepth: maxDepth,
+                    skipsEnvelopeKeys: false, into: &value)
+                body = params
+                guard complete else {
+                    bodyFailed = true
+                    throw .malformed
+                }
+                reader.position = params.position
+            }
+        }
+        // Malformed params stopped the envelope: their issues say why.
+        let warnings: [SDLCodingIssue]
+        (kind, warnings) = try accept(envelope, policy: policy, failedParams: bodyFailed ? body : nil)
+        switch (kind, P.messageType) {
+        case (.request, .request), (.notification, .notification): break
+        default: throw mismatch(P.self, kind: kind, method: envelope.method)
+        }
+        guard envelope.method == P.method else { throw mismatch(P.self, kind: kind, method: envelope.method) }
+        let reader = body ?? decodeEmptyBody(P.self, root: root, into: &value)
+        return try finishBody(value, reader, isResponse: false, warnings: warnings, unknownKeys: envelope.unknownKeys, policy: policy)
+    }
+
+    /// Decodes the answer to a request: a response with `R`'s parameters, or an error. An error
+    /// naming another method fails like a response of another method; a code the spec does not
+    /// define is kept, with a warning.
+    public static func decodeReply<R: SDLHMIResponse, C: SDLHMIResultCode>(
+        _ type: R.Type, code: C.Type, from bytes: [UInt8], policy: SDLDecodingPolicy = .strict
+    ) throws(SDLDecodingError) -> SDLDecoded<SDLJSONRPCReply<R, C>> {
+        let message = try read(bytes, policy: policy)
+        switch message.kind {
+        case .response(let id, let number):
+            var decoded = try message.decode(R.self, policy: policy)
+            let code = resultCode(C.self, number, at: "result", of: message.method ?? R.method, into: &decoded.warnings)
+            let reply = SDLJSONRPCReply<R, C>.result(SDLJSONRPCResponse(id: id, code: code, result: decoded.value))
+            return SDLDecoded(value: reply, warnings: decoded.warnings, unknownKeys: decoded.unknownKeys)
+        case .error(let id, let number, let text):
+            if let method = message.method, method != R.method { throw message.mismatch(R.self) }
+            var warnings = message.warnings
+            let code = resultCode(C.self, number, at: "error", of: message.method ?? R.method, into: &warnings)
+            let reply = SDLJSONRPCReply<R, C>.error(SDLJSONRPCError(id: id, code: code, message: text, method: message.method))
+            return SDLDecoded(value: reply, warnings: warnings, unknownKeys: message.unknownKeys)
+        case .request, .notification:
+            throw message.mismatch(R.self)
+        }
+    }
+
+    // MARK: Shared steps
+
+    /// The kind and warnings of an envelope the policy accepts; what it does not, thrown, with
+    /// what stopped params that could not be read to their end: their syntax issues, as skipping
+    /// them reports those, at the paths the envelope gives them (`UI.Alert.params.x`, whatever
+    /// type they were decoded as).
+    static func accept(
+        _ envelope: JSONRPCEnvelope, policy: SDLDecodingPolicy, failedParams: SDLJSONReader? = nil
+    ) throws(SDLDecodingError) -> (kind: SDLJSONRPCMessage.Kind, warnings: [SDLCodingIssue]) {
+        guard let kind = envelope.kind else {
+            var issues = envelope.issues
+            for var issue in failedParams?.issues ?? [] {
+                switch issue.kind {
+                case .malformed, .tooDeep, .duplicateKey: break
+                default: continue
+                }
+                issue.path = SDLCodingPath(root: envelope.root, components: [.key("params")] + issue.path.components)
+                issues.append(issue)
+            }
+            throw SDLDecodingError(issues: issues)
+        }
+        var warnings = envelope.issues
+        if !warnings.isEmpty {
+            switch policy {
+            case .strict:
+                if warnings.contains(where: { $0.severity == .error }) { throw SDLDecodingError(issues: warnings) }
+            case .lenient:
+                for index in warnings.indices { warnings[index].severity = .warning }
+            }
+        }
+        return (kind, warnings)
+    }
+
+    /// Decodes `T` from `{}`: the params of a message that has none.
+    static func decodeEmptyBody<T: SDLCodable>(_ type: T.Type, root: String, into value: inout T?) -> SDLJSONReader {
+        ("{}" as StaticString).withUTF8Buffer {
+            SDLJSONReader.decodeBody(
+                T.self, from: UnsafeRawBufferPointer($0), at: 0, root: root, depth: 1, maxDepth: SDLJSON.defaultMaxDepth,
+                skipsEnvelopeKeys: false, into: &value
+            ).reader
+        }
+    }
+
+    /// The decoded body with the envelope's warnings and unknown keys first, judged by `policy`.
+    static func finishBody<T: SDLCodable>(
+        _ value: T?, _ reader: SDLJSONReader, isResponse: Bool, warnings: [SDLCodingIssue], unknownKeys: [SDLCodingPath],
+        policy: SDLDecodingPolicy
+    ) throws(SDLDecodingError) -> SDLDecoded<T> {
+        var issues = reader.issues
+        var bodyUnknownKeys = reader.unknownKeys
+        if isResponse {
+            // `code` and `method` are the envelope's: neither unknown nor (the envelope reports
+            // them) duplicates of the response's. `nextKey(in:)` skips them unseen; this catches
+            // them spelled with escapes, or read by `nextKey()`.
+            func isEnvelopeKey(_ path: SDLCodingPath) -> Bool {
+                guard path.components.count == 1, case .key(let key) = path.components[0] else { return false }
+                return (key == "code" || key == "method") && T.structInfo.parameter(named: key) == nil
+            }
+            if !bodyUnknownKeys.isEmpty { bodyUnknownKeys.removeAll { isEnvelopeKey($0) } }
+            if !issues.isEmpty {
+                issues.removeAll { issue in
+                    if case .duplicateKey = issue.kind { isEnvelopeKey(issue.path) } else { false }
+                }
+            }
+        }
+        return try SDLJSON.finish(
+            value, issues: warnings.isEmpty ? issues : warnings + issues,
+            unknownKeys: unknownKeys.isEmpty ? bodyUnknownKeys : unknownKeys + bodyUnknownKeys, policy: policy)
+    }
+
+    /// The message is not what the caller decodes it as: names both.
+    static func mismatch<T: SDLHMIMessage>(_ type: T.Type, kind: SDLJSONRPCMessage.Kind, method: String?) -> SDLDecodingError {
+        let found: String
+        switch kind {
+        case .request: found = "\(method ?? "?") request"
+        case .notification: found = "\(method ?? "?") notification"
+        case .response: found = method.map { "\($0) response" } ?? "response"
+        case .error(_, let code, _): found = "error \(code)" + (method.map { " for \($0)" } ?? "")
+        }
+        return SDLDecodingError(issues: [
+            SDLCodingIssue(path: SDLCodingPath(root: messageRoot), kind: .wrongType(expected: "\(T.method) \(T.messageType.rawValue)", found: found))
+        ])
+    }
+
+    /// `C` for `number`, noting a number the spec does not define (kept, as enums keep values).
+    private static func resultCode<C: SDLHMIResultCode>(
+        _ type: C.Type, _ number: Int, at part: String, of method: String, into warnings: inout [SDLCodingIssue]
+    ) -> C {
+        let code = C(code: number)
+        if !code.isRecognized {
+            warnings.append(SDLCodingIssue(
+                path: SDLCodingPath(root: method, components: [.key(part), .key("code")]),
+                kind: .unknownEnumValue(value: String(number), enumName: C.enumInfo.name), severity: .warning))
+        }
+        return code
+    }
+
+    // MARK: Encoding
+
+    /// `{"jsonrpc":"2.0","id":7,"method":"UI.Show","params":{...}}`, the params validated first
+    /// unless told otherwise, as `SDLJSON.encode` does (issues at `UI.Show.showStrings...`).
+    public static func encode<P: SDLHMIRequest>(
+        _ request: SDLJSONRPCRequest<P>, options: SDLEncodingOptions = SDLEncodingOptions()
+    ) throws(SDLValidationError) -> [UInt8] {
+        try SDLJSON.check(request.params, options)
+        var writer = SDLJSONWriter()
+        writer.appendRaw(#"{"jsonrpc":"2.0","id":"#)
+        writer.appendID(request.id)
+        writer.appendRaw(#","method":"#)
+        writer.appendStringValue(P.method)
+        writer.appendRaw(#","params":"#)
+        writer.writeObject(request.params)
+        writer.appendRaw("}")
+        return writer.bytes
+    }
+
+    /// `{"jsonrpc":"2.0","method":"UI.OnCommand","params":{...}}`, validated first unless told otherwise.
+    public static func encode<P: SDLHMINotification>(
+        _ notification: SDLJSONRPCNotification<P>, options: SDLEncodingOptions = SDLEncodingOptions()
+    ) throws(SDLValidationError) -> [UInt8] {
+        try SDLJSON.check(notification.params, options)
+        var writer = SDLJSONWriter()
+        writer.appendRaw(#"{"jsonrpc":"2.0","method":"#)
+        writer.appendStringValue(P.method)
+        writer.appendRaw(#","params":"#)
+        writer.writeObject(notification.params)
+        writer.appendRaw("}")
+        return writer.bytes
+    }
+
+    /// `{"jsonrpc":"2.0","id":7,"result":{"code":0,"method":"UI.Show",...}}`: the response's
+    /// parameters follow `code` and `method` in `result`. Validated first unless told otherwise.
+    public static func encode<R: SDLHMIResponse, C: SDLHMIResultCode>(
+        _ response: SDLJSONRPCResponse<R, C>, options: SDLEncodingOptions = SDLEncodingOptions()
+    ) throws(SDLValidationError) -> [UInt8] {
+        try SDLJSON.check(response.result, options)
+        var writer = SDLJSONWriter()
+        writer.appendRaw(#"{"jsonrpc":"2.0","id":"#)
+        writer.appendID(response.id)
+        writer.appendRaw(#","result":{"code":"#)
+        writer.appendIntegerValue(response.code.code)
+        writer.appendRaw(#","method":"#)
+        writer.appendStringValue(R.method)
+        writer.writeMembers(of: response.result)
+        writer.appendRaw("}}")
+        return writer.bytes
+    }
+
+    /// `{"jsonrpc":"2.0","id":7,"error":{"code":4,"message":"text","data":{"method":"UI.Show"}}}`;
+    /// `id` null when nil, `message` and `data` left out when nil. Nothing to validate.
+    public static func encode<C: SDLHMIResultCode>(_ error: SDLJSONRPCError<C>) -> [UInt8] {
+        var writer = SDLJSONWriter()
+        writer.appendRaw(#"{"jsonrpc":"2.0","id":"#)
+        if let id = error.id { writer.appendID(id) } else { writer.appendRaw("null") }
+        writer.appendRaw(#","error":{"code":"#)
+        writer.appendIntegerValue(error.code.code)
+        if let message = error.message {
+            writer.appendRaw(#","message":"#)
+            writer.appendStringValue(message)
+        }
+        if let method = error.method {
+            writer.appendRaw(#","data":{"method":"#)
+            writer.appendStringValue(method)
+            writer.appendRaw("}")
+        }
+        writer.appendRaw("}}")
+        return writer.bytes
+    }
+
+}
+
+extension SDLJSONWriter {
+    /// An id: a number, or a quoted string.
+    mutating func appendID(_ id: SDLJSONRPCID) {
+        switch id {
+        case .number(let number): appendIntegerValue(number)
+        case .string(let string): appendStringValue(string)
+        }
+    }
+}
