@@ -49,5 +49,30 @@ grep -q "^$spec:$line: error: param 'Greeting.mood' has type 'Moood', which is n
   || fail "the build log does not show $spec:$line: error:"
 cp "$backup" "$spec"
 
+echo "-- the HMI target: the plugin found its HMI_API.xml and declared the HMI file set"
+hmi_spec="$PWD/$example/Sources/HelloHMI/HMI_API.xml"
+hmi_backup=$(mktemp)
+cp -p "$hmi_spec" "$hmi_backup"
+trap 'cp "$backup" "$spec"; cp "$hmi_backup" "$hmi_spec"; rm -f "$log" "$backup" "$hmi_backup"' EXIT
+touch "$hmi_spec"
+build
+grep -q "Generating Swift from HMI_API.xml for HelloHMI" "$log" || fail "touching HelloHMI's HMI_API.xml did not rerun sdlgen"
+grep -q "0 files written, 6 unchanged" "$log" || fail "sdlgen rewrote identical HMI files"
+line=$(grep -n '<param name="appID" type="Integer" mandatory="true"/>' "$hmi_spec" | head -1 | cut -d: -f1)
+sed -i.orig '0,/<param name="appID" type="Integer" mandatory="true"\/>/s//<param name="appID" type="Common.AppID" mandatory="true"\/>/' "$hmi_spec" && rm -f "$hmi_spec.orig"
+if build; then fail "a broken HMI spec built"; fi
+grep -q "^$hmi_spec:$line: error: param 'UI.Show (request).appID' has type 'Common.AppID', which is not defined" "$log" \
+  || fail "the build log does not show $hmi_spec:$line: error: for the HMI spec"
+cp "$hmi_backup" "$hmi_spec"
+
+echo "-- the command plugin writes an HMI target's files into the package"
+out="$example/.build/generate-sdl-hmi"
+rm -rf "$out"
+swift package --package-path "$example" --allow-writing-to-package-directory generate-sdl --target HelloHMI --output .build/generate-sdl-hmi 2>&1 | tee "$log"
+for file in Enums.swift Structs.swift Requests.swift Responses.swift Notifications.swift HMIAPI.swift; do
+  [ -f "$out/$file" ] || fail "generate-sdl did not write $out/$file"
+done
+grep -q "public struct Show: SDLRuntime.SDLHMIRequest" "$out/Requests.swift" || fail "generate-sdl's UI.Show is not an HMI request"
+
 echo "-- swift test --package-path $example"
 swift test --package-path "$example"
