@@ -106,12 +106,36 @@ public final class SDLChannelTransport: SDLTransport {
     }
 
     /// Closes the connection (a WebSocket sends its close frame first) and returns once it is
-    /// closed: `inbound` then finishes, and sends throw `SDLTransportError.closed`.
+    /// closed: `inbound` then finishes, and sends throw `SDLTransportError.closed`. What was sent
+    /// before is written first (for at most `drainLimit`, against a peer that stops reading):
+    /// a head unit's last answer before it ends a session, a refused registration, must arrive.
     public func close() async {
         outbound.close(.closed)
+        try? await drainedWrites().get()
         try? await channel.close()
         // A channel already closed by the peer: its end was reported by the handler.
         queue.finish()
+    }
+
+    /// How long `close()` waits for the bytes already sent to be written.
+    static let drainLimit = TimeAmount.seconds(2)
+
+    /// Succeeds once every write queued before it is done (or failed), or after `drainLimit`.
+    private func drainedWrites() -> EventLoopFuture<Void> {
+        let eventLoop = channel.eventLoop
+        let drained = eventLoop.makePromise(of: Void.self)
+        let bridge = self.bridge
+        eventLoop.execute {
+            let completed = NIOLoopBoundBox(false, eventLoop: eventLoop)
+            func complete() {
+                guard !completed.value else { return }
+                completed.value = true
+                drained.succeed()
+            }
+            bridge.value.flushQueuedWrites(on: eventLoop).whenComplete { _ in complete() }
+            eventLoop.scheduleTask(in: Self.drainLimit) { complete() }
+        }
+        return drained.futureResult
     }
 
     /// Ends the connection the way a peer that loses power does: the socket closes without the
@@ -225,6 +249,8 @@ private final class InboundBridge: ChannelDuplexHandler, RemovableChannelHandler
     private var readHeld = false
     private var context: ChannelHandlerContext?
     private var flushPending = false
+    /// The last write given to the channel, so a close can wait for it.
+    private var lastWrite: EventLoopFuture<Void>?
 
     init(queue: ByteQueue, outbound: OutboundWindow) {
         self.queue = queue
@@ -256,12 +282,20 @@ private final class InboundBridge: ChannelDuplexHandler, RemovableChannelHandler
             return
         }
         context.write(wrapOutboundOut(buffer), promise: promise)
+        lastWrite = promise.futureResult
         guard !flushPending else { return }
         flushPending = true
         context.eventLoop.execute {
             self.flushPending = false
             self.context?.flush()
         }
+    }
+
+    /// Flushes now, on the event loop; the result completes when the last write is done.
+    /// Writes complete in order, so that is when every earlier one is done too.
+    func flushQueuedWrites(on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        context?.flush()
+        return lastWrite ?? eventLoop.makeSucceededVoidFuture()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

@@ -3,6 +3,7 @@ import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import SDLTestSupport
+import SDLTransport
 import SmartDeviceLink
 import Testing
 
@@ -32,6 +33,29 @@ import Testing
         }
         #expect(await headUnit.registeredApps().map(\.appID) == ["music"])
         await music.close()
+    }
+
+    /// Over TCP the answer must leave before the connection closes: Core sends the refused
+    /// registration's response first, then ends the session (it used to be lost in the close).
+    @Test func aRefusedRegistrationIsAnsweredOverTCPBeforeTheSessionEnds() async throws {
+        let headUnit = TestApp.headUnit()
+        let listener = try await SDLTCPListener.bind(host: "127.0.0.1", port: 0)
+        let serving = Task { try await listener.run { transport in await headUnit.serve(transport) } }
+        defer { serving.cancel() }
+        let music = try await TestApp.register(
+            to: headUnit, appID: "music", name: "Music", activate: false,
+            over: try await SDLChannelTransport.connect(host: "127.0.0.1", port: listener.port))
+        #expect(music.registration.success)
+        for (appID, name, types) in [("dup", "music", nil), ("web", "Browser", [AppHMIType.webView]), ("nl", "Two\nLines", nil)] {
+            let refused = try await TestApp.register(
+                to: headUnit, appID: appID, name: name, types: types, activate: false,
+                over: try await SDLChannelTransport.connect(host: "127.0.0.1", port: listener.port))
+            #expect(refused.registration.resultCode == [.duplicateName, .disallowed, .invalidData][["dup", "web", "nl"].firstIndex(of: appID)!])
+            await #expect(throws: (any Error).self) { try await refused.running.value }
+        }
+        #expect(await headUnit.registeredApps().map(\.appID) == ["music"])
+        await music.close()
+        await listener.close()
     }
 
     @Test func changeRegistrationToAnotherAppsNameIsDuplicateAndTheSessionStays() async throws {

@@ -19,10 +19,18 @@ struct TestApp {
     static func register(
         to emulator: SDLHeadUnitEmulator, appID: String = "1234", name: String? = nil, media: Bool = false,
         types: [AppHMIType]? = nil, language: Language = .enUs, hashID: String? = nil, activate: Bool = true,
-        fullAppID: String? = nil, vrSynonyms: [String]? = nil, version: SyncMsgVersion = SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0)
+        fullAppID: String? = nil, vrSynonyms: [String]? = nil, version: SyncMsgVersion = SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0),
+        over transport: (any SDLTransport)? = nil
     ) async throws -> TestApp {
-        let (appSide, headUnit) = SDLMemoryTransport.pair()
-        Task { await emulator.serve(headUnit) }
+        // An in-memory pair to the emulator, unless the test dialed it (over TCP) itself.
+        let appSide: any SDLTransport
+        if let transport {
+            appSide = transport
+        } else {
+            let (app, headUnit) = SDLMemoryTransport.pair()
+            Task { await emulator.serve(headUnit) }
+            appSide = app
+        }
         var configuration = SDLProtocolSession.Configuration()
         // Safety timeouts (both 120 s): generous bounds so a lost answer fails the test instead of hanging.
         configuration.controlTimeout = .seconds(120)
