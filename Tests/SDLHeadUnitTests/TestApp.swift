@@ -40,6 +40,7 @@ struct TestApp {
         try await session.start()
         let statuses = client.notifications(OnHMIStatus.self)
         let distraction = client.notifications(OnDriverDistraction.self)
+        let displays = client.notifications(OnSystemCapabilityUpdated.self)
         let response = try await client.send(RegisterAppInterface(
             // Each app its own name by default: SDL Core refuses a name another app has.
             syncMsgVersion: version, appName: name ?? "Demo \(appID)", vrSynonyms: vrSynonyms,
@@ -54,6 +55,8 @@ struct TestApp {
                 heard += 1
                 if heard == 2 { break }
             }
+            // Then the main window's DISPLAYS capability, as SDL's HMI gives it at registration.
+            for await update in displays where update.systemCapability.systemCapabilityType == .displays { break }
         }
         // Most rules are about an app on screen: bring it to FULL (SDL Core answers DISALLOWED
         // in NONE), and wait until the app has heard it.

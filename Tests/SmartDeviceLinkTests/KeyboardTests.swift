@@ -31,6 +31,34 @@ import Testing
         return try await presented.value
     }
 
+    /// As the JavaScript suite's manager does against SDL Core with sdl_hmi: DISPLAYS arrives
+    /// right after registration (before any Show), and its keyboards announce sdl_hmi's
+    /// configurable keys, so an AZERTY keyboard keeps its four custom keys.
+    @Test func displaysComesBeforeAnyShowAndCustomKeysFitSDLHMIsKeyboards() async throws {
+        let headUnit = SDLHeadUnitEmulator()
+        try await Self.withManager(headUnit) { manager in
+            let records = await headUnit.recordedRPCs(appID: Self.appID)
+            let displays = records.firstIndex { $0.direction == "out" && $0.functionName == "OnSystemCapabilityUpdated" }
+            let firstShow = records.firstIndex { $0.direction == "in" && $0.functionName == "Show" }
+            let registered = records.firstIndex { $0.direction == "out" && $0.functionName == "RegisterAppInterface" }
+            #expect(displays != nil && registered != nil && displays! > registered!)
+            if let firstShow { #expect(displays! < firstShow) }
+            let keyboards = await manager.systemCapabilities.defaultMainWindowCapability?.keyboardCapabilities?.supportedKeyboards ?? []
+            #expect(keyboards.map(\.numConfigurableKeys) == [3, 0, 4, 2])
+
+            let keyboard = SDLKeyboard(
+                initialText: "Code", properties: KeyboardProperties(keyboardLayout: .azerty, customKeys: ["-", "_", "@", "#"]),
+                timeout: .seconds(30)) { _ in [] }
+            let events = headUnit.events()
+            let presented = Task { try await manager.screen.presentKeyboard(keyboard) }
+            await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
+            try await headUnit.answerInteraction(appID: Self.appID, .text("A-1"))
+            #expect(try await presented.value == .entered("A-1"))
+            let properties = await Self.sent(headUnit, "SetGlobalProperties").compactMap { $0["keyboardProperties"] }
+            #expect(properties.first?["customKeys"] == .array([.string("-"), .string("_"), .string("@"), .string("#")]))
+        }
+    }
+
     @Test func keyPressesGetAutocompleteListsAndTheEntryComesBack() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await Self.withManager(headUnit) { manager in

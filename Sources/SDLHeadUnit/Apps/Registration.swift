@@ -65,6 +65,9 @@ extension SDLHeadUnitEmulator {
         ]
         // SDL Core tells a remote-control app (RPC 5.0+) which modules are free when it registers.
         if let status = remoteControlStatus(to: key) { effects.append(status) }
+        // SDL's HMI (sdl_hmi) gives the new app's main window capabilities at once, and Core
+        // passes them on: libraries (the JavaScript suite's manager) wait for it before a Show.
+        if let displays = capabilityUpdate(.displays, to: key, window: 0) { effects.append(displays) }
         if let delay = configuration.activationDelay {
             if delay <= .zero {
                 effects += activationEffects(key)

@@ -88,8 +88,10 @@ extension SDLHeadUnitEmulator {
         window.append(.init(key: "dynamicUpdateCapabilities", value: configuration.dynamicMenuUpdates
             ? Self.json(#"{"supportedDynamicImageFieldNames":["cmdIcon","subMenuIcon"],"supportsDynamicSubMenus":true}"#)
             : Self.json(#"{"supportedDynamicImageFieldNames":[],"supportsDynamicSubMenus":false}"#)))
+        // What sdl_hmi (the HMI released with SDL Core 8.2) announces: libraries trim an app's
+        // custom keys to `numConfigurableKeys`, so 0 would drop them all.
         window.append(.init(key: "keyboardCapabilities", value: Self.json(
-            #"{"maskInputCharactersSupported":true,"supportedKeyboards":[{"keyboardLayout":"QWERTY","numConfigurableKeys":0},{"keyboardLayout":"QWERTZ","numConfigurableKeys":0},{"keyboardLayout":"AZERTY","numConfigurableKeys":0},{"keyboardLayout":"NUMERIC","numConfigurableKeys":0}]}"#)))
+            #"{"maskInputCharactersSupported":true,"supportedKeyboards":[{"keyboardLayout":"QWERTY","numConfigurableKeys":3},{"keyboardLayout":"QWERTZ","numConfigurableKeys":0},{"keyboardLayout":"AZERTY","numConfigurableKeys":4},{"keyboardLayout":"NUMERIC","numConfigurableKeys":2}]}"#)))
         return .object(window)
     }
 
