@@ -32,6 +32,22 @@ import Testing
         await app.close()
     }
 
+    /// A ScrollableMessage without `timeout` closes when SDL's HMI closes it: after sdl_hmi's
+    /// default 10 s, SUCCESS (not the spec's 30 s defvalue).
+    @Test func aScrollableMessageWithoutTimeoutClosesAfterTheHMIsTenSeconds() async throws {
+        let clock = ManualClock()
+        let headUnit = TestApp.headUnit(clock: clock)
+        let events = headUnit.events()
+        let app = try await TestApp.register(to: headUnit)
+        async let message = app.client.send(ScrollableMessage(scrollableMessageBody: "Terms of use"))
+        await Wait.interaction(events, kind: "scrollableMessage")
+        clock.advance(by: .milliseconds(9_999))
+        #expect(try await headUnit.screen(appID: app.appID)["onTop"]?["kind"] == .string("scrollableMessage"))
+        clock.advance(by: .milliseconds(1))
+        #expect(try await message.resultCode == .success)
+        await app.close()
+    }
+
     @Test func aSoftButtonClosesTheAlertAfterItsPressUnlessItKeepsTheContext() async throws {
         let headUnit = TestApp.headUnit()
         let events = headUnit.events()

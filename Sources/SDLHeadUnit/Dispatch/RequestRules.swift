@@ -89,8 +89,10 @@ extension SDLHeadUnitEmulator {
         RequestRule<SubtleAlert> { $0.startInteraction(.subtleAlert, rpc: $2, appID: $3, cancelID: $1.cancelID, timeout: .milliseconds($1.duration ?? 5_000)) },
         RequestRule<PerformInteraction> { $0.performInteraction($1, rpc: $2, appID: $3) },
         RequestRule<Slider> { $0.startInteraction(.slider, rpc: $2, appID: $3, cancelID: $1.cancelID, timeout: .milliseconds($1.timeout ?? 10_000)) },
+        // Without a timeout SDL's HMI (sdl_hmi) closes the message after its default 10 s,
+        // SUCCESS, and Core answers then (not after the spec's 30 s defvalue).
         RequestRule<ScrollableMessage> {
-            $0.startInteraction(.scrollableMessage, rpc: $2, appID: $3, cancelID: $1.cancelID, timeout: .milliseconds($1.timeout ?? 30_000))
+            $0.startInteraction(.scrollableMessage, rpc: $2, appID: $3, cancelID: $1.cancelID, timeout: .milliseconds($1.timeout ?? 10_000))
         },
         RequestRule<CancelInteraction> { $0.cancelInteraction($1, appID: $3) },
         RequestRule<Speak> { $0.speak($1, rpc: $2, appID: $3) },
