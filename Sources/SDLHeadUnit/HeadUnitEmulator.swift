@@ -153,12 +153,12 @@ public actor SDLHeadUnitEmulator {
         // A provider's late answer must not reach (or subscribe) a new registration of the app.
         appServices.forwarded = appServices.forwarded.filter { $0.value.consumerAppID != appID }
         fileState.stores[appID]?.appGone()
-        vehicleState.subscriptions[appID] = nil
+        let vehicleData = vehicleState.subscriptions.removeValue(forKey: appID) ?? []
         pendingEffects += remoteControlAppGone(appID)
         if unregistered {
             resumption[appID] = nil
         } else if let hash = app.hashID {
-            resumption[appID] = ResumptionData(hashID: hash, app: app)
+            resumption[appID] = ResumptionData(hashID: hash, app: app, vehicleData: vehicleData)
         }
         emit(.appUnregistered(appID: appID))
     }

@@ -33,6 +33,29 @@ import Testing
         await second.close()
     }
 
+    /// Vehicle-data subscriptions come back with the hash too (SDL Core resumes them with the
+    /// HMI): the new registration gets OnVehicleData without subscribing again.
+    @Test func reRegisteringWithTheLastHashRestoresVehicleDataSubscriptions() async throws {
+        let headUnit = TestApp.headUnit()
+        let first = try await TestApp.register(to: headUnit, appID: "driving")
+        let hashes = first.client.notifications(OnHashChange.self)
+        #expect(try await first.client.send(SubscribeVehicleData(speed: true)).resultCode == .success)
+        let hash = try #require(await hashes.first { _ in true }?.hashID)
+        try await headUnit.disconnect(appID: first.appID)
+        _ = await outcome { try await first.running.value }
+
+        let second = try await TestApp.register(to: headUnit, appID: "driving", hashID: hash)
+        #expect(second.registration.info == "Data resumption successful")
+        let updates = second.client.notifications(OnVehicleData.self)
+        try await headUnit.setVehicleData("speed", to: .float(42.5))
+        let update = await updates.first { _ in true }
+        #expect(update?.speed == 42.5)
+        // Already subscribed, as before the drop.
+        let again = try await second.client.send(SubscribeVehicleData(speed: true))
+        #expect(again.speed?.resultCode == .dataAlreadySubscribed)
+        await second.close()
+    }
+
     @Test func unregisteringForgetsTheState() async throws {
         let headUnit = TestApp.headUnit()
         let first = try await TestApp.register(to: headUnit, appID: "gone")

@@ -273,6 +273,8 @@ extension SDLHeadUnitEmulator {
         app.buttonSubscriptions = saved.app.buttonSubscriptions
         app.capabilitySubscriptions = saved.app.capabilitySubscriptions
         app.subscribedToWayPoints = saved.app.subscribedToWayPoints
+        // Vehicle data the app followed, as SDL Core resumes its subscriptions with the HMI.
+        if !saved.vehicleData.isEmpty { vehicleState.subscriptions[key] = saved.vehicleData }
         app.screen.globalProperties = saved.app.screen.globalProperties
         app.hashID = saved.hashID
         app.hashCounter = saved.app.hashCounter
@@ -300,10 +302,12 @@ extension SDLHeadUnitEmulator {
 }
 
 /// What resumption brings back: the menu, choice sets, subscriptions (buttons, capabilities,
-/// way points) and global properties.
+/// way points, vehicle data) and global properties.
 struct ResumptionData: Sendable {
     let hashID: String
     let app: EmulatedApp
+    /// The vehicle-data items the app was subscribed to (kept by the vehicle, not the app).
+    var vehicleData: Set<String> = []
 }
 
 /// Why the control API refused.
