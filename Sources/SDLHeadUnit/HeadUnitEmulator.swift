@@ -142,6 +142,14 @@ public actor SDLHeadUnitEmulator {
         }
     }
 
+    /// The app ended its session (EndService of the RPC service, with its hash): SDL Core
+    /// unregisters the app as after a drop, resumption data kept, and the transport stays open
+    /// for a new session.
+    func sessionEnded(on connection: EmulatedConnection) async {
+        if let appID = appID(on: connection) { appGone(appID, unregistered: false) }
+        await perform([])
+    }
+
     /// The app's connection is over or it unregistered: its state goes, as in SDL Core. After a
     /// drop (no UnregisterAppInterface) what resumption restores is kept under its last hash.
     func appGone(_ appID: String, unregistered: Bool) {

@@ -178,6 +178,8 @@ import Testing
         let file = try SDLJSON.decode(GetFileResponse.self, from: reply.payload.json).value
         #expect(file.resultCode == .success)
         #expect(reply.payload.bulkData == Array("hello".utf8))
+        // With its bytes it comes on the hybrid service, as SDL Core sends a message with binary data.
+        #expect(reply.serviceType == .hybrid)
         #expect(file.crc == Int(SDLCRC32.checksum(Array("hello".utf8))))
         // No OnHashChange after PutFile (SDL Core's list of resumption changes leaves files out).
         #expect(await headUnit.sentToApp(app.appID).contains("OnHashChange") == false)

@@ -133,6 +133,66 @@ import Testing
         }
     }
 
+    /// SDL Core's protocol handler (protocol_handler_impl.cc, connection_handler_impl.cc).
+    @Test func aSecondRPCServiceIsRefusedAndANewerProtocolGetsCores() async throws {
+        let headUnit = TestApp.headUnit()
+        var wire = Wire(headUnit)
+        var request = SDLControlPayload()
+        request.protocolVersion = "9.9.9"
+        try await wire.send(.startService, service: .rpc, sessionID: 0, payload: request.bytes)
+        let ack = try await wire.next()
+        #expect(ack.header.controlFrameType == .startServiceACK)
+        #expect(try SDLControlPayload(decoding: ack.payload).protocolVersion == "5.4.0")
+        // The same session asks again: NAK, with Core's reason and no rejected parameters.
+        try await wire.send(.startService, service: .rpc, sessionID: ack.header.sessionID, payload: request.bytes)
+        let nak = try await wire.next()
+        #expect(nak.header.controlFrameType == .startServiceNAK)
+        let payload = try SDLControlPayload(decoding: nak.payload)
+        #expect(payload.reason == "Cannot start an unprotected service of type 7. Session 1 already has an unprotected service of type 7")
+        #expect(payload.rejectedParams == nil)
+    }
+
+    @Test func aFrameOfAnUnknownServiceIsDroppedAndTooManyCloseTheConnection() async throws {
+        let headUnit = TestApp.headUnit(clock: ManualClock())
+        var wire = Wire(headUnit)
+        let session = try await wire.start()
+        // StartService for service type 5: no answer at all; the next answer is the video NAK.
+        try await wire.send(.startService, service: SDLServiceType(rawValue: 0x05), sessionID: session.sessionID)
+        try await wire.send(.endService, service: .video, sessionID: session.sessionID)
+        #expect(try await wire.next().header.controlFrameType == .endServiceNAK)
+        // Eleven malformed frames within a second (the clock stands still): the connection closes.
+        for _ in 1...10 { try await wire.send(.startService, service: SDLServiceType(rawValue: 0x09), sessionID: session.sessionID) }
+        #expect(try await wire.chunks.next() == nil)
+    }
+
+    @Test func endingTheSessionWithHashZeroUnregistersAndTheTransportStays() async throws {
+        let headUnit = TestApp.headUnit()
+        var wire = Wire(headUnit)
+        let session = try await wire.start()
+        // No hashId at all reads as -1 in Core: refused.
+        try await wire.send(.endService, service: .rpc, sessionID: session.sessionID, payload: SDLControlPayload().bytes)
+        #expect(try await wire.next().header.controlFrameType == .endServiceNAK)
+        // hashId 0 means "no hash": Core accepts it.
+        var zero = SDLControlPayload()
+        zero.hashID = 0
+        try await wire.send(.endService, service: .rpc, sessionID: session.sessionID, payload: zero.bytes)
+        #expect(try await wire.next().header.controlFrameType == .endServiceACK)
+        // The transport is still there: a new session starts on it.
+        let again = try await wire.start()
+        #expect(again.sessionID == 1)
+    }
+
+    @Test func endingTheSessionOfARegisteredAppUnregistersIt() async throws {
+        let headUnit = TestApp.headUnit()
+        let app = try await TestApp.register(to: headUnit, appID: "leaving")
+        let events = headUnit.events()
+        // The library sends the session's hash: ACK, and the app is unregistered.
+        try await app.session.endService(.rpc)
+        await waitFor(events) { $0 == .appUnregistered(appID: "leaving") }
+        #expect(await headUnit.registeredApps().isEmpty)
+        await app.close()
+    }
+
     @Test func everyConnectionStartsSessionOneWithItsOwnHash() async throws {
         let headUnit = TestApp.headUnit()
         // One after the other, so the connections are numbered in this order.

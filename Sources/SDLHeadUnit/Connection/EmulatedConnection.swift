@@ -24,6 +24,14 @@ actor EmulatedConnection {
     private(set) var version: UInt8 = 0
     private var nextMessageID: UInt32 = 1
     private var ended = false
+    /// Whether the session's RPC service runs: a second StartService for it is refused.
+    private var rpcStarted = false
+    /// When the last malformed frames came (SDL Core's MalformedMessageFiltering: more than
+    /// `malformedLimit` within a second close the connection; fewer are dropped silently).
+    private var malformedFrames: [Duration] = []
+    static let malformedLimit = 10
+    /// The service types SDL Core's frame header validation knows; a frame of another is malformed.
+    static let knownServices: Set<SDLServiceType> = [.control, .rpc, .audio, .video, .hybrid]
 
     // The security handshake (SDL Core's security manager): one TLS client per connection.
     private var security: (any SDLSecurityProvider)?
@@ -63,6 +71,12 @@ actor EmulatedConnection {
                     log("in", frame)
                     // SDL Core drops a frame whose payload exceeds the MTU, silently; the connection stays.
                     if frame.payload.count > configuration.mtu { continue }
+                    // A frame of a service type or protocol version Core does not know is
+                    // malformed: dropped without an answer, the connection closed after too many.
+                    if !Self.knownServices.contains(frame.header.serviceType) || frame.header.version > 5 {
+                        if malformed() { break }
+                        continue
+                    }
                     // A protected StartService carries its parameters in plain text; data frames
                     // (not a first frame) are records.
                     if frame.header.isEncrypted, !frame.payload.isEmpty, frame.header.frameType == .single || frame.header.frameType == .consecutive,
@@ -136,12 +150,23 @@ actor EmulatedConnection {
         switch opcode {
         case .startService where message.isEncrypted && !(message.serviceType == .rpc && version == 0):
             try await startProtected(message)
+        case .startService where message.serviceType == .rpc && rpcStarted && message.sessionID != 0:
+            // SDL Core: the session already has its RPC service (a session ID of 0 would ask
+            // for a new session instead).
+            var nak = SDLControlPayload()
+            nak.reason = "Cannot start an unprotected service of type 7. Session \(sessionID) already has an unprotected service of type 7"
+            try await sendControl(.startServiceNAK, service: .rpc, payload: version >= 5 ? nak.bytes : [])
         case .startService where message.serviceType == .rpc:
+            rpcStarted = true
             let request = message.payload.isEmpty ? nil : try? SDLControlPayload(decoding: message.payload)
             if let offered = request?.protocolVersion {
                 version = 5
                 var ack = SDLControlPayload()
-                let appVersion = SDLProtocolVersion(offered) ?? SDLProtocolVersion(5)
+                // A version past 5.x (which this library's type cannot hold) is newer than Core's.
+                let newer = offered.split(separator: ".").first.flatMap { Int($0) }.map { $0 > 5 } == true
+                let appVersion = SDLProtocolVersion(offered) ?? (newer ? configuration.protocolVersion : SDLProtocolVersion(5))
+                // Core offers the lower of the app's and its own (5.4.0); an app asking for a
+                // newer protocol gets Core's.
                 ack.protocolVersion = min(appVersion, configuration.protocolVersion).description
                 ack.hashID = hashID
                 ack.mtu = Int64(configuration.mtu)
@@ -176,16 +201,18 @@ actor EmulatedConnection {
         }
     }
 
-    /// EndService as SDL Core answers it: the RPC service (the whole session) only with the
-    /// session's hash when one is given (v5 `hashId`, v1–4 the 4 raw bytes), else EndServiceNAK
-    /// with `rejectedParams` ["hashId"]; a video or audio service only while it runs.
+    /// EndService as SDL Core answers it: the RPC service (the whole session) with the session's
+    /// hash (v5 `hashId`, where 0 means "no hash" and is accepted; v2–4 the 4 raw bytes; v1 none),
+    /// else EndServiceNAK with `rejectedParams` ["hashId"]; a video or audio service only while it
+    /// runs. An ended RPC service unregisters the app (its resumption data kept, as after a drop)
+    /// and leaves the transport open for a new session, as Core does.
     private func endService(_ message: SDLProtocolMessage) async throws {
         let service = message.serviceType
         if service == .rpc {
-            let offered = version >= 5 ? (try? SDLControlPayload(decoding: message.payload))?.hashID : SDLControlPayload.legacyHash(from: message.payload)
-            if let offered, offered != hashID {
+            if !Self.endsSession(hash: message.payload, version: version, sessionHash: hashID) {
                 var nak = SDLControlPayload()
                 nak.rejectedParams = ["hashId"]
+                nak.reason = "Wrong hash_id for session \(sessionID)"
                 try await sendControl(.endServiceNAK, service: service, payload: version >= 5 ? nak.bytes : [])
                 return
             }
@@ -194,7 +221,34 @@ actor EmulatedConnection {
             return
         }
         try await sendControl(.endServiceACK, service: service, payload: [])
-        if service == .rpc { ended = true }
+        if service == .rpc {
+            rpcStarted = false
+            await headUnit?.sessionEnded(on: self)
+        }
+    }
+
+    /// SDL Core's hash check of an EndService(RPC): a missing v5 `hashId` reads as -1 (wrong),
+    /// 0 as "not supported" (accepted); before v5 the 4 bytes must be the hash, 0 included.
+    static func endsSession(hash payload: [UInt8], version: UInt8, sessionHash: Int32) -> Bool {
+        switch version {
+        case 0, 1: return true
+        case 2...4: return SDLControlPayload.legacyHash(from: payload) == sessionHash
+        default:
+            let offered = (try? SDLControlPayload(decoding: payload))?.hashID ?? -1
+            return offered == 0 || offered == sessionHash
+        }
+    }
+
+    /// Counts a malformed frame; true when there were more than `malformedLimit` in a second
+    /// and the connection is to close.
+    private func malformed() -> Bool {
+        let now = configuration.clock.now
+        malformedFrames.append(now)
+        malformedFrames.removeAll { now - $0 > .seconds(1) }
+        guard malformedFrames.count > Self.malformedLimit else { return false }
+        configuration.log?(.object([.init(key: "event", value: .string("malformed")), .init(key: "reason", value: .string("more than \(Self.malformedLimit) malformed frames in a second"))]))
+        ended = true
+        return true
     }
 
     /// StartService for a video or audio service: the head unit decides; `protected` ACKs with
@@ -368,8 +422,10 @@ actor EmulatedConnection {
             let payload = version == 1 ? try SDLProtocolOneEnvelope.encode(rpc, functions: Self.functions) : rpc.bytes
             // SDL Core encrypts a response only when its request came encrypted.
             let encrypt = rpc.rpcType == .response && encryptedRequests.remove(rpc.correlationID) != nil && handshakeComplete
+            // SDL Core sends a message with binary data (GetFile's response) on the hybrid service.
+            let service: SDLServiceType = rpc.bulkData.isEmpty || version < 2 ? .rpc : .hybrid
             let message = SDLProtocolMessage(
-                version: max(version, 1), serviceType: .rpc, sessionID: sessionID, messageID: takeMessageID(), isEncrypted: encrypt, payload: payload)
+                version: max(version, 1), serviceType: service, sessionID: sessionID, messageID: takeMessageID(), isEncrypted: encrypt, payload: payload)
             let frames = if encrypt, let security {
                 try await SDLFramer.protectedFrames(for: message, maxPayloadSize: configuration.mtu, security: security)
             } else {
