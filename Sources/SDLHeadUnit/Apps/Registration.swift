@@ -40,6 +40,7 @@ extension SDLHeadUnitEmulator {
             appTypes: appTypes, rpcVersion: request.syncMsgVersion, language: request.languageDesired)
         // Every app follows DISPLAYS from registration on, unasked (SDL Core).
         app.capabilitySubscriptions.insert(.displays)
+        app.buttonSubscriptions = buttonsSubscribedAtRegistration
         app.vrSynonyms = request.vrSynonyms ?? []
         app.ttsName = (request.ttsName ?? []).map(\.text)
         if request.languageDesired != language || request.hmiDisplayLanguageDesired != language {

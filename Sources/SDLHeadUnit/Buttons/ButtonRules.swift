@@ -7,6 +7,12 @@ extension SDLHeadUnitEmulator {
     /// Buttons only a media app may subscribe to (SDL Core answers REJECTED to others).
     static let mediaButtons: Set<ButtonName> = [.playPause, .seekleft, .seekright, .tuneup, .tunedown]
 
+    /// What SDL Core subscribes every app to at registration: CUSTOM_BUTTON (its soft
+    /// buttons' presses), when the head unit has it.
+    var buttonsSubscribedAtRegistration: Set<ButtonName> {
+        availableButtons.contains(.customButton) ? [.customButton] : []
+    }
+
     var availableButtons: Set<ButtonName> {
         guard case .array(let items)? = configuration.capabilities["buttonCapabilities"] else { return [] }
         return Set(items.compactMap { if case .string(let name)? = $0["name"] { ButtonName(rawValue: name) } else { nil } })
@@ -17,6 +23,11 @@ extension SDLHeadUnitEmulator {
         if Self.mediaButtons.contains(request.buttonName) && !app.isMedia {
             return (.failure(.rejected, "\(request.buttonName.rawValue) is for media apps"), [])
         }
+        var request = request
+        // SDL Core: a media app of RPC 4.5 or older means PLAY_PAUSE when it asks for OK (the
+        // OK button played and paused before 5.0), if the head unit has PLAY_PAUSE.
+        let old = (app.rpcVersion.majorVersion, app.rpcVersion.minorVersion) <= (4, 5)
+        if request.buttonName == .ok, app.isMedia, old, availableButtons.contains(.playPause) { request.buttonName = .playPause }
         guard availableButtons.contains(request.buttonName) else {
             return (.failure(.unsupportedResource, "the head unit has no \(request.buttonName.rawValue) button"), [])
         }

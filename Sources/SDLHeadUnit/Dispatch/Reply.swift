@@ -71,7 +71,14 @@ extension Reply {
 enum SDLJSONDecoding {
     static func decode<T: SDLCodable>(_ type: T.Type, from json: [UInt8]) -> Result<T, SDLDecodingError> {
         do {
-            return .success(try SDLJSON.decode(T.self, from: json).value)
+            let decoded = try SDLJSON.decode(T.self, from: json)
+            // The library keeps a value its spec does not define (a newer peer's); SDL Core
+            // validates against its own and refuses it: an unknown sampling rate is INVALID_DATA.
+            let unknown = decoded.warnings.filter { if case .unknownEnumValue = $0.kind { true } else { false } }
+            if !unknown.isEmpty {
+                return .failure(SDLDecodingError(issues: unknown.map { SDLCodingIssue(path: $0.path, kind: $0.kind, severity: .error) }))
+            }
+            return .success(decoded.value)
         } catch {
             return .failure(error)
         }

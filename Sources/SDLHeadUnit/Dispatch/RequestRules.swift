@@ -205,6 +205,7 @@ extension SDLHeadUnitEmulator {
     /// The policy's and the limits' answer to a request, nil when it may go on.
     private func refusal(of function: String, rpc: SDLRPCPayload, appID: String, encrypted: Bool) -> Reply? {
         guard let app = apps[appID] else { return .failure(.applicationNotRegistered, nil) }
+        if let invalid = onlyUnknownItems(rpc, function: function) { return invalid }
         switch policy.decide(function, level: app.hmiLevel, appID: appID, updated: app.policyUpdated, parameters: Self.requestedParameters(rpc)) {
         case .allowed: break
         case .disallowed(let info): return .failure(.disallowed, info)

@@ -231,6 +231,12 @@ extension SDLHeadUnitEmulator {
 
     func systemRequest(_ request: SystemRequest, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
         if request.requestType == .proprietary { return applyPolicyUpdate(rpc.bulkData, appID: appID) }
+        // SDL Core reads QUERY_APPS' data as the JSON list of cloud and web apps: none, or no
+        // JSON, is INVALID_DATA.
+        if request.requestType == .queryApps {
+            guard !rpc.bulkData.isEmpty else { return (.failure(.invalidData, "QUERY_APPS needs its data"), []) }
+            guard (try? SDLJSONValue(parsing: rpc.bulkData)) != nil else { return (.failure(.invalidData, "QUERY_APPS data is not JSON"), []) }
+        }
         if request.requestType == .iconUrl {
             guard !rpc.bulkData.isEmpty else { return (.failure(.invalidData, "the icon has no bytes"), []) }
             fileState.icons[appID] = rpc.bulkData

@@ -58,11 +58,20 @@ extension SDLHeadUnitEmulator {
             let texts = ["audioPassThruDisplayText1", "audioPassThruDisplayText2", "initialPrompt"].compactMap { request[$0] }
             return texts.contains(where: hasNewline) ? invalid("a text holds a newline or a tab") : nil
         },
+        // The diagnostic mode (the first byte) must be one the head unit lists (SDL Core's
+        // SupportedDiagModes), else REJECTED.
+        "DiagnosticMessage": { request, _ in
+            guard case .array(let data)? = request["messageData"], case .integer(let mode)? = data.first else { return nil }
+            return supportedDiagnosticModes.contains(mode) ? nil : .failure(.rejected, "Received diagnostic mode is not supported.")
+        },
         "SetGlobalProperties": { request, _ in
             // Voice help needs its title, and the other way round.
             (request["vrHelp"] == nil) != (request["vrHelpTitle"] == nil) ? .failure(.rejected, "vrHelp and vrHelpTitle go together") : nil
         },
     ]
+
+    /// SDL Core 8.2's default `SupportedDiagModes` (smartDeviceLink.ini).
+    static let supportedDiagnosticModes: Set<Int> = [0x01, 0x02, 0x03, 0x05, 0x06, 0x07, 0x09, 0x0A, 0x18, 0x19, 0x22, 0x3E]
 
     /// Alert, PerformInteraction, Slider, ScrollableMessage, SubtleAlert: what CancelInteraction cancels.
     static let interactionFunctionIDs: Set<Int> = Set(

@@ -186,6 +186,24 @@ extension SDLHeadUnitEmulator {
         return asked.filter { allowed?.contains($0) ?? true }
     }
 
+    /// SDL Core: a request whose items (`"x": true`) are all unknown to it, neither the spec's
+    /// nor the policy's custom items, is INVALID_DATA. Core drops unknown parameters while it
+    /// validates, before its policy check, so this comes before the policy too.
+    func onlyUnknownItems(_ rpc: SDLRPCPayload, function: String) -> Reply? {
+        let parameters: [SDLParameterInfo]
+        switch function {
+        case "GetVehicleData": parameters = GetVehicleData.structInfo.parameters
+        case "SubscribeVehicleData": parameters = SubscribeVehicleData.structInfo.parameters
+        case "UnsubscribeVehicleData": parameters = UnsubscribeVehicleData.structInfo.parameters
+        default: return nil
+        }
+        guard case .object(let members)? = try? SDLJSONValue(parsing: rpc.json) else { return nil }
+        let asked = members.filter { $0.value == .bool(true) }.map(\.key)
+        let known = Set(parameters.map(\.name))
+        guard !asked.isEmpty, !asked.contains(where: { known.contains($0) || vehicleState.vehicle.isCustom($0) }) else { return nil }
+        return .failure(.invalidData, "RPC.msg_params: no known vehicle data item is requested")
+    }
+
     func getVehicleData(rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
         let items = requestedItems(rpc, function: "GetVehicleData", appID: appID)
         return (.success(extra: vehicleState.vehicle.get(items)), [])
@@ -211,8 +229,12 @@ extension SDLHeadUnitEmulator {
             let info = subscribe ? "Already subscribed on provided VehicleData." : "Some provided VehicleData was not subscribed."
             return (.failure(.ignored, info, extra: results), [])
         }
-        let info = changed < items.count ? (subscribe ? "Already subscribed on some provided VehicleData." : "Some provided VehicleData was not subscribed.") : nil
-        return (.success(info: info, extra: results), [hashChange(of: appID)])
+        // Items that ended differently: SDL Core answers IGNORED, still success=true.
+        if changed < items.count {
+            let info = subscribe ? "Already subscribed on some provided VehicleData." : "Some provided VehicleData was not subscribed."
+            return (.success(.ignored, info: info, extra: results), [hashChange(of: appID)])
+        }
+        return (.success(extra: results), [hashChange(of: appID)])
     }
 
     /// Changes a vehicle-data item; apps subscribed to it get OnVehicleData.
