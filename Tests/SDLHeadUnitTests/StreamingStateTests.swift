@@ -63,6 +63,21 @@ import Testing
         for app in [plain, projection, waiting] { await app.close() }
     }
 
+    /// SDL Core takes an app whose audio service it refuses to NONE, as for video: a media app
+    /// that is not a navigation app does not stay FULL and AUDIBLE.
+    @Test func aRefusedAudioServiceTakesTheAppToNoneAsVideoDoes() async throws {
+        let headUnit = TestApp.headUnit()
+        let music = try await TestApp.register(to: headUnit, appID: "music", media: true)
+        #expect(await Self.refusal { try await music.session.startService(.audio) }.reason == "Service type: 10 disallowed with current HMI type")
+        let status = await music.status { $0.hmiLevel == .none }
+        #expect(status?.audioStreamingState == .notAudible)
+        let plain = try await TestApp.register(to: headUnit, appID: "plain")
+        #expect(await Self.refusal { try await plain.session.startService(.video) }.reason == "Service type: 11 disallowed with current HMI type")
+        #expect(await plain.status { $0.hmiLevel == .none } != nil)
+        await music.close()
+        await plain.close()
+    }
+
     @Test func anUnknownCodecIsRefusedWithItsParameterAndTheAppGoesToNone() async throws {
         let headUnit = TestApp.headUnit()
         let nav = try await TestApp.register(to: headUnit, appID: "nav", types: [.navigation])

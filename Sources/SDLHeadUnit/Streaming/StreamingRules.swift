@@ -56,10 +56,13 @@ extension SDLHeadUnitEmulator {
             }
             emit(.streamingStarted(appID: appID, service: Int(number)))
             return (answer, [])
-        case .refused(_, let rejectedParams):
-            // A format the head unit cannot show ends like a failed video configuration: SDL
-            // Core rejects the service for the app and takes it to NONE.
-            return (answer, rejectedParams != nil && app.hmiLevel != .none ? setLevel(.none, of: appID) : [])
+        case .refused:
+            // SDL Core reports a refused video or audio service as rejected
+            // (HandleRejectedServiceStatus) and takes the app to NONE, whichever service and
+            // reason: a format the head unit cannot show, an app type or a level that may not
+            // stream. Only a service the session already has leaves the app as it is.
+            let duplicate = app.streamingServices.contains(service)
+            return (answer, !duplicate && app.hmiLevel != .none ? setLevel(.none, of: appID) : [])
         }
     }
 
