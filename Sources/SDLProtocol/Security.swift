@@ -14,6 +14,15 @@ public protocol SDLSecurityProvider: Sendable {
     func decrypt(_ ciphertext: [UInt8]) async throws -> [UInt8]
     /// The largest plaintext one encrypted frame may carry (a TLS record holds 16 KiB).
     var maxPlaintextPerFrame: Int { get }
+    /// Forgets a handshake that did not complete, so the next one starts from fresh state: a
+    /// head unit that refused a handshake starts the next with a new ClientHello. A completed
+    /// handshake is kept.
+    func resetHandshake() async
+}
+
+extension SDLSecurityProvider {
+    /// Providers without handshake state have nothing to forget.
+    public func resetHandshake() async {}
 }
 
 /// One step of a handshake: bytes for the peer (maybe none), and whether it is done.

@@ -42,13 +42,36 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
     /// How this endpoint treats TLS 1.3.
     public nonisolated let tls13: TLS13
 
-    private let engine: RecordEngine
-    private let progress = HandshakeProgress()
-    private let verdict = NIOLockedValueBox<SDLSecurityError?>(nil)
+    /// The TLS state of one handshake and the session after it, made anew by `resetHandshake`.
+    private var engine: RecordEngine
+    private var progress: HandshakeProgress
+    private var verdict: NIOLockedValueBox<SDLSecurityError?>
+    private let role: Role
 
     /// An endpoint in `role`; nothing is exchanged until the handshake starts.
     public init(role: Role, tls13: TLS13 = .refused) throws(SDLSecurityError) {
         self.tls13 = tls13
+        self.role = role
+        (engine, progress, verdict) = try Self.makeState(role: role, tls13: tls13)
+    }
+
+    /// A handshake that did not complete (the head unit refused it, or it broke off) leaves
+    /// BoringSSL mid-handshake; the head unit's next ClientHello must meet fresh state, not
+    /// that (WRONG_VERSION_NUMBER). A completed handshake is kept: its session protects the
+    /// services that follow.
+    public func resetHandshake() async {
+        guard !progress.isComplete, let fresh = try? Self.makeState(role: role, tls13: tls13) else { return }
+        (engine, progress, verdict) = fresh
+        readVersion = nil
+    }
+
+    /// A TLS endpoint for `role`: its engine, what tells when the handshake completed, and the
+    /// certificate check's verdict.
+    private static func makeState(
+        role: Role, tls13: TLS13
+    ) throws(SDLSecurityError) -> (RecordEngine, HandshakeProgress, NIOLockedValueBox<SDLSecurityError?>) {
+        let progress = HandshakeProgress()
+        let verdict = NIOLockedValueBox<SDLSecurityError?>(nil)
         do {
             var configuration: TLSConfiguration
             switch role {
@@ -73,7 +96,6 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
             let context = try NIOSSLContext(configuration: configuration)
             let handler: any ChannelHandler
             if case .client(let check, _) = role {
-                let verdict = self.verdict
                 // The check replaces BoringSSL's verification: SDL Core's rules, on its clock.
                 handler = try NIOSSLClientHandler(context: context, serverHostname: nil) { certificates, promise in
                     let failure = check.verify(certificates.map { (try? $0.toDERBytes()) ?? [] })
@@ -83,7 +105,7 @@ public actor SDLTLSSecurity: SDLSecurityProvider {
             } else {
                 handler = NIOSSLServerHandler(context: context)
             }
-            engine = try RecordEngine(handler: handler, observer: progress)
+            return (try RecordEngine(handler: handler, observer: progress), progress, verdict)
         } catch {
             throw SDLSecurityError(.internalError, "TLS set-up: \(error)")
         }

@@ -173,6 +173,41 @@ import Testing
         }
     }
 
+    /// After SDL Core refuses a handshake, the next one on the same connection starts from fresh
+    /// TLS state on both ends: the head unit's security manager refuses the first certificate
+    /// check, then accepts; the app hears the refusal's reason once and then protects the service.
+    @Test func aRefusedHandshakeIsFollowedByAFreshOne() async throws {
+        let authority = try SDLCertificateAuthority.generate()
+        let trusted = authority.certificate
+        let attempts = Locked(0)
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.activationDelay = nil
+        configuration.security = { appID in
+            // The first check expects another app (refuses), the next this one.
+            let attempt = attempts.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return try SDLTLSSecurity(role: .client(SDLCertificateCheck(authority: trusted, expectedSerialNumber: attempt == 1 ? "someone-else" : appID)))
+        }
+        let headUnit = SDLHeadUnitEmulator(configuration: configuration)
+        try await Self.registered(Self.memory(headUnit), identity: try authority.issue(appID: Self.appID)) { client in
+            try await headUnit.activate(appID: Self.appID)
+            do {
+                _ = try await client.session.startProtectedService(.rpc)
+                Issue.record("the first handshake should be refused")
+            } catch SDLSessionError.protectionFailed(.rpc, let reason, let security) {
+                #expect(security?.code == .invalidCertificate)
+                #expect(reason?.hasPrefix("Invalid certificate") == true)
+            }
+            try await headUnit.activate(appID: Self.appID)
+            let second = try await client.session.startProtectedService(.rpc)
+            #expect(second.isEncrypted)
+            #expect(try await client.send(ListFiles(), encrypted: true).success)
+        }
+        #expect(attempts.withLock { $0 } == 2)
+    }
+
     @Test func aProtectedVideoServiceStreamsEncryptedFrames() async throws {
         let authority = try SDLCertificateAuthority.generate()
         let headUnit = Self.headUnit(trusting: authority)

@@ -437,6 +437,9 @@ public actor SDLProtocolSession {
         guard security != nil else { throw SDLSessionError.encryptionUnavailable }
         if protectedServices.contains(service) { return SDLServiceProtection(parameters: SDLControlPayload(), isEncrypted: true) }
         securityFailure = nil
+        // Until a handshake has completed, each protected start meets a new one: after a refusal
+        // the head unit starts over with a ClientHello that old TLS state would not take.
+        if protectedServices.isEmpty { await security?.resetHandshake() }
         if service == .rpc { protectingRPC = true }
         defer { if service == .rpc { protectingRPC = false } }
         let (reply, details) = try await requestStart(service, parameters: parameters, negotiated: negotiated, encrypted: true)
