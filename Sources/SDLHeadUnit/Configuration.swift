@@ -43,6 +43,12 @@ extension SDLHeadUnitEmulator {
         /// the app never uploaded sends OnUpdateFile for it. false (SDL Core 8.2 with its stand-in
         /// HMI): neither, and apps send their whole menu.
         public var dynamicMenuUpdates = false
+        /// true (SDL's own HMI, sdl_hmi, released with Core 8.2): each app type has its templates,
+        /// announced to it and enforced: DEFAULT and NON-MEDIA for all, MEDIA and ONSCREEN_PRESETS
+        /// for media apps, NAV_FULLSCREEN_MAP for NAVIGATION and PROJECTION, WEB_VIEW for WEB_VIEW;
+        /// another is REJECTED, "The requested layout is not supported for this app type".
+        /// false (Core's stand-in HMI, `--sdl-core-defaults`): any template the display lists.
+        public var templatesByAppType = true
         /// Which RPCs and vehicle-data items apps may use at each HMI level.
         public var policy = SDLHeadUnitPolicy.sdlCoreDefault
         /// The simulated vehicle's values.
@@ -135,6 +141,7 @@ extension SDLHeadUnitEmulator {
         public static var sdlCoreDefaults: Configuration {
             var configuration = Configuration()
             configuration.unavailableCapabilities = [.displays]
+            configuration.templatesByAppType = false
             guard case .object(var members) = configuration.capabilities else { return configuration }
             for index in members.indices {
                 switch members[index].key {

@@ -52,8 +52,13 @@ struct ScreenTour {
             return "\(result), text only: the head unit lists no graphic field, so the image was withheld"
         }
         await steps.run("template change") {
+            // A template the head unit offers this app: SDL's HMI (sdl_hmi) gives each app type
+            // its own (NON-MEDIA to every app) and refuses the others, whatever it lists.
+            let offered = await manager.systemCapabilities.defaultMainWindowCapability?.templatesAvailable ?? []
+            let template = offered.contains(PredefinedLayout.nonMedia.rawValue) || offered.isEmpty
+                ? PredefinedLayout.nonMedia.rawValue : offered[0]
             let colors = TemplateColorScheme(primaryColor: RGBColor(red: 0x1E, green: 0x88, blue: 0xE5))
-            return "\(try await screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: colors))) (GRAPHIC_WITH_TEXT, day colours)"
+            return "\(try await screen.changeLayout(SDLTemplate(template, dayColors: colors))) (\(template), day colours)"
         }
     }
 

@@ -112,7 +112,7 @@ import Testing
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit)
         var updates = app.client.notifications(OnSystemCapabilityUpdated.self).makeAsyncIterator()
-        let show = try await app.client.send(Show(mainField1: "Hi", templateConfiguration: TemplateConfiguration(template: "GRAPHIC_WITH_TEXT")))
+        let show = try await app.client.send(Show(mainField1: "Hi", templateConfiguration: TemplateConfiguration(template: "NON-MEDIA")))
         #expect(show.success)
         let update = try #require(await updates.next())
         #expect(update.systemCapability.systemCapabilityType == .displays)
@@ -150,19 +150,51 @@ import Testing
     @Test func setDisplayLayoutFromSixOnWarnsAndRefusesNewColoursForTheSameLayout() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit)
-        let layout = try await app.client.send(SetDisplayLayout(displayLayout: "GRAPHIC_WITH_TEXT"))
+        let layout = try await app.client.send(SetDisplayLayout(displayLayout: "NON-MEDIA"))
         #expect(layout.success)
         #expect(layout.resultCode == .warnings)
         #expect(layout.info?.hasPrefix("The RPC is deprecated") == true)
         let recoloured = try await app.client.send(SetDisplayLayout(
-            displayLayout: "GRAPHIC_WITH_TEXT", dayColorScheme: TemplateColorScheme(primaryColor: RGBColor(red: 1, green: 2, blue: 3))))
+            displayLayout: "NON-MEDIA", dayColorScheme: TemplateColorScheme(primaryColor: RGBColor(red: 1, green: 2, blue: 3))))
         #expect(recoloured.resultCode == .rejected)
         await app.close()
 
         let old = try await TestApp.register(
             to: headUnit, appID: "old", name: "Old", version: SyncMsgVersion(majorVersion: 5, minorVersion: 0, patchVersion: 0))
-        #expect(try await old.client.send(SetDisplayLayout(displayLayout: "GRAPHIC_WITH_TEXT")).resultCode == .success)
+        #expect(try await old.client.send(SetDisplayLayout(displayLayout: "NON-MEDIA")).resultCode == .success)
         await old.close()
+    }
+
+    /// As SDL's HMI (sdl_hmi's isTemplateSupported) decides: each app type its templates,
+    /// announced to it, and a change to another REJECTED with sdl_hmi's words.
+    @Test func templatesAreTheAppTypes() async throws {
+        let headUnit = TestApp.headUnit()
+        let plain = try await TestApp.register(to: headUnit, appID: "plain", name: "Plain")
+        #expect(plain.registration.displayCapabilities?.templatesAvailable == ["DEFAULT", "NON-MEDIA"])
+        let refused = try await plain.client.send(Show(mainField1: "x", templateConfiguration: TemplateConfiguration(template: "GRAPHIC_WITH_TEXT")))
+        #expect(!refused.success && refused.resultCode == .rejected)
+        #expect(refused.info == "The requested layout is not supported for this app type")
+        #expect(try await plain.client.send(Show(templateConfiguration: TemplateConfiguration(template: "MEDIA"))).resultCode == .rejected)
+        #expect(try await plain.client.send(SetDisplayLayout(displayLayout: "MEDIA")).resultCode == .rejected)
+        #expect(try await plain.client.send(Show(templateConfiguration: TemplateConfiguration(template: "NON-MEDIA"))).success)
+
+        let music = try await TestApp.register(to: headUnit, appID: "music", name: "Music", media: true)
+        #expect(music.registration.displayCapabilities?.templatesAvailable == ["DEFAULT", "MEDIA", "NON-MEDIA", "ONSCREEN_PRESETS"])
+        #expect(try await music.client.send(Show(templateConfiguration: TemplateConfiguration(template: "ONSCREEN_PRESETS"))).success)
+        let nav = try await TestApp.register(to: headUnit, appID: "nav", name: "Nav", types: [.navigation])
+        let window = try await nav.client.send(GetSystemCapability(systemCapabilityType: .displays))
+        #expect(window.systemCapability?.displayCapabilities?.first?.windowCapabilities?.first?.templatesAvailable
+            == ["DEFAULT", "NON-MEDIA", "NAV_FULLSCREEN_MAP"])
+        #expect(try await nav.client.send(Show(templateConfiguration: TemplateConfiguration(template: "NAV_FULLSCREEN_MAP"))).success)
+        for app in [plain, music, nav] { await app.close() }
+
+        // Core's stand-in HMI accepts any template the display lists.
+        var configuration = SDLHeadUnitEmulator.Configuration.sdlCoreDefaults
+        configuration.activationDelay = nil
+        let standIn = SDLHeadUnitEmulator(configuration: configuration)
+        let any = try await TestApp.register(to: standIn, appID: "any")
+        #expect(try await any.client.send(Show(mainField1: "x", templateConfiguration: TemplateConfiguration(template: "GRAPHIC_WITH_TEXT"))).success)
+        await any.close()
     }
 }
 

@@ -235,7 +235,7 @@ import Testing
         }
         let updates = app.client.notifications(OnSystemCapabilityUpdated.self)
         // An 8.0 app: SDL Core sets the layout and warns that the RPC is deprecated.
-        #expect(try await app.client.send(SetDisplayLayout(displayLayout: "TILES_ONLY")).resultCode == .warnings)
+        #expect(try await app.client.send(SetDisplayLayout(displayLayout: "NON-MEDIA")).resultCode == .warnings)
         var iterator = updates.makeAsyncIterator()
         let update = await iterator.next()
         #expect(update?.systemCapability.systemCapabilityType == .displays)

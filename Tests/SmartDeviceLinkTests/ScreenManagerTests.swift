@@ -183,12 +183,13 @@ import Testing
         let colors = TemplateColorScheme(primaryColor: RGBColor(red: 255, green: 0, blue: 0))
         let headUnit = SDLHeadUnitEmulator()
         try await Self.withManager(headUnit) { manager in
-            try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: colors))
+            // NON-MEDIA: SDL's HMI gives every app type that one (and refuses GRAPHIC_WITH_TEXT).
+            try await manager.screen.changeLayout(SDLTemplate(.nonMedia, dayColors: colors))
             let layout = await Self.sent(headUnit)
-            #expect(layout.first?.contains(#""templateConfiguration":{"dayColorScheme":{"primaryColor":{"blue":0,"green":0,"red":255}},"template":"GRAPHIC_WITH_TEXT"}"#) == true, "\(layout)")
+            #expect(layout.first?.contains(#""templateConfiguration":{"dayColorScheme":{"primaryColor":{"blue":0,"green":0,"red":255}},"template":"NON-MEDIA"}"#) == true, "\(layout)")
             // Colours alone, without a template change, do not apply: refused before sending.
             do throws(SDLScreenError) {
-                try await detailed(SDLScreenError.self) { try await manager.screen.changeLayout(SDLTemplate(.graphicWithText, dayColors: nil)) }
+                try await detailed(SDLScreenError.self) { try await manager.screen.changeLayout(SDLTemplate(.nonMedia, dayColors: nil)) }
                 Issue.record("a colour change without a template change went out")
             } catch .colorsNeedTemplateChange {}
             #expect(await Self.sent(headUnit).count == 1)
@@ -197,11 +198,11 @@ import Testing
         let old = VersionGateTests.headUnit(rpc: 5, 0)
         try await Self.withManager(old) { legacy in
             try await legacy.screen.update {
-                $0.template = SDLTemplate(.textWithGraphic)
+                $0.template = SDLTemplate(.nonMedia)
                 $0.textField1 = "Hi"
             }
             #expect(await Self.sent(old) == [
-                #"SetDisplayLayout {"displayLayout":"TEXT_WITH_GRAPHIC"}"#,
+                #"SetDisplayLayout {"displayLayout":"NON-MEDIA"}"#,
                 #"Show {"mainField1":"Hi","mainField2":"","mainField3":"","mainField4":""}"#,
             ])
         }

@@ -29,7 +29,8 @@ import Testing
             // Before Ready the DISPLAYS subscription was made.
             #expect(await Self.capabilityRequests(headUnit, appID: "caps") == ["DISPLAYS+subscribe"])
             let main = try #require(await capabilities.defaultMainWindowCapability)
-            #expect(main.templatesAvailable?.contains("MEDIA") == true)
+            // The templates SDL's HMI gives this (non-media) app's type.
+            #expect(main.templatesAvailable == ["DEFAULT", "NON-MEDIA"])
             #expect(main.imageTypeSupported?.contains(.dynamic) == true)
             #expect(main.softButtonCapabilities?.first?.imageSupported == true)
             #expect(await capabilities.displayCapabilities?.displayName == "GENERIC_DISPLAY")
@@ -135,7 +136,7 @@ import Testing
             var iterator = displays.makeAsyncIterator()
             let before = await iterator.next()
             #expect(before?.displayCapabilities?.first?.windowCapabilities?.first?.windowID == 0)
-            let layout = try await manager.send(SetDisplayLayout(displayLayout: "MEDIA"))
+            let layout = try await manager.send(SetDisplayLayout(displayLayout: "NON-MEDIA"))
             #expect(layout.success)
             #expect(await manager.systemCapabilities.displayCapabilities == layout.displayCapabilities)
         }

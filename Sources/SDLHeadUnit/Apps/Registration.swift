@@ -78,7 +78,8 @@ extension SDLHeadUnitEmulator {
             }
         }
         let reply = registrationReply(
-            code: code, info: info, iconResumed: fileState.icons[key] != nil, version: Self.negotiatedVersion(request.syncMsgVersion, headUnit: ownVersion))
+            code: code, info: info, iconResumed: fileState.icons[key] != nil, version: Self.negotiatedVersion(request.syncMsgVersion, headUnit: ownVersion),
+            app: app)
         return (reply, effects)
     }
 
@@ -122,13 +123,14 @@ extension SDLHeadUnitEmulator {
 
     /// `iconResumed` is true when the head unit kept an icon the app set (SetAppIcon) before,
     /// as SDL Core does in its icon folder.
-    private func registrationReply(code: SDLResult, info: String?, iconResumed: Bool, version: SyncMsgVersion) -> Reply {
+    private func registrationReply(code: SDLResult, info: String?, iconResumed: Bool, version: SyncMsgVersion, app: EmulatedApp) -> Reply {
         guard case .object(var members) = configuration.capabilities else { return .success(code, info: info) }
         members.removeAll { ["success", "resultCode", "info", "language", "hmiDisplayLanguage"].contains($0.key) }
         members = members.map { member in
             switch member.key {
             case "iconResumed": .init(key: "iconResumed", value: .bool(iconResumed))
             case "syncMsgVersion": .init(key: "syncMsgVersion", value: (try? SDLJSONValue(parsing: SDLJSON.encode(version))) ?? member.value)
+            case "displayCapabilities": .init(key: "displayCapabilities", value: Self.replacing("templatesAvailable", in: member.value, with: .array(templatesAvailable(to: app))))
             default: member
             }
         }
@@ -259,6 +261,12 @@ extension SDLHeadUnitEmulator {
                 hmiLevel: app?.hmiLevel ?? .none, audioStreamingState: app?.audioStreamingState ?? .notAudible,
                 systemContext: app?.systemContext ?? .main, videoStreamingState: app?.videoStreamingState ?? .notStreamable, windowID: 0),
             to: appID)
+    }
+
+    /// `object` with `key`'s value replaced (when it has that key).
+    static func replacing(_ key: String, in object: SDLJSONValue, with value: SDLJSONValue) -> SDLJSONValue {
+        guard case .object(let members) = object else { return object }
+        return .object(members.map { $0.key == key ? .init(key: key, value: value) : $0 })
     }
 
     // MARK: Resumption

@@ -66,7 +66,7 @@ extension SDLHeadUnitEmulator {
     private func displayCapability(for appID: String, onlyWindow: Int? = nil) -> SDLJSONValue {
         let legacy = configuration.capabilities["displayCapabilities"] ?? .object([])
         let windowIDs = [0] + (apps[appID]?.windows.keys.sorted() ?? [])
-        let windows = windowIDs.filter { onlyWindow == nil || $0 == onlyWindow }.map { windowCapability($0, legacy: legacy) }
+        let windows = windowIDs.filter { onlyWindow == nil || $0 == onlyWindow }.map { windowCapability($0, legacy: legacy, appID: appID) }
         return .object([
             .init(key: "displayName", value: legacy["displayName"] ?? .string("GENERIC_DISPLAY")),
             .init(key: "windowTypeSupported", value: Self.json(#"[{"type":"MAIN","maximumNumberOfWindows":1},{"type":"WIDGET","maximumNumberOfWindows":\#(Self.maximumWidgets)}]"#)),
@@ -76,10 +76,13 @@ extension SDLHeadUnitEmulator {
 
     /// One window's capability: the legacy display's fields, buttons and soft buttons, with the
     /// 6.0 additions SDL libraries read (menu layouts, keyboards, dynamic updates).
-    private func windowCapability(_ windowID: Int, legacy: SDLJSONValue) -> SDLJSONValue {
+    private func windowCapability(_ windowID: Int, legacy: SDLJSONValue, appID: String) -> SDLJSONValue {
         var window: [SDLJSONValue.Member] = [.init(key: "windowID", value: .integer(windowID))]
         for key in ["textFields", "imageFields", "templatesAvailable", "numCustomPresetsAvailable"] {
-            if let value = legacy[key] { window.append(.init(key: key, value: value)) }
+            guard var value = legacy[key] else { continue }
+            // The templates this app's type may use, as SDL's HMI allows them.
+            if key == "templatesAvailable", let app = apps[appID] { value = .array(templatesAvailable(to: app)) }
+            window.append(.init(key: key, value: value))
         }
         window.append(.init(key: "imageTypeSupported", value: .array([.string("STATIC"), .string("DYNAMIC")])))
         if let buttons = configuration.capabilities["buttonCapabilities"] { window.append(.init(key: "buttonCapabilities", value: buttons)) }

@@ -12,6 +12,11 @@ extension SDLHeadUnitEmulator {
         if windowID != 0, level == .none { return (.failure(.disallowed, nil), []) }
         guard case .object(let members)? = try? SDLJSONValue(parsing: rpc.json) else { return (.success(), []) }
         var effects: [Effect] = []
+        // SDL's HMI refuses a template the app's type may not use, before it shows anything.
+        if let app = apps[appID], case .string(let template)? = members.first(where: { $0.key == "templateConfiguration" })?.value["template"],
+           let refusal = templateRefusal(template, for: app, window: windowID) {
+            return (refusal, [])
+        }
         for member in members where windowID == 0 || member.key == "templateConfiguration" {
             if member.key == "templateConfiguration" {
                 effects += changeTemplate(member.value, appID: appID, window: windowID)
@@ -29,6 +34,7 @@ extension SDLHeadUnitEmulator {
         guard case .string(let name)? = layout["displayLayout"], templatesAvailable.contains(name) else {
             return (.failure(.rejected, "the display does not have that template"), [])
         }
+        if let app = apps[appID], let refusal = templateRefusal(name, for: app, window: 0) { return (refusal, []) }
         let templateConfiguration = SDLJSONValue.object(
             [.init(key: "template", value: .string(name))]
                 + (layout["dayColorScheme"].map { [.init(key: "dayColorScheme", value: $0)] } ?? [])
@@ -53,6 +59,34 @@ extension SDLHeadUnitEmulator {
 
     static let setDisplayLayoutDeprecated = "The RPC is deprecated and will be removed in a future version. "
         + "The requested display layout is set to the main window. Please use `Show.templateConfiguration` instead."
+
+    /// sdl_hmi's `SDL.SDLModel.isTemplateSupported`: the templates an app of this type may use.
+    static func isTemplateSupported(_ template: String, by app: EmulatedApp) -> Bool {
+        switch template {
+        case "MEDIA", "ONSCREEN_PRESETS": app.isMedia
+        case "NAV_FULLSCREEN_MAP": app.appTypes.contains(.navigation) || app.appTypes.contains(.projection)
+        case "WEB_VIEW": app.appTypes.contains(.webView)
+        case "NON-MEDIA", "DEFAULT": true
+        default: false
+        }
+    }
+
+    /// REJECTED with sdl_hmi's words when the window's template changes to one the app's type
+    /// may not use (only a change is checked, as sdl_hmi does).
+    private func templateRefusal(_ template: String, for app: EmulatedApp, window: Int) -> Reply? {
+        guard configuration.templatesByAppType, !Self.isTemplateSupported(template, by: app) else { return nil }
+        let current = window == 0 ? app.screen.template["template"] : nil
+        guard current != .string(template) else { return nil }
+        return .failure(.rejected, "The requested layout is not supported for this app type")
+    }
+
+    /// The display's templates an app may use: with ``Configuration/templatesByAppType`` those
+    /// its type allows, as the display capabilities it is told.
+    func templatesAvailable(to app: EmulatedApp) -> [SDLJSONValue] {
+        guard case .array(let names)? = configuration.capabilities["displayCapabilities"]?["templatesAvailable"] else { return [] }
+        guard configuration.templatesByAppType else { return names }
+        return names.filter { if case .string(let name) = $0 { Self.isTemplateSupported(name, by: app) } else { false } }
+    }
 
     var templatesAvailable: Set<String> {
         guard case .array(let names)? = configuration.capabilities["displayCapabilities"]?["templatesAvailable"] else { return [] }
