@@ -1,0 +1,1 @@
+../CodecBenchmarks/Harness.swift
