@@ -162,7 +162,7 @@ let package = Package(
             name: "sdl",
             dependencies: [
                 "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
-                "SDLHeadUnitControl", "SDLWebSocket", "SDLTLS", .product(name: "X509", package: "swift-certificates"),
+                "SDLHeadUnitControl", "SDLWebSocket", "SDLTLS", "SDLCloudServer", .product(name: "X509", package: "swift-certificates"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -45,11 +45,12 @@ public final class SDLWebSocketServer: Service, Sendable {
     ///   - handler: what `run()` does with each session (the `run(_:)` form takes it there instead).
     ///   - releasingFreedMemoryEvery: how often, while sessions start or end, the memory they
     ///     freed goes back to the system (``SDLCloudAppHost/releaseFreedMemory(every:)``);
-    ///     nil never.
+    ///     nil (the default) never: a server of thousands of vehicles sets it (10 s measured well,
+    ///     BENCHMARKS.md), most servers need not.
     public init(
         listening: SDLWebSocketListener.Configuration, app: SDLManager.Configuration,
         logger: Logger = Logger(label: "SmartDeviceLink.cloud"), handler: SDLCloudAppHost.SessionHandler? = nil,
-        releasingFreedMemoryEvery memoryRelease: Duration? = .seconds(10)
+        releasingFreedMemoryEvery memoryRelease: Duration? = nil
     ) {
         self.listenerConfiguration = listening
         self.host = SDLCloudAppHost(app: app, logger: logger)

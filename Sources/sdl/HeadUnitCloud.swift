@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NIOSSL
+import SDLCloudServer
 import SDLHeadUnit
 import SDLHeadUnitControl
 import SDLTransport

@@ -1,4 +1,5 @@
 import Logging
+import SDLCloudServer
 import SDLConcurrency
 import SDLTestSupport
 import SDLTransport

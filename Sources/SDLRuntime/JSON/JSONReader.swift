@@ -30,9 +30,27 @@ public struct SDLJSONReader: SDLReader {
     var expectingFirstMember = false
     /// While set, issues are not recorded: a quick skip that fails is done again for its path.
     private var quiet = false
-    /// Set to read a JSON-RPC response's `result` object: its `code` and `method` are the
-    /// envelope's (already read), skipped at the object's top level without being noted.
-    private var skipsEnvelopeKeys = false
+    /// What a JSON-RPC response's `result` object's `code` and `method` (at its top level) are
+    /// to this reader: none of its business (any other object), the envelope's, already read
+    /// (skipped without being noted), or the envelope's, read here for it (captured).
+    enum EnvelopeKeys {
+        case none
+        case skip
+        case capture
+    }
+    private(set) var envelopeKeys = EnvelopeKeys.none
+    /// With `.capture`: the `code` and `method` met, where the envelope would have read them.
+    private(set) var captured = CapturedEnvelopeKeys()
+
+    /// The envelope's keys as a body reader captured them, when they are as usual: each once,
+    /// `code` an integer, `method` a string without escapes. Anything else is `unusual`, and
+    /// the caller reads the message again the usual way (the envelope first), which reports it.
+    struct CapturedEnvelopeKeys {
+        var code: Int?
+        /// The method's bytes, between its quotes.
+        var method: Range<Int>?
+        var unusual = false
+    }
 
     var log = SDLIssueLog()
     public var issues: [SDLCodingIssue] { log.issues }
@@ -75,12 +93,12 @@ public struct SDLJSONReader: SDLReader {
     /// tuple's metadata up on every call.)
     static func decodeBody<T: SDLCodable>(
         _ type: T.Type, from input: UnsafeRawBufferPointer, at start: Int, root: String, depth: Int, maxDepth: Int,
-        skipsEnvelopeKeys: Bool, into value: inout T?
+        envelopeKeys: EnvelopeKeys = .none, into value: inout T?
     ) -> (reader: SDLJSONReader, complete: Bool) {
         var reader = SDLJSONReader(input: input, root: root, maxDepth: maxDepth)
         reader.position = start
         reader.depth = depth
-        reader.skipsEnvelopeKeys = skipsEnvelopeKeys
+        reader.envelopeKeys = envelopeKeys
         do throws(SDLReaderFailure) {
             reader.skipWhitespace()
             guard reader.peek() == UInt8(ascii: "{") else {
@@ -260,7 +278,10 @@ public struct SDLJSONReader: SDLReader {
 
     public mutating func nextKey() throws(SDLReaderFailure) -> String? {
         guard try advanceToKey() else { return nil }
+        // (A type without parameters reads its keys here: the envelope's are captured, not noted.)
+        if envelopeKeys == .capture, try skipEnvelopeKey() { return try nextKey() }
         let key = try parseString()
+        if envelopeKeys == .capture { noteEscapedEnvelopeKey(key) }
         try expectColon()
         noteKey(key)
         return key
@@ -277,8 +298,9 @@ public struct SDLJSONReader: SDLReader {
             noteParameter(index, key: name)
             return SDLKey(index: index, name: name)
         }
-        if skipsEnvelopeKeys, try skipEnvelopeKey() { return try nextKey(in: parameters) }
+        if envelopeKeys != .none, try skipEnvelopeKey() { return try nextKey(in: parameters) }
         let key = try parseString()
+        if envelopeKeys == .capture { noteEscapedEnvelopeKey(key) }
         try expectColon()
         // Equal as Strings (e.g. written with escapes) is the same key.
         if let index = parameters.firstIndex(where: { $0.name == key }) {
@@ -289,17 +311,52 @@ public struct SDLJSONReader: SDLReader {
         return SDLKey(index: -1, name: key)
     }
 
-    /// Skips the member whose key the reader stands on when it is the envelope's `code` or
-    /// `method` at the top level of a JSON-RPC `result`. Only `nextKey(in:)` calls this, after
-    /// the type's own parameters did not match.
+    /// Skips (or, with `.capture`, reads into `captured`) the member whose key the reader stands
+    /// on when it is the envelope's `code` or `method` at the top level of a JSON-RPC `result`.
+    /// `nextKey(in:)` calls this after the type's own parameters did not match.
     private mutating func skipEnvelopeKey() throws(SDLReaderFailure) -> Bool {
-        guard object.id == 1,
-            let end = Self.name("code", at: position + 1, of: input) ?? Self.name("method", at: position + 1, of: input)
-        else { return false }
+        guard object.id == 1 else { return false }
+        let isCode: Bool
+        let end: Int
+        if let found = Self.name("code", at: position + 1, of: input) {
+            (isCode, end) = (true, found)
+        } else if let found = Self.name("method", at: position + 1, of: input) {
+            (isCode, end) = (false, found)
+        } else {
+            return false
+        }
         position = end + 1
         try expectColon()
-        try skipValue()
+        guard envelopeKeys == .capture else {
+            try skipValue()
+            return true
+        }
+        if isCode {
+            // Once, an integer (as the envelope reads `code`).
+            guard captured.code == nil, let byte = peek(), byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else {
+                captured.unusual = true
+                try skipValue()
+                return true
+            }
+            if case .integer(let code) = try parseNumber() { captured.code = code } else { captured.unusual = true }
+        } else {
+            // Once, a string; its bytes, when it holds no escapes.
+            guard captured.method == nil, peek() == UInt8(ascii: "\"") else {
+                captured.unusual = true
+                try skipValue()
+                return true
+            }
+            let start = position + 1
+            if try scanString() { captured.unusual = true }
+            captured.method = start..<(position - 1)
+        }
         return true
+    }
+
+    /// With `.capture`, a top-level key that is `code` or `method` spelled with escapes: the
+    /// envelope would read it as its own, so this reader cannot stand in for it.
+    private mutating func noteEscapedEnvelopeKey(_ key: String) {
+        if object.id == 1, key == "code" || key == "method" { captured.unusual = true }
     }
 
     /// The parameter whose name is exactly the key starting at `start` (after its opening
@@ -329,7 +386,7 @@ public struct SDLJSONReader: SDLReader {
     /// Where the closing quote is when the input at `start` is `name` then a quote. A name holds
     /// no quote or backslash, so that quote ends the key.
     @inline(__always)
-    private static func name(_ name: String, at start: Int, of input: UnsafeRawBufferPointer) -> Int? {
+    static func name(_ name: String, at start: Int, of input: UnsafeRawBufferPointer) -> Int? {
         let end = start + name.utf8.count
         guard end < input.count, input[end] == UInt8(ascii: "\""),
             bytes(UnsafeRawBufferPointer(rebasing: input[start..<end]), equal: name)
@@ -338,7 +395,7 @@ public struct SDLJSONReader: SDLReader {
     }
 
     @inline(__always)
-    private static func bytes(_ key: UnsafeRawBufferPointer, equal name: String) -> Bool {
+    static func bytes(_ key: UnsafeRawBufferPointer, equal name: String) -> Bool {
         let utf8 = name.utf8
         guard utf8.count == key.count else { return false }
         return utf8.withContiguousStorageIfAvailable { bytes in

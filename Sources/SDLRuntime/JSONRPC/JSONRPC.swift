@@ -183,7 +183,7 @@ public struct SDLJSONRPCMessage: Sendable {
         let reader = bytes.withUnsafeBytes { raw in
             guard let body else { return SDLJSONRPC.decodeEmptyBody(T.self, root: root, into: &value) }
             return SDLJSONReader.decodeBody(
-                T.self, from: raw, at: body.lowerBound, root: root, depth: 1, maxDepth: maxDepth, skipsEnvelopeKeys: isResponse,
+                T.self, from: raw, at: body.lowerBound, root: root, depth: 1, maxDepth: maxDepth, envelopeKeys: isResponse ? .skip : .none,
                 into: &value
             ).reader
         }

@@ -53,10 +53,10 @@ public enum SDLJSONRPC {
         var body: SDLJSONReader?
         var bodyFailed = false
         let envelope = bytes.withUnsafeBytes { raw in
-            SDLJSONReader.readEnvelope(raw, maxDepth: maxDepth, decodesParams: true) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
+            SDLJSONReader.readEnvelope(raw, maxDepth: maxDepth, decodes: .params, method: P.method) {
+                (reader: inout SDLJSONReader, _: inout JSONRPCFields) throws(SDLReaderFailure) in
                 let (params, complete) = SDLJSONReader.decodeBody(
-                    P.self, from: raw, at: reader.position, root: root, depth: reader.depth, maxDepth: maxDepth,
-                    skipsEnvelopeKeys: false, into: &value)
+                    P.self, from: raw, at: reader.position, root: root, depth: reader.depth, maxDepth: maxDepth, into: &value)
                 body = params
                 guard complete else {
                     bodyFailed = true
@@ -80,10 +80,72 @@ public enum SDLJSONRPC {
     /// Decodes the answer to a request: a response with `R`'s parameters, or an error. An error
     /// naming another method fails like a response of another method; a code the spec does not
     /// define is kept, with a warning.
+    ///
+    /// One pass, as `decodeRequest`: the result is decoded as `R` where the envelope meets it,
+    /// its `code` and `method` read on the way. A message that is not so plain (an error, a
+    /// result whose `code` or `method` is missing, repeated, of another type or method or
+    /// written with escapes, anything the envelope reports) is read again as `read` then
+    /// `decode` read it, so that it fails or warns exactly as they do.
     public static func decodeReply<R: SDLHMIResponse, C: SDLHMIResultCode>(
         _ type: R.Type, code: C.Type, from bytes: [UInt8], policy: SDLDecodingPolicy = .strict
     ) throws(SDLDecodingError) -> SDLDecoded<SDLJSONRPCReply<R, C>> {
-        let message = try read(bytes, policy: policy)
+        // (A response type that says otherwise fails as `decode` fails it.)
+        guard R.messageType == .response else { return try reply(R.self, C.self, to: read(bytes, policy: policy), policy: policy) }
+        let root = R.method + ".result"
+        let maxDepth = SDLJSON.defaultMaxDepth
+        var value: R?
+        var body: SDLJSONReader?
+        // Whether the result was met (and decoded), and whether it was as usual.
+        var decodedResult = false
+        var plain = true
+        let envelope = bytes.withUnsafeBytes { raw in
+            SDLJSONReader.readEnvelope(raw, maxDepth: maxDepth, decodes: .result, method: R.method) {
+                (reader: inout SDLJSONReader, fields: inout JSONRPCFields) throws(SDLReaderFailure) in
+                // Anything unusual stops the pass: the message is read again.
+                guard !decodedResult else {
+                    plain = false
+                    throw .malformed
+                }
+                decodedResult = true
+                let (result, complete) = SDLJSONReader.decodeBody(
+                    R.self, from: raw, at: reader.position, root: root, depth: reader.depth, maxDepth: maxDepth,
+                    envelopeKeys: .capture, into: &value)
+                guard complete, !result.captured.unusual, let code = result.captured.code, let method = result.captured.method,
+                    SDLJSONReader.bytes(UnsafeRawBufferPointer(rebasing: raw[method]), equal: R.method)
+                else {
+                    plain = false
+                    throw .malformed
+                }
+                (fields.resultCode, fields.resultMethod) = (.value(code), .value(R.method))
+                reader.position = result.position
+                body = result
+            }
+        }
+        if plain, let body {
+            // The envelope as `read` reads it (the result's code and method where it finds them).
+            guard envelope.issues.isEmpty, case .response(let id, let number)? = envelope.kind else {
+                return try reply(R.self, C.self, to: read(bytes, policy: policy), policy: policy)
+            }
+            var decoded = try finishBody(value, body, isResponse: true, warnings: [], unknownKeys: envelope.unknownKeys, policy: policy)
+            let code = resultCode(C.self, number, at: "result", of: R.method, into: &decoded.warnings)
+            let reply = SDLJSONRPCReply<R, C>.result(SDLJSONRPCResponse(id: id, code: code, result: decoded.value))
+            return SDLDecoded(value: reply, warnings: decoded.warnings, unknownKeys: decoded.unknownKeys)
+        }
+        if plain && !decodedResult {
+            // No result met: the envelope is what `read` reads (an error, or no answer at all).
+            let (kind, warnings) = try accept(envelope, policy: policy)
+            let message = SDLJSONRPCMessage(
+                kind: kind, method: envelope.method, warnings: warnings, unknownKeys: envelope.unknownKeys, bytes: bytes,
+                body: envelope.body, maxDepth: maxDepth)
+            return try reply(R.self, C.self, to: message, policy: policy)
+        }
+        return try reply(R.self, C.self, to: read(bytes, policy: policy), policy: policy)
+    }
+
+    /// `decodeReply` from a message read by `read`: its result decoded, or its error.
+    private static func reply<R: SDLHMIResponse, C: SDLHMIResultCode>(
+        _ type: R.Type, _ code: C.Type, to message: SDLJSONRPCMessage, policy: SDLDecodingPolicy
+    ) throws(SDLDecodingError) -> SDLDecoded<SDLJSONRPCReply<R, C>> {
         switch message.kind {
         case .response(let id, let number):
             var decoded = try message.decode(R.self, policy: policy)
@@ -138,8 +200,7 @@ public enum SDLJSONRPC {
     static func decodeEmptyBody<T: SDLCodable>(_ type: T.Type, root: String, into value: inout T?) -> SDLJSONReader {
         ("{}" as StaticString).withUTF8Buffer {
             SDLJSONReader.decodeBody(
-                T.self, from: UnsafeRawBufferPointer($0), at: 0, root: root, depth: 1, maxDepth: SDLJSON.defaultMaxDepth,
-                skipsEnvelopeKeys: false, into: &value
+                T.self, from: UnsafeRawBufferPointer($0), at: 0, root: root, depth: 1, maxDepth: SDLJSON.defaultMaxDepth, into: &value
             ).reader
         }
     }

@@ -63,18 +63,30 @@ enum JSONRPCKeys {
     static let text = SDLParameterInfo(name: "method", type: .string, isMandatory: false)
 }
 
+/// Which body the envelope reader hands over to be decoded where it is met, instead of skipping it.
+enum JSONRPCBody {
+    case none
+    /// A request's or notification's `params` object.
+    case params
+    /// A response's `result` object; the body's reader reads its `code` and `method` into the
+    /// fields (or leaves them absent, when they are not as usual).
+    case result
+}
+
 extension SDLJSONReader {
-    /// Reads and judges the envelope of the message in `input`. The `params` object is skipped,
-    /// or, with `decodesParams`, handed to `params` (the reader on its `{`), which must leave
-    /// the reader past it: one pass for callers that know the type.
+    /// Reads and judges the envelope of the message in `input`. The `params` and `result`
+    /// objects are skipped, or the one `decodes` names is handed to `body` (the reader on its
+    /// `{`), which must leave the reader past it: one pass for callers that know the type.
+    /// `method`, when the caller knows the method it expects, is that method's name: a method
+    /// written exactly so is taken without making a String (the same value either way).
     static func readEnvelope(
-        _ input: UnsafeRawBufferPointer, maxDepth: Int, decodesParams: Bool = false,
-        params: (inout SDLJSONReader) throws(SDLReaderFailure) -> Void = { _ throws(SDLReaderFailure) in }
+        _ input: UnsafeRawBufferPointer, maxDepth: Int, decodes: JSONRPCBody = .none, method expected: String? = nil,
+        body: (inout SDLJSONReader, inout JSONRPCFields) throws(SDLReaderFailure) -> Void = { _, _ throws(SDLReaderFailure) in }
     ) -> JSONRPCEnvelope {
         var reader = SDLJSONReader(input: input, root: SDLJSONRPC.messageRoot, maxDepth: maxDepth)
         var fields = JSONRPCFields()
         var envelope = JSONRPCEnvelope(kind: nil, method: nil, body: nil, issues: [], unknownKeys: [])
-        if reader.readEnvelope(into: &fields, decodesParams: decodesParams, params: params) { reader.judge(fields, into: &envelope) }
+        if reader.readEnvelope(into: &fields, decodes: decodes, method: expected, body: body) { reader.judge(fields, into: &envelope) }
         envelope.issues = reader.issues
         envelope.unknownKeys = reader.unknownKeys
         // Once the method is known, it names the message in every path (also when the message
@@ -91,7 +103,8 @@ extension SDLJSONReader {
 
     /// Reads the message's keys into `fields`; false when the input is no JSON object.
     private mutating func readEnvelope(
-        into fields: inout JSONRPCFields, decodesParams: Bool, params: (inout SDLJSONReader) throws(SDLReaderFailure) -> Void
+        into fields: inout JSONRPCFields, decodes: JSONRPCBody, method expected: String?,
+        body: (inout SDLJSONReader, inout JSONRPCFields) throws(SDLReaderFailure) -> Void
     ) -> Bool {
         do throws(SDLReaderFailure) {
             skipWhitespace()
@@ -105,7 +118,7 @@ extension SDLJSONReader {
                     fields.hasVersion = true
                     try reader.readVersion()
                 case 1: fields.id = try reader.readID()
-                case 2: fields.method = try reader.readText()
+                case 2: fields.method = try reader.readMethod(expected)
                 case 3:
                     guard reader.peek() == UInt8(ascii: "{") else {
                         try reader.mismatch(expected: "Object")
@@ -113,14 +126,22 @@ extension SDLJSONReader {
                         return
                     }
                     let start = reader.position
-                    if decodesParams {
-                        try params(&reader)
+                    if decodes == .params {
+                        try body(&reader, &fields)
                     } else {
                         try reader.skipValueQuickly()
                     }
                     fields.params = .value(start..<reader.position)
-                case 4: try reader.readResult(into: &fields)
-                default: try reader.readError(into: &fields)
+                case 4:
+                    if decodes == .result, reader.peek() == UInt8(ascii: "{") {
+                        (fields.resultCode, fields.resultMethod) = (.absent, .absent)
+                        let start = reader.position
+                        try body(&reader, &fields)
+                        fields.result = .value(start..<reader.position)
+                    } else {
+                        try reader.readResult(into: &fields, method: expected)
+                    }
+                default: try reader.readError(into: &fields, method: expected)
                 }
             }
             skipWhitespace()
@@ -135,7 +156,7 @@ extension SDLJSONReader {
     }
 
     /// `result`: its `code` and `method`; the response's parameters are skipped for now.
-    private mutating func readResult(into fields: inout JSONRPCFields) throws(SDLReaderFailure) {
+    private mutating func readResult(into fields: inout JSONRPCFields, method expected: String?) throws(SDLReaderFailure) {
         (fields.resultCode, fields.resultMethod) = (.absent, .absent)
         guard peek() == UInt8(ascii: "{") else {
             try mismatch(expected: "Object")
@@ -147,14 +168,14 @@ extension SDLJSONReader {
             if index == 0 {
                 fields.resultCode = try reader.readCode()
             } else {
-                fields.resultMethod = try reader.readText()
+                fields.resultMethod = try reader.readMethod(expected)
             }
         }
         fields.result = .value(start..<position)
     }
 
     /// `error`: `code`, `message` and `data.method`; the rest of `data` is the sender's own.
-    private mutating func readError(into fields: inout JSONRPCFields) throws(SDLReaderFailure) {
+    private mutating func readError(into fields: inout JSONRPCFields, method expected: String?) throws(SDLReaderFailure) {
         (fields.errorCode, fields.errorMessage, fields.errorData, fields.errorMethod) = (.absent, .absent, .absent, .absent)
         guard peek() == UInt8(ascii: "{") else {
             try mismatch(expected: "Object")
@@ -175,7 +196,7 @@ extension SDLJSONReader {
                 }
                 let start = reader.position
                 try reader.readMembers(named: JSONRPCKeys.data, noteUnknown: false) { (reader: inout SDLJSONReader, _: Int) throws(SDLReaderFailure) in
-                    fields.errorMethod = try reader.readText()
+                    fields.errorMethod = try reader.readMethod(expected)
                 }
                 fields.errorData = .value(start..<reader.position)
             }
@@ -232,6 +253,13 @@ extension SDLJSONReader {
 
     /// `jsonrpc`, which must be "2.0".
     private mutating func readVersion() throws(SDLReaderFailure) {
+        // As it is always written: compared in place.
+        if position + 5 <= input.count, input[position] == UInt8(ascii: "\""), input[position + 1] == UInt8(ascii: "2"),
+            input[position + 2] == UInt8(ascii: "."), input[position + 3] == UInt8(ascii: "0"), input[position + 4] == UInt8(ascii: "\"")
+        {
+            position += 5
+            return
+        }
         guard peek() == UInt8(ascii: "\"") else {
             try mismatch(expected: #""2.0""#)
             return
@@ -265,6 +293,15 @@ extension SDLJSONReader {
     private mutating func readCode() throws(SDLReaderFailure) -> JSONRPCField<Int> {
         guard let code = try integerValue(JSONRPCKeys.code) else { return .invalid }
         return .value(code)
+    }
+
+    /// A method: `expected` when written exactly so (no String made), else any string.
+    private mutating func readMethod(_ expected: String?) throws(SDLReaderFailure) -> JSONRPCField<String> {
+        if let expected, peek() == UInt8(ascii: "\""), let end = Self.name(expected, at: position + 1, of: input) {
+            position = end + 1
+            return .value(expected)
+        }
+        return try readText()
     }
 
     private mutating func readText() throws(SDLReaderFailure) -> JSONRPCField<String> {
