@@ -67,6 +67,9 @@ public struct SDLError: Error, Sendable, CustomStringConvertible {
         /// The head unit would not protect a service: the TLS handshake failed (the certificate,
         /// its dates, the app ID) or it fell back to plain text.
         public static let encryptionFailed = Code("encryption-failed")
+        /// An error that does not say which kind it is (another layer's, such as a custom
+        /// transport's); its cause is `underlying`.
+        public static let unknown = Code("unknown")
     }
 
     /// What kind of failure.
@@ -94,34 +97,24 @@ public struct SDLError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(code): \(message)" }
 }
 
+/// A detailed error that knows which ``SDLError`` it is. Each error the library throws maps
+/// itself here, on purpose, where the error is defined, instead of in one switch that a new
+/// type can slip past; an app's or a transport's own errors may conform too.
+public protocol SDLErrorConvertible: Error {
+    /// This error as the library's one public error, with itself as `underlying`.
+    var sdlError: SDLError { get }
+}
+
 extension SDLError {
-    /// Any error thrown inside the library as the one public error (an `SDLError` stays itself).
+    /// Any error thrown inside the library as the one public error (an `SDLError` stays itself;
+    /// one that does not say which it is is `.unknown`, kept as `underlying`).
     public init(_ error: any Error) {
         switch error {
         case let error as SDLError: self = error
-        case let error as SDLManagerError: self = Self.from(error)
-        case let error as SDLRPCError: self = Self.from(error)
-        case let error as SDLSessionError: self = Self.from(error)
-        case let error as SDLButtonError: self = Self.from(error)
-        case let error as SDLFeatureError: self = Self.from(error)
-        case let error as SDLVehicleDataError: self = Self.from(error)
-        case let error as SDLAppServiceError: self = Self.from(error)
-        case let error as SDLScreenError: self = Self.from(error)
-        case let error as SDLFileError: self = Self.from(error)
-        case let error as SDLCapabilityError: self = Self.from(error)
-        case let error as SDLWAVError: self = SDLError(.io, error.description, underlying: error)
-        case let error as SDLPCMError:
-            if case .unreadable = error { self = SDLError(.io, error.description, underlying: error) } else { self = SDLError(.invalidArgument, error.description, underlying: error) }
-        case let error as SDLPresentationError:
-            self = Self.from(SDLScreenError.invalid(error))
-            self.underlying = error
-        case let error as SDLSoftButtonError: self = SDLError(.invalidArgument, error.description, underlying: error)
-        case let error as SDLMenuError: self = SDLError(.invalidArgument, error.description, underlying: error)
-        case let error as SDLChoiceSetError: self = SDLError(.invalidArgument, error.description, underlying: error)
-        case let error as SDLTransportError: self = Self.from(error)
+        case let error as any SDLErrorConvertible: self = error.sdlError
         case is CancellationError: self = SDLError(.cancelled, "the task was cancelled", underlying: CancellationError())
-        // Errors of other layers (a custom transport's, NIO's): kept as they are.
-        default: self = SDLError(.protocolError, "\(error)", underlying: error)
+        // Errors of other layers (a custom transport's, NIO's) that do not say what they are.
+        default: self = SDLError(.unknown, "\(error)", underlying: error)
         }
     }
 
@@ -131,16 +124,30 @@ extension SDLError {
         (error as? SDLError)?.underlying ?? error
     }
 
-    static func from(_ error: SDLTransportError) -> SDLError {
-        switch error {
+    /// `inner`'s code, result code and info, with `error` (which holds `inner`'s cause) as the
+    /// cause and its words as the message.
+    static func wrapping(_ inner: SDLError, _ error: any Error & CustomStringConvertible) -> SDLError {
+        SDLError(inner.code, error.description, resultCode: inner.resultCode, info: inner.info, underlying: error)
+    }
+}
+
+extension SDLTransportError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
+        return switch error {
         case .connectFailed, .closed, .connectionReset: SDLError(.connectionClosed, error.description, underlying: error)
         case .io: SDLError(.io, error.description, underlying: error)
         case .concurrentRead: SDLError(.invalidArgument, error.description, underlying: error)
         }
     }
+}
 
-    static func from(_ error: SDLManagerError) -> SDLError {
-        let code: Code
+extension SDLManagerError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
+        let code: SDLError.Code
         var resultCode: SDLResult?
         switch error {
         case .notReady: code = .notReady
@@ -157,9 +164,13 @@ extension SDLError {
         if case .registrationFailed(_, let text) = error { info = text }
         return SDLError(code, error.description, resultCode: resultCode, info: info, underlying: error)
     }
+}
 
-    static func from(_ error: SDLRPCError) -> SDLError {
-        let code: Code
+extension SDLRPCError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
+        let code: SDLError.Code
         switch error {
         case .invalidRequest, .notAFunction, .handlerAlreadyRegistered: code = .invalidArgument
         case .timeout: code = .timedOut
@@ -168,21 +179,19 @@ extension SDLError {
         case .genericResponse: code = .refusedByHeadUnit
         case .invalidResponse: code = .protocolError
         case .alreadyRunning: code = .alreadyRunning
-        case .session(let session): return SDLError(from(session).code, error.description, underlying: error)
+        case .session(let session): return SDLError(session.sdlError.code, error.description, underlying: error)
         }
         var (resultCode, info): (SDLResult?, String?) = (nil, nil)
         if case .genericResponse(let result, let text) = error { (resultCode, info) = (SDLResult(rawValue: result), text) }
         return SDLError(code, error.description, resultCode: resultCode, info: info, underlying: error)
     }
+}
 
-    /// `inner`'s code, result code and info, with `error` (which holds `inner`'s cause) as the
-    /// cause and its words as the message.
-    private static func wrapping(_ inner: SDLError, _ error: any Error & CustomStringConvertible) -> SDLError {
-        SDLError(inner.code, error.description, resultCode: inner.resultCode, info: inner.info, underlying: error)
-    }
-
-    static func from(_ error: SDLSessionError) -> SDLError {
-        let code: Code
+extension SDLSessionError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
+        let code: SDLError.Code
         switch error {
         case .notStarted, .closed: code = .connectionClosed
         case .alreadyRunning: code = .alreadyRunning
@@ -195,58 +204,78 @@ extension SDLError {
         }
         return SDLError(code, error.description, underlying: error)
     }
+}
 
-    static func from(_ error: SDLButtonError) -> SDLError {
+extension SDLButtonError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
         switch error {
-        case .notSent(let cause): return wrapping(from(cause), error)
-        case .failed(let cause): return wrapping(from(cause), error)
+        case .notSent(let cause): return SDLError.wrapping(cause.sdlError, error)
+        case .failed(let cause): return SDLError.wrapping(cause.sdlError, error)
         case .wrongAppType: return SDLError(.wrongAppType, error.description, underlying: error)
         case .presetUnavailable: return SDLError(.unsupportedByHeadUnit, error.description, underlying: error)
         case .notSubscribable: return SDLError(.invalidArgument, error.description, underlying: error)
         case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
         }
     }
+}
 
-    static func from(_ error: SDLFeatureError) -> SDLError {
+extension SDLFeatureError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
         switch error {
-        case .notSent(let cause): return wrapping(from(cause), error)
-        case .failed(let cause): return wrapping(from(cause), error)
+        case .notSent(let cause): return SDLError.wrapping(cause.sdlError, error)
+        case .failed(let cause): return SDLError.wrapping(cause.sdlError, error)
         case .unsupported: return SDLError(.unsupportedByHeadUnit, error.description, underlying: error)
         case .wrongAppType: return SDLError(.wrongAppType, error.description, underlying: error)
         case .invalid: return SDLError(.invalidArgument, error.description, underlying: error)
         case .consentDenied: return SDLError(.consentDenied, error.description, underlying: error)
-        case .upload(_, let cause): return wrapping(from(cause), error)
+        case .upload(_, let cause): return SDLError.wrapping(cause.sdlError, error)
         case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
         }
     }
+}
 
-    static func from(_ error: SDLVehicleDataError) -> SDLError {
+extension SDLVehicleDataError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
         switch error {
-        case .notSent(let cause): return wrapping(from(cause), error)
-        case .failed(let cause): return wrapping(from(cause), error)
+        case .notSent(let cause): return SDLError.wrapping(cause.sdlError, error)
+        case .failed(let cause): return SDLError.wrapping(cause.sdlError, error)
         case .itemsNotAllowed: return SDLError(.disallowed, error.description, underlying: error)
         case .noItems: return SDLError(.invalidArgument, error.description, underlying: error)
         case .refused(let result, let info, _): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
         }
     }
+}
 
-    static func from(_ error: SDLAppServiceError) -> SDLError {
+extension SDLAppServiceError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
         switch error {
-        case .notSent(let cause): return wrapping(from(cause), error)
-        case .failed(let cause): return wrapping(from(cause), error)
+        case .notSent(let cause): return SDLError.wrapping(cause.sdlError, error)
+        case .failed(let cause): return SDLError.wrapping(cause.sdlError, error)
         case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
         case .wrongContent, .handlerConflict: return SDLError(.invalidArgument, error.description, underlying: error)
         case .unknownService: return SDLError(.invalidArgument, error.description, underlying: error)
         }
     }
+}
 
-    static func from(_ error: SDLScreenError) -> SDLError {
+extension SDLScreenError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
         switch error {
-        case .notSent(let cause): return wrapping(from(cause), error)
-        case .failed(let cause): return wrapping(from(cause), error)
+        case .notSent(let cause): return SDLError.wrapping(cause.sdlError, error)
+        case .failed(let cause): return SDLError.wrapping(cause.sdlError, error)
         case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
         case .upload(_, let cause), .uploadFile(_, let cause):
-            let inner = from(cause)
+            let inner = cause.sdlError
             return SDLError(inner.code, error.description, resultCode: inner.resultCode, info: inner.info, underlying: error)
         case .colorsNeedTemplateChange, .softButtons, .menu, .choiceSet, .invalid:
             if case .invalid(.notMediaApp) = error { return SDLError(.wrongAppType, error.description, underlying: error) }
@@ -257,8 +286,12 @@ extension SDLError {
         case .stopped: return SDLError(.stopped, error.description, underlying: error)
         }
     }
+}
 
-    static func from(_ error: SDLFileError) -> SDLError {
+extension SDLFileError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
         switch error {
         case .cannotOverwrite: return SDLError(.invalidArgument, error.description, underlying: error)
         case .unreadable: return SDLError(.io, error.description, underlying: error)
@@ -274,14 +307,55 @@ extension SDLError {
             }
         }
     }
+}
 
-    static func from(_ error: SDLCapabilityError) -> SDLError {
+extension SDLCapabilityError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        let error = self
         switch error {
         case .notConnected: return SDLError(.notReady, error.description, underlying: error)
         case .headUnitTooOld, .unavailable: return SDLError(.unsupportedByHeadUnit, error.description, underlying: error)
         case .refused(_, let result, let info): return SDLError(.refusedByHeadUnit, error.description, resultCode: result, info: info, underlying: error)
         }
     }
+}
+
+extension SDLWAVError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError { SDLError(.io, description, underlying: self) }
+}
+
+extension SDLPCMError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        if case .unreadable = self { return SDLError(.io, description, underlying: self) }
+        return SDLError(.invalidArgument, description, underlying: self)
+    }
+}
+
+extension SDLPresentationError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
+        var error = SDLScreenError.invalid(self).sdlError
+        error.underlying = self
+        return error
+    }
+}
+
+extension SDLSoftButtonError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError { SDLError(.invalidArgument, description, underlying: self) }
+}
+
+extension SDLMenuError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError { SDLError(.invalidArgument, description, underlying: self) }
+}
+
+extension SDLChoiceSetError: SDLErrorConvertible {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError { SDLError(.invalidArgument, description, underlying: self) }
 }
 
 extension SDLPresentationError {

@@ -165,7 +165,7 @@ public struct SDLVideoStreamingStatistics: Sendable, Hashable {
 
 /// Why the video stream could not start, or why a frame was refused: the `underlying` cause
 /// of an ``SDLError``.
-public enum SDLVideoStreamingError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum SDLVideoStreamingError: SDLErrorConvertible, Sendable, Hashable, CustomStringConvertible {
     /// `send(_:)` while the stream is not flowing (frames are never sent on a service that is
     /// not started: SDL Core unregisters such an app).
     case notStreaming(String)
@@ -192,7 +192,8 @@ public enum SDLVideoStreamingError: Error, Sendable, Hashable, CustomStringConve
         }
     }
 
-    var sdlError: SDLError {
+    /// This error as ``SDLError``: its kind, and itself as `underlying`.
+    public var sdlError: SDLError {
         let code: SDLError.Code = switch self {
         case .notStreaming: .notReady
         case .wrongAppType: .wrongAppType

@@ -1,0 +1,63 @@
+import Foundation
+import SDLTestSupport
+import SDLTransport
+@testable import SmartDeviceLink
+import Testing
+
+/// One error model: every detailed error of the library says which `SDLError` it is
+/// (`SDLErrorConvertible`), so none falls to `.unknown` by accident.
+@Suite struct ErrorModelTests {
+    /// Every public error type declared in Sources/SmartDeviceLink conforms, read from the
+    /// sources so that a new type cannot be added without saying what it is.
+    @Test func everyPublicErrorTypeSaysWhichCodeItIs() throws {
+        let root = URL(fileURLWithPath: SharedData.packageRoot).appendingPathComponent("Sources/SmartDeviceLink")
+        let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        var declared: Set<String> = []
+        var conforming: Set<String> = []
+        let declaration = try Regex(#"public (?:enum|struct) (\w+Error)\b[^{]*:"#)
+        let conformance = try Regex(#"(?:extension|public (?:enum|struct)) (\w+Error)\b[^{]*SDLErrorConvertible"#)
+        for file in files {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: declaration) { if let name = match.output[1].substring { declared.insert(String(name)) } }
+            for match in text.matches(of: conformance) { if let name = match.output[1].substring { conforming.insert(String(name)) } }
+        }
+        declared.remove("SDLError")
+        #expect(declared.count >= 15)
+        #expect(declared.subtracting(conforming).isEmpty, "these error types do not say which SDLError they are: \(declared.subtracting(conforming).sorted())")
+        // And the transport's, which the session passes on.
+        #expect(conforming.contains("SDLTransportError"))
+    }
+
+    /// A sample of each kind maps to its code, never `.unknown`.
+    @Test func detailedErrorsMapToTheirCodes() {
+        let samples: [(any Error, SDLError.Code)] = [
+            (SDLManagerError.notReady(.stopped), .notReady),
+            (SDLRPCError.timeout(function: "Show", correlationID: 1, after: .seconds(10)), .timedOut),
+            (SDLSessionError.controlTimeout(.startService, service: .rpc), .timedOut),
+            (SDLTransportError.closed, .connectionClosed),
+            (SDLTransportError.io("disk"), .io),
+            (SDLVideoStreamingError.wrongAppType, .wrongAppType),
+            (SDLVideoStreamingError.startRefused(reason: nil), .refusedByHeadUnit),
+            (SDLWAVError.unwritable(path: "/read-only/a.wav"), .io),
+            (SDLMenuError.duplicateTitle("Play"), .invalidArgument),
+            (CancellationError(), .cancelled),
+        ]
+        for (error, code) in samples {
+            let mapped = SDLError(error)
+            #expect(mapped.code == code, "\(error) → \(mapped.code)")
+            #expect(mapped.code != .unknown)
+        }
+    }
+
+    @Test func anErrorThatDoesNotSayIsUnknownAndKeptAsItsCause() {
+        struct CustomTransportFailure: Error {}
+        let mapped = SDLError(CustomTransportFailure())
+        #expect(mapped.code == .unknown)
+        #expect(mapped.underlying is CustomTransportFailure)
+
+        struct Overheated: SDLErrorConvertible {
+            var sdlError: SDLError { SDLError(.io, "the radio overheated", underlying: self) }
+        }
+        #expect(SDLError(Overheated()).code == .io)
+    }
+}
