@@ -151,7 +151,7 @@ let package = Package(
         .target(
             name: "SDLHeadUnitControl",
             dependencies: [
-                "SDLHeadUnit", "SDLProtocol", .product(name: "Hummingbird", package: "hummingbird"),
+                "SDLHeadUnit", "SDLProtocol", "SDLTransport", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The web page, compiled into the binary: nothing to install or find at run time.

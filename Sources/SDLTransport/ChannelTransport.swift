@@ -379,6 +379,12 @@ public final class SDLTCPListener: Sendable {
     public func close() async {
         try? await server.channel.close()
     }
+
+    /// Stops accepting without waiting, from anywhere (a cancellation handler): `run` then ends
+    /// once the connections it serves have.
+    public func closeNow() {
+        server.channel.close(promise: nil)
+    }
 }
 
 extension ClientBootstrap {

@@ -273,21 +273,10 @@ struct HeadUnit: AsyncParsableCommand {
             return try await runCloudVehicles(url: cloudApp, configuration: configuration)
         }
         let emulator = SDLHeadUnitEmulator(configuration: configuration)
-        // A head unit receives video: larger reads than a server of thousands of idle apps.
-        let listener = try await SDLTCPListener.bind(host: host, port: port, maxReadSize: 256 * 1024)
-        Output.error("head unit listening on \(host):\(listener.port)")
         let host = self.host
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await listener.run { transport in await emulator.serve(transport) } }
-            if let controlPort {
-                group.addTask {
-                    try await SDLHeadUnitControlServer(headUnit: emulator, host: host, port: controlPort) { bound in
-                        Output.error("control API on http://\(host):\(bound)")
-                    }.run()
-                }
-            }
-            try await group.next()
-            group.cancelAll()
-        }
+        try await SDLHeadUnitService(emulator: emulator, host: host, port: port, controlPort: controlPort) { endpoints in
+            Output.error("head unit listening on \(host):\(endpoints.appPort)")
+            if let control = endpoints.controlPort { Output.error("control API on http://\(host):\(control)") }
+        }.run()
     }
 }
