@@ -371,7 +371,8 @@ print("""
     interleaved. MB/s is the whole message's size (compact JSON, as SDLJSONRPC writes it) over the time, for every \
     candidate, also the params-only ones. "X vs Y" is Y's time over X's: how many times faster X is ("SDLJSONRPC vs \
     SDLJSON params only" is below 1: the share of the params-only speed the whole message keeps). SDLJSONRPC decodes \
-    typed (decodeRequest and decodeNotification in one pass; decodeReply reads the envelope, then decodes the result) \
+    typed (decodeRequest, decodeNotification and decodeReply, each in one pass: the params or result decoded where the \
+    envelope meets them) \
     and encodes with the default options, which validate the params against the spec first; "validate: false" skips \
     that. "read + decode" is SDLJSONRPC.read then message.decode; "read only" is SDLJSONRPC.read alone (the envelope, \
     the body checked and skipped). "params only" decodes and encodes the params object alone (for a response, the \

@@ -8,10 +8,11 @@ public struct SDLJSONReader: SDLReader {
     private let maxDepth: Int
     var depth = 0
     var path: SDLCodingPath
-    /// What the open objects have seen, to catch duplicate keys: the indexes of the parameters
-    /// named (keys read through `nextKey(in:)`), a flat stack for all the open objects,
-    /// outermost first, so that entering an object allocates nothing; and the other keys, by
-    /// object, in a set, so that an object with many unknown keys stays linear.
+    /// What the open objects have seen, to catch duplicate keys: the parameters named (keys
+    /// read through `nextKey(in:)`), the first 64 as bits of the open object, the others (a
+    /// type with more parameters) by index in a flat stack for all the open objects, outermost
+    /// first, so that entering an object allocates nothing; and the other keys, by object, in a
+    /// set, so that an object with many unknown keys stays linear.
     private var seenParameters: [Int] = []
     private var seenKeys: Set<ExactKey> = []
     private var objectCount = 0
@@ -25,6 +26,8 @@ public struct SDLJSONReader: SDLReader {
         var id = 0
         /// The parameter the next key most likely names: the one after the last key's.
         var nextParameter = 0
+        /// The parameters below 64 the object has named, as bits.
+        var seenBits: UInt64 = 0
     }
     /// Whether the innermost open object or array still waits for its first member.
     var expectingFirstMember = false
@@ -85,32 +88,46 @@ public struct SDLJSONReader: SDLReader {
         }
     }
 
+    /// What decoding a JSON-RPC body left (the reader itself is not handed on: each copy of it
+    /// would retain, and then release, all of its state).
+    struct BodyOutcome {
+        /// Issues and unknown keys, rooted at the root the body was decoded with.
+        var issues: [SDLCodingIssue]
+        var unknownKeys: [SDLCodingPath]
+        /// Where reading stopped: past the object when `complete`.
+        var end: Int
+        /// Whether the input could be read to the object's end (else the value is nil and the
+        /// issues say why).
+        var complete: Bool
+        /// With `.capture`, the envelope's keys found at the object's top level.
+        var captured: CapturedEnvelopeKeys
+    }
+
     /// Decodes the body of a JSON-RPC message into `value`: the `params` or `result` object at
     /// `start` in `input` (the whole message, read in place), `depth` levels down, with issues
-    /// under `root` (`UI.Show.params`). Returns the reader, past the object, and whether the
-    /// input could be read to the object's end (else `value` is nil and the issues say why).
-    /// (`value` is inout rather than returned in a tuple: unspecialized callers would look the
-    /// tuple's metadata up on every call.)
+    /// under `root`. (`value` is inout rather than returned: unspecialized callers would look
+    /// the metadata of `T?`, or of a tuple holding it, up on every call.)
     static func decodeBody<T: SDLCodable>(
         _ type: T.Type, from input: UnsafeRawBufferPointer, at start: Int, root: String, depth: Int, maxDepth: Int,
         envelopeKeys: EnvelopeKeys = .none, into value: inout T?
-    ) -> (reader: SDLJSONReader, complete: Bool) {
+    ) -> BodyOutcome {
         var reader = SDLJSONReader(input: input, root: root, maxDepth: maxDepth)
         reader.position = start
         reader.depth = depth
         reader.envelopeKeys = envelopeKeys
+        var complete = false
         do throws(SDLReaderFailure) {
             reader.skipWhitespace()
-            guard reader.peek() == UInt8(ascii: "{") else {
+            if reader.peek() == UInt8(ascii: "{") {
+                value = try reader.readObjectBody(T.self)
+                complete = true
+            } else {
                 reader.record(.malformed("a message body must be a JSON object, found \(reader.describeNext())"))
-                return (reader, false)
             }
-            value = try reader.readObjectBody(T.self)
-            return (reader, true)
         } catch {
             value = nil
-            return (reader, false)
         }
+        return BodyOutcome(issues: reader.issues, unknownKeys: reader.unknownKeys, end: reader.position, complete: complete, captured: reader.captured)
     }
 
     // MARK: Issues
@@ -263,6 +280,12 @@ public struct SDLJSONReader: SDLReader {
     /// Records `key`, which names parameter `index`, as a duplicate when the object has seen it.
     private mutating func noteParameter(_ index: Int, key: String) {
         object.nextParameter = index + 1
+        if index < 64 {
+            let bit: UInt64 = 1 << UInt64(index)
+            if object.seenBits & bit != 0 { duplicate(key) }
+            object.seenBits |= bit
+            return
+        }
         for seen in object.parametersStart..<seenParameters.count where seenParameters[seen] == index {
             duplicate(key)
             return
@@ -694,7 +717,7 @@ public struct SDLJSONReader: SDLReader {
     }
 
     /// `enumValue`, appending the value when there is one.
-    private mutating func appendEnum<E: SDLEnumeration>(to values: inout [E]) throws(SDLReaderFailure) {
+    private mutating func appendEnum<E: SDLEnumeration>(to values: inout ElementBuffer<E>) throws(SDLReaderFailure) {
         guard peek() == UInt8(ascii: "\"") else {
             try mismatch(expected: "String (\(E.enumInfo.name))")
             return
@@ -713,7 +736,7 @@ public struct SDLJSONReader: SDLReader {
     }
 
     /// `structValue`, appending the value when there is one.
-    private mutating func appendStruct<T: SDLCodable>(to values: inout [T]) throws(SDLReaderFailure) {
+    private mutating func appendStruct<T: SDLCodable>(to values: inout ElementBuffer<T>) throws(SDLReaderFailure) {
         guard peek() == UInt8(ascii: "{") else {
             try mismatch(expected: "Object (\(T.structInfo.name))")
             return
@@ -729,54 +752,158 @@ public struct SDLJSONReader: SDLReader {
         }
     }
 
-    // MARK: SDLReader
+    // MARK: Values that record nothing
 
-    /// Reads `parameter`'s value with `read`, with the parameter's key on the path.
+    // Most values break no rule, and a value that records no issue needs no path: each scalar
+    // is read first as one of these, without its key (or index) on the path and recording
+    // nothing; only when that fails (a problem, a wrong type, bad syntax) is it read again from
+    // the same place the usual way, with the path, which records exactly what it always did.
+
+    /// `true` or `false`; nil, the reader where it was, for anything else.
     @inline(__always)
-    private mutating func at<V>(_ parameter: SDLParameterInfo, _ read: (inout SDLJSONReader) throws(SDLReaderFailure) -> V?) throws(SDLReaderFailure) -> V? {
-        path.components.append(.key(parameter.name))
-        defer { path.components.removeLast() }
-        return try read(&self)
-    }
-
-    /// Reads an array of `parameter`, each element with `element`, then checks its size.
-    private mutating func array<V>(_ parameter: SDLParameterInfo, _ element: (inout SDLJSONReader) throws(SDLReaderFailure) -> V?) throws(SDLReaderFailure) -> [V]? {
-        try at(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) -> [V]? in
-            guard reader.peek() == UInt8(ascii: "[") else {
-                try reader.mismatch(expected: "Array")
-                return nil
-            }
-            try reader.enter()
-            var values: [V] = []
-            var index = 0
-            while try reader.nextElement() {
-                reader.path.components.append(.index(index))
-                if let value = try element(&reader) { values.append(value) }
-                reader.path.components.removeLast()
-                index += 1
-            }
-            if let problem = SDLRules.size(index, parameter) { reader.record(problem) }
-            return values
+    private mutating func plainBool() -> Bool? {
+        switch peek() {
+        case UInt8(ascii: "t"):
+            guard position + 4 <= input.count, input[position + 1] == UInt8(ascii: "r"), input[position + 2] == UInt8(ascii: "u"),
+                input[position + 3] == UInt8(ascii: "e")
+            else { return nil }
+            position += 4
+            return true
+        case UInt8(ascii: "f"):
+            guard position + 5 <= input.count, input[position + 1] == UInt8(ascii: "a"), input[position + 2] == UInt8(ascii: "l"),
+                input[position + 3] == UInt8(ascii: "s"), input[position + 4] == UInt8(ascii: "e")
+            else { return nil }
+            position += 5
+            return false
+        default:
+            return nil
         }
     }
 
+    /// An integer `parameter`'s rules allow; nil, the reader where it was, otherwise.
+    private mutating func plainInteger(_ parameter: SDLParameterInfo) -> Int? {
+        let start = position
+        if case .integer(let value)? = quietNumber(), SDLRules.integer(value, parameter) == nil { return value }
+        position = start
+        return nil
+    }
+
+    /// A finite number `parameter`'s rules allow; nil, the reader where it was, otherwise.
+    private mutating func plainFloat(_ parameter: SDLParameterInfo) -> Double? {
+        let start = position
+        let value: Double
+        switch quietNumber() {
+        case .integer(let integer)?: value = Double(integer)
+        case .float(let float)?: value = float
+        default: value = .nan
+        }
+        if value.isFinite, SDLRules.number(value, parameter) == nil { return value }
+        position = start
+        return nil
+    }
+
+    /// The number at the reader, read without recording an issue; nil when there is none (the
+    /// caller puts the reader back and reads again the way that reports why).
+    private mutating func quietNumber() -> Number? {
+        guard let byte = peek(), byte == UInt8(ascii: "-") || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else { return nil }
+        let wasQuiet = quiet
+        quiet = true
+        defer { quiet = wasQuiet }
+        return try? parseNumber()
+    }
+
+    /// A well-formed string `parameter`'s rules allow; nil, the reader where it was, otherwise.
+    private mutating func plainString(_ parameter: SDLParameterInfo) -> String? {
+        guard peek() == UInt8(ascii: "\"") else { return nil }
+        let start = position
+        let wasQuiet = quiet
+        quiet = true
+        defer { quiet = wasQuiet }
+        if let value = try? parseString(), SDLRules.string(value, parameter) == nil { return value }
+        position = start
+        return nil
+    }
+
+    /// A well-formed string; nil, the reader where it was, otherwise.
+    private mutating func plainRawString() -> String? {
+        guard peek() == UInt8(ascii: "\"") else { return nil }
+        let start = position
+        let wasQuiet = quiet
+        quiet = true
+        defer { quiet = wasQuiet }
+        if let value = try? parseString() { return value }
+        position = start
+        return nil
+    }
+
+    // MARK: SDLReader
+
+    /// Reads an array of `parameter`, each element with `plain` or else (with its index on the
+    /// path) `element`, then checks its size. The key is on the path throughout.
+    private mutating func array<V>(
+        _ parameter: SDLParameterInfo, plain: (inout SDLJSONReader) -> V?, _ element: (inout SDLJSONReader) throws(SDLReaderFailure) -> V?
+    ) throws(SDLReaderFailure) -> [V]? {
+        path.components.append(.key(parameter.name))
+        defer { path.components.removeLast() }
+        guard peek() == UInt8(ascii: "[") else {
+            try mismatch(expected: "Array")
+            return nil
+        }
+        try enter()
+        var values: [V] = []
+        var index = 0
+        while try nextElement() {
+            if let value = plain(&self) {
+                values.append(value)
+            } else {
+                path.components.append(.index(index))
+                if let value = try element(&self) { values.append(value) }
+                path.components.removeLast()
+            }
+            index += 1
+        }
+        if let problem = SDLRules.size(index, parameter) { record(problem) }
+        return values
+    }
+
     public mutating func readBool(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> Bool? {
-        try at(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.boolValue() }
+        if let value = plainBool() { return value }
+        path.components.append(.key(parameter.name))
+        defer { path.components.removeLast() }
+        return try boolValue()
     }
 
     public mutating func readInteger(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> Int? {
-        try at(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.integerValue(parameter) }
+        if let value = plainInteger(parameter) { return value }
+        path.components.append(.key(parameter.name))
+        defer { path.components.removeLast() }
+        return try integerValue(parameter)
     }
 
     public mutating func readFloat(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> Double? {
-        try at(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.floatValue(parameter) }
+        if let value = plainFloat(parameter) { return value }
+        path.components.append(.key(parameter.name))
+        defer { path.components.removeLast() }
+        return try floatValue(parameter)
     }
 
     public mutating func readString(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> String? {
-        try at(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.stringValue(parameter) }
+        if let value = plainString(parameter) { return value }
+        path.components.append(.key(parameter.name))
+        defer { path.components.removeLast() }
+        return try stringValue(parameter)
     }
 
     public mutating func readEnum<E: SDLEnumeration>(_ type: E.Type, _ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> E? {
+        if let raw = plainRawString() {
+            let value = E(rawValue: raw)
+            if let problem = SDLRules.enumeration(value) {
+                path.components.append(.key(parameter.name))
+                record(problem, severity: .warning)
+                path.components.removeLast()
+            }
+            return value
+        }
         path.components.append(.key(parameter.name))
         defer { path.components.removeLast() }
         return try enumValue(E.self)
@@ -789,19 +916,27 @@ public struct SDLJSONReader: SDLReader {
     }
 
     public mutating func readBoolArray(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [Bool]? {
-        try array(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.boolValue() }
+        try array(parameter, plain: { (reader: inout SDLJSONReader) in reader.plainBool() }) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
+            try reader.boolValue()
+        }
     }
 
     public mutating func readIntegerArray(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [Int]? {
-        try array(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.integerValue(parameter) }
+        try array(parameter, plain: { (reader: inout SDLJSONReader) in reader.plainInteger(parameter) }) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
+            try reader.integerValue(parameter)
+        }
     }
 
     public mutating func readFloatArray(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [Double]? {
-        try array(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.floatValue(parameter) }
+        try array(parameter, plain: { (reader: inout SDLJSONReader) in reader.plainFloat(parameter) }) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
+            try reader.floatValue(parameter)
+        }
     }
 
     public mutating func readStringArray(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [String]? {
-        try array(parameter) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in try reader.stringValue(parameter) }
+        try array(parameter, plain: { (reader: inout SDLJSONReader) in reader.plainString(parameter) }) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
+            try reader.stringValue(parameter)
+        }
     }
 
     // Like `array`, without closures returning `E?`/`T?` (see `enumValue`).
@@ -814,16 +949,27 @@ public struct SDLJSONReader: SDLReader {
             return nil
         }
         try enter()
-        var values: [E] = []
+        var values = ElementBuffer<E>()
+        defer { values.discard() }
         var index = 0
         while try nextElement() {
-            path.components.append(.index(index))
-            try appendEnum(to: &values)
-            path.components.removeLast()
+            if let raw = plainRawString() {
+                let value = E(rawValue: raw)
+                if let problem = SDLRules.enumeration(value) {
+                    path.components.append(.index(index))
+                    record(problem, severity: .warning)
+                    path.components.removeLast()
+                }
+                values.append(value)
+            } else {
+                path.components.append(.index(index))
+                try appendEnum(to: &values)
+                path.components.removeLast()
+            }
             index += 1
         }
         if let problem = SDLRules.size(index, parameter) { record(problem) }
-        return values
+        return values.take()
     }
 
     public mutating func readStructArray<T: SDLCodable>(_ type: T.Type, _ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [T]? {
@@ -834,7 +980,8 @@ public struct SDLJSONReader: SDLReader {
             return nil
         }
         try enter()
-        var values: [T] = []
+        var values = ElementBuffer<T>()
+        defer { values.discard() }
         var index = 0
         while try nextElement() {
             path.components.append(.index(index))
@@ -843,7 +990,7 @@ public struct SDLJSONReader: SDLReader {
             index += 1
         }
         if let problem = SDLRules.size(index, parameter) { record(problem) }
-        return values
+        return values.take()
     }
 
     // MARK: Tokens
@@ -994,5 +1141,53 @@ enum UTF8Validation {
             index += length
         }
         return true
+    }
+}
+
+/// The elements of an array being read, in memory of their own until the array is built. The
+/// generated types call the reader through `SDLReader`, so its generic methods run unspecialized,
+/// where every `Array<E>.append` looks the metadata of `Array<E>` up at run time (about as long as
+/// reading a short value); this looks nothing up per element, and `take()` once per array.
+struct ElementBuffer<Element> {
+    private var base: UnsafeMutablePointer<Element>?
+    private var count = 0
+    private var capacity = 0
+
+    @inline(__always)
+    mutating func append(_ element: consuming Element) {
+        if count == capacity { grow() }
+        (base.unsafelyUnwrapped + count).initialize(to: element)
+        count += 1
+    }
+
+    private mutating func grow() {
+        let larger = Swift.max(4, capacity * 2)
+        let new = UnsafeMutablePointer<Element>.allocate(capacity: larger)
+        if let base {
+            new.moveInitialize(from: base, count: count)
+            base.deallocate()
+        }
+        (base, capacity) = (new, larger)
+    }
+
+    /// The elements as an array, leaving the buffer empty.
+    mutating func take() -> [Element] {
+        guard let base else { return [] }
+        let count = self.count
+        let array = [Element](unsafeUninitializedCapacity: count) { elements, initialized in
+            elements.baseAddress.unsafelyUnwrapped.moveInitialize(from: base, count: count)
+            initialized = count
+        }
+        base.deallocate()
+        (self.base, self.count, capacity) = (nil, 0, 0)
+        return array
+    }
+
+    /// Frees what `take()` did not (reading stopped).
+    mutating func discard() {
+        guard let base else { return }
+        base.deinitialize(count: count)
+        base.deallocate()
+        (self.base, count, capacity) = (nil, 0, 0)
     }
 }

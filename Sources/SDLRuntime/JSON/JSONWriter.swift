@@ -68,11 +68,45 @@ public struct SDLJSONWriter: SDLWriter {
     }
 
     private mutating func writeString(_ text: String) {
-        JSONText.appendQuoted(text, to: &bytes)
+        var text = text
+        text.withUTF8 { writeString($0) }
     }
 
+    /// Most strings (every key, nearly every value) need no escape: that is found eight bytes at
+    /// a time and such a string is copied at once; the others are written by `JSONText`.
     private mutating func writeString(_ utf8: UnsafeBufferPointer<UInt8>) {
-        JSONText.appendQuoted(utf8, to: &bytes)
+        guard Self.needsNoEscape(utf8) else {
+            JSONText.appendQuoted(utf8, to: &bytes)
+            return
+        }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: utf8)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `utf8` holds no quote, backslash or control character.
+    @inline(__always)
+    private static func needsNoEscape(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = utf8.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        let count = utf8.count
+        var index = 0
+        while index + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let quote = word ^ 0x2222_2222_2222_2222
+            let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+            let special = ((quote &- 0x0101_0101_0101_0101) & ~quote)
+                | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
+                | ((word &- 0x2020_2020_2020_2020) & ~word)
+            if special & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < count {
+            let byte = base[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            index += 1
+        }
+        return true
     }
 
     private mutating func array<C: Collection>(_ values: C, forKey key: StaticString, _ element: (inout SDLJSONWriter, C.Element) -> Void) {
@@ -135,11 +169,30 @@ public struct SDLJSONWriter: SDLWriter {
         array(value, forKey: key) { writer, element in writer.writeString(element) }
     }
 
+    // The generated types call these through `SDLWriter`, unspecialized: iterating `[E]` there
+    // costs a witness call and metadata lookups per element, going through its buffer nothing.
+
     public mutating func writeEnumArray<E: SDLEnumeration>(_ value: [E], forKey key: StaticString) {
-        array(value, forKey: key) { writer, element in writer.writeString(element.rawValue) }
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        value.withUnsafeBufferPointer { elements in
+            for index in 0..<elements.count {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeString(elements[index].rawValue)
+            }
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 
     public mutating func writeStructArray<T: SDLCodable>(_ value: [T], forKey key: StaticString) {
-        array(value, forKey: key) { writer, element in writer.writeObject(element) }
+        self.key(key)
+        bytes.append(UInt8(ascii: "["))
+        value.withUnsafeBufferPointer { elements in
+            for index in 0..<elements.count {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                writeObject(elements[index])
+            }
+        }
+        bytes.append(UInt8(ascii: "]"))
     }
 }

@@ -178,17 +178,20 @@ public struct SDLJSONRPCMessage: Sendable {
         guard T.messageType == expected, method == nil || method == T.method else { throw mismatch(T.self) }
 
         let isResponse = expected == .response
-        let root = T.method + (isResponse ? ".result" : ".params")
         var value: T?
-        let reader = bytes.withUnsafeBytes { raw in
-            guard let body else { return SDLJSONRPC.decodeEmptyBody(T.self, root: root, into: &value) }
+        let outcome = bytes.withUnsafeBytes { raw in
+            guard let body else { return SDLJSONRPC.decodeEmptyBody(T.self, into: &value) }
             return SDLJSONReader.decodeBody(
-                T.self, from: raw, at: body.lowerBound, root: root, depth: 1, maxDepth: maxDepth, envelopeKeys: isResponse ? .skip : .none,
-                into: &value
-            ).reader
+                T.self, from: raw, at: body.lowerBound, root: T.method, depth: 1, maxDepth: maxDepth,
+                envelopeKeys: isResponse ? .skip : .none, into: &value)
         }
-        return try SDLJSONRPC.finishBody(
-            value, reader, isResponse: isResponse, warnings: warnings, unknownKeys: unknownKeys, policy: policy)
+        var warnings = warnings
+        var unknownKeys = unknownKeys
+        try SDLJSONRPC.finishBody(
+            T.self, outcome, part: isResponse ? ".result" : ".params", decoded: value != nil, isResponse: isResponse, warnings: &warnings,
+            unknownKeys: &unknownKeys, policy: policy)
+        guard let value else { throw SDLDecodingError(issues: warnings) }
+        return SDLDecoded(value: value, warnings: warnings, unknownKeys: unknownKeys)
     }
 
     /// The message is not what the caller decodes it as.

@@ -20,15 +20,22 @@ public enum SDLJSONRPC {
             body: envelope.body, maxDepth: maxDepth)
     }
 
+    // Decoding below keeps clear of generic types holding the decoded type (`SDLDecoded<P>`, a
+    // tuple with a `P?`) until the value returned is built: called from another module, these
+    // functions run unspecialized, where each such type is looked up at run time, per message.
+
     /// Decodes a request for `P`; any other message (another method, a notification) fails.
     /// The same as `read` then `decode`, in one pass: the params are decoded where they are met.
     public static func decodeRequest<P: SDLHMIRequest>(
         _ type: P.Type, from bytes: [UInt8], policy: SDLDecodingPolicy = .strict
     ) throws(SDLDecodingError) -> SDLDecoded<SDLJSONRPCRequest<P>> {
         var kind = SDLJSONRPCMessage.Kind.notification
-        let params = try decodeInOnePass(P.self, from: bytes, policy: policy, kind: &kind)
-        guard case .request(let id) = kind else { throw mismatch(P.self, kind: kind, method: P.method) }
-        return SDLDecoded(value: SDLJSONRPCRequest(id: id, params: params.value), warnings: params.warnings, unknownKeys: params.unknownKeys)
+        var value: P?
+        var warnings: [SDLCodingIssue] = []
+        var unknownKeys: [SDLCodingPath] = []
+        try decodeInOnePass(P.self, from: bytes, policy: policy, kind: &kind, into: &value, warnings: &warnings, unknownKeys: &unknownKeys)
+        guard case .request(let id) = kind, let params = value else { throw mismatch(P.self, kind: kind, method: P.method) }
+        return SDLDecoded(value: SDLJSONRPCRequest(id: id, params: params), warnings: warnings, unknownKeys: unknownKeys)
     }
 
     /// Decodes a notification for `P`, in one pass like `decodeRequest`.
@@ -36,45 +43,45 @@ public enum SDLJSONRPC {
         _ type: P.Type, from bytes: [UInt8], policy: SDLDecodingPolicy = .strict
     ) throws(SDLDecodingError) -> SDLDecoded<SDLJSONRPCNotification<P>> {
         var kind = SDLJSONRPCMessage.Kind.notification
-        let params = try decodeInOnePass(P.self, from: bytes, policy: policy, kind: &kind)
-        guard case .notification = kind else { throw mismatch(P.self, kind: kind, method: P.method) }
-        return SDLDecoded(value: SDLJSONRPCNotification(params: params.value), warnings: params.warnings, unknownKeys: params.unknownKeys)
+        var value: P?
+        var warnings: [SDLCodingIssue] = []
+        var unknownKeys: [SDLCodingPath] = []
+        try decodeInOnePass(P.self, from: bytes, policy: policy, kind: &kind, into: &value, warnings: &warnings, unknownKeys: &unknownKeys)
+        guard case .notification = kind, let params = value else { throw mismatch(P.self, kind: kind, method: P.method) }
+        return SDLDecoded(value: SDLJSONRPCNotification(params: params), warnings: warnings, unknownKeys: unknownKeys)
     }
 
-    /// The params of a request or notification for `P`, decoded as the envelope is read; the
-    /// message's `kind` in `kind` (inout rather than in a returned tuple: unspecialized callers
-    /// would look the tuple's metadata up on every call).
+    /// The params of a request or notification for `P`, decoded into `value` as the envelope is
+    /// read, with the message's `kind`, warnings and unknown keys.
     private static func decodeInOnePass<P: SDLHMIMessage>(
-        _ type: P.Type, from bytes: [UInt8], policy: SDLDecodingPolicy, kind: inout SDLJSONRPCMessage.Kind
-    ) throws(SDLDecodingError) -> SDLDecoded<P> {
-        let root = P.method + ".params"
+        _ type: P.Type, from bytes: [UInt8], policy: SDLDecodingPolicy, kind: inout SDLJSONRPCMessage.Kind, into value: inout P?,
+        warnings: inout [SDLCodingIssue], unknownKeys: inout [SDLCodingPath]
+    ) throws(SDLDecodingError) {
         let maxDepth = SDLJSON.defaultMaxDepth
-        var value: P?
-        var body: SDLJSONReader?
-        var bodyFailed = false
+        var body: SDLJSONReader.BodyOutcome?
         let envelope = bytes.withUnsafeBytes { raw in
             SDLJSONReader.readEnvelope(raw, maxDepth: maxDepth, decodes: .params, method: P.method) {
                 (reader: inout SDLJSONReader, _: inout JSONRPCFields) throws(SDLReaderFailure) in
-                let (params, complete) = SDLJSONReader.decodeBody(
-                    P.self, from: raw, at: reader.position, root: root, depth: reader.depth, maxDepth: maxDepth, into: &value)
+                let params = SDLJSONReader.decodeBody(
+                    P.self, from: raw, at: reader.position, root: P.method, depth: reader.depth, maxDepth: maxDepth, into: &value)
                 body = params
-                guard complete else {
-                    bodyFailed = true
-                    throw .malformed
-                }
-                reader.position = params.position
+                guard params.complete else { throw .malformed }
+                reader.position = params.end
             }
         }
         // Malformed params stopped the envelope: their issues say why.
-        let warnings: [SDLCodingIssue]
-        (kind, warnings) = try accept(envelope, policy: policy, failedParams: bodyFailed ? body : nil)
+        let failedParams = body.flatMap { $0.complete ? nil : $0.issues }
+        (kind, warnings) = try accept(envelope, policy: policy, failedParams: failedParams)
         switch (kind, P.messageType) {
         case (.request, .request), (.notification, .notification): break
         default: throw mismatch(P.self, kind: kind, method: envelope.method)
         }
         guard envelope.method == P.method else { throw mismatch(P.self, kind: kind, method: envelope.method) }
-        let reader = body ?? decodeEmptyBody(P.self, root: root, into: &value)
-        return try finishBody(value, reader, isResponse: false, warnings: warnings, unknownKeys: envelope.unknownKeys, policy: policy)
+        let params = body ?? decodeEmptyBody(P.self, into: &value)
+        unknownKeys = envelope.unknownKeys
+        try finishBody(
+            P.self, params, part: ".params", decoded: value != nil, isResponse: false, warnings: &warnings, unknownKeys: &unknownKeys,
+            policy: policy)
     }
 
     /// Decodes the answer to a request: a response with `R`'s parameters, or an error. An error
@@ -91,10 +98,9 @@ public enum SDLJSONRPC {
     ) throws(SDLDecodingError) -> SDLDecoded<SDLJSONRPCReply<R, C>> {
         // (A response type that says otherwise fails as `decode` fails it.)
         guard R.messageType == .response else { return try reply(R.self, C.self, to: read(bytes, policy: policy), policy: policy) }
-        let root = R.method + ".result"
         let maxDepth = SDLJSON.defaultMaxDepth
         var value: R?
-        var body: SDLJSONReader?
+        var body: SDLJSONReader.BodyOutcome?
         // Whether the result was met (and decoded), and whether it was as usual.
         var decodedResult = false
         var plain = true
@@ -107,17 +113,17 @@ public enum SDLJSONRPC {
                     throw .malformed
                 }
                 decodedResult = true
-                let (result, complete) = SDLJSONReader.decodeBody(
-                    R.self, from: raw, at: reader.position, root: root, depth: reader.depth, maxDepth: maxDepth,
+                let result = SDLJSONReader.decodeBody(
+                    R.self, from: raw, at: reader.position, root: R.method, depth: reader.depth, maxDepth: maxDepth,
                     envelopeKeys: .capture, into: &value)
-                guard complete, !result.captured.unusual, let code = result.captured.code, let method = result.captured.method,
+                guard result.complete, !result.captured.unusual, let code = result.captured.code, let method = result.captured.method,
                     SDLJSONReader.bytes(UnsafeRawBufferPointer(rebasing: raw[method]), equal: R.method)
                 else {
                     plain = false
                     throw .malformed
                 }
                 (fields.resultCode, fields.resultMethod) = (.value(code), .value(R.method))
-                reader.position = result.position
+                reader.position = result.end
                 body = result
             }
         }
@@ -126,10 +132,14 @@ public enum SDLJSONRPC {
             guard envelope.issues.isEmpty, case .response(let id, let number)? = envelope.kind else {
                 return try reply(R.self, C.self, to: read(bytes, policy: policy), policy: policy)
             }
-            var decoded = try finishBody(value, body, isResponse: true, warnings: [], unknownKeys: envelope.unknownKeys, policy: policy)
-            let code = resultCode(C.self, number, at: "result", of: R.method, into: &decoded.warnings)
-            let reply = SDLJSONRPCReply<R, C>.result(SDLJSONRPCResponse(id: id, code: code, result: decoded.value))
-            return SDLDecoded(value: reply, warnings: decoded.warnings, unknownKeys: decoded.unknownKeys)
+            var warnings: [SDLCodingIssue] = []
+            var unknownKeys = envelope.unknownKeys
+            try finishBody(
+                R.self, body, part: ".result", decoded: value != nil, isResponse: true, warnings: &warnings, unknownKeys: &unknownKeys,
+                policy: policy)
+            guard let result = value else { throw SDLDecodingError(issues: warnings) }
+            let code = resultCode(C.self, number, at: "result", of: R.method, into: &warnings)
+            return SDLDecoded(value: .result(SDLJSONRPCResponse(id: id, code: code, result: result)), warnings: warnings, unknownKeys: unknownKeys)
         }
         if plain && !decodedResult {
             // No result met: the envelope is what `read` reads (an error, or no answer at all).
@@ -170,11 +180,11 @@ public enum SDLJSONRPC {
     /// them reports those, at the paths the envelope gives them (`UI.Alert.params.x`, whatever
     /// type they were decoded as).
     static func accept(
-        _ envelope: JSONRPCEnvelope, policy: SDLDecodingPolicy, failedParams: SDLJSONReader? = nil
+        _ envelope: JSONRPCEnvelope, policy: SDLDecodingPolicy, failedParams: [SDLCodingIssue]? = nil
     ) throws(SDLDecodingError) -> (kind: SDLJSONRPCMessage.Kind, warnings: [SDLCodingIssue]) {
         guard let kind = envelope.kind else {
             var issues = envelope.issues
-            for var issue in failedParams?.issues ?? [] {
+            for var issue in failedParams ?? [] {
                 switch issue.kind {
                 case .malformed, .tooDeep, .duplicateKey: break
                 default: continue
@@ -197,21 +207,29 @@ public enum SDLJSONRPC {
     }
 
     /// Decodes `T` from `{}`: the params of a message that has none.
-    static func decodeEmptyBody<T: SDLCodable>(_ type: T.Type, root: String, into value: inout T?) -> SDLJSONReader {
+    static func decodeEmptyBody<T: SDLHMIMessage>(_ type: T.Type, into value: inout T?) -> SDLJSONReader.BodyOutcome {
         ("{}" as StaticString).withUTF8Buffer {
             SDLJSONReader.decodeBody(
-                T.self, from: UnsafeRawBufferPointer($0), at: 0, root: root, depth: 1, maxDepth: SDLJSON.defaultMaxDepth, into: &value
-            ).reader
+                T.self, from: UnsafeRawBufferPointer($0), at: 0, root: T.method, depth: 1, maxDepth: SDLJSON.defaultMaxDepth, into: &value)
         }
     }
 
-    /// The decoded body with the envelope's warnings and unknown keys first, judged by `policy`.
-    static func finishBody<T: SDLCodable>(
-        _ value: T?, _ reader: SDLJSONReader, isResponse: Bool, warnings: [SDLCodingIssue], unknownKeys: [SDLCodingPath],
-        policy: SDLDecodingPolicy
-    ) throws(SDLDecodingError) -> SDLDecoded<T> {
-        var issues = reader.issues
-        var bodyUnknownKeys = reader.unknownKeys
+    /// The warnings and unknown keys of a decoded body after the envelope's (passed in `warnings`
+    /// and `unknownKeys`), judged by `policy` as `SDLJSON.finish` judges them: thrown when the
+    /// body gave no value (`decoded` false) or, strictly, when any is an error. The body was
+    /// decoded with its issues rooted at `T.method`; they are rooted here at the method and
+    /// `part` (`UI.Show.params`), a String made only when there is an issue or unknown key.
+    static func finishBody<T: SDLHMIMessage>(
+        _ type: T.Type, _ body: SDLJSONReader.BodyOutcome, part: StaticString, decoded: Bool, isResponse: Bool,
+        warnings: inout [SDLCodingIssue], unknownKeys: inout [SDLCodingPath], policy: SDLDecodingPolicy
+    ) throws(SDLDecodingError) {
+        var issues = body.issues
+        var bodyUnknownKeys = body.unknownKeys
+        if !issues.isEmpty || !bodyUnknownKeys.isEmpty {
+            let root = T.method + part.description
+            for index in issues.indices { issues[index].path.root = root }
+            for index in bodyUnknownKeys.indices { bodyUnknownKeys[index].root = root }
+        }
         if isResponse {
             // `code` and `method` are the envelope's: neither unknown nor (the envelope reports
             // them) duplicates of the response's. `nextKey(in:)` skips them unseen; this catches
@@ -227,9 +245,17 @@ public enum SDLJSONRPC {
                 }
             }
         }
-        return try SDLJSON.finish(
-            value, issues: warnings.isEmpty ? issues : warnings + issues,
-            unknownKeys: unknownKeys.isEmpty ? bodyUnknownKeys : unknownKeys + bodyUnknownKeys, policy: policy)
+        if !warnings.isEmpty { issues = warnings + issues }
+        guard decoded else { throw SDLDecodingError(issues: issues) }
+        switch policy {
+        case .strict:
+            if issues.contains(where: { $0.severity == .error }) { throw SDLDecodingError(issues: issues) }
+        case .lenient:
+            for index in issues.indices { issues[index].severity = .warning }
+        }
+        warnings = issues
+        if !unknownKeys.isEmpty { bodyUnknownKeys = unknownKeys + bodyUnknownKeys }
+        unknownKeys = bodyUnknownKeys
     }
 
     /// The message is not what the caller decodes it as: names both.

@@ -68,8 +68,8 @@ enum JSONRPCBody {
     case none
     /// A request's or notification's `params` object.
     case params
-    /// A response's `result` object; the body's reader reads its `code` and `method` into the
-    /// fields (or leaves them absent, when they are not as usual).
+    /// A response's `result` object; `body` also sets the result's `code` and `method` in the
+    /// fields, as it finds them on the way.
     case result
 }
 
