@@ -45,23 +45,26 @@ public struct RenderModelBuilder: Sendable {
         return false
     }
 
+    /// `Common` and `Result` of `Common.Result` (a spec or a Swift name); no namespace without a dot.
+    private static func split(_ qualifiedName: String) -> (namespace: String?, name: String) {
+        guard let dot = qualifiedName.firstIndex(of: ".") else { return (nil, qualifiedName) }
+        return (String(qualifiedName[..<dot]), String(qualifiedName[qualifiedName.index(after: dot)...]))
+    }
+
     /// `Common` of `Common.Result` (HMI API); nil for the mobile API's unqualified names.
     private func namespace(of qualifiedSwiftName: String) -> String? {
-        guard isHMI, let dot = qualifiedSwiftName.firstIndex(of: ".") else { return nil }
-        return String(qualifiedSwiftName[..<dot])
+        isHMI ? Self.split(qualifiedSwiftName).namespace : nil
     }
 
     /// The name a declaration gives itself: `Result` of `Common.Result`.
     private func declaredName(_ qualifiedSwiftName: String) -> String {
-        guard isHMI, let dot = qualifiedSwiftName.firstIndex(of: ".") else { return qualifiedSwiftName }
-        return String(qualifiedSwiftName[qualifiedSwiftName.index(after: dot)...])
+        isHMI ? Self.split(qualifiedSwiftName).name : qualifiedSwiftName
     }
 
     /// `Common.Result` as Swift names: the namespace and the nested type's name.
     private static func hmiTypeName(_ qualifiedSpecName: String) -> String {
-        guard let dot = qualifiedSpecName.firstIndex(of: ".") else { return SwiftNamer.nestedTypeName(qualifiedSpecName) }
-        return SwiftNamer.namespaceName(String(qualifiedSpecName[..<dot])) + "."
-            + SwiftNamer.nestedTypeName(String(qualifiedSpecName[qualifiedSpecName.index(after: dot)...]))
+        let (namespace, name) = split(qualifiedSpecName)
+        return (namespace.map { SwiftNamer.namespaceName($0) + "." } ?? "") + SwiftNamer.nestedTypeName(name)
     }
 
     public mutating func build() throws(SpecError) -> [FileModel] {
@@ -348,59 +351,35 @@ public struct RenderModelBuilder: Sendable {
             message: nil)
     }
 
+    /// A function's message. Mobile messages are numbered by `FunctionID` and conform to
+    /// `SDLRequest`...; HMI messages are JSON-RPC methods (`UI.Show`), nested in their interface,
+    /// and conform to `SDLHMIRequest`...
     private func messageModel(_ function: FunctionDefinition, functionIDs: EnumDefinition?, includeFunctionIDCase: Bool) -> StructModel {
-        if isHMI { return hmiMessageModel(function) }
-        var functionIDCase: String?
-        var functionIDValue = 0
-        if let functionIDs, let element = functionIDs.elements.first(where: { $0.name == function.functionID }) {
-            functionIDValue = element.value ?? 0
-            if includeFunctionIDCase {
-                functionIDCase = functionIDCases[element.name]
-            }
+        let protocolPrefix = isHMI ? "SDLRuntime.SDLHMI" : "SDLRuntime.SDL"
+        let protocolKind = switch function.messageType {
+        case .request: "Request"
+        case .response: "Response"
+        case .notification: "Notification"
         }
-        let protocolName: String
         var responseType: String?
         switch function.messageType {
         case .request:
-            protocolName = "SDLRuntime.SDLRequest"
             if interface.function(named: function.name, type: .response) != nil {
                 responseType = messageTypeName(function.name, .response)
-            } else {
+            } else if !isHMI {
+                // The HMI API's validator requires every response, so only the mobile API needs this.
                 responseType = "SDLRuntime.SDLNoResponse"
             }
-        case .response: protocolName = "SDLRuntime.SDLResponse"
-        case .notification: protocolName = "SDLRuntime.SDLNotification"
+        case .response, .notification: break
         }
-        var documentation = docs(function.documentation, availability: function.availability)
-        appendRemark(to: &documentation, "function", "\(function.name) (\(function.messageType.rawValue))", function.location)
-        return StructModel(
-            swiftName: messageTypeName(function.name, function.messageType),
-            qualifiedName: nil,
-            specName: function.name,
-            docs: documentation,
-            properties: properties(function.parameters),
-            availabilityLiteral: availabilityLiteral(function.availability, history: function.history.map(\.availability)).map { ", availability: \($0)" } ?? "",
-            message: MessageModel(
-                functionName: function.name,
-                messageType: function.messageType.rawValue,
-                functionIDValue: functionIDValue,
-                functionIDCase: functionIDCase,
-                protocolName: protocolName,
-                responseType: responseType))
-    }
-
-    /// An HMI function's message: a JSON-RPC method's params or result, nested in its interface.
-    private func hmiMessageModel(_ function: FunctionDefinition) -> StructModel {
-        let protocolName: String
-        var responseType: String?
-        switch function.messageType {
-        case .request:
-            protocolName = "SDLRuntime.SDLHMIRequest"
-            if interface.function(named: function.name, type: .response) != nil {
-                responseType = messageTypeName(function.name, .response)
+        var functionIDValue: Int?
+        var functionIDCase: String?
+        if !isHMI {
+            functionIDValue = 0
+            if let functionIDs, let element = functionIDs.elements.first(where: { $0.name == function.functionID }) {
+                functionIDValue = element.value ?? 0
+                if includeFunctionIDCase { functionIDCase = functionIDCases[element.name] }
             }
-        case .response: protocolName = "SDLRuntime.SDLHMIResponse"
-        case .notification: protocolName = "SDLRuntime.SDLHMINotification"
         }
         var documentation = docs(function.documentation, availability: function.availability)
         if function.scope == .internal {
@@ -409,7 +388,6 @@ public struct RenderModelBuilder: Sendable {
         }
         appendRemark(to: &documentation, "function", "\(function.name) (\(function.messageType.rawValue))", function.location)
         let qualifiedName = messageTypeName(function.name, function.messageType)
-        let shortName = function.name.split(separator: ".", maxSplits: 1).last.map(String.init) ?? function.name
         return StructModel(
             swiftName: declaredName(qualifiedName),
             qualifiedName: qualifiedName,
@@ -418,29 +396,21 @@ public struct RenderModelBuilder: Sendable {
             properties: properties(function.parameters),
             availabilityLiteral: availabilityLiteral(function.availability, history: function.history.map(\.availability)).map { ", availability: \($0)" } ?? "",
             message: MessageModel(
-                functionName: shortName,
+                functionName: isHMI ? Self.split(function.name).name : function.name,
                 messageType: function.messageType.rawValue,
-                functionIDValue: nil,
-                method: function.name,
-                functionIDCase: nil,
-                protocolName: protocolName,
+                functionIDValue: functionIDValue,
+                method: isHMI ? function.name : nil,
+                functionIDCase: functionIDCase,
+                protocolName: protocolPrefix + protocolKind,
                 responseType: responseType))
     }
 
-    /// Swift name of a function message; a name a type already has gets its message type appended.
+    /// Swift name of a function message; a name a type already has gets its message type
+    /// appended. An HMI message is named inside its interface: `UI.Show`, `UI.ShowResponse`.
     private func messageTypeName(_ name: String, _ messageType: MessageType) -> String {
-        if isHMI {
-            // `UI.Show` → `UI.Show`, `UI.ShowResponse`, `UI.OnCommand`: nested in the interface.
-            let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { return SwiftNamer.messageTypeName(name, messageType: messageType.rawValue) }
-            let qualified = SwiftNamer.namespaceName(parts[0]) + "." + SwiftNamer.messageTypeName(parts[1], messageType: messageType.rawValue)
-            let requestAndNotification = messageType == .notification && interface.function(named: name, type: .request) != nil
-            if typeNames.contains(qualified) || requestAndNotification {
-                return qualified + (messageType == .request ? "Request" : messageType == .response ? "" : "Notification")
-            }
-            return qualified
-        }
-        let base = SwiftNamer.messageTypeName(name, messageType: messageType.rawValue)
+        let (namespace, functionName) = isHMI ? Self.split(name) : (nil, name)
+        let base = (namespace.map { SwiftNamer.namespaceName($0) + "." } ?? "")
+            + SwiftNamer.messageTypeName(functionName, messageType: messageType.rawValue)
         let takenByType = typeNames.contains(base)
         let requestAndNotification = messageType == .notification && interface.function(named: name, type: .request) != nil
         if takenByType || requestAndNotification {

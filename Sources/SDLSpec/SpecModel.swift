@@ -24,14 +24,6 @@ public enum SpecDocument: Hashable, Sendable, Encodable {
         }
     }
 
-    /// The interfaces as written: one for the mobile API.
-    public var interfaces: [Interface] {
-        switch self {
-        case .mobile(let interface): [interface]
-        case .hmi(let set): set.interfaces
-        }
-    }
-
     /// A dump shows the definitions as they are: the interface, or the set.
     public func encode(to encoder: any Encoder) throws {
         switch self {

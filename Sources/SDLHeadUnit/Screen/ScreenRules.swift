@@ -83,14 +83,17 @@ extension SDLHeadUnitEmulator {
     /// The display's templates an app may use: with ``Configuration/templatesByAppType`` those
     /// its type allows, as the display capabilities it is told.
     func templatesAvailable(to app: EmulatedApp) -> [SDLJSONValue] {
-        guard case .array(let names)? = configuration.capabilities["displayCapabilities"]?["templatesAvailable"] else { return [] }
-        guard configuration.templatesByAppType else { return names }
-        return names.filter { if case .string(let name) = $0 { Self.isTemplateSupported(name, by: app) } else { false } }
+        let names = displayTemplates
+        guard configuration.templatesByAppType else { return names.map(SDLJSONValue.string) }
+        return names.filter { Self.isTemplateSupported($0, by: app) }.map(SDLJSONValue.string)
     }
 
-    var templatesAvailable: Set<String> {
+    var templatesAvailable: Set<String> { Set(displayTemplates) }
+
+    /// The display's `templatesAvailable`, as configured.
+    private var displayTemplates: [String] {
         guard case .array(let names)? = configuration.capabilities["displayCapabilities"]?["templatesAvailable"] else { return [] }
-        return Set(names.compactMap { if case .string(let name) = $0 { name } else { nil } })
+        return names.compactMap { if case .string(let name) = $0 { name } else { nil } }
     }
 
     /// A new template (and colours) for a window; the app hears that window's capabilities
