@@ -132,8 +132,12 @@ public final class SDLChannelTransport: SDLTransport {
                 completed.value = true
                 drained.succeed()
             }
-            bridge.value.flushQueuedWrites(on: eventLoop).whenComplete { _ in complete() }
-            eventLoop.scheduleTask(in: Self.drainLimit) { complete() }
+            let limit = eventLoop.scheduleTask(in: Self.drainLimit) { complete() }
+            // Drained in time (the usual case, often at once): the timer has nothing left to do.
+            bridge.value.flushQueuedWrites(on: eventLoop).whenComplete { _ in
+                limit.cancel()
+                complete()
+            }
         }
         return drained.futureResult
     }
