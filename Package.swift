@@ -146,12 +146,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"), .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        // The emulator's control API over HTTP (Hummingbird), kept apart so the emulator itself
-        // needs no HTTP server.
+        // The emulator's control API: Hummingbird routes with Codable bodies, and its HTTP server.
+        // Kept apart so the emulator itself has no HTTP in it.
         .target(
             name: "SDLHeadUnitControl",
             dependencies: [
-                "SDLHeadUnit", "SDLProtocol", "SDLTransport", .product(name: "Hummingbird", package: "hummingbird"),
+                "SDLHeadUnit", "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The web page, compiled into the binary: nothing to install or find at run time.
@@ -247,6 +247,9 @@ let package = Package(
             name: "SDLHeadUnitTests",
             dependencies: [
                 "SDLHeadUnit", "SDLRPC", "SDLRuntime", "SDLConcurrency", "SDLProtocol", "SmartDeviceLink", "SDLTransport", "SDLTestSupport",
+                // The control API's routes, driven in process (HummingbirdTesting, no socket).
+                "SDLHeadUnitControl", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             path: "Tests/SDLHeadUnitTests"
         ),

@@ -141,7 +141,7 @@ import Testing
         #expect(try await app.client.send(CreateWindow(windowID: 3, windowName: "Now playing", type: .widget)).resultCode == .duplicateName)
         #expect(try await app.client.send(DeleteWindow(windowID: 0)).resultCode == .invalidId)
 
-        #expect(await SDLHeadUnitControlAPI(headUnit: headUnit).handle(method: "POST", path: "/apps/\(app.appID)/windows/2/show").status == 200)
+        #expect(try await ControlClient.with(headUnit) { try await $0.handle(method: "POST", path: "/apps/\(app.appID)/windows/2/show") }.status == 200)
         #expect(await app.status { $0.windowID == 2 && $0.hmiLevel == .full } != nil)
         #expect(try await app.client.send(Show(mainField1: "x", windowID: 2)).success)
         await app.close()

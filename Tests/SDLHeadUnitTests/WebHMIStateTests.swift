@@ -10,48 +10,50 @@ import Testing
 @Suite(.timeLimit(.minutes(1))) struct WebHMIStateTests {
     @Test func theDisplayAndTheAppsTypesAndIcons() async throws {
         let headUnit = TestApp.headUnit()
-        let api = SDLHeadUnitControlAPI(headUnit: headUnit)
-        let display = await api.handle(method: "GET", path: "/display")
-        #expect(display.jsonValue == (try SDLJSONValue(parsing: #"{"name":"GENERIC_DISPLAY","width":800,"height":350,"driverDistraction":false}"#)))
-        let app = try await TestApp.register(to: headUnit, appID: "media", media: true)
-        #expect(await api.handle(method: "GET", path: "/apps/media/icon").status == 404)
-        // SetAppIcon names a file the app uploaded: the list links it, the route serves it as PNG.
-        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
-        _ = try await app.client.send(PutFile(syncFileName: "icon.png", fileType: .graphicPng), bulkData: png)
-        #expect(try await app.client.send(SetAppIcon(syncFileName: "icon.png")).success)
-        guard case .array(let apps)? = await api.handle(method: "GET", path: "/apps").jsonValue, let listed = apps.first else {
-            Issue.record("no app listed")
-            return
+        try await ControlClient.with(headUnit) { api in
+            let display = try await api.handle(method: "GET", path: "/display")
+            #expect(display.jsonValue == (try SDLJSONValue(parsing: #"{"driverDistraction":false,"height":350,"name":"GENERIC_DISPLAY","width":800}"#)))
+            let app = try await TestApp.register(to: headUnit, appID: "media", media: true)
+            #expect(try await api.handle(method: "GET", path: "/apps/media/icon").status == 404)
+            // SetAppIcon names a file the app uploaded: the list links it, the route serves it as PNG.
+            let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+            _ = try await app.client.send(PutFile(syncFileName: "icon.png", fileType: .graphicPng), bulkData: png)
+            #expect(try await app.client.send(SetAppIcon(syncFileName: "icon.png")).success)
+            guard case .array(let apps)? = try await api.handle(method: "GET", path: "/apps").jsonValue, let listed = apps.first else {
+                Issue.record("no app listed")
+                return
+            }
+            #expect(listed["appTypes"] == .array([.string("MEDIA")]))
+            #expect(listed["isMedia"] == .bool(true))
+            #expect(listed["icon"] == .string("/apps/media/icon"))
+            let icon = try await api.handle(method: "GET", path: "/apps/media/icon")
+            #expect(icon.status == 200 && icon.contentType == "image/png" && icon.body == png)
+            #expect(try await api.handle(method: "GET", path: "/apps/media/files/icon.png").contentType == "image/png")
+            await app.close()
         }
-        #expect(listed["appTypes"] == .array([.string("MEDIA")]))
-        #expect(listed["isMedia"] == .bool(true))
-        #expect(listed["icon"] == .string("/apps/media/icon"))
-        let icon = await api.handle(method: "GET", path: "/apps/media/icon")
-        #expect(icon.status == 200 && icon.contentType == "image/png" && icon.body == png)
-        #expect(await api.handle(method: "GET", path: "/apps/media/files/icon.png").contentType == "image/png")
-        await app.close()
     }
 
     @Test func theDriverOpensAndClosesTheMenu() async throws {
         let headUnit = TestApp.headUnit()
-        let api = SDLHeadUnitControlAPI(headUnit: headUnit)
-        let events = headUnit.events()
-        let app = try await TestApp.register(to: headUnit, appID: "menu")
-        #expect(await api.handle(method: "POST", path: "/apps/menu/menu/open").status == 200)
-        #expect(await app.status { $0.systemContext == .menu } != nil)
-        #expect(await api.handle(method: "GET", path: "/apps/menu/screen").jsonValue?["onTop"]?["kind"] == .string("menu"))
-        #expect(await api.handle(method: "POST", path: "/apps/menu/menu/close").status == 200)
-        #expect(await app.status { $0.systemContext == .main } != nil)
-        var contexts: [String] = []
-        for await event in events {
-            if case .systemContextChanged("menu", let context) = event { contexts.append(context.rawValue) }
-            if contexts.count == 2 { break }
+        try await ControlClient.with(headUnit) { api in
+            let events = headUnit.events()
+            let app = try await TestApp.register(to: headUnit, appID: "menu")
+            #expect(try await api.handle(method: "POST", path: "/apps/menu/menu/open").status == 200)
+            #expect(await app.status { $0.systemContext == .menu } != nil)
+            #expect(try await api.handle(method: "GET", path: "/apps/menu/screen").jsonValue?["onTop"]?["kind"] == .string("menu"))
+            #expect(try await api.handle(method: "POST", path: "/apps/menu/menu/close").status == 200)
+            #expect(await app.status { $0.systemContext == .main } != nil)
+            var contexts: [String] = []
+            for await event in events {
+                if case .systemContextChanged("menu", let context) = event { contexts.append(context.rawValue) }
+                if contexts.count == 2 { break }
+            }
+            #expect(contexts == ["MENU", "MAIN"])
+            // Only an app in FULL has a menu to open.
+            try await headUnit.background(appID: "menu")
+            #expect(try await api.handle(method: "POST", path: "/apps/menu/menu/open").status == 400)
+            await app.close()
         }
-        #expect(contexts == ["MENU", "MAIN"])
-        // Only an app in FULL has a menu to open.
-        try await headUnit.background(appID: "menu")
-        #expect(await api.handle(method: "POST", path: "/apps/menu/menu/open").status == 400)
-        await app.close()
     }
 
     @Test func theMediaClockRunsOnTheHeadUnitsClock() async throws {

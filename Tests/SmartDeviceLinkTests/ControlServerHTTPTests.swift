@@ -6,8 +6,8 @@ import SDLTransport
 import SmartDeviceLink
 import Testing
 
-/// The control API over real HTTP: Hummingbird's router carries every route of the API's
-/// table, and what no route takes gets the API's JSON 404.
+/// The control API over real HTTP: the server serves the API's router, and what no route takes
+/// gets the API's JSON 404.
 @Suite(.timeLimit(.minutes(1))) struct ControlServerHTTPTests {
     /// Runs `body` with the port of a control server for `headUnit`, in a task group `body` may
     /// add to; the server stops after it.

@@ -55,7 +55,8 @@ extension SDLHeadUnitEmulator {
     /// The route now.
     public var wayPoints: [LocationDetails] { navigation.route }
 
-    static func wayPointsJSON(_ points: [LocationDetails]) -> SDLJSONValue {
+    /// `points` as JSON, as GetWayPoints answers them (the control API's `GET /waypoints`).
+    public static func wayPointsJSON(_ points: [LocationDetails]) -> SDLJSONValue {
         .array(points.compactMap { point in (try? SDLJSON.encode(point)).flatMap { try? SDLJSONValue(parsing: $0) } })
     }
 }
