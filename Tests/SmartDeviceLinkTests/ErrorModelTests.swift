@@ -7,17 +7,21 @@ import Testing
 /// One error model: every detailed error of the library says which `SDLError` it is
 /// (`SDLErrorConvertible`), so none falls to `.unknown` by accident.
 @Suite struct ErrorModelTests {
-    /// Every public error type declared in Sources/SmartDeviceLink conforms, read from the
-    /// sources so that a new type cannot be added without saying what it is.
-    @Test func everyPublicErrorTypeSaysWhichCodeItIs() throws {
+    /// The text of every Swift file of Sources/SmartDeviceLink.
+    static func librarySources() throws -> [String] {
         let root = URL(fileURLWithPath: SharedData.packageRoot).appendingPathComponent("Sources/SmartDeviceLink")
         let files = FileManager.default.enumerator(atPath: root.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []
+        return try files.map { try String(contentsOf: root.appendingPathComponent($0), encoding: .utf8) }
+    }
+
+    /// Every error type declared in Sources/SmartDeviceLink (public or package) conforms, read
+    /// from the sources so that a new type cannot be added without saying what it is.
+    @Test func everyErrorTypeSaysWhichCodeItIs() throws {
         var declared: Set<String> = []
         var conforming: Set<String> = []
-        let declaration = try Regex(#"public (?:enum|struct) (\w+Error)\b[^{]*:"#)
-        let conformance = try Regex(#"(?:extension|public (?:enum|struct)) (\w+Error)\b[^{]*SDLErrorConvertible"#)
-        for file in files {
-            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+        let declaration = try Regex(#"(?:public|package) (?:enum|struct) (\w+Error)\b[^{]*:"#)
+        let conformance = try Regex(#"(?:extension|(?:public|package) (?:enum|struct)) (\w+Error)\b[^{]*SDLErrorConvertible"#)
+        for text in try Self.librarySources() {
             for match in text.matches(of: declaration) { if let name = match.output[1].substring { declared.insert(String(name)) } }
             for match in text.matches(of: conformance) { if let name = match.output[1].substring { conforming.insert(String(name)) } }
         }
@@ -26,6 +30,32 @@ import Testing
         #expect(declared.subtracting(conforming).isEmpty, "these error types do not say which SDLError they are: \(declared.subtracting(conforming).sorted())")
         // And the transport's, which the session passes on.
         #expect(conforming.contains("SDLTransportError"))
+    }
+
+    /// Apps learn one error model: SmartDeviceLink's public error types are `SDLError` and the
+    /// four that describe the connection and the RPC layer (issue 47); every other detailed
+    /// error is `package`, reachable only as `SDLError.underlying`. A type is an error when its
+    /// declaration, or an extension of it, conforms to `Error` or `SDLErrorConvertible`.
+    @Test func atMostFivePublicErrorTypes() throws {
+        let declaration = try Regex(#"public (?:enum|struct|final class|class|actor) (\w+)\b([^{]*)\{"#)
+        let extensionDeclaration = try Regex(#"extension (\w+)\b([^{]*)\{"#)
+        let isError = try Regex(#":[^{]*\b(?:Error|SDLErrorConvertible)\b"#)
+        var publicTypes: Set<String> = []
+        var errorTypes: Set<String> = []
+        for text in try Self.librarySources() {
+            for match in text.matches(of: declaration) {
+                guard let name = match.output[1].substring.map(String.init), let clause = match.output[2].substring else { continue }
+                publicTypes.insert(name)
+                if clause.contains(isError) { errorTypes.insert(name) }
+            }
+            for match in text.matches(of: extensionDeclaration) {
+                guard let name = match.output[1].substring.map(String.init), let clause = match.output[2].substring else { continue }
+                if clause.contains(isError) { errorTypes.insert(name) }
+            }
+        }
+        let publicErrors = errorTypes.intersection(publicTypes)
+        #expect(publicErrors == ["SDLError", "SDLCloseReason", "SDLSessionError", "SDLRPCError", "SDLRequestRefusal"])
+        #expect(publicErrors.count <= 5)
     }
 
     /// A sample of each kind maps to its code, never `.unknown`.

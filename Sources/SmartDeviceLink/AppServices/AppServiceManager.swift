@@ -520,7 +520,7 @@ public struct SDLAppServiceRequestHandler: Sendable {
 }
 
 /// Why an app-service operation did not happen.
-public enum SDLAppServiceError: Error, Sendable, CustomStringConvertible {
+package enum SDLAppServiceError: Error, Sendable, CustomStringConvertible {
     /// The manager's checks stopped it before sending (not Ready, RPC version < 5.1...).
     case notSent(SDLManagerError)
     /// The head unit refused the request.

@@ -293,7 +293,7 @@ public struct SDLButtonSubscription: AsyncSequence, Sendable {
 }
 
 /// Why a button subscription was not made.
-public enum SDLButtonError: Error, Sendable, CustomStringConvertible {
+package enum SDLButtonError: Error, Sendable, CustomStringConvertible {
     /// The manager's checks stopped it before sending (not Ready, HMI level, RPC version...).
     case notSent(SDLManagerError)
     /// Media buttons need a MEDIA app, navigation buttons a NAVIGATION app; nothing was sent.

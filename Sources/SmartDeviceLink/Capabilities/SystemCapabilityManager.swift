@@ -331,7 +331,7 @@ public actor SDLSystemCapabilityManager: SDLSubManager {
 }
 
 /// Why a capability could not be had.
-public enum SDLCapabilityError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum SDLCapabilityError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The manager is not connected.
     case notConnected
     /// GetSystemCapability exists from RPC 4.5.

@@ -50,8 +50,7 @@ public actor SDLFileManager: SDLSubManager {
     // MARK: Uploading
 
     /// Uploads `file`; `progress` hears the bytes the head unit confirmed. A name already on the
-    /// head unit is an error (code `invalidArgument`, cause ``SDLFileError/cannotOverwrite(name:)``)
-    /// unless `overwrite`.
+    /// head unit is an ``SDLError`` of code `invalidArgument` (nothing is sent) unless `overwrite`.
     /// Cancelling the calling task stops the remaining chunks.
     @discardableResult
     public func upload(_ file: SDLFile, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil) async throws -> SDLUploadOutcome {
@@ -107,7 +106,7 @@ public actor SDLFileManager: SDLSubManager {
 
     /// Uploads several files one after the other with one result per file and progress over
     /// all their bytes; a failure stops the rest only with `stopOnFailure` (they fail with
-    /// code `cancelled`, cause ``SDLFileError/cancelled(name:confirmedBytes:totalBytes:)``, unsent).
+    /// code `cancelled`, unsent; the message names the file and the bytes confirmed: none).
     public func upload(
         _ files: [SDLFile], stopOnFailure: Bool = false, progress: (@Sendable (SDLUploadProgress) -> Void)? = nil
     ) async -> [Result<SDLUploadOutcome, SDLError>] {
@@ -374,14 +373,14 @@ public struct SDLUpload: Sendable {
         try await task.value.get()
     }
 
-    /// Stops the remaining chunks; the outcome is an `SDLError` of code `cancelled` (cause
-    /// ``SDLFileError/cancelled(name:confirmedBytes:totalBytes:)``).
+    /// Stops the remaining chunks; the outcome is an ``SDLError`` of code `cancelled`, whose
+    /// message says how many bytes the head unit had confirmed.
     public func cancel() { task.cancel() }
 }
 
 /// Why a file operation failed; every failure of an upload says how many bytes the head unit
 /// confirmed (and nothing more is claimed).
-public enum SDLFileError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum SDLFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A file of this name is on the head unit and the upload did not ask to overwrite it.
     case cannotOverwrite(name: String)
     /// The file's local path could not be read; nothing was sent.
@@ -418,7 +417,7 @@ public enum SDLFileError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// What went wrong with a chunk (or a list or delete).
-public enum SDLUploadFailure: Sendable, Hashable, CustomStringConvertible {
+package enum SDLUploadFailure: Sendable, Hashable, CustomStringConvertible {
     /// The head unit answered `success=false`.
     case refused(SDLResult, info: String?)
     /// No answer within the request timeout.

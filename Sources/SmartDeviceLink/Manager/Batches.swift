@@ -18,7 +18,7 @@ public struct SDLBatchProgress: Sendable {
 
 /// Why a request of a sequential batch was not sent: the cause of its `SDLError` (code
 /// `cancelled`).
-public struct SDLBatchCancelled: Error, Hashable, Sendable {
+package struct SDLBatchCancelled: Error, Hashable, Sendable {
     static let error = SDLError(.cancelled, "not sent: the batch was cancelled before this request", underlying: SDLBatchCancelled())
 }
 

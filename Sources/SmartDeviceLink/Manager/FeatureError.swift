@@ -3,7 +3,7 @@ import SDLRuntime
 
 /// Why a navigation, phone, remote-control or app-closing request did not succeed. Everything
 /// but `refused` and `failed` is decided before anything is sent.
-public enum SDLFeatureError: Error, Sendable, CustomStringConvertible {
+package enum SDLFeatureError: Error, Sendable, CustomStringConvertible {
     /// The manager's checks stopped it before sending (not Ready, HMI level, permissions, RPC
     /// version...).
     case notSent(SDLManagerError)

@@ -21,8 +21,9 @@ import SDLRuntime
 /// }
 /// ```
 ///
-/// The detailed errors (`SDLButtonError`, `SDLFileError`...) stay the `underlying` cause; the
-/// "Errors" article maps each of their cases to a code.
+/// The detailed errors (`SDLButtonError`, `SDLFileError`...) stay the `underlying` cause, for
+/// logs; they are not public API, so that SmartDeviceLink has one error model to learn and can
+/// reshape its causes without breaking apps. The "Errors" article says what fails with which code.
 public struct SDLError: Error, Sendable, CustomStringConvertible {
     /// A kind of failure. New codes may be added in any release: `switch` with a `default`.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -80,7 +81,8 @@ public struct SDLError: Error, Sendable, CustomStringConvertible {
     public var resultCode: SDLResult?
     /// The head unit's `info`, when it gave one.
     public var info: String?
-    /// The detailed cause (`SDLButtonError.wrongAppType(...)`, `SDLRPCError.timeout(...)`...).
+    /// The detailed cause (`SDLButtonError.wrongAppType(...)`, `SDLRPCError.timeout(...)`...),
+    /// for logs: most of its types are internal to the package; match on `code` instead.
     public var underlying: (any Error & Sendable)?
 
     /// An error of `code`; the library makes these, apps match on them.

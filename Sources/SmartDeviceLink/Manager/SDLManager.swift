@@ -1189,7 +1189,7 @@ public actor SDLManager: Service {
 }
 
 /// Why the manager refused or gave up.
-public enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible {
+package enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A request before Ready (or after stop): nothing is sent.
     case notReady(SDLManager.State)
     /// `run()` or `start()` while the manager runs.

@@ -258,7 +258,7 @@ public enum SDLWAV {
 }
 
 /// Why a WAV file was not written.
-public enum SDLWAVError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SDLWAVError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file at `path` could not be created or written.
     case unwritable(path: String)
 

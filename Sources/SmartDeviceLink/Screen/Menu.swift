@@ -136,7 +136,7 @@ public struct SDLMenuConfiguration: Sendable, Hashable {
 }
 
 /// Why a menu was refused before anything was sent.
-public enum SDLMenuError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SDLMenuError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Two cells of one level have the same title.
     case duplicateTitle(String)
     /// A voice command is used twice (the head unit would answer DUPLICATE_NAME).

@@ -205,7 +205,7 @@ public enum SDLScrollableMessageOutcome: Sendable, Hashable {
 
 /// Why an alert, slider, scrollable message, speech, media clock or audio pass-thru was refused
 /// before anything was sent.
-public enum SDLPresentationError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SDLPresentationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An alert needs at least one line of text or some speech (the guide's rule).
     case alertNeedsTextOrSpeech
     /// More soft buttons than the popup or the display takes.

@@ -107,7 +107,7 @@ public enum SDLScreenUpdateResult: Sendable, Hashable {
 }
 
 /// Why a screen update failed.
-public enum SDLScreenError: Error, Sendable, CustomStringConvertible {
+package enum SDLScreenError: Error, Sendable, CustomStringConvertible {
     /// The manager's checks stopped it before sending (not Ready, RPC version...).
     case notSent(SDLManagerError)
     /// The head unit refused a request.

@@ -114,7 +114,7 @@ public enum SDLChoiceSetOutcome: Sendable, Hashable {
 }
 
 /// Why a choice set was refused before anything was sent.
-public enum SDLChoiceSetError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SDLChoiceSetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Two cells of the set have this text; texts must be unique.
     case duplicateText(String)
     /// Some cells have voice commands and some do not.

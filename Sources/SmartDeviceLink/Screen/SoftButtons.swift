@@ -69,7 +69,7 @@ public struct SDLSoftButton: Sendable {
 }
 
 /// Why soft buttons were refused before anything was sent.
-public enum SDLSoftButtonError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SDLSoftButtonError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Two soft buttons share this name; names must be unique.
     case duplicateButtonName(String)
     /// One button has two states with this name.

@@ -44,11 +44,8 @@ public struct SDLAudioPrompt: Sendable {
 
     /// A prompt from a WAV file's bytes.
     public init(wav: [UInt8]) throws {
-        do {
-            self.pcm = try SDLPCMBuffer(wav: wav)
-        } catch {
-            throw SDLError(.invalidArgument, error.description, underlying: error)
-        }
+        // The buffer already throws `invalidArgument` with the PCM error as its cause.
+        self.pcm = try SDLPCMBuffer(wav: wav)
     }
 
     /// A prompt from a WAV file.

@@ -11,10 +11,10 @@ public struct SDLPCMBuffer: Sendable, Hashable {
     /// The interleaved samples (a last partial sample is ignored).
     public private(set) var bytes: [UInt8]
 
-    /// A buffer of `bytes` in this format.
-    public init(sampleRate: Int, bitsPerSample: Int, channels: Int = 1, bytes: [UInt8]) throws(SDLPCMError) {
+    /// A buffer of `bytes` in this format; ``SDLError`` `invalidArgument` for a format out of range.
+    public init(sampleRate: Int, bitsPerSample: Int, channels: Int = 1, bytes: [UInt8]) throws(SDLError) {
         guard (4_000...768_000).contains(sampleRate), [8, 16, 24, 32].contains(bitsPerSample), (1...32).contains(channels) else {
-            throw .unsupportedFormat("PCM at \(sampleRate) Hz, \(bitsPerSample) bits, \(channels) channels")
+            throw SDLPCMError.unsupportedFormat("PCM at \(sampleRate) Hz, \(bitsPerSample) bits, \(channels) channels").sdlError
         }
         self.sampleRate = sampleRate
         self.bitsPerSample = bitsPerSample
@@ -23,12 +23,13 @@ public struct SDLPCMBuffer: Sendable, Hashable {
     }
 
     /// The PCM of a WAV file's bytes (RIFF, format 1 or WAVE_FORMAT_EXTENSIBLE with PCM).
-    public init(wav: [UInt8]) throws(SDLPCMError) {
+    /// Throws ``SDLError`` `invalidArgument` when it is not a WAV file or not PCM.
+    public init(wav: [UInt8]) throws(SDLError) {
         func le16(_ at: Int) -> Int { Int(wav[at]) | Int(wav[at + 1]) << 8 }
         // Sizes are unsigned 32-bit (0xFFFFFFFF in a streamed WAV): never negative, also where Int has 32 bits.
         func le32(_ at: Int) -> Int { Int(clamping: UInt64(le16(at)) | UInt64(le16(at + 2)) << 16) }
         guard wav.count >= 12, wav[0..<4].elementsEqual("RIFF".utf8), wav[8..<12].elementsEqual("WAVE".utf8) else {
-            throw .notWAV("no RIFF/WAVE header")
+            throw SDLPCMError.notWAV("no RIFF/WAVE header").sdlError
         }
         var format: (encoding: Int, channels: Int, rate: Int, bits: Int)?
         var offset = 12
@@ -43,8 +44,8 @@ public struct SDLPCMBuffer: Sendable, Hashable {
                 if encoding == 0xFFFE, size >= 40, body + 26 <= wav.count { encoding = le16(body + 24) }
                 format = (encoding, le16(body + 2), le32(body + 4), le16(body + 14))
             } else if wav[offset..<(offset + 4)].elementsEqual("data".utf8) {
-                guard let format else { throw .notWAV("the data chunk comes before the fmt chunk") }
-                guard format.encoding == 1 else { throw .unsupportedFormat("WAV encoding \(format.encoding) (only PCM, 1, is read; decode other formats first)") }
+                guard let format else { throw SDLPCMError.notWAV("the data chunk comes before the fmt chunk").sdlError }
+                guard format.encoding == 1 else { throw SDLPCMError.unsupportedFormat("WAV encoding \(format.encoding) (only PCM, 1, is read; decode other formats first)").sdlError }
                 try self.init(sampleRate: format.rate, bitsPerSample: format.bits, channels: format.channels, bytes: Array(wav[body..<end]))
                 return
             }
@@ -52,7 +53,7 @@ public struct SDLPCMBuffer: Sendable, Hashable {
             guard size <= wav.count - body else { break }
             offset = body + size + (size & 1)
         }
-        throw .notWAV("no data chunk")
+        throw SDLPCMError.notWAV("no data chunk").sdlError
     }
 
     /// Samples per channel.
@@ -110,7 +111,7 @@ public struct SDLPCMBuffer: Sendable, Hashable {
 }
 
 /// Why audio could not be read.
-public enum SDLPCMError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum SDLPCMError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Not a WAV file, or a broken one.
     case notWAV(String)
     /// A format this library does not convert (compressed audio: decode it first).

@@ -94,7 +94,9 @@ public enum SDLVideoStreamState: Sendable, CustomStringConvertible {
     case suspended(SDLStreamSuspension)
     /// The head unit refused every format, or the start failed. A refusal of every format
     /// stands until the next connection; any other failure is retried the next time the app
-    /// becomes STREAMABLE. The error's `underlying` is an ``SDLVideoStreamingError``.
+    /// becomes STREAMABLE. Its code is `refusedByHeadUnit` (every format, or the service,
+    /// refused), `unsupportedByHeadUnit` (no configured format can be sent) or `wrongAppType`;
+    /// its message names the formats tried and the head unit's reason.
     case failed(SDLError)
 
     /// The accepted parameters while streaming.
@@ -165,7 +167,7 @@ public struct SDLVideoStreamingStatistics: Sendable, Hashable {
 
 /// Why the video stream could not start, or why a frame was refused: the `underlying` cause
 /// of an ``SDLError``.
-public enum SDLVideoStreamingError: SDLErrorConvertible, Sendable, Hashable, CustomStringConvertible {
+package enum SDLVideoStreamingError: SDLErrorConvertible, Sendable, Hashable, CustomStringConvertible {
     /// `send(_:)` while the stream is not flowing (frames are never sent on a service that is
     /// not started: SDL Core unregisters such an app).
     case notStreaming(String)

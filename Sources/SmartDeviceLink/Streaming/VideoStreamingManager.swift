@@ -88,7 +88,7 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
     /// RAW sends each access unit as one message (frames larger than the MTU go as multi-frame
     /// messages); RTP packetises it (RFC 6184) into messages of at most the negotiated MTU.
     ///
-    /// - Throws: `SDLError` code `notReady` (cause ``SDLVideoStreamingError/notStreaming(_:)``)
+    /// - Throws: ``SDLError`` code `notReady` (the message names the stream's state)
     ///   unless the stream is ``SDLVideoStreamState/streaming(_:)``: nothing is sent on a
     ///   service that is not running; `wrongAppType` for apps other than NAVIGATION and
     ///   PROJECTION.

@@ -371,7 +371,7 @@ public struct SDLVehicleDataSubscription: Sendable {
 }
 
 /// Why a vehicle-data request did not do what was asked.
-public enum SDLVehicleDataError: Error, Sendable, CustomStringConvertible {
+package enum SDLVehicleDataError: Error, Sendable, CustomStringConvertible {
     /// The manager's checks stopped it before sending (not Ready, HMI level, RPC version...).
     case notSent(SDLManagerError)
     /// The parameter permissions forbid these items; nothing was sent.

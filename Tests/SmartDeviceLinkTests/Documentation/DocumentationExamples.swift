@@ -78,10 +78,7 @@ enum ErrorExamples {
         do {
             _ = try await manager.buttons.subscribe(.seekleft)
         } catch let error as SDLError where error.code == .wrongAppType {
-            print(error.message)                                 // nothing was sent
-            if case .wrongAppType(let button, let needed)? = error.underlying as? SDLButtonError {
-                print(button, "needs a", needed, "app")
-            }
+            print(error.message)   // "SEEKLEFT is only for MEDIA apps; nothing was sent"
         } catch {
             print(error)
         }
@@ -167,9 +164,7 @@ enum PermissionExamples {
         do {
             _ = try await manager.send(Alert(alertText1: "Hi"))
         } catch let error as SDLError where error.code == .disallowed {
-            if case .disallowed(let rpc, let level, let allowedIn)? = error.underlying as? SDLManagerError {
-                print("\(rpc) is not allowed in \(level); wait for one of \(allowedIn)")
-            }
+            print(error.message)   // e.g. "Alert is not allowed in HMI level BACKGROUND; it is allowed in FULL, LIMITED"
         }
         // The head unit decides instead of the library:
         _ = try await manager.send(Alert(alertText1: "Hi"), checkingPermissions: false)
@@ -262,9 +257,7 @@ enum SendingExamples {
         do {
             _ = try await manager.send(Show(mainField1: "Hi", templateTitle: "Title"))
         } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
-            if case .unsupportedByHeadUnit(let what, let available, let headUnit)? = error.underlying as? SDLManagerError {
-                print("\(what) exists \(available); the head unit speaks \(headUnit)")
-            }
+            print(error.message)   // names the RPC, parameter or value, the version it needs and the head unit's
         }
     }
 
@@ -423,10 +416,7 @@ enum VehicleDataExamples {
         do {
             _ = try await manager.vehicleData.get(\.fuelLevel)
         } catch let error as SDLError where error.code == .disallowed {
-            print(error.message)                                 // nothing was sent
-            if case .itemsNotAllowed(_, let items)? = error.underlying as? SDLVehicleDataError {
-                print("the policy does not grant", items)
-            }
+            print(error.message)   // "GetVehicleData of fuelLevel is not allowed by the head unit's permissions; nothing was sent"
         } catch let error as SDLError where error.code == .refusedByHeadUnit {
             print("the head unit said", error.resultCode?.rawValue ?? "", error.info ?? "")  // DISALLOWED, USER_DISALLOWED...
         } catch {
@@ -494,15 +484,9 @@ enum ButtonExamples {
         do {
             _ = try await manager.buttons.subscribe(.seekleft)
         } catch let error as SDLError where error.code == .wrongAppType {
-            print(error.message)                                 // nothing was sent
-            if case .wrongAppType(let button, let needed)? = error.underlying as? SDLButtonError {
-                print(button, "needs a", needed, "app")
-            }
+            print(error.message)   // "SEEKLEFT is only for MEDIA apps; nothing was sent"
         } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
-            print(error.message)                                 // nothing was sent
-            if case .presetUnavailable(let button, let available)? = error.underlying as? SDLButtonError {
-                print(button, "is beyond the", available, "presets")
-            }
+            print(error.message)   // e.g. "PRESET_9 is beyond the 6 presets the display offers; nothing was sent"
         } catch {
             print(error)
         }
@@ -851,10 +835,7 @@ enum MediaClockExamples {
         } catch let error as SDLError where error.code == .wrongAppType {
             print("add .media to the configuration's appTypes")   // SDL Core would answer REJECTED
         } catch let error as SDLError where error.code == .invalidArgument {
-            print(error.message)                                  // nothing was sent
-            if case .invalid(.mediaClockRange(let start, let end, _))? = error.underlying as? SDLScreenError {
-                print("counting up from", start, "to", end, "runs backwards")
-            }
+            print(error.message)   // names the mode, start and end that run the wrong way; nothing was sent
         } catch {
             print(error)
         }
@@ -886,10 +867,7 @@ enum SpeechExamples {
         do {
             try await manager.screen.speak(SDLSpeech([.lhplusPhonemes("h @ - l oU")]))
         } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
-            print(error.message)                         // nothing was sent
-            if case .invalid(.speechUnsupported(let type, let supported))? = error.underlying as? SDLScreenError {
-                print(type, "is not among", supported)
-            }
+            print(error.message)   // names the speech type and the ones the head unit supports; nothing was sent
         } catch let error as SDLError where error.code == .refusedByHeadUnit {
             print(error.resultCode?.rawValue ?? "", error.info ?? "")   // DISALLOWED: not in the policy; REJECTED: a higher-priority prompt is playing
         } catch {
@@ -958,10 +936,7 @@ enum AudioPassThruExamples {
             _ = try await manager.screen.startAudioPassThru(SDLAudioPassThru(
                 format: SDLAudioFormat(samplingRate: ._44khz, bitsPerSample: ._16Bit), maxDuration: .seconds(5)))
         } catch let error as SDLError where error.code == .unsupportedByHeadUnit {
-            print(error.message)                           // nothing was sent
-            if case .invalid(.audioFormatUnsupported(let format, let supported))? = error.underlying as? SDLScreenError {
-                print(format, "is not among", supported)
-            }
+            print(error.message)   // names the format and the ones the head unit lists; nothing was sent
         } catch {
             print(error)
         }
@@ -1054,10 +1029,7 @@ enum RemoteControlExamples {
             let after = try await manager.remoteControl.set(ModuleData(moduleType: .climate, moduleId: climateID, climateControlData: climate))
             print(after.climateControlData?.desiredTemperature?.value ?? 0)
         } catch let error as SDLError where error.code == .consentDenied {
-            print(error.message)                                  // nothing was set
-            if case .consentDenied(let type, let moduleID)? = error.underlying as? SDLFeatureError {
-                print("the driver keeps", type, moduleID ?? "")
-            }
+            print(error.message)   // "the driver did not allow control of the CLIMATE module ...; nothing was set"
         } catch let error as SDLError where error.code == .invalidArgument {
             print(error.message)   // e.g. the user's seat is outside the module's service area
         } catch {
@@ -1116,9 +1088,8 @@ enum VideoStreamingExamples {
     }
 
     static func refused(manager: SDLManager) {
-        if case .failed(let error) = manager.videoStreaming.state,
-           case .everyFormatRefused(let tried, let reason)? = error.underlying as? SDLVideoStreamingError {
-            print("refused:", tried.joined(separator: "; "), reason ?? "")   // e.g. RTP/H264 800x380; RAW/H264 800x380
+        if case .failed(let error) = manager.videoStreaming.state, error.code == .refusedByHeadUnit {
+            print(error.message)   // "the head unit refused every video format offered (RTP/H264 800x380; RAW/H264 800x380)"
         }
     }
 
