@@ -173,3 +173,22 @@ extension SDLHeadUnitEmulator {
         }
     }
 }
+
+extension SDLHeadUnitEmulator.Configuration {
+    /// The head unit's end of the protocol for one session: this configuration's version, MTU
+    /// and protection, and the vehicle SDL Core reports in the RPC StartServiceACK.
+    func sessionSettings(sessionID: UInt8, hashID: Int32, authToken: String?) -> SDLSessionStateMachine.Settings {
+        var settings = SDLSessionStateMachine.Settings(functions: EmulatedConnection.functions)
+        settings.protocolVersion = protocolVersion
+        settings.sessionID = sessionID
+        settings.hashID = hashID
+        settings.mtu = mtu
+        settings.authToken = authToken
+        settings.supportsProtection = security != nil
+        var vehicle = SDLControlPayload()
+        (vehicle.secondaryTransports, vehicle.audioServiceTransports, vehicle.videoServiceTransports) = ([], [1], [1])
+        (vehicle.make, vehicle.model, vehicle.modelYear, vehicle.trim, vehicle.systemSoftwareVersion) = ("SDL", "Generic", "2019", "SE", "12345_US")
+        settings.startParameters = vehicle
+        return settings
+    }
+}

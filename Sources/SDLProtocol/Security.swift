@@ -91,3 +91,34 @@ extension SDLFramer {
         return frames
     }
 }
+
+extension SDLFramer {
+    /// The wire bytes of a protected `message`: a control frame's payload as one record (a
+    /// protected StartServiceACK), any other message as `protectedFrames`.
+    public static func protectedBytes(
+        for message: SDLProtocolMessage, maxPayloadSize: Int, security: any SDLSecurityProvider
+    ) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        if message.controlFrameType != nil {
+            var record = message
+            record.payload = try await security.encrypt(message.payload)
+            encode(record, maxPayloadSize: .max, into: &bytes)
+        } else {
+            for frame in try await protectedFrames(for: message, maxPayloadSize: maxPayloadSize, security: security) { frame.append(to: &bytes) }
+        }
+        return bytes
+    }
+}
+
+extension Optional where Wrapped == any SDLSecurityProvider {
+    /// One handshake step as a value, for `SDLSessionStateMachine.handshakeProgressed`; without
+    /// a provider, `notSupported`.
+    public func handshakeStep(_ bytes: [UInt8]) async -> Result<SDLHandshakeStep, SDLSecurityError> {
+        guard let provider = self else { return .failure(SDLSecurityError(.notSupported, "no security provider for the handshake")) }
+        do {
+            return .success(try await provider.continueHandshake(with: bytes))
+        } catch {
+            return .failure(error)
+        }
+    }
+}

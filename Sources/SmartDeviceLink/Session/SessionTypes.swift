@@ -3,24 +3,6 @@ import SDLRPC
 import SDLRuntime
 import SDLTransport
 
-/// What the head unit agreed to when the RPC service started.
-public struct SDLNegotiatedSession: Sendable, Hashable {
-    /// The version both sides speak: the lower of the app's and the head unit's. For protocol
-    /// 1–4 head units, `major.0.0`.
-    public var protocolVersion: SDLProtocolVersion
-    /// The session ID the head unit assigned; every frame of the session carries it.
-    public var sessionID: UInt8
-    /// v5: `hashId`; v1–4: the 4 raw ACK bytes read big-endian.
-    public var hashID: Int32?
-    /// Payload bytes per frame, within `SDLFramer.acceptedMTURange`.
-    public var mtu: Int
-    /// The whole StartServiceACK payload (vehicle info, transports...), for protocol 5.
-    public var details: SDLControlPayload?
-
-    /// The major version every later frame header carries.
-    public var majorVersion: UInt8 { protocolVersion.major }
-}
-
 /// Why a session ended. A reconnection policy switches on this: a heartbeat timeout or a
 /// transport error is worth a retry, an app the head unit does not authorise is not.
 public enum SDLCloseReason: Error, Hashable, Sendable, CustomStringConvertible {
@@ -185,3 +167,38 @@ public struct SDLIncomingRPC: Sendable, Hashable {
 let mobileAPIFunctions = SDLFunctionTable(
     messages: MobileAPI.requests.map { $0 as any SDLMessage.Type } + MobileAPI.responses.map { $0 as any SDLMessage.Type }
         + MobileAPI.notifications.map { $0 as any SDLMessage.Type })
+
+extension SDLCloseReason {
+    /// Why a session ends when reading failed with `error`; `announced` is the reason the head
+    /// unit gave before it went, if it did.
+    init(readFailure error: any Error, announced: SDLCloseReason?) {
+        switch error {
+        case let error as SDLProtocolError: self = .protocolViolation(error)
+        case let error as SDLTransportError: self = announced ?? .transportFailed(error)
+        case is CancellationError: self = .closedByApp
+        default: self = announced ?? .transportFailed(.io("\(error)"))
+        }
+    }
+}
+
+extension SDLSessionError {
+    /// What `start()` throws when the session ended before it started.
+    init(startEndedBy reason: SDLCloseReason) {
+        switch reason {
+        case .startRejected(let reason, let params): self = .startRejected(service: .rpc, rejectedParams: params, reason: reason)
+        case .protocolViolation(let violation): self = .protocolViolation(violation)
+        case .startTimedOut: self = .controlTimeout(.startService, service: .rpc)
+        default: self = .closed(reason)
+        }
+    }
+
+    /// A call the protocol state machine refused.
+    init(refusal: SDLSessionStateMachine.Refusal, closeReason: SDLCloseReason?) {
+        switch refusal {
+        case .notStarted: self = .notStarted
+        case .closed: self = .closed(closeReason ?? .closedByApp)
+        case .busy(let service): self = .serviceBusy(service)
+        case .serviceNotRunning(let service): self = .serviceNotRunning(service)
+        }
+    }
+}
