@@ -28,7 +28,8 @@ import Testing
 
     /// Feeds bytes to `machine` as a driver would (records pass through unchanged: no TLS here).
     static func feed(_ machine: inout Machine, _ bytes: [UInt8], now: Duration = .zero) throws -> [Action] {
-        var actions = machine.append(bytes, now: now)
+        machine.append(bytes, now: now)
+        var actions: [Action] = []
         while let inbound = try machine.nextFrame(now: now) {
             switch inbound {
             case .frame(let frame), .record(let frame): actions += try machine.receive(frame)

@@ -51,7 +51,7 @@ actor EmulatedConnection {
     private func read() async {
         do {
             reading: for try await chunk in transport.inbound {
-                _ = machine.append(chunk, now: configuration.clock.now)
+                machine.append(chunk, now: configuration.clock.now)
                 while let inbound = try machine.nextFrame(now: configuration.clock.now) {
                     switch inbound {
                     case .frame(let frame):

@@ -67,8 +67,8 @@ extension SDLSessionStateMachine {
     /// The app closes: true when the session was running (EndService(RPC) is worth sending).
     public mutating func beginClosing() -> Bool {
         switch phase {
-        case .started(let session):
-            phase = .closing(session)
+        case .started:
+            phase = .closing
             return true
         case .idle, .starting:
             phase = .closed
@@ -194,7 +194,9 @@ extension SDLSessionStateMachine {
                 protocolVersion: version, sessionID: reply.sessionID, hashID: SDLControlPayload.legacyHash(from: reply.payload), mtu: version.defaultMTU,
                 details: nil)
         }
-        phase = .started(session)
+        phase = .started
+        self.session = session
+        (frameVersion, sessionID, mtu) = (session.majorVersion, session.sessionID, session.mtu)
         // Heartbeats from protocol 3, counted from the ACK's arrival.
         if let interval = settings.heartbeatInterval, session.majorVersion >= 3 { deadlines[.heartbeat] = lastReceived + interval }
         return [.sessionStarted(session)]

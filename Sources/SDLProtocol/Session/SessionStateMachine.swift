@@ -169,10 +169,10 @@ public struct SDLSessionStateMachine: Sendable {
         case idle
         /// App: StartService(RPC) sent, waiting for the answer.
         case starting
-        /// The RPC service runs with these terms.
-        case started(SDLNegotiatedSession)
+        /// The RPC service runs (`session` holds its terms).
+        case started
         /// App: EndService(RPC) sent, waiting for the end.
-        case closing(SDLNegotiatedSession)
+        case closing
         /// Over.
         case closed
     }
@@ -201,9 +201,11 @@ public struct SDLSessionStateMachine: Sendable {
     var nextMessageID: UInt32 = 1
     /// Exchanges waiting for their answer.
     var pending: Set<Exchange> = []
-    /// The frame version this end writes (the head unit: 0 until the app starts the session, 1
-    /// for a protocol-1 app).
-    var version: UInt8 = 1
+    /// The head unit's view of the app's protocol: 0 until the app starts the session, then 5
+    /// or 4, and 1 for a protocol-1 app.
+    var version: UInt8 = 1 {
+        didSet { frameVersion = max(version, 1) }
+    }
     /// Head unit: the RPC service runs (a second StartService for it is refused).
     var rpcStarted = false
     /// App: a protected start of the RPC service is waiting; an EndService(RPC) then ends the
@@ -228,21 +230,27 @@ public struct SDLSessionStateMachine: Sendable {
         self.settings = settings
         decoder = SDLFrameDecoder(maxDataSize: settings.maxFrameDataSize)
         reassembler = SDLReassembler(maxMessageSize: settings.maxMessageSize)
-        if role == .headUnit { version = 0 }
-    }
-
-    /// The terms of the running session (also while the app closes it).
-    public var session: SDLNegotiatedSession? {
-        switch phase {
-        case .started(let session), .closing(let session): session
-        default: nil
+        if role == .headUnit {
+            version = 0
+            sessionID = settings.sessionID
+            mtu = settings.mtu
         }
     }
 
-    var sessionID: UInt8 { role == .headUnit ? settings.sessionID : session?.sessionID ?? 0 }
-    var mtu: Int { role == .headUnit ? settings.mtu : session?.mtu ?? SDLFramer.defaultMaxPayloadSize }
-    var frameVersion: UInt8 { role == .headUnit ? max(version, 1) : session?.majorVersion ?? 1 }
+    /// The terms of the running session (also while the app closes it, and after).
+    public internal(set) var session: SDLNegotiatedSession?
+
+    // The negotiated terms every frame needs, kept apart from `session` so that framing one
+    // does not copy the negotiated session (and its control payload) each time.
+    /// The version frames are written with (the head unit: 1 until the app starts the session).
+    var frameVersion: UInt8 = 1
+    /// The session ID frames carry.
+    var sessionID: UInt8 = 0
+    /// The payload bytes per frame.
+    var mtu = SDLFramer.defaultMaxPayloadSize
     var hasControlPayloads: Bool { frameVersion >= 5 }
+    /// Whether frames must carry this session's ID (the RPC service runs).
+    var isSessionRunning: Bool { role == .headUnit ? rpcStarted : phase == .started || phase == .closing }
 
     mutating func takeMessageID() -> UInt32 {
         defer { nextMessageID = nextMessageID == .max ? 1 : nextMessageID + 1 }
@@ -262,16 +270,15 @@ public struct SDLSessionStateMachine: Sendable {
     }
 
     /// Bytes from the transport, to be read with `nextFrame(now:)`. Any traffic answers the
-    /// app's heartbeat.
-    public mutating func append(_ bytes: [UInt8], now: Duration) -> [Action] {
+    /// app's heartbeat (the clock is read only when heartbeats are on).
+    public mutating func append(_ bytes: [UInt8], now: @autoclosure () -> Duration) {
         decoder.append(bytes)
-        guard role == .app else { return [] }
-        lastReceived = now
-        if heartbeatSentAt != nil, let interval = settings.heartbeatInterval {
+        guard role == .app, let interval = settings.heartbeatInterval else { return }
+        lastReceived = now()
+        if heartbeatSentAt != nil {
             heartbeatSentAt = nil
-            deadlines[.heartbeat] = now + interval
+            deadlines[.heartbeat] = lastReceived + interval
         }
-        return []
     }
 
     /// The earliest deadline, for the driver's one timer.
@@ -301,7 +308,7 @@ public struct SDLSessionStateMachine: Sendable {
 
     /// The next frame of what was appended, nil when more bytes are needed. Throws what makes
     /// the byte stream unreadable (the session ends with it).
-    public mutating func nextFrame(now: Duration) throws(SDLProtocolError) -> Inbound? {
+    public mutating func nextFrame(now: @autoclosure () -> Duration) throws(SDLProtocolError) -> Inbound? {
         guard let frame = try decoder.nextFrame() else { return nil }
         let header = frame.header
         if role == .headUnit {
@@ -310,6 +317,7 @@ public struct SDLSessionStateMachine: Sendable {
             // A service type or version Core does not know is malformed: dropped without an
             // answer, the connection closed after too many.
             if !Self.knownServices.contains(header.serviceType) || header.version > 5 {
+                let now = now()
                 malformedFrames.append(now)
                 malformedFrames.removeAll { now - $0 > .seconds(1) }
                 guard malformedFrames.count > settings.malformedLimit else { return .dropped(frame, [.ignored(header, reason: "malformed")]) }
@@ -318,7 +326,7 @@ public struct SDLSessionStateMachine: Sendable {
             }
         }
         let isStart = header.controlFrameType == .startService
-        if !isStart, rpcStartedOrNegotiated, header.sessionID != sessionID {
+        if !isStart, isSessionRunning, header.sessionID != sessionID {
             return .dropped(frame, [.ignored(header, reason: "a frame for session \(header.sessionID), not \(sessionID)")])
         }
         // A first frame carries the sizes in plain text, and a protected StartService its
@@ -336,8 +344,6 @@ public struct SDLSessionStateMachine: Sendable {
     public mutating func recordUndecryptable(_ error: any Error) -> Action {
         securityQuery(.internalError(.decryptionFailed, text: "\(error)"))
     }
-
-    var rpcStartedOrNegotiated: Bool { role == .headUnit ? rpcStarted : session != nil }
 
     /// The service types SDL Core's header validation knows; a frame of another is malformed.
     static let knownServices: Set<SDLServiceType> = [.control, .rpc, .audio, .video, .hybrid]

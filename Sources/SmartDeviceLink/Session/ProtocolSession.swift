@@ -74,7 +74,7 @@ public actor SDLProtocolSession {
     /// Services started with the encryption bit that the head unit acknowledged with it.
     public var protectedServices: Set<SDLServiceType> { machine.protectedServices }
     /// The negotiated session once started (also while closing).
-    public var session: SDLNegotiatedSession? { machine.session }
+    public var session: SDLNegotiatedSession? { machine.phase == .started || machine.phase == .closing ? machine.session : nil }
     /// The current state.
     public nonisolated var connectionState: SDLConnectionState { states.latest ?? .idle }
 
@@ -166,7 +166,7 @@ public actor SDLProtocolSession {
     }
 
     private func receive(_ chunk: [UInt8]) async throws {
-        try await perform(machine.append(chunk, now: configuration.clock.now))
+        machine.append(chunk, now: configuration.clock.now)
         while let inbound = try machine.nextFrame(now: configuration.clock.now) {
             switch inbound {
             case .frame(let frame):
@@ -224,7 +224,7 @@ public actor SDLProtocolSession {
             try await perform([action])
         }
         switch machine.phase {
-        case .started(let session): return session
+        case .started: if let session = machine.session { return session } else { fallthrough }
         case .idle, .starting: return try await withCheckedThrowingContinuation { startWaiters.append($0) }
         case .closing: throw SDLSessionError.closed(.closedByApp)
         case .closed: throw SDLSessionError(startEndedBy: closeReason ?? .closedByApp)
