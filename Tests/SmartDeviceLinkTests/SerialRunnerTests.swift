@@ -41,3 +41,58 @@ struct SerialRunnerTests {
         }
     }
 }
+
+extension SerialRunnerTests {
+    @Test func lateWorkIsKeptForTheOwnerToRunWhenAsked() async {
+        let scope = TaskScope()
+        scope.finish()
+        let runner = SerialRunner(on: scope, keepsLateWork: true)
+        let log = Mutex<[Int]>([])
+        runner.enqueue { log.withLock { $0.append(1) } }
+        runner.enqueue { log.withLock { $0.append(2) } }
+        await runner.drainHere()
+        #expect(log.withLock { $0 } == [1, 2])
+        // Without keeping, late work is dropped.
+        let dropping = SerialRunner(on: scope)
+        dropping.enqueue { log.withLock { $0.append(3) } }
+        await dropping.drainHere()
+        #expect(log.withLock { $0 } == [1, 2])
+    }
+}
+
+/// The one cancellation idiom: a cancelled waiter is resumed by its cancellation handler under
+/// the lock, at once, with nobody else's help (no task hop to an actor).
+@Suite(.timeLimit(.minutes(1)))
+struct PendingRepliesTests {
+    struct Cancelled: Error, Equatable {}
+    struct Missing: Error, Equatable {}
+
+    @Test func aCancelledWaiterEndsAtOnceWithItsError() async throws {
+        let replies = PendingReplies<Int, String>()
+        replies.expect(7)
+        let waiter = Task { try await replies.wait(for: 7, missing: Missing()) { Cancelled() } }
+        try await until { replies.count == 1 }
+        waiter.cancel()
+        await #expect(throws: Cancelled.self) { try await waiter.value }
+        // The entry is gone; a late answer finds nobody.
+        #expect(!replies.complete(7, .success("late")))
+    }
+
+    @Test func anAnswerBeforeTheWaitIsKeptAndAnythingUnexpectedIsMissing() async throws {
+        let replies = PendingReplies<Int, String>()
+        replies.expect(1)
+        #expect(replies.complete(1, .success("early")))
+        #expect(try await replies.wait(for: 1, missing: Missing()) { Cancelled() } == "early")
+        await #expect(throws: Missing.self) { try await replies.wait(for: 2, missing: Missing()) { Cancelled() } }
+    }
+
+    @Test func completingAllFailsEveryWaiter() async throws {
+        let replies = PendingReplies<Int, String>()
+        replies.expect(1)
+        replies.expect(2)
+        let waiters = [1, 2].map { id in Task { try await replies.wait(for: id, missing: Missing()) { Cancelled() } } }
+        replies.completeAll(.failure(Missing()))
+        for waiter in waiters { await #expect(throws: Missing.self) { try await waiter.value } }
+        #expect(replies.count == 0)
+    }
+}

@@ -179,7 +179,7 @@ public actor SDLManager: Service {
             logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
         self.files = SDLFileManager(configuration: configuration.files, logger: configuration.logger)
         self.lockScreen = SDLLockScreenManager(configuration: configuration.lockScreen, logger: configuration.logger)
-        (delegateCalls, delegateQueue) = AsyncStream.makeStream()
+        delegateCalls = SerialRunner(on: tasks, keepsLateWork: true)
         // A NAVIGATION or PROJECTION app streams from its first Ready on, asked or not.
         if isStreamingApp {
             _ = videoStreaming
@@ -188,17 +188,12 @@ public actor SDLManager: Service {
         }
     }
 
-    deinit {
-        delegateQueue.finish()
-        delegateTask?.cancel()
-    }
-
     // MARK: Delegate
 
     private weak var delegate: (any SDLManagerDelegate)?
-    private let delegateCalls: AsyncStream<@Sendable () async -> Void>
-    private let delegateQueue: AsyncStream<@Sendable () async -> Void>.Continuation
-    private var delegateTask: Task<Void, Never>?
+    /// The delegate's calls, one at a time and in order, on a child of the run (calls made
+    /// after the run, its final state among them, are made by the run itself as it ends).
+    private let delegateCalls: SerialRunner
 
     /// Whether a delegate was ever set, so state changes made outside the actor queue delegate
     /// calls only for apps that have one.
@@ -209,11 +204,6 @@ public actor SDLManager: Service {
     public func setDelegate(_ delegate: (any SDLManagerDelegate)?) {
         self.delegate = delegate
         delegateAttached.store(true, ordering: .relaxed)
-        guard delegateTask == nil else { return }
-        let calls = delegateCalls
-        // Unstructured: the delegate's calls outlive any one run and must stay in order; the task
-        // ends when the manager is released (deinit finishes the queue and cancels it).
-        delegateTask = Task { for await call in calls { await call() } }
     }
 
     /// Runs in the delegate's queue already (queued when the state changed), so it calls the
@@ -225,7 +215,7 @@ public actor SDLManager: Service {
 
     private func tellDelegate(_ call: @escaping @Sendable (any SDLManagerDelegate, SDLManager) async -> Void) {
         guard let delegate else { return }
-        delegateQueue.yield { await call(delegate, self) }
+        delegateCalls.enqueue { await call(delegate, self) }
     }
 
     // MARK: State
@@ -326,7 +316,7 @@ public actor SDLManager: Service {
                 logger.debug("manager state", metadata: ["state": "\(newState)"])
                 stateFanOut.yield(newState)
                 if delegateAttached.load(ordering: .relaxed) {
-                    delegateQueue.yield { [weak self] in await self?.tellDelegateState(newState) }
+                    delegateCalls.enqueue { [weak self] in await self?.tellDelegateState(newState) }
                 }
             }
             return action
@@ -361,6 +351,7 @@ public actor SDLManager: Service {
     /// ends as after a run. Safe to repeat.
     private func stoppedBeforeRun() async {
         for subManager in subManagersForStop() { await subManager.managerStopped() }
+        await delegateCalls.drainHere()
     }
 
     /// `run()` once the lifecycle has moved to connecting.
@@ -429,6 +420,7 @@ public actor SDLManager: Service {
         notificationHub.finish()
         systemRequestFanOut.finish()
         transition { $0.runEnded(error) }
+        await delegateCalls.drainHere()
     }
 
     private func connectLoop() async throws {

@@ -112,15 +112,17 @@ public actor SDLRPCClient {
         case idle, running, finished(SDLCloseReason)
     }
 
+    /// What a request's deadline needs; its answer is waited for in `replies`.
     private struct PendingRequest {
         var function: String
         var timeout: Duration
-        var reply = PendingReply<SDLIncomingRPC>()
     }
 
     private var phase = Phase.idle
     private var nextCorrelationID: UInt32 = 1
     private var pending: [UInt32: PendingRequest] = [:]
+    /// The answers callers wait for, resumed under their lock (also by a cancelled caller).
+    private let replies = PendingReplies<UInt32, SDLIncomingRPC>()
     private var deadlines = SDLDeadlineSchedule<UInt32>()
     private var deadlineWake: AsyncStream<Void>.Continuation?
     private var deadlineTarget: Duration?
@@ -203,7 +205,7 @@ public actor SDLRPCClient {
         if case .finished = phase { return }
         phase = .finished(reason)
         let failure = SDLRPCError.connectionClosed(reason)
-        for request in pending.values { request.reply.fail(failure) }
+        replies.completeAll(.failure(failure))
         pending.removeAll()
         deadlineWake?.finish()
         router.finish()
@@ -323,6 +325,7 @@ public actor SDLRPCClient {
         let payload = SDLRPCPayload(rpcType: .request, functionID: functionID, correlationID: correlationID, json: json, bulkData: bulkData)
         let limit = timeout ?? requestTimeout
         pending[correlationID] = PendingRequest(function: functionName, timeout: limit)
+        replies.expect(correlationID)
         scheduleDeadline(correlationID, at: clock.now + limit)
         do {
             try await session.send(payload, encrypted: encrypted)
@@ -334,30 +337,18 @@ public actor SDLRPCClient {
             case is CancellationError: failure = .cancelled(function: functionName)
             default: failure = .connectionClosed(.transportFailed(.io("\(error)")))
             }
+            replies.forget(correlationID)
             drop(correlationID)
             throw failure
         }
         return correlationID
     }
 
-    /// Waits for the response to a written request; cancelling the waiting task fails it.
+    /// Waits for the response to a written request; cancelling the waiting task fails it at once.
     private func response(to correlationID: UInt32, functionName: String) async throws -> SDLIncomingRPC {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                guard var request = pending[correlationID] else {
-                    continuation.resume(throwing: SDLRPCError.connectionClosed(closeReason ?? .closedByApp))
-                    return
-                }
-                if request.reply.wait(continuation) {
-                    drop(correlationID)
-                } else {
-                    pending[correlationID] = request
-                }
-            }
-        } onCancel: {
-            // Unstructured: onCancel runs synchronously outside the actor; this short hop fails the
-            // one request (the client's run may be gone, so its group cannot take it).
-            Task { await self.complete(correlationID, .failure(SDLRPCError.cancelled(function: functionName))) }
+        defer { drop(correlationID) }
+        return try await replies.wait(for: correlationID, missing: SDLRPCError.connectionClosed(closeReason ?? .closedByApp)) {
+            SDLRPCError.cancelled(function: functionName)
         }
     }
 
@@ -406,13 +397,8 @@ public actor SDLRPCClient {
     }
 
     private func complete(_ correlationID: UInt32, _ result: Result<SDLIncomingRPC, any Error>) {
-        guard var request = pending[correlationID] else { return }
-        if request.reply.complete(result) {
-            drop(correlationID)
-        } else {
-            pending[correlationID] = request
-            deadlines.cancel(correlationID)
-        }
+        // Kept for a caller that has not started waiting yet; its deadline is over either way.
+        if replies.complete(correlationID, result) { drop(correlationID) }
     }
 
     private func drop(_ correlationID: UInt32) {

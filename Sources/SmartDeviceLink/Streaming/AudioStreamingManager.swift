@@ -139,7 +139,8 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
     private var queue: [(id: SDLAudioPromptID, prompt: SDLAudioPrompt)] = []
     /// The prompt playing: its bytes in the head unit's format and how many went out.
     private var current: (id: SDLAudioPromptID, bytes: [UInt8], sent: Int)?
-    private var waiters: [SDLAudioPromptID: [CheckedContinuation<SDLAudioPromptOutcome, Never>]] = [:]
+    /// Callers of `play(_:)` waiting for their prompt's end; a cancelled one is resumed at once.
+    private let promptWaiters = PendingReplies<SDLAudioPromptID, SDLAudioPromptOutcome>()
 
     /// - Parameter acceptsPrompts: false for an app that is no NAVIGATION or PROJECTION app:
     ///   its prompts end at once instead of waiting for a connection that would refuse them.
@@ -176,8 +177,14 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
     /// Queues a prompt; it plays after those before it, once the stream flows.
     @discardableResult
     public func enqueue(_ prompt: SDLAudioPrompt) -> SDLAudioPromptID {
+        enqueue(prompt, waited: false)
+    }
+
+    /// `waited`: `play(_:)` waits for its end, expected before anything can end it.
+    private func enqueue(_ prompt: SDLAudioPrompt, waited: Bool) -> SDLAudioPromptID {
         let id = SDLAudioPromptID(rawValue: nextID)
         nextID += 1
+        if waited { promptWaiters.expect(id) }
         guard acceptsPrompts else {
             // Nothing would ever play it: the manager stopped, or the app cannot stream audio.
             ended(id, .cancelled)
@@ -198,21 +205,13 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
     /// its end, `.cancelled` when it was cancelled (also by cancelling the calling task) or the
     /// manager stopped first.
     public func play(_ prompt: SDLAudioPrompt) async -> SDLAudioPromptOutcome {
-        let id = enqueue(prompt)
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                // Cancelled before it waited, or never queued: the prompt goes at once.
-                if !acceptsPrompts {
-                    continuation.resume(returning: .cancelled)
-                } else if Task.isCancelled {
-                    cancel(id)
-                    continuation.resume(returning: .cancelled)
-                } else {
-                    waiters[id, default: []].append(continuation)
-                }
-            }
-        } onCancel: {
-            Task { await self.cancel(id) }
+        let id = enqueue(prompt, waited: !Task.isCancelled)
+        do {
+            return try await promptWaiters.wait(for: id, missing: CancellationError()) { CancellationError() }
+        } catch {
+            // The calling task was cancelled (its wait ended at once); back here, the prompt goes too.
+            cancel(id)
+            return .cancelled
         }
     }
 
@@ -245,7 +244,7 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
 
     private func ended(_ id: SDLAudioPromptID, _ outcome: SDLAudioPromptOutcome) {
         endFanOut.yield(SDLAudioPromptEnd(id: id, outcome: outcome))
-        for waiter in waiters.removeValue(forKey: id) ?? [] { waiter.resume(returning: outcome) }
+        promptWaiters.complete(id, .success(outcome))
     }
 
     // MARK: Playing

@@ -41,7 +41,8 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
     private var queue: [(frame: SDLVideoFrame, isKey: Bool)] = []
     private var needsKeyFrame = true
     private var wake: AsyncStream<Void>.Continuation?
-    private var roomWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    /// Senders waiting for the queue to have room; a cancelled one is resumed at once.
+    private let roomWaiters = PendingReplies<Int, Void>()
     /// Key frames waiting for room in the queue (tests synchronise on it).
     var framesWaitingForRoom: Int { roomWaiters.count }
     private var nextWaiter = 0
@@ -129,21 +130,13 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
     private func waitForRoom() async {
         let id = nextWaiter
         nextWaiter += 1
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { roomWaiters[id] = $0 }
-        } onCancel: {
-            Task { await self.releaseWaiter(id) }
-        }
-    }
-
-    private func releaseWaiter(_ id: Int) {
-        roomWaiters.removeValue(forKey: id)?.resume()
+        roomWaiters.expect(id)
+        // Room, a stop or a cancellation: the loop above looks again either way.
+        _ = try? await roomWaiters.wait(for: id, missing: CancellationError()) { CancellationError() }
     }
 
     private func releaseWaiters() {
-        let waiters = roomWaiters.values
-        roomWaiters = [:]
-        for waiter in waiters { waiter.resume() }
+        roomWaiters.completeAll(.success(()))
     }
 
     /// The most bytes of queued frames written at once.

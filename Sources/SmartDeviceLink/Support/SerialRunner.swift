@@ -11,12 +11,17 @@ final class SerialRunner: Sendable {
     }
     private let state = Mutex(State())
     private let scope: TaskScope
+    private let keepsLateWork: Bool
 
-    init(on scope: TaskScope) {
+    /// `keepsLateWork`: work queued once the scope has ended waits for `drainHere()` instead of
+    /// being dropped.
+    init(on scope: TaskScope, keepsLateWork: Bool = false) {
         self.scope = scope
+        self.keepsLateWork = keepsLateWork
     }
 
-    /// Runs `work` after the work already queued. Dropped once the scope has ended.
+    /// Runs `work` after the work already queued. Dropped once the scope has ended (unless
+    /// late work is kept).
     func enqueue(_ work: @escaping Work) {
         let start = state.withLock { state -> Bool in
             state.pending.append(work)
@@ -25,9 +30,15 @@ final class SerialRunner: Sendable {
             return true
         }
         guard start else { return }
-        if !scope.spawn({ await self.drain() }) {
+        if !scope.spawn({ await self.drain() }), !keepsLateWork {
             state.withLock { $0 = State() }
         }
+    }
+
+    /// Runs what is queued on the calling task, for an owner whose scope has ended (or never
+    /// ran) and who still owes that work.
+    func drainHere() async {
+        while let work = state.withLock({ $0.pending.popFirst() }) { await work() }
     }
 
     private func drain() async {
