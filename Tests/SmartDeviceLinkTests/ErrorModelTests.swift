@@ -91,3 +91,30 @@ import Testing
         #expect(SDLError(Overheated()).code == .io)
     }
 }
+
+/// Structured concurrency in the app library: long-lived work is a child of a run; the few
+/// unstructured tasks left are handles the app asked for, each saying why.
+@Suite struct UnstructuredTaskTests {
+    @Test func atMostThreeUnstructuredTasksEachSayingWhy() throws {
+        var found: [String] = []
+        // `Task {` or `Task { () ... in`, not `group.addTask {` and not inside a comment.
+        func startsTask(_ line: Substring) -> Bool {
+            var rest = line[...]
+            while let range = rest.range(of: "Task {") {
+                let before = rest[..<range.lowerBound].last
+                if before.map({ !$0.isLetter && !$0.isNumber && $0 != "." && $0 != "_" }) ?? true { return true }
+                rest = rest[range.upperBound...]
+            }
+            return false
+        }
+        for text in try ErrorModelTests.librarySources() {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (index, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") && startsTask(line) {
+                let before = lines[max(0, index - 4)..<index].joined(separator: "\n")
+                #expect(before.contains("Unstructured"), "no comment says why: \(line)")
+                found.append(String(line.trimmingCharacters(in: .whitespaces)))
+            }
+        }
+        #expect(found.count <= 3, "\(found)")
+    }
+}

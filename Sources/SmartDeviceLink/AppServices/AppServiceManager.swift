@@ -321,24 +321,17 @@ public actor SDLAppServiceManager: SDLSubManager {
             let notifications = context.notifications(OnAppServiceData.self)
             let response = try await send(GetAppServiceData(serviceType: type, subscribe: true))
             guard response.success else { throw .refused("GetAppServiceData", response.resultCode, info: response.info) }
-            let (stream, sink) = AsyncStream<AppServiceData>.makeStream(bufferingPolicy: .bufferingNewest(64))
-            if let first = response.serviceData { sink.yield(first) }
             nextID += 1
             let id = nextID
             consumed[id] = type
-            // Unstructured: it forwards for one reader and must end when that reader leaves (cancelled
-            // in onTermination), which a child of the run cannot be told individually.
-            let task = Task {
-                for await update in notifications where update.serviceData.serviceType == type { sink.yield(update.serviceData) }
-                sink.finish()
-            }
             let context = self.context
-            sink.onTermination = { [weak self] _ in
-                task.cancel()
+            // Pulled by the reader's own iteration: no task forwards for it. When the reader lets
+            // go of the stream, the head unit is told the type is no longer needed.
+            let reader = ServiceDataReader(first: response.serviceData, type: type, notifications: notifications) { [weak self] in
                 guard let self else { return }
                 context.spawn { await self.stopConsuming(id) }
             }
-            return stream
+            return AsyncStream { await reader.next() }
         } catch {
             throw SDLError(error)
         }
@@ -424,6 +417,10 @@ public actor SDLAppServiceManager: SDLSubManager {
         published = [:]
         consumed = [:]
         handlersInstalled = false
+        endStreams()
+    }
+
+    nonisolated func endStreams() {
         recordFanOut.finish()
     }
 
@@ -545,4 +542,34 @@ package enum SDLAppServiceError: Error, Sendable, CustomStringConvertible {
         case .handlerConflict(let reason): "a request handler is already in place: \(reason)"
         }
     }
+}
+
+/// One `subscribe(toType:)` reader's data: the answer's first, then the notifications of its
+/// type, read when the reader asks for the next one.
+private final class ServiceDataReader: @unchecked Sendable {
+    // Unchecked: only the one reader's iteration touches these, one `next()` at a time.
+    private var first: AppServiceData?
+    private var notifications: AsyncStream<OnAppServiceData>.Iterator
+    private let type: String
+    private let readerLeft: @Sendable () -> Void
+
+    init(first: AppServiceData?, type: String, notifications: AsyncStream<OnAppServiceData>, readerLeft: @escaping @Sendable () -> Void) {
+        self.first = first
+        self.type = type
+        self.notifications = notifications.makeAsyncIterator()
+        self.readerLeft = readerLeft
+    }
+
+    func next() async -> AppServiceData? {
+        if let first {
+            self.first = nil
+            return first
+        }
+        while let update = await notifications.next() {
+            if update.serviceData.serviceType == type { return update.serviceData }
+        }
+        return nil
+    }
+
+    deinit { readerLeft() }
 }

@@ -72,10 +72,21 @@ public actor SDLManager: Service {
     private var installedHandlers: [UInt32: SDLRequestHandlerToken] = [:]
     private let hashFanOut = StreamFanOut<String>(bufferLimit: 8, replaysLatest: true)
     private let systemRequestFanOut = StreamFanOut<SDLSystemRequestOutcome>(bufferLimit: 32)
-    /// Where the manager is, with the connection it serves; every change goes through
+    /// What the manager's tasks share, behind one lock (as grpc-swift's `GRPCClient` keeps its
+    /// state machine): where the manager is with the connection it serves, the sub-managers
+    /// made so far, whether a delegate was set. Every lifecycle change goes through
     /// `transition`, which publishes the public state in the same critical section.
-    private let lifecycle: Mutex<ManagerLifecycle<SDLRPCClient>>
-    /// What a `stop()` asks the run loop to do (unregister, close, cancel a back-off).
+    private let shared: Mutex<SharedState>
+
+    private struct SharedState {
+        var lifecycle: ManagerLifecycle<SDLRPCClient>
+        /// The sub-managers made on first use (see `OnDemandSubManagers`).
+        var subManagers = OnDemandSubManagers()
+        /// Whether a delegate was ever set, so state changes queue delegate calls only for apps
+        /// that have one.
+        var delegateAttached = false
+    }
+
     /// The run's child tasks that sub-managers start on demand (listeners, the screen queue's
     /// runner, clean-ups): they end with the run.
     nonisolated let tasks = TaskScope()
@@ -113,56 +124,55 @@ public actor SDLManager: Service {
     public nonisolated let files: SDLFileManager
     /// The car's data: one-time readings, subscriptions, OnVehicleData, OEM custom items.
     public nonisolated var vehicleData: SDLVehicleDataManager {
-        onDemand(\.vehicleData) { _ in SDLVehicleDataManager(logger: logger, clock: configuration.session.clock) }
+        onDemand(\.vehicleData) { _, _ in SDLVehicleDataManager(logger: logger, clock: configuration.session.clock) }
     }
     /// Subscription buttons: OK, presets, search, media and navigation keys.
     public nonisolated var buttons: SDLButtonManager {
-        onDemand(\.buttons) { SDLButtonManager(logger: logger, rpcVersion: $0?.rpcVersion) }
+        onDemand(\.buttons) { connection, _ in SDLButtonManager(logger: logger, rpcVersion: connection?.rpcVersion) }
     }
     /// App services (RPC 5.1+): publish one, or use another app's.
     public nonisolated var appServices: SDLAppServiceManager {
-        onDemand(\.appServices) { _ in SDLAppServiceManager(logger: logger) }
+        onDemand(\.appServices) { _, _ in SDLAppServiceManager(logger: logger) }
     }
     /// The main window: text, images, template; one serial queue.
     public nonisolated var screen: SDLScreenManager {
-        onDemand(\.screen) { _ in SDLScreenManager(logger: logger) }
+        onDemand(\.screen) { _, _ in SDLScreenManager(logger: logger) }
     }
     /// The car's navigation: destinations and waypoints.
     public nonisolated var navigation: SDLNavigationManager {
-        onDemand(\.navigation) { _ in SDLNavigationManager(logger: logger) }
+        onDemand(\.navigation) { _, _ in SDLNavigationManager(logger: logger) }
     }
     /// Phone calls through the paired phone.
     public nonisolated var phone: SDLPhoneManager {
-        onDemand(\.phone) { _ in SDLPhoneManager(logger: logger) }
+        onDemand(\.phone) { _, _ in SDLPhoneManager(logger: logger) }
     }
     /// Remote control of climate, radio, seats, audio, lights and HMI settings.
     public nonisolated var remoteControl: SDLRemoteControlManager {
-        onDemand(\.remoteControl) { _ in SDLRemoteControlManager(logger: logger) }
+        onDemand(\.remoteControl) { _, _ in SDLRemoteControlManager(logger: logger) }
     }
     /// A NAVIGATION or PROJECTION app's video stream: negotiation, frames, suspend and resume.
     public nonisolated var videoStreaming: SDLVideoStreamingManager {
-        onDemand(\.videoStreaming) { _ in
+        onDemand(\.videoStreaming) { _, _ in
             SDLVideoStreamingManager(configuration: configuration.videoStreaming, protection: configuration.encryption.video, logger: logger)
         }
     }
     /// A NAVIGATION or PROJECTION app's spoken prompts, streamed as PCM and paced to real time.
     public nonisolated var audioStreaming: SDLAudioStreamingManager {
-        onDemand(\.audioStreaming) { _ in
-            SDLAudioStreamingManager(protection: configuration.encryption.audio, acceptsPrompts: isStreamingApp, logger: logger)
+        // One made after the run ended takes no prompts: nothing would ever play them.
+        onDemand(\.audioStreaming) { _, runEnded in
+            SDLAudioStreamingManager(protection: configuration.encryption.audio, acceptsPrompts: isStreamingApp && !runEnded, logger: logger)
         }
     }
     /// The driver's touches on the video as gestures (NAVIGATION and PROJECTION apps).
     public nonisolated var touch: SDLTouchManager {
-        onDemand(\.touch) { _ in SDLTouchManager(logger: logger) }
+        onDemand(\.touch) { _, _ in SDLTouchManager(logger: logger) }
     }
     /// Whether the phone must show its lock screen, and the head unit's logo for it.
     public nonisolated let lockScreen: SDLLockScreenManager
     /// The app's focusable areas for the head unit's haptic controller (SendHapticData).
     public nonisolated var haptics: SDLHapticManager {
-        onDemand(\.haptics) { _ in SDLHapticManager(logger: logger) }
+        onDemand(\.haptics) { _, _ in SDLHapticManager(logger: logger) }
     }
-    /// The sub-managers made on first use (see `OnDemandSubManagers`).
-    private let onDemandSubManagers = Mutex(OnDemandSubManagers())
 
     /// - Parameters:
     ///   - configuration: who the app is and how it reaches the head unit.
@@ -173,7 +183,7 @@ public actor SDLManager: Service {
         self.logger = configuration.logger
         self.resumeHash = configuration.resumeHash
         self.hashStore = hashStore
-        self.lifecycle = Mutex(ManagerLifecycle(reconnectPolicy: configuration.reconnectPolicy))
+        self.shared = Mutex(SharedState(lifecycle: ManagerLifecycle(reconnectPolicy: configuration.reconnectPolicy)))
         self.notificationHub = NotificationRouter(logger: configuration.logger)
         self.systemCapabilities = SDLSystemCapabilityManager(
             logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
@@ -195,15 +205,11 @@ public actor SDLManager: Service {
     /// after the run, its final state among them, are made by the run itself as it ends).
     private let delegateCalls: SerialRunner
 
-    /// Whether a delegate was ever set, so state changes made outside the actor queue delegate
-    /// calls only for apps that have one.
-    private let delegateAttached = Atomic<Bool>(false)
-
     /// Callbacks for apps that prefer them to the streams; held weakly. Calls arrive in order,
     /// one at a time.
     public func setDelegate(_ delegate: (any SDLManagerDelegate)?) {
         self.delegate = delegate
-        delegateAttached.store(true, ordering: .relaxed)
+        shared.withLock { $0.delegateAttached = true }
     }
 
     /// Runs in the delegate's queue already (queued when the state changed), so it calls the
@@ -231,26 +237,26 @@ public actor SDLManager: Service {
     /// The sub-manager at `key`, made and linked on first use; one made after the run ended is
     /// stopped like the others were (see `OnDemandSubManagers`).
     private nonisolated func onDemand<M: SDLLinkedSubManager>(
-        _ key: WritableKeyPath<OnDemandSubManagers, M?>, make: (_ readyConnection: SDLConnectionContext?) -> M
+        _ key: WritableKeyPath<OnDemandSubManagers, M?>, make: (_ readyConnection: SDLConnectionContext?, _ runEnded: Bool) -> M
     ) -> M {
-        let (subManager, made, runEnded) = onDemandSubManagers.withLock { all -> (M, Bool, Bool) in
-            if let existing = all[keyPath: key] { return (existing, false, false) }
-            let made = make(all.readyConnection)
+        let (subManager, made, runEnded) = shared.withLock { shared -> (M, Bool, Bool) in
+            if let existing = shared.subManagers[keyPath: key] { return (existing, false, false) }
+            let made = make(shared.subManagers.readyConnection, shared.subManagers.runEnded)
             made.link.manager = self
-            all[keyPath: key] = made
-            return (made, true, all.runEnded)
+            shared.subManagers[keyPath: key] = made
+            return (made, true, shared.subManagers.runEnded)
         }
         if made, runEnded, let hooked = subManager as? any SDLSubManager {
-            // Its streams end and its calls fail as the others' do; nothing else can reach it
-            // before this runs but the caller, whose calls fail anyway once the run is over.
-            Task { await hooked.managerStopped() }
+            // Its streams end now and its calls fail as the others' do (the run is over); nothing
+            // else of it ever started.
+            hooked.endStreams()
         }
         return subManager
     }
 
     /// The sub-managers made so far, without making any.
     nonisolated func madeSubManagers() -> OnDemandSubManagers {
-        onDemandSubManagers.withLock { $0 }
+        shared.withLock { $0.subManagers }
     }
 
     /// Where the manager is now; `stateChanges()` follows it.
@@ -309,13 +315,13 @@ public actor SDLManager: Service {
     @discardableResult
     @inline(never)
     private nonisolated func transition<Action: Sendable>(_ event: (inout ManagerLifecycle<SDLRPCClient>) -> Action) -> Action {
-        lifecycle.withLock { machine in
-            let action = event(&machine)
-            let newState = machine.publicState
+        shared.withLock { shared in
+            let action = event(&shared.lifecycle)
+            let newState = shared.lifecycle.publicState
             if stateFanOut.latest != newState {
                 logger.debug("manager state", metadata: ["state": "\(newState)"])
                 stateFanOut.yield(newState)
-                if delegateAttached.load(ordering: .relaxed) {
+                if shared.delegateAttached {
                     delegateCalls.enqueue { [weak self] in await self?.tellDelegateState(newState) }
                 }
             }
@@ -324,7 +330,7 @@ public actor SDLManager: Service {
     }
 
     /// The connection requests go through, once Ready.
-    nonisolated var client: SDLRPCClient? { lifecycle.withLock { $0.readyConnection } }
+    nonisolated var client: SDLRPCClient? { shared.withLock { $0.lifecycle.readyConnection } }
 
     // MARK: Running
 
@@ -402,7 +408,7 @@ public actor SDLManager: Service {
 
     @inline(never)
     private nonisolated func isStopping() -> Bool {
-        lifecycle.withLock { if case .stopping = $0.state { true } else { false } }
+        shared.withLock { if case .stopping = $0.lifecycle.state { true } else { false } }
     }
 
     @inline(never)
@@ -627,9 +633,9 @@ public actor SDLManager: Service {
             return done
         }
         let context = SDLConnectionContext(tasks: parts.tasks, rpcVersion: negotiatedRPCVersion, permissions: parts.tracker, media: parts.session)
-        let subManagers = onDemandSubManagers.withLock { all in
-            all.readyConnection = context
-            return eagerSubManagers + all.hooked
+        let subManagers = shared.withLock { shared in
+            shared.subManagers.readyConnection = context
+            return eagerSubManagers + shared.subManagers.hooked
         }
         if !parts.tasks.spawn({
             for subManager in subManagers { await subManager.connectionReady(context) }
@@ -644,9 +650,9 @@ public actor SDLManager: Service {
     /// work for it (a policy server's slow answer) stops now, not at its timeout.
     @inline(never)
     private func connectionEnded(registered: Bool = true) async {
-        let subManagers = onDemandSubManagers.withLock { all in
-            all.readyConnection = nil
-            return eagerSubManagers + all.hooked
+        let subManagers = shared.withLock { shared in
+            shared.subManagers.readyConnection = nil
+            return eagerSubManagers + shared.subManagers.hooked
         }
         if registered {
             for subManager in subManagers { await subManager.connectionEnded() }
@@ -659,10 +665,10 @@ public actor SDLManager: Service {
 
     /// The sub-managers to stop; one made from now on is stopped when it is made.
     private nonisolated func subManagersForStop() -> [any SDLSubManager] {
-        onDemandSubManagers.withLock { all in
-            all.readyConnection = nil
-            all.runEnded = true
-            return eagerSubManagers + all.hooked
+        shared.withLock { shared in
+            shared.subManagers.readyConnection = nil
+            shared.subManagers.runEnded = true
+            return eagerSubManagers + shared.subManagers.hooked
         }
     }
 
@@ -857,12 +863,12 @@ public actor SDLManager: Service {
             switch state {
             case .ready: return
             case .stopped:
-                let (stopped, failure) = lifecycle.withLock { ($0.isStopped, $0.failure) }
+                let (stopped, failure) = shared.withLock { ($0.lifecycle.isStopped, $0.lifecycle.failure) }
                 if stopped { throw SDLError(failure ?? SDLManagerError.notReady(.stopped)) }
             default: continue
             }
         }
-        throw SDLError(lifecycle.withLock { $0.failure } ?? SDLManagerError.notReady(state))
+        throw SDLError(shared.withLock { $0.lifecycle.failure } ?? SDLManagerError.notReady(state))
     }
 
     /// Unregisters (if registered), ends the session and waits until `run()` has returned. Before
@@ -872,9 +878,9 @@ public actor SDLManager: Service {
     /// call `beginStopping()` instead: waiting there for the run to end would wait for itself.
     public func stop() async {
         beginStopping()
-        if case .stopped(.beforeRun) = lifecycle.withLock({ $0.state }) { await stoppedBeforeRun() }
+        if case .stopped(.beforeRun) = shared.withLock({ $0.lifecycle.state }) { await stoppedBeforeRun() }
         for await state in stateChanges() where state == .stopped {
-            if lifecycle.withLock({ $0.isStopped }) { return }
+            if shared.withLock({ $0.lifecycle.isStopped }) { return }
         }
     }
 
@@ -1158,7 +1164,7 @@ public actor SDLManager: Service {
             }
         }
         requestHandlers[functionID] = handler
-        if let client = lifecycle.withLock({ $0.registeredConnection }) {
+        if let client = shared.withLock({ $0.lifecycle.registeredConnection }) {
             installedHandlers[functionID] = try? await client.handleRawRequests(functionID: functionID, handler: handler)
         }
         return functionID
@@ -1167,7 +1173,7 @@ public actor SDLManager: Service {
     private func removeRequestHandler(functionID: UInt32) async {
         requestHandlers[functionID] = nil
         if let token = installedHandlers.removeValue(forKey: functionID) {
-            await lifecycle.withLock({ $0.registeredConnection })?.removeRequestHandler(token)
+            await shared.withLock({ $0.lifecycle.registeredConnection })?.removeRequestHandler(token)
         }
     }
 

@@ -430,6 +430,10 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
         publishOnly(machine.stop())
         acceptsPrompts = false
         cancelAll()
+        endStreams()
+    }
+
+    nonisolated func endStreams() {
         stateFanOut.finish()
         endFanOut.finish()
     }

@@ -121,6 +121,10 @@ public actor SDLTouchManager: SDLSubManager {
     }
 
     func managerStopped() async {
+        endStreams()
+    }
+
+    nonisolated func endStreams() {
         gestureFanOut.finish()
     }
 }

@@ -305,6 +305,10 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
         wake?.finish()
         wake = nil
         publishOnly(machine.stop())
+        endStreams()
+    }
+
+    nonisolated func endStreams() {
         stateFanOut.finish()
     }
 }

@@ -123,4 +123,7 @@ protocol SDLSubManager: Actor {
     func connectionEnded() async
     /// The manager stopped: every stream of the sub-manager ends, its state goes.
     func managerStopped() async
+    /// Ends every stream the sub-manager publishes, at once: for one made after the manager's
+    /// run ended, this is all that stopping it takes (nothing else was ever started).
+    nonisolated func endStreams()
 }
