@@ -70,7 +70,7 @@ struct PendingRepliesTests {
     @Test func aCancelledWaiterEndsAtOnceWithItsError() async throws {
         let replies = PendingReplies<Int, String>()
         replies.expect(7)
-        let waiter = Task { try await replies.wait(for: 7, missing: Missing()) { Cancelled() } }
+        let waiter = Task { try await replies.wait(for: 7, missing: Missing(), cancelled: Cancelled()) }
         try await until { replies.count == 1 }
         waiter.cancel()
         await #expect(throws: Cancelled.self) { try await waiter.value }
@@ -82,15 +82,15 @@ struct PendingRepliesTests {
         let replies = PendingReplies<Int, String>()
         replies.expect(1)
         #expect(replies.complete(1, .success("early")))
-        #expect(try await replies.wait(for: 1, missing: Missing()) { Cancelled() } == "early")
-        await #expect(throws: Missing.self) { try await replies.wait(for: 2, missing: Missing()) { Cancelled() } }
+        #expect(try await replies.wait(for: 1, missing: Missing(), cancelled: Cancelled()) == "early")
+        await #expect(throws: Missing.self) { try await replies.wait(for: 2, missing: Missing(), cancelled: Cancelled()) }
     }
 
     @Test func completingAllFailsEveryWaiter() async throws {
         let replies = PendingReplies<Int, String>()
         replies.expect(1)
         replies.expect(2)
-        let waiters = [1, 2].map { id in Task { try await replies.wait(for: id, missing: Missing()) { Cancelled() } } }
+        let waiters = [1, 2].map { id in Task { try await replies.wait(for: id, missing: Missing(), cancelled: Cancelled()) } }
         replies.completeAll(.failure(Missing()))
         for waiter in waiters { await #expect(throws: Missing.self) { try await waiter.value } }
         #expect(replies.count == 0)

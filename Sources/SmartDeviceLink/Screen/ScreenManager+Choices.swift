@@ -216,6 +216,10 @@ extension SDLScreenManager {
             return try await withTaskCancellationHandler {
                 try await enqueue(work, id: id)
             } onCancel: {
+                // Not resumed under a lock like the library's other waits: ending the interaction
+                // means sending CancelInteraction, which the cancelled task itself could not send
+                // (its requests fail as cancelled); a child of the manager's run sends it, and the
+                // head unit's answer ends the wait.
                 self.context.spawn { await self.cancelInteraction(id) }
             }
         } catch let error as SDLScreenError {

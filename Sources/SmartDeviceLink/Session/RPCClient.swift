@@ -347,9 +347,7 @@ public actor SDLRPCClient {
     /// Waits for the response to a written request; cancelling the waiting task fails it at once.
     private func response(to correlationID: UInt32, functionName: String) async throws -> SDLIncomingRPC {
         defer { drop(correlationID) }
-        return try await replies.wait(for: correlationID, missing: SDLRPCError.connectionClosed(closeReason ?? .closedByApp)) {
-            SDLRPCError.cancelled(function: functionName)
-        }
+        return try await replies.wait(for: correlationID, missing: SDLRPCError.connectionClosed(closeReason ?? .closedByApp), cancelled: SDLRPCError.cancelled(function: functionName))
     }
 
     /// Sends a notification to the head unit (an app service provider's OnAppServiceData,

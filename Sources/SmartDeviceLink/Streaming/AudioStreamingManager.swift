@@ -207,7 +207,7 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
     public func play(_ prompt: SDLAudioPrompt) async -> SDLAudioPromptOutcome {
         let id = enqueue(prompt, waited: !Task.isCancelled)
         do {
-            return try await promptWaiters.wait(for: id, missing: CancellationError()) { CancellationError() }
+            return try await promptWaiters.wait(for: id, missing: CancellationError(), cancelled: CancellationError())
         } catch {
             // The calling task was cancelled (its wait ended at once); back here, the prompt goes too.
             cancel(id)

@@ -132,7 +132,7 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
         nextWaiter += 1
         roomWaiters.expect(id)
         // Room, a stop or a cancellation: the loop above looks again either way.
-        _ = try? await roomWaiters.wait(for: id, missing: CancellationError()) { CancellationError() }
+        _ = try? await roomWaiters.wait(for: id, missing: CancellationError(), cancelled: CancellationError())
     }
 
     private func releaseWaiters() {

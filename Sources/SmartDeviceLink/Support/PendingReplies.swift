@@ -34,19 +34,25 @@ final class PendingReplies<Key: Hashable & Sendable, Value: Sendable>: Sendable 
     }
 
     /// Waits for `key`'s answer: `missing` when nothing is expected under it; cancelling the
-    /// calling task fails the wait with `cancelled()` at once.
-    func wait(for key: Key, missing: any Error, cancelled: @escaping @Sendable () -> any Error) async throws -> Value {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let expected = replies.withLock { replies -> Bool in
-                    guard var reply = replies[key] else { return false }
-                    if reply.wait(continuation) { replies[key] = nil } else { replies[key] = reply }
-                    return true
-                }
-                if !expected { continuation.resume(throwing: missing) }
-            }
+    /// calling task fails the wait with `cancelled` at once (with `cancelled` nil, the wait goes
+    /// on: the answer comes anyway).
+    func wait(for key: Key, missing: any Error, cancelled: (any Error)?) async throws -> Value {
+        guard let cancelled else { return try await wait(for: key, missing: missing) }
+        return try await withTaskCancellationHandler {
+            try await wait(for: key, missing: missing)
         } onCancel: {
-            complete(key, .failure(cancelled()))
+            complete(key, .failure(cancelled))
+        }
+    }
+
+    private func wait(for key: Key, missing: any Error) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            let expected = replies.withLock { replies -> Bool in
+                guard var reply = replies[key] else { return false }
+                if reply.wait(continuation) { replies[key] = nil } else { replies[key] = reply }
+                return true
+            }
+            if !expected { continuation.resume(throwing: missing) }
         }
     }
 
