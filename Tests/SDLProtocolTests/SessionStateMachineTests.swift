@@ -193,6 +193,9 @@ import Testing
             #expect(frames.map(\.header.controlFrameType) == [.heartbeatACK])
             #expect(frames.map(\.header.messageID) == [77])
         }
+        // Before the session starts (and for protocols 1 and 2) SDL Core does not answer one.
+        var idle = Self.headUnit()
+        #expect(try Self.feed(&idle, heartbeat).isEmpty)
     }
 
     // MARK: Services

@@ -6,6 +6,8 @@ extension SDLSessionStateMachine {
         let service = message.serviceType
         switch opcode {
         case .heartbeat:
+            // SDL Core answers heartbeats of a started session of protocol 3 to 5 only.
+            guard (3...5).contains(version) else { return [] }
             return [control(.heartbeatACK, service: .control, messageID: message.messageID)]
         case .startService where message.isEncrypted && !(service == .rpc && version == 0):
             return protectedStartRequested(message)
