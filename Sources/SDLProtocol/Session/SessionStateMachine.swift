@@ -192,8 +192,8 @@ public struct SDLSessionStateMachine: Sendable {
     public internal(set) var runningMediaServices: Set<SDLServiceType> = []
     /// The last security failure: the other end's internal error or our provider's.
     public internal(set) var securityFailure: SDLSecurityError?
-    /// Whether protected records may be decrypted: the head unit's handshake is complete, or the
-    /// app has a protected service or one being started.
+    /// Whether protected records may be decrypted: always on the app's end (its provider decides),
+    /// on the head unit's once its handshake is complete.
     public var acceptsRecords: Bool { role == .app || handshake == .complete }
 
     var decoder: SDLFrameDecoder
