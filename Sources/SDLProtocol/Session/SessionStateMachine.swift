@@ -440,7 +440,9 @@ public struct SDLSessionStateMachine: Sendable {
         // A protected ACK's payload is one record; a protected StartService's parameters are
         // plain (no handshake yet).
         if encrypted && !payload.isEmpty && role == .headUnit { return .writeEncrypted(message) }
-        return .write(SDLFramer.frames(for: message, maxPayloadSize: .max)[0].bytes)
+        var bytes: [UInt8] = []
+        SDLFramer.encode(message, maxPayloadSize: .max, into: &bytes)
+        return .write(bytes)
     }
 
     /// A control payload when the version has them, else nothing.

@@ -24,7 +24,8 @@ final class PendingReplies<Key: Hashable & Sendable, Value: Sendable>: Sendable 
         }
     }
 
-    /// Delivers `value` to every waiter and forgets them all.
+    /// Delivers `result` to every waiter and forgets them all (an answer kept for a caller not
+    /// yet waiting goes too: that caller then meets `missing`).
     func completeAll(_ result: Result<Value, any Error>) {
         let all = replies.withLock { replies in
             defer { replies = [:] }
