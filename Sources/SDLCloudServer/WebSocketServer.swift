@@ -18,7 +18,7 @@ import Synchronization
 ///     app: SDLManager.Configuration(appName: "Weather", appID: "4b2a6c"))
 /// try await server.run { manager in
 ///     try await manager.waitUntilReady()
-///     guard await manager.authToken != nil else { return await manager.stop() }
+///     guard manager.authToken != nil else { return await manager.stop() }
 ///     guard await manager.waitForHMILevel(.full, timeout: .seconds(30)) else { return }
 ///     _ = try await manager.send(Show(mainField1: "Hello"))
 /// }

@@ -16,7 +16,7 @@ struct AlertsTour {
         let configuration = place.configuration(types: [.media, .remoteControl])
         guard let manager = await place.start(configuration, steps: steps) else { return false }
         if await place.driver.activate(manager, steps: steps) {
-            await popups(manager.screen, rpcVersion: await manager.negotiatedRPCVersion, steps: steps)
+            await popups(manager.screen, rpcVersion: manager.negotiatedRPCVersion, steps: steps)
             await speechAndClock(manager, steps: steps)
             await microphone(manager.screen, steps: steps)
             await climate(manager.remoteControl, steps: steps)

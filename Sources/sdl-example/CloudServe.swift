@@ -45,11 +45,11 @@ struct CloudServe {
     /// text, template and menu, speech and the media clock, one vehicle-data reading.
     static func tour(_ manager: SDLManager, activationTimeout: Double) async throws {
         try await manager.waitUntilReady()
-        let vehicle = await manager.registerResponse?.vehicleType
-        let steps = Steps(prefix: "[\(await manager.authToken ?? "no token") \(vehicle?.make ?? "?") \(vehicle?.model ?? "?")] ")
-        steps.pass("ready: RPC \(await manager.negotiatedRPCVersion), auth token \(await manager.authToken ?? "none")")
-        let place = TourPlace(host: "", port: 0, appID: await manager.configuration.appID,
-                              driver: Driver(appID: await manager.configuration.appID, controlURL: nil, activationTimeout: activationTimeout))
+        let vehicle = manager.registerResponse?.vehicleType
+        let steps = Steps(prefix: "[\(manager.authToken ?? "no token") \(vehicle?.make ?? "?") \(vehicle?.model ?? "?")] ")
+        steps.pass("ready: RPC \(manager.negotiatedRPCVersion), auth token \(manager.authToken ?? "none")")
+        let place = TourPlace(host: "", port: 0, appID: manager.configuration.appID,
+                              driver: Driver(appID: manager.configuration.appID, controlURL: nil, activationTimeout: activationTimeout))
         await LifecycleTour(place: place).capabilities(of: manager, steps: steps)
         guard await manager.waitForHMILevel(.full, timeout: .milliseconds(Int(activationTimeout * 1000))) else {
             steps.fail("the app was not activated")

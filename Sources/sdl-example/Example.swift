@@ -43,6 +43,17 @@ struct Example: AsyncParsableCommand {
     var key: String?
 
     func run() async throws {
+        let runner = ManagerRunner()
+        try await runner.withScope { () async -> Result<Void, any Error> in
+            do {
+                return .success(try await runTours(runner: runner))
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
+    private func runTours(runner: ManagerRunner) async throws {
         if serve {
             return try await CloudServe(host: host, port: port, path: path, appID: appID, activationTimeout: activationTimeout).run()
         }
@@ -54,13 +65,13 @@ struct Example: AsyncParsableCommand {
         let driver = Driver(appID: appID, controlURL: controlURL, activationTimeout: activationTimeout)
         if tour == "driver" {
             // Not part of "all": it waits for a person.
-            let place = TourPlace(host: host, port: port, appID: appID, driver: driver)
+            let place = TourPlace(host: host, port: port, appID: appID, driver: driver, runner: runner)
             if !(await DriverTour(place: place).run()) { throw ExitCode.failure }
             return
         }
         if tour == "encryption" {
             // Not part of "all": it needs a head unit with a security manager (sdl headunit --security).
-            let place = TourPlace(host: host, port: port, appID: appID, driver: driver, keeper: ManagerKeeper(keepingAfter: stay ? "encryption" : nil))
+            let place = TourPlace(host: host, port: port, appID: appID, driver: driver, keeper: ManagerKeeper(keepingAfter: stay ? "encryption" : nil), runner: runner)
             let ok = await EncryptionTour(place: place, certificatePath: cert, keyPath: key).run()
             await place.keeper.holdUntilInterrupted()
             if !ok { throw ExitCode.failure }
@@ -68,7 +79,7 @@ struct Example: AsyncParsableCommand {
         }
         let running = tours.filter { tour == $0 || tour == "all" }
         let keeper = ManagerKeeper(keepingAfter: stay ? running.last : nil)
-        let place = TourPlace(host: host, port: port, appID: appID, driver: driver, keeper: keeper)
+        let place = TourPlace(host: host, port: port, appID: appID, driver: driver, keeper: keeper, runner: runner)
         for name in running {
             switch name {
             case "lifecycle": ok = await LifecycleTour(place: place).run() && ok
@@ -301,16 +312,16 @@ struct LifecycleTour {
             running.cancel()
             return false
         }
-        if let response = await manager.registerResponse {
+        if let response = manager.registerResponse {
             let vehicle = response.vehicleType.map { "\($0.make ?? "?") \($0.model ?? "?") \($0.modelYear ?? "")" } ?? "unknown vehicle"
-            steps.pass("registered: RPC \(await manager.negotiatedRPCVersion), \(vehicle), display \(response.displayCapabilities?.displayName ?? "?")")
+            steps.pass("registered: RPC \(manager.negotiatedRPCVersion), \(vehicle), display \(response.displayCapabilities?.displayName ?? "?")")
         }
-        if let warning = await manager.registrationWarning { steps.note("registration warning: \(warning.rawValue)") }
+        if let warning = manager.registrationWarning { steps.note("registration warning: \(warning.rawValue)") }
         await capabilities(of: manager, steps: steps)
 
         // The driver brings the app to the screen: the control API plays the driver on the emulator.
         let full = await driver.activate(manager, steps: steps)
-        if full, let permissions = await manager.permissions {
+        if full, let permissions = manager.permissions {
             let allowed = await permissions.waitUntilAllowed("Show", timeout: .seconds(10))
             if allowed { steps.pass("permissions: Show allowed in FULL") } else { steps.fail("Show never became allowed") }
             do {
@@ -325,7 +336,7 @@ struct LifecycleTour {
         await permissionsAcrossReconnection(steps: steps)
 
         // Version gating: a parameter newer than the head unit is caught before sending.
-        let rpc = await manager.negotiatedRPCVersion
+        let rpc = manager.negotiatedRPCVersion
         if rpc < .version(6, 0) {
             do {
                 _ = try await manager.send(Show(mainField1: "x", templateTitle: "Title"))
@@ -376,7 +387,7 @@ struct LifecycleTour {
         var supported: [String] = []
         for type in types where await capabilities.isSupported(type) { supported.append(type.rawValue) }
         steps.note("capabilities: the head unit has \(supported.isEmpty ? "none of the system capability types" : supported.joined(separator: ", "))")
-        guard supported.contains(SystemCapabilityType.navigation.rawValue), await manager.negotiatedRPCVersion >= .version(4, 5) else { return }
+        guard supported.contains(SystemCapabilityType.navigation.rawValue), manager.negotiatedRPCVersion >= .version(4, 5) else { return }
         do {
             let navigation = try await capabilities.update(.navigation)
             steps.pass("capabilities: NAVIGATION sendLocationEnabled=\(navigation.navigationCapability?.sendLocationEnabled ?? false)")

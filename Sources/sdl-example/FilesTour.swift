@@ -13,7 +13,7 @@ struct FilesTour {
         configuration.appIcon = SDLArtwork(bytes: SolidPNG.make(width: 70, height: 70, rgb: (0x1E, 0x88, 0xE5)), format: .png, name: "sdl-example-icon.png", persistent: true)
         guard let manager = await place.start(configuration, steps: steps) else { return false }
         let files = manager.files
-        let resumed = await manager.registerResponse?.iconResumed == true
+        let resumed = manager.registerResponse?.iconResumed == true
         let iconThere = await files.hasFile(named: "sdl-example-icon.png")
         if resumed {
             steps.pass("app icon: the head unit kept it from an earlier run")

@@ -54,7 +54,7 @@ struct ServicesTour {
         } catch {
             steps.fail("consumer: \(error)")
         }
-        if await provider.negotiatedRPCVersion >= .version(6, 0) {
+        if provider.negotiatedRPCVersion >= .version(6, 0) {
             do {
                 // RPC 6.0: the manifest changes in place; the consumer hears MANIFEST_UPDATE.
                 let heard = try await consumer.systemCapabilities.subscribe(to: .appServices)

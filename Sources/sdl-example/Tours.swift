@@ -11,6 +11,8 @@ struct TourPlace {
     let driver: Driver
     /// With `--stay`: keeps the last tour's managers registered.
     var keeper = ManagerKeeper(keepingAfter: nil)
+    /// Runs the tours' managers as children of the example's run.
+    var runner = ManagerRunner()
 
     /// The example app's configuration: a media app that forwards the head unit's policy
     /// updates with AsyncHTTPClient and does not reconnect (a tour is one run).
@@ -27,7 +29,7 @@ struct TourPlace {
     func start(_ configuration: SDLManager.Configuration, steps: Steps, label: String = "ready") async -> SDLManager? {
         let manager = SDLManager(configuration: configuration)
         do {
-            try await manager.start()
+            try await runner.run(manager)
             steps.pass(label)
             return manager
         } catch {
@@ -61,6 +63,53 @@ func within<T: Sendable>(_ seconds: Double, _ operation: @escaping @Sendable () 
         let first = await group.next() ?? nil
         group.cancelAll()
         return first
+    }
+}
+
+/// Runs managers as child tasks of one scope, the way a service group runs services: a tour
+/// hands over a manager and goes on once it is Ready; when the scope ends, every manager it ran
+/// is stopped and its run awaited.
+final class ManagerRunner: Sendable {
+    private let intake: AsyncStream<SDLManager>.Continuation
+    private let queue: AsyncStream<SDLManager>
+    private let state = Mutex((scopeOpen: false, ran: [SDLManager]()))
+
+    init() {
+        (queue, intake) = AsyncStream.makeStream()
+    }
+
+    /// Runs `body` with the runner open; the managers handed over meanwhile run beside it.
+    func withScope<T: Sendable>(_ body: () async -> T) async -> T {
+        state.withLock { $0.scopeOpen = true }
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withDiscardingTaskGroup { runs in
+                    for await manager in self.queue {
+                        runs.addTask { try? await manager.run() }
+                    }
+                }
+            }
+            let result = await body()
+            let ran = state.withLock { state in
+                state.scopeOpen = false
+                return state.ran
+            }
+            intake.finish()
+            for manager in ran { await manager.stop() }
+            await group.waitForAll()
+            return result
+        }
+    }
+
+    /// Runs `manager` in the scope; returns once it is Ready, throws why it could not get there.
+    func run(_ manager: SDLManager) async throws {
+        let open = state.withLock { state in
+            if state.scopeOpen { state.ran.append(manager) }
+            return state.scopeOpen
+        }
+        guard open else { throw TourError("no scope runs the tours' managers") }
+        intake.yield(manager)
+        try await manager.waitUntilReady()
     }
 }
 

@@ -175,7 +175,7 @@ struct CloudFaultTests {
             try await manager.waitUntilReady()
             // Show needs FULL, as on SDL Core; a safety bound on the manager's clock, not a synchronisation.
             guard await manager.waitForHMILevel(.full, timeout: .seconds(30)) else { return }
-            guard await manager.authToken == "slow" else {
+            guard manager.authToken == "slow" else {
                 _ = try await manager.send(Show(mainField1: "served"))
                 return
             }

@@ -18,7 +18,7 @@ struct CloudServerTests {
         let tokens = Locked<[String?]>([])
         let fixture = try await CloudFixture.start { manager in
             try await manager.waitUntilReady()
-            let token = await manager.authToken
+            let token = manager.authToken
             tokens.withLock { $0.append(token) }
             _ = try await manager.send(Show(mainField1: "Hello from the cloud"))
         }
@@ -39,7 +39,7 @@ struct CloudServerTests {
     func sessionsAreSeparate() async throws {
         let fixture = try await CloudFixture.start { manager in
             try await manager.waitUntilReady()
-            let token = await manager.authToken ?? "none"
+            let token = manager.authToken ?? "none"
             _ = try await manager.send(Show(mainField1: "for \(token)"))
         }
         let vehicles = (1...4).map { fixture.vehicle(authToken: "vehicle-\($0)") }

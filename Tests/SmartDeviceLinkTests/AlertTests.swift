@@ -5,7 +5,7 @@ import Testing
 
 /// Alerts, subtle alerts, sliders and scrollable messages against the stateful emulator: the
 /// requests sent, in order, and what the app is told.
-@Suite(.timeLimit(.minutes(1))) struct AlertTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct AlertTests {
     static let appID = "alerts"
 
     static func sent(_ headUnit: SDLHeadUnitEmulator, _ function: String) async -> [SDLJSONValue] {

@@ -8,7 +8,7 @@ import Testing
 /// The app-service manager against a fake context: what it publishes, the guide's rule that an
 /// inactive service pushes no data, the answers it gives the head unit, and clean-up after a
 /// refusal. No emulator.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .runsManagers)
 struct AppServiceManagerUnitTests {
     static let manifest = AppServiceManifest(
         serviceName: "Sky", serviceType: AppServiceType.weather.rawValue, weatherServiceManifest: WeatherServiceManifest())

@@ -4,12 +4,12 @@ import SDLTestSupport
 import Testing
 
 /// App services between two apps on one emulator: a provider and a consumer.
-@Suite(.timeLimit(.minutes(1))) struct AppServiceTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct AppServiceTests {
     static func start(_ headUnit: SDLHeadUnitEmulator, appID: String, types: [AppHMIType] = [.default]) async throws -> SDLManager {
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: appID)
         configuration.appTypes = types
         let manager = SDLManager(configuration: configuration)
-        try await manager.start()
+        try await startRunning(manager)
         return manager
     }
 

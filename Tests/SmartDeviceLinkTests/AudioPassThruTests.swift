@@ -5,7 +5,7 @@ import Testing
 
 /// Audio pass-thru against the emulator's synthetic microphone: chunks as a sequence, the three
 /// ways a recording ends, the format check, and the WAV helper.
-@Suite(.timeLimit(.minutes(1))) struct AudioPassThruTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct AudioPassThruTests {
     static let appID = "microphone"
 
     static func emulator(_ clock: ManualClock) -> SDLHeadUnitEmulator {

@@ -8,7 +8,7 @@ import Testing
 
 /// Spoken prompts over the audio service against the in-process emulator: pacing on a manual
 /// clock, the queue, and the HMI state's effects; WAV reading and conversion as pure values.
-@Suite(.timeLimit(.minutes(1))) struct AudioStreamingTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct AudioStreamingTests {
     static let appID = "voice"
     /// SDL Core's PCM: 16 kHz, 16-bit mono, 32,000 bytes a second; 100 ms chunks of 3,200.
     static let chunk = 3_200
@@ -27,7 +27,7 @@ import Testing
         let headUnit = SDLHeadUnitEmulator(configuration: configuration)
         let manager = try await VideoStreamingTests.start(headUnit, appID: appID)
         _ = await state(manager) { if case .streaming = $0 { true } else { false } }
-        return (headUnit, manager, try #require(await manager.manualClock))
+        return (headUnit, manager, try #require(manager.manualClock))
     }
 
     static func state(_ manager: SDLManager, _ match: (SDLAudioStreamState) -> Bool) async -> SDLAudioStreamState? {

@@ -10,7 +10,7 @@ import Testing
 @testable import SDLHeadUnit
 
 /// Buffers have limits: a reader that falls behind loses the oldest, never the process's memory.
-@Suite(.timeLimit(.minutes(1))) struct BufferBoundsTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct BufferBoundsTests {
     @Test func aSlowNotificationReaderKeepsOnlyTheNewest() async throws {
         let headUnit = FakeHeadUnit()
         let session = SDLProtocolSession(transport: headUnit.appTransport, configuration: Connection.patient)
@@ -59,7 +59,7 @@ import Testing
 }
 
 /// Protocol 1: no binary header, the JSON wrapped with name and correlation ID (a 12-byte binary RPC header is protocol 2+).
-@Suite(.timeLimit(.minutes(1))) struct ProtocolOneTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ProtocolOneTests {
     @Test func anAppOnProtocolOneTalksToTheEmulator() async throws {
         var configuration = Connection.patient
         configuration.protocolVersion = SDLProtocolVersion(1)
@@ -85,7 +85,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct PermissionTrackerTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct PermissionTrackerTests {
     static func item(_ rpc: String, _ levels: [HMILevel], parameters: [String] = []) -> PermissionItem {
         PermissionItem(
             rpcName: rpc, hmiPermissions: HMIPermissions(allowed: levels, userDisallowed: []),

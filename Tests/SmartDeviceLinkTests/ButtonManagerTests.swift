@@ -5,14 +5,14 @@ import Testing
 
 /// Subscription buttons against the stateful emulator: one SubscribeButton per button however
 /// many observers, the guide's rules before sending, and presses reaching the app.
-@Suite(.timeLimit(.minutes(1))) struct ButtonManagerTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ButtonManagerTests {
     static let appID = "buttons"
 
     static func start(_ headUnit: SDLHeadUnitEmulator, types: [AppHMIType] = [.media]) async throws -> SDLManager {
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: appID)
         configuration.appTypes = types
         let manager = SDLManager(configuration: configuration)
-        try await manager.start()
+        try await startRunning(manager)
         // Safety timeout: bounds the wait for FULL, so a missing activation ends in failed checks, not a hang.
         _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
         return manager
@@ -169,7 +169,7 @@ import Testing
             await manager.stop()
             #expect(await presetEnded.value)
             // A manager runs once.
-            await expectSDLError(SDLManagerError.alreadyStopped) { try await manager.start() }
+            await expectSDLError(SDLManagerError.alreadyStopped) { try await manager.run() }
         }
         // The app connects again with a new manager, which hears the presses.
         try await Self.withManager(headUnit) { manager in

@@ -76,7 +76,7 @@ final class FakeSubManagerContext: SDLSubManagerContext {
 
 /// The button manager against a fake context: the guide's rules, one subscription per button,
 /// presses to every observer, renewal on a new connection. No emulator, no socket.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .runsManagers)
 struct ButtonManagerUnitTests {
     static func buttons(_ context: FakeSubManagerContext) -> SDLButtonManager {
         SDLButtonManager(context: context, logger: Logger(label: "test"))

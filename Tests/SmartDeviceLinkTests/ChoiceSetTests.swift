@@ -5,7 +5,7 @@ import Testing
 
 /// Popup menus (choice sets) against the stateful emulator: preloading without duplicates, the
 /// interaction, the driver's answer, cancellation and timeouts.
-@Suite(.timeLimit(.minutes(1))) struct ChoiceSetTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ChoiceSetTests {
     static let appID = "choices"
 
     /// A manager in FULL for the duration of `body`, stopped afterwards even when `body` throws.

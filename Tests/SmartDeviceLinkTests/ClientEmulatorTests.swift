@@ -10,7 +10,7 @@ import Testing
 @testable import SDLHeadUnit
 
 /// The app-side client against the head-unit emulator, in memory and over TCP loopback.
-@Suite(.timeLimit(.minutes(2))) struct ClientEmulatorTests {
+@Suite(.timeLimit(.minutes(2)), .runsManagers) struct ClientEmulatorTests {
     static let registration = RegisterAppInterface(
         syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0),
         appName: "Demo", isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "1234")
@@ -153,7 +153,7 @@ import Testing
 }
 
 /// What happens when the head unit goes silent or away.
-@Suite(.timeLimit(.minutes(1))) struct ConnectionFailureTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ConnectionFailureTests {
     @Test func aDroppedConnectionFailsEveryPendingRequestAtOnce() async throws {
         let headUnit = FakeHeadUnit()
         let connection = try await Connection.to(headUnit)

@@ -7,7 +7,7 @@ import Testing
 /// SetCloudAppProperties / GetCloudAppProperties through the manager's helpers, against the
 /// emulator's policy table: unknown apps are nil, entries round-trip, an endpoint SDL Core
 /// would reject is refused before sending.
-@Suite(.timeLimit(.minutes(1))) struct CloudAppPropertiesTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct CloudAppPropertiesTests {
     @Test func entriesRoundTripAndABadEndpointIsNotSent() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await FeatureTestSupport.withManager(headUnit, appID: "store", appTypes: [.default]) { manager in

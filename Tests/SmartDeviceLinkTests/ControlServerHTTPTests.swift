@@ -8,7 +8,7 @@ import Testing
 
 /// The control API over real HTTP: the server serves the API's router, and what no route takes
 /// gets the API's JSON 404.
-@Suite(.timeLimit(.minutes(1))) struct ControlServerHTTPTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ControlServerHTTPTests {
     /// Runs `body` with the port of a control server for `headUnit`, in a task group `body` may
     /// add to; the server stops after it.
     static func serving(_ headUnit: SDLHeadUnitEmulator, _ body: (Int, inout ThrowingTaskGroup<Void, any Error>) async throws -> Void) async throws {
@@ -76,7 +76,7 @@ import Testing
             // An app registers and is activated: the stream says so.
             let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: "sse"))
             try await stopping(manager) { manager in
-                try await manager.start()
+                try await startRunning(manager)
                 try await read(until: #""hmiLevel":"FULL""#)
                 #expect(received.contains(#"data: {"event":"appRegistered","appID":"sse"}"#))
                 _ = try await manager.send(Show(mainField1: "Hello"))

@@ -6,7 +6,7 @@ import Testing
 
 /// The phone and navigation managers against a fake context: their capability checks before
 /// sending, what they send, and a refusal as the one error model has it. No emulator.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .runsManagers)
 struct FeatureManagerUnitTests {
     @Test func dialingChecksThePhoneCapabilityAndSendsOnlyDialableCharacters() async throws {
         let context = FakeManagerContext()
@@ -49,7 +49,7 @@ struct FeatureManagerUnitTests {
 
 /// The vehicle-data manager against a fake context: what it sends, its checks before sending,
 /// and SDL Core's GetVehicleData limit paced on the injected clock. No emulator.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .runsManagers)
 struct VehicleDataManagerUnitTests {
     @Test func readingsArePacedToFivePerSecondOnTheInjectedClock() async throws {
         let context = FakeManagerContext()

@@ -8,7 +8,7 @@ import Testing
 
 /// The file manager against the stateful emulator: what reaches the wire, what the head unit
 /// holds, and what the app is told.
-@Suite(.timeLimit(.minutes(3))) struct FileManagerTests {
+@Suite(.timeLimit(.minutes(3)), .runsManagers) struct FileManagerTests {
     static func bytes(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
     }
@@ -264,7 +264,7 @@ import Testing
             // Only answered chunks count: at most the 19 before the drop, whole chunks only.
             #expect(confirmed > 0 && confirmed <= 19 * chunk && confirmed % chunk == 0)
             #expect(await manager.files.hasFile(named: "big.bin") == false)
-            #expect(await reconnected(states, clock: await manager.manualClock))
+            #expect(await reconnected(states, clock: manager.manualClock))
             // A persistent partial file stays on the head unit (maybe more than was confirmed:
             // answers lost with the connection); an ephemeral one is gone.
             let held = await headUnit.storedBytes(appID: "files", name: "big.bin")
@@ -330,7 +330,7 @@ import Testing
 
 /// The app icon: uploaded and set while the manager starts, unless resumed or not showable;
 /// a cloud app's icon by URL.
-@Suite(.timeLimit(.minutes(1))) struct AppIconTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct AppIconTests {
     final class FakeHTTP: SDLHTTPClient {
         let asked = Mutex<[String]>([])
         let body: [UInt8]
@@ -347,14 +347,14 @@ import Testing
         var configuration = FileManagerTests.configuration(headUnit, appID: "iconic")
         configuration.appIcon = SDLArtwork(bytes: icon, format: .png, name: "icon.png", persistent: true)
         try await withSDLManager(configuration) { manager in
-            #expect(await manager.registerResponse?.iconResumed == false)
+            #expect(manager.registerResponse?.iconResumed == false)
         }
         #expect(await headUnit.appIcon(appID: "iconic") == icon)
         let first = await headUnit.recordedRPCs(appID: "iconic").filter { $0.direction == "in" }.map(\.functionName)
         #expect(first.prefix(5) == ["RegisterAppInterface", "GetSystemCapability", "ListFiles", "PutFile", "SetAppIcon"])
         let count = first.count
         try await withSDLManager(configuration) { manager in
-            #expect(await manager.registerResponse?.iconResumed == true)
+            #expect(manager.registerResponse?.iconResumed == true)
         }
         let second = await headUnit.recordedRPCs(appID: "iconic").filter { $0.direction == "in" }.map(\.functionName).dropFirst(count)
         #expect(!second.contains("PutFile") && !second.contains("SetAppIcon"))

@@ -7,7 +7,7 @@ import Testing
 
 /// Requests the head unit sends to the app (app services): routed to handlers, answered with the
 /// head unit's correlation ID, and never left unanswered.
-@Suite(.timeLimit(.minutes(1))) struct HeadUnitRequestTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct HeadUnitRequestTests {
     static func request<R: SDLRequest>(_ request: R, correlationID: UInt32) throws -> SDLRPCPayload {
         SDLRPCPayload(rpcType: .request, functionID: R.wireFunctionID!, correlationID: correlationID, json: try SDLJSON.encode(request))
     }

@@ -7,7 +7,7 @@ import Testing
 
 /// `sdl headunit`'s wiring as a library Service: the same assembly the tool runs, here with
 /// free ports, an app over TCP and the control API over HTTP, then a clean stop.
-@Suite(.timeLimit(.minutes(1))) struct HeadUnitServiceTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct HeadUnitServiceTests {
     @Test func servesAppsAndTheControlAPIAndStopsWhenCancelled() async throws {
         var configuration = SDLHeadUnitEmulator.Configuration()
         configuration.activationDelay = nil

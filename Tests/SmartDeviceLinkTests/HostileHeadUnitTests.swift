@@ -13,7 +13,7 @@ import Testing
 /// returns or throws, at the latest once the manager stops; an upload reported successful means
 /// the head unit holds the bytes; the screen's shown text is one the head unit confirmed; the
 /// manager is freed after it stops.
-@Suite(.timeLimit(.minutes(5))) struct HostileHeadUnitTests {
+@Suite(.timeLimit(.minutes(5)), .runsManagers) struct HostileHeadUnitTests {
     static let seeds: [UInt64] = {
         let count = ProcessInfo.processInfo.environment["SDL_HOSTILE_SEEDS"].flatMap { UInt64($0) } ?? 24
         return Array(1...max(1, count))
@@ -106,7 +106,7 @@ import Testing
     /// failure is the head unit's right, so only what comes back is kept.
     static func scenario(_ manager: SDLManager, seed: UInt64, bytes: [UInt8]) async -> Outcome {
         var outcome = Outcome()
-        guard (try? await manager.start()) != nil else { return outcome }
+        guard (try? await startRunning(manager)) != nil else { return outcome }
         outcome.ready = true
         _ = await manager.waitForHMILevel(.full, timeout: .seconds(1))
         // Persistent: the head unit keeps it after the app leaves, for the check afterwards.

@@ -6,7 +6,7 @@ import Testing
 
 /// The keyboard against the stateful emulator: properties, key presses answered with
 /// autocomplete lists, the entry, and dismissal.
-@Suite(.timeLimit(.minutes(1))) struct KeyboardTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct KeyboardTests {
     static let appID = "keyboard"
 
     /// A manager in FULL for the duration of `body`, stopped afterwards even when `body` throws.

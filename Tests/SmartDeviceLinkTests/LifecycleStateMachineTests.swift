@@ -3,7 +3,7 @@ import SDLTransport
 import Testing
 
 /// The manager's lifecycle as a value, driven event by event: no emulator, no socket, no clock.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .runsManagers)
 struct LifecycleStateMachineTests {
     typealias Machine = ManagerLifecycle<String>
 

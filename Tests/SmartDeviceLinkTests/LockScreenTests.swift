@@ -8,7 +8,7 @@ import Testing
 
 /// The lock screen's status against the emulator (HMI level, driver distraction, the head
 /// unit's logo) and its rules as a value (display modes, BACKGROUND, dismissal).
-@Suite(.timeLimit(.minutes(1))) struct LockScreenTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct LockScreenTests {
     static let appID = "locked"
     static let logo: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
 
@@ -32,7 +32,7 @@ import Testing
         let http = AppIconTests.FakeHTTP(body: Self.logo)
         let manager = Self.manager(headUnit, http: http)
         let distractions = manager.notifications(OnDriverDistraction.self)
-        try await manager.start()
+        try await startRunning(manager)
         try await stopping(manager) { manager in
             // Both of SDL Core's OnDriverDistraction after registration heard before FULL.
             var heard = distractions.makeAsyncIterator()
@@ -79,7 +79,7 @@ import Testing
         let headUnit = SDLHeadUnitEmulator()
         let http = AppIconTests.FakeHTTP(body: Self.logo)
         let manager = Self.manager(headUnit, http: http) { $0.showDeviceLogo = false; $0.displayMode = .always }
-        try await manager.start()
+        try await startRunning(manager)
         try await stopping(manager) { manager in
             // `always`: shown from connection on, whatever the status.
             #expect(await manager.lockScreen.state.isShown)

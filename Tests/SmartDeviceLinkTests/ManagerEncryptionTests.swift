@@ -7,7 +7,7 @@ import Testing
 /// The guide's "Encryption" through `SDLManager`: security managers chosen by the head unit's
 /// make, RPCs the policy marks `requireEncryption` sent protected on their own (or refused before
 /// sending without a security manager), `protected: true`, and the state stream.
-@Suite(.timeLimit(.minutes(1))) struct ManagerEncryptionTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ManagerEncryptionTests {
     static let appID = "enc-app"
 
     /// SDL Core's default policy with AddCommand in a group that requires encryption.
@@ -41,10 +41,10 @@ import Testing
             let states = manager.encryptionStates()
             try await headUnit.activate(appID: Self.appID)
             #expect(await manager.permissions?.permission(of: "AddCommand").requiresEncryption == true)
-            #expect(await manager.encryptionState(of: .rpc) == .notStarted)
+            #expect(manager.encryptionState(of: .rpc) == .notStarted)
             let added = try await manager.send(AddCommand(cmdID: 7, menuParams: MenuParams(menuName: "Secret")))
             #expect(added.success)
-            #expect(await manager.encryptionState(of: .rpc) == .encrypted)
+            #expect(manager.encryptionState(of: .rpc) == .encrypted)
             var seen: [SDLEncryptionState] = []
             for await change in states where change.service == .rpc {
                 seen.append(change.state)
@@ -90,7 +90,7 @@ import Testing
         var configuration = try Self.configuration(headUnit, authority: authority)
         configuration.encryption.rpcProtection = .always
         try await withSDLManager(configuration) { manager in
-            #expect(await manager.encryptionState(of: .rpc) == .encrypted)
+            #expect(manager.encryptionState(of: .rpc) == .encrypted)
         }
     }
 
@@ -105,8 +105,8 @@ import Testing
             } catch let error as SDLError {
                 #expect(error.code == .encryptionFailed)
             }
-            guard case .failed(let reason) = await manager.encryptionState(of: .rpc) else {
-                Issue.record("the state is \(await manager.encryptionState(of: .rpc))")
+            guard case .failed(let reason) = manager.encryptionState(of: .rpc) else {
+                Issue.record("the state is \(manager.encryptionState(of: .rpc))")
                 return
             }
             #expect(reason.contains("invalid certificate"))
@@ -116,7 +116,7 @@ import Testing
 
 /// Encrypted video (guide "Encryption"): the video service starts protected when the
 /// configuration asks, its frames go out as records the head unit decrypts.
-@Suite(.timeLimit(.minutes(1))) struct EncryptedVideoTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct EncryptedVideoTests {
     @Test func requiredProtectionStreamsEncryptedFrames() async throws {
         let authority = try SDLCertificateAuthority.generate()
         let headUnit = SecurityHandshakeTests.headUnit(trusting: authority, activates: true)
@@ -129,7 +129,7 @@ import Testing
         try await stopping(manager) { manager in
             let state = await VideoStreamingTests.state(manager, VideoStreamingTests.isStreaming)
             #expect(state?.parameters?.isEncrypted == true)
-            #expect(await manager.encryptionState(of: .video) == .encrypted)
+            #expect(manager.encryptionState(of: .video) == .encrypted)
             // 30 KB: the message goes out in two protected frames, each its own record.
             try await manager.videoStreaming.send(VideoStreamingTests.frame(key: true, size: 30_000))
             try await until { await headUnit.streamStatistics(appID: VideoStreamingTests.appID)[11]?.frames == 1 }
@@ -151,7 +151,7 @@ import Testing
             }
             #expect(error.code == .encryptionNeeded)
             #expect(await headUnit.streamStatistics(appID: VideoStreamingTests.appID)[11] == nil)
-            #expect(await manager.encryptionState(of: .video) == .failed(reason: "no security manager serves this head unit"))
+            #expect(manager.encryptionState(of: .video) == .failed(reason: "no security manager serves this head unit"))
         }
     }
 
@@ -167,8 +167,8 @@ import Testing
         try await stopping(manager) { manager in
             let state = await VideoStreamingTests.state(manager, VideoStreamingTests.isStreaming)
             #expect(state?.parameters?.isEncrypted == false)
-            guard case .plainText(let reason) = await manager.encryptionState(of: .video) else {
-                Issue.record("expected plain text, got \(await manager.encryptionState(of: .video))")
+            guard case .plainText(let reason) = manager.encryptionState(of: .video) else {
+                Issue.record("expected plain text, got \(manager.encryptionState(of: .video))")
                 return
             }
             #expect(reason.contains("not signed by the head unit's CA"))

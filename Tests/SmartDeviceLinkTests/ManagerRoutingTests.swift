@@ -5,7 +5,7 @@ import SmartDeviceLink
 import Testing
 
 /// Notifications by type and head-unit requests at the manager level: they outlive a connection.
-@Suite(.timeLimit(.minutes(1))) struct ManagerRoutingTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ManagerRoutingTests {
     static let manifest = AppServiceManifest(serviceName: "Tunes", serviceType: "MEDIA", allowAppConsumers: true, mediaServiceManifest: MediaServiceManifest())
 
     @Test func aNotificationStreamGoesOnAcrossAReconnection() async throws {

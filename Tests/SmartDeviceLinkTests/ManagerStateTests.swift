@@ -5,7 +5,7 @@ import SmartDeviceLink
 import Testing
 
 /// OnHMIStatus as streams per part and per window, and the delegate form.
-@Suite(.timeLimit(.minutes(1))) struct ManagerStateTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ManagerStateTests {
     /// Records delegate calls and hands them to the test as a stream.
     final class RecordingDelegate: SDLManagerDelegate {
         enum Call: Hashable, Sendable {
@@ -81,8 +81,8 @@ import Testing
         let headUnit = SDLHeadUnitEmulator()
         let delegate = RecordingDelegate()
         let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, media: true))
-        await manager.setDelegate(delegate)
-        try await manager.start()
+        manager.setDelegate(delegate)
+        try await startRunning(manager)
         var calls: [RecordingDelegate.Call] = []
         var iterator = delegate.calls.makeAsyncIterator()
         while let call = await iterator.next() {

@@ -5,7 +5,7 @@ import SmartDeviceLink
 import Testing
 
 /// The manager over real TCP on loopback against the emulator, as an app meets SDL Core.
-@Suite(.timeLimit(.minutes(2))) struct ManagerTCPTests {
+@Suite(.timeLimit(.minutes(2)), .runsManagers) struct ManagerTCPTests {
     @Test func registersSendsFollowsCapabilitiesReconnectsAndStopsOverTCP() async throws {
         let headUnit = SDLHeadUnitEmulator()
         let listener = try await SDLTCPListener.bind(host: "127.0.0.1", port: 0)

@@ -9,7 +9,7 @@ import SmartDeviceLink
 import Testing
 
 /// The manager against the stateful emulator, in memory.
-@Suite(.timeLimit(.minutes(1))) struct ManagerLifecycleTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ManagerLifecycleTests {
     /// The manager's timers (back-off, permission waits, heartbeats, deadlines) run on a manual
     /// clock, so reconnections cost no real time; tests advance it through `manager.manualClock`.
     static func configuration(
@@ -37,8 +37,8 @@ import Testing
             let watcher = Task { for await state in manager.stateChanges() { states.withLock { $0.append(state) } } }
             defer { watcher.cancel() }
             #expect(manager.state == .ready)
-            #expect(await manager.registerResponse?.success == true)
-            #expect(await manager.registrationWarning == nil)
+            #expect(manager.registerResponse?.success == true)
+            #expect(manager.registrationWarning == nil)
             for await level in manager.hmiLevels() where level == .full { break }
             let shown = try await manager.send(Show(mainField1: "Hello"))
             #expect(shown.success)
@@ -78,8 +78,8 @@ import Testing
         var configuration = Self.configuration(headUnit)
         configuration.language = .deDe
         try await withSDLManager(configuration) { manager in
-            #expect(await manager.registrationWarning == .wrongLanguage)
-            #expect(await manager.registerResponse?.language == .enUs)
+            #expect(manager.registrationWarning == .wrongLanguage)
+            #expect(manager.registerResponse?.language == .enUs)
         }
     }
 
@@ -105,7 +105,7 @@ import Testing
             for await _ in manager.resumeHashes() { break }
             let sawReconnecting = try await manager.dropAndReconnect(on: headUnit, appID: "again")
             #expect(sawReconnecting)
-            #expect(await manager.registerResponse?.info == "Data resumption successful")
+            #expect(manager.registerResponse?.info == "Data resumption successful")
             for await level in manager.hmiLevels() where level == .full { break }
             let again = try await manager.send(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "Play")))
             #expect(again.resultCode == .invalidId)
@@ -176,7 +176,7 @@ import Testing
 }
 
 /// The negotiated RPC version gates what the manager sends (a head unit on RPC 4.5).
-@Suite(.timeLimit(.minutes(1))) struct VersionGateTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct VersionGateTests {
     static func headUnit(rpc major: Int, _ minor: Int) -> SDLHeadUnitEmulator {
         var configuration = SDLHeadUnitEmulator.Configuration()
         guard case .object(var members) = configuration.capabilities else { return SDLHeadUnitEmulator() }
@@ -195,7 +195,7 @@ import Testing
         let headUnit = Self.headUnit(rpc: 4, 5)
         try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: "old")) { manager in
             for await level in manager.hmiLevels() where level == .full { break }
-            #expect(await manager.negotiatedRPCVersion == .version(4, 5))
+            #expect(manager.negotiatedRPCVersion == .version(4, 5))
             await expectSDLError(SDLManagerError.unsupportedByHeadUnit(what: "CancelInteraction", available: "since 6.0.0", headUnit: .version(4, 5))) {
                 try await manager.send(CancelInteraction(functionID: 25))
             }
@@ -234,7 +234,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct BatchTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct BatchTests {
     @Test func concurrentAndSequentialBatchesWithProgressAndCancellation() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: "batch")) { manager in
@@ -293,20 +293,20 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(1))) struct LanguageTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct LanguageTests {
     @Test func aRuntimeSwitchReRegistersInTheNewLanguageAndAsksForNames() async throws {
         let headUnit = SDLHeadUnitEmulator()
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: "polyglot")
         configuration.languagesSupported = [.enUs, .frCa]
         configuration.languageUpdate = { language, _ in language == .frCa ? SDLLanguageUpdate(appName: "Bonjour") : nil }
         try await withSDLManager(configuration) { manager in
-            #expect(await manager.languageChange == nil)
+            #expect(manager.languageChange == nil)
             let states = manager.stateChanges()
             await headUnit.setLanguage(.frCa)
-            #expect(await reconnected(states, clock: await manager.manualClock))
-            #expect(await manager.registerResponse?.language == .frCa)
-            #expect(await manager.registerResponse?.resultCode == .success)
-            #expect(await manager.languageChange?.success == true)
+            #expect(await reconnected(states, clock: manager.manualClock))
+            #expect(manager.registerResponse?.language == .frCa)
+            #expect(manager.registerResponse?.resultCode == .success)
+            #expect(manager.languageChange?.success == true)
             #expect(await headUnit.registeredApps().first?.name == "Bonjour")
         }
     }

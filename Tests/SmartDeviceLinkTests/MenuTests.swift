@@ -5,7 +5,7 @@ import Testing
 
 /// The main menu against the stateful emulator: the minimal set of menu RPCs for each change,
 /// read from the emulator's record.
-@Suite(.timeLimit(.minutes(1))) struct MenuTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct MenuTests {
     static let appID = "menu"
 
     /// A manager in FULL for the duration of `body`, stopped afterwards even when `body` throws.

@@ -5,7 +5,7 @@ import Testing
 
 /// Sub-managers an app never touches are never made (a cloud server holds thousands of
 /// managers); one made late behaves as if it had been there from the start.
-@Suite(.timeLimit(.minutes(1))) struct OnDemandSubManagerTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct OnDemandSubManagerTests {
     static let appID = "on-demand"
 
     static func manager(_ headUnit: SDLHeadUnitEmulator, types: [AppHMIType] = [.default]) -> SDLManager {
@@ -30,7 +30,7 @@ import Testing
         let headUnit = SDLHeadUnitEmulator()
         let manager = Self.manager(headUnit)
         try await stopping(manager) { manager in
-            try await manager.start()
+            try await startRunning(manager)
             _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
             _ = try await manager.send(Show(mainField1: "Hello"))
             #expect(Self.made(manager).isEmpty)
@@ -49,7 +49,7 @@ import Testing
         let headUnit = SDLHeadUnitEmulator()
         let manager = Self.manager(headUnit, types: [.media])
         try await stopping(manager) { manager in
-            try await manager.start()
+            try await startRunning(manager)
             _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
             #expect(!Self.made(manager).contains("buttons"))
             let subscription = try await manager.buttons.subscribe(.preset1)
@@ -71,7 +71,7 @@ import Testing
     @Test func aSubManagerMadeAfterTheRunEndedIsStoppedLikeTheOthers() async throws {
         let headUnit = SDLHeadUnitEmulator()
         let manager = Self.manager(headUnit, types: [.default])
-        try await manager.start()
+        try await startRunning(manager)
         await manager.stop()
         #expect(Self.made(manager).isEmpty)
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The manager's permission observers: the guide's all-allowed group type hears the group
 /// become allowed and stop being so, and observers outlive a reconnection.
-@Suite(.timeLimit(.minutes(1))) struct PermissionObserverTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct PermissionObserverTests {
     static func headUnit() -> SDLHeadUnitEmulator {
         var configuration = SDLHeadUnitEmulator.Configuration()
         configuration.activationDelay = nil

@@ -4,7 +4,7 @@ import SDLTestSupport
 import Testing
 
 /// Remote control, navigation, phone calls and closing the app against the stateful emulator.
-@Suite(.timeLimit(.minutes(1))) struct RemoteControlAndNavigationTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct RemoteControlAndNavigationTests {
     static let appID = "car"
 
     static func sent(_ headUnit: SDLHeadUnitEmulator, _ function: String, appID: String = appID) async -> [SDLJSONValue] {

@@ -8,7 +8,7 @@ import Testing
 /// (`SDLHeadUnitEmulator.Configuration.sdlCoreDefaults`: speech TEXT only, no DISPLAYS capability,
 /// image fields without `imageTypeSupported`): each must succeed as it does against the emulator's
 /// fuller defaults.
-@Suite(.timeLimit(.minutes(1))) struct SDLCoreDefaultsTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct SDLCoreDefaultsTests {
     static let appID = "core-defaults"
 
     @Test func theProfileIsWhatStockCoreAnnounces() async throws {
@@ -27,7 +27,7 @@ import Testing
     @Test func theServedStepsSucceed() async throws {
         let headUnit = SDLHeadUnitEmulator(configuration: .sdlCoreDefaults)
         let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: Self.appID, media: true))
-        try await manager.start()
+        try await startRunning(manager)
         _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
         try await stopping(manager) { manager in
             // The legacy display capabilities stand in for DISPLAYS, their image fields included.

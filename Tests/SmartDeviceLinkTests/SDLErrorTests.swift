@@ -6,7 +6,7 @@ import SmartDeviceLink
 import Testing
 
 /// Every detailed error has a code, and apps match on codes.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .runsManagers)
 struct SDLErrorTests {
     @Test(arguments: [
         (SDLManagerError.notReady(.connecting) as any Error & Sendable, SDLError.Code.notReady),

@@ -5,12 +5,12 @@ import Testing
 
 /// The screen manager's text, images and template against the stateful emulator: the exact
 /// RPC sequence it produced, from the emulator's record.
-@Suite(.timeLimit(.minutes(1))) struct ScreenManagerTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ScreenManagerTests {
     static let appID = "screen"
 
     static func start(_ headUnit: SDLHeadUnitEmulator, media: Bool = true) async throws -> SDLManager {
         let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: appID, media: media))
-        try await manager.start()
+        try await startRunning(manager)
         return manager
     }
 

@@ -10,7 +10,7 @@ import Testing
 /// The screen manager against a fake context: what it sends for text, images and soft buttons,
 /// the queue's superseding and waiting, presses, a resend on a new connection, and the end.
 /// No emulator, no socket.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .runsManagers)
 struct ScreenManagerUnitTests {
     static let art = SDLArtwork(bytes: Array(repeating: 9, count: 300), format: .png, name: "cover.png")
 

@@ -9,7 +9,7 @@ import Testing
 /// The SDL security handshake end to end: the app's session (TLS server, swift-nio-ssl) and the
 /// emulator as SDL Core's security manager (TLS client checking the app's certificate), over
 /// memory and TCP; protected RPCs and video; SDL Core's failures and fallback.
-@Suite(.timeLimit(.minutes(1))) struct SecurityHandshakeTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct SecurityHandshakeTests {
     static let appID = "secure-app"
 
     /// A head unit whose security manager trusts `authority`; frames it logs go to `log`.

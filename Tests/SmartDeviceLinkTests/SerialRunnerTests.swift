@@ -5,7 +5,7 @@ import Testing
 
 /// The runner behind the manager's system requests: in order, one at a time, and a task only
 /// while there is work.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .runsManagers)
 struct SerialRunnerTests {
     @Test func runsInOrderOneAtATimeAndAgainAfterIdling() async throws {
         let scope = TaskScope()
@@ -62,7 +62,7 @@ extension SerialRunnerTests {
 
 /// The one cancellation idiom: a cancelled waiter is resumed by its cancellation handler under
 /// the lock, at once, with nobody else's help (no task hop to an actor).
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .runsManagers)
 struct PendingRepliesTests {
     struct Cancelled: Error, Equatable {}
     struct Missing: Error, Equatable {}

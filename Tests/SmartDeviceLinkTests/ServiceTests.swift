@@ -10,7 +10,7 @@ import Testing
 
 /// Starting and ending services other than RPC, a head unit that refuses, and a peer that
 /// vanishes in the middle of a message.
-@Suite(.timeLimit(.minutes(1))) struct ServiceTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct ServiceTests {
     /// A navigation app: only NAVIGATION and PROJECTION apps may stream (the emulator opens it
     /// in FULL at once).
     static let navigation = RegisterAppInterface(

@@ -8,7 +8,7 @@ import SmartDeviceLink
 import Testing
 
 /// The session's state machine, why it ends (typed), and the races the review found.
-@Suite(.timeLimit(.minutes(1))) struct SessionLifecycleTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct SessionLifecycleTests {
     @Test func theStateStreamReplaysAndEndsWithTheReason() async throws {
         let headUnit = FakeHeadUnit()
         let connection = try await Connection.to(headUnit, start: false)
@@ -182,7 +182,7 @@ import Testing
 
 /// Heartbeats on an injected clock: the session sends one after `interval` of silence and ends
 /// with `.heartbeatTimeout` when it goes unanswered for `timeout`.
-@Suite(.timeLimit(.minutes(1))) struct HeartbeatTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct HeartbeatTests {
     /// A session that sends heartbeats after 5 s of silence and gives up 7 s later, on a manual clock.
     static func heartbeating() async throws -> (ManualClock, FakeHeadUnit, Connection) {
         let clock = ManualClock()

@@ -6,7 +6,7 @@ import Testing
 
 /// Values many sessions receive byte for byte the same are decoded once per host: never shared
 /// between different bytes, bounded, and what each manager sees is what its head unit sent.
-@Suite(.timeLimit(.minutes(1))) struct SharedValuesTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct SharedValuesTests {
     struct Failed: Error {}
 
     @Test func aValueIsMadeOncePerBytesAndTheOldestGoesPastTheCapacity() throws {
@@ -50,8 +50,8 @@ import Testing
             let hitsAfterOne = shared.hits
             try await withSDLManager(second) { two in
                 #expect(shared.hits > hitsAfterOne)
-                let oneResponse = await one.registerResponse
-                let twoResponse = await two.registerResponse
+                let oneResponse = one.registerResponse
+                let twoResponse = two.registerResponse
                 #expect(oneResponse?.displayCapabilities == twoResponse?.displayCapabilities)
                 let before = try #require(await two.permissions?.permission(of: "Slider"))
                 #expect(await one.permissions?.permission(of: "Slider").allowedLevels == before.allowedLevels)

@@ -4,7 +4,7 @@ import SDLTestSupport
 import Testing
 
 /// Speak, help prompts and the media clock against the stateful emulator.
-@Suite(.timeLimit(.minutes(1))) struct SpeechAndMediaClockTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct SpeechAndMediaClockTests {
     static let appID = "speech"
 
     static func sent(_ headUnit: SDLHeadUnitEmulator, _ function: String) async -> [SDLJSONValue] {

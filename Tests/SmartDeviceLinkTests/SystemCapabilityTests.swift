@@ -10,7 +10,7 @@ import Testing
 
 /// The system capability manager against the stateful emulator: a current head unit (RPC 8.0,
 /// pushes updates) and an old one (RPC 4.5, polled).
-@Suite(.timeLimit(.minutes(1))) struct SystemCapabilityTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct SystemCapabilityTests {
     static let manifest = AppServiceManifest(serviceName: "Tunes", serviceType: "MEDIA", allowAppConsumers: true, mediaServiceManifest: MediaServiceManifest())
 
     /// GetSystemCapability requests the app sent, as (type, subscribe).

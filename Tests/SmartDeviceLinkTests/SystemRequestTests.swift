@@ -6,7 +6,7 @@ import Testing
 
 /// The head unit's HTTP and PROPRIETARY system requests, forwarded by the library through
 /// AsyncHTTPClient to a loopback HTTP server playing the policy server.
-@Suite(.timeLimit(.minutes(2))) struct SystemRequestTests {
+@Suite(.timeLimit(.minutes(2)), .runsManagers) struct SystemRequestTests {
     /// A policy server's answer, as sdl_server gives it: the table inside `data`.
     static let policyTableUpdate = Array(#"""
     {"data":[{"policy_table":{
@@ -35,7 +35,7 @@ import Testing
             let headUnit = Self.headUnit(policyServer: url)
             let manager = try await Self.start(headUnit, appID: "ptu")
             let outcomes = manager.systemRequestOutcomes()
-            try await manager.start()
+            try await startRunning(manager)
             try await stopping(manager) { manager in
                 var iterator = outcomes.makeAsyncIterator()
                 let outcome = await iterator.next()
@@ -64,7 +64,7 @@ import Testing
             let headUnit = Self.headUnit(policyServer: server.url("/policy"))
             let manager = try await Self.start(headUnit, appID: "ptu-fails")
             let outcomes = manager.systemRequestOutcomes()
-            try await manager.start()
+            try await startRunning(manager)
             try await stopping(manager) { manager in
                 var iterator = outcomes.makeAsyncIterator()
                 guard case .failed(.proprietary, _, let reason)? = await iterator.next() else {
@@ -89,7 +89,7 @@ import Testing
         let headUnit = SDLHeadUnitEmulator()
         let manager = try await Self.start(headUnit, appID: "ptu-unreachable")
         let outcomes = manager.systemRequestOutcomes()
-        try await manager.start()
+        try await startRunning(manager)
         try await stopping(manager) { manager in
             // AsyncHTTPClient retries a refused connection until the head unit's timeout: keep it short.
             // Real time: the failure comes when that 1 s runs out on AsyncHTTPClient's own clock, which a test cannot drive.
@@ -105,7 +105,7 @@ import Testing
 
         let bare = try await Self.start(Self.headUnit(policyServer: url), appID: "no-http", http: nil)
         let bareOutcomes = bare.systemRequestOutcomes()
-        try await bare.start()
+        try await startRunning(bare)
         try await stopping(bare) { bare in
             var bareIterator = bareOutcomes.makeAsyncIterator()
             guard case .failed(_, _, let why)? = await bareIterator.next() else {
@@ -121,7 +121,7 @@ import Testing
             let headUnit = SDLHeadUnitEmulator()
             let manager = try await Self.start(headUnit, appID: "http")
             let outcomes = manager.systemRequestOutcomes()
-            try await manager.start()
+            try await startRunning(manager)
             try await stopping(manager) { manager in
                 // Safety timeout: 5 s bounds the HTTP exchange so a stuck server fails the test; the answer ends the wait.
                 try await headUnit.sendSystemRequest(appID: "http", type: .http, url: server.url("/exchange"), timeout: 5, bulkData: Array("ping".utf8))

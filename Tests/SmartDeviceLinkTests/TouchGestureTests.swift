@@ -5,7 +5,7 @@ import Testing
 /// OnTouchEvent sequences (as the emulator's gestures send them) turned into gestures, with the
 /// iOS library's thresholds and the video's scale. A pure value: no emulator, no clock. (Here the
 /// head unit's timestamps and the arrival times agree; durations come from the timestamps.)
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)), .runsManagers)
 struct TouchGestureTests {
     /// An event stamped `ts` milliseconds on the head unit's clock.
     static func event(_ type: TouchType, _ points: [(id: Int, x: Int, y: Int)], ts: Int) -> OnTouchEvent {

@@ -6,7 +6,7 @@ import Testing
 
 /// Turn-by-turn guidance against the emulator: what goes on the wire (icons uploaded first),
 /// what the head unit's screen then shows, and the requests refused before sending.
-@Suite(.timeLimit(.minutes(1))) struct TurnByTurnTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct TurnByTurnTests {
     static let appID = "route"
     static let turnRight = SDLArtwork(bytes: Array(repeating: 3, count: 200), format: .png, name: "turn-right")
     static let turnLeft = SDLArtwork(bytes: Array(repeating: 4, count: 200), format: .png, name: "turn-left")

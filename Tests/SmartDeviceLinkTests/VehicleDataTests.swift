@@ -6,7 +6,7 @@ import Testing
 
 /// The vehicle-data manager against the stateful emulator: the exact requests on the wire and
 /// what the app was told.
-@Suite(.timeLimit(.minutes(1))) struct VehicleDataTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct VehicleDataTests {
     static let appID = "vehicle"
 
     /// Vehicle-data requests the app sent, as their parameters.
@@ -26,7 +26,7 @@ import Testing
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: appID)
         configuration.session.clock = clock
         let manager = SDLManager(configuration: configuration)
-        try await manager.start()
+        try await startRunning(manager)
         let allowed = await manager.vehicleData.waitUntilAllowed(\.speed, \.rpm, rpc: "SubscribeVehicleData")
         #expect(allowed)
         return manager

@@ -10,7 +10,7 @@ import Testing
 /// Video streaming, touches and haptics against the in-process emulator: negotiation, the HMI
 /// state's effects, frames on the wire (RAW and RTP, through the emulator's depacketiser),
 /// back-pressure, reconnection.
-@Suite(.timeLimit(.minutes(1))) struct VideoStreamingTests {
+@Suite(.timeLimit(.minutes(1)), .runsManagers) struct VideoStreamingTests {
     static let appID = "nav"
 
     /// A NAVIGATION app's manager, started and in FULL.
@@ -30,7 +30,7 @@ import Testing
         }
         configure(&configuration)
         let manager = SDLManager(configuration: configuration)
-        try await manager.start()
+        try await startRunning(manager)
         _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
         return manager
     }
@@ -314,7 +314,7 @@ import Testing
             #expect(await iterator.next() == .cancelled(SDLPoint(x: 150, y: 50)))
 
             // A tap is reported once the double-tap window has passed on the manager's clock.
-            let clock = try #require(await manager.manualClock)
+            let clock = try #require(manager.manualClock)
             let sleepers = clock.sleeperCount
             #expect(try await headUnit.tap(appID: Self.appID, x: 40, y: 60))
             await clock.waitForSleepers(sleepers + 1)

@@ -1,12 +1,12 @@
 extension SDLManager {
     /// The encryption of `service` now (`.notStarted` before any was asked).
     public func encryptionState(of service: SDLServiceType) -> SDLEncryptionState {
-        encryption[service] ?? .notStarted
+        shared.withLock { $0.encryption[service] } ?? .notStarted
     }
 
     /// Every change of a service's encryption, from now on (the guide's service-encryption
     /// delegate). Buffers the 16 latest; a slow reader loses the oldest.
-    public nonisolated func encryptionStates() -> AsyncStream<SDLServiceEncryption> {
+    public func encryptionStates() -> AsyncStream<SDLServiceEncryption> {
         encryptionFanOut.subscribe()
     }
 
@@ -72,8 +72,11 @@ extension SDLManager {
     }
 
     func setEncryption(_ state: SDLEncryptionState, of service: SDLServiceType) {
-        guard encryption[service] != state else { return }
-        encryption[service] = state
-        encryptionFanOut.yield(SDLServiceEncryption(service: service, state: state))
+        shared.withLock { shared in
+            guard shared.encryption[service] != state else { return }
+            shared.encryption[service] = state
+            // In the lock, so readers see the changes in the order they were made.
+            encryptionFanOut.yield(SDLServiceEncryption(service: service, state: state))
+        }
     }
 }

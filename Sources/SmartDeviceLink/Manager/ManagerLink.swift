@@ -58,11 +58,11 @@ final class ManagerLink: SDLSubManagerContext {
     }
 
     var appTypes: Set<AppHMIType> {
-        get async { Set(await manager?.appTypes ?? []) }
+        get async { Set(manager?.appTypes ?? []) }
     }
 
     func rpcVersion() async -> SDLSpecVersion {
-        await manager?.negotiatedRPCVersion ?? MobileAPI.version
+        manager?.negotiatedRPCVersion ?? MobileAPI.version
     }
 
     func mainWindowCapability() async -> WindowCapability? {
@@ -101,7 +101,7 @@ final class ManagerLink: SDLSubManagerContext {
     }
 
     func permissions() async -> SDLPermissionTracker? {
-        await manager?.permissions
+        manager?.permissions
     }
 
     func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {

@@ -35,7 +35,7 @@ public struct SDLError: Error, Sendable, CustomStringConvertible {
 
         /// The manager is not Ready (connecting, reconnecting, stopped): nothing was sent.
         public static let notReady = Code("not-ready")
-        /// `run()` or `start()` while running, or after the manager stopped (a manager runs once).
+        /// `run()` while running, or after the manager stopped (a manager runs once).
         public static let alreadyRunning = Code("already-running")
         /// The manager (or the part asked) has stopped; what was waiting ends with it.
         public static let stopped = Code("stopped")

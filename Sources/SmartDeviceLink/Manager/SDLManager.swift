@@ -21,13 +21,18 @@ import Synchronization
 /// }
 /// ```
 ///
-/// `run()` owns the connection (it is a swift-service-lifecycle `Service`); `start()`/`stop()`
-/// and `withSDLManager` are built on it.
+/// `run()` owns the connection (it is a swift-service-lifecycle `Service`, so a `ServiceGroup`
+/// can run it); `withSDLManager` runs it as a child task for the length of a closure, and
+/// `stop()` ends it. The manager starts no task of its own: its listeners, timers and queues
+/// are children of `run()`.
 ///
 /// A manager is one-shot, like grpc-swift's `GRPCClient`: it runs once, and once stopped it stays
 /// stopped (`run()` then throws an `SDLError` of code `alreadyRunning`; make a new manager to connect
 /// again). A `stop()` that comes before `run()` is kept: `run()` then returns at once.
-public actor SDLManager: Service {
+///
+/// Like `GRPCClient`, it is a `final class` whose mutable state sits in one `Mutex`; its
+/// long-lived work is `run()`'s children, so a manager never runs anything behind the caller's back.
+public final class SDLManager: Service, Sendable {
     /// Where the manager is: `stopped → connecting → registered → settingUpManagers → ready`,
     /// `reconnecting` after a drop, `stopping` while it unregisters.
     public enum State: Sendable, Hashable, CustomStringConvertible {
@@ -67,110 +72,124 @@ public actor SDLManager: Service {
     private let statusBoard = HMIStatusBoard()
     /// Notifications for the manager's whole life, across connections.
     private let notificationHub: NotificationRouter
-    /// What the app answers, by function ID; installed on every connection.
-    private var requestHandlers: [UInt32: @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse] = [:]
-    private var installedHandlers: [UInt32: SDLRequestHandlerToken] = [:]
     private let hashFanOut = StreamFanOut<String>(bufferLimit: 8, replaysLatest: true)
     private let systemRequestFanOut = StreamFanOut<SDLSystemRequestOutcome>(bufferLimit: 32)
-    /// What the manager's tasks share, behind one lock (as grpc-swift's `GRPCClient` keeps its
-    /// state machine): where the manager is with the connection it serves, the sub-managers
-    /// made so far, whether a delegate was set. Every lifecycle change goes through
-    /// `transition`, which publishes the public state in the same critical section.
-    private let shared: Mutex<SharedState>
+    /// Everything of the manager that changes, behind one lock (as grpc-swift's `GRPCClient`
+    /// keeps its state machine): where the manager is with the connection it serves, the
+    /// sub-managers made so far, what the head unit said. Every lifecycle change goes through
+    /// `transition`, which publishes the public state in the same critical section. Never held
+    /// across an `await`.
+    let shared: Mutex<SharedState>
 
-    private struct SharedState {
+    struct SharedState {
         var lifecycle: ManagerLifecycle<SDLRPCClient>
         /// The sub-managers made on first use (see `OnDemandSubManagers`).
         var subManagers = OnDemandSubManagers()
+        /// Held weakly, as delegates are.
+        weak var delegate: (any SDLManagerDelegate)?
         /// Whether a delegate was ever set, so state changes queue delegate calls only for apps
         /// that have one.
         var delegateAttached = false
+        /// What the app answers, by function ID; installed on every connection.
+        var requestHandlers: [UInt32: RequestHandler] = [:]
+        /// The current connection's tokens for `requestHandlers`.
+        var installedHandlers: [UInt32: SDLRequestHandlerToken] = [:]
+        /// Per request type and head-unit version: whether the version gate has anything to check.
+        var gateNeeded: [String: Bool] = [:]
+        /// The head unit's language after OnLanguageChange: the next registration asks for it.
+        var switchedLanguage: Language?
+        /// The latest OnHashChange: the next registration after a drop resumes with it.
+        var resumeHash: String?
+        var registerResponse: RegisterAppInterfaceResponse?
+        var registrationWarning: SDLResult?
+        var authToken: String?
+        var languageChange: ChangeRegistrationResponse?
+        var permissions: SDLPermissionTracker?
+        /// How far the current connection's notifications are followed (see `checkPermission`).
+        var followerProgress: FollowerProgress?
+        /// Each service's encryption (see `SDLManager+Encryption`).
+        var encryption: [SDLServiceType: SDLEncryptionState] = [:]
     }
+
+    typealias RequestHandler = @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse
 
     /// The run's child tasks that sub-managers start on demand (listeners, the screen queue's
     /// runner, clean-ups): they end with the run.
-    nonisolated let tasks = TaskScope()
-    /// Per request type and head-unit version: whether the version gate has anything to check.
-    private var gateNeeded: [String: Bool] = [:]
-    /// The head unit's language after OnLanguageChange: the next registration asks for it.
-    private var switchedLanguage: Language?
+    let tasks = TaskScope()
     /// The latest OnHashChange: the next registration after a drop resumes with it.
-    public private(set) var resumeHash: String?
+    public var resumeHash: String? { shared.withLock { $0.resumeHash } }
     /// Called with every new resumption hash, to keep it across launches.
     private let hashStore: (@Sendable (String) async -> Void)?
 
     /// The head unit's answer to the latest registration (languages, vehicle type, legacy
     /// capabilities, `iconResumed`...).
-    public private(set) var registerResponse: RegisterAppInterfaceResponse?
+    public var registerResponse: RegisterAppInterfaceResponse? { shared.withLock { $0.registerResponse } }
     /// A registration that succeeded with a warning (WRONG_LANGUAGE, RESUME_FAILED, WARNINGS).
-    public private(set) var registrationWarning: SDLResult?
+    public var registrationWarning: SDLResult? { shared.withLock { $0.registrationWarning } }
     /// A cloud app's token for the user account tied to this vehicle, from the head unit's
     /// StartServiceACK (protocol 5.2+; the policy table's `auth_token` for the app on SDL Core).
     /// Check it with your account service before trusting the session; nil when not sent.
-    public private(set) var authToken: String?
+    public var authToken: String? { shared.withLock { $0.authToken } }
     /// Follows OnHMIStatus and OnPermissionsChange for the current connection.
-    public private(set) var permissions: SDLPermissionTracker?
-    /// How far the current connection's notifications are followed (see `checkPermission`).
-    private var followerProgress: FollowerProgress?
+    public var permissions: SDLPermissionTracker? { shared.withLock { $0.permissions } }
+    private var followerProgress: FollowerProgress? { shared.withLock { $0.followerProgress } }
     /// Observers of `permissionChanges(of:_:)`, kept across connections.
     let permissionObservers = PermissionObservers(outlivesConnections: true)
-    /// Each service's encryption (see `SDLManager+Encryption`).
-    var encryption: [SDLServiceType: SDLEncryptionState] = [:]
     let encryptionFanOut = StreamFanOut<SDLServiceEncryption>(bufferLimit: 16)
     /// What the head unit can do: displays and windows, buttons, navigation, phone, app
     /// services..., cached and kept current across reconnections.
-    public nonisolated let systemCapabilities: SDLSystemCapabilityManager
+    public let systemCapabilities: SDLSystemCapabilityManager
     /// The app's files on the head unit: uploads, artworks, deletes.
-    public nonisolated let files: SDLFileManager
+    public let files: SDLFileManager
     /// The car's data: one-time readings, subscriptions, OnVehicleData, OEM custom items.
-    public nonisolated var vehicleData: SDLVehicleDataManager {
+    public var vehicleData: SDLVehicleDataManager {
         onDemand(\.vehicleData) { _, _ in SDLVehicleDataManager(logger: logger, clock: configuration.session.clock) }
     }
     /// Subscription buttons: OK, presets, search, media and navigation keys.
-    public nonisolated var buttons: SDLButtonManager {
+    public var buttons: SDLButtonManager {
         onDemand(\.buttons) { connection, _ in SDLButtonManager(logger: logger, rpcVersion: connection?.rpcVersion) }
     }
     /// App services (RPC 5.1+): publish one, or use another app's.
-    public nonisolated var appServices: SDLAppServiceManager {
+    public var appServices: SDLAppServiceManager {
         onDemand(\.appServices) { _, _ in SDLAppServiceManager(logger: logger) }
     }
     /// The main window: text, images, template; one serial queue.
-    public nonisolated var screen: SDLScreenManager {
+    public var screen: SDLScreenManager {
         onDemand(\.screen) { _, _ in SDLScreenManager(logger: logger) }
     }
     /// The car's navigation: destinations and waypoints.
-    public nonisolated var navigation: SDLNavigationManager {
+    public var navigation: SDLNavigationManager {
         onDemand(\.navigation) { _, _ in SDLNavigationManager(logger: logger) }
     }
     /// Phone calls through the paired phone.
-    public nonisolated var phone: SDLPhoneManager {
+    public var phone: SDLPhoneManager {
         onDemand(\.phone) { _, _ in SDLPhoneManager(logger: logger) }
     }
     /// Remote control of climate, radio, seats, audio, lights and HMI settings.
-    public nonisolated var remoteControl: SDLRemoteControlManager {
+    public var remoteControl: SDLRemoteControlManager {
         onDemand(\.remoteControl) { _, _ in SDLRemoteControlManager(logger: logger) }
     }
     /// A NAVIGATION or PROJECTION app's video stream: negotiation, frames, suspend and resume.
-    public nonisolated var videoStreaming: SDLVideoStreamingManager {
+    public var videoStreaming: SDLVideoStreamingManager {
         onDemand(\.videoStreaming) { _, _ in
             SDLVideoStreamingManager(configuration: configuration.videoStreaming, protection: configuration.encryption.video, logger: logger)
         }
     }
     /// A NAVIGATION or PROJECTION app's spoken prompts, streamed as PCM and paced to real time.
-    public nonisolated var audioStreaming: SDLAudioStreamingManager {
+    public var audioStreaming: SDLAudioStreamingManager {
         // One made after the run ended takes no prompts: nothing would ever play them.
         onDemand(\.audioStreaming) { _, runEnded in
             SDLAudioStreamingManager(protection: configuration.encryption.audio, acceptsPrompts: isStreamingApp && !runEnded, logger: logger)
         }
     }
     /// The driver's touches on the video as gestures (NAVIGATION and PROJECTION apps).
-    public nonisolated var touch: SDLTouchManager {
+    public var touch: SDLTouchManager {
         onDemand(\.touch) { _, _ in SDLTouchManager(logger: logger) }
     }
     /// Whether the phone must show its lock screen, and the head unit's logo for it.
-    public nonisolated let lockScreen: SDLLockScreenManager
+    public let lockScreen: SDLLockScreenManager
     /// The app's focusable areas for the head unit's haptic controller (SendHapticData).
-    public nonisolated var haptics: SDLHapticManager {
+    public var haptics: SDLHapticManager {
         onDemand(\.haptics) { _, _ in SDLHapticManager(logger: logger) }
     }
 
@@ -181,9 +200,9 @@ public actor SDLManager: Service {
     public init(configuration: Configuration, hashStore: (@Sendable (String) async -> Void)? = nil) {
         self.configuration = configuration
         self.logger = configuration.logger
-        self.resumeHash = configuration.resumeHash
         self.hashStore = hashStore
-        self.shared = Mutex(SharedState(lifecycle: ManagerLifecycle(reconnectPolicy: configuration.reconnectPolicy)))
+        self.shared = Mutex(
+            SharedState(lifecycle: ManagerLifecycle(reconnectPolicy: configuration.reconnectPolicy), resumeHash: configuration.resumeHash))
         self.notificationHub = NotificationRouter(logger: configuration.logger)
         self.systemCapabilities = SDLSystemCapabilityManager(
             logger: configuration.logger, pollInterval: configuration.capabilityPollInterval, clock: configuration.session.clock)
@@ -200,7 +219,6 @@ public actor SDLManager: Service {
 
     // MARK: Delegate
 
-    private weak var delegate: (any SDLManagerDelegate)?
     /// The delegate's calls, one at a time and in order, on a child of the run (calls made
     /// after the run, its final state among them, are made by the run itself as it ends).
     private let delegateCalls: SerialRunner
@@ -208,9 +226,13 @@ public actor SDLManager: Service {
     /// Callbacks for apps that prefer them to the streams; held weakly. Calls arrive in order,
     /// one at a time.
     public func setDelegate(_ delegate: (any SDLManagerDelegate)?) {
-        self.delegate = delegate
-        shared.withLock { $0.delegateAttached = true }
+        shared.withLock {
+            $0.delegate = delegate
+            $0.delegateAttached = true
+        }
     }
+
+    private var delegate: (any SDLManagerDelegate)? { shared.withLock { $0.delegate } }
 
     /// Runs in the delegate's queue already (queued when the state changed), so it calls the
     /// delegate directly and keeps its place among the other calls.
@@ -230,13 +252,13 @@ public actor SDLManager: Service {
     var appTypes: [AppHMIType] { configuration.appTypes }
 
     /// A NAVIGATION or PROJECTION app: its streaming managers start with every connection.
-    private nonisolated var isStreamingApp: Bool {
+    private var isStreamingApp: Bool {
         configuration.appTypes.contains(.navigation) || configuration.appTypes.contains(.projection)
     }
 
     /// The sub-manager at `key`, made and linked on first use; one made after the run ended is
     /// stopped like the others were (see `OnDemandSubManagers`).
-    private nonisolated func onDemand<M: SDLLinkedSubManager>(
+    private func onDemand<M: SDLLinkedSubManager>(
         _ key: WritableKeyPath<OnDemandSubManagers, M?>, make: (_ readyConnection: SDLConnectionContext?, _ runEnded: Bool) -> M
     ) -> M {
         let (subManager, made, runEnded) = shared.withLock { shared -> (M, Bool, Bool) in
@@ -255,49 +277,49 @@ public actor SDLManager: Service {
     }
 
     /// The sub-managers made so far, without making any.
-    nonisolated func madeSubManagers() -> OnDemandSubManagers {
+    func madeSubManagers() -> OnDemandSubManagers {
         shared.withLock { $0.subManagers }
     }
 
     /// Where the manager is now; `stateChanges()` follows it.
-    public nonisolated var state: State { stateFanOut.latest ?? .stopped }
+    public var state: State { stateFanOut.latest ?? .stopped }
 
     /// State changes, starting with the current state.
-    public nonisolated func stateChanges() -> AsyncStream<State> { stateFanOut.subscribe() }
+    public func stateChanges() -> AsyncStream<State> { stateFanOut.subscribe() }
 
     /// The main window's HMI level; NONE until the first OnHMIStatus.
-    public nonisolated var hmiLevel: HMILevel { statusBoard.main.levels.latest ?? .none }
+    public var hmiLevel: HMILevel { statusBoard.main.levels.latest ?? .none }
 
     /// HMI level changes of a window (the main window by default), starting with the current
     /// level once the head unit has reported one.
-    public nonisolated func hmiLevels(window: Int = 0) -> AsyncStream<HMILevel> { statusBoard.window(window).levels.subscribe() }
+    public func hmiLevels(window: Int = 0) -> AsyncStream<HMILevel> { statusBoard.window(window).levels.subscribe() }
 
     /// Whether the app's audio is heard; NOT_AUDIBLE until the first OnHMIStatus.
-    public nonisolated var audioStreamingState: AudioStreamingState { statusBoard.main.audio.latest ?? .notAudible }
+    public var audioStreamingState: AudioStreamingState { statusBoard.main.audio.latest ?? .notAudible }
 
     /// Audio streaming state changes, starting with the current state.
-    public nonisolated func audioStreamingStates() -> AsyncStream<AudioStreamingState> { statusBoard.main.audio.subscribe() }
+    public func audioStreamingStates() -> AsyncStream<AudioStreamingState> { statusBoard.main.audio.subscribe() }
 
     /// Whether the app may stream video (STREAMABLE when the head unit, before RPC 5.0, does
     /// not say); NOT_STREAMABLE until the first OnHMIStatus.
-    public nonisolated var videoStreamingState: VideoStreamingState { statusBoard.main.video.latest ?? .notStreamable }
+    public var videoStreamingState: VideoStreamingState { statusBoard.main.video.latest ?? .notStreamable }
 
     /// Video streaming state changes, starting with the current state.
-    public nonisolated func videoStreamingStates() -> AsyncStream<VideoStreamingState> { statusBoard.main.video.subscribe() }
+    public func videoStreamingStates() -> AsyncStream<VideoStreamingState> { statusBoard.main.video.subscribe() }
 
     /// What the main window shows over the app (a menu, a VR session, an alert); MAIN until
     /// the first OnHMIStatus.
-    public nonisolated var systemContext: SystemContext { systemContext(window: 0) ?? .main }
+    public var systemContext: SystemContext { systemContext(window: 0) ?? .main }
 
     /// A window's system context, nil until the head unit has reported on that window.
-    public nonisolated func systemContext(window: Int) -> SystemContext? { statusBoard.window(window).contexts.latest }
+    public func systemContext(window: Int) -> SystemContext? { statusBoard.window(window).contexts.latest }
 
     /// System context changes of a window (the main window by default), starting with the
     /// current one.
-    public nonisolated func systemContexts(window: Int = 0) -> AsyncStream<SystemContext> { statusBoard.window(window).contexts.subscribe() }
+    public func systemContexts(window: Int = 0) -> AsyncStream<SystemContext> { statusBoard.window(window).contexts.subscribe() }
 
     /// Waits until the main window reaches `level`: true then, false after `timeout`.
-    public nonisolated func waitForHMILevel(_ level: HMILevel, timeout: Duration) async -> Bool {
+    public func waitForHMILevel(_ level: HMILevel, timeout: Duration) async -> Bool {
         let levels = hmiLevels()
         return await firstOf(timeout: timeout, on: configuration.session.clock) {
             for await current in levels where current == level { return true }
@@ -306,7 +328,7 @@ public actor SDLManager: Service {
     }
 
     /// A window's OnHMIStatus as it arrives (the main window by default), current first.
-    public nonisolated func hmiStatuses(window: Int = 0) -> AsyncStream<OnHMIStatus> { statusBoard.window(window).statuses.subscribe() }
+    public func hmiStatuses(window: Int = 0) -> AsyncStream<OnHMIStatus> { statusBoard.window(window).statuses.subscribe() }
 
     /// Applies one lifecycle event and publishes the resulting state in the same critical
     /// section, so readers see the changes in order whichever task made them. Never inlined:
@@ -314,7 +336,7 @@ public actor SDLManager: Service {
     /// long-lived async functions that call it for as long as the session lasts.
     @discardableResult
     @inline(never)
-    private nonisolated func transition<Action: Sendable>(_ event: (inout ManagerLifecycle<SDLRPCClient>) -> Action) -> Action {
+    private func transition<Action: Sendable>(_ event: (inout ManagerLifecycle<SDLRPCClient>) -> Action) -> Action {
         shared.withLock { shared in
             let action = event(&shared.lifecycle)
             let newState = shared.lifecycle.publicState
@@ -330,7 +352,7 @@ public actor SDLManager: Service {
     }
 
     /// The connection requests go through, once Ready.
-    nonisolated var client: SDLRPCClient? { shared.withLock { $0.lifecycle.readyConnection } }
+    var client: SDLRPCClient? { shared.withLock { $0.lifecycle.readyConnection } }
 
     // MARK: Running
 
@@ -400,19 +422,19 @@ public actor SDLManager: Service {
     /// Whether `error` ended the run only because a stop came (logged), not a failure of the
     /// manager's own.
     @inline(never)
-    private nonisolated func isStopConsequence(_ error: any Error) -> Bool {
+    private func isStopConsequence(_ error: any Error) -> Bool {
         guard !(error is SDLManagerError), isStopping() else { return false }
         logger.debug("stopped while connecting", metadata: ["error": "\(error)"])
         return true
     }
 
     @inline(never)
-    private nonisolated func isStopping() -> Bool {
+    private func isStopping() -> Bool {
         shared.withLock { if case .stopping = $0.lifecycle.state { true } else { false } }
     }
 
     @inline(never)
-    private nonisolated func logReconnecting(after reason: SDLCloseReason, attempt: Int, delay: Duration) {
+    private func logReconnecting(after reason: SDLCloseReason, attempt: Int, delay: Duration) {
         logger.info("connection lost; reconnecting", metadata: ["reason": "\(reason)", "attempt": "\(attempt)", "delay": "\(delay)"])
     }
 
@@ -497,7 +519,7 @@ public actor SDLManager: Service {
         let (http, logger) = (configuration.httpClient, logger)
         let tracker = SDLPermissionTracker(client: client, clock: configuration.session.clock, managerObservers: permissionObservers, fedByOwner: true)
         // The previous connection's handler tokens are gone with it.
-        installedHandlers = [:]
+        shared.withLock { $0.installedHandlers = [:] }
         guard transition({ $0.transportConnected(client) }) else {
             // A stop came while dialing.
             await client.close()
@@ -565,7 +587,7 @@ public actor SDLManager: Service {
                 if isStopping() { return .closedByApp }
                 throw error
             }
-            self.permissions = tracker
+            shared.withLock { $0.permissions = tracker }
             transition { $0.settingUp() }
             await onOwnTask { await self.setUpManagers(client: client, session: session, tasks: connectionTasks) }
             let readying = await followNotifications(parts)
@@ -597,7 +619,7 @@ public actor SDLManager: Service {
         // Notifications followed since the first OnHMIStatus, while Ready waits for the rest of
         // what was read with it (the permissions SDL Core sends right after it): at most a few.
         var sinceFirstStatus: Int?
-        followerProgress = parts.followed
+        shared.withLock { $0.followerProgress = parts.followed }
         var last: UInt64 = 0
         for await item in parts.followed.items {
             if item.number > last + 1 { logDropped(item.number - last - 1) }
@@ -615,13 +637,13 @@ public actor SDLManager: Service {
             sinceFirstStatus = count + 1
             if parts.followed.isCaughtUp || count >= 16 { readying = becomeReady(parts) }
         }
-        followerProgress = nil
+        shared.withLock { $0.followerProgress = nil }
         await tracker.connectionEnded()
         return readying
     }
 
     @inline(never)
-    private nonisolated func logDropped(_ count: UInt64) {
+    private func logDropped(_ count: UInt64) {
         logger.warning("the manager fell behind the head unit's notifications; the oldest were dropped", metadata: ["dropped": "\(count)"])
     }
 
@@ -661,10 +683,10 @@ public actor SDLManager: Service {
     }
 
     /// The sub-managers every manager has, first in the order the run loop calls the hooks.
-    private nonisolated var eagerSubManagers: [any SDLSubManager] { [systemCapabilities, files] }
+    private var eagerSubManagers: [any SDLSubManager] { [systemCapabilities, files] }
 
     /// The sub-managers to stop; one made from now on is stopped when it is made.
-    private nonisolated func subManagersForStop() -> [any SDLSubManager] {
+    private func subManagersForStop() -> [any SDLSubManager] {
         shared.withLock { shared in
             shared.subManagers.readyConnection = nil
             shared.subManagers.runEnded = true
@@ -687,14 +709,14 @@ public actor SDLManager: Service {
 
     private func register(session: SDLProtocolSession, client: SDLRPCClient) async throws {
         let negotiated = try await session.start()
-        authToken = negotiated.details?.authToken
+        shared.withLock { $0.authToken = negotiated.details?.authToken }
         guard negotiated.protocolVersion >= configuration.minimumProtocolVersion else {
             throw SDLManagerError.protocolVersionTooLow(headUnit: negotiated.protocolVersion, minimum: configuration.minimumProtocolVersion)
         }
         var registration = configuration.registration
         registration.hashID = resumeHash
         // After a language switch the app registers in the head unit's new language.
-        if let language = switchedLanguage {
+        if let language = shared.withLock({ $0.switchedLanguage }) {
             registration.languageDesired = language
             registration.hmiDisplayLanguageDesired = language
         }
@@ -702,9 +724,12 @@ public actor SDLManager: Service {
         guard response.success else {
             throw SDLManagerError.registrationFailed(response.resultCode, info: response.info)
         }
-        registerResponse = response
-        registrationWarning = response.resultCode == .success ? nil : response.resultCode
-        if let warning = registrationWarning {
+        let warning = response.resultCode == .success ? nil : response.resultCode
+        shared.withLock {
+            $0.registerResponse = response
+            $0.registrationWarning = warning
+        }
+        if let warning {
             logger.notice("registered with a warning", metadata: ["resultCode": "\(warning.rawValue)", "info": "\(response.info ?? "")"])
         }
         transition { $0.registered() }
@@ -741,11 +766,11 @@ public actor SDLManager: Service {
         if !change.success {
             logger.warning("ChangeRegistration was refused", metadata: ["resultCode": "\(change.resultCode.rawValue)"])
         }
-        languageChange = change
+        shared.withLock { $0.languageChange = change }
     }
 
     /// The answer to the last ChangeRegistration the language handling sent.
-    public private(set) var languageChange: ChangeRegistrationResponse?
+    public var languageChange: ChangeRegistrationResponse? { shared.withLock { $0.languageChange } }
 
     /// The configured icon, uploaded and set unless the head unit resumed it or cannot show it.
     /// A failure is logged: the app works without its icon.
@@ -804,7 +829,7 @@ public actor SDLManager: Service {
     }
 
     private func languageChanged(_ change: OnLanguageChange) {
-        switchedLanguage = change.language
+        shared.withLock { $0.switchedLanguage = change.language }
     }
 
     private func received(_ status: OnHMIStatus) {
@@ -827,35 +852,18 @@ public actor SDLManager: Service {
     }
 
     private func hashChanged(_ hash: String) async {
-        resumeHash = hash
+        shared.withLock { $0.resumeHash = hash }
         hashFanOut.yield(hash)
         await hashStore?(hash)
     }
 
     /// Each new resumption hash once the manager holds it (the latest first), for apps that
     /// keep it themselves.
-    public nonisolated func resumeHashes() -> AsyncStream<String> { hashFanOut.subscribe() }
+    public func resumeHashes() -> AsyncStream<String> { hashFanOut.subscribe() }
 
     /// What became of each of the head unit's HTTP and PROPRIETARY system requests (policy
     /// table updates): forwarded through `configuration.httpClient` and answered, or why not.
-    public nonisolated func systemRequestOutcomes() -> AsyncStream<SDLSystemRequestOutcome> { systemRequestFanOut.subscribe() }
-
-    /// Starts `run()` in the background and returns once the manager is Ready; throws why it
-    /// could not get there. For apps without a service group or a task of their own to run the
-    /// manager in; `stop()` ends it.
-    public func start() async throws {
-        // The transition happens here, not in the task, so a second `start()` is refused at once.
-        switch transition({ $0.run() }) {
-        case .start: break
-        case .returnAtOnce: throw SDLError(SDLManagerError.notReady(.stopped))
-        case .refuse(let error): throw SDLError(error)
-        }
-        // Unstructured by design: `start()` returns while the manager keeps running, for callers
-        // with no task to run it in; `stop()` ends it and waits for it. Its failure is what
-        // `waitUntilReady()` throws.
-        Task { try await self.runStarted() }
-        try await waitUntilReady()
-    }
+    public func systemRequestOutcomes() -> AsyncStream<SDLSystemRequestOutcome> { systemRequestFanOut.subscribe() }
 
     /// Returns when the manager is Ready; throws when it stopped instead.
     public func waitUntilReady() async throws {
@@ -886,7 +894,7 @@ public actor SDLManager: Service {
 
     /// Begins stopping and returns at once, from any context (the graceful-shutdown path): like
     /// `stop()` without waiting for `run()` to return.
-    public nonisolated func beginStopping() {
+    public func beginStopping() {
         let (action, stoppedBeforeRun) = transition { machine in
             let action = machine.stop()
             if case .stopped(.beforeRun) = machine.state { return (action, true) }
@@ -989,11 +997,12 @@ public actor SDLManager: Service {
         if checkingPermissions { try await checkPermission(R.functionName) }
         let gate = versionGate
         let cacheKey = "\(R.functionName)@\(gate.headUnit)"
-        let needsGate = gateNeeded[cacheKey] ?? {
+        let needsGate = shared.withLock { shared in
+            if let known = shared.gateNeeded[cacheKey] { return known }
             let needed = gate.mayRefuse(R.structInfo)
-            gateNeeded[cacheKey] = needed
+            shared.gateNeeded[cacheKey] = needed
             return needed
-        }()
+        }
         let wire = needsGate ? try gated(json, function: R.structInfo, gate: gate) : json
         guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
         // Encrypted when asked, or when the permissions say the RPC needs it (then, as the guide
@@ -1075,26 +1084,26 @@ public actor SDLManager: Service {
     /// Notifications of one type, from every connection the manager makes (the stream goes on
     /// across reconnections and ends when the manager stops). Each reader keeps the newest 256
     /// it has not read.
-    public nonisolated func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> {
+    public func notifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<N> {
         guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
         return notificationHub.subscribe(type, functionID: functionID)
     }
 
     /// Notifications of several types as they came, in their order, across reconnections.
-    nonisolated func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
+    func rawNotifications(functionIDs: Set<UInt32>) -> AsyncStream<SDLIncomingRPC> {
         notificationHub.subscribeRaw(functionIDs: functionIDs, name: "notifications \(functionIDs.sorted())")
     }
 
     /// Calls `handler` with each notification of `functionIDs` as it is read, before the
     /// response that follows it completes its request; until the observation is cancelled.
-    nonisolated func observeNotifications(
+    func observeNotifications(
         functionIDs: Set<UInt32>, _ handler: @escaping @Sendable (SDLIncomingRPC) -> Void
     ) -> SDLNotificationObservation {
         notificationHub.observe(functionIDs: functionIDs, handler)
     }
 
     /// Notifications of one type as they came, for keys the spec lacks.
-    nonisolated func rawNotifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<SDLIncomingRPC> {
+    func rawNotifications<N: SDLNotification>(_ type: N.Type) -> AsyncStream<SDLIncomingRPC> {
         guard let functionID = N.wireFunctionID else { return AsyncStream { $0.finish() } }
         return notificationHub.subscribeRaw(functionIDs: [functionID], name: N.functionName)
     }
@@ -1148,8 +1157,7 @@ public actor SDLManager: Service {
         _ type: R.Type, _ answer: @escaping @Sendable (R, UInt32) async throws -> R.Response
     ) async throws -> UInt32 {
         guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
-        guard requestHandlers[functionID] == nil else { throw SDLRPCError.handlerAlreadyRegistered(function: R.functionName) }
-        let handler: @Sendable (SDLIncomingRPC) async throws -> SDLRawResponse = { message in
+        let handler: RequestHandler = { message in
             let request: R
             do {
                 request = try SDLJSON.decode(R.self, from: message.payload.json, policy: .lenient).value
@@ -1163,26 +1171,40 @@ public actor SDLManager: Service {
                 throw SDLRequestRefusal(.genericError, info: "the app's \(R.functionName) response breaks the spec: \(error)")
             }
         }
-        requestHandlers[functionID] = handler
-        if let client = shared.withLock({ $0.lifecycle.registeredConnection }) {
-            installedHandlers[functionID] = try? await client.handleRawRequests(functionID: functionID, handler: handler)
+        let client = try shared.withLock { shared throws(SDLRPCError) in
+            guard shared.requestHandlers[functionID] == nil else { throw .handlerAlreadyRegistered(function: R.functionName) }
+            shared.requestHandlers[functionID] = handler
+            return shared.lifecycle.registeredConnection
         }
+        if let client { await install(handler, functionID: functionID, on: client) }
         return functionID
     }
 
     private func removeRequestHandler(functionID: UInt32) async {
-        requestHandlers[functionID] = nil
-        if let token = installedHandlers.removeValue(forKey: functionID) {
-            await shared.withLock({ $0.lifecycle.registeredConnection })?.removeRequestHandler(token)
+        let (token, client) = shared.withLock { shared in
+            shared.requestHandlers[functionID] = nil
+            return (shared.installedHandlers.removeValue(forKey: functionID), shared.lifecycle.registeredConnection)
         }
+        if let token { await client?.removeRequestHandler(token) }
     }
 
     /// A new connection answers what the app handles before it is Ready.
     private func installRequestHandlers(on client: SDLRPCClient) async {
         // Handlers installed while this connection registered are in place already.
-        for (functionID, handler) in requestHandlers where installedHandlers[functionID] == nil {
-            installedHandlers[functionID] = try? await client.handleRawRequests(functionID: functionID, handler: handler)
+        let missing = shared.withLock { shared in shared.requestHandlers.filter { shared.installedHandlers[$0.key] == nil } }
+        for (functionID, handler) in missing { await install(handler, functionID: functionID, on: client) }
+    }
+
+    /// Installs one handler on `client` and keeps its token, unless the app removed the handler
+    /// meanwhile (then it comes off again).
+    private func install(_ handler: @escaping RequestHandler, functionID: UInt32, on client: SDLRPCClient) async {
+        guard let token = try? await client.handleRawRequests(functionID: functionID, handler: handler) else { return }
+        let kept = shared.withLock { shared in
+            guard shared.requestHandlers[functionID] != nil, shared.installedHandlers[functionID] == nil else { return false }
+            shared.installedHandlers[functionID] = token
+            return true
         }
+        if !kept { await client.removeRequestHandler(token) }
     }
 }
 
@@ -1190,9 +1212,9 @@ public actor SDLManager: Service {
 package enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A request before Ready (or after stop): nothing is sent.
     case notReady(SDLManager.State)
-    /// `run()` or `start()` while the manager runs.
+    /// `run()` while the manager runs.
     case alreadyRunning
-    /// `run()` or `start()` after the manager stopped: a manager runs once.
+    /// `run()` after the manager stopped: a manager runs once.
     case alreadyStopped
     /// The head unit refused the registration (`success=false`).
     case registrationFailed(SDLResult, info: String?)
@@ -1241,8 +1263,17 @@ package enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible
 public func withSDLManager<Result>(
     _ configuration: SDLManager.Configuration, _ body: (SDLManager) async throws -> Result
 ) async throws -> Result {
-    let manager = SDLManager(configuration: configuration)
-    return try await withThrowingTaskGroup(of: Void.self) { group in
+    try await withSDLManager(SDLManager(configuration: configuration), body)
+}
+
+/// Runs `manager` (made with a `hashStore`, or given a delegate before it runs) for the duration
+/// of `body`, as `withSDLManager(_:_:)` with a configuration does: `run()` is a child task of
+/// this call, `body` starts once the manager is Ready, and the manager is stopped when `body`
+/// returns or throws. A manager runs once: pass a new one each time.
+public func withSDLManager<Result>(
+    _ manager: SDLManager, _ body: (SDLManager) async throws -> Result
+) async throws -> Result {
+    try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { try await manager.run() }
         let result: Result
         do {

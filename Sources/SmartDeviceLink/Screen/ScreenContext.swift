@@ -59,7 +59,7 @@ extension ManagerLink: SDLScreenContext {
             for await level in manager.hmiLevels() where level != .none { break }
             if manager.hmiLevel == .none { return false }
         }
-        if let permissions = await manager.permissions, await permissions.levels(allowing: "Show") != nil {
+        if let permissions = manager.permissions, await permissions.levels(allowing: "Show") != nil {
             guard await permissions.waitUntilAllowed("Show") else { return false }
         }
         if await manager.systemCapabilities.defaultMainWindowCapability == nil {

@@ -20,7 +20,7 @@ protocol SDLStreamingContext: SDLSubManagerContext {
 
 extension ManagerLink: SDLStreamingContext {
     func encryptionChanged(_ state: SDLEncryptionState, of service: SDLServiceType) async {
-        await manager?.setEncryption(state, of: service)
+        manager?.setEncryption(state, of: service)
     }
 
     func mainWindowStatuses() -> AsyncStream<OnHMIStatus> {
@@ -39,7 +39,7 @@ extension ManagerLink: SDLStreamingContext {
 
     func pcmFormat() async -> SDLAudioFormat? {
         // A rate or depth this library does not know (a newer spec's) is no format to convert to.
-        guard let format = await manager?.registerResponse?.pcmStreamCapabilities.map(SDLAudioFormat.init),
+        guard let format = manager?.registerResponse?.pcmStreamCapabilities.map(SDLAudioFormat.init),
               format.sampleRate > 0, format.bitsPerSample == ._16Bit || format.bitsPerSample == ._8Bit
         else { return nil }
         return format

@@ -28,9 +28,13 @@ enum GettingStartedExamples {
 
     static func startStop(configuration: SDLManager.Configuration) async throws {
         let manager = SDLManager(configuration: configuration)
-        try await manager.start()          // returns once the manager is Ready
-        print(manager.state, await manager.registerResponse?.vehicleType?.make ?? "?")
-        await manager.stop()               // unregisters and disconnects
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await manager.run() }   // connects, registers, reconnects until stop()
+            try await manager.waitUntilReady()
+            print(manager.state, manager.registerResponse?.vehicleType?.make ?? "?")
+            await manager.stop()                        // unregisters and disconnects; run() returns
+            try await group.waitForAll()
+        }
     }
 
     static func service(configuration: SDLManager.Configuration, logger: Logger) async throws {
@@ -94,10 +98,10 @@ enum LifecycleExamples {
     }
 
     static func registration(manager: SDLManager) async {
-        if let warning = await manager.registrationWarning {
+        if let warning = manager.registrationWarning {
             print("registered, with a warning:", warning)   // WRONG_LANGUAGE, RESUME_FAILED, WARNINGS
         }
-        let response = await manager.registerResponse
+        let response = manager.registerResponse
         print(response?.vehicleType?.model ?? "unknown vehicle", response?.iconResumed ?? false)
     }
 
@@ -120,7 +124,7 @@ enum LifecycleExamples {
     }
 
     static func delegate(manager: SDLManager, listener: Listener) async {
-        await manager.setDelegate(listener)   // held weakly
+        manager.setDelegate(listener)   // held weakly
     }
 
     static func limits(configuration: inout SDLManager.Configuration) {
@@ -131,7 +135,7 @@ enum LifecycleExamples {
 
 enum PermissionExamples {
     static func check(manager: SDLManager) async throws {
-        guard let permissions = await manager.permissions else { return }
+        guard let permissions = manager.permissions else { return }
         if await permissions.isAllowed("Show") {
             _ = try await manager.send(Show(mainField1: "Allowed"))
         }
@@ -142,7 +146,7 @@ enum PermissionExamples {
     }
 
     static func observe(manager: SDLManager) async throws {
-        guard let permissions = await manager.permissions else { return }
+        guard let permissions = manager.permissions else { return }
         for await _ in await permissions.observe(["SubscribeVehicleData", "GetVehicleData"], .allAllowed) {
             _ = try await manager.send(SubscribeVehicleData(speed: true))
             break
@@ -185,7 +189,7 @@ enum LanguageExamples {
     }
 
     static func result(manager: SDLManager) async {
-        if let change = await manager.languageChange, !change.success {
+        if let change = manager.languageChange, !change.success {
             print("the head unit kept the English names:", change.resultCode)
         }
     }
@@ -298,7 +302,9 @@ enum ReconnectionExamples {
 
     static func keepHash(configuration: SDLManager.Configuration, save: @escaping @Sendable (String) async -> Void) async throws {
         let manager = SDLManager(configuration: configuration, hashStore: { hash in await save(hash) })
-        try await manager.start()
+        try await withSDLManager(manager) { manager in
+            _ = try await manager.send(Show(mainField1: "Resumed"))
+        }
     }
 
     static func pending(manager: SDLManager) async {
@@ -1371,7 +1377,7 @@ enum CloudAppExamples {
         let server = SDLWebSocketServer(listening: .init(host: "0.0.0.0", port: 8080, path: "/sdl"), app: app)
         try await server.run { manager in
             try await manager.waitUntilReady()
-            guard let token = await manager.authToken, await Accounts.isValid(token) else {
+            guard let token = manager.authToken, await Accounts.isValid(token) else {
                 await manager.stop()   // unregisters: this vehicle's user is not ours
                 return
             }
@@ -1493,7 +1499,7 @@ enum EncryptionExamples {
     }
 
     static func states(manager: SDLManager) async {
-        print(await manager.encryptionState(of: .rpc))   // e.g. "encrypted"
+        print(manager.encryptionState(of: .rpc))   // e.g. "encrypted"
         for await change in manager.encryptionStates() where change.service == .rpc {
             switch change.state {
             case .encrypted: print("encrypted requests go without waiting")
@@ -1527,14 +1533,14 @@ enum LockScreenExamples {
         var configuration = SDLManager.Configuration(appName: "Hello SDL", appID: "8675309")
         configuration.lockScreen = SDLLockScreenConfiguration(displayMode: .optionalOrRequired)
         configuration.httpClient = SDLAsyncHTTPClient()   // fetches the head unit's logo
-        let manager = SDLManager(configuration: configuration)
-        try await manager.start()
-        for await lock in manager.lockScreen.states() {
-            if lock.isShown {
-                print("cover the phone's screen", lock.oemIcon.map { "with the \($0.count)-byte logo" } ?? "")
-                if lock.isDismissible { print(lock.dismissalWarning ?? "swipe down to dismiss") }
-            } else {
-                print("the phone is free (\(lock.status.rawValue))")
+        try await withSDLManager(configuration) { manager in
+            for await lock in manager.lockScreen.states() {
+                if lock.isShown {
+                    print("cover the phone's screen", lock.oemIcon.map { "with the \($0.count)-byte logo" } ?? "")
+                    if lock.isDismissible { print(lock.dismissalWarning ?? "swipe down to dismiss") }
+                } else {
+                    print("the phone is free (\(lock.status.rawValue))")
+                }
             }
         }
     }

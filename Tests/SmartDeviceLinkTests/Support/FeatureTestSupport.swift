@@ -10,7 +10,7 @@ enum FeatureTestSupport {
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: appID, media: appTypes.contains(.media))
         configuration.appTypes = appTypes
         let manager = SDLManager(configuration: configuration)
-        try await manager.start()
+        try await startRunning(manager)
         // Safety timeout: bounds the wait for FULL, so a missing activation ends in failed checks, not a hang.
         _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
         return manager

@@ -5,7 +5,7 @@ import SmartDeviceLink
 enum ScreenTestSupport {
     static func start(_ headUnit: SDLHeadUnitEmulator, appID: String) async throws -> SDLManager {
         let manager = SDLManager(configuration: ManagerLifecycleTests.configuration(headUnit, appID: appID))
-        try await manager.start()
+        try await startRunning(manager)
         // Safety timeout: bounds the wait for FULL, so a missing activation ends in failed checks, not a hang.
         _ = await manager.waitForHMILevel(.full, timeout: .seconds(60))
         return manager
