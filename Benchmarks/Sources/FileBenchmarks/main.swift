@@ -29,7 +29,8 @@ var configuration = SDLManager.Configuration(appName: "bench", appID: "files", t
 configuration.reconnectPolicy = .never
 if let inFlight = ProcessInfo.processInfo.environment["CHUNKS_IN_FLIGHT"].flatMap(Int.init) { configuration.files.maxChunksInFlight = inFlight }
 let manager = SDLManager(configuration: configuration)
-try await manager.start()
+let managerRun = Task { try await manager.run() }
+try await manager.waitUntilReady()
 for await level in manager.hmiLevels() where level == .full { break }
 let file = SDLFile(name: "bench.bin", bytes: payload, type: .binary, overwrite: true)
 
@@ -58,6 +59,7 @@ for _ in 0..<10 { _ = SDLCRC32.checksum(payload) }
 let crcRate = Double(size) * 10 / seconds(clock.now - crcStart) / 1e6
 
 await manager.stop()
+_ = await managerRun.result
 await listener.close()
 server.cancel()
 

@@ -82,7 +82,9 @@ func streamingManager(_ format: VideoStreamingFormat, appID: String) async throw
     configuration.videoStreaming.formats = [format]
     configuration.videoStreaming.maxQueuedFrames = framesPerRun
     let manager = SDLManager(configuration: configuration)
-    try await manager.start()
+    // Stopped (which ends the run) by the benchmark before it exits.
+    Task { try await manager.run() }
+    try await manager.waitUntilReady()
     for await state in manager.videoStreaming.states() where state.parameters != nil { break }
     return manager
 }
