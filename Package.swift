@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "SDLCloudServer", targets: ["SDLCloudServer"]),
         .library(name: "SDLHeadUnit", targets: ["SDLHeadUnit"]),
         .library(name: "SDLHeadUnitControl", targets: ["SDLHeadUnitControl"]),
+        .library(name: "SDLHMIServer", targets: ["SDLHMIServer"]),
         .library(name: "SDLSpec", targets: ["SDLSpec"]),
         .library(name: "SDLCodegen", targets: ["SDLCodegen"]),
         .library(name: "SDLSpecDiff", targets: ["SDLSpecDiff"]),
@@ -41,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -142,8 +144,18 @@ let package = Package(
         .target(
             name: "SDLHeadUnit",
             dependencies: [
-                "SDLConcurrency", "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime",
+                "SDLConcurrency", "SDLProtocol", "SDLTransport", "SDLRPC", "SDLHMIRPC", "SDLRuntime",
                 .product(name: "Logging", package: "swift-log"), .product(name: "DequeModule", package: "swift-collections"),
+            ]
+        ),
+        // The emulator's HMI API server: HMIs (SDL's own sdl_hmi among them) connect over WebSocket
+        // as to SDL Core's port 8087.
+        .target(
+            name: "SDLHMIServer",
+            dependencies: [
+                "SDLHeadUnit", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The emulator's control API: Hummingbird routes with Codable bodies, and its HTTP server.
@@ -151,7 +163,7 @@ let package = Package(
         .target(
             name: "SDLHeadUnitControl",
             dependencies: [
-                "SDLHeadUnit", "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Hummingbird", package: "hummingbird"),
+                "SDLHeadUnit", "SDLHMIServer", "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The web page, compiled into the binary: nothing to install or find at run time.
@@ -250,6 +262,9 @@ let package = Package(
                 // The control API's routes, driven in process (HummingbirdTesting, no socket).
                 "SDLHeadUnitControl", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                // The test HMI: the generated HMI types over a real WebSocket to the HMI server.
+                "SDLHMIRPC", "SDLHMIServer", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SDLHeadUnitTests"
         ),

@@ -73,6 +73,17 @@ extension SDLHeadUnitEmulator {
         /// answers DISPLAYS this way, so apps must fall back to the registration's
         /// `displayCapabilities`.
         public var unavailableCapabilities: Set<SystemCapabilityType> = []
+        /// SDL Core's order of start-up: apps' connections are not served (their StartService
+        /// goes unanswered) until an HMI connected over the HMI API (`serveHMI`) has said
+        /// `BasicCommunication.OnReady` and answered what the emulator asks it then. Set by
+        /// `sdl headunit --hmi-port`; false: apps are served at once, by the built-in HMI.
+        public var waitsForHMI = false
+        /// How long an HMI has to answer a request before the app is answered GENERIC_ERROR (SDL
+        /// Core's `DefaultTimeout`, 10 s); `BasicCommunication.OnResetTimeout` from the HMI starts it again.
+        public var hmiTimeout: Duration = .seconds(10)
+        /// Where app files shown through an HMI are written, so the HMI loads them by path (SDL
+        /// Core's `AppStorageFolder`); nil: the HMI gets the file names only.
+        public var hmiFileFolder: String?
         /// The VIDEO_STREAMING capability (GetSystemCapability) and what StartService(video)
         /// accepts: its `supportedFormats`. By default SDL Core 8.2's: 800×380 preferred, 20,000
         /// kbps, 15 fps, RAW/H264, RTP/H264, RTSP/Theora, RTMP/VP8, WEBM/VP9, haptic data

@@ -48,6 +48,9 @@ public enum SDLHeadUnitEvent: Sendable, Hashable {
     /// The app subscribed to a type of app service: the provider answered its GetAppServiceData
     /// with `subscribe` successfully; OnAppServiceData of that type reaches it from now on.
     case appServiceSubscribed(appID: String, serviceType: String)
+    /// An HMI connected over the HMI API said OnReady and answered the start-up questions: apps
+    /// are served from now on (see `Configuration.waitsForHMI`).
+    case hmiReady
 }
 
 extension SDLHeadUnitEvent {
@@ -73,6 +76,8 @@ extension SDLHeadUnitEvent {
             return .object([.init(key: "event", value: .string("driverDistractionChanged")), .init(key: "on", value: .bool(on))])
         case .appServiceSubscribed(let appID, let serviceType):
             return object("appServiceSubscribed", appID, [.init(key: "serviceType", value: .string(serviceType))])
+        case .hmiReady:
+            return .object([.init(key: "event", value: .string("hmiReady"))])
         }
     }
 }

@@ -24,8 +24,6 @@ public actor SDLHeadUnitEmulator {
     private struct ConnectionEntry {
         let connection: EmulatedConnection
         var appID: String?
-        /// Tells the connection's serve to run the timer loop (it became the timer owner).
-        let timerDuty: AsyncStream<Void>.Continuation
     }
 
     private var connections: [Int: ConnectionEntry] = [:]
@@ -68,6 +66,10 @@ public actor SDLHeadUnitEmulator {
     var remoteControl = RemoteControlState()
     /// The car moves: OnDriverDistraction DD_ON (new apps hear it at registration).
     var driverDistracted = false
+    /// The HMIs connected over the HMI API, what they registered and what waits for their answers.
+    var hmi = HMIBridge()
+    /// Whether an HMI is ready (see `untilHMIReady`).
+    let hmiReadiness = StreamFanOut<Bool>(bufferLimit: 1, replaysLatest: true, initial: false)
     /// The HMI's system time reached the security manager (`Configuration.systemTimeReady`).
     public private(set) var systemTimeReady: Bool
 
@@ -97,11 +99,8 @@ public actor SDLHeadUnitEmulator {
             id: id, sessionID: 1, hashID: configuration.hashID &+ Int32(truncatingIfNeeded: id - 1), transport: transport,
             configuration: configuration, headUnit: self, authToken: authToken)
         let (duty, assign) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        connections[id] = ConnectionEntry(connection: connection, timerDuty: assign)
-        if timers.owner == nil {
-            timers.owner = id
-            assign.yield()
-        }
+        connections[id] = ConnectionEntry(connection: connection)
+        takeTimerDuty(id: id, assign)
         await withDiscardingTaskGroup { group in
             group.addTask { for await _ in duty { await self.runTimers() } }
             await connection.run()
@@ -129,14 +128,28 @@ public actor SDLHeadUnitEmulator {
         eventFanOut.yield(event)
     }
 
-    private func connectionEnded(_ id: Int) {
-        guard let entry = connections.removeValue(forKey: id) else { return }
-        entry.timerDuty.finish()
-        if timers.owner == id {
-            // The timer loop moves to another connection's serve, if any is left.
-            timers.owner = connections.keys.min()
-            if let owner = timers.owner { connections[owner]?.timerDuty.yield() }
+    /// A served connection (an app's, or an HMI's under a negative ID) offers to run the timer
+    /// loop; the first one does.
+    func takeTimerDuty(id: Int, _ duty: AsyncStream<Void>.Continuation) {
+        timers.duties[id] = duty
+        if timers.owner == nil {
+            timers.owner = id
+            duty.yield()
         }
+    }
+
+    /// The served connection `id` ended: the timer loop moves to another one's serve, if any is left.
+    func timerDutyEnded(id: Int) {
+        timers.duties.removeValue(forKey: id)?.finish()
+        if timers.owner == id {
+            timers.owner = timers.duties.keys.filter { $0 > 0 }.min() ?? timers.duties.keys.max()
+            if let owner = timers.owner { timers.duties[owner]?.yield() }
+        }
+    }
+
+    private func connectionEnded(_ id: Int) {
+        timerDutyEnded(id: id)
+        guard let entry = connections.removeValue(forKey: id) else { return }
         if let appID = entry.appID, apps[appID]?.connectionID == id {
             appGone(appID, unregistered: false)
         }
@@ -168,6 +181,7 @@ public actor SDLHeadUnitEmulator {
         } else if let hash = app.hashID {
             resumption[appID] = ResumptionData(hashID: hash, app: app, vehicleData: vehicleData)
         }
+        pendingEffects += hmiAppUnregistered(appID, unexpected: !unregistered)
         emit(.appUnregistered(appID: appID))
     }
 

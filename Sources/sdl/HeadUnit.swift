@@ -108,6 +108,11 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: "Port of the HTTP control API (0: any free port); none without this option.")
     var controlPort: Int?
 
+    @Option(help: ArgumentHelp(
+        "Listen for HMIs on this port as SDL Core does on 8087 (WebSocket, the HMI API's JSON-RPC): SDL's own HMI (sdl_hmi) or any HMI written for SDL Core becomes the head unit's screen. Apps are served once it says OnReady; they stay in NONE until it activates them.",
+        valueName: "port"))
+    var hmiPort: Int?
+
     @Flag(help: "Log every frame, both directions, as JSON lines on standard output.")
     var log = false
 
@@ -257,7 +262,13 @@ struct HeadUnit: AsyncParsableCommand {
         let language = Language(rawValue: language)
         guard language.isRecognized else { throw ValidationError("--language \(self.language) is not a language of the spec.") }
         configuration.language = language
-        configuration.activationDelay = manualActivation || activationDelay < 0 ? nil : .milliseconds(Int(activationDelay * 1000))
+        configuration.activationDelay = manualActivation || activationDelay < 0 || hmiPort != nil ? nil : .milliseconds(Int(activationDelay * 1000))
+        // As SDL Core: apps wait for the HMI's OnReady, and the HMI activates them; the files
+        // it shows are written where it can load them by path (Core's AppStorageFolder).
+        configuration.waitsForHMI = hmiPort != nil
+        if hmiPort != nil {
+            configuration.hmiFileFolder = FileManager.default.temporaryDirectory.appendingPathComponent("sdl-headunit-\(ProcessInfo.processInfo.processIdentifier)").path
+        }
         if log { configuration.log = { Output.line($0) } }
         if let recordStreams {
             // Audio is recorded in the format the head unit announces for streamed PCM.
@@ -274,9 +285,10 @@ struct HeadUnit: AsyncParsableCommand {
         }
         let emulator = SDLHeadUnitEmulator(configuration: configuration)
         let host = self.host
-        try await SDLHeadUnitService(emulator: emulator, host: host, port: port, controlPort: controlPort) { endpoints in
+        try await SDLHeadUnitService(emulator: emulator, host: host, port: port, controlPort: controlPort, hmiPort: hmiPort) { endpoints in
             Output.error("head unit listening on \(host):\(endpoints.appPort)")
             if let control = endpoints.controlPort { Output.error("control API on http://\(host):\(control)") }
+            if let hmi = endpoints.hmiPort { Output.error("HMI API on ws://\(host):\(hmi); apps wait for an HMI's OnReady") }
         }.run()
     }
 }

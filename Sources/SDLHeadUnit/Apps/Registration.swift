@@ -125,6 +125,7 @@ extension SDLHeadUnitEmulator {
     /// as SDL Core does in its icon folder.
     private func registrationReply(code: SDLResult, info: String?, iconResumed: Bool, version: SyncMsgVersion, app: EmulatedApp) -> Reply {
         guard case .object(var members) = configuration.capabilities else { return .success(code, info: info) }
+        members = withHMICapabilities(members)
         members.removeAll { ["success", "resultCode", "info", "language", "hmiDisplayLanguage"].contains($0.key) }
         members = members.map { member in
             switch member.key {
@@ -176,7 +177,7 @@ extension SDLHeadUnitEmulator {
     /// LIMITED when it plays audio (media, navigation, communication) and to BACKGROUND otherwise.
     public func activate(appID: String) async throws(SDLHeadUnitControlError) {
         guard apps[appID] != nil else { throw .unknownApp(appID) }
-        await perform(activationEffects(appID))
+        await perform(activationEffects(appID) + hmiActivated(appID))
     }
 
     func activationEffects(_ appID: String) -> [Effect] {

@@ -44,6 +44,8 @@ actor EmulatedConnection {
     func run() async {
         await withDiscardingTaskGroup { group in
             group.addTask { await self.transport.run() }
+            // As on SDL Core, nothing of the app is read (its StartService waits) before the HMI is ready.
+            await headUnit?.untilHMIReady()
             await read()
         }
     }

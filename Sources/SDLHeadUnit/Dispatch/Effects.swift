@@ -12,6 +12,8 @@ extension SDLHeadUnitEmulator {
         case disconnect(appID: String, endService: Bool, unregistered: Bool)
         /// Ends one of the app's streaming services from the head unit's side (EndService).
         case endService(appID: String, service: SDLServiceType)
+        /// A message to the HMI (see `HMIRecipient`).
+        case toHMI(HMIRecipient, [UInt8])
     }
 
     func notification<N: SDLNotification>(_ notification: N, to appID: String) -> Effect {
@@ -52,6 +54,8 @@ extension SDLHeadUnitEmulator {
                 guard let connection = connection(of: appID) else { continue }
                 appGone(appID, unregistered: unregistered)
                 await connection.close(endService: endService)
+            case .toHMI(let recipient, let message):
+                for connection in hmi.connections(for: recipient) { await connection.send(message) }
             }
         }
     }

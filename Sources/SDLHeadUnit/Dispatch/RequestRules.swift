@@ -141,7 +141,7 @@ extension SDLHeadUnitEmulator {
     func answer<R: SDLRequest>(_ rpc: SDLRPCPayload, encrypted: Bool, on connection: EmulatedConnection, by rule: RequestRule<R>) async {
         guard let responseID = R.Response.wireFunctionID else { return }
         let appID = appID(on: connection)
-        let reply: Reply
+        var reply: Reply
         var effects: [Effect] = []
         // Like SDL Core: a request that breaks the spec is answered INVALID_DATA.
         switch SDLJSONDecoding.decode(R.self, from: rpc.json) {
@@ -159,6 +159,13 @@ extension SDLHeadUnitEmulator {
                     (reply, effects) = forward(rpc, from: appID, to: provider)
                 } else {
                     (reply, effects) = rule.handle(self, request, rpc, appID)
+                    // With an HMI connected, what the Core half accepted goes on to it, and its
+                    // answer decides the app's.
+                    if hmi.isReady, reply.isSuccess, !reply.isDeferred,
+                       case let parts = Self.hmiParts(of: R.functionName, (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])), !parts.isEmpty {
+                        (reply, effects) = forwardToHMI(
+                            parts, function: R.functionName, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: effects)
+                    }
                 }
             } else {
                 reply = .failure(.applicationNotRegistered, nil)
@@ -190,6 +197,7 @@ extension SDLHeadUnitEmulator {
             if reply.isSuccess {
                 registered(Self.key(of: registration), on: connection)
                 record(Self.key(of: registration), direction: "in", rpc)
+                effects += hmiAppRegistered(Self.key(of: registration))
             }
         }
         await send(reply.payload(functionID: responseID, correlationID: rpc.correlationID), on: connection, appID: self.appID(on: connection) ?? appID)

@@ -14,6 +14,8 @@ enum TimerKey: Hashable, Sendable {
     case audioChunk(appID: String, serial: Int)
     /// A service provider's answer to a forwarded request is overdue.
     case forward(correlationID: UInt32)
+    /// The HMI's answer to request `id` is overdue (SDL Core's DefaultTimeout).
+    case hmiRequest(id: Int)
 }
 
 /// Every timer of the head unit on one deadline schedule, fired by one loop that sleeps until
@@ -25,6 +27,8 @@ struct HeadUnitTimers: Sendable {
     var schedule = SDLDeadlineSchedule<TimerKey>()
     /// The connection whose serve runs the loop.
     var owner: Int?
+    /// What tells each served connection's serve to run the loop (when it becomes the owner).
+    var duties: [Int: AsyncStream<Void>.Continuation] = [:]
     /// What the loop sleeps until; nil while it fires timers or has nothing to wait for.
     var target: Duration?
     /// Wakes the loop's sleep when an earlier deadline arrives.
@@ -78,6 +82,8 @@ extension SDLHeadUnitEmulator {
                 await audioChunkDue(appID: appID, serial: serial)
             case .forward(let correlationID):
                 await forwardTimedOut(correlationID)
+            case .hmiRequest(let id):
+                await perform(hmiRequestTimedOut(id))
             }
         }
     }

@@ -1,0 +1,312 @@
+import SDLHMIRPC
+import SDLProtocol
+import SDLRPC
+import SDLRuntime
+
+/// An app request sent on to the HMI in one or two parts (`UI.AddCommand` + `VR.AddCommand`);
+/// the app is answered once every part is, with SDL Core's combination of the results.
+struct HMIExchange: Sendable {
+    let appID: String
+    let function: String
+    /// The response's function ID and the request's correlation ID.
+    let responseID: UInt32
+    let correlationID: UInt32
+    /// The request IDs still waiting.
+    var waiting: Set<Int>
+    /// Each part's answer, by method.
+    var results: [String: HMIComponentResult] = [:]
+    /// What the Core half's own rules made of the request besides its answer (OnHashChange...),
+    /// sent once the HMI accepted it.
+    let effects: [SDLHeadUnitEmulator.Effect]
+}
+
+/// One component's answer: its `Common.Result` number and `info`.
+struct HMIComponentResult: Sendable {
+    var code: Int
+    var info: String?
+
+    var isOK: Bool {
+        [Common.Result.success, .warnings, .wrongLanguage, .retry, .saved, .truncatedData].map(\.code).contains(code)
+    }
+
+    var isUnsupportedResource: Bool { code == Common.Result.unsupportedResource.code }
+
+    /// The app's result code with the same name (SDL Core's HMIToMobileResult).
+    var mobileResult: SDLResult { SDLResult(rawValue: Common.Result(code: code).rawValue) }
+}
+
+extension SDLHeadUnitEmulator {
+    /// The HMI requests an app request becomes, as SDL Core 8.2 forwards it (params as JSON,
+    /// without the HMI app ID, which `forwardToHMI` adds); nil when Core answers it alone.
+    static func hmiParts(of function: String, _ json: SDLJSONValue) -> [(method: String, params: [SDLJSONValue.Member])] {
+        func members(_ keys: [String]) -> [SDLJSONValue.Member] {
+            keys.compactMap { key in json[key].map { SDLJSONValue.Member(key: key, value: $0) } }
+        }
+        switch function {
+        case "Show":
+            return [("UI.Show", showParams(json))]
+        case "AddCommand":
+            var parts: [(String, [SDLJSONValue.Member])] = []
+            if json["menuParams"] != nil { parts.append(("UI.AddCommand", members(["cmdID", "menuParams", "cmdIcon"]))) }
+            if json["vrCommands"] != nil {
+                parts.append(("VR.AddCommand", members(["cmdID", "vrCommands"]) + [.init(key: "type", value: .string("Command"))]))
+            }
+            return parts
+        case "DeleteCommand":
+            return [("UI.DeleteCommand", members(["cmdID"]))]
+        case "AddSubMenu":
+            var menuParams: [SDLJSONValue.Member] = [.init(key: "menuName", value: json["menuName"] ?? .string(""))]
+            if let position = json["position"] { menuParams.append(.init(key: "position", value: position)) }
+            if let parent = json["parentID"] { menuParams.append(.init(key: "parentID", value: parent)) }
+            return [("UI.AddSubMenu", members(["menuID"]) + [.init(key: "menuParams", value: .object(menuParams))] + members(["menuIcon", "menuLayout"]))]
+        case "DeleteSubMenu":
+            return [("UI.DeleteSubMenu", members(["menuID"]))]
+        case "SetMediaClockTimer":
+            return [("UI.SetMediaClockTimer", members(["startTime", "endTime", "updateMode", "audioStreamingIndicator", "countRate", "forwardSeekIndicator", "backSeekIndicator"]))]
+        case "SetGlobalProperties":
+            var parts: [(String, [SDLJSONValue.Member])] = []
+            let ui = members(["vrHelpTitle", "vrHelp", "menuTitle", "menuIcon", "keyboardProperties", "menuLayout", "userLocation"])
+            let tts = members(["helpPrompt", "timeoutPrompt"])
+            if !ui.isEmpty { parts.append(("UI.SetGlobalProperties", ui)) }
+            if !tts.isEmpty { parts.append(("TTS.SetGlobalProperties", tts)) }
+            return parts
+        default:
+            return []
+        }
+    }
+
+    /// Show's parameters as UI.Show takes them: the text fields as `showStrings`.
+    private static func showParams(_ json: SDLJSONValue) -> [SDLJSONValue.Member] {
+        let textFields = ["mainField1", "mainField2", "mainField3", "mainField4", "statusBar", "mediaClock", "mediaTrack", "templateTitle"]
+        var strings: [SDLJSONValue] = []
+        for field in textFields {
+            guard case .string(let text)? = json[field] else { continue }
+            var entry: [SDLJSONValue.Member] = [.init(key: "fieldName", value: .string(field)), .init(key: "fieldText", value: .string(text))]
+            if field.hasPrefix("mainField"), let tags = json["metadataTags"]?[field] { entry.append(.init(key: "fieldTypes", value: tags)) }
+            strings.append(.object(entry))
+        }
+        var params: [SDLJSONValue.Member] = [.init(key: "showStrings", value: .array(strings))]
+        for key in ["alignment", "graphic", "secondaryGraphic", "softButtons", "customPresets", "windowID", "templateConfiguration"] {
+            if let value = json[key] { params.append(.init(key: key, value: value)) }
+        }
+        return params
+    }
+
+    /// Sends `parts` of the app's request to the HMI and defers the app's answer until the HMI
+    /// has answered them all (or `hmiTimeout` passed); `effects` (what the Core half's rules made
+    /// of the request) wait for the HMI's acceptance.
+    func forwardToHMI(
+        _ parts: [(method: String, params: [SDLJSONValue.Member])], function: String, appID: String, responseID: UInt32, correlationID: UInt32,
+        effects: [Effect]
+    ) -> (Reply, [Effect]) {
+        let hmiAppID = hmi.appID(of: appID)
+        hmi.nextExchange += 1
+        let exchange = hmi.nextExchange
+        var messages: [Effect] = []
+        var waiting: Set<Int> = []
+        for part in parts {
+            let id = hmi.requestID()
+            waiting.insert(id)
+            hmi.pending[id] = HMIPendingRequest(method: part.method, exchange: exchange, startUp: false)
+            schedule(.hmiRequest(id: id), after: configuration.hmiTimeout)
+            let params = SDLJSONValue.object(
+                withImagePaths(Self.withSoftButtonDefaults(part.params), appID: appID) + [.init(key: "appID", value: .integer(hmiAppID))])
+            messages.append(.toHMI(.component(HMIBridge.component(of: part.method)), HMIMessage.request(id: id, method: part.method, params: params)))
+        }
+        hmi.exchanges[exchange] = HMIExchange(
+            appID: appID, function: function, responseID: responseID, correlationID: correlationID, waiting: waiting, effects: effects)
+        return (.deferred, messages)
+    }
+
+    /// Soft buttons as Core hands them on: with the mobile API's default values filled in
+    /// (`isHighlighted` false, `systemAction` DEFAULT_ACTION), which the HMI API requires.
+    static func withSoftButtonDefaults(_ members: [SDLJSONValue.Member]) -> [SDLJSONValue.Member] {
+        members.map { member in
+            guard member.key == "softButtons", case .array(let buttons) = member.value else { return member }
+            let filled: [SDLJSONValue] = buttons.map { button in
+                guard case .object(var fields) = button else { return button }
+                if button["isHighlighted"] == nil { fields.append(.init(key: "isHighlighted", value: .bool(false))) }
+                if button["systemAction"] == nil { fields.append(.init(key: "systemAction", value: .string("DEFAULT_ACTION"))) }
+                return .object(fields)
+            }
+            return .init(key: member.key, value: .array(filled))
+        }
+    }
+
+    /// `members` with each dynamic image's file name replaced by its full path in
+    /// `Configuration.hmiFileFolder`, where the file is written for the HMI to load (SDL Core
+    /// hands its HMI paths in its `AppStorageFolder`; an HMI opened from the file system loads
+    /// them directly). Without a folder, names go as they are.
+    func withImagePaths(_ members: [SDLJSONValue.Member], appID: String) -> [SDLJSONValue.Member] {
+        guard let folder = configuration.hmiFileFolder else { return members }
+        func rewrite(_ value: SDLJSONValue) -> SDLJSONValue {
+            switch value {
+            case .array(let items):
+                return .array(items.map(rewrite))
+            case .object(let fields):
+                if value["imageType"] == .string("DYNAMIC"), case .string(let name)? = value["value"], !Self.isUnsafe(name), !name.contains("/"),
+                   let bytes = fileStore(of: appID).bytes(of: name), let path = HMIFiles.write(bytes, name: name, appID: appID, in: folder) {
+                    return .object(fields.map { $0.key == "value" ? .init(key: "value", value: .string(path)) : $0 })
+                }
+                return .object(fields.map { .init(key: $0.key, value: rewrite($0.value)) })
+            default:
+                return value
+            }
+        }
+        return members.map { .init(key: $0.key, value: rewrite($0.value)) }
+    }
+
+    /// One part of an exchange was answered; the app's answer goes when the last one is.
+    func componentAnswered(_ exchange: Int, method: String, code: Int, result: SDLJSONValue) -> [Effect] {
+        guard var pending = hmi.exchanges[exchange] else { return [] }
+        let info: String? = if case .string(let text)? = result["info"] { text } else { nil }
+        pending.results[method] = HMIComponentResult(code: code, info: info)
+        pending.waiting = pending.waiting.filter { hmi.pending[$0] != nil }
+        hmi.exchanges[exchange] = pending
+        guard pending.waiting.isEmpty else { return [] }
+        hmi.exchanges[exchange] = nil
+        let reply = Self.combined(pending.results.sorted { $0.key < $1.key }.map(\.value))
+        let answer = Effect.respond(appID: pending.appID, functionID: pending.responseID, correlationID: pending.correlationID, reply)
+        return [answer] + (reply.isSuccess ? pending.effects : [])
+    }
+
+    /// A part went unanswered, or the HMI that would answer it left: SDL Core answers the app
+    /// GENERIC_ERROR, naming the component that did not respond.
+    func finishExchange(_ exchange: Int, timedOut method: String) -> [Effect] {
+        guard let pending = hmi.exchanges.removeValue(forKey: exchange) else { return [] }
+        for id in pending.waiting {
+            hmi.pending[id] = nil
+            cancelTimer(.hmiRequest(id: id))
+        }
+        let reply = Reply.failure(.genericError, "\(HMIBridge.component(of: method)) component does not respond")
+        return [.respond(appID: pending.appID, functionID: pending.responseID, correlationID: pending.correlationID, reply)]
+    }
+
+    /// SDL Core's combination of one or two components' results (`PrepareResultForMobileResponse`
+    /// and `PrepareResultCodeForResponse`): with two, success when one is OK and the other OK or
+    /// UNSUPPORTED_RESOURCE; the code UNSUPPORTED_RESOURCE when one is, WARNINGS when one warns
+    /// and the other is OK, else the higher of the two.
+    static func combined(_ results: [HMIComponentResult]) -> Reply {
+        let first = results.first ?? HMIComponentResult(code: Common.Result.success.code)
+        let second = results.dropFirst().first
+        let info = results.compactMap(\.info).joined(separator: ", ")
+        guard second != nil else {
+            // One component: its result, UNSUPPORTED_RESOURCE counting as success (the component
+            // is there, only this part of the request is not).
+            let success = first.isOK || first.isUnsupportedResource
+            return success ? .success(first.mobileResult, info: info.isEmpty ? nil : info) : .failure(first.mobileResult, info.isEmpty ? nil : info)
+        }
+        func checks(_ a: HMIComponentResult, _ b: HMIComponentResult?) -> Bool {
+            guard a.isOK else { return false }
+            guard let b else { return true }
+            return b.isOK || b.isUnsupportedResource
+        }
+        let success = checks(first, second) || second.map { checks($0, first) } == true
+        let code: SDLResult
+        func unsupported(_ a: HMIComponentResult?, _ b: HMIComponentResult?) -> Bool {
+            guard let b, b.isUnsupportedResource else { return false }
+            return a == nil || a!.isOK || a!.isUnsupportedResource
+        }
+        func warns(_ a: HMIComponentResult?, _ b: HMIComponentResult?) -> Bool {
+            guard let b, b.code == Common.Result.warnings.code else { return false }
+            return a == nil || a!.isOK
+        }
+        if unsupported(first, second) || unsupported(second, first) {
+            code = .unsupportedResource
+        } else if warns(first, second) || warns(second, first) {
+            code = .warnings
+        } else {
+            let codes = results.filter { !$0.isUnsupportedResource }
+            code = codes.max { $0.code < $1.code }?.mobileResult ?? first.mobileResult
+        }
+        return success ? .success(code, info: info.isEmpty ? nil : info) : .failure(code, info.isEmpty ? nil : info)
+    }
+
+    /// `combined` for result numbers alone, for tests of the rule.
+    package static func combinedHMIResult(_ codes: [Int]) -> (success: Bool, resultCode: SDLResult) {
+        let reply = combined(codes.map { HMIComponentResult(code: $0) })
+        return (reply.success, reply.resultCode)
+    }
+
+    // MARK: Apps, as the HMI hears of them
+
+    /// The app as `Common.HMIApplication` describes it.
+    func hmiApplication(_ appID: String) -> SDLJSONValue? {
+        guard let app = apps[appID] else { return nil }
+        var members: [SDLJSONValue.Member] = [
+            .init(key: "appName", value: .string(app.name)),
+            .init(key: "deviceInfo", value: .object([
+                .init(key: "name", value: .string("Emulated device \(app.connectionID)")), .init(key: "id", value: .string("device-\(app.connectionID)")),
+                .init(key: "transportType", value: .string("WIFI")), .init(key: "isSDLAllowed", value: .bool(true)),
+            ])),
+            .init(key: "policyAppID", value: .string(appID)),
+            .init(key: "appType", value: .array(app.appTypes.map { .string($0.rawValue) })),
+            .init(key: "isMediaApplication", value: .bool(app.isMedia)),
+            .init(key: "hmiDisplayLanguageDesired", value: .string(app.language.rawValue)),
+            .init(key: "appID", value: .integer(hmi.appID(of: appID))),
+        ]
+        if !app.vrSynonyms.isEmpty { members.append(.init(key: "vrSynonyms", value: .array(app.vrSynonyms.map(SDLJSONValue.string)))) }
+        return .object(members)
+    }
+
+    /// A registration, told to the HMI: OnAppRegistered, then UpdateAppList with every app.
+    func hmiAppRegistered(_ appID: String) -> [Effect] {
+        guard hmi.isConnected, let application = hmiApplication(appID) else { return [] }
+        let registered = HMIMessage.notification(
+            method: "BasicCommunication.OnAppRegistered", params: .object([.init(key: "application", value: application)]))
+        return [.toHMI(.subscribers("BasicCommunication.OnAppRegistered"), registered)] + hmiAppListUpdate()
+    }
+
+    /// BasicCommunication.UpdateAppList with the apps registered now.
+    func hmiAppListUpdate() -> [Effect] {
+        guard hmi.components["BasicCommunication"] != nil else { return [] }
+        let applications = apps.values.sorted { $0.connectionID < $1.connectionID }.compactMap { hmiApplication($0.appID) }
+        let id = hmi.requestID()
+        hmi.pending[id] = HMIPendingRequest(method: "BasicCommunication.UpdateAppList", exchange: nil, startUp: false)
+        schedule(.hmiRequest(id: id), after: configuration.hmiTimeout)
+        let request = HMIMessage.request(id: id, method: "BasicCommunication.UpdateAppList", params: .object([.init(key: "applications", value: .array(applications))]))
+        return [.toHMI(.component("BasicCommunication"), request)]
+    }
+
+    /// The app left: OnAppUnregistered (`unexpectedDisconnect` after a drop), and the app list.
+    func hmiAppUnregistered(_ appID: String, unexpected: Bool) -> [Effect] {
+        guard hmi.isConnected, let hmiAppID = hmi.appIDs[appID] else { return [] }
+        let gone = HMIMessage.notification(
+            method: "BasicCommunication.OnAppUnregistered",
+            params: .object([.init(key: "unexpectedDisconnect", value: .bool(unexpected)), .init(key: "appID", value: .integer(hmiAppID))]))
+        return [.toHMI(.subscribers("BasicCommunication.OnAppUnregistered"), gone)] + hmiAppListUpdate()
+    }
+
+    /// An app's HMI level changed by Core (not by the HMI): BasicCommunication.ActivateApp for FULL.
+    func hmiActivated(_ appID: String) -> [Effect] {
+        guard hmi.components["BasicCommunication"] != nil, apps[appID] != nil else { return [] }
+        let id = hmi.requestID()
+        hmi.pending[id] = HMIPendingRequest(method: "BasicCommunication.ActivateApp", exchange: nil, startUp: false)
+        schedule(.hmiRequest(id: id), after: configuration.hmiTimeout)
+        return [.toHMI(.component("BasicCommunication"), HMIMessage.request(id: id, method: "BasicCommunication.ActivateApp", params: .object([.init(key: "appID", value: .integer(hmi.appID(of: appID)))])))]
+    }
+
+    // MARK: The driver, through the HMI
+
+    /// The HMI's notifications of what the driver did, relayed to the app they name as SDL Core
+    /// relays them.
+    func hmiDriverInput(_ method: String, params: SDLJSONValue, appID: String?) async -> [Effect] {
+        switch method {
+        case "Buttons.OnButtonPress":
+            guard case .string(let name)? = params["name"] else { return [] }
+            let mode: ButtonPressMode = if case .string(let raw)? = params["mode"] { ButtonPressMode(rawValue: raw) } else { .short }
+            if case .integer(let customID)? = params["customButtonID"], let appID {
+                try? await pressSoftButton(appID: appID, id: customID, mode: mode)
+            } else if name != "CUSTOM_BUTTON" {
+                await press(ButtonName(rawValue: name), mode: mode)
+            }
+        case "UI.OnCommand", "VR.OnCommand":
+            if let appID, case .integer(let cmdID)? = params["cmdID"] { try? await selectCommand(appID: appID, cmdID: cmdID) }
+        case "UI.OnDriverDistraction":
+            if case .string(let state)? = params["state"] { await setDriverDistraction(state == "DD_ON") }
+        default:
+            break
+        }
+        return []
+    }
+}

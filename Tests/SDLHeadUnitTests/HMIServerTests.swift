@@ -1,0 +1,247 @@
+import SDLConcurrency
+import SDLHMIRPC
+import SDLHMIServer
+import SDLHeadUnit
+import SDLRPC
+import SDLRuntime
+import SDLTestSupport
+import SDLTransport
+import Logging
+import Testing
+
+/// The emulator as SDL Core toward an HMI: a test HMI (`TestHMI`, over a real WebSocket, on
+/// the generated HMI types) connects to `SDLHMIServer`, and each test asserts what both sides
+/// sent: the HMI's messages and the app's.
+@Suite(.timeLimit(.minutes(1))) struct HMIServerTests {
+    static let subscriptions = [
+        "BasicCommunication.OnAppRegistered", "BasicCommunication.OnAppUnregistered", "Buttons.OnButtonSubscription",
+    ]
+
+    /// An emulator that waits for its HMI, its HMI server on a free port, and `body` with both.
+    static func withHMIServer(
+        _ configure: (inout SDLHeadUnitEmulator.Configuration) -> Void = { _ in },
+        _ body: @escaping @Sendable (SDLHeadUnitEmulator, Int) async throws -> Void
+    ) async throws {
+        var configuration = SDLHeadUnitEmulator.Configuration()
+        configuration.activationDelay = nil
+        configuration.waitsForHMI = true
+        configure(&configuration)
+        let emulator = SDLHeadUnitEmulator(configuration: configuration)
+        let (bound, report) = AsyncStream<Int>.makeStream()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                defer { report.finish() }
+                // Quiet: Hummingbird logs a cancelled server (the test's end) as an error.
+                var logger = Logger(label: "SDLHMIServer")
+                logger.logLevel = .critical
+                try await SDLHMIServer(headUnit: emulator, port: 0, logger: logger) { port in report.yield(port) }.run()
+            }
+            var ports = bound.makeAsyncIterator()
+            guard let port = await ports.next() else {
+                // The bind failed: its error ends the test now.
+                try await group.next()
+                return
+            }
+            try await body(emulator, port)
+            group.cancelAll()
+        }
+    }
+
+    /// Connects an HMI, starts it up and waits until the emulator serves apps.
+    static func readyHMI(_ hmi: TestHMI, _ emulator: SDLHeadUnitEmulator) async throws {
+        let events = emulator.events()
+        try await hmi.start(subscriptions: subscriptions)
+        for await event in events { if case .hmiReady = event { break } }
+    }
+
+    @Test func startsUpAsCoreAndUsesTheHMIsAnswers() async throws {
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                #expect(try await hmi.broker("MB.registerComponent", [.init(key: "componentName", value: .string("BasicCommunication"))]) == .integer(1000))
+                #expect(try await hmi.broker("MB.registerComponent", [.init(key: "componentName", value: .string("UI"))]) == .integer(2000))
+                #expect(await emulator.isHMIReady == false)
+                try await Self.readyHMI(hmi, emulator)
+                // The questions SDL Core asks its HMI once it is ready, each to a component it registered.
+                let asked = Set(hmi.received.filter { $0.contains(".Get") || $0.hasSuffix(".IsReady") })
+                for question in [
+                    "BasicCommunication.GetSystemInfo", "UI.IsReady", "UI.GetCapabilities", "UI.GetLanguage", "UI.GetSupportedLanguages",
+                    "VR.IsReady", "TTS.IsReady", "TTS.GetCapabilities", "Buttons.GetCapabilities", "VehicleInfo.IsReady", "VehicleInfo.GetVehicleType",
+                    "RC.GetCapabilities",
+                ] {
+                    #expect(asked.contains(question), "\(question) was not asked")
+                }
+                // The HMI's vehicle and system software reach the app at registration.
+                let app = try await TestApp.register(to: emulator, appID: "hmi-app", activate: false)
+                #expect(app.registration.vehicleType?.make == "TestHMI Motors")
+                #expect(app.registration.systemSoftwareVersion == "test-hmi-1.0")
+                let registered = try #require(await hmi.next("BasicCommunication.OnAppRegistered"))
+                #expect(registered.params["application"]?["appName"] == .string("Demo hmi-app"))
+                #expect(registered.params["application"]?["policyAppID"] == .string("hmi-app"))
+                let list = try #require(await hmi.next("BasicCommunication.UpdateAppList"))
+                guard case .array(let applications)? = list.params["applications"] else {
+                    Issue.record("UpdateAppList without applications")
+                    return
+                }
+                #expect(applications.map { $0["appName"] } == [.string("Demo hmi-app")])
+            }
+        }
+    }
+
+    @Test func theHMIActivatesAndItsAnswerDecidesTheApps() async throws {
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                try await Self.readyHMI(hmi, emulator)
+                let app = try await TestApp.register(to: emulator, appID: "show-app", activate: false)
+                let registered = try #require(await hmi.next("BasicCommunication.OnAppRegistered"))
+                guard case .integer(let hmiAppID)? = registered.params["application"]?["appID"] else {
+                    Issue.record("no HMI app ID")
+                    return
+                }
+                // The driver picks the app on the HMI: SDL.ActivateApp; the app hears FULL.
+                let answer = try #require(try await hmi.request(SDL.ActivateApp(appID: hmiAppID)))
+                #expect(answer.json["result"]?["code"] == .integer(0))
+                #expect(await app.status { $0.hmiLevel == .full } != nil)
+
+                // Show goes to the HMI as UI.Show; its SUCCESS is the app's.
+                async let shown = app.client.send(Show(mainField1: "Hello HMI", mainField2: "Line two"))
+                let show = try #require(await hmi.next("UI.Show"))
+                let typed = try #require(show.message).decode(UI.Show.self).value
+                #expect(typed.appID == hmiAppID)
+                #expect(typed.showStrings.map(\.fieldText) == ["Hello HMI", "Line two"])
+                #expect(typed.showStrings.first?.fieldName == .mainField1)
+                try await hmi.respond(to: show, .success)
+                #expect(try await shown.resultCode == .success)
+
+                // The HMI refuses the next one: the app gets REJECTED, and the HMI's info.
+                async let refused = app.client.send(Show(mainField1: "Too much"))
+                let second = try #require(await hmi.next("UI.Show"))
+                try await hmi.respond(to: second, .rejected, [.init(key: "info", value: .string("the screen is busy"))])
+                let response = try await refused
+                #expect(response.resultCode == .rejected)
+                #expect(response.success == false)
+                #expect(response.info == "the screen is busy")
+            }
+        }
+    }
+
+    /// An app registered, activated by the HMI, and its HMI app ID.
+    static func activeApp(_ hmi: TestHMI, _ emulator: SDLHeadUnitEmulator, appID: String) async throws -> (TestApp, Int) {
+        let app = try await TestApp.register(to: emulator, appID: appID, activate: false)
+        let registered = try #require(await hmi.next("BasicCommunication.OnAppRegistered"))
+        guard case .integer(let hmiAppID)? = registered.params["application"]?["appID"] else { throw TestHMIError.notARequest("OnAppRegistered") }
+        _ = try await hmi.request(SDL.ActivateApp(appID: hmiAppID))
+        _ = await app.status { $0.hmiLevel == .full }
+        return (app, hmiAppID)
+    }
+
+    @Test func aCommandOnTwoComponentsIsAnsweredAsCoreCombinesThem() async throws {
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                try await Self.readyHMI(hmi, emulator)
+                let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "menu-app")
+                async let added = app.client.send(AddCommand(cmdID: 7, menuParams: MenuParams(menuName: "Seven"), vrCommands: ["Seven"]))
+                let ui = try #require(await hmi.next("UI.AddCommand"))
+                let vr = try #require(await hmi.next("VR.AddCommand"))
+                #expect(ui.params["cmdID"] == .integer(7) && ui.params["appID"] == .integer(hmiAppID))
+                #expect(ui.params["menuParams"]?["menuName"] == .string("Seven"))
+                #expect(vr.params["vrCommands"] == .array([.string("Seven")]) && vr.params["type"] == .string("Command"))
+                // UI accepts, VR has no voice: the app's command exists, UNSUPPORTED_RESOURCE.
+                try await hmi.respond(to: ui, .success)
+                try await hmi.respond(to: vr, .unsupportedResource, [.init(key: "info", value: .string("VR is off"))])
+                let response = try await added
+                #expect(response.success && response.resultCode == .unsupportedResource)
+                #expect(response.info == "VR is off")
+
+                // The driver picks it on the HMI: OnCommand reaches the app.
+                let commands = app.client.notifications(OnCommand.self)
+                try await hmi.notify(UI.OnCommand(cmdID: 7, appID: hmiAppID))
+                var heard = commands.makeAsyncIterator()
+                #expect(await heard.next()?.cmdID == 7)
+            }
+        }
+    }
+
+    @Test func aSoftButtonPressedOnTheHMIReachesTheAppAndExitLeavesItInNone() async throws {
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                try await Self.readyHMI(hmi, emulator)
+                let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "button-app")
+                async let shown = app.client.send(Show(mainField1: "Press", softButtons: [SoftButton(type: .text, text: "Go", softButtonID: 5)]))
+                let show = try #require(await hmi.next("UI.Show"))
+                let typed = try #require(show.message).decode(UI.Show.self).value
+                #expect(typed.softButtons?.map(\.softButtonID) == [5])
+                try await hmi.respond(to: show, .success)
+                #expect(try await shown.success)
+
+                let presses = app.client.notifications(OnButtonPress.self)
+                try await hmi.notify(Buttons.OnButtonPress(name: .customButton, mode: .short, customButtonID: 5, appID: hmiAppID))
+                var heard = presses.makeAsyncIterator()
+                let press = await heard.next()
+                #expect(press?.buttonName == .customButton && press?.customButtonID == 5)
+
+                // The driver closes the app on the HMI: NONE.
+                try await hmi.notify(BasicCommunication.OnExitApplication(reason: .userExit, appID: hmiAppID))
+                #expect(await app.status { $0.hmiLevel == HMILevel.none } != nil)
+            }
+        }
+    }
+
+    @Test func anHMIThatDoesNotAnswerLeavesTheAppWithGenericErrorAndOnResetTimeoutExtendsTheWait() async throws {
+        let clock = ManualClock()
+        try await Self.withHMIServer({ $0.clock = SDLClock(clock) }) { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                try await Self.readyHMI(hmi, emulator)
+                let (app, _) = try await Self.activeApp(hmi, emulator, appID: "slow-app")
+                // No answer within Core's 10 s: GENERIC_ERROR, naming the component.
+                async let unanswered = app.client.send(Show(mainField1: "Nobody home"))
+                _ = try #require(await hmi.next("UI.Show"))
+                clock.advance(by: .seconds(10))
+                let response = try await unanswered
+                #expect(response.resultCode == .genericError && response.success == false)
+                #expect(response.info == "UI component does not respond")
+
+                // The HMI asks for more time 9 s in: the wait starts again, and its late answer counts.
+                async let extended = app.client.send(Show(mainField1: "Wait for me"))
+                let show = try #require(await hmi.next("UI.Show"))
+                clock.advance(by: .seconds(9))
+                try await hmi.notify(BasicCommunication.OnResetTimeout(requestID: try #require(show.id), methodName: "UI.Show"))
+                // A round trip through the emulator: the reset is in before time moves on.
+                _ = try await hmi.broker("MB.subscribeTo", [.init(key: "propertyName", value: .string("UI.OnRecordStart"))])
+                clock.advance(by: .seconds(9))
+                try await hmi.respond(to: show, .success)
+                #expect(try await extended.resultCode == .success)
+            }
+        }
+    }
+
+    @Test func anHMIThatLeavesFailsWhatWaitedForItAtOnce() async throws {
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                try await Self.readyHMI(hmi, emulator)
+                let (app, _) = try await Self.activeApp(hmi, emulator, appID: "orphan-app")
+                async let shown = app.client.send(Show(mainField1: "Anyone?"))
+                _ = try #require(await hmi.next("UI.Show"))
+                // The HMI goes away with the Show unanswered: the app hears at once, not after 10 s.
+                hmi.disconnect()
+                let response = try await shown
+                #expect(response.resultCode == .genericError)
+                #expect(response.info == "UI component does not respond")
+            }
+        }
+    }
+
+    @Test func twoComponentsCombineAsCore() {
+        func combined(_ codes: Common.Result...) -> (Bool, SDLResult) {
+            let outcome = SDLHeadUnitEmulator.combinedHMIResult(codes.map(\.code))
+            return (outcome.success, outcome.resultCode)
+        }
+        // SDL Core's PrepareResultForMobileResponse and PrepareResultCodeForResponse.
+        #expect(combined(.success, .unsupportedResource) == (true, .unsupportedResource))
+        #expect(combined(.unsupportedResource, .success) == (true, .unsupportedResource))
+        #expect(combined(.warnings, .success) == (true, .warnings))
+        #expect(combined(.success, .rejected) == (false, .rejected))
+        #expect(combined(.rejected, .aborted) == (false, .aborted))
+        #expect(combined(.success) == (true, .success))
+        #expect(combined(.unsupportedResource) == (true, .unsupportedResource))
+    }
+}
