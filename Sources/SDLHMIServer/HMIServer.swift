@@ -48,7 +48,10 @@ public struct SDLHMIServer: Service {
         }
         let application = Application(
             router: Router(),
-            server: .http1WebSocketUpgrade(webSocketRouter: sockets),
+            // A frame as large as a message: HMIs send each message in one frame, and sdl_hmi's
+            // RC.GetCapabilities answer alone is larger than the 16 KB default.
+            server: .http1WebSocketUpgrade(
+                webSocketRouter: sockets, configuration: .init(ws: WebSocketServerConfiguration(maxFrameSize: maxMessageSize))),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "sdl-headunit-hmi"),
             onServerRunning: { channel in await onBound(channel.localAddress?.port ?? 0) },
             logger: logger)

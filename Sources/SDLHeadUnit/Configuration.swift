@@ -81,6 +81,10 @@ extension SDLHeadUnitEmulator {
         /// How long an HMI has to answer a request before the app is answered GENERIC_ERROR (SDL
         /// Core's `DefaultTimeout`, 10 s); `BasicCommunication.OnResetTimeout` from the HMI starts it again.
         public var hmiTimeout: Duration = .seconds(10)
+        /// How long apps wait, after the HMI's OnReady, for its answers to the start-up questions
+        /// before they are served with what it has answered so far (sdl_hmi never answers
+        /// `RC.GetCapabilities` outside its RC mode; Core serves apps meanwhile too).
+        public var hmiStartUpTimeout: Duration = .seconds(2)
         /// Where app files shown through an HMI are written, so the HMI loads them by path (SDL
         /// Core's `AppStorageFolder`); nil: the HMI gets the file names only.
         public var hmiFileFolder: String?

@@ -55,7 +55,9 @@ extension SDLHeadUnitEmulator {
                 appGone(appID, unregistered: unregistered)
                 await connection.close(endService: endService)
             case .toHMI(let recipient, let message):
-                for connection in hmi.connections(for: recipient) { await connection.send(message) }
+                let connections = hmi.connections(for: recipient)
+                if !connections.isEmpty { logHMI("out", message) }
+                for connection in connections { await connection.send(message) }
             }
         }
     }

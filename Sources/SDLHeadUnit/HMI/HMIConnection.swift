@@ -27,6 +27,7 @@ extension SDLHeadUnitEmulator {
             group.addTask { for await _ in duty { await self.runTimers() } }
             do {
                 for try await message in connection.messages {
+                    logHMI("in", message)
                     await perform(await hmiReceived(message, from: id))
                 }
             } catch {
@@ -36,6 +37,12 @@ extension SDLHeadUnitEmulator {
         }
         timerDutyEnded(id: -id)
         await perform(hmiDisconnected(id))
+    }
+
+    /// One HMI message in the protocol log (`Configuration.log`): `{"hmi": "in", "message": {...}}`.
+    func logHMI(_ direction: String, _ message: [UInt8]) {
+        guard let log = configuration.log else { return }
+        log(.object([.init(key: "hmi", value: .string(direction)), .init(key: "message", value: (try? SDLJSONValue(parsing: message)) ?? .string(String(decoding: message, as: UTF8.self)))]))
     }
 
     /// Whether an HMI has said OnReady and answered (or let time out) what the emulator asked it

@@ -146,7 +146,7 @@ extension SDLHeadUnitEmulator {
             let id = hmi.requestID()
             hmi.pending[id] = HMIPendingRequest(method: method, exchange: nil, startUp: true)
             hmi.startUpPending.insert(id)
-            schedule(.hmiRequest(id: id), after: configuration.hmiTimeout)
+            schedule(.hmiRequest(id: id), after: min(configuration.hmiTimeout, configuration.hmiStartUpTimeout))
             effects.append(.toHMI(.component(HMIBridge.component(of: method)), HMIMessage.request(id: id, method: method, params: .object([]))))
         }
         readinessChanged()
