@@ -230,6 +230,58 @@ import Testing
         }
     }
 
+    @Test func anAlertWhoseSpeechTheHMICannotSayIsAWarning() async throws {
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                try await Self.readyHMI(hmi, emulator)
+                let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "alert-app")
+                async let alerted = app.client.send(Alert(alertText1: "Fuel low", ttsChunks: [TTSChunk(text: "F_UE_L", type: .sapiPhonemes)], duration: 3000))
+                let ui = try #require(await hmi.next("UI.Alert"))
+                let tts = try #require(await hmi.next("TTS.Speak"))
+                let typed = try #require(ui.message).decode(UI.Alert.self).value
+                #expect(typed.alertStrings.map(\.fieldText) == ["Fuel low"] && typed.alertType == .both && typed.duration == 3000 && typed.appID == hmiAppID)
+                let speech = try #require(tts.message).decode(TTS.Speak.self).value
+                #expect(speech.ttsChunks.map(\.text) == ["F_UE_L"] && speech.speakType == .alert)
+                // The HMI shows it over the app: ALERT, then MAIN again.
+                try await hmi.notify(UI.OnSystemContext(systemContext: .alert, appID: hmiAppID))
+                #expect(await app.status { $0.systemContext == .alert } != nil)
+                try await hmi.respond(to: ui, .success)
+                try await hmi.respond(to: tts, .unsupportedResource)
+                let response = try await alerted
+                #expect(response.success && response.resultCode == .warnings)
+                #expect(response.info == "Unsupported phoneme type sent in a prompt")
+            }
+        }
+    }
+
+    @Test func aChoiceOnTheHMIAnswersThePerformInteractionAndATimeoutIsTimedOut() async throws {
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                try await Self.readyHMI(hmi, emulator)
+                let (app, _) = try await Self.activeApp(hmi, emulator, appID: "choice-app")
+                let set = try await app.client.send(CreateInteractionChoiceSet(
+                    interactionChoiceSetID: 40, choiceSet: [Choice(choiceID: 41, menuName: "Coffee"), Choice(choiceID: 42, menuName: "Tea")]))
+                #expect(set.success)
+                async let chosen = app.client.send(PerformInteraction(
+                    initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [40], timeout: 5000))
+                let ui = try #require(await hmi.next("UI.PerformInteraction"))
+                let typed = try #require(ui.message).decode(UI.PerformInteraction.self).value
+                #expect(typed.choiceSet?.map(\.menuName) == ["Coffee", "Tea"] && typed.initialText?.fieldText == "Drink?" && typed.timeout == 5000)
+                try await hmi.respond(to: ui, .success, [.init(key: "choiceID", value: .integer(42))])
+                let response = try await chosen
+                #expect(response.success && response.choiceID == 42 && response.triggerSource == .menu)
+
+                // The driver does not choose: the HMI says TIMED_OUT, and so does the app's answer.
+                async let ignored = app.client.send(PerformInteraction(
+                    initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [40], timeout: 5000))
+                let again = try #require(await hmi.next("UI.PerformInteraction"))
+                try await hmi.respond(to: again, .timedOut)
+                let timedOut = try await ignored
+                #expect(timedOut.resultCode == .timedOut && timedOut.success == false)
+            }
+        }
+    }
+
     @Test func twoComponentsCombineAsCore() {
         func combined(_ codes: Common.Result...) -> (Bool, SDLResult) {
             let outcome = SDLHeadUnitEmulator.combinedHMIResult(codes.map(\.code))

@@ -161,10 +161,9 @@ extension SDLHeadUnitEmulator {
                     (reply, effects) = rule.handle(self, request, rpc, appID)
                     // With an HMI connected, what the Core half accepted goes on to it, and its
                     // answer decides the app's.
-                    if hmi.isReady, reply.isSuccess, !reply.isDeferred,
-                       case let parts = Self.hmiParts(of: R.functionName, (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])), !parts.isEmpty {
-                        (reply, effects) = forwardToHMI(
-                            parts, function: R.functionName, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: effects)
+                    if hmi.isReady,
+                       let forwarded = forwardedToHMI(R.functionName, rpc: rpc, appID: appID, responseID: responseID, builtIn: (reply, effects)) {
+                        (reply, effects) = forwarded
                     }
                 }
             } else {

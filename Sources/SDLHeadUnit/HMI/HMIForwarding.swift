@@ -24,6 +24,8 @@ struct HMIExchange: Sendable {
 struct HMIComponentResult: Sendable {
     var code: Int
     var info: String?
+    /// The result's other members (`choiceID`, `sliderPosition`, `tryAgainTime`...), for the app's answer.
+    var fields: [SDLJSONValue.Member] = []
 
     var isOK: Bool {
         [Common.Result.success, .warnings, .wrongLanguage, .retry, .saved, .truncatedData].map(\.code).contains(code)
@@ -92,12 +94,146 @@ extension SDLHeadUnitEmulator {
         return params
     }
 
+    /// The requests the driver answers on the HMI: the Core half checks them (its rules start
+    /// them as the built-in HMI would), then the HMI shows them and its answer is the app's.
+    static let interactions: Set<String> = ["Alert", "SubtleAlert", "PerformInteraction", "Slider", "ScrollableMessage", "Speak"]
+
+    /// What becomes of an app request the Core half accepted when an HMI is connected: the HMI
+    /// parts it goes on as, with the app's answer deferred to the HMI's; nil when Core answers
+    /// it alone (or refused it).
+    func forwardedToHMI(
+        _ function: String, rpc: SDLRPCPayload, appID: String, responseID: UInt32, builtIn: (reply: Reply, effects: [Effect])
+    ) -> (Reply, [Effect])? {
+        let json = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
+        let forward = { (parts: [(method: String, params: [SDLJSONValue.Member])], effects: [Effect], wait: Duration) in
+            self.forwardToHMI(
+                parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: effects, driverTime: wait)
+        }
+        if function == "CancelInteraction" {
+            // The interaction is the HMI's: it is asked to close it (and answers it ABORTED itself).
+            return forward([("UI.CancelInteraction", Self.members(of: json, ["cancelID", "functionID"]))], [], .zero)
+        }
+        if Self.interactions.contains(function) {
+            // Refused by the Core half (INVALID_ID, a missing file...): that answer stands.
+            guard builtIn.reply.isDeferred || builtIn.reply.isSuccess else { return nil }
+            dropBuiltInInteraction(of: appID, correlationID: rpc.correlationID)
+            let (parts, wait) = interactionParts(of: function, json, appID: appID)
+            return forward(parts, [], wait)
+        }
+        guard builtIn.reply.isSuccess, !builtIn.reply.isDeferred else { return nil }
+        let parts = Self.hmiParts(of: function, json)
+        return parts.isEmpty ? nil : forward(parts, builtIn.effects, .zero)
+    }
+
+    /// The built-in HMI's own interaction or speech for this request, set aside: the HMI runs it.
+    private func dropBuiltInInteraction(of appID: String, correlationID: UInt32) {
+        if let interaction = apps[appID]?.interaction, interaction.correlationID == correlationID {
+            apps[appID]?.interaction = nil
+            apps[appID]?.systemContext = .main
+            cancelTimer(.interaction(appID: appID, serial: interaction.serial))
+        }
+        if let speaking = apps[appID]?.speech, speaking.correlationID == correlationID {
+            apps[appID]?.speech = nil
+            cancelTimer(.speech(appID: appID, serial: speaking.serial))
+        }
+    }
+
+    static func members(of json: SDLJSONValue, _ keys: [String]) -> [SDLJSONValue.Member] {
+        keys.compactMap { key in json[key].map { SDLJSONValue.Member(key: key, value: $0) } }
+    }
+
+    /// `{fieldName, fieldText}` for each of `fields` the request has.
+    private static func textFields(_ json: SDLJSONValue, _ fields: [(String, String)]) -> [SDLJSONValue] {
+        fields.compactMap { key, name in
+            guard case .string(let text)? = json[key] else { return nil }
+            return .object([.init(key: "fieldName", value: .string(name)), .init(key: "fieldText", value: .string(text))])
+        }
+    }
+
+    private static func milliseconds(_ value: SDLJSONValue?, default fallback: Int) -> Int {
+        if case .integer(let milliseconds)? = value { milliseconds } else { fallback }
+    }
+
+    /// An interaction's HMI parts, as SDL Core 8.2 sends them, and how long the driver has (Core
+    /// waits that long beyond its default timeout).
+    func interactionParts(of function: String, _ json: SDLJSONValue, appID: String) -> ([(method: String, params: [SDLJSONValue.Member])], Duration) {
+        switch function {
+        case "Alert", "SubtleAlert":
+            let strings = Self.textFields(json, [("alertText1", "alertText1"), ("alertText2", "alertText2"), ("alertText3", "alertText3")])
+            let speaks = json["ttsChunks"].map { if case .array(let chunks) = $0 { !chunks.isEmpty } else { false } } ?? false
+            let duration = Self.milliseconds(json["duration"], default: 5_000)
+            var ui: [SDLJSONValue.Member] = [
+                .init(key: "alertStrings", value: .array(strings)), .init(key: "duration", value: .integer(duration)),
+                .init(key: "alertType", value: .string(speaks ? "BOTH" : "UI")),
+            ]
+            ui += Self.members(of: json, function == "Alert" ? ["softButtons", "progressIndicator", "cancelID", "alertIcon"] : ["softButtons", "cancelID", "alertIcon"])
+            var parts: [(method: String, params: [SDLJSONValue.Member])] = [("UI.\(function)", ui)]
+            if speaks, let chunks = json["ttsChunks"] {
+                parts.append(("TTS.Speak", [.init(key: "ttsChunks", value: chunks), .init(key: "speakType", value: .string(function == "Alert" ? "ALERT" : "SUBTLE_ALERT"))]))
+            }
+            return (parts, .milliseconds(duration))
+        case "Speak":
+            return ([("TTS.Speak", Self.members(of: json, ["ttsChunks"]) + [.init(key: "speakType", value: .string("SPEAK"))])], .zero)
+        case "Slider":
+            let timeout = Self.milliseconds(json["timeout"], default: 10_000)
+            var ui = Self.members(of: json, ["numTicks", "position", "sliderHeader", "sliderFooter", "cancelID"])
+            ui.append(.init(key: "timeout", value: .integer(timeout)))
+            return ([("UI.Slider", ui)], .milliseconds(timeout))
+        case "ScrollableMessage":
+            let timeout = Self.milliseconds(json["timeout"], default: 30_000)
+            var ui: [SDLJSONValue.Member] = [
+                .init(key: "messageText", value: .object([
+                    .init(key: "fieldName", value: .string("scrollableMessageBody")), .init(key: "fieldText", value: json["scrollableMessageBody"] ?? .string("")),
+                ])),
+                .init(key: "timeout", value: .integer(timeout)),
+            ]
+            ui += Self.members(of: json, ["softButtons", "cancelID"])
+            return ([("UI.ScrollableMessage", ui)], .milliseconds(timeout))
+        default:
+            return performInteractionParts(json, appID: appID)
+        }
+    }
+
+    /// PerformInteraction: UI.PerformInteraction with the choice sets' choices unless VR_ONLY,
+    /// VR.PerformInteraction with their grammars unless MANUAL_ONLY.
+    private func performInteractionParts(_ json: SDLJSONValue, appID: String) -> ([(method: String, params: [SDLJSONValue.Member])], Duration) {
+        let timeout = Self.milliseconds(json["timeout"], default: 10_000)
+        let mode: String = if case .string(let mode)? = json["interactionMode"] { mode } else { "BOTH" }
+        let setIDs: [Int] = if case .array(let ids)? = json["interactionChoiceSetIDList"] {
+            ids.compactMap { if case .integer(let id) = $0 { id } else { nil } }
+        } else { [] }
+        var parts: [(method: String, params: [SDLJSONValue.Member])] = []
+        if mode != "VR_ONLY" {
+            var choices: [SDLJSONValue] = []
+            for id in setIDs {
+                guard case .array(let set)? = apps[appID]?.choiceSets[id]?["choiceSet"] else { continue }
+                for choice in set {
+                    choices.append(.object(Self.members(of: choice, ["choiceID", "menuName", "image", "secondaryText", "tertiaryText", "secondaryImage"])))
+                }
+            }
+            var ui: [SDLJSONValue.Member] = [
+                .init(key: "initialText", value: .object([
+                    .init(key: "fieldName", value: .string("initialInteractionText")), .init(key: "fieldText", value: json["initialText"] ?? .string("")),
+                ])),
+                .init(key: "choiceSet", value: .array(choices)), .init(key: "timeout", value: .integer(timeout)),
+            ]
+            ui += Self.members(of: json, ["vrHelp", "interactionLayout", "cancelID"])
+            parts.append(("UI.PerformInteraction", ui))
+        }
+        if mode != "MANUAL_ONLY" {
+            var vr = Self.members(of: json, ["helpPrompt", "initialPrompt", "timeoutPrompt", "cancelID"])
+            vr += [.init(key: "timeout", value: .integer(timeout)), .init(key: "grammarID", value: .array(setIDs.map(SDLJSONValue.integer)))]
+            parts.append(("VR.PerformInteraction", vr))
+        }
+        return (parts, .milliseconds(timeout))
+    }
+
     /// Sends `parts` of the app's request to the HMI and defers the app's answer until the HMI
     /// has answered them all (or `hmiTimeout` passed); `effects` (what the Core half's rules made
     /// of the request) wait for the HMI's acceptance.
     func forwardToHMI(
         _ parts: [(method: String, params: [SDLJSONValue.Member])], function: String, appID: String, responseID: UInt32, correlationID: UInt32,
-        effects: [Effect]
+        effects: [Effect], driverTime: Duration = .zero
     ) -> (Reply, [Effect]) {
         let hmiAppID = hmi.appID(of: appID)
         hmi.nextExchange += 1
@@ -108,7 +244,7 @@ extension SDLHeadUnitEmulator {
             let id = hmi.requestID()
             waiting.insert(id)
             hmi.pending[id] = HMIPendingRequest(method: part.method, exchange: exchange, startUp: false)
-            schedule(.hmiRequest(id: id), after: configuration.hmiTimeout)
+            schedule(.hmiRequest(id: id), after: configuration.hmiTimeout + driverTime)
             let params = SDLJSONValue.object(
                 withImagePaths(Self.withSoftButtonDefaults(part.params), appID: appID) + [.init(key: "appID", value: .integer(hmiAppID))])
             messages.append(.toHMI(.component(HMIBridge.component(of: part.method)), HMIMessage.request(id: id, method: part.method, params: params)))
@@ -160,14 +296,35 @@ extension SDLHeadUnitEmulator {
     func componentAnswered(_ exchange: Int, method: String, code: Int, result: SDLJSONValue) -> [Effect] {
         guard var pending = hmi.exchanges[exchange] else { return [] }
         let info: String? = if case .string(let text)? = result["info"] { text } else { nil }
-        pending.results[method] = HMIComponentResult(code: code, info: info)
+        let fields: [SDLJSONValue.Member] = if case .object(let members) = result {
+            members.filter { !["code", "method", "info"].contains($0.key) }
+        } else { [] }
+        let answer = HMIComponentResult(code: code, info: info, fields: fields)
+        pending.results[method] = answer
         pending.waiting = pending.waiting.filter { hmi.pending[$0] != nil }
         hmi.exchanges[exchange] = pending
-        guard pending.waiting.isEmpty else { return [] }
+        // The driver chose (on the screen, by voice or on the keyboard): that part answers the
+        // PerformInteraction, whatever the other would have said.
+        let chose = pending.function == "PerformInteraction" && (result["choiceID"] != nil || result["manualTextEntry"] != nil)
+        guard pending.waiting.isEmpty || chose else { return [] }
         hmi.exchanges[exchange] = nil
-        let reply = Self.combined(pending.results.sorted { $0.key < $1.key }.map(\.value))
-        let answer = Effect.respond(appID: pending.appID, functionID: pending.responseID, correlationID: pending.correlationID, reply)
-        return [answer] + (reply.isSuccess ? pending.effects : [])
+        for id in pending.waiting {
+            hmi.pending[id] = nil
+            cancelTimer(.hmiRequest(id: id))
+        }
+        var reply = chose ? Self.combined([answer]) : Self.combined(pending.results.sorted { $0.key < $1.key }.map(\.value))
+        reply.fields = pending.results.sorted { $0.key < $1.key }.flatMap(\.value.fields)
+        if chose {
+            let source = method.hasPrefix("VR.") ? "VR" : result["manualTextEntry"] != nil ? "KEYBOARD" : "MENU"
+            reply.fields.append(.init(key: "triggerSource", value: .string(source)))
+        }
+        if ["Alert", "SubtleAlert"].contains(pending.function), let ui = pending.results["UI.\(pending.function)"], ui.isOK,
+           pending.results["TTS.Speak"]?.isUnsupportedResource == true {
+            // SDL Core's AlertRequest: the alert was shown, its speech was not.
+            reply = .success(.warnings, info: "Unsupported phoneme type sent in a prompt", extra: reply.fields)
+        }
+        let response = Effect.respond(appID: pending.appID, functionID: pending.responseID, correlationID: pending.correlationID, reply)
+        return [response] + (reply.isSuccess ? pending.effects : [])
     }
 
     /// A part went unanswered, or the HMI that would answer it left: SDL Core answers the app
@@ -304,6 +461,22 @@ extension SDLHeadUnitEmulator {
             if let appID, case .integer(let cmdID)? = params["cmdID"] { try? await selectCommand(appID: appID, cmdID: cmdID) }
         case "UI.OnDriverDistraction":
             if case .string(let state)? = params["state"] { await setDriverDistraction(state == "DD_ON") }
+        case "UI.OnSystemContext":
+            // What the HMI shows over the app (an alert, a menu, a VR session): the app hears it.
+            guard let appID, apps[appID] != nil, case .string(let context)? = params["systemContext"] else { return [] }
+            let systemContext = SystemContext(rawValue: context)
+            guard apps[appID]?.systemContext != systemContext else { return [] }
+            apps[appID]?.systemContext = systemContext
+            emit(.systemContextChanged(appID: appID, systemContext))
+            return [hmiStatus(of: appID)]
+        case "UI.OnKeyboardInput":
+            // It names no app: Core gives it to the app on screen, whose keyboard it is.
+            guard let target = appID ?? apps.values.first(where: { $0.hmiLevel == .full })?.appID, case .string(let event)? = params["event"] else {
+                return []
+            }
+            var data: String?
+            if case .string(let text)? = params["data"] { data = text }
+            return [notification(OnKeyboardInput(event: KeyboardEvent(rawValue: event), data: data), to: target)]
         default:
             break
         }
