@@ -282,6 +282,35 @@ import Testing
         }
     }
 
+    @Test func vehicleDataIsTheHMIs() async throws {
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                try await Self.readyHMI(hmi, emulator)
+                let (app, _) = try await Self.activeApp(hmi, emulator, appID: "car-app")
+                // GetVehicleData: the HMI's VehicleInfo answers with the car's value.
+                async let read = app.client.send(GetVehicleData(speed: true))
+                let get = try #require(await hmi.next("VehicleInfo.GetVehicleData"))
+                #expect(get.params["speed"] == .bool(true))
+                try await hmi.respond(to: get, .success, [.init(key: "speed", value: .float(42.5))])
+                let reading = try await read
+                #expect(reading.success && reading.speed == 42.5)
+
+                // The first subscriber of an item goes to the HMI; its OnVehicleData reaches the app.
+                async let subscribed = app.client.send(SubscribeVehicleData(speed: true))
+                let subscribe = try #require(await hmi.next("VehicleInfo.SubscribeVehicleData"))
+                try await hmi.respond(to: subscribe, .success, [
+                    .init(key: "speed", value: .object([.init(key: "dataType", value: .string("VEHICLEDATA_SPEED")), .init(key: "resultCode", value: .string("SUCCESS"))])),
+                ])
+                let subscription = try await subscribed
+                #expect(subscription.success && subscription.speed?.resultCode == .success)
+                let updates = app.client.notifications(OnVehicleData.self)
+                try await hmi.notify(VehicleInfo.OnVehicleData(speed: 88.0))
+                var heard = updates.makeAsyncIterator()
+                #expect(await heard.next()?.speed == 88.0)
+            }
+        }
+    }
+
     @Test func twoComponentsCombineAsCore() {
         func combined(_ codes: Common.Result...) -> (Bool, SDLResult) {
             let outcome = SDLHeadUnitEmulator.combinedHMIResult(codes.map(\.code))

@@ -18,6 +18,8 @@ struct HMIExchange: Sendable {
     /// What the Core half's own rules made of the request besides its answer (OnHashChange...),
     /// sent once the HMI accepted it.
     let effects: [SDLHeadUnitEmulator.Effect]
+    /// The Core half's own answer's members (the items it answered itself), under the HMI's.
+    var baseFields: [SDLJSONValue.Member] = []
 }
 
 /// One component's answer: its `Common.Result` number and `info`.
@@ -107,7 +109,30 @@ extension SDLHeadUnitEmulator {
         let json = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
         let forward = { (parts: [(method: String, params: [SDLJSONValue.Member])], effects: [Effect], wait: Duration) in
             self.forwardToHMI(
-                parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: effects, driverTime: wait)
+                parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: effects, driverTime: wait,
+                baseFields: builtIn.reply.fields)
+        }
+        switch function {
+        case "GetVehicleData":
+            // The car's values are the HMI's (VehicleInfo), for the items the policy allows.
+            let items = requestedItems(rpc, function: function, appID: appID)
+            guard builtIn.reply.isSuccess, !items.isEmpty else { return nil }
+            return forwardToHMI(
+                [("VehicleInfo.GetVehicleData", items.map { .init(key: $0, value: .bool(true)) })], function: function, appID: appID,
+                responseID: responseID, correlationID: rpc.correlationID, effects: [])
+        case "SubscribeVehicleData", "UnsubscribeVehicleData":
+            // Core asks the HMI only for an item's first subscriber (and after its last one left);
+            // the others it answers itself.
+            guard builtIn.reply.isSuccess else { return nil }
+            let subscribing = function == "SubscribeVehicleData"
+            let items = requestedItems(rpc, function: function, appID: appID).filter { item in
+                let subscribers = vehicleState.subscribers(of: item)
+                return subscribing ? subscribers == [appID] : subscribers.isEmpty
+            }
+            guard !items.isEmpty else { return nil }
+            return forward([("VehicleInfo.\(function)", items.map { .init(key: $0, value: .bool(true)) })], builtIn.effects, .zero)
+        default:
+            break
         }
         if function == "CancelInteraction" {
             // The interaction is the HMI's: it is asked to close it (and answers it ABORTED itself).
@@ -233,7 +258,7 @@ extension SDLHeadUnitEmulator {
     /// of the request) wait for the HMI's acceptance.
     func forwardToHMI(
         _ parts: [(method: String, params: [SDLJSONValue.Member])], function: String, appID: String, responseID: UInt32, correlationID: UInt32,
-        effects: [Effect], driverTime: Duration = .zero
+        effects: [Effect], driverTime: Duration = .zero, baseFields: [SDLJSONValue.Member] = []
     ) -> (Reply, [Effect]) {
         let hmiAppID = hmi.appID(of: appID)
         hmi.nextExchange += 1
@@ -250,7 +275,8 @@ extension SDLHeadUnitEmulator {
             messages.append(.toHMI(.component(HMIBridge.component(of: part.method)), HMIMessage.request(id: id, method: part.method, params: params)))
         }
         hmi.exchanges[exchange] = HMIExchange(
-            appID: appID, function: function, responseID: responseID, correlationID: correlationID, waiting: waiting, effects: effects)
+            appID: appID, function: function, responseID: responseID, correlationID: correlationID, waiting: waiting, effects: effects,
+            baseFields: baseFields)
         return (.deferred, messages)
     }
 
@@ -313,7 +339,9 @@ extension SDLHeadUnitEmulator {
             cancelTimer(.hmiRequest(id: id))
         }
         var reply = chose ? Self.combined([answer]) : Self.combined(pending.results.sorted { $0.key < $1.key }.map(\.value))
-        reply.fields = pending.results.sorted { $0.key < $1.key }.flatMap(\.value.fields)
+        let answered = pending.results.sorted { $0.key < $1.key }.flatMap(\.value.fields)
+        let answeredKeys = Set(answered.map(\.key))
+        reply.fields = pending.baseFields.filter { !answeredKeys.contains($0.key) } + answered
         if chose {
             let source = method.hasPrefix("VR.") ? "VR" : result["manualTextEntry"] != nil ? "KEYBOARD" : "MENU"
             reply.fields.append(.init(key: "triggerSource", value: .string(source)))
@@ -461,6 +489,11 @@ extension SDLHeadUnitEmulator {
             if let appID, case .integer(let cmdID)? = params["cmdID"] { try? await selectCommand(appID: appID, cmdID: cmdID) }
         case "UI.OnDriverDistraction":
             if case .string(let state)? = params["state"] { await setDriverDistraction(state == "DD_ON") }
+        case "VehicleInfo.OnVehicleData":
+            // The car's new values: the apps subscribed to them hear them.
+            var values = params
+            if case .object(let members) = params { values = .object(members.filter { $0.key != "appID" }) }
+            try? await setVehicleData(values)
         case "UI.OnSystemContext":
             // What the HMI shows over the app (an alert, a menu, a VR session): the app hears it.
             guard let appID, apps[appID] != nil, case .string(let context)? = params["systemContext"] else { return [] }

@@ -179,7 +179,7 @@ struct VehicleDataState: Sendable {
 /// GetVehicleData, Subscribe/UnsubscribeVehicleData and OnVehicleData, as SDL Core answers them.
 extension SDLHeadUnitEmulator {
     /// The items a vehicle-data request asks for (`"speed": true`), within what the policy allows.
-    private func requestedItems(_ rpc: SDLRPCPayload, function: String, appID: String) -> [String] {
+    func requestedItems(_ rpc: SDLRPCPayload, function: String, appID: String) -> [String] {
         guard case .object(let members)? = try? SDLJSONValue(parsing: rpc.json) else { return [] }
         let asked = members.filter { $0.value == .bool(true) }.map(\.key)
         let allowed = policy.allowedParameters(function, appID: appID, updated: apps[appID]?.policyUpdated ?? false)
