@@ -6,7 +6,7 @@ import ServiceLifecycle
 
 /// Listens for HMIs as SDL Core does (`ServerAddress`/`ServerPort` in its ini: 127.0.0.1:8087,
 /// path `/`): each WebSocket connection is an HMI speaking the HMI API's JSON-RPC, one message
-/// per text message, served by the emulator (``SDLHeadUnitEmulator/serveHMI(_:)``). SDL's own
+/// per text message, served by the emulator (`SDLHeadUnitEmulator.serveHMI(_:)`). SDL's own
 /// HMI (sdl_hmi, opened from the file system) and any HMI written for SDL Core connect to it.
 ///
 /// A swift-service-lifecycle `Service`: run it in a `ServiceGroup` or a task of your own;

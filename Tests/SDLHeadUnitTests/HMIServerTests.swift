@@ -311,6 +311,27 @@ import Testing
         }
     }
 
+    @Test func buttonSubscriptionsAndLayoutsGoToTheHMI() async throws {
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                try await Self.readyHMI(hmi, emulator)
+                let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "layout-app")
+                async let subscribed = app.client.send(SubscribeButton(buttonName: .ok))
+                let subscribe = try #require(await hmi.next("Buttons.SubscribeButton"))
+                #expect(subscribe.params["buttonName"] == .string("OK") && subscribe.params["appID"] == .integer(hmiAppID))
+                try await hmi.respond(to: subscribe, .success)
+                #expect(try await subscribed.success)
+
+                async let layout = app.client.send(SetDisplayLayout(displayLayout: "NON-MEDIA"))
+                let set = try #require(await hmi.next("UI.SetDisplayLayout"))
+                #expect(set.params["displayLayout"] == .string("NON-MEDIA"))
+                try await hmi.respond(to: set, .rejected, [.init(key: "info", value: .string("not now"))])
+                let response = try await layout
+                #expect(response.resultCode == .rejected && response.info == "not now")
+            }
+        }
+    }
+
     @Test func twoComponentsCombineAsCore() {
         func combined(_ codes: Common.Result...) -> (Bool, SDLResult) {
             let outcome = SDLHeadUnitEmulator.combinedHMIResult(codes.map(\.code))

@@ -67,6 +67,57 @@ extension SDLHeadUnitEmulator {
             return [("UI.DeleteSubMenu", members(["menuID"]))]
         case "SetMediaClockTimer":
             return [("UI.SetMediaClockTimer", members(["startTime", "endTime", "updateMode", "audioStreamingIndicator", "countRate", "forwardSeekIndicator", "backSeekIndicator"]))]
+        case "SetDisplayLayout":
+            return [("UI.SetDisplayLayout", members(["displayLayout", "dayColorScheme", "nightColorScheme"]))]
+        case "SetAppIcon":
+            guard let name = json["syncFileName"] else { return [] }
+            return [("UI.SetAppIcon", [.init(key: "syncFileName", value: .object([.init(key: "value", value: name), .init(key: "imageType", value: .string("DYNAMIC"))]))])]
+        case "SubscribeButton", "UnsubscribeButton":
+            return [("Buttons.\(function)", members(["buttonName"]))]
+        case "DialNumber":
+            return [("BasicCommunication.DialNumber", members(["number"]))]
+        case "SendLocation":
+            return [("Navigation.SendLocation", members([
+                "longitudeDegrees", "latitudeDegrees", "locationName", "locationDescription", "addressLines", "phoneNumber", "locationImage",
+                "timeStamp", "address", "deliveryMode",
+            ]))]
+        case "GetWayPoints":
+            return [("Navigation.GetWayPoints", members(["wayPointType"]))]
+        case "SubscribeWayPoints", "UnsubscribeWayPoints":
+            return [("Navigation.\(function)", [])]
+        case "ShowConstantTBT":
+            let texts = textFields(json, [
+                ("navigationText1", "navigationText1"), ("navigationText2", "navigationText2"), ("eta", "ETA"), ("totalDistance", "totalDistance"),
+                ("timeToDestination", "timeToDestination"),
+            ])
+            return [("Navigation.ShowConstantTBT", [.init(key: "navigationTexts", value: .array(texts))] + members([
+                "turnIcon", "nextTurnIcon", "distanceToManeuver", "distanceToManeuverScale", "maneuverComplete", "softButtons",
+            ]))]
+        case "AlertManeuver":
+            var parts: [(String, [SDLJSONValue.Member])] = [("Navigation.AlertManeuver", members(["softButtons"]))]
+            if let chunks = json["ttsChunks"] { parts.append(("TTS.Speak", [.init(key: "ttsChunks", value: chunks), .init(key: "speakType", value: .string("ALERT_MANEUVER"))])) }
+            return parts
+        case "UpdateTurnList":
+            var turns: [SDLJSONValue] = []
+            if case .array(let list)? = json["turnList"] {
+                turns = list.map { turn in
+                    var fields: [SDLJSONValue.Member] = []
+                    if case .string(let text)? = turn["navigationText"] {
+                        fields.append(.init(key: "navigationText", value: .object([
+                            .init(key: "fieldName", value: .string("turnText")), .init(key: "fieldText", value: .string(text)),
+                        ])))
+                    }
+                    if let icon = turn["turnIcon"] { fields.append(.init(key: "turnIcon", value: icon)) }
+                    return .object(fields)
+                }
+            }
+            return [("Navigation.UpdateTurnList", [.init(key: "turnList", value: .array(turns))] + members(["softButtons"]))]
+        case "GetInteriorVehicleData":
+            return [("RC.GetInteriorVehicleData", members(["moduleType", "moduleId", "subscribe"]))]
+        case "SetInteriorVehicleData":
+            return [("RC.SetInteriorVehicleData", members(["moduleData"]))]
+        case "ButtonPress":
+            return [("Buttons.ButtonPress", members(["moduleType", "moduleId", "buttonName", "buttonPressMode"]))]
         case "SetGlobalProperties":
             var parts: [(String, [SDLJSONValue.Member])] = []
             let ui = members(["vrHelpTitle", "vrHelp", "menuTitle", "menuIcon", "keyboardProperties", "menuLayout", "userLocation"])
@@ -168,7 +219,7 @@ extension SDLHeadUnitEmulator {
     }
 
     /// `{fieldName, fieldText}` for each of `fields` the request has.
-    private static func textFields(_ json: SDLJSONValue, _ fields: [(String, String)]) -> [SDLJSONValue] {
+    static func textFields(_ json: SDLJSONValue, _ fields: [(String, String)]) -> [SDLJSONValue] {
         fields.compactMap { key, name in
             guard case .string(let text)? = json[key] else { return nil }
             return .object([.init(key: "fieldName", value: .string(name)), .init(key: "fieldText", value: .string(text))])
