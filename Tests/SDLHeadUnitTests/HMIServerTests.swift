@@ -55,8 +55,17 @@ import Testing
     }
 
     @Test func startsUpAsCoreAndUsesTheHMIsAnswers() async throws {
+        // The HMI's navigation capability, among UI.GetCapabilities' systemCapabilities.
+        let answer: TestHMI.Answer = { method, params in
+            guard method == "UI.GetCapabilities" else { return TestHMI.standardAnswers(method, params) }
+            return (.success, [.init(key: "systemCapabilities", value: .object([
+                .init(key: "navigationCapability", value: .object([
+                    .init(key: "sendLocationEnabled", value: .bool(false)), .init(key: "getWayPointsEnabled", value: .bool(true)),
+                ])),
+            ]))])
+        }
         try await Self.withHMIServer { emulator, port in
-            try await TestHMI.with(port: port) { hmi in
+            try await TestHMI.with(port: port, answer: answer) { hmi in
                 #expect(try await hmi.broker("MB.registerComponent", [.init(key: "componentName", value: .string("BasicCommunication"))]) == .integer(1000))
                 #expect(try await hmi.broker("MB.registerComponent", [.init(key: "componentName", value: .string("UI"))]) == .integer(2000))
                 #expect(await emulator.isHMIReady == false)
@@ -74,6 +83,8 @@ import Testing
                 let app = try await TestApp.register(to: emulator, appID: "hmi-app", activate: false)
                 #expect(app.registration.vehicleType?.make == "TestHMI Motors")
                 #expect(app.registration.systemSoftwareVersion == "test-hmi-1.0")
+                let navigation = try await app.client.send(GetSystemCapability(systemCapabilityType: .navigation))
+                #expect(navigation.systemCapability?.navigationCapability?.sendLocationEnabled == false)
                 let registered = try #require(await hmi.next("BasicCommunication.OnAppRegistered"))
                 #expect(registered.params["application"]?["appName"] == .string("Demo hmi-app"))
                 #expect(registered.params["application"]?["policyAppID"] == .string("hmi-app"))

@@ -196,6 +196,23 @@ extension SDLHeadUnitEmulator {
         }
     }
 
+    /// A system capability as the HMI answered it at start-up (UI.GetCapabilities'
+    /// `systemCapabilities`, RC.GetCapabilities), nil when it did not.
+    func hmiSystemCapability(_ type: SystemCapabilityType) -> SDLJSONValue.Member? {
+        let system = hmi.answers["UI.GetCapabilities"]?["systemCapabilities"]
+        let rc = hmi.answers["RC.GetCapabilities"]
+        let found: (String, SDLJSONValue?) = switch type {
+        case .navigation: ("navigationCapability", system?["navigationCapability"])
+        case .phoneCall: ("phoneCapability", system?["phoneCapability"])
+        case .videoStreaming: ("videoStreamingCapability", system?["videoStreamingCapability"])
+        case .driverDistraction: ("driverDistractionCapability", system?["driverDistractionCapability"])
+        case .remoteControl: ("remoteControlCapability", rc?["remoteControlCapability"])
+        case .seatLocation: ("seatLocationCapability", rc?["seatLocationCapability"])
+        default: ("", nil)
+        }
+        return found.1.map { SDLJSONValue.Member(key: found.0, value: $0) }
+    }
+
     /// The registration's capabilities with what the HMI answered at start-up in place of the
     /// configured ones, as SDL Core overrides `hmi_capabilities.json` with them.
     func withHMICapabilities(_ members: [SDLJSONValue.Member]) -> [SDLJSONValue.Member] {

@@ -40,6 +40,9 @@ extension SDLHeadUnitEmulator {
     /// `{"systemCapabilityType": …, "<field>": …}` as the app sees it now (DISPLAYS follows its
     /// template); nil for a type the head unit does not have.
     func systemCapability(_ type: SystemCapabilityType, for appID: String, window: Int? = nil) -> SDLJSONValue? {
+        if let fromHMI = hmiSystemCapability(type) {
+            return .object([.init(key: "systemCapabilityType", value: .string(type.rawValue)), .init(key: fromHMI.key, value: fromHMI.value)])
+        }
         let value: (String, SDLJSONValue)?
         switch type {
         case .displays: value = ("displayCapabilities", .array([displayCapability(for: appID, onlyWindow: window)]))
@@ -64,7 +67,8 @@ extension SDLHeadUnitEmulator {
     /// The app's display in the 6.0 `DisplayCapability` model: the main window (the
     /// registration's `displayCapabilities`) and the app's widgets, or only `onlyWindow`.
     private func displayCapability(for appID: String, onlyWindow: Int? = nil) -> SDLJSONValue {
-        let legacy = configuration.capabilities["displayCapabilities"] ?? .object([])
+        // The HMI's display (UI.GetCapabilities) when one is connected, as Core takes it.
+        let legacy = hmi.answers["UI.GetCapabilities"]?["displayCapabilities"] ?? configuration.capabilities["displayCapabilities"] ?? .object([])
         let windowIDs = [0] + (apps[appID]?.windows.keys.sorted() ?? [])
         let windows = windowIDs.filter { onlyWindow == nil || $0 == onlyWindow }.map { windowCapability($0, legacy: legacy, appID: appID) }
         return .object([
