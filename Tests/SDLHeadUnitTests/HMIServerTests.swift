@@ -131,6 +131,8 @@ import Testing
                 #expect(response.resultCode == .rejected)
                 #expect(response.success == false)
                 #expect(response.info == "the screen is busy")
+                // What the HMI refused did not change the app's screen on the head unit.
+                #expect(try await emulator.screen(appID: "show-app")["mainField1"] == .string("Hello HMI"))
             }
         }
     }

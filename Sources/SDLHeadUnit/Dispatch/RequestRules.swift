@@ -158,11 +158,15 @@ extension SDLHeadUnitEmulator {
                 } else if let provider = appServices.handlingProvider(of: rpc.functionID, for: appID) {
                     (reply, effects) = forward(rpc, from: appID, to: provider)
                 } else {
+                    // The app's state before the rule: what the HMI refuses must not have changed it.
+                    let before = hmi.isReady ? apps[appID] : nil
                     (reply, effects) = rule.handle(self, request, rpc, appID)
                     // With an HMI connected, what the Core half accepted goes on to it, and its
                     // answer decides the app's.
                     if hmi.isReady,
-                       let forwarded = forwardedToHMI(R.functionName, rpc: rpc, appID: appID, responseID: responseID, builtIn: (reply, effects)) {
+                       let forwarded = forwardedToHMI(
+                        R.functionName, rpc: rpc, appID: appID, responseID: responseID, builtIn: (reply, effects), before: before,
+                        reapply: { headUnit in rule.handle(headUnit, request, rpc, appID).1 }) {
                         (reply, effects) = forwarded
                     }
                 }

@@ -20,6 +20,10 @@ struct HMIExchange: Sendable {
     let effects: [SDLHeadUnitEmulator.Effect]
     /// The Core half's own answer's members (the items it answered itself), under the HMI's.
     var baseFields: [SDLJSONValue.Member] = []
+    /// For a request that changes only the app's own state (its screen, menu, buttons): the
+    /// Core half's rule, applied again once the HMI accepted it (its state was put back when the
+    /// request went to the HMI, so a refusal leaves nothing behind); its effects replace `effects`.
+    var reapply: (@Sendable (isolated SDLHeadUnitEmulator) -> [SDLHeadUnitEmulator.Effect])?
 }
 
 /// One component's answer: its `Common.Result` number and `info`.
@@ -155,7 +159,8 @@ extension SDLHeadUnitEmulator {
     /// parts it goes on as, with the app's answer deferred to the HMI's; nil when Core answers
     /// it alone (or refused it).
     func forwardedToHMI(
-        _ function: String, rpc: SDLRPCPayload, appID: String, responseID: UInt32, builtIn: (reply: Reply, effects: [Effect])
+        _ function: String, rpc: SDLRPCPayload, appID: String, responseID: UInt32, builtIn: (reply: Reply, effects: [Effect]),
+        before: EmulatedApp? = nil, reapply: (@Sendable (isolated SDLHeadUnitEmulator) -> [Effect])? = nil
     ) -> (Reply, [Effect])? {
         let json = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
         let forward = { (parts: [(method: String, params: [SDLJSONValue.Member])], effects: [Effect], wait: Duration) in
@@ -198,8 +203,19 @@ extension SDLHeadUnitEmulator {
         }
         guard builtIn.reply.isSuccess, !builtIn.reply.isDeferred else { return nil }
         let parts = Self.hmiParts(of: function, json)
-        return parts.isEmpty ? nil : forward(parts, builtIn.effects, .zero)
+        guard !parts.isEmpty else { return nil }
+        guard Self.appStateOnly.contains(function), let before, let reapply else { return forward(parts, builtIn.effects, .zero) }
+        // Put the app's state back until the HMI accepts; the rule runs again then.
+        apps[appID] = before
+        return forwardToHMI(
+            parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: [], reapply: reapply)
     }
+
+    /// The forwarded requests that change only the app's own state, applied when the HMI accepts them.
+    static let appStateOnly: Set<String> = [
+        "Show", "AddCommand", "DeleteCommand", "AddSubMenu", "DeleteSubMenu", "SetMediaClockTimer", "SetGlobalProperties", "SetDisplayLayout",
+        "SubscribeButton", "UnsubscribeButton",
+    ]
 
     /// The built-in HMI's own interaction or speech for this request, set aside: the HMI runs it.
     private func dropBuiltInInteraction(of appID: String, correlationID: UInt32) {
@@ -309,7 +325,8 @@ extension SDLHeadUnitEmulator {
     /// of the request) wait for the HMI's acceptance.
     func forwardToHMI(
         _ parts: [(method: String, params: [SDLJSONValue.Member])], function: String, appID: String, responseID: UInt32, correlationID: UInt32,
-        effects: [Effect], driverTime: Duration = .zero, baseFields: [SDLJSONValue.Member] = []
+        effects: [Effect], driverTime: Duration = .zero, baseFields: [SDLJSONValue.Member] = [],
+        reapply: (@Sendable (isolated SDLHeadUnitEmulator) -> [Effect])? = nil
     ) -> (Reply, [Effect]) {
         let hmiAppID = hmi.appID(of: appID)
         hmi.nextExchange += 1
@@ -327,7 +344,7 @@ extension SDLHeadUnitEmulator {
         }
         hmi.exchanges[exchange] = HMIExchange(
             appID: appID, function: function, responseID: responseID, correlationID: correlationID, waiting: waiting, effects: effects,
-            baseFields: baseFields)
+            baseFields: baseFields, reapply: reapply)
         return (.deferred, messages)
     }
 
@@ -403,7 +420,8 @@ extension SDLHeadUnitEmulator {
             reply = .success(.warnings, info: "Unsupported phoneme type sent in a prompt", extra: reply.fields)
         }
         let response = Effect.respond(appID: pending.appID, functionID: pending.responseID, correlationID: pending.correlationID, reply)
-        return [response] + (reply.isSuccess ? pending.effects : [])
+        guard reply.isSuccess else { return [response] }
+        return [response] + (pending.reapply.map { $0(self) } ?? pending.effects)
     }
 
     /// A part went unanswered, or the HMI that would answer it left: SDL Core answers the app
