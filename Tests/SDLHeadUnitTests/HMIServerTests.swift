@@ -341,6 +341,14 @@ import Testing
                 try await hmi.respond(to: set, .rejected, [.init(key: "info", value: .string("not now"))])
                 let response = try await layout
                 #expect(response.resultCode == .rejected && response.info == "not now")
+
+                // A widget: the HMI creates it (UI.CreateWindow); the app then hears its capability.
+                async let created = app.client.send(CreateWindow(windowID: 2, windowName: "Gauge", type: .widget))
+                let window = try #require(await hmi.next("UI.CreateWindow"))
+                let typed = try #require(window.message).decode(UI.CreateWindow.self).value
+                #expect(typed.windowID == 2 && typed.windowName == "Gauge" && typed.type == .widget && typed.appID == hmiAppID)
+                try await hmi.respond(to: window, .success)
+                #expect(try await created.success)
             }
         }
     }

@@ -71,6 +71,10 @@ extension SDLHeadUnitEmulator {
             return [("UI.DeleteSubMenu", members(["menuID"]))]
         case "SetMediaClockTimer":
             return [("UI.SetMediaClockTimer", members(["startTime", "endTime", "updateMode", "audioStreamingIndicator", "countRate", "forwardSeekIndicator", "backSeekIndicator"]))]
+        case "CreateWindow":
+            return [("UI.CreateWindow", members(["windowID", "windowName", "type", "associatedServiceType", "duplicateUpdatesFromWindowID"]))]
+        case "DeleteWindow":
+            return [("UI.DeleteWindow", members(["windowID"]))]
         case "SetDisplayLayout":
             return [("UI.SetDisplayLayout", members(["displayLayout", "dayColorScheme", "nightColorScheme"]))]
         case "SetAppIcon":
@@ -214,7 +218,7 @@ extension SDLHeadUnitEmulator {
     /// The forwarded requests that change only the app's own state, applied when the HMI accepts them.
     static let appStateOnly: Set<String> = [
         "Show", "AddCommand", "DeleteCommand", "AddSubMenu", "DeleteSubMenu", "SetMediaClockTimer", "SetGlobalProperties", "SetDisplayLayout",
-        "SubscribeButton", "UnsubscribeButton",
+        "SubscribeButton", "UnsubscribeButton", "CreateWindow", "DeleteWindow",
     ]
 
     /// The built-in HMI's own interaction or speech for this request, set aside: the HMI runs it.
