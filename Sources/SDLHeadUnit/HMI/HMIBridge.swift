@@ -20,8 +20,6 @@ struct HMIBridge {
     var startUpPending: Set<Int> = []
     /// The start-up answers, by method (`UI.GetCapabilities`...): the `result` objects.
     var answers: [String: SDLJSONValue] = [:]
-    /// Components that answered IsReady `available: false`.
-    var unavailableComponents: Set<String> = []
     /// Core's request IDs count up from 1.
     var nextRequestID = 0
     /// Core's requests to the HMI that wait for an answer, by request ID.

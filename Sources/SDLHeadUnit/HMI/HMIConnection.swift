@@ -27,7 +27,6 @@ extension SDLHeadUnitEmulator {
             group.addTask { for await _ in duty { await self.runTimers() } }
             do {
                 for try await message in connection.messages {
-                    logHMI("in", message)
                     await perform(await hmiReceived(message, from: id))
                 }
             } catch {
@@ -39,10 +38,16 @@ extension SDLHeadUnitEmulator {
         await perform(hmiDisconnected(id))
     }
 
-    /// One HMI message in the protocol log (`Configuration.log`): `{"hmi": "in", "message": {...}}`.
+    /// One HMI message in the protocol log (`Configuration.log`): `{"hmi": "in", "message": {...}}`;
+    /// bytes that are no JSON as their text.
     func logHMI(_ direction: String, _ message: [UInt8]) {
-        guard let log = configuration.log else { return }
-        log(.object([.init(key: "hmi", value: .string(direction)), .init(key: "message", value: (try? SDLJSONValue(parsing: message)) ?? .string(String(decoding: message, as: UTF8.self)))]))
+        guard configuration.log != nil else { return }
+        logHMI(direction, (try? SDLJSONValue(parsing: message)) ?? .string(String(decoding: message, as: UTF8.self)))
+    }
+
+    /// A message already parsed, in the protocol log.
+    func logHMI(_ direction: String, _ message: SDLJSONValue) {
+        configuration.log?(.object([.init(key: "hmi", value: .string(direction)), .init(key: "message", value: message)]))
     }
 
     /// Whether an HMI has said OnReady and answered (or let time out) what the emulator asked it

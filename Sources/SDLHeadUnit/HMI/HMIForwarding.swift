@@ -47,9 +47,7 @@ extension SDLHeadUnitEmulator {
     /// The HMI requests an app request becomes, as SDL Core 8.2 forwards it (params as JSON,
     /// without the HMI app ID, which `forwardToHMI` adds); nil when Core answers it alone.
     static func hmiParts(of function: String, _ json: SDLJSONValue) -> [(method: String, params: [SDLJSONValue.Member])] {
-        func members(_ keys: [String]) -> [SDLJSONValue.Member] {
-            keys.compactMap { key in json[key].map { SDLJSONValue.Member(key: key, value: $0) } }
-        }
+        func members(_ keys: [String]) -> [SDLJSONValue.Member] { Self.members(of: json, keys) }
         switch function {
         case "Show":
             return [("UI.Show", showParams(json))]
@@ -110,11 +108,7 @@ extension SDLHeadUnitEmulator {
             if case .array(let list)? = json["turnList"] {
                 turns = list.map { turn in
                     var fields: [SDLJSONValue.Member] = []
-                    if case .string(let text)? = turn["navigationText"] {
-                        fields.append(.init(key: "navigationText", value: .object([
-                            .init(key: "fieldName", value: .string("turnText")), .init(key: "fieldText", value: .string(text)),
-                        ])))
-                    }
+                    if case .string? = turn["navigationText"] { fields.append(.init(key: "navigationText", value: textField("turnText", turn["navigationText"]))) }
                     if let icon = turn["turnIcon"] { fields.append(.init(key: "turnIcon", value: icon)) }
                     return .object(fields)
                 }
@@ -143,8 +137,7 @@ extension SDLHeadUnitEmulator {
         let textFields = ["mainField1", "mainField2", "mainField3", "mainField4", "statusBar", "mediaClock", "mediaTrack", "templateTitle"]
         var strings: [SDLJSONValue] = []
         for field in textFields {
-            guard case .string(let text)? = json[field] else { continue }
-            var entry: [SDLJSONValue.Member] = [.init(key: "fieldName", value: .string(field)), .init(key: "fieldText", value: .string(text))]
+            guard case .string? = json[field], case .object(var entry) = textField(field, json[field]) else { continue }
             if field.hasPrefix("mainField"), let tags = json["metadataTags"]?[field] { entry.append(.init(key: "fieldTypes", value: tags)) }
             strings.append(.object(entry))
         }
@@ -241,9 +234,15 @@ extension SDLHeadUnitEmulator {
     /// `{fieldName, fieldText}` for each of `fields` the request has.
     static func textFields(_ json: SDLJSONValue, _ fields: [(String, String)]) -> [SDLJSONValue] {
         fields.compactMap { key, name in
-            guard case .string(let text)? = json[key] else { return nil }
-            return .object([.init(key: "fieldName", value: .string(name)), .init(key: "fieldText", value: .string(text))])
+            guard case .string? = json[key] else { return nil }
+            return textField(name, json[key])
         }
+    }
+
+    /// A `Common.TextFieldStruct`: the HMI API's text, named by the field it goes in (an absent
+    /// text is empty).
+    static func textField(_ name: String, _ text: SDLJSONValue?) -> SDLJSONValue {
+        .object([.init(key: "fieldName", value: .string(name)), .init(key: "fieldText", value: text ?? .string(""))])
     }
 
     private static func milliseconds(_ value: SDLJSONValue?, default fallback: Int) -> Int {
@@ -278,9 +277,7 @@ extension SDLHeadUnitEmulator {
         case "ScrollableMessage":
             let timeout = Self.milliseconds(json["timeout"], default: 30_000)
             var ui: [SDLJSONValue.Member] = [
-                .init(key: "messageText", value: .object([
-                    .init(key: "fieldName", value: .string("scrollableMessageBody")), .init(key: "fieldText", value: json["scrollableMessageBody"] ?? .string("")),
-                ])),
+                .init(key: "messageText", value: Self.textField("scrollableMessageBody", json["scrollableMessageBody"])),
                 .init(key: "timeout", value: .integer(timeout)),
             ]
             ui += Self.members(of: json, ["softButtons", "cancelID"])
@@ -308,9 +305,7 @@ extension SDLHeadUnitEmulator {
                 }
             }
             var ui: [SDLJSONValue.Member] = [
-                .init(key: "initialText", value: .object([
-                    .init(key: "fieldName", value: .string("initialInteractionText")), .init(key: "fieldText", value: json["initialText"] ?? .string("")),
-                ])),
+                .init(key: "initialText", value: Self.textField("initialInteractionText", json["initialText"])),
                 .init(key: "choiceSet", value: .array(choices)), .init(key: "timeout", value: .integer(timeout)),
             ]
             ui += Self.members(of: json, ["vrHelp", "interactionLayout", "cancelID"])

@@ -12,10 +12,13 @@ extension SDLHeadUnitEmulator {
             message = try SDLJSONRPC.read(bytes, policy: .lenient)
         } catch {
             // SDL Core drops what it cannot read; the log says what was wrong, by field path.
+            logHMI("in", bytes)
             configuration.log?(.object([.init(key: "hmi", value: .string("in")), .init(key: "error", value: .string("\(error)"))]))
             return []
         }
+        // Parsed once, for the parameters and the log.
         let body = (try? SDLJSONValue(parsing: bytes)) ?? .object([])
+        logHMI("in", body)
         let method = message.method ?? ""
         switch message.kind {
         case .request(let requestID):
@@ -185,12 +188,9 @@ extension SDLHeadUnitEmulator {
         return request.exchange.map { finishExchange($0, timedOut: request.method) } ?? []
     }
 
-    /// Keeps a start-up answer; the language and IsReady take effect at once.
+    /// Keeps a start-up answer; the language takes effect at once.
     private func startUpAnswer(_ method: String, _ result: SDLJSONValue) {
         hmi.answers[method] = result
-        if method.hasSuffix(".IsReady"), case .bool(false)? = result["available"] {
-            hmi.unavailableComponents.insert(HMIBridge.component(of: method))
-        }
         if method == "UI.GetLanguage", case .string(let name)? = result["language"] {
             language = Language(rawValue: name)
         }
