@@ -47,6 +47,19 @@ import Testing
         }
     }
 
+    /// `withHMIServer` with a test HMI connected and started up: `body` runs once apps are served.
+    static func withReadyHMI(
+        _ configure: (inout SDLHeadUnitEmulator.Configuration) -> Void = { _ in },
+        _ body: @escaping @Sendable (SDLHeadUnitEmulator, TestHMI) async throws -> Void
+    ) async throws {
+        try await withHMIServer(configure) { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                try await readyHMI(hmi, emulator)
+                try await body(emulator, hmi)
+            }
+        }
+    }
+
     /// Connects an HMI, starts it up and waits until the emulator serves apps.
     static func readyHMI(_ hmi: TestHMI, _ emulator: SDLHeadUnitEmulator) async throws {
         let events = emulator.events()
@@ -99,41 +112,38 @@ import Testing
     }
 
     @Test func theHMIActivatesAndItsAnswerDecidesTheApps() async throws {
-        try await Self.withHMIServer { emulator, port in
-            try await TestHMI.with(port: port) { hmi in
-                try await Self.readyHMI(hmi, emulator)
-                let app = try await TestApp.register(to: emulator, appID: "show-app", activate: false)
-                let registered = try #require(await hmi.next("BasicCommunication.OnAppRegistered"))
-                guard case .integer(let hmiAppID)? = registered.params["application"]?["appID"] else {
-                    Issue.record("no HMI app ID")
-                    return
-                }
-                // The driver picks the app on the HMI: SDL.ActivateApp; the app hears FULL.
-                let answer = try #require(try await hmi.request(SDL.ActivateApp(appID: hmiAppID)))
-                #expect(answer.json["result"]?["code"] == .integer(0))
-                #expect(await app.status { $0.hmiLevel == .full } != nil)
-
-                // Show goes to the HMI as UI.Show; its SUCCESS is the app's.
-                async let shown = app.client.send(Show(mainField1: "Hello HMI", mainField2: "Line two"))
-                let show = try #require(await hmi.next("UI.Show"))
-                let typed = try #require(show.message).decode(UI.Show.self).value
-                #expect(typed.appID == hmiAppID)
-                #expect(typed.showStrings.map(\.fieldText) == ["Hello HMI", "Line two"])
-                #expect(typed.showStrings.first?.fieldName == .mainField1)
-                try await hmi.respond(to: show, .success)
-                #expect(try await shown.resultCode == .success)
-
-                // The HMI refuses the next one: the app gets REJECTED, and the HMI's info.
-                async let refused = app.client.send(Show(mainField1: "Too much"))
-                let second = try #require(await hmi.next("UI.Show"))
-                try await hmi.respond(to: second, .rejected, [.init(key: "info", value: .string("the screen is busy"))])
-                let response = try await refused
-                #expect(response.resultCode == .rejected)
-                #expect(response.success == false)
-                #expect(response.info == "the screen is busy")
-                // What the HMI refused did not change the app's screen on the head unit.
-                #expect(try await emulator.screen(appID: "show-app")["mainField1"] == .string("Hello HMI"))
+        try await Self.withReadyHMI { emulator, hmi in
+            let app = try await TestApp.register(to: emulator, appID: "show-app", activate: false)
+            let registered = try #require(await hmi.next("BasicCommunication.OnAppRegistered"))
+            guard case .integer(let hmiAppID)? = registered.params["application"]?["appID"] else {
+                Issue.record("no HMI app ID")
+                return
             }
+            // The driver picks the app on the HMI: SDL.ActivateApp; the app hears FULL.
+            let answer = try #require(try await hmi.request(SDL.ActivateApp(appID: hmiAppID)))
+            #expect(answer.json["result"]?["code"] == .integer(0))
+            #expect(await app.status { $0.hmiLevel == .full } != nil)
+
+            // Show goes to the HMI as UI.Show; its SUCCESS is the app's.
+            async let shown = app.client.send(Show(mainField1: "Hello HMI", mainField2: "Line two"))
+            let show = try #require(await hmi.next("UI.Show"))
+            let typed = try #require(show.message).decode(UI.Show.self).value
+            #expect(typed.appID == hmiAppID)
+            #expect(typed.showStrings.map(\.fieldText) == ["Hello HMI", "Line two"])
+            #expect(typed.showStrings.first?.fieldName == .mainField1)
+            try await hmi.respond(to: show, .success)
+            #expect(try await shown.resultCode == .success)
+
+            // The HMI refuses the next one: the app gets REJECTED, and the HMI's info.
+            async let refused = app.client.send(Show(mainField1: "Too much"))
+            let second = try #require(await hmi.next("UI.Show"))
+            try await hmi.respond(to: second, .rejected, [.init(key: "info", value: .string("the screen is busy"))])
+            let response = try await refused
+            #expect(response.resultCode == .rejected)
+            #expect(response.success == false)
+            #expect(response.info == "the screen is busy")
+            // What the HMI refused did not change the app's screen on the head unit.
+            #expect(try await emulator.screen(appID: "show-app")["mainField1"] == .string("Hello HMI"))
         }
     }
 
@@ -148,208 +158,184 @@ import Testing
     }
 
     @Test func aCommandOnTwoComponentsIsAnsweredAsCoreCombinesThem() async throws {
-        try await Self.withHMIServer { emulator, port in
-            try await TestHMI.with(port: port) { hmi in
-                try await Self.readyHMI(hmi, emulator)
-                let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "menu-app")
-                async let added = app.client.send(AddCommand(cmdID: 7, menuParams: MenuParams(menuName: "Seven"), vrCommands: ["Seven"]))
-                let ui = try #require(await hmi.next("UI.AddCommand"))
-                let vr = try #require(await hmi.next("VR.AddCommand"))
-                #expect(ui.params["cmdID"] == .integer(7) && ui.params["appID"] == .integer(hmiAppID))
-                #expect(ui.params["menuParams"]?["menuName"] == .string("Seven"))
-                #expect(vr.params["vrCommands"] == .array([.string("Seven")]) && vr.params["type"] == .string("Command"))
-                // UI accepts, VR has no voice: the app's command exists, UNSUPPORTED_RESOURCE.
-                try await hmi.respond(to: ui, .success)
-                try await hmi.respond(to: vr, .unsupportedResource, [.init(key: "info", value: .string("VR is off"))])
-                let response = try await added
-                #expect(response.success && response.resultCode == .unsupportedResource)
-                #expect(response.info == "VR is off")
+        try await Self.withReadyHMI { emulator, hmi in
+            let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "menu-app")
+            async let added = app.client.send(AddCommand(cmdID: 7, menuParams: MenuParams(menuName: "Seven"), vrCommands: ["Seven"]))
+            let ui = try #require(await hmi.next("UI.AddCommand"))
+            let vr = try #require(await hmi.next("VR.AddCommand"))
+            #expect(ui.params["cmdID"] == .integer(7) && ui.params["appID"] == .integer(hmiAppID))
+            #expect(ui.params["menuParams"]?["menuName"] == .string("Seven"))
+            #expect(vr.params["vrCommands"] == .array([.string("Seven")]) && vr.params["type"] == .string("Command"))
+            // UI accepts, VR has no voice: the app's command exists, UNSUPPORTED_RESOURCE.
+            try await hmi.respond(to: ui, .success)
+            try await hmi.respond(to: vr, .unsupportedResource, [.init(key: "info", value: .string("VR is off"))])
+            let response = try await added
+            #expect(response.success && response.resultCode == .unsupportedResource)
+            #expect(response.info == "VR is off")
 
-                // The driver picks it on the HMI: OnCommand reaches the app.
-                let commands = app.client.notifications(OnCommand.self)
-                try await hmi.notify(UI.OnCommand(cmdID: 7, appID: hmiAppID))
-                var heard = commands.makeAsyncIterator()
-                #expect(await heard.next()?.cmdID == 7)
-            }
+            // The driver picks it on the HMI: OnCommand reaches the app.
+            let commands = app.client.notifications(OnCommand.self)
+            try await hmi.notify(UI.OnCommand(cmdID: 7, appID: hmiAppID))
+            var heard = commands.makeAsyncIterator()
+            #expect(await heard.next()?.cmdID == 7)
         }
     }
 
     @Test func aSoftButtonPressedOnTheHMIReachesTheAppAndExitLeavesItInNone() async throws {
-        try await Self.withHMIServer { emulator, port in
-            try await TestHMI.with(port: port) { hmi in
-                try await Self.readyHMI(hmi, emulator)
-                let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "button-app")
-                async let shown = app.client.send(Show(mainField1: "Press", softButtons: [SoftButton(type: .text, text: "Go", softButtonID: 5)]))
-                let show = try #require(await hmi.next("UI.Show"))
-                let typed = try #require(show.message).decode(UI.Show.self).value
-                #expect(typed.softButtons?.map(\.softButtonID) == [5])
-                try await hmi.respond(to: show, .success)
-                #expect(try await shown.success)
+        try await Self.withReadyHMI { emulator, hmi in
+            let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "button-app")
+            async let shown = app.client.send(Show(mainField1: "Press", softButtons: [SoftButton(type: .text, text: "Go", softButtonID: 5)]))
+            let show = try #require(await hmi.next("UI.Show"))
+            let typed = try #require(show.message).decode(UI.Show.self).value
+            #expect(typed.softButtons?.map(\.softButtonID) == [5])
+            try await hmi.respond(to: show, .success)
+            #expect(try await shown.success)
 
-                let presses = app.client.notifications(OnButtonPress.self)
-                try await hmi.notify(Buttons.OnButtonPress(name: .customButton, mode: .short, customButtonID: 5, appID: hmiAppID))
-                var heard = presses.makeAsyncIterator()
-                let press = await heard.next()
-                #expect(press?.buttonName == .customButton && press?.customButtonID == 5)
+            let presses = app.client.notifications(OnButtonPress.self)
+            try await hmi.notify(Buttons.OnButtonPress(name: .customButton, mode: .short, customButtonID: 5, appID: hmiAppID))
+            var heard = presses.makeAsyncIterator()
+            let press = await heard.next()
+            #expect(press?.buttonName == .customButton && press?.customButtonID == 5)
 
-                // The driver closes the app on the HMI: NONE.
-                try await hmi.notify(BasicCommunication.OnExitApplication(reason: .userExit, appID: hmiAppID))
-                #expect(await app.status { $0.hmiLevel == HMILevel.none } != nil)
-            }
+            // The driver closes the app on the HMI: NONE.
+            try await hmi.notify(BasicCommunication.OnExitApplication(reason: .userExit, appID: hmiAppID))
+            #expect(await app.status { $0.hmiLevel == HMILevel.none } != nil)
         }
     }
 
     @Test func anHMIThatDoesNotAnswerLeavesTheAppWithGenericErrorAndOnResetTimeoutExtendsTheWait() async throws {
         let clock = ManualClock()
-        try await Self.withHMIServer({ $0.clock = SDLClock(clock) }) { emulator, port in
-            try await TestHMI.with(port: port) { hmi in
-                try await Self.readyHMI(hmi, emulator)
-                let (app, _) = try await Self.activeApp(hmi, emulator, appID: "slow-app")
-                // No answer within Core's 10 s: GENERIC_ERROR, naming the component.
-                async let unanswered = app.client.send(Show(mainField1: "Nobody home"))
-                _ = try #require(await hmi.next("UI.Show"))
-                clock.advance(by: .seconds(10))
-                let response = try await unanswered
-                #expect(response.resultCode == .genericError && response.success == false)
-                #expect(response.info == "UI component does not respond")
+        try await Self.withReadyHMI({ $0.clock = SDLClock(clock) }) { emulator, hmi in
+            let (app, _) = try await Self.activeApp(hmi, emulator, appID: "slow-app")
+            // No answer within Core's 10 s: GENERIC_ERROR, naming the component.
+            async let unanswered = app.client.send(Show(mainField1: "Nobody home"))
+            _ = try #require(await hmi.next("UI.Show"))
+            clock.advance(by: .seconds(10))
+            let response = try await unanswered
+            #expect(response.resultCode == .genericError && response.success == false)
+            #expect(response.info == "UI component does not respond")
 
-                // The HMI asks for more time 9 s in: the wait starts again, and its late answer counts.
-                async let extended = app.client.send(Show(mainField1: "Wait for me"))
-                let show = try #require(await hmi.next("UI.Show"))
-                clock.advance(by: .seconds(9))
-                try await hmi.notify(BasicCommunication.OnResetTimeout(requestID: try #require(show.id), methodName: "UI.Show"))
-                // A round trip through the emulator: the reset is in before time moves on.
-                _ = try await hmi.broker("MB.subscribeTo", [.init(key: "propertyName", value: .string("UI.OnRecordStart"))])
-                clock.advance(by: .seconds(9))
-                try await hmi.respond(to: show, .success)
-                #expect(try await extended.resultCode == .success)
-            }
+            // The HMI asks for more time 9 s in: the wait starts again, and its late answer counts.
+            async let extended = app.client.send(Show(mainField1: "Wait for me"))
+            let show = try #require(await hmi.next("UI.Show"))
+            clock.advance(by: .seconds(9))
+            try await hmi.notify(BasicCommunication.OnResetTimeout(requestID: try #require(show.id), methodName: "UI.Show"))
+            // A round trip through the emulator: the reset is in before time moves on.
+            _ = try await hmi.broker("MB.subscribeTo", [.init(key: "propertyName", value: .string("UI.OnRecordStart"))])
+            clock.advance(by: .seconds(9))
+            try await hmi.respond(to: show, .success)
+            #expect(try await extended.resultCode == .success)
         }
     }
 
     @Test func anHMIThatLeavesFailsWhatWaitedForItAtOnce() async throws {
-        try await Self.withHMIServer { emulator, port in
-            try await TestHMI.with(port: port) { hmi in
-                try await Self.readyHMI(hmi, emulator)
-                let (app, _) = try await Self.activeApp(hmi, emulator, appID: "orphan-app")
-                async let shown = app.client.send(Show(mainField1: "Anyone?"))
-                _ = try #require(await hmi.next("UI.Show"))
-                // The HMI goes away with the Show unanswered: the app hears at once, not after 10 s.
-                hmi.disconnect()
-                let response = try await shown
-                #expect(response.resultCode == .genericError)
-                #expect(response.info == "UI component does not respond")
-            }
+        try await Self.withReadyHMI { emulator, hmi in
+            let (app, _) = try await Self.activeApp(hmi, emulator, appID: "orphan-app")
+            async let shown = app.client.send(Show(mainField1: "Anyone?"))
+            _ = try #require(await hmi.next("UI.Show"))
+            // The HMI goes away with the Show unanswered: the app hears at once, not after 10 s.
+            hmi.disconnect()
+            let response = try await shown
+            #expect(response.resultCode == .genericError)
+            #expect(response.info == "UI component does not respond")
         }
     }
 
     @Test func anAlertWhoseSpeechTheHMICannotSayIsAWarning() async throws {
-        try await Self.withHMIServer { emulator, port in
-            try await TestHMI.with(port: port) { hmi in
-                try await Self.readyHMI(hmi, emulator)
-                let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "alert-app")
-                async let alerted = app.client.send(Alert(alertText1: "Fuel low", ttsChunks: [TTSChunk(text: "F_UE_L", type: .sapiPhonemes)], duration: 3000))
-                let ui = try #require(await hmi.next("UI.Alert"))
-                let tts = try #require(await hmi.next("TTS.Speak"))
-                let typed = try #require(ui.message).decode(UI.Alert.self).value
-                #expect(typed.alertStrings.map(\.fieldText) == ["Fuel low"] && typed.alertType == .both && typed.duration == 3000 && typed.appID == hmiAppID)
-                let speech = try #require(tts.message).decode(TTS.Speak.self).value
-                #expect(speech.ttsChunks.map(\.text) == ["F_UE_L"] && speech.speakType == .alert)
-                // The HMI shows it over the app: ALERT, then MAIN again.
-                try await hmi.notify(UI.OnSystemContext(systemContext: .alert, appID: hmiAppID))
-                #expect(await app.status { $0.systemContext == .alert } != nil)
-                try await hmi.respond(to: ui, .success)
-                try await hmi.respond(to: tts, .unsupportedResource)
-                let response = try await alerted
-                #expect(response.success && response.resultCode == .warnings)
-                #expect(response.info == "Unsupported phoneme type sent in a prompt")
-            }
+        try await Self.withReadyHMI { emulator, hmi in
+            let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "alert-app")
+            async let alerted = app.client.send(Alert(alertText1: "Fuel low", ttsChunks: [TTSChunk(text: "F_UE_L", type: .sapiPhonemes)], duration: 3000))
+            let ui = try #require(await hmi.next("UI.Alert"))
+            let tts = try #require(await hmi.next("TTS.Speak"))
+            let typed = try #require(ui.message).decode(UI.Alert.self).value
+            #expect(typed.alertStrings.map(\.fieldText) == ["Fuel low"] && typed.alertType == .both && typed.duration == 3000 && typed.appID == hmiAppID)
+            let speech = try #require(tts.message).decode(TTS.Speak.self).value
+            #expect(speech.ttsChunks.map(\.text) == ["F_UE_L"] && speech.speakType == .alert)
+            // The HMI shows it over the app: ALERT, then MAIN again.
+            try await hmi.notify(UI.OnSystemContext(systemContext: .alert, appID: hmiAppID))
+            #expect(await app.status { $0.systemContext == .alert } != nil)
+            try await hmi.respond(to: ui, .success)
+            try await hmi.respond(to: tts, .unsupportedResource)
+            let response = try await alerted
+            #expect(response.success && response.resultCode == .warnings)
+            #expect(response.info == "Unsupported phoneme type sent in a prompt")
         }
     }
 
     @Test func aChoiceOnTheHMIAnswersThePerformInteractionAndATimeoutIsTimedOut() async throws {
-        try await Self.withHMIServer { emulator, port in
-            try await TestHMI.with(port: port) { hmi in
-                try await Self.readyHMI(hmi, emulator)
-                let (app, _) = try await Self.activeApp(hmi, emulator, appID: "choice-app")
-                let set = try await app.client.send(CreateInteractionChoiceSet(
-                    interactionChoiceSetID: 40, choiceSet: [Choice(choiceID: 41, menuName: "Coffee"), Choice(choiceID: 42, menuName: "Tea")]))
-                #expect(set.success)
-                async let chosen = app.client.send(PerformInteraction(
-                    initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [40], timeout: 5000))
-                let ui = try #require(await hmi.next("UI.PerformInteraction"))
-                let typed = try #require(ui.message).decode(UI.PerformInteraction.self).value
-                #expect(typed.choiceSet?.map(\.menuName) == ["Coffee", "Tea"] && typed.initialText?.fieldText == "Drink?" && typed.timeout == 5000)
-                try await hmi.respond(to: ui, .success, [.init(key: "choiceID", value: .integer(42))])
-                let response = try await chosen
-                #expect(response.success && response.choiceID == 42 && response.triggerSource == .menu)
+        try await Self.withReadyHMI { emulator, hmi in
+            let (app, _) = try await Self.activeApp(hmi, emulator, appID: "choice-app")
+            let set = try await app.client.send(CreateInteractionChoiceSet(
+                interactionChoiceSetID: 40, choiceSet: [Choice(choiceID: 41, menuName: "Coffee"), Choice(choiceID: 42, menuName: "Tea")]))
+            #expect(set.success)
+            async let chosen = app.client.send(PerformInteraction(
+                initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [40], timeout: 5000))
+            let ui = try #require(await hmi.next("UI.PerformInteraction"))
+            let typed = try #require(ui.message).decode(UI.PerformInteraction.self).value
+            #expect(typed.choiceSet?.map(\.menuName) == ["Coffee", "Tea"] && typed.initialText?.fieldText == "Drink?" && typed.timeout == 5000)
+            try await hmi.respond(to: ui, .success, [.init(key: "choiceID", value: .integer(42))])
+            let response = try await chosen
+            #expect(response.success && response.choiceID == 42 && response.triggerSource == .menu)
 
-                // The driver does not choose: the HMI says TIMED_OUT, and so does the app's answer.
-                async let ignored = app.client.send(PerformInteraction(
-                    initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [40], timeout: 5000))
-                let again = try #require(await hmi.next("UI.PerformInteraction"))
-                try await hmi.respond(to: again, .timedOut)
-                let timedOut = try await ignored
-                #expect(timedOut.resultCode == .timedOut && timedOut.success == false)
-            }
+            // The driver does not choose: the HMI says TIMED_OUT, and so does the app's answer.
+            async let ignored = app.client.send(PerformInteraction(
+                initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [40], timeout: 5000))
+            let again = try #require(await hmi.next("UI.PerformInteraction"))
+            try await hmi.respond(to: again, .timedOut)
+            let timedOut = try await ignored
+            #expect(timedOut.resultCode == .timedOut && timedOut.success == false)
         }
     }
 
     @Test func vehicleDataIsTheHMIs() async throws {
-        try await Self.withHMIServer { emulator, port in
-            try await TestHMI.with(port: port) { hmi in
-                try await Self.readyHMI(hmi, emulator)
-                let (app, _) = try await Self.activeApp(hmi, emulator, appID: "car-app")
-                // GetVehicleData: the HMI's VehicleInfo answers with the car's value.
-                async let read = app.client.send(GetVehicleData(speed: true))
-                let get = try #require(await hmi.next("VehicleInfo.GetVehicleData"))
-                #expect(get.params["speed"] == .bool(true))
-                try await hmi.respond(to: get, .success, [.init(key: "speed", value: .float(42.5))])
-                let reading = try await read
-                #expect(reading.success && reading.speed == 42.5)
+        try await Self.withReadyHMI { emulator, hmi in
+            let (app, _) = try await Self.activeApp(hmi, emulator, appID: "car-app")
+            // GetVehicleData: the HMI's VehicleInfo answers with the car's value.
+            async let read = app.client.send(GetVehicleData(speed: true))
+            let get = try #require(await hmi.next("VehicleInfo.GetVehicleData"))
+            #expect(get.params["speed"] == .bool(true))
+            try await hmi.respond(to: get, .success, [.init(key: "speed", value: .float(42.5))])
+            let reading = try await read
+            #expect(reading.success && reading.speed == 42.5)
 
-                // The first subscriber of an item goes to the HMI; its OnVehicleData reaches the app.
-                async let subscribed = app.client.send(SubscribeVehicleData(speed: true))
-                let subscribe = try #require(await hmi.next("VehicleInfo.SubscribeVehicleData"))
-                try await hmi.respond(to: subscribe, .success, [
-                    .init(key: "speed", value: .object([.init(key: "dataType", value: .string("VEHICLEDATA_SPEED")), .init(key: "resultCode", value: .string("SUCCESS"))])),
-                ])
-                let subscription = try await subscribed
-                #expect(subscription.success && subscription.speed?.resultCode == .success)
-                let updates = app.client.notifications(OnVehicleData.self)
-                try await hmi.notify(VehicleInfo.OnVehicleData(speed: 88.0))
-                var heard = updates.makeAsyncIterator()
-                #expect(await heard.next()?.speed == 88.0)
-            }
+            // The first subscriber of an item goes to the HMI; its OnVehicleData reaches the app.
+            async let subscribed = app.client.send(SubscribeVehicleData(speed: true))
+            let subscribe = try #require(await hmi.next("VehicleInfo.SubscribeVehicleData"))
+            try await hmi.respond(to: subscribe, .success, [
+                .init(key: "speed", value: .object([.init(key: "dataType", value: .string("VEHICLEDATA_SPEED")), .init(key: "resultCode", value: .string("SUCCESS"))])),
+            ])
+            let subscription = try await subscribed
+            #expect(subscription.success && subscription.speed?.resultCode == .success)
+            let updates = app.client.notifications(OnVehicleData.self)
+            try await hmi.notify(VehicleInfo.OnVehicleData(speed: 88.0))
+            var heard = updates.makeAsyncIterator()
+            #expect(await heard.next()?.speed == 88.0)
         }
     }
 
     @Test func buttonSubscriptionsAndLayoutsGoToTheHMI() async throws {
-        try await Self.withHMIServer { emulator, port in
-            try await TestHMI.with(port: port) { hmi in
-                try await Self.readyHMI(hmi, emulator)
-                let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "layout-app")
-                async let subscribed = app.client.send(SubscribeButton(buttonName: .ok))
-                let subscribe = try #require(await hmi.next("Buttons.SubscribeButton"))
-                #expect(subscribe.params["buttonName"] == .string("OK") && subscribe.params["appID"] == .integer(hmiAppID))
-                try await hmi.respond(to: subscribe, .success)
-                #expect(try await subscribed.success)
+        try await Self.withReadyHMI { emulator, hmi in
+            let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "layout-app")
+            async let subscribed = app.client.send(SubscribeButton(buttonName: .ok))
+            let subscribe = try #require(await hmi.next("Buttons.SubscribeButton"))
+            #expect(subscribe.params["buttonName"] == .string("OK") && subscribe.params["appID"] == .integer(hmiAppID))
+            try await hmi.respond(to: subscribe, .success)
+            #expect(try await subscribed.success)
 
-                async let layout = app.client.send(SetDisplayLayout(displayLayout: "NON-MEDIA"))
-                let set = try #require(await hmi.next("UI.SetDisplayLayout"))
-                #expect(set.params["displayLayout"] == .string("NON-MEDIA"))
-                try await hmi.respond(to: set, .rejected, [.init(key: "info", value: .string("not now"))])
-                let response = try await layout
-                #expect(response.resultCode == .rejected && response.info == "not now")
+            async let layout = app.client.send(SetDisplayLayout(displayLayout: "NON-MEDIA"))
+            let set = try #require(await hmi.next("UI.SetDisplayLayout"))
+            #expect(set.params["displayLayout"] == .string("NON-MEDIA"))
+            try await hmi.respond(to: set, .rejected, [.init(key: "info", value: .string("not now"))])
+            let response = try await layout
+            #expect(response.resultCode == .rejected && response.info == "not now")
 
-                // A widget: the HMI creates it (UI.CreateWindow); the app then hears its capability.
-                async let created = app.client.send(CreateWindow(windowID: 2, windowName: "Gauge", type: .widget))
-                let window = try #require(await hmi.next("UI.CreateWindow"))
-                let typed = try #require(window.message).decode(UI.CreateWindow.self).value
-                #expect(typed.windowID == 2 && typed.windowName == "Gauge" && typed.type == .widget && typed.appID == hmiAppID)
-                try await hmi.respond(to: window, .success)
-                #expect(try await created.success)
-            }
+            // A widget: the HMI creates it (UI.CreateWindow); the app then hears its capability.
+            async let created = app.client.send(CreateWindow(windowID: 2, windowName: "Gauge", type: .widget))
+            let window = try #require(await hmi.next("UI.CreateWindow"))
+            let typed = try #require(window.message).decode(UI.CreateWindow.self).value
+            #expect(typed.windowID == 2 && typed.windowName == "Gauge" && typed.type == .widget && typed.appID == hmiAppID)
+            try await hmi.respond(to: window, .success)
+            #expect(try await created.success)
         }
     }
 
