@@ -169,6 +169,7 @@ public actor SDLHeadUnitEmulator {
         guard let app = apps.removeValue(forKey: appID) else { return }
         connections[app.connectionID]?.appID = nil
         cancelTimers(of: app)
+        hmiRequestsDropped(of: appID)
         for (id, service) in appServices.services where service.providerAppID == appID { pendingEffects += removeService(id) }
         for type in appServices.subscribers.keys { appServices.subscribers[type]?.remove(appID) }
         // A provider's late answer must not reach (or subscribe) a new registration of the app.

@@ -122,6 +122,9 @@ struct PendingInteraction: Sendable {
     let serial: Int
     /// Why a successful end is answered WARNINGS instead (a prompt with an unsupported type).
     var speechWarning: String?
+    /// The Core half's requests this interaction answers for the built-in HMI
+    /// (`UI.PerformInteraction`, `VR.PerformInteraction`...), by method: their request IDs.
+    var hmiRequests: [String: Int] = [:]
 
     /// Whether the driver has a keyboard: a KEYBOARD interaction, or a choice list or tiles with
     /// the search field (LIST_WITH_SEARCH, ICON_WITH_SEARCH).

@@ -161,9 +161,9 @@ extension SDLHeadUnitEmulator {
                     // The app's state before the rule: what the HMI refuses must not have changed it.
                     let before = hmi.isReady ? apps[appID] : nil
                     (reply, effects) = rule.handle(self, request, rpc, appID)
-                    // With an HMI connected, what the Core half accepted goes on to it, and its
-                    // answer decides the app's.
-                    if hmi.isReady,
+                    // What the Core half accepted goes on to the HMI (a connected one, else the
+                    // built-in one), and its answer decides the app's.
+                    if Self.forwardedFunctions.contains(R.functionName),
                        let forwarded = forwardedToHMI(
                         R.functionName, rpc: rpc, appID: appID, responseID: responseID, builtIn: (reply, effects), before: before,
                         reapply: { headUnit in rule.handle(headUnit, request, rpc, appID).1 }) {

@@ -49,7 +49,7 @@ struct HMIBridge {
         components = components.filter { $0.value != id }
         for name in subscriptions.keys { subscriptions[name]?.remove(id) }
         if connections.isEmpty { saidReady = false }
-        let lost = pending.filter { components[Self.component(of: $0.value.method)] == nil }
+        let lost = pending.filter { !$0.value.builtIn && components[Self.component(of: $0.value.method)] == nil }
         for id in lost.keys { pending[id] = nil }
         startUpPending.subtract(lost.keys)
         return lost
@@ -97,6 +97,8 @@ struct HMIPendingRequest: Sendable {
     /// The app request it is part of; nil for Core's own questions.
     let exchange: Int?
     let startUp: Bool
+    /// Held by the built-in HMI (an interaction or speech it answers later), not by a connection.
+    var builtIn = false
 }
 
 /// An HMI message as the Core half writes it: JSON-RPC 2.0, members in SDL Core's order.

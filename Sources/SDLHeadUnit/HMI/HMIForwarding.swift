@@ -18,6 +18,9 @@ struct HMIExchange: Sendable {
     /// What the Core half's own rules made of the request besides its answer (OnHashChange...),
     /// sent once the HMI accepted it.
     let effects: [SDLHeadUnitEmulator.Effect]
+    /// The Core half's own answer, when it decided one (SDL Core's own checks: an image not
+    /// found is WARNINGS, items already subscribed IGNORED): it stands when the HMI says SUCCESS.
+    var coreReply: Reply?
     /// The Core half's own answer's members (the items it answered itself), under the HMI's.
     var baseFields: [SDLJSONValue.Member] = []
     /// For a request that changes only the app's own state (its screen, menu, buttons): the
@@ -38,6 +41,11 @@ struct HMIComponentResult: Sendable {
     }
 
     var isUnsupportedResource: Bool { code == Common.Result.unsupportedResource.code }
+
+    /// The answer's `result` members besides `code` and `method`.
+    var members: [SDLJSONValue.Member] {
+        (info.map { [SDLJSONValue.Member(key: "info", value: .string($0))] } ?? []) + fields
+    }
 
     /// The app's result code with the same name (SDL Core's HMIToMobileResult).
     var mobileResult: SDLResult { SDLResult(rawValue: Common.Result(code: code).rawValue) }
@@ -152,9 +160,17 @@ extension SDLHeadUnitEmulator {
     /// them as the built-in HMI would), then the HMI shows them and its answer is the app's.
     static let interactions: Set<String> = ["Alert", "SubtleAlert", "PerformInteraction", "Slider", "ScrollableMessage", "Speak"]
 
-    /// What becomes of an app request the Core half accepted when an HMI is connected: the HMI
-    /// parts it goes on as, with the app's answer deferred to the HMI's; nil when Core answers
-    /// it alone (or refused it).
+    /// The app requests SDL Core sends on to its HMI (`forwardedToHMI` says how).
+    static let forwardedFunctions: Set<String> = interactions.union([
+        "Show", "AddCommand", "DeleteCommand", "AddSubMenu", "DeleteSubMenu", "SetMediaClockTimer", "SetGlobalProperties", "SetDisplayLayout",
+        "CreateWindow", "DeleteWindow", "SetAppIcon", "SubscribeButton", "UnsubscribeButton", "DialNumber", "SendLocation", "GetWayPoints",
+        "SubscribeWayPoints", "UnsubscribeWayPoints", "ShowConstantTBT", "AlertManeuver", "UpdateTurnList", "GetInteriorVehicleData",
+        "SetInteriorVehicleData", "ButtonPress", "GetVehicleData", "SubscribeVehicleData", "UnsubscribeVehicleData", "CancelInteraction",
+    ])
+
+    /// What becomes of an app request the Core half accepted: the HMI parts it goes on as, to
+    /// the connected HMI or else to the built-in one, with the app's answer deferred to the
+    /// HMI's; nil when Core answers it alone (or refused it).
     func forwardedToHMI(
         _ function: String, rpc: SDLRPCPayload, appID: String, responseID: UInt32, builtIn: (reply: Reply, effects: [Effect]),
         before: EmulatedApp? = nil, reapply: (@Sendable (isolated SDLHeadUnitEmulator) -> [Effect])? = nil
@@ -163,16 +179,19 @@ extension SDLHeadUnitEmulator {
         let forward = { (parts: [(method: String, params: [SDLJSONValue.Member])], effects: [Effect], wait: Duration) in
             self.forwardToHMI(
                 parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: effects, driverTime: wait,
-                baseFields: builtIn.reply.fields)
+                coreReply: builtIn.reply)
         }
         switch function {
         case "GetVehicleData":
             // The car's values are the HMI's (VehicleInfo), for the items the policy allows.
             let items = requestedItems(rpc, function: function, appID: appID)
             guard builtIn.reply.isSuccess, !items.isEmpty else { return nil }
+            // A connected HMI's values stand alone; the built-in HMI's are the simulated car's.
+            var core = builtIn.reply
+            if hmi.isReady { core.fields = [] }
             return forwardToHMI(
                 [("VehicleInfo.GetVehicleData", items.map { .init(key: $0, value: .bool(true)) })], function: function, appID: appID,
-                responseID: responseID, correlationID: rpc.correlationID, effects: [])
+                responseID: responseID, correlationID: rpc.correlationID, effects: [], coreReply: core)
         case "SubscribeVehicleData", "UnsubscribeVehicleData":
             // Core asks the HMI only for an item's first subscriber (and after its last one left);
             // the others it answers itself.
@@ -188,14 +207,30 @@ extension SDLHeadUnitEmulator {
             break
         }
         if function == "CancelInteraction" {
-            // The interaction is the HMI's: it is asked to close it (and answers it ABORTED itself).
-            return forward([("UI.CancelInteraction", Self.members(of: json, ["cancelID", "functionID"]))], [], .zero)
+            // The interaction is the HMI's: it is asked to close it (and answers it ABORTED
+            // itself). The built-in HMI's was closed by the Core half's rule: its answers follow.
+            let parts = [(method: "UI.CancelInteraction", params: Self.members(of: json, ["cancelID", "functionID"]))]
+            guard hmi.isReady else {
+                // The built-in HMI's cancel is the rule's: its answer (SUCCESS, or IGNORED with
+                // nothing to cancel) and the interaction's ABORTED.
+                let answer = HMIComponentResult(code: Self.hmiResultCode(builtIn.reply.resultCode), info: builtIn.reply.info)
+                return forwardToHMI(
+                    parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: builtIn.effects,
+                    coreReply: .success(), builtInAnswer: answer)
+            }
+            return forward(parts, [], .zero)
         }
         if Self.interactions.contains(function) {
             // Refused by the Core half (INVALID_ID, a missing file...): that answer stands.
             guard builtIn.reply.isDeferred || builtIn.reply.isSuccess else { return nil }
-            dropBuiltInInteraction(of: appID, correlationID: rpc.correlationID)
             let (parts, wait) = interactionParts(of: function, json, appID: appID)
+            guard hmi.isReady else {
+                // The built-in HMI runs the interaction the rule started; what the rule changed
+                // (the system context, an interaction it aborted) is heard at once.
+                let (reply, effects) = forward(parts, [], wait)
+                return (reply, effects + builtIn.effects)
+            }
+            dropBuiltInInteraction(of: appID, correlationID: rpc.correlationID)
             return forward(parts, [], wait)
         }
         guard builtIn.reply.isSuccess, !builtIn.reply.isDeferred else { return nil }
@@ -205,7 +240,8 @@ extension SDLHeadUnitEmulator {
         // Put the app's state back until the HMI accepts; the rule runs again then.
         apps[appID] = before
         return forwardToHMI(
-            parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: [], reapply: reapply)
+            parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: [], coreReply: builtIn.reply,
+            reapply: reapply)
     }
 
     /// The forwarded requests that change only the app's own state, applied when the HMI accepts them.
@@ -319,23 +355,35 @@ extension SDLHeadUnitEmulator {
         return (parts, .milliseconds(timeout))
     }
 
-    /// Sends `parts` of the app's request to the HMI and defers the app's answer until the HMI
-    /// has answered them all (or `hmiTimeout` passed); `effects` (what the Core half's rules made
-    /// of the request) wait for the HMI's acceptance.
+    /// Sends `parts` of the app's request to the HMI — the connected one, else the built-in one —
+    /// and defers the app's answer until the HMI has answered them all (or `hmiTimeout` passed);
+    /// `effects` (what the Core half's rules made of the request) wait for the HMI's acceptance.
+    /// `coreReply` is the Core half's own answer: its fields go under the HMI's, and its result
+    /// stands when the HMI's is SUCCESS. `builtInAnswer` is the built-in HMI's answer when the
+    /// Core half's rule played its part already.
     func forwardToHMI(
         _ parts: [(method: String, params: [SDLJSONValue.Member])], function: String, appID: String, responseID: UInt32, correlationID: UInt32,
-        effects: [Effect], driverTime: Duration = .zero, baseFields: [SDLJSONValue.Member] = [],
+        effects: [Effect], driverTime: Duration = .zero, coreReply: Reply, builtInAnswer: HMIComponentResult? = nil,
         reapply: (@Sendable (isolated SDLHeadUnitEmulator) -> [Effect])? = nil
     ) -> (Reply, [Effect]) {
-        let hmiAppID = hmi.appID(of: appID)
         hmi.nextExchange += 1
         let exchange = hmi.nextExchange
         var messages: [Effect] = []
         var waiting: Set<Int> = []
+        var answeredAtOnce: [(id: Int, result: HMIComponentResult)] = []
+        let hmiAppID = hmi.isReady ? hmi.appID(of: appID) : 0
         for part in parts {
             let id = hmi.requestID()
             waiting.insert(id)
-            hmi.pending[id] = HMIPendingRequest(method: part.method, exchange: exchange, startUp: false)
+            hmi.pending[id] = HMIPendingRequest(method: part.method, exchange: exchange, startUp: false, builtIn: !hmi.isReady)
+            guard hmi.isReady else {
+                if let result = builtInAnswer ?? builtInHMIReceived(part.method, requestID: id, appID: appID, correlationID: correlationID) {
+                    answeredAtOnce.append((id, result))
+                } else {
+                    schedule(.hmiRequest(id: id), after: configuration.hmiTimeout + driverTime)
+                }
+                continue
+            }
             schedule(.hmiRequest(id: id), after: configuration.hmiTimeout + driverTime)
             let params = SDLJSONValue.object(
                 withImagePaths(Self.withSoftButtonDefaults(part.params), appID: appID) + [.init(key: "appID", value: .integer(hmiAppID))])
@@ -343,7 +391,10 @@ extension SDLHeadUnitEmulator {
         }
         hmi.exchanges[exchange] = HMIExchange(
             appID: appID, function: function, responseID: responseID, correlationID: correlationID, waiting: waiting, effects: effects,
-            baseFields: baseFields, reapply: reapply)
+            coreReply: coreReply.isSuccess ? coreReply : nil, baseFields: coreReply.fields, reapply: reapply)
+        for answer in answeredAtOnce {
+            messages += hmiAnswered(answer.id, code: answer.result.code, result: .object(answer.result.members))
+        }
         return (.deferred, messages)
     }
 
@@ -409,7 +460,7 @@ extension SDLHeadUnitEmulator {
         let answered = pending.results.sorted { $0.key < $1.key }.flatMap(\.value.fields)
         let answeredKeys = Set(answered.map(\.key))
         reply.fields = pending.baseFields.filter { !answeredKeys.contains($0.key) } + answered
-        if chose {
+        if chose, !answeredKeys.contains("triggerSource") {
             let source = method.hasPrefix("VR.") ? "VR" : result["manualTextEntry"] != nil ? "KEYBOARD" : "MENU"
             reply.fields.append(.init(key: "triggerSource", value: .string(source)))
         }
@@ -418,9 +469,25 @@ extension SDLHeadUnitEmulator {
             // SDL Core's AlertRequest: the alert was shown, its speech was not.
             reply = .success(.warnings, info: "Unsupported phoneme type sent in a prompt", extra: reply.fields)
         }
+        if reply.isSuccess, reply.resultCode == .success, let core = pending.coreReply, core.resultCode != .success || core.info != nil {
+            reply.resultCode = core.resultCode
+            reply.info = core.info
+        }
         let response = Effect.respond(appID: pending.appID, functionID: pending.responseID, correlationID: pending.correlationID, reply)
         guard reply.isSuccess else { return [response] }
         return [response] + (pending.reapply.map { $0(self) } ?? pending.effects)
+    }
+
+    /// The app went away: the answers it waited for are no longer wanted (a later registration
+    /// of the app must not get them).
+    func hmiRequestsDropped(of appID: String) {
+        for (id, exchange) in hmi.exchanges where exchange.appID == appID {
+            hmi.exchanges[id] = nil
+            for request in exchange.waiting {
+                hmi.pending[request] = nil
+                cancelTimer(.hmiRequest(id: request))
+            }
+        }
     }
 
     /// A part went unanswered, or the HMI that would answer it left: SDL Core answers the app

@@ -164,7 +164,7 @@ extension SDLHeadUnitEmulator {
     // MARK: Answers to Core's requests
 
     /// The HMI answered request `id` with `code` (a `Common.Result` number).
-    private func hmiAnswered(_ id: Int, code: Int, result: SDLJSONValue) -> [Effect] {
+    func hmiAnswered(_ id: Int, code: Int, result: SDLJSONValue) -> [Effect] {
         guard let request = hmi.pending.removeValue(forKey: id) else { return [] }
         cancelTimer(.hmiRequest(id: id))
         if request.startUp {

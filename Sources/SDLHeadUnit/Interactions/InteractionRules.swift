@@ -92,7 +92,12 @@ extension SDLHeadUnitEmulator {
             // SDL Core's answer when the HMI could not speak part of the prompt.
             reply = reply.with(.warnings, info: warning)
         }
-        return [.respond(appID: appID, functionID: interaction.functionID, correlationID: interaction.correlationID, reply), hmiStatus(of: appID)]
+        // Answered through the HMI requests the built-in HMI holds for it, if it holds any (an
+        // audio pass-thru it runs alone).
+        let answer: [Effect] = interaction.hmiRequests.isEmpty
+            ? [.respond(appID: appID, functionID: interaction.functionID, correlationID: interaction.correlationID, reply)]
+            : builtInInteractionAnswered(interaction, reply)
+        return answer + [hmiStatus(of: appID)]
     }
 
     /// The driver answers what is on top of the app's screen.

@@ -11,6 +11,8 @@ struct PendingSpeech: Sendable {
     let reply: Reply
     /// Identifies this Speak for its timer, so a stale timer cannot answer a newer one.
     let serial: Int
+    /// The Core half's `TTS.Speak` this speech answers for the built-in HMI, by request ID.
+    var hmiRequest: Int?
 }
 
 /// What the head unit makes of a prompt's TTS chunks.
@@ -66,8 +68,7 @@ extension SDLHeadUnitEmulator {
             // The newer Speak interrupts the one being spoken.
             apps[appID]?.speech = nil
             cancelTimer(.speech(appID: appID, serial: speaking.serial))
-            effects.append(.respond(
-                appID: appID, functionID: speaking.functionID, correlationID: speaking.correlationID, .failure(.aborted, "interrupted by a newer Speak")))
+            effects += spoken(speaking, appID: appID, .failure(.aborted, "interrupted by a newer Speak"))
         }
         let speakingTime = configuration.speakingTime
         guard speakingTime > .zero else { return (verdict.reply, effects) }
@@ -82,6 +83,12 @@ extension SDLHeadUnitEmulator {
     func speechEnded(appID: String, serial: Int) async {
         guard let speaking = apps[appID]?.speech, speaking.serial == serial else { return }
         apps[appID]?.speech = nil
-        await perform([.respond(appID: appID, functionID: speaking.functionID, correlationID: speaking.correlationID, speaking.reply)])
+        await perform(spoken(speaking, appID: appID, speaking.reply))
+    }
+
+    /// The Speak's answer: through the built-in HMI's TTS.Speak it holds, else directly.
+    private func spoken(_ speaking: PendingSpeech, appID: String, _ reply: Reply) -> [Effect] {
+        if let id = speaking.hmiRequest { return builtInHMIAnswered(id, reply) }
+        return [.respond(appID: appID, functionID: speaking.functionID, correlationID: speaking.correlationID, reply)]
     }
 }

@@ -1,0 +1,63 @@
+import SDLHMIRPC
+import SDLRPC
+import SDLRuntime
+
+/// The built-in HMI: the HMI half that answers the Core half's HMI requests in process when no
+/// HMI is connected over the HMI API. The Core half forwards an app's request the same way
+/// whichever HMI answers (`forwardToHMI`, one exchange per request, SDL Core's combination of
+/// the parts' results); only the transport differs. The built-in HMI accepts what the Core half
+/// accepted and shows the Core half's record of each app (its screen, menu, windows), which is
+/// what the control API and the web page read; interactions and speech it holds until the driver
+/// (the control API's methods), their timeout or the app ends them, then answers the held
+/// requests.
+extension SDLHeadUnitEmulator {
+    /// The HMI requests the built-in HMI holds on the interaction its rule started.
+    static let builtInHeldMethods: Set<String> = [
+        "UI.Alert", "UI.SubtleAlert", "UI.PerformInteraction", "VR.PerformInteraction", "UI.Slider", "UI.ScrollableMessage",
+    ]
+
+    /// The built-in HMI receives Core's request `requestID` (`method`, part of the app request
+    /// `correlationID`): its answer now (SUCCESS: it shows what the Core half accepted), or nil
+    /// when it holds the request (an interaction or a Speak being spoken answers it later).
+    func builtInHMIReceived(_ method: String, requestID: Int, appID: String, correlationID: UInt32) -> HMIComponentResult? {
+        if Self.builtInHeldMethods.contains(method), let interaction = apps[appID]?.interaction, interaction.correlationID == correlationID {
+            apps[appID]?.interaction?.hmiRequests[method] = requestID
+            return nil
+        }
+        if method == "TTS.Speak", let speaking = apps[appID]?.speech, speaking.correlationID == correlationID {
+            apps[appID]?.speech?.hmiRequest = requestID
+            return nil
+        }
+        return HMIComponentResult(code: Common.Result.success.code)
+    }
+
+    /// The built-in HMI answers a request it held with `reply` (its code, info and fields).
+    func builtInHMIAnswered(_ requestID: Int, _ reply: Reply) -> [Effect] {
+        var result = reply.fields
+        if let info = reply.info { result.insert(.init(key: "info", value: .string(info)), at: 0) }
+        return hmiAnswered(requestID, code: Self.hmiResultCode(reply.resultCode), result: .object(result))
+    }
+
+    /// The interaction ended with `reply`: the part the driver answered (a spoken choice the VR
+    /// part, anything else the UI part) gets it; the other part closes with the same result.
+    func builtInInteractionAnswered(_ interaction: PendingInteraction, _ reply: Reply) -> [Effect] {
+        let methods = interaction.hmiRequests.keys.sorted()
+        let spoken = reply.fields.contains { $0.key == "triggerSource" && $0.value == .string(TriggerSource.vr.rawValue) }
+        let primary = methods.first { $0.hasPrefix(spoken ? "VR." : "UI.") } ?? methods.first
+        var effects: [Effect] = []
+        if let primary, let id = interaction.hmiRequests[primary] { effects += builtInHMIAnswered(id, reply) }
+        for method in methods where method != primary {
+            // Said once: the combined answer joins the parts' infos.
+            var closing = reply
+            closing.info = nil
+            closing.fields = []
+            if let id = interaction.hmiRequests[method] { effects += builtInHMIAnswered(id, closing) }
+        }
+        return effects
+    }
+
+    /// The HMI API's number for a mobile result code (SDL Core's MobileToHMIResult).
+    static func hmiResultCode(_ code: SDLResult) -> Int {
+        Common.Result(rawValue: code.rawValue).code
+    }
+}
