@@ -262,6 +262,48 @@ import Testing
         }
     }
 
+    @Test func aComponentThatIsNotReadyIsSentNothingAndWhatNeedsItIsUnsupported() async throws {
+        // The HMI has no speech and no navigation (IsReady available: false).
+        let answer: TestHMI.Answer = { method, params in
+            guard method == "TTS.IsReady" || method == "Navigation.IsReady" else { return TestHMI.standardAnswers(method, params) }
+            return (.success, [.init(key: "available", value: .bool(false))])
+        }
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port, answer: answer) { hmi in
+                try await Self.readyHMI(hmi, emulator)
+                let (app, _) = try await Self.activeApp(hmi, emulator, appID: "quiet-app")
+                // The alert is shown, its speech is not sent: success, UNSUPPORTED_RESOURCE (not
+                // the WARNINGS of a prompt the HMI could not say).
+                async let alerted = app.client.send(Alert(alertText1: "Fuel low", ttsChunks: [TTSChunk(text: "Fuel low", type: .text)], duration: 3000))
+                let ui = try #require(await hmi.next("UI.Alert"))
+                try await hmi.respond(to: ui, .success)
+                let alert = try await alerted
+                #expect(alert.success && alert.resultCode == .unsupportedResource)
+                #expect(alert.info == "TTS is not supported by system")
+                // A request for the absent component alone fails without reaching the HMI.
+                let located = try await app.client.send(SendLocation(longitudeDegrees: 13.4, latitudeDegrees: 52.5, locationName: "Home"))
+                #expect(!located.success && located.resultCode == .unsupportedResource)
+                #expect(located.info == "Navigation is not supported by system")
+                #expect(!hmi.received.contains("TTS.Speak") && !hmi.received.contains("Navigation.SendLocation"))
+            }
+        }
+    }
+
+    @Test func aTouchOnTheHMIReachesTheNavigationAppOnScreen() async throws {
+        try await Self.withReadyHMI({ $0.policy = SDLHeadUnitPolicy.sdlCoreDefault.granting("HapticGroup", to: "touch-nav") }) { emulator, hmi in
+            let nav = try await TestApp.register(to: emulator, appID: "touch-nav", types: [.navigation], activate: false)
+            let registered = try #require(await hmi.next("BasicCommunication.OnAppRegistered"))
+            let hmiAppID = try #require(registered.params["application"]?["appID"].flatMap { if case .integer(let id) = $0 { id } else { nil } })
+            _ = try await hmi.request(SDL.ActivateApp(appID: hmiAppID))
+            _ = await nav.status { $0.hmiLevel == .full }
+            var touches = nav.client.notifications(OnTouchEvent.self).makeAsyncIterator()
+            try await hmi.notify(UI.OnTouchEvent(type: .begin, event: [Common.TouchEvent(id: 0, ts: [1200], c: [Common.TouchCoord(x: 40, y: 80)])]))
+            let touch = try #require(await touches.next())
+            #expect(touch.type == .begin && touch.event.first?.ts == [1200] && touch.event.first?.c == [TouchCoord(x: 40, y: 80)])
+            await nav.close()
+        }
+    }
+
     @Test func aChoiceOnTheHMIAnswersThePerformInteractionAndATimeoutIsTimedOut() async throws {
         try await Self.withReadyHMI { emulator, hmi in
             let (app, _) = try await Self.activeApp(hmi, emulator, appID: "choice-app")

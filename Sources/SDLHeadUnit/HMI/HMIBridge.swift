@@ -20,6 +20,9 @@ struct HMIBridge {
     var startUpPending: Set<Int> = []
     /// The start-up answers, by method (`UI.GetCapabilities`...): the `result` objects.
     var answers: [String: SDLJSONValue] = [:]
+    /// The components that answered IsReady `available: false`: SDL Core sends them nothing and
+    /// answers what needed them UNSUPPORTED_RESOURCE.
+    var unavailable: Set<String> = []
     /// Core's request IDs count up from 1.
     var nextRequestID = 0
     /// Core's requests to the HMI that wait for an answer, by request ID.
@@ -48,7 +51,10 @@ struct HMIBridge {
         connections[id] = nil
         components = components.filter { $0.value != id }
         for name in subscriptions.keys { subscriptions[name]?.remove(id) }
-        if connections.isEmpty { saidReady = false }
+        if connections.isEmpty {
+            saidReady = false
+            unavailable = []
+        }
         let lost = pending.filter { !$0.value.builtIn && components[Self.component(of: $0.value.method)] == nil }
         for id in lost.keys { pending[id] = nil }
         startUpPending.subtract(lost.keys)

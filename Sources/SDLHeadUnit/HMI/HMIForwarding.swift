@@ -35,6 +35,8 @@ struct HMIComponentResult: Sendable {
     var info: String?
     /// The result's other members (`choiceID`, `sliderPosition`, `tryAgainTime`...), for the app's answer.
     var fields: [SDLJSONValue.Member] = []
+    /// The component said IsReady `available: false` (Core answered for it).
+    var componentAbsent = false
 
     var isOK: Bool {
         [Common.Result.success, .warnings, .wrongLanguage, .retry, .saved, .truncatedData].map(\.code).contains(code)
@@ -384,6 +386,14 @@ extension SDLHeadUnitEmulator {
                 }
                 continue
             }
+            let component = HMIBridge.component(of: part.method)
+            guard !hmi.unavailable.contains(component) else {
+                // SDL Core's ProcessHMIInterfacesAvailability: the request is not sent, its answer
+                // is UNSUPPORTED_RESOURCE.
+                answeredAtOnce.append((id, HMIComponentResult(
+                    code: Common.Result.unsupportedResource.code, info: "\(component) is not supported by system", componentAbsent: true)))
+                continue
+            }
             schedule(.hmiRequest(id: id), after: configuration.hmiTimeout + driverTime)
             let params = SDLJSONValue.object(
                 withImagePaths(Self.withSoftButtonDefaults(part.params), appID: appID) + [.init(key: "appID", value: .integer(hmiAppID))])
@@ -443,7 +453,8 @@ extension SDLHeadUnitEmulator {
         let fields: [SDLJSONValue.Member] = if case .object(let members) = result {
             members.filter { !["code", "method", "info"].contains($0.key) }
         } else { [] }
-        let answer = HMIComponentResult(code: code, info: info, fields: fields)
+        let answer = HMIComponentResult(
+            code: code, info: info, fields: fields, componentAbsent: hmi.unavailable.contains(HMIBridge.component(of: method)))
         pending.results[method] = answer
         pending.waiting = pending.waiting.filter { hmi.pending[$0] != nil }
         hmi.exchanges[exchange] = pending
@@ -465,7 +476,7 @@ extension SDLHeadUnitEmulator {
             reply.fields.append(.init(key: "triggerSource", value: .string(source)))
         }
         if ["Alert", "SubtleAlert"].contains(pending.function), let ui = pending.results["UI.\(pending.function)"], ui.isOK,
-           pending.results["TTS.Speak"]?.isUnsupportedResource == true {
+           let speech = pending.results["TTS.Speak"], speech.isUnsupportedResource, !speech.componentAbsent {
             // SDL Core's AlertRequest: the alert was shown, its speech was not.
             reply = .success(.warnings, info: "Unsupported phoneme type sent in a prompt", extra: reply.fields)
         }
@@ -511,9 +522,9 @@ extension SDLHeadUnitEmulator {
         let second = results.dropFirst().first
         let info = results.compactMap(\.info).joined(separator: ", ")
         guard second != nil else {
-            // One component: its result, UNSUPPORTED_RESOURCE counting as success (the component
-            // is there, only this part of the request is not).
-            let success = first.isOK || first.isUnsupportedResource
+            // One component: its result, UNSUPPORTED_RESOURCE counting as success when the
+            // component is there (only this part of the request is not).
+            let success = first.isOK || (first.isUnsupportedResource && !first.componentAbsent)
             return success ? .success(first.mobileResult, info: info.isEmpty ? nil : info) : .failure(first.mobileResult, info.isEmpty ? nil : info)
         }
         func checks(_ a: HMIComponentResult, _ b: HMIComponentResult?) -> Bool {
@@ -622,6 +633,17 @@ extension SDLHeadUnitEmulator {
             }
         case "UI.OnCommand", "VR.OnCommand":
             if let appID, case .integer(let cmdID)? = params["cmdID"] { try? await selectCommand(appID: appID, cmdID: cmdID) }
+        case "UI.OnTouchEvent", "Navigation.OnTouchEvent":
+            // It names no app: SDL Core gives it to the navigation and projection apps in FULL
+            // (the ones whose video is on the screen), as the HMI sent it.
+            let touch = SDLJSONValue.object(Self.members(of: params, ["type", "event"]))
+            guard case .success = SDLJSONDecoding.decode(OnTouchEvent.self, from: touch.jsonBytes) else { return [] }
+            return apps.values.sorted { $0.connectionID < $1.connectionID }.filter { app in
+                guard Self.isVideoApp(app), app.hmiLevel == .full,
+                      case .allowed = policy.decide("OnTouchEvent", level: app.hmiLevel, appID: app.appID, updated: app.policyUpdated, parameters: [])
+                else { return false }
+                return true
+            }.map { notification(OnTouchEvent.self, json: touch.jsonBytes, to: $0.appID) }
         case "UI.OnDriverDistraction":
             if case .string(let state)? = params["state"] { await setDriverDistraction(state == "DD_ON") }
         case "VehicleInfo.OnVehicleData":

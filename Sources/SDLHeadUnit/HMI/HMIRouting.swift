@@ -191,6 +191,7 @@ extension SDLHeadUnitEmulator {
     /// Keeps a start-up answer; the language takes effect at once.
     private func startUpAnswer(_ method: String, _ result: SDLJSONValue) {
         hmi.answers[method] = result
+        if method.hasSuffix(".IsReady"), result["available"] == .bool(false) { hmi.unavailable.insert(HMIBridge.component(of: method)) }
         if method == "UI.GetLanguage", case .string(let name)? = result["language"] {
             language = Language(rawValue: name)
         }
