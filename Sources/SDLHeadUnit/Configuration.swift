@@ -88,6 +88,11 @@ extension SDLHeadUnitEmulator {
         /// Where app files shown through an HMI are written, so the HMI loads them by path (SDL
         /// Core's `AppStorageFolder`); nil: the HMI gets the file names only.
         public var hmiFileFolder: String?
+        /// Where a connected HMI plays an app's stream (`Navigation.StartStream`'s `url`), by app ID
+        /// and service (11 video, 10 audio); nil gives SDL Core's default socket URLs
+        /// (`http://127.0.0.1:5050` and `:5080`). `sdl headunit` gives its control API's
+        /// `/apps/{appID}/video`.
+        public var hmiStreamURL: (@Sendable (_ appID: String, _ service: Int) -> String)?
         /// The VIDEO_STREAMING capability (GetSystemCapability) and what StartService(video)
         /// accepts: its `supportedFormats`. By default SDL Core 8.2's: 800×380 preferred, 20,000
         /// kbps, 15 fps, RAW/H264, RTP/H264, RTSP/Theora, RTMP/VP8, WEBM/VP9, haptic data

@@ -170,6 +170,7 @@ public actor SDLHeadUnitEmulator {
         connections[app.connectionID]?.appID = nil
         cancelTimers(of: app)
         hmiRequestsDropped(of: appID)
+        for service in app.streamingServices.sorted(by: { $0.rawValue < $1.rawValue }) { pendingEffects += hmiStreamEnded(service, appID: appID) }
         for (id, service) in appServices.services where service.providerAppID == appID { pendingEffects += removeService(id) }
         for type in appServices.subscribers.keys { appServices.subscribers[type]?.remove(appID) }
         // A provider's late answer must not reach (or subscribe) a new registration of the app.

@@ -268,6 +268,12 @@ struct HeadUnit: AsyncParsableCommand {
         configuration.waitsForHMI = hmiPort != nil
         if hmiPort != nil {
             configuration.hmiFileFolder = FileManager.default.temporaryDirectory.appendingPathComponent("sdl-headunit-\(ProcessInfo.processInfo.processIdentifier)").path
+            // The HMI plays an app's video from the control API (a raw H.264 stream over HTTP,
+            // as SDL Core's socket consumer serves it), when its port is known in advance.
+            if let controlPort, controlPort > 0 {
+                let host = host
+                configuration.hmiStreamURL = { appID, service in service == 11 ? "http://\(host):\(controlPort)/apps/\(appID)/video" : "http://127.0.0.1:5080" }
+            }
         }
         if log { configuration.log = { Output.line($0) } }
         if let recordStreams {

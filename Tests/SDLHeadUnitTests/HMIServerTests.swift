@@ -1,11 +1,13 @@
 import SDLConcurrency
 import SDLHMIRPC
 import SDLHMIServer
+import SDLProtocol
 import SDLHeadUnit
 import SDLRPC
 import SDLRuntime
 import SDLTestSupport
 import SDLTransport
+import SmartDeviceLink
 import Logging
 import Testing
 
@@ -301,6 +303,59 @@ import Testing
             let touch = try #require(await touches.next())
             #expect(touch.type == .begin && touch.event.first?.ts == [1200] && touch.event.first?.c == [TouchCoord(x: 40, y: 80)])
             await nav.close()
+        }
+    }
+
+    @Test func theHMIDecidesTheVideosParametersAndHearsOfTheStream() async throws {
+        let configure: (inout SDLHeadUnitEmulator.Configuration) -> Void = { $0.hmiStreamURL = { appID, _ in "http://127.0.0.1:1/apps/\(appID)/video" } }
+        try await Self.withHMIServer(configure) { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                let events = emulator.events()
+                try await hmi.start(subscriptions: Self.subscriptions + ["Navigation.OnVideoDataStreaming"])
+                for await event in events { if case .hmiReady = event { break } }
+                let nav = try await TestApp.register(to: emulator, appID: "stream-nav", types: [.navigation], activate: false)
+                let registered = try #require(await hmi.next("BasicCommunication.OnAppRegistered"))
+                let hmiAppID = try #require(registered.params["application"]?["appID"].flatMap { if case .integer(let id) = $0 { id } else { nil } })
+                _ = try await hmi.request(SDL.ActivateApp(appID: hmiAppID))
+                _ = await nav.status { $0.hmiLevel == .full }
+                let video = {
+                    var video = SDLControlPayload()
+                    (video.videoProtocol, video.videoCodec, video.width, video.height) = ("RAW", "H264", 800, 480)
+                    return video
+                }()
+
+                // The HMI refuses the codec: the app's StartService is NAKed with it.
+                async let refused: Void = {
+                    do {
+                        _ = try await nav.session.startService(.video, parameters: video)
+                        Issue.record("the HMI's refusal was not the app's")
+                    } catch SDLSessionError.startRejected(_, let rejectedParams, _) {
+                        #expect(rejectedParams == ["codec"])
+                    }
+                }()
+                let config = try #require(await hmi.next("Navigation.SetVideoConfig"))
+                #expect(config.params["config"]?["codec"] == .string("H264") && config.params["config"]?["width"] == .integer(800))
+                #expect(config.params["appID"] == .integer(hmiAppID))
+                try await hmi.respond(to: config, .rejected, [.init(key: "rejectedParams", value: .array([.string("codec")]))])
+                try await refused
+
+                // Activated again, the HMI accepts: ACK, then StartStream with the URL to play.
+                _ = try await hmi.request(SDL.ActivateApp(appID: hmiAppID))
+                _ = await nav.status { $0.hmiLevel == .full }
+                async let started = nav.session.startService(.video, parameters: video)
+                try await hmi.respond(to: try #require(await hmi.next("Navigation.SetVideoConfig")), .success)
+                #expect(try await started.videoCodec == "H264")
+                let start = try #require(await hmi.next("Navigation.StartStream"))
+                #expect(start.params["url"] == .string("http://127.0.0.1:1/apps/stream-nav/video") && start.params["appID"] == .integer(hmiAppID))
+                try await hmi.respond(to: start, .success)
+                #expect(await hmi.next("Navigation.OnVideoDataStreaming")?.params["available"] == .bool(true))
+
+                // The app ends it: the HMI stops playing.
+                try await nav.session.endService(.video)
+                #expect(await hmi.next("Navigation.OnVideoDataStreaming")?.params["available"] == .bool(false))
+                #expect(await hmi.next("Navigation.StopStream")?.params["appID"] == .integer(hmiAppID))
+                await nav.close()
+            }
         }
     }
 

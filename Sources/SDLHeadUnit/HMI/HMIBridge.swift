@@ -30,6 +30,10 @@ struct HMIBridge {
     /// App requests that wait for the HMI's answers, by exchange number.
     var exchanges: [Int: HMIExchange] = [:]
     var nextExchange = 0
+    /// The Core half's waits for its questions' answers (`askHMI`), and answers that came before
+    /// the wait began, by request ID.
+    var waiters: [Int: CheckedContinuation<HMIComponentResult, Never>] = [:]
+    var earlyAnswers: [Int: HMIComponentResult] = [:]
     /// The HMI's numeric ID of each app, by the app's key on the head unit (its policy app ID).
     var appIDs: [String: Int] = [:]
     private var nextAppID = 0
@@ -105,6 +109,10 @@ struct HMIPendingRequest: Sendable {
     let startUp: Bool
     /// Held by the built-in HMI (an interaction or speech it answers later), not by a connection.
     var builtIn = false
+    /// A question the Core half waits for (`askHMI`).
+    var awaited = false
+    /// A StartStream or StartAudioStream for this app's stream.
+    var streamOf: String?
 }
 
 /// An HMI message as the Core half writes it: JSON-RPC 2.0, members in SDL Core's order.

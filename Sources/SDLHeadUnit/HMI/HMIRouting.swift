@@ -43,6 +43,7 @@ extension SDLHeadUnitEmulator {
         var effects: [Effect] = []
         for (requestID, request) in lost.sorted(by: { $0.key < $1.key }) {
             cancelTimer(.hmiRequest(id: requestID))
+            if request.awaited { awaitedAnswered(id, HMIComponentResult(code: Common.Result.genericError.code, info: "\(HMIBridge.component(of: request.method)) component does not respond")) }
             if let exchange = request.exchange { effects += finishExchange(exchange, timedOut: request.method) }
         }
         return effects
@@ -173,6 +174,13 @@ extension SDLHeadUnitEmulator {
             readinessChanged()
             return []
         }
+        if request.awaited {
+            let info: String? = if case .string(let text)? = result["info"] { text } else { nil }
+            let fields: [SDLJSONValue.Member] = if case .object(let members) = result { members.filter { !["code", "method", "info"].contains($0.key) } } else { [] }
+            awaitedAnswered(id, HMIComponentResult(code: code, info: info, fields: fields))
+            return []
+        }
+        if request.streamOf != nil { return hmiStreamAccepted(request, code: code) }
         guard let exchange = request.exchange else { return [] }
         return componentAnswered(exchange, method: request.method, code: code, result: result)
     }
@@ -180,6 +188,7 @@ extension SDLHeadUnitEmulator {
     /// Core's request `id` went unanswered for `hmiTimeout`.
     func hmiRequestTimedOut(_ id: Int) -> [Effect] {
         guard let request = hmi.pending.removeValue(forKey: id) else { return [] }
+        if request.awaited { awaitedAnswered(id, HMIComponentResult(code: Common.Result.genericError.code, info: "\(HMIBridge.component(of: request.method)) component does not respond")) }
         if request.startUp {
             hmi.startUpPending.remove(id)
             readinessChanged()

@@ -26,7 +26,7 @@ extension SDLHeadUnitEmulator {
 
     /// A StartService for `service` (video or audio) on the app's session: the answer, and what
     /// follows it (a refused navigation app goes to NONE).
-    func startStreaming(_ service: SDLServiceType, request: SDLControlPayload?, sessionID: UInt8, on connection: EmulatedConnection) -> (StreamingAnswer, [Effect]) {
+    func startStreaming(_ service: SDLServiceType, request: SDLControlPayload?, sessionID: UInt8, on connection: EmulatedConnection) async -> (StreamingAnswer, [Effect]) {
         let number = service.rawValue
         guard let appID = appID(on: connection), let app = apps[appID] else {
             return (.refused(reason: "Service type: \(number) disallowed with current HMI type", rejectedParams: nil), [])
@@ -47,15 +47,23 @@ extension SDLHeadUnitEmulator {
         } else {
             answer = .accepted(nil)
         }
+        // With an HMI connected, it has the last word on the video's parameters.
+        if case .accepted = answer, service == .video, let refusal = await hmiVideoConfigRefusal(request, appID: appID) {
+            return (refusal, apps[appID].map { $0.hmiLevel != .none ? setLevel(.none, of: appID) : [] } ?? [])
+        }
         switch answer {
         case .accepted(let parameters):
+            // The app may have gone while the HMI was asked.
+            guard apps[appID] != nil, apps[appID]?.streamingServices.contains(service) == false else {
+                return (.refused(reason: "Service type: \(number) disallowed with current HMI level", rejectedParams: nil), [])
+            }
             apps[appID]?.streamingServices.insert(service)
             noteStreamingAllowance(of: appID)
             if service == .video {
                 apps[appID]?.video = VideoReception(videoProtocol: parameters?.videoProtocol ?? "RAW", videoCodec: parameters?.videoCodec ?? "H264")
             }
             emit(.streamingStarted(appID: appID, service: Int(number)))
-            return (answer, [])
+            return (answer, hmiStreamStarted(service, appID: appID))
         case .refused:
             // SDL Core reports a refused video or audio service as rejected
             // (HandleRejectedServiceStatus) and takes the app to NONE, whichever service and
@@ -93,10 +101,11 @@ extension SDLHeadUnitEmulator {
 
     /// The app ended `service` (EndService); false when it was not running.
     @discardableResult
-    func streamingEnded(_ service: SDLServiceType, on connection: EmulatedConnection) -> Bool {
+    func streamingEnded(_ service: SDLServiceType, on connection: EmulatedConnection) async -> Bool {
         guard let appID = appID(on: connection), apps[appID]?.streamingServices.remove(service) != nil else { return false }
         apps[appID]?.notStreamableSince[Int(service.rawValue)] = nil
         emit(.streamingEnded(appID: appID, service: Int(service.rawValue)))
+        await perform(hmiStreamEnded(service, appID: appID))
         return true
     }
 
@@ -140,7 +149,8 @@ extension SDLHeadUnitEmulator {
         guard let services = apps[appID]?.streamingServices, !services.isEmpty else { return [] }
         apps[appID]?.streamingServices = []
         apps[appID]?.notStreamableSince = [:]
-        return services.sorted { $0.rawValue < $1.rawValue }.map { .endService(appID: appID, service: $0) }
+        let sorted = services.sorted { $0.rawValue < $1.rawValue }
+        return sorted.map { .endService(appID: appID, service: $0) } + sorted.flatMap { hmiStreamEnded($0, appID: appID) }
     }
 
     /// SendHapticData (the app's focusable rectangles) is for navigation and projection apps.
