@@ -359,6 +359,17 @@ import Testing
         }
     }
 
+    @Test func whatAPromptCanSayIsTheConnectedHMIsToAnswer() async throws {
+        // The configured speech is TEXT only; the HMI says the phonemes all the same.
+        try await Self.withReadyHMI({ $0.capabilities = SDLHeadUnitEmulator.Configuration.sdlCoreDefaults.capabilities }) { emulator, hmi in
+            let (app, _) = try await Self.activeApp(hmi, emulator, appID: "speak-app")
+            async let spoken = app.client.send(Speak(ttsChunks: [TTSChunk(text: "H_EH_L_OW", type: .sapiPhonemes)]))
+            try await hmi.respond(to: try #require(await hmi.next("TTS.Speak")), .success)
+            let response = try await spoken
+            #expect(response.success && response.resultCode == .success && response.info == nil)
+        }
+    }
+
     @Test func aChoiceOnTheHMIAnswersThePerformInteractionAndATimeoutIsTimedOut() async throws {
         try await Self.withReadyHMI { emulator, hmi in
             let (app, _) = try await Self.activeApp(hmi, emulator, appID: "choice-app")

@@ -233,7 +233,11 @@ extension SDLHeadUnitEmulator {
                 return (reply, effects + builtIn.effects)
             }
             dropBuiltInInteraction(of: appID, correlationID: rpc.correlationID)
-            return forward(parts, [], wait)
+            // What the prompt can say is the HMI's to answer (Core does not check it): the Core
+            // half's speech verdict does not stand over a connected HMI's answer.
+            return forwardToHMI(
+                parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: [], driverTime: wait,
+                coreReply: .deferred)
         }
         guard builtIn.reply.isSuccess, !builtIn.reply.isDeferred else { return nil }
         let parts = Self.hmiParts(of: function, json)
