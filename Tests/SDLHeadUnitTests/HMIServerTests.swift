@@ -370,6 +370,28 @@ import Testing
         }
     }
 
+    @Test func changeRegistrationGoesToItsThreeComponentsAndALanguageTheHMILacksIsRejected() async throws {
+        try await Self.withReadyHMI { emulator, hmi in
+            let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "rename-app")
+            async let changed = app.client.send(ChangeRegistration(language: .deDe, hmiDisplayLanguage: .deDe, appName: "Umbenannt", vrSynonyms: ["Umbenannt"]))
+            let vr = try #require(await hmi.next("VR.ChangeRegistration"))
+            let tts = try #require(await hmi.next("TTS.ChangeRegistration"))
+            let ui = try #require(await hmi.next("UI.ChangeRegistration"))
+            #expect(vr.params["language"] == .string("DE-DE") && vr.params["vrSynonyms"] == .array([.string("Umbenannt")]) && vr.params["appID"] == .integer(hmiAppID))
+            #expect(ui.params["language"] == .string("DE-DE") && ui.params["appName"] == .string("Umbenannt"))
+            // UI and VR accept, TTS has no voice for it: a success, UNSUPPORTED_RESOURCE.
+            try await hmi.respond(to: ui, .success)
+            try await hmi.respond(to: vr, .success)
+            try await hmi.respond(to: tts, .unsupportedResource, [.init(key: "info", value: .string("no German voice"))])
+            let response = try await changed
+            #expect(response.success && response.resultCode == .unsupportedResource && response.info == "no German voice")
+            // French is not among the HMI's languages (EN-US, DE-DE): REJECTED by the Core half.
+            let refused = try await app.client.send(ChangeRegistration(language: .frFr, hmiDisplayLanguage: .frFr))
+            #expect(!refused.success && refused.resultCode == .rejected)
+            #expect(hmi.received.filter { $0 == "UI.ChangeRegistration" }.count == 1)
+        }
+    }
+
     @Test func aChoiceOnTheHMIAnswersThePerformInteractionAndATimeoutIsTimedOut() async throws {
         try await Self.withReadyHMI { emulator, hmi in
             let (app, _) = try await Self.activeApp(hmi, emulator, appID: "choice-app")

@@ -152,11 +152,22 @@ extension SDLHeadUnitEmulator {
            nameClashes(name, synonyms: request.vrSynonyms ?? [], ttsName: nil, except: appID) {
             return (.failure(.duplicateName, nil), [])
         }
+        // SDL Core: a language its HMI did not list (GetSupportedLanguages) is REJECTED.
+        if !hmiSupports(request.hmiDisplayLanguage, in: "UI") || !hmiSupports(request.language, in: "VR") || !hmiSupports(request.language, in: "TTS") {
+            return (.failure(.rejected, nil), [])
+        }
         apps[appID]?.language = request.language
         if let name = request.appName { apps[appID]?.name = name }
         if let synonyms = request.vrSynonyms { apps[appID]?.vrSynonyms = synonyms }
         if let ttsName = request.ttsName { apps[appID]?.ttsName = ttsName.map(\.text) }
         return (.success(), [])
+    }
+
+    /// Whether the connected HMI's `component` listed `language` at start-up; true when it
+    /// listed none (or no HMI is connected).
+    private func hmiSupports(_ language: Language, in component: String) -> Bool {
+        guard hmi.isReady, case .array(let languages)? = hmi.answers["\(component).GetSupportedLanguages"]?["languages"] else { return true }
+        return languages.contains(.string(language.rawValue))
     }
 
     /// OnPermissionsChange from the policy, before or after the app's policy update, encoded

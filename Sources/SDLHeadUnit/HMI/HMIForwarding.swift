@@ -70,6 +70,12 @@ extension SDLHeadUnitEmulator {
             return parts
         case "DeleteCommand":
             return [("UI.DeleteCommand", members(["cmdID"]))]
+        case "ChangeRegistration":
+            // In SDL Core's order: VR, TTS, UI (its language the display's).
+            return [
+                ("VR.ChangeRegistration", members(["language", "vrSynonyms"])), ("TTS.ChangeRegistration", members(["language", "ttsName"])),
+                ("UI.ChangeRegistration", [.init(key: "language", value: json["hmiDisplayLanguage"] ?? .string("EN-US"))] + members(["appName", "ngnMediaScreenAppName"])),
+            ]
         case "AddSubMenu":
             var menuParams: [SDLJSONValue.Member] = [.init(key: "menuName", value: json["menuName"] ?? .string(""))]
             if let position = json["position"] { menuParams.append(.init(key: "position", value: position)) }
@@ -168,6 +174,7 @@ extension SDLHeadUnitEmulator {
         "CreateWindow", "DeleteWindow", "SetAppIcon", "SubscribeButton", "UnsubscribeButton", "DialNumber", "SendLocation", "GetWayPoints",
         "SubscribeWayPoints", "UnsubscribeWayPoints", "ShowConstantTBT", "AlertManeuver", "UpdateTurnList", "GetInteriorVehicleData",
         "SetInteriorVehicleData", "ButtonPress", "GetVehicleData", "SubscribeVehicleData", "UnsubscribeVehicleData", "CancelInteraction",
+        "ChangeRegistration",
     ])
 
     /// What becomes of an app request the Core half accepted: the HMI parts it goes on as, to
@@ -471,7 +478,13 @@ extension SDLHeadUnitEmulator {
             hmi.pending[id] = nil
             cancelTimer(.hmiRequest(id: id))
         }
-        var reply = chose ? Self.combined([answer]) : Self.combined(pending.results.sorted { $0.key < $1.key }.map(\.value))
+        var reply = if chose {
+            Self.combined([answer])
+        } else if pending.function == "ChangeRegistration" {
+            Self.changeRegistrationCombined(pending.results)
+        } else {
+            Self.combined(pending.results.sorted { $0.key < $1.key }.map(\.value))
+        }
         let answered = pending.results.sorted { $0.key < $1.key }.flatMap(\.value.fields)
         let answeredKeys = Set(answered.map(\.key))
         reply.fields = pending.baseFields.filter { !answeredKeys.contains($0.key) } + answered
@@ -554,6 +567,31 @@ extension SDLHeadUnitEmulator {
             let codes = results.filter { !$0.isUnsupportedResource }
             code = codes.max { $0.code < $1.code }?.mobileResult ?? first.mobileResult
         }
+        return success ? .success(code, info: info.isEmpty ? nil : info) : .failure(code, info.isEmpty ? nil : info)
+    }
+
+    /// SDL Core's ChangeRegistration answer from its three components' (UI, VR, TTS): a success
+    /// when none failed and not all are UNSUPPORTED_RESOURCE; UNSUPPORTED_RESOURCE when one is,
+    /// else the worst of the others. Core's own "not supported by system" infos give way to
+    /// what an HMI said itself.
+    static func changeRegistrationCombined(_ results: [String: HMIComponentResult]) -> Reply {
+        let ui = results["UI.ChangeRegistration"], vr = results["VR.ChangeRegistration"], tts = results["TTS.ChangeRegistration"]
+        let parts = [ui, vr, tts].compactMap { $0 }
+        let acceptable = [Common.Result.success, .warnings, .wrongLanguage, .retry, .saved, .unsupportedResource].map(\.code)
+        let allUnsupported = parts.allSatisfy(\.isUnsupportedResource)
+        var success = !allUnsupported && parts.count == 3 && parts.allSatisfy { acceptable.contains($0.code) }
+        let code: SDLResult
+        if success, parts.contains(where: \.isUnsupportedResource) {
+            code = .unsupportedResource
+            success = combined([ui, tts].compactMap { $0 }).success && combined([tts, vr].compactMap { $0 }).success
+        } else {
+            code = parts.filter { !$0.isUnsupportedResource }.max { $0.code < $1.code }?.mobileResult ?? .unsupportedResource
+        }
+        let saidByHMI = parts.contains { !$0.componentAbsent && $0.info?.isEmpty == false }
+        let info = parts.compactMap { part -> String? in
+            guard let info = part.info, !info.isEmpty, !(saidByHMI && part.componentAbsent) else { return nil }
+            return info
+        }.joined(separator: ", ")
         return success ? .success(code, info: info.isEmpty ? nil : info) : .failure(code, info.isEmpty ? nil : info)
     }
 
