@@ -158,6 +158,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // A headless HMI over the HMI API (to SDL Core or the emulator's HMI port) that plays the
+        // driver for the control API.
+        .target(
+            name: "SDLStandInHMI",
+            dependencies: [
+                "SDLHeadUnit", "SDLHMIRPC", "SDLRPC", "SDLRuntime", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The emulator's control API: Hummingbird routes with Codable bodies, and its HTTP server.
         // Kept apart so the emulator itself has no HTTP in it.
         .target(
@@ -174,7 +183,7 @@ let package = Package(
             name: "sdl",
             dependencies: [
                 "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
-                "SDLHeadUnitControl", "SDLWebSocket", "SDLTLS", "SDLCloudServer", .product(name: "X509", package: "swift-certificates"),
+                "SDLHeadUnitControl", "SDLStandInHMI", "SDLWebSocket", "SDLTLS", "SDLCloudServer", .product(name: "X509", package: "swift-certificates"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

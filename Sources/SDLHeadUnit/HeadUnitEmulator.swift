@@ -68,6 +68,8 @@ public actor SDLHeadUnitEmulator {
     var driverDistracted = false
     /// The HMIs connected over the HMI API, what they registered and what waits for their answers.
     var hmi = HMIBridge()
+    /// Where the driver's methods act when not on the built-in HMI (`setHMIDriver`).
+    var hmiDriver: (any SDLHMIDriver)?
     /// Whether an HMI is ready (see `untilHMIReady`).
     let hmiReadiness = StreamFanOut<Bool>(bufferLimit: 1, replaysLatest: true, initial: false)
     /// The HMI's system time reached the security manager (`Configuration.systemTimeReady`).

@@ -3,6 +3,7 @@ import Foundation
 import SDLHeadUnit
 import SmartDeviceLink
 import SDLHeadUnitControl
+import SDLStandInHMI
 import SDLTLS
 import X509
 import SDLRPC
@@ -112,6 +113,10 @@ struct HeadUnit: AsyncParsableCommand {
         "Listen for HMIs on this port as SDL Core does on 8087 (WebSocket, the HMI API's JSON-RPC): SDL's own HMI (sdl_hmi) or any HMI written for SDL Core becomes the head unit's screen. Apps are served once it says OnReady; they stay in NONE until it activates them.",
         valueName: "port"))
     var hmiPort: Int?
+
+    @Flag(help: ArgumentHelp(
+        "With --hmi-port: connect a headless stand-in HMI to it over the HMI API (it answers as SDL's stand-in HMI, shows interactions until the driver answers) and play the control API's driver through it: every request and driver step goes through the HMI API."))
+    var standInHMI = false
 
     @Flag(help: "Log every frame, both directions, as JSON lines on standard output.")
     var log = false
@@ -291,10 +296,36 @@ struct HeadUnit: AsyncParsableCommand {
         }
         let emulator = SDLHeadUnitEmulator(configuration: configuration)
         let host = self.host
-        try await SDLHeadUnitService(emulator: emulator, host: host, port: port, controlPort: controlPort, hmiPort: hmiPort) { endpoints in
+        let (bound, report) = AsyncStream<Int>.makeStream()
+        let service = SDLHeadUnitService(emulator: emulator, host: host, port: port, controlPort: controlPort, hmiPort: hmiPort) { endpoints in
             Output.error("head unit listening on \(host):\(endpoints.appPort)")
             if let control = endpoints.controlPort { Output.error("control API on http://\(host):\(control)") }
-            if let hmi = endpoints.hmiPort { Output.error("HMI API on ws://\(host):\(hmi); apps wait for an HMI's OnReady") }
-        }.run()
+            if let hmi = endpoints.hmiPort {
+                Output.error("HMI API on ws://\(host):\(hmi); apps wait for an HMI's OnReady")
+                report.yield(hmi)
+            }
+            report.finish()
+        }
+        guard standInHMI else { return try await service.run() }
+        guard hmiPort != nil else { throw ValidationError("--stand-in-hmi needs --hmi-port.") }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await service.run() }
+            var ports = bound.makeAsyncIterator()
+            guard let port = await ports.next() else { return try await group.waitForAll() }
+            var hmiConfiguration = SDLStandInHMI.Configuration()
+            hmiConfiguration.vehicle = configuration.vehicle
+            let standIn = SDLStandInHMI(configuration: hmiConfiguration)
+            let host = host == "0.0.0.0" ? "127.0.0.1" : host
+            group.addTask {
+                // Its connection's end (or failure) ends the head unit: nothing would answer.
+                try await standIn.run(url: "ws://\(host):\(port)") {
+                    await emulator.setHMIDriver(standIn)
+                    Output.error("stand-in HMI connected; the control API plays the driver through it")
+                }
+                throw ValidationError("the stand-in HMI's connection ended")
+            }
+            try await group.next()
+            group.cancelAll()
+        }
     }
 }

@@ -188,6 +188,7 @@ extension SDLHeadUnitEmulator {
     /// LIMITED when it plays audio (media, navigation, communication) and to BACKGROUND otherwise.
     public func activate(appID: String) async throws(SDLHeadUnitControlError) {
         guard apps[appID] != nil else { throw .unknownApp(appID) }
+        if let hmiDriver { return try await hmiDriver.activate(appID: appID) }
         await perform(activationEffects(appID) + hmiActivated(appID))
     }
 

@@ -48,6 +48,12 @@ extension SDLHeadUnitEmulator {
     /// The driver presses a hardware button: OnButtonEvent (down, up) and OnButtonPress go to
     /// the subscribed app in FULL, or in LIMITED for media buttons.
     public func press(_ button: ButtonName, mode: ButtonPressMode = .short) async {
+        if let hmiDriver { return await hmiDriver.press(button, mode: mode) }
+        await buttonPressed(button, mode: mode)
+    }
+
+    /// A hardware button pressed on the HMI (Buttons.OnButtonPress), relayed as SDL Core does.
+    func buttonPressed(_ button: ButtonName, mode: ButtonPressMode) async {
         var effects: [Effect] = []
         for app in apps.values.sorted(by: { $0.connectionID < $1.connectionID }) where app.buttonSubscriptions.contains(button) {
             guard app.hmiLevel == .full || (app.hmiLevel == .limited && Self.mediaButtons.contains(button)) else { continue }
@@ -61,6 +67,13 @@ extension SDLHeadUnitEmulator {
     /// alert, subtle alert or scrollable message then closes it with SUCCESS, unless its
     /// `systemAction` is KEEP_CONTEXT; STEAL_FOCUS also brings the app to FULL.
     public func pressSoftButton(appID: String, id: Int, mode: ButtonPressMode = .short) async throws(SDLHeadUnitControlError) {
+        if let hmiDriver { return try await hmiDriver.pressSoftButton(appID: appID, id: id, mode: mode) }
+        try await softButtonPressed(appID: appID, id: id, mode: mode)
+    }
+
+    /// A soft button pressed on the HMI, relayed as SDL Core does; the built-in HMI's alert
+    /// closes with it.
+    func softButtonPressed(appID: String, id: Int, mode: ButtonPressMode) async throws(SDLHeadUnitControlError) {
         guard let app = apps[appID] else { throw .unknownApp(appID) }
         let onTop = app.interaction.map { Self.softButtonIDs($0.request["softButtons"]) } ?? []
         let onScreen = Self.softButtonIDs(app.screen.show["softButtons"])
@@ -87,7 +100,7 @@ extension SDLHeadUnitEmulator {
         return SystemAction(rawValue: action)
     }
 
-    private func buttonNotifications(_ button: ButtonName, mode: ButtonPressMode, customButtonID: Int?, to appID: String) -> [Effect] {
+    func buttonNotifications(_ button: ButtonName, mode: ButtonPressMode, customButtonID: Int?, to appID: String) -> [Effect] {
         [
             notification(OnButtonEvent(buttonName: button, buttonEventMode: .buttondown, customButtonID: customButtonID), to: appID),
             notification(OnButtonEvent(buttonName: button, buttonEventMode: .buttonup, customButtonID: customButtonID), to: appID),

@@ -668,13 +668,29 @@ extension SDLHeadUnitEmulator {
         case "Buttons.OnButtonPress":
             guard case .string(let name)? = params["name"] else { return [] }
             let mode: ButtonPressMode = if case .string(let raw)? = params["mode"] { ButtonPressMode(rawValue: raw) } else { .short }
-            if case .integer(let customID)? = params["customButtonID"], let appID {
-                try? await pressSoftButton(appID: appID, id: customID, mode: mode)
+            if case .integer(let customID)? = params["customButtonID"], let appID, apps[appID] != nil {
+                // A connected HMI's soft buttons are its own (an alert's, a message's): SDL Core
+                // relays the press to the app it names. The built-in HMI's press closes its alert.
+                guard hmi.isReady else {
+                    try? await softButtonPressed(appID: appID, id: customID, mode: mode)
+                    return []
+                }
+                return buttonNotifications(.customButton, mode: mode, customButtonID: customID, to: appID)
             } else if name != "CUSTOM_BUTTON" {
-                await press(ButtonName(rawValue: name), mode: mode)
+                await buttonPressed(ButtonName(rawValue: name), mode: mode)
             }
         case "UI.OnCommand", "VR.OnCommand":
-            if let appID, case .integer(let cmdID)? = params["cmdID"] { try? await selectCommand(appID: appID, cmdID: cmdID) }
+            if let appID, case .integer(let cmdID)? = params["cmdID"] { try? await commandSelected(appID: appID, cmdID: cmdID) }
+        case "UI.OnSubtleAlertPressed":
+            // The driver tapped the subtle alert: the app hears it (the HMI activates it and
+            // answers the SubtleAlert itself).
+            guard let appID, apps[appID] != nil else { return [] }
+            return [notification(OnSubtleAlertPressed(), to: appID)]
+        case "UI.OnUpdateSubMenu":
+            // The driver opened a sub-menu whose cells the app has not sent (dynamic menus).
+            guard let appID, apps[appID] != nil, case .integer(let menuID)? = params["menuID"] else { return [] }
+            let update: Bool? = if case .bool(let flag)? = params["updateSubCells"] { flag } else { nil }
+            return [notification(OnUpdateSubMenu(menuID: menuID, updateSubCells: update), to: appID)]
         case "UI.OnTouchEvent", "Navigation.OnTouchEvent":
             // It names no app: SDL Core gives it to the navigation and projection apps in FULL
             // (the ones whose video is on the screen), as the HMI sent it.
@@ -687,12 +703,12 @@ extension SDLHeadUnitEmulator {
                 return true
             }.map { notification(OnTouchEvent.self, json: touch.jsonBytes, to: $0.appID) }
         case "UI.OnDriverDistraction":
-            if case .string(let state)? = params["state"] { await setDriverDistraction(state == "DD_ON") }
+            if case .string(let state)? = params["state"] { await driverDistractionChanged(state == "DD_ON") }
         case "VehicleInfo.OnVehicleData":
             // The car's new values: the apps subscribed to them hear them.
             var values = params
             if case .object(let members) = params { values = .object(members.filter { $0.key != "appID" }) }
-            try? await setVehicleData(values)
+            try? await vehicleDataChanged(values)
         case "UI.OnSystemContext":
             // What the HMI shows over the app (an alert, a menu, a VR session): the app hears it.
             guard let appID, apps[appID] != nil, case .string(let context)? = params["systemContext"] else { return [] }

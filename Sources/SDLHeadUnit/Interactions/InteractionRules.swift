@@ -102,6 +102,7 @@ extension SDLHeadUnitEmulator {
 
     /// The driver answers what is on top of the app's screen.
     public func answerInteraction(appID: String, _ answer: SDLUserAnswer) async throws(SDLHeadUnitControlError) {
+        if let hmiDriver { return try await hmiDriver.answerInteraction(appID: appID, answer) }
         guard let app = apps[appID] else { throw .unknownApp(appID) }
         if app.interaction == nil, app.menuOpen, answer == .dismiss || answer == .cancel {
             await perform(setMenuOpen(false, appID: appID))
@@ -143,6 +144,7 @@ extension SDLHeadUnitEmulator {
     /// The driver taps the subtle alert (not one of its soft buttons): as the spec asks, the app
     /// is opened (FULL), then gets OnSubtleAlertPressed, and the SubtleAlert is answered SUCCESS.
     public func pressSubtleAlert(appID: String) async throws(SDLHeadUnitControlError) {
+        if let hmiDriver { return try await hmiDriver.pressSubtleAlert(appID: appID) }
         guard let app = apps[appID] else { throw .unknownApp(appID) }
         guard let interaction = app.interaction else { throw .nothingToAnswer(appID: appID) }
         guard interaction.kind == .subtleAlert else { throw .invalidAnswer("a \(interaction.kind.rawValue) is on top, not a subtle alert") }
@@ -156,6 +158,7 @@ extension SDLHeadUnitEmulator {
     /// is an OnKeyboardInput KEYPRESS carrying the key (SINGLE_KEYPRESS) or the whole entry so far
     /// (RESEND_CURRENT_ENTRY, the spec's default), as the app's keyboard properties ask.
     public func typeOnKeyboard(appID: String, _ text: String) async throws(SDLHeadUnitControlError) {
+        if let hmiDriver { return try await hmiDriver.typeOnKeyboard(appID: appID, text) }
         guard let app = apps[appID] else { throw .unknownApp(appID) }
         guard let interaction = app.interaction, interaction.hasKeyboard else {
             throw .invalidAnswer("no keyboard is shown")
@@ -174,6 +177,7 @@ extension SDLHeadUnitEmulator {
     /// The driver shows or hides the characters typed on the keyboard on top: OnKeyboardInput
     /// INPUT_KEY_MASK_ENABLED or INPUT_KEY_MASK_DISABLED (RPC 7.0+).
     public func setKeyboardMasked(appID: String, _ masked: Bool) async throws(SDLHeadUnitControlError) {
+        if let hmiDriver { return try await hmiDriver.setKeyboardMasked(appID: appID, masked) }
         guard let app = apps[appID] else { throw .unknownApp(appID) }
         guard let interaction = app.interaction, interaction.hasKeyboard else {
             throw .invalidAnswer("no keyboard is shown")

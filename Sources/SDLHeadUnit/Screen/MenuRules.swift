@@ -97,6 +97,12 @@ extension SDLHeadUnitEmulator {
 
     /// The driver picks a menu command: OnCommand to its app, and an open menu closes.
     public func selectCommand(appID: String, cmdID: Int) async throws(SDLHeadUnitControlError) {
+        if let hmiDriver { return try await hmiDriver.selectCommand(appID: appID, cmdID: cmdID) }
+        try await commandSelected(appID: appID, cmdID: cmdID)
+    }
+
+    /// A command chosen on the HMI (UI.OnCommand), relayed as SDL Core does.
+    func commandSelected(appID: String, cmdID: Int) async throws(SDLHeadUnitControlError) {
         guard let app = apps[appID] else { throw .unknownApp(appID) }
         guard app.menu.commands[cmdID] != nil else { throw .unknownCommand(cmdID) }
         var effects = [notification(OnCommand(cmdID: cmdID, triggerSource: .menu), to: appID)]
@@ -107,6 +113,7 @@ extension SDLHeadUnitEmulator {
     /// The driver opens (or closes) the app's menu from the head unit's menu button: system
     /// context MENU, then MAIN. Only an app in FULL with nothing else on top has a menu to open.
     public func setMenuOpen(appID: String, _ open: Bool) async throws(SDLHeadUnitControlError) {
+        if let hmiDriver { return try await hmiDriver.setMenuOpen(appID: appID, open) }
         guard let app = apps[appID] else { throw .unknownApp(appID) }
         if open {
             guard app.hmiLevel == .full else { throw .invalidAnswer("the menu opens only in FULL") }
@@ -131,6 +138,7 @@ extension SDLHeadUnitEmulator {
     /// With dynamic menu updates the head unit asks for what it lacks: OnUpdateSubMenu for a
     /// submenu with nothing in it, OnUpdateFile for the level's missing icons.
     public func openSubmenu(appID: String, menuID: Int?) async throws(SDLHeadUnitControlError) {
+        if let hmiDriver { return try await hmiDriver.openSubmenu(appID: appID, menuID: menuID) }
         guard let app = apps[appID] else { throw .unknownApp(appID) }
         guard app.menuOpen else { throw .invalidAnswer("the menu is not open") }
         if let menuID, app.menu.subMenus[menuID] == nil { throw .invalidAnswer("no sub-menu \(menuID)") }

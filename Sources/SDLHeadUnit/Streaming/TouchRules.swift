@@ -33,6 +33,7 @@ extension SDLHeadUnitEmulator {
         guard !points.isEmpty, points.allSatisfy({ (0...9).contains($0.id) && $0.x >= 0 && $0.y >= 0 && $0.x <= 10_000 && $0.y <= 10_000 }) else {
             throw .invalidAnswer("a touch needs 1 or more points with IDs 0–9 and coordinates 0–10000")
         }
+        if let hmiDriver { return try await hmiDriver.touch(appID: appID, type, points) }
         guard Self.isVideoApp(app), app.hmiLevel == .full,
               case .allowed = policy.decide("OnTouchEvent", level: app.hmiLevel, appID: appID, updated: app.policyUpdated, parameters: [])
         else { return false }
@@ -45,6 +46,12 @@ extension SDLHeadUnitEmulator {
     /// The driver turns driver distraction on (the car moves) or off: every app gets
     /// OnDriverDistraction, as SDL Core sends it.
     public func setDriverDistraction(_ on: Bool) async {
+        if let hmiDriver { return await hmiDriver.setDriverDistraction(on) }
+        await driverDistractionChanged(on)
+    }
+
+    /// The HMI reports driver distraction (UI.OnDriverDistraction): every app hears it.
+    func driverDistractionChanged(_ on: Bool) async {
         driverDistracted = on
         await perform(apps.keys.sorted().map { notification(Self.driverDistraction(on: on, dismissalEnabled: on), to: $0) })
         emit(.driverDistractionChanged(on: on))

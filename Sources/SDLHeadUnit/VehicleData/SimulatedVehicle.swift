@@ -245,6 +245,17 @@ extension SDLHeadUnitEmulator {
     /// Changes several items at once (all or nothing): each subscribed app gets one OnVehicleData
     /// with the items it follows, as a car reports values that change together.
     public func setVehicleData(_ items: SDLJSONValue) async throws(SDLSimulatedVehicleError) {
+        if let hmiDriver {
+            // Checked here, so a bad value is the caller's error; the HMI reports the good ones.
+            var checked = vehicleState.vehicle
+            try checked.set(items)
+            return await hmiDriver.setVehicleData(items)
+        }
+        try await vehicleDataChanged(items)
+    }
+
+    /// The car's values change (the HMI's VehicleInfo.OnVehicleData): subscribed apps hear them.
+    func vehicleDataChanged(_ items: SDLJSONValue) async throws(SDLSimulatedVehicleError) {
         try vehicleState.vehicle.set(items)
         guard case .object(let members) = items else { return }
         var effects: [Effect] = []
