@@ -55,7 +55,7 @@ control=$((port + 1))
 $sdl headunit --port "$((port + 2))" --control-port "$control" --manual-activation --grant HapticGroup \
   --lock-screen-icon-url "http://127.0.0.1:$icons/screen-tour.png" --record-streams "$work/streams" >"$work/control.log" 2>&1 &
 controlled=$!
-trap 'kill "$headunit" "$controlled" "$icon_server" ${secure_headunit:-} ${dynamic_headunit:-} ${served_pid:-} ${core_vehicle:-} ${core_headunit:-} 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill "$headunit" "$controlled" "$icon_server" ${secure_headunit:-} ${dynamic_headunit:-} ${served_pid:-} ${core_vehicle:-} ${core_headunit:-} ${stand_in_headunit:-} 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do
   grep -q "control API on" "$work/control.log" && curl -fs -o /dev/null "http://127.0.0.1:$icons/screen-tour.png" && break
   sleep 0.1
@@ -212,5 +212,29 @@ done
   || { cat "$work/core-tours.out"; fail "sdl-example --tour all failed against SDL Core's defaults"; }
 kill "$core_headunit" 2>/dev/null || true
 core_headunit=
+
+# The tours again with an HMI answering over the HMI API: the stand-in HMI connects to the
+# emulator's HMI port and the control API plays the driver through it.
+hmi_app=$((port + 11)) hmi_control=$((port + 12)) hmi_port=$((port + 13))
+$sdl headunit --port "$hmi_app" --control-port "$hmi_control" --hmi-port "$hmi_port" --stand-in-hmi --grant HapticGroup --log \
+  >"$work/stand-in.log" 2>"$work/stand-in.err" &
+stand_in_headunit=$!
+for _ in $(seq 1 100); do
+  grep -q "stand-in HMI connected" "$work/stand-in.err" && break
+  sleep 0.1
+done
+grep -q "stand-in HMI connected" "$work/stand-in.err" || { cat "$work/stand-in.err"; fail "the stand-in HMI did not connect"; }
+.build/debug/sdl-example --port "$hmi_app" --control-url "http://127.0.0.1:$hmi_control" --app-id 4242 --tour all --wav-path "$work/hmi.wav" \
+  >"$work/hmi-tours.out" 2>&1 || { cat "$work/hmi-tours.out"; fail "sdl-example --tour all failed with the stand-in HMI answering"; }
+kill "$stand_in_headunit" 2>/dev/null || true
+stand_in_headunit=
+# What went through the HMI API: the driver's steps and the HMI's answers to interactions (one
+# grep each: under pipefail a `grep | grep -q` pipeline fails when -q stops reading early).
+for method in SDL.ActivateApp Buttons.OnButtonPress UI.OnKeyboardInput UI.OnTouchEvent VehicleInfo.OnVehicleData UI.OnSubtleAlertPressed; do
+  grep -q "\"hmi\":\"in\".*\"method\":\"$method\"" "$work/stand-in.log" || fail "the stand-in HMI never sent $method"
+done
+for method in UI.PerformInteraction UI.Slider UI.Alert UI.ScrollableMessage Navigation.StartStream VehicleInfo.GetVehicleData; do
+  grep -q "\"hmi\":\"out\".*\"method\":\"$method\"" "$work/stand-in.log" || fail "the emulator never asked the HMI $method"
+done
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"
