@@ -272,7 +272,7 @@ let package = Package(
                 "SDLHeadUnitControl", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 // The test HMI: the generated HMI types over a real WebSocket to the HMI server.
-                "SDLHMIRPC", "SDLHMIServer", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                "SDLHMIRPC", "SDLHMIServer", "SDLStandInHMI", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SDLHeadUnitTests"

@@ -60,6 +60,8 @@ public actor SDLStandInHMI: SDLHMIDriver {
     private let timerIntake: AsyncStream<(id: Int, after: Duration)>.Continuation
     /// Touch time stamps count from here.
     private let started = ContinuousClock.now
+    private let shownMethods: AsyncStream<String>
+    private let shownIntake: AsyncStream<String>.Continuation
 
     /// The components SDL's HMIs register, and the notifications of Core they follow.
     static let components = ["BasicCommunication", "UI", "VR", "TTS", "Buttons", "VehicleInfo", "Navigation", "RC"]
@@ -69,7 +71,12 @@ public actor SDLStandInHMI: SDLHMIDriver {
         self.configuration = configuration
         self.vehicle = configuration.vehicle
         (timerRequests, timerIntake) = AsyncStream.makeStream()
+        (shownMethods, shownIntake) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(100))
     }
+
+    /// The methods of what the HMI shows as it shows it (`UI.PerformInteraction`...), for one
+    /// reader to wait on before it plays the driver; the newest 100 unread are kept.
+    public nonisolated var shownRequests: AsyncStream<String> { shownMethods }
 
     // MARK: Running
 
@@ -282,6 +289,7 @@ public actor SDLStandInHMI: SDLHMIDriver {
     private func show(_ held: Held, on appID: Int) async {
         let wasShowing = !(apps[appID]?.held.isEmpty ?? true)
         apps[appID]?.held.append(held)
+        shownIntake.yield(held.method)
         let milliseconds: Int = switch held.method {
         case "UI.Alert", "UI.SubtleAlert": Self.integer(held.params["duration"]) ?? 5_000
         case "UI.ScrollableMessage": Self.integer(held.params["timeout"]) ?? 30_000
