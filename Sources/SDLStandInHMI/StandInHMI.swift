@@ -53,6 +53,9 @@ public actor SDLStandInHMI: SDLHMIDriver {
     private var nextID = 0
     /// The HMI's own requests (the broker's, SDL.ActivateApp) waiting for Core's answers.
     private var waiting: [Int: CheckedContinuation<SDLJSONValue, Never>] = [:]
+    /// Driver actions waiting for Core to tell the HMI of their app, by wait.
+    private var registrationWaiters: [Int: (policyAppID: String, waiter: CheckedContinuation<Void, Never>)] = [:]
+    private var nextWait = 0
     /// Answers that came before their wait began, by request ID.
     private var early: [Int: SDLJSONValue] = [:]
     private var asked: Set<Int> = []
@@ -92,14 +95,20 @@ public actor SDLStandInHMI: SDLHMIDriver {
         }
     }
 
-    /// Serves one connection: its messages in, `send` out.
+    /// Serves one connection: its messages in, `send` out (one connection at a time).
     func serve<Messages: AsyncSequence & Sendable>(
         messages: Messages, send: @escaping @Sendable ([UInt8]) async throws -> Void, onReady: @escaping @Sendable () async -> Void
     ) async throws where Messages.Element == [UInt8] {
         self.send = send
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                for try await message in messages { await self.received(message) }
+                do {
+                    for try await message in messages { await self.received(message) }
+                } catch {
+                    await self.connectionEnded()
+                    throw error
+                }
+                await self.connectionEnded()
             }
             group.addTask {
                 // The shown requests' timeouts, each a child of the run.
@@ -112,19 +121,24 @@ public actor SDLStandInHMI: SDLHMIDriver {
                     }
                 }
             }
-            try await startUp()
-            await onReady()
+            await startUp()
+            if send != nil { await onReady() }
             // The connection's end ends the HMI.
             try await group.next()
             group.cancelAll()
         }
-        self.send = nil
+    }
+
+    /// The connection ended: nothing more is sent, and what waited for Core's answers hears `.null`
+    /// (a start-up cut short ends at once).
+    private func connectionEnded() {
+        send = nil
         for waiter in waiting.values { waiter.resume(returning: .null) }
         (waiting, early, asked) = ([:], [:], [])
     }
 
     /// SDL's start-up: components, subscriptions, OnReady.
-    private func startUp() async throws {
+    private func startUp() async {
         for (index, component) in Self.components.enumerated() {
             let range = await ask("MB.registerComponent", [.init(key: "componentName", value: .string(component))])
             // The HMI's own requests take IDs from its first component's range, by which Core's
@@ -134,7 +148,7 @@ public actor SDLStandInHMI: SDLHMIDriver {
         for name in Self.subscriptions {
             _ = await ask("MB.subscribeTo", [.init(key: "propertyName", value: .string(name))])
         }
-        try await notify("BasicCommunication.OnReady", [])
+        await notify("BasicCommunication.OnReady", [])
     }
 
     // MARK: Sending
@@ -148,7 +162,7 @@ public actor SDLStandInHMI: SDLHMIDriver {
         }
     }
 
-    private func notify(_ method: String, _ params: [SDLJSONValue.Member]) async throws {
+    private func notify(_ method: String, _ params: [SDLJSONValue.Member]) async {
         await write(.object([
             .init(key: "jsonrpc", value: .string("2.0")), .init(key: "method", value: .string(method)), .init(key: "params", value: .object(params)),
         ]))
@@ -221,10 +235,17 @@ public actor SDLStandInHMI: SDLHMIDriver {
                 list.compactMap { if case .string(let type) = $0 { type } else { nil } }
             } else { [] }
             apps[id] = App(policyAppID: policyAppID, appTypes: types)
+            for (wait, waiting) in registrationWaiters where waiting.policyAppID == policyAppID {
+                registrationWaiters[wait] = nil
+                waiting.waiter.resume()
+            }
         case "BasicCommunication.OnAppUnregistered":
             if case .integer(let id)? = params["appID"] { apps[id] = nil }
         case "BasicCommunication.UpdateAppList":
-            for application in Self.list(params["applications"]) { notified("BasicCommunication.OnAppRegistered", .object([.init(key: "application", value: application)])) }
+            // Apps it missed (it subscribed late); the ones it knows keep their screens.
+            for application in Self.list(params["applications"]) where Self.integer(application["appID"]).map({ apps[$0] == nil }) ?? false {
+                notified("BasicCommunication.OnAppRegistered", .object([.init(key: "application", value: application)]))
+            }
         default:
             break
         }
@@ -298,7 +319,7 @@ public actor SDLStandInHMI: SDLHMIDriver {
         timerIntake.yield((held.id, .milliseconds(milliseconds)))
         if !wasShowing, held.method.hasPrefix("UI.") {
             let context = held.method.hasSuffix("Alert") ? "ALERT" : "HMI_OBSCURED"
-            try? await notify("UI.OnSystemContext", [.init(key: "systemContext", value: .string(context)), .init(key: "appID", value: .integer(appID))])
+            await notify("UI.OnSystemContext", [.init(key: "systemContext", value: .string(context)), .init(key: "appID", value: .integer(appID))])
         }
     }
 
@@ -319,8 +340,9 @@ public actor SDLStandInHMI: SDLHMIDriver {
             let (code, result) = answers[held.id]!
             await respond(held.id, held.method, code, result)
         }
-        if app.held.isEmpty, !closing.isEmpty {
-            try? await notify("UI.OnSystemContext", [.init(key: "systemContext", value: .string(app.menuOpen ? "MENU" : "MAIN")), .init(key: "appID", value: .integer(appID))])
+        // Read again: the answers gave other calls their turn.
+        if let app = apps[appID], app.held.isEmpty, !closing.isEmpty {
+            await notify("UI.OnSystemContext", [.init(key: "systemContext", value: .string(app.menuOpen ? "MENU" : "MAIN")), .init(key: "appID", value: .integer(appID))])
         }
     }
 
@@ -349,28 +371,58 @@ public actor SDLStandInHMI: SDLHMIDriver {
 
     // MARK: The driver
 
-    private func app(_ policyAppID: String) throws(SDLHeadUnitControlError) -> Int {
-        guard let id = apps.first(where: { $0.value.policyAppID == policyAppID })?.key else { throw .unknownApp(policyAppID) }
+    /// The app's HMI ID. The driver acts on apps Core has registered; Core's OnAppRegistered may
+    /// still be on its way, so an app not known yet is waited for (at most 5 s).
+    private func app(_ policyAppID: String) async throws(SDLHeadUnitControlError) -> Int {
+        if let id = knownID(of: policyAppID) { return id }
+        nextWait += 1
+        let wait = nextWait
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.registration(of: policyAppID, wait: wait)
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(5))
+                return false
+            }
+            // Time ran out: the registration's wait (long since begun) ends now.
+            if await group.next() == false { registrationWaiters.removeValue(forKey: wait)?.waiter.resume() }
+            group.cancelAll()
+        }
+        guard let id = knownID(of: policyAppID) else { throw .unknownApp(policyAppID) }
         return id
     }
 
+    private func knownID(of policyAppID: String) -> Int? {
+        apps.first { $0.value.policyAppID == policyAppID }?.key
+    }
+
+    /// Returns when Core has told the HMI of the app.
+    private func registration(of policyAppID: String, wait: Int) async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            if knownID(of: policyAppID) != nil { return waiter.resume() }
+            registrationWaiters[wait] = (policyAppID, waiter)
+        }
+    }
+
     public func activate(appID: String) async throws(SDLHeadUnitControlError) {
-        let id = try app(appID)
+        let id = try await app(appID)
         _ = await ask("SDL.ActivateApp", [.init(key: "appID", value: .integer(id))])
     }
 
     public func press(_ button: ButtonName, mode: ButtonPressMode) async {
-        try? await notify("Buttons.OnButtonPress", [.init(key: "name", value: .string(button.rawValue)), .init(key: "mode", value: .string(mode.rawValue))])
+        await notify("Buttons.OnButtonPress", [.init(key: "name", value: .string(button.rawValue)), .init(key: "mode", value: .string(mode.rawValue))])
     }
 
     public func pressSoftButton(appID: String, id: Int, mode: ButtonPressMode) async throws(SDLHeadUnitControlError) {
-        let hmiAppID = try app(appID)
+        let hmiAppID = try await app(appID)
         let app = apps[hmiAppID]!
         let closable = app.held.first { ["UI.Alert", "UI.SubtleAlert", "UI.ScrollableMessage"].contains($0.method) }
         let onTop = Self.list(closable?.params["softButtons"])
         let button = (onTop + app.softButtons).first { $0["softButtonID"] == .integer(id) }
         guard let button else { throw .unknownSoftButton(id) }
-        try? await notify("Buttons.OnButtonPress", [
+        await notify("Buttons.OnButtonPress", [
             .init(key: "name", value: .string("CUSTOM_BUTTON")), .init(key: "mode", value: .string(mode.rawValue)),
             .init(key: "customButtonID", value: .integer(id)), .init(key: "appID", value: .integer(hmiAppID)),
         ])
@@ -383,34 +435,34 @@ public actor SDLStandInHMI: SDLHMIDriver {
     }
 
     public func selectCommand(appID: String, cmdID: Int) async throws(SDLHeadUnitControlError) {
-        let hmiAppID = try app(appID)
+        let hmiAppID = try await app(appID)
         guard apps[hmiAppID]?.commands[cmdID] != nil else { throw .unknownCommand(cmdID) }
-        try? await notify("UI.OnCommand", [.init(key: "cmdID", value: .integer(cmdID)), .init(key: "appID", value: .integer(hmiAppID))])
+        await notify("UI.OnCommand", [.init(key: "cmdID", value: .integer(cmdID)), .init(key: "appID", value: .integer(hmiAppID))])
         if apps[hmiAppID]?.menuOpen == true { try await setMenuOpen(appID: appID, false) }
     }
 
     public func setMenuOpen(appID: String, _ open: Bool) async throws(SDLHeadUnitControlError) {
-        let hmiAppID = try app(appID)
+        let hmiAppID = try await app(appID)
         if open, let onTop = apps[hmiAppID]?.held.first { throw .invalidAnswer("\(onTop.method) is on top") }
         apps[hmiAppID]?.menuOpen = open
-        try? await notify("UI.OnSystemContext", [.init(key: "systemContext", value: .string(open ? "MENU" : "MAIN")), .init(key: "appID", value: .integer(hmiAppID))])
+        await notify("UI.OnSystemContext", [.init(key: "systemContext", value: .string(open ? "MENU" : "MAIN")), .init(key: "appID", value: .integer(hmiAppID))])
     }
 
     public func openSubmenu(appID: String, menuID: Int?) async throws(SDLHeadUnitControlError) {
-        let hmiAppID = try app(appID)
+        let hmiAppID = try await app(appID)
         guard let app = apps[hmiAppID], app.menuOpen else { throw .invalidAnswer("the menu is not open") }
         guard let menuID else { return }
         guard app.subMenus.contains(menuID) else { throw .invalidAnswer("no sub-menu \(menuID)") }
         // An empty sub-menu: the app is asked for its cells (dynamic menus).
         if !app.commands.values.contains(where: { $0 == menuID }) {
-            try? await notify("UI.OnUpdateSubMenu", [
+            await notify("UI.OnUpdateSubMenu", [
                 .init(key: "menuID", value: .integer(menuID)), .init(key: "updateSubCells", value: .bool(true)), .init(key: "appID", value: .integer(hmiAppID)),
             ])
         }
     }
 
     public func answerInteraction(appID: String, _ answer: SDLUserAnswer) async throws(SDLHeadUnitControlError) {
-        let hmiAppID = try app(appID)
+        let hmiAppID = try await app(appID)
         let app = apps[hmiAppID]!
         guard let first = app.held.first else {
             if app.menuOpen, answer == .dismiss || answer == .cancel { return try await setMenuOpen(appID: appID, false) }
@@ -427,7 +479,7 @@ public actor SDLStandInHMI: SDLHMIDriver {
         let hasKeyboard = ["KEYBOARD", "LIST_WITH_SEARCH", "ICON_WITH_SEARCH"].contains { ui?.params["interactionLayout"] == .string($0) }
         switch answer {
         case .cancel:
-            if hasKeyboard { try? await notify("UI.OnKeyboardInput", [.init(key: "event", value: .string("ENTRY_CANCELLED"))]) }
+            if hasKeyboard { await notify("UI.OnKeyboardInput", [.init(key: "event", value: .string("ENTRY_CANCELLED"))]) }
             await closeAll(.aborted)
         case .dismiss:
             guard ["UI.Alert", "UI.SubtleAlert", "UI.ScrollableMessage"].contains(first.method) else {
@@ -443,7 +495,7 @@ public actor SDLStandInHMI: SDLHMIDriver {
             await closeAll(.success, chosen: part.id, [.init(key: "choiceID", value: .integer(choiceID))])
         case .text(let text):
             guard let ui, hasKeyboard else { throw .invalidAnswer("no keyboard is shown") }
-            try? await notify("UI.OnKeyboardInput", [.init(key: "event", value: .string("ENTRY_SUBMITTED")), .init(key: "data", value: .string(text))])
+            await notify("UI.OnKeyboardInput", [.init(key: "event", value: .string("ENTRY_SUBMITTED")), .init(key: "data", value: .string(text))])
             await closeAll(.success, chosen: ui.id, [.init(key: "manualTextEntry", value: .string(text))])
         case .sliderPosition(let position):
             guard let ui, ui.method == "UI.Slider" else { throw .invalidAnswer("no slider is shown") }
@@ -455,17 +507,17 @@ public actor SDLStandInHMI: SDLHMIDriver {
     }
 
     public func pressSubtleAlert(appID: String) async throws(SDLHeadUnitControlError) {
-        let hmiAppID = try app(appID)
+        let hmiAppID = try await app(appID)
         guard let alert = apps[hmiAppID]?.held.first else { throw .nothingToAnswer(appID: appID) }
         guard alert.method == "UI.SubtleAlert" else { throw .invalidAnswer("\(alert.method) is on top, not a subtle alert") }
         // As SDL's HMIs: the app is opened, told, and its SubtleAlert answered.
         _ = await ask("SDL.ActivateApp", [.init(key: "appID", value: .integer(hmiAppID))])
-        try? await notify("UI.OnSubtleAlertPressed", [.init(key: "appID", value: .integer(hmiAppID))])
+        await notify("UI.OnSubtleAlertPressed", [.init(key: "appID", value: .integer(hmiAppID))])
         await close(hmiAppID, [alert.id: (.success, [])])
     }
 
     public func typeOnKeyboard(appID: String, _ text: String) async throws(SDLHeadUnitControlError) {
-        let hmiAppID = try app(appID)
+        let hmiAppID = try await app(appID)
         guard let app = apps[hmiAppID], let ui = app.held.first(where: { $0.method == "UI.PerformInteraction" }),
               ["KEYBOARD", "LIST_WITH_SEARCH", "ICON_WITH_SEARCH"].contains(where: { ui.params["interactionLayout"] == .string($0) })
         else { throw .invalidAnswer("no keyboard is shown") }
@@ -473,18 +525,18 @@ public actor SDLStandInHMI: SDLHMIDriver {
         for character in text {
             entry.append(character)
             let data = app.keypressMode == "SINGLE_KEYPRESS" ? String(character) : entry
-            try? await notify("UI.OnKeyboardInput", [.init(key: "event", value: .string("KEYPRESS")), .init(key: "data", value: .string(data))])
+            await notify("UI.OnKeyboardInput", [.init(key: "event", value: .string("KEYPRESS")), .init(key: "data", value: .string(data))])
         }
     }
 
     public func setKeyboardMasked(appID: String, _ masked: Bool) async throws(SDLHeadUnitControlError) {
-        let hmiAppID = try app(appID)
+        let hmiAppID = try await app(appID)
         guard apps[hmiAppID]?.held.contains(where: { $0.method == "UI.PerformInteraction" }) == true else { throw .invalidAnswer("no keyboard is shown") }
-        try? await notify("UI.OnKeyboardInput", [.init(key: "event", value: .string(masked ? "INPUT_KEY_MASK_ENABLED" : "INPUT_KEY_MASK_DISABLED"))])
+        await notify("UI.OnKeyboardInput", [.init(key: "event", value: .string(masked ? "INPUT_KEY_MASK_ENABLED" : "INPUT_KEY_MASK_DISABLED"))])
     }
 
     public func touch(appID: String, _ type: TouchType, _ points: [SDLHeadUnitEmulator.TouchPoint]) async throws(SDLHeadUnitControlError) -> Bool {
-        let hmiAppID = try app(appID)
+        let hmiAppID = try await app(appID)
         guard let app = apps[hmiAppID], app.appTypes.contains("NAVIGATION") || app.appTypes.contains("PROJECTION") else { return false }
         let milliseconds = Int(started.duration(to: .now) / .milliseconds(1)) % 2_000_000_000
         let events: [SDLJSONValue] = points.map { point in
@@ -493,18 +545,18 @@ public actor SDLStandInHMI: SDLHMIDriver {
                 .init(key: "c", value: .array([.object([.init(key: "x", value: .integer(point.x)), .init(key: "y", value: .integer(point.y))])])),
             ])
         }
-        try? await notify("UI.OnTouchEvent", [.init(key: "type", value: .string(type.rawValue)), .init(key: "event", value: .array(events))])
+        await notify("UI.OnTouchEvent", [.init(key: "type", value: .string(type.rawValue)), .init(key: "event", value: .array(events))])
         return true
     }
 
     public func setDriverDistraction(_ on: Bool) async {
-        try? await notify("UI.OnDriverDistraction", [.init(key: "state", value: .string(on ? "DD_ON" : "DD_OFF"))])
+        await notify("UI.OnDriverDistraction", [.init(key: "state", value: .string(on ? "DD_ON" : "DD_OFF"))])
     }
 
     public func setVehicleData(_ values: SDLJSONValue) async {
         try? vehicle.set(values)
         guard case .object(let members) = values else { return }
-        try? await notify("VehicleInfo.OnVehicleData", members)
+        await notify("VehicleInfo.OnVehicleData", members)
     }
 
     // MARK: Helpers

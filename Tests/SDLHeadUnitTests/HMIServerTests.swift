@@ -392,6 +392,45 @@ import Testing
         }
     }
 
+    @Test func theDriversRemoteControlConsentIsAskedOnTheHMI() async throws {
+        try await Self.withReadyHMI { emulator, hmi in
+            func rcApp(_ appID: String) async throws -> TestApp {
+                let app = try await TestApp.register(to: emulator, appID: appID, name: "RC \(appID)", types: [.remoteControl], activate: false)
+                let registered = try #require(await hmi.next("BasicCommunication.OnAppRegistered"))
+                let hmiAppID = try #require(registered.params["application"]?["appID"].flatMap { if case .integer(let id) = $0 { id } else { nil } })
+                _ = try await hmi.request(SDL.ActivateApp(appID: hmiAppID))
+                _ = await app.status { $0.hmiLevel == .full }
+                return app
+            }
+            func fan(_ speed: Int) -> SetInteriorVehicleData {
+                SetInteriorVehicleData(moduleData: ModuleData(moduleType: .climate, moduleId: "C0A", climateControlData: ClimateControlData(fanSpeed: speed)))
+            }
+            let first = try await rcApp("rc-first")
+            async let taken = first.client.send(fan(50))
+            try await hmi.respond(to: try #require(await hmi.next("RC.SetInteriorVehicleData")), .success)
+            #expect(try await taken.success)
+            let second = try await rcApp("rc-second")
+
+            // The driver says no on the HMI: the app hears it, and the module stays the first app's.
+            async let refused = second.client.send(GetInteriorVehicleDataConsent(moduleType: .climate, moduleIds: ["C0A"]))
+            let ask = try #require(await hmi.next("RC.GetInteriorVehicleDataConsent"))
+            #expect(ask.params["moduleType"] == .string("CLIMATE") && ask.params["moduleIds"] == .array([.string("C0A")]))
+            try await hmi.respond(to: ask, .success, [.init(key: "allowed", value: .array([.bool(false)]))])
+            #expect(try await refused.allowed == [false])
+            #expect(try await second.client.send(fan(30)).resultCode == .inUse)
+
+            // Then yes: the module changes hands.
+            async let allowed = second.client.send(GetInteriorVehicleDataConsent(moduleType: .climate, moduleIds: ["C0A"]))
+            try await hmi.respond(to: try #require(await hmi.next("RC.GetInteriorVehicleDataConsent")), .success, [.init(key: "allowed", value: .array([.bool(true)]))])
+            #expect(try await allowed.allowed == [true])
+            async let changed = second.client.send(fan(30))
+            try await hmi.respond(to: try #require(await hmi.next("RC.SetInteriorVehicleData")), .success)
+            #expect(try await changed.success)
+            await first.close()
+            await second.close()
+        }
+    }
+
     @Test func aChoiceOnTheHMIAnswersThePerformInteractionAndATimeoutIsTimedOut() async throws {
         try await Self.withReadyHMI { emulator, hmi in
             let (app, _) = try await Self.activeApp(hmi, emulator, appID: "choice-app")

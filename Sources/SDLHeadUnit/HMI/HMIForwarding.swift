@@ -23,6 +23,8 @@ struct HMIExchange: Sendable {
     var coreReply: Reply?
     /// The Core half's own answer's members (the items it answered itself), under the HMI's.
     var baseFields: [SDLJSONValue.Member] = []
+    /// Runs with the HMI's answer once every part is answered (an RC consent it gave or refused).
+    var onAnswer: (@Sendable (isolated SDLHeadUnitEmulator, Reply) -> Void)?
     /// For a request that changes only the app's own state (its screen, menu, buttons): the
     /// Core half's rule, applied again once the HMI accepted it (its state was put back when the
     /// request went to the HMI, so a refusal leaves nothing behind); its effects replace `effects`.
@@ -136,6 +138,9 @@ extension SDLHeadUnitEmulator {
             return [("RC.SetInteriorVehicleData", members(["moduleData"]))]
         case "ButtonPress":
             return [("Buttons.ButtonPress", members(["moduleType", "moduleId", "buttonName", "buttonPressMode"]))]
+        case "GetInteriorVehicleDataConsent":
+            // The driver is asked on the HMI: its `allowed` is the app's.
+            return [("RC.GetInteriorVehicleDataConsent", members(["moduleType", "moduleIds"]))]
         case "SetGlobalProperties":
             var parts: [(String, [SDLJSONValue.Member])] = []
             let ui = members(["vrHelpTitle", "vrHelp", "menuTitle", "menuIcon", "keyboardProperties", "menuLayout", "userLocation"])
@@ -174,7 +179,7 @@ extension SDLHeadUnitEmulator {
         "CreateWindow", "DeleteWindow", "SetAppIcon", "SubscribeButton", "UnsubscribeButton", "DialNumber", "SendLocation", "GetWayPoints",
         "SubscribeWayPoints", "UnsubscribeWayPoints", "ShowConstantTBT", "AlertManeuver", "UpdateTurnList", "GetInteriorVehicleData",
         "SetInteriorVehicleData", "ButtonPress", "GetVehicleData", "SubscribeVehicleData", "UnsubscribeVehicleData", "CancelInteraction",
-        "ChangeRegistration",
+        "ChangeRegistration", "GetInteriorVehicleDataConsent",
     ])
 
     /// What becomes of an app request the Core half accepted: the HMI parts it goes on as, to
@@ -214,6 +219,19 @@ extension SDLHeadUnitEmulator {
             return forward([("VehicleInfo.\(function)", items.map { .init(key: $0, value: .bool(true)) })], builtIn.effects, .zero)
         default:
             break
+        }
+        if function == "GetInteriorVehicleDataConsent" {
+            guard builtIn.reply.isSuccess else { return nil }
+            let parts = Self.hmiParts(of: function, json)
+            guard hmi.isReady else { return forward(parts, builtIn.effects, .zero) }
+            // The driver's answer on the HMI replaces the configured one the rule recorded.
+            let moduleType: String = if case .string(let type)? = json["moduleType"] { type } else { "" }
+            let ids: [String] = if case .array(let list)? = json["moduleIds"] { list.compactMap { if case .string(let id) = $0 { id } else { nil } } } else { [] }
+            let (reply, effects) = forward(parts, builtIn.effects, .zero)
+            hmi.exchanges[hmi.nextExchange]?.onAnswer = { headUnit, answer in
+                headUnit.recordConsents(answer, moduleType: ModuleType(rawValue: moduleType), ids: ids, appID: appID)
+            }
+            return (reply, effects)
         }
         if function == "CancelInteraction" {
             // The interaction is the HMI's: it is asked to close it (and answers it ABORTED
@@ -497,6 +515,7 @@ extension SDLHeadUnitEmulator {
             // SDL Core's AlertRequest: the alert was shown, its speech was not.
             reply = .success(.warnings, info: "Unsupported phoneme type sent in a prompt", extra: reply.fields)
         }
+        pending.onAnswer?(self, reply)
         if reply.isSuccess, reply.resultCode == .success, let core = pending.coreReply, core.resultCode != .success || core.info != nil {
             reply.resultCode = core.resultCode
             reply.info = core.info
@@ -527,6 +546,7 @@ extension SDLHeadUnitEmulator {
             cancelTimer(.hmiRequest(id: id))
         }
         let reply = Reply.failure(.genericError, "\(HMIBridge.component(of: method)) component does not respond")
+        pending.onAnswer?(self, reply)
         return [.respond(appID: pending.appID, functionID: pending.responseID, correlationID: pending.correlationID, reply)]
     }
 

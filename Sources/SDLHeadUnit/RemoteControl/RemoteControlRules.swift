@@ -191,6 +191,16 @@ extension SDLHeadUnitEmulator {
         return (.success(extra: [.init(key: "allowed", value: .array(keys.map { _ in .bool(answer) }))]), [])
     }
 
+    /// The HMI's answer to RC.GetInteriorVehicleDataConsent: its `allowed`, module by module
+    /// (refused or unanswered: none allowed).
+    func recordConsents(_ answer: Reply, moduleType: ModuleType, ids: [String], appID: String) {
+        let allowed: [SDLJSONValue] = if answer.success, case .array(let list)? = answer.fields.first(where: { $0.key == "allowed" })?.value { list } else { [] }
+        for (position, id) in ids.enumerated() {
+            guard let index = remoteControl.index(of: moduleType, id: id) else { continue }
+            remoteControl.consents[appID, default: [:]][remoteControl.modules[index].key] = position < allowed.count && allowed[position] == .bool(true)
+        }
+    }
+
     func releaseInteriorVehicleDataModule(_ request: ReleaseInteriorVehicleDataModule, appID: String) -> (Reply, [Effect]) {
         let index: Int
         switch controlledModule(request.moduleType, id: request.moduleId, appID: appID) {
