@@ -233,8 +233,10 @@ stand_in_headunit=
 for method in SDL.ActivateApp Buttons.OnButtonPress UI.OnKeyboardInput UI.OnTouchEvent VehicleInfo.OnVehicleData UI.OnSubtleAlertPressed; do
   grep -q "\"hmi\":\"in\".*\"method\":\"$method\"" "$work/stand-in.log" || fail "the stand-in HMI never sent $method"
 done
-for method in UI.PerformInteraction UI.Slider UI.Alert UI.ScrollableMessage Navigation.StartStream VehicleInfo.GetVehicleData; do
+for method in UI.PerformInteraction UI.Slider UI.Alert UI.ScrollableMessage UI.PerformAudioPassThru Navigation.StartStream VehicleInfo.GetVehicleData; do
   grep -q "\"hmi\":\"out\".*\"method\":\"$method\"" "$work/stand-in.log" || fail "the emulator never asked the HMI $method"
 done
+# The HMI showed the recording's popup for its whole 2 s while the Core half recorded.
+[ "$(stat -c %s "$work/hmi.wav")" = $((44 + 88200)) ] || fail "the recording with the stand-in HMI is not 2 s long"
 
 echo "sdl-tool: send, connect, headunit (and its control API), the example app, validate and decode behave"

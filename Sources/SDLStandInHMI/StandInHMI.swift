@@ -297,7 +297,14 @@ public actor SDLStandInHMI: SDLHMIDriver {
             await respond(id, method)
         case "UI.CancelInteraction":
             await cancelInteraction(params, id: id)
-        case "UI.Alert", "UI.SubtleAlert", "UI.PerformInteraction", "VR.PerformInteraction", "UI.Slider", "UI.ScrollableMessage":
+        case "UI.EndAudioPassThru":
+            // Done: its answer, then the recording's.
+            guard let appID, let recording = apps[appID]?.held.first(where: { $0.method == "UI.PerformAudioPassThru" }) else {
+                return await respond(id, method, .rejected)
+            }
+            await respond(id, method)
+            await close(appID, [recording.id: (.success, [])])
+        case "UI.Alert", "UI.SubtleAlert", "UI.PerformInteraction", "VR.PerformInteraction", "UI.Slider", "UI.ScrollableMessage", "UI.PerformAudioPassThru":
             guard let appID, apps[appID] != nil else { return await respond(id, method, .applicationNotRegistered) }
             await show(Held(id: id, method: method, params: params), on: appID)
         default:
@@ -314,6 +321,7 @@ public actor SDLStandInHMI: SDLHMIDriver {
         let milliseconds: Int = switch held.method {
         case "UI.Alert", "UI.SubtleAlert": Self.integer(held.params["duration"]) ?? 5_000
         case "UI.ScrollableMessage": Self.integer(held.params["timeout"]) ?? 30_000
+        case "UI.PerformAudioPassThru": Self.integer(held.params["maxDuration"]) ?? 10_000
         default: Self.integer(held.params["timeout"]) ?? 10_000
         }
         timerIntake.yield((held.id, .milliseconds(milliseconds)))
@@ -323,10 +331,11 @@ public actor SDLStandInHMI: SDLHMIDriver {
         }
     }
 
-    /// A shown request's time ran out: alerts and messages close SUCCESS, choices and sliders TIMED_OUT.
+    /// A shown request's time ran out: alerts, messages and recordings close SUCCESS, choices and
+    /// sliders TIMED_OUT.
     private func timedOut(_ id: Int) async {
         guard let (appID, held) = shown(id) else { return }
-        let closesWell = ["UI.Alert", "UI.SubtleAlert", "UI.ScrollableMessage"].contains(held.method)
+        let closesWell = ["UI.Alert", "UI.SubtleAlert", "UI.ScrollableMessage", "UI.PerformAudioPassThru"].contains(held.method)
         await close(appID, [held.id: (closesWell ? .success : .timedOut, [])])
     }
 
@@ -482,7 +491,8 @@ public actor SDLStandInHMI: SDLHMIDriver {
             if hasKeyboard { await notify("UI.OnKeyboardInput", [.init(key: "event", value: .string("ENTRY_CANCELLED"))]) }
             await closeAll(.aborted)
         case .dismiss:
-            guard ["UI.Alert", "UI.SubtleAlert", "UI.ScrollableMessage"].contains(first.method) else {
+            // Closes an alert or a message; Done on a recording.
+            guard ["UI.Alert", "UI.SubtleAlert", "UI.ScrollableMessage", "UI.PerformAudioPassThru"].contains(first.method) else {
                 throw .invalidAnswer("dismiss does not answer \(first.method)")
             }
             await closeAll(.success)

@@ -431,6 +431,39 @@ import Testing
         }
     }
 
+    @Test func anAudioPassThruIsTheHMIsPopupWhileCoreRecords() async throws {
+        let clock = ManualClock()
+        try await Self.withReadyHMI({ $0.clock = SDLClock(clock) }) { emulator, hmi in
+            let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "mic-app")
+            let chunks = app.client.rawNotifications(OnAudioPassThru.self)
+            let record = PerformAudioPassThru(
+                audioPassThruDisplayText1: "Speak now", samplingRate: ._16khz, maxDuration: 2_000, bitsPerSample: ._16Bit, audioType: .pcm)
+            async let recorded = app.client.send(record)
+            let ui = try #require(await hmi.next("UI.PerformAudioPassThru"))
+            #expect(ui.params["audioPassThruDisplayTexts"] == .array([.object([
+                .init(key: "fieldName", value: .string("audioPassThruDisplayText1")), .init(key: "fieldText", value: .string("Speak now")),
+            ])]))
+            #expect(ui.params["maxDuration"] == .integer(2_000) && ui.params["muteAudio"] == .bool(true) && ui.params["appID"] == .integer(hmiAppID))
+            // Core records while the HMI shows the popup: the app gets the microphone's chunks.
+            clock.advance(by: .milliseconds(100))
+            #expect(await Wait.next(1, of: chunks).first?.payload.bulkData.count == 3_200)
+            // The HMI's answer is the app's.
+            try await hmi.respond(to: ui, .success)
+            #expect(try await recorded.resultCode == .success)
+
+            // EndAudioPassThru is the HMI's to answer, and then so is the recording.
+            async let again = app.client.send(record)
+            let second = try #require(await hmi.next("UI.PerformAudioPassThru"))
+            async let ended = app.client.send(EndAudioPassThru())
+            let end = try #require(await hmi.next("UI.EndAudioPassThru"))
+            #expect(end.params["appID"] == .integer(hmiAppID))
+            try await hmi.respond(to: end, .success)
+            try await hmi.respond(to: second, .success)
+            #expect(try await ended.success)
+            #expect(try await again.resultCode == .success)
+        }
+    }
+
     @Test func aChoiceOnTheHMIAnswersThePerformInteractionAndATimeoutIsTimedOut() async throws {
         try await Self.withReadyHMI { emulator, hmi in
             let (app, _) = try await Self.activeApp(hmi, emulator, appID: "choice-app")

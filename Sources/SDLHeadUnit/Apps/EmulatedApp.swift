@@ -125,6 +125,9 @@ struct PendingInteraction: Sendable {
     /// The Core half's requests this interaction answers for the built-in HMI
     /// (`UI.PerformInteraction`, `VR.PerformInteraction`...), by method: their request IDs.
     var hmiRequests: [String: Int] = [:]
+    /// A connected HMI shows it and answers it (an audio pass-thru whose recording the Core
+    /// half runs): its end answers nothing and leaves the system context to the HMI.
+    var answeredByHMI = false
 
     /// Whether the driver has a keyboard: a KEYBOARD interaction, or a choice list or tiles with
     /// the search field (LIST_WITH_SEARCH, ICON_WITH_SEARCH).

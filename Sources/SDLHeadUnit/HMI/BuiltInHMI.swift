@@ -14,6 +14,7 @@ extension SDLHeadUnitEmulator {
     /// The HMI requests the built-in HMI holds on the interaction its rule started.
     static let builtInHeldMethods: Set<String> = [
         "UI.Alert", "UI.SubtleAlert", "UI.PerformInteraction", "VR.PerformInteraction", "UI.Slider", "UI.ScrollableMessage",
+        "UI.PerformAudioPassThru",
     ]
 
     /// The built-in HMI receives Core's request `requestID` (`method`, part of the app request

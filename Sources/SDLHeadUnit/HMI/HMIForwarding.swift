@@ -72,6 +72,8 @@ extension SDLHeadUnitEmulator {
             return parts
         case "DeleteCommand":
             return [("UI.DeleteCommand", members(["cmdID"]))]
+        case "EndAudioPassThru":
+            return [("UI.EndAudioPassThru", [])]
         case "ChangeRegistration":
             // In SDL Core's order: VR, TTS, UI (its language the display's).
             return [
@@ -171,7 +173,7 @@ extension SDLHeadUnitEmulator {
 
     /// The requests the driver answers on the HMI: the Core half checks them (its rules start
     /// them as the built-in HMI would), then the HMI shows them and its answer is the app's.
-    static let interactions: Set<String> = ["Alert", "SubtleAlert", "PerformInteraction", "Slider", "ScrollableMessage", "Speak"]
+    static let interactions: Set<String> = ["Alert", "SubtleAlert", "PerformInteraction", "Slider", "ScrollableMessage", "Speak", "PerformAudioPassThru"]
 
     /// The app requests SDL Core sends on to its HMI (`forwardedToHMI` says how).
     static let forwardedFunctions: Set<String> = interactions.union([
@@ -179,7 +181,7 @@ extension SDLHeadUnitEmulator {
         "CreateWindow", "DeleteWindow", "SetAppIcon", "SubscribeButton", "UnsubscribeButton", "DialNumber", "SendLocation", "GetWayPoints",
         "SubscribeWayPoints", "UnsubscribeWayPoints", "ShowConstantTBT", "AlertManeuver", "UpdateTurnList", "GetInteriorVehicleData",
         "SetInteriorVehicleData", "ButtonPress", "GetVehicleData", "SubscribeVehicleData", "UnsubscribeVehicleData", "CancelInteraction",
-        "ChangeRegistration", "GetInteriorVehicleDataConsent",
+        "ChangeRegistration", "GetInteriorVehicleDataConsent", "EndAudioPassThru",
     ])
 
     /// What becomes of an app request the Core half accepted: the HMI parts it goes on as, to
@@ -233,6 +235,12 @@ extension SDLHeadUnitEmulator {
             }
             return (reply, effects)
         }
+        if function == "EndAudioPassThru" {
+            // The built-in HMI's recording ends with the rule's answers (PerformAudioPassThru,
+            // then EndAudioPassThru); a connected HMI is asked, and answers both itself.
+            guard hmi.isReady else { return nil }
+            return forward(Self.hmiParts(of: function, json), [], .zero)
+        }
         if function == "CancelInteraction" {
             // The interaction is the HMI's: it is asked to close it (and answers it ABORTED
             // itself). The built-in HMI's was closed by the Core half's rule: its answers follow.
@@ -256,6 +264,18 @@ extension SDLHeadUnitEmulator {
                 // (the system context, an interaction it aborted) is heard at once.
                 let (reply, effects) = forward(parts, [], wait)
                 return (reply, effects + builtIn.effects)
+            }
+            if function == "PerformAudioPassThru", let interaction = apps[appID]?.interaction, interaction.correlationID == rpc.correlationID {
+                // The Core half records (as Core reads the microphone) while the HMI shows the
+                // popup; the HMI's answer is the app's and ends the recording.
+                apps[appID]?.interaction?.answeredByHMI = true
+                apps[appID]?.systemContext = .main
+                let serial = interaction.serial
+                let (reply, effects) = forwardToHMI(
+                    parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: [], driverTime: wait,
+                    coreReply: .deferred)
+                hmi.exchanges[hmi.nextExchange]?.onAnswer = { headUnit, _ in headUnit.recordingAnswered(appID: appID, serial: serial) }
+                return (reply, effects)
             }
             dropBuiltInInteraction(of: appID, correlationID: rpc.correlationID)
             // What the prompt can say is the HMI's to answer (Core does not check it): the Core
@@ -336,6 +356,18 @@ extension SDLHeadUnitEmulator {
             return (parts, .milliseconds(duration))
         case "Speak":
             return ([("TTS.Speak", Self.members(of: json, ["ttsChunks"]) + [.init(key: "speakType", value: .string("SPEAK"))])], .zero)
+        case "PerformAudioPassThru":
+            // The popup while the microphone records, and the prompt spoken first.
+            let maxDuration = Self.milliseconds(json["maxDuration"], default: 10_000)
+            let texts = Self.textFields(json, [("audioPassThruDisplayText1", "audioPassThruDisplayText1"), ("audioPassThruDisplayText2", "audioPassThruDisplayText2")])
+            var parts: [(method: String, params: [SDLJSONValue.Member])] = [("UI.PerformAudioPassThru", [
+                .init(key: "audioPassThruDisplayTexts", value: .array(texts)), .init(key: "maxDuration", value: .integer(maxDuration)),
+                .init(key: "muteAudio", value: json["muteAudio"] ?? .bool(true)),
+            ])]
+            if case .array(let prompt)? = json["initialPrompt"], !prompt.isEmpty {
+                parts.append(("TTS.Speak", [.init(key: "ttsChunks", value: .array(prompt)), .init(key: "speakType", value: .string("AUDIO_PASS_THRU"))]))
+            }
+            return (parts, .milliseconds(maxDuration))
         case "Slider":
             let timeout = Self.milliseconds(json["timeout"], default: 10_000)
             var ui = Self.members(of: json, ["numTicks", "position", "sliderHeader", "sliderFooter", "cancelID"])

@@ -96,6 +96,13 @@ extension SDLHeadUnitEmulator {
         return (.deferred, ended + [.respond(appID: appID, functionID: rpc.functionID, correlationID: rpc.correlationID, .success())])
     }
 
+    /// A connected HMI answered the audio pass-thru it showed: the recording stops (if it has
+    /// not reached maxDuration yet).
+    func recordingAnswered(appID: String, serial: Int) {
+        guard apps[appID]?.interaction?.serial == serial else { return }
+        _ = finishInteraction(appID, with: .success())
+    }
+
     /// Bytes of audio the head unit sent the app in OnAudioPassThru since it registered.
     public func audioPassThruBytesSent(appID: String) -> Int {
         apps[appID]?.audioPassThruBytesSent ?? 0

@@ -85,6 +85,7 @@ extension SDLHeadUnitEmulator {
         apps[appID]?.interaction = nil
         apps[appID]?.keyboardEntry = nil
         apps[appID]?.audioCapture = nil
+        guard !interaction.answeredByHMI else { return [] }
         apps[appID]?.systemContext = .main
         emit(.systemContextChanged(appID: appID, .main))
         var reply = reply
