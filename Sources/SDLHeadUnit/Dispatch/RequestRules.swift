@@ -85,15 +85,12 @@ extension SDLHeadUnitEmulator {
         RequestRule<SubscribeButton> { $0.subscribeButton($1, appID: $3) },
         RequestRule<UnsubscribeButton> { $0.unsubscribeButton($1, appID: $3) },
         // Interactions and speech
-        RequestRule<Alert> { $0.startInteraction(.alert, rpc: $2, appID: $3, cancelID: $1.cancelID, timeout: .milliseconds($1.duration ?? 5_000)) },
-        RequestRule<SubtleAlert> { $0.startInteraction(.subtleAlert, rpc: $2, appID: $3, cancelID: $1.cancelID, timeout: .milliseconds($1.duration ?? 5_000)) },
+        // Core checks them; the HMI shows them (the built-in one: `showInteraction`).
+        RequestRule<Alert> { headUnit, _, rpc, appID in headUnit.checkInteraction(.alert, rpc: rpc, appID: appID) },
+        RequestRule<SubtleAlert> { headUnit, _, rpc, appID in headUnit.checkInteraction(.subtleAlert, rpc: rpc, appID: appID) },
         RequestRule<PerformInteraction> { $0.performInteraction($1, rpc: $2, appID: $3) },
-        RequestRule<Slider> { $0.startInteraction(.slider, rpc: $2, appID: $3, cancelID: $1.cancelID, timeout: .milliseconds($1.timeout ?? 10_000)) },
-        // Without a timeout SDL's HMI (sdl_hmi) closes the message after its default 10 s,
-        // SUCCESS, and Core answers then (not after the spec's 30 s defvalue).
-        RequestRule<ScrollableMessage> {
-            $0.startInteraction(.scrollableMessage, rpc: $2, appID: $3, cancelID: $1.cancelID, timeout: .milliseconds($1.timeout ?? 10_000))
-        },
+        RequestRule<Slider> { headUnit, _, rpc, appID in headUnit.checkInteraction(.slider, rpc: rpc, appID: appID) },
+        RequestRule<ScrollableMessage> { headUnit, _, rpc, appID in headUnit.checkInteraction(.scrollableMessage, rpc: rpc, appID: appID) },
         RequestRule<CancelInteraction> { $0.cancelInteraction($1, appID: $3) },
         RequestRule<Speak> { $0.speak($1, rpc: $2, appID: $3) },
         RequestRule<PerformAudioPassThru> { $0.performAudioPassThru($1, rpc: $2, appID: $3) },

@@ -17,19 +17,54 @@ extension SDLHeadUnitEmulator {
         "UI.PerformAudioPassThru",
     ]
 
-    /// The built-in HMI receives Core's request `requestID` (`method`, part of the app request
-    /// `correlationID`): its answer now (SUCCESS: it shows what the Core half accepted), or nil
-    /// when it holds the request (an interaction or a Speak being spoken answers it later).
-    func builtInHMIReceived(_ method: String, requestID: Int, appID: String, correlationID: UInt32) -> HMIComponentResult? {
-        if Self.builtInHeldMethods.contains(method), let interaction = apps[appID]?.interaction, interaction.correlationID == correlationID {
+    /// The built-in HMI receives Core's request `requestID` (`method`, part of the app's
+    /// `function` request `correlationID`, whose parameters are `request`): its answer now
+    /// (SUCCESS: it shows what the Core half accepted; REJECTED: something is on top), or nil
+    /// when it holds the request (an interaction or a Speak answers it later), and what showing
+    /// it changed (the system context, an interaction an Alert aborted).
+    func builtInHMIReceived(
+        _ method: String, requestID: Int, appID: String, function: String, request: SDLJSONValue, correlationID: UInt32, functionID: UInt32
+    ) -> (HMIComponentResult?, [Effect]) {
+        let success = HMIComponentResult(code: Common.Result.success.code)
+        if Self.builtInHeldMethods.contains(method) {
+            // The interaction's other part (VR after UI), or an audio pass-thru the Core half
+            // started with its recording: held on it.
+            if let interaction = apps[appID]?.interaction, interaction.correlationID == correlationID {
+                apps[appID]?.interaction?.hmiRequests[method] = requestID
+                return (nil, [])
+            }
+            guard let kind = Self.builtInInteractionKinds[function] else { return (success, []) }
+            let (refusal, effects) = showInteraction(
+                kind, request: request, correlationID: correlationID, functionID: functionID, appID: appID,
+                cancelID: Self.integer(request["cancelID"]), timeout: .milliseconds(Self.builtInTimeout(of: kind, request)))
+            if let refusal { return (HMIComponentResult(code: Self.hmiResultCode(refusal.resultCode), info: refusal.info), effects) }
             apps[appID]?.interaction?.hmiRequests[method] = requestID
-            return nil
+            return (nil, effects)
         }
-        if method == "TTS.Speak", let speaking = apps[appID]?.speech, speaking.correlationID == correlationID {
-            apps[appID]?.speech?.hmiRequest = requestID
-            return nil
+        if method == "TTS.Speak", function == "Speak" {
+            return builtInSpeak(request, requestID: requestID, appID: appID, correlationID: correlationID, functionID: functionID)
         }
-        return HMIComponentResult(code: Common.Result.success.code)
+        return (success, [])
+    }
+
+    /// The interactions the built-in HMI shows, by the app's request.
+    static let builtInInteractionKinds: [String: PendingInteraction.Kind] = [
+        "Alert": .alert, "SubtleAlert": .subtleAlert, "PerformInteraction": .performInteraction, "Slider": .slider,
+        "ScrollableMessage": .scrollableMessage,
+    ]
+
+    /// How long the built-in HMI shows an interaction, in ms: an alert its `duration` (5 s), the
+    /// others their `timeout` (10 s; without one SDL's HMI, sdl_hmi, closes a scrollable message
+    /// after its default 10 s, not the spec's 30 s).
+    static func builtInTimeout(of kind: PendingInteraction.Kind, _ request: SDLJSONValue) -> Int {
+        switch kind {
+        case .alert, .subtleAlert: integer(request["duration"]) ?? 5_000
+        default: integer(request["timeout"]) ?? 10_000
+        }
+    }
+
+    private static func integer(_ value: SDLJSONValue?) -> Int? {
+        if case .integer(let number)? = value { number } else { nil }
     }
 
     /// The built-in HMI answers a request it held with `reply` (its code, info and fields).

@@ -195,7 +195,7 @@ extension SDLHeadUnitEmulator {
         let forward = { (parts: [(method: String, params: [SDLJSONValue.Member])], effects: [Effect], wait: Duration) in
             self.forwardToHMI(
                 parts, function: function, appID: appID, responseID: responseID, correlationID: rpc.correlationID, effects: effects, driverTime: wait,
-                coreReply: builtIn.reply)
+                coreReply: builtIn.reply, request: json)
         }
         switch function {
         case "GetVehicleData":
@@ -277,7 +277,6 @@ extension SDLHeadUnitEmulator {
                 hmi.exchanges[hmi.nextExchange]?.onAnswer = { headUnit, _ in headUnit.recordingAnswered(appID: appID, serial: serial) }
                 return (reply, effects)
             }
-            dropBuiltInInteraction(of: appID, correlationID: rpc.correlationID)
             // What the prompt can say is the HMI's to answer (Core does not check it): the Core
             // half's speech verdict does not stand over a connected HMI's answer.
             return forwardToHMI(
@@ -300,19 +299,6 @@ extension SDLHeadUnitEmulator {
         "Show", "AddCommand", "DeleteCommand", "AddSubMenu", "DeleteSubMenu", "SetMediaClockTimer", "SetGlobalProperties", "SetDisplayLayout",
         "SubscribeButton", "UnsubscribeButton", "CreateWindow", "DeleteWindow",
     ]
-
-    /// The built-in HMI's own interaction or speech for this request, set aside: the HMI runs it.
-    private func dropBuiltInInteraction(of appID: String, correlationID: UInt32) {
-        if let interaction = apps[appID]?.interaction, interaction.correlationID == correlationID {
-            apps[appID]?.interaction = nil
-            apps[appID]?.systemContext = .main
-            cancelTimer(.interaction(appID: appID, serial: interaction.serial))
-        }
-        if let speaking = apps[appID]?.speech, speaking.correlationID == correlationID {
-            apps[appID]?.speech = nil
-            cancelTimer(.speech(appID: appID, serial: speaking.serial))
-        }
-    }
 
     static func members(of json: SDLJSONValue, _ keys: [String]) -> [SDLJSONValue.Member] {
         keys.compactMap { key in json[key].map { SDLJSONValue.Member(key: key, value: $0) } }
@@ -426,7 +412,7 @@ extension SDLHeadUnitEmulator {
     /// Core half's rule played its part already.
     func forwardToHMI(
         _ parts: [(method: String, params: [SDLJSONValue.Member])], function: String, appID: String, responseID: UInt32, correlationID: UInt32,
-        effects: [Effect], driverTime: Duration = .zero, coreReply: Reply, builtInAnswer: HMIComponentResult? = nil,
+        effects: [Effect], driverTime: Duration = .zero, coreReply: Reply, builtInAnswer: HMIComponentResult? = nil, request: SDLJSONValue = .null,
         reapply: (@Sendable (isolated SDLHeadUnitEmulator) -> [Effect])? = nil
     ) -> (Reply, [Effect]) {
         hmi.nextExchange += 1
@@ -440,7 +426,14 @@ extension SDLHeadUnitEmulator {
             waiting.insert(id)
             hmi.pending[id] = HMIPendingRequest(method: part.method, exchange: exchange, startUp: false, builtIn: !hmi.isReady)
             guard hmi.isReady else {
-                if let result = builtInAnswer ?? builtInHMIReceived(part.method, requestID: id, appID: appID, correlationID: correlationID) {
+                if let builtInAnswer {
+                    answeredAtOnce.append((id, builtInAnswer))
+                    continue
+                }
+                let (result, shown) = builtInHMIReceived(
+                    part.method, requestID: id, appID: appID, function: function, request: request, correlationID: correlationID, functionID: responseID)
+                messages += shown
+                if let result {
                     answeredAtOnce.append((id, result))
                 } else {
                     schedule(.hmiRequest(id: id), after: configuration.hmiTimeout + driverTime)

@@ -6,24 +6,45 @@ import SDLRuntime
 /// top of the app's screen for the driver (the control methods), their timeout or the app, then
 /// answer as SDL Core does.
 extension SDLHeadUnitEmulator {
-    /// Puts an interaction on top of the app's screen, answered later by the driver, by
-    /// `timeout` (nil: no timer, the interaction ends itself) or by the app. An Alert aborts
-    /// whatever else is on top ("an alert will abort any SDL operation that is in-progress,
-    /// except an already-in-progress alert"); anything else finding the screen taken is REJECTED.
-    func startInteraction(
-        _ kind: PendingInteraction.Kind, rpc: SDLRPCPayload, appID: String, cancelID: Int?, timeout: Duration?
-    ) -> (Reply, [Effect]) {
-        guard let app = apps[appID] else { return (.failure(.applicationNotRegistered, nil), []) }
+    /// SDL Core's own checks of an interaction before its HMI shows it: an alert needs
+    /// something to show or say, and a prompt's FILE chunks must be uploaded.
+    func checkInteraction(_ kind: PendingInteraction.Kind, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
+        guard apps[appID] != nil else { return (.failure(.applicationNotRegistered, nil), []) }
         let request = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
-        let isAlert = kind == .alert || kind == .subtleAlert
-        if isAlert, case .object(let members) = request,
+        if kind == .alert || kind == .subtleAlert, case .object(let members) = request,
            !members.contains(where: { ["alertText1", "alertText2", "alertText3", "ttsChunks", "softButtons", "alertIcon"].contains($0.key) })
         {
             return (.failure(.invalidData, "RPC.msg_params: an alert needs text, speech or soft buttons"), [])
         }
-        let prompt = request[kind == .audioPassThru ? "initialPrompt" : "ttsChunks"]
-        let speech = checkSpeech(prompt, appID: appID)
+        let speech = checkSpeech(request[kind == .audioPassThru ? "initialPrompt" : "ttsChunks"], appID: appID)
         if case .missingFile = speech { return (speech.reply, []) }
+        return (.deferred, [])
+    }
+
+    /// The Core half's checks, then the built-in HMI shows it at once (an audio pass-thru, whose
+    /// recording is the Core half's).
+    func startInteraction(
+        _ kind: PendingInteraction.Kind, rpc: SDLRPCPayload, appID: String, cancelID: Int?, timeout: Duration?
+    ) -> (Reply, [Effect]) {
+        let checked = checkInteraction(kind, rpc: rpc, appID: appID)
+        guard checked.0.isDeferred else { return checked }
+        let request = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
+        let (refusal, effects) = showInteraction(
+            kind, request: request, correlationID: rpc.correlationID, functionID: rpc.functionID, appID: appID, cancelID: cancelID, timeout: timeout)
+        return (refusal ?? .deferred, effects)
+    }
+
+    /// The built-in HMI puts an interaction on top of the app's screen, answered later by the
+    /// driver, by `timeout` (nil: no timer, the interaction ends itself) or by the app; nil
+    /// refusal when shown. An Alert aborts whatever else is on top ("an alert will abort any SDL
+    /// operation that is in-progress, except an already-in-progress alert"); anything else
+    /// finding the screen taken is REJECTED.
+    func showInteraction(
+        _ kind: PendingInteraction.Kind, request: SDLJSONValue, correlationID: UInt32, functionID: UInt32, appID: String, cancelID: Int?,
+        timeout: Duration?
+    ) -> (refusal: Reply?, effects: [Effect]) {
+        guard let app = apps[appID] else { return (.failure(.applicationNotRegistered, nil), []) }
+        let isAlert = kind == .alert || kind == .subtleAlert
         var effects: [Effect] = []
         if let onTop = app.interaction {
             let onTopIsAlert = onTop.kind == .alert || onTop.kind == .subtleAlert
@@ -34,14 +55,17 @@ extension SDLHeadUnitEmulator {
         }
         interactionSerial += 1
         var interaction = PendingInteraction(
-            kind: kind, correlationID: rpc.correlationID, functionID: rpc.functionID, cancelID: cancelID, request: request, serial: interactionSerial)
-        if case .unsupportedType(let info) = speech { interaction.speechWarning = info }
+            kind: kind, correlationID: correlationID, functionID: functionID, cancelID: cancelID, request: request, serial: interactionSerial)
+        // What the head unit cannot say is said as far as it can, and answered WARNINGS.
+        if case .unsupportedType(let info) = checkSpeech(request[kind == .audioPassThru ? "initialPrompt" : "ttsChunks"], appID: appID) {
+            interaction.speechWarning = info
+        }
         apps[appID]?.interaction = interaction
         apps[appID]?.systemContext = isAlert ? .alert : .hmiObscured
         if let timeout { schedule(.interaction(appID: appID, serial: interaction.serial), after: timeout) }
         emit(.interactionStarted(appID: appID, kind: kind.rawValue))
         emit(.systemContextChanged(appID: appID, isAlert ? .alert : .hmiObscured))
-        return (.deferred, effects + [hmiStatus(of: appID)])
+        return (nil, effects + [hmiStatus(of: appID)])
     }
 
     func performInteraction(_ request: PerformInteraction, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
@@ -49,7 +73,7 @@ extension SDLHeadUnitEmulator {
         if let missing = request.interactionChoiceSetIDList.first(where: { app.choiceSets[$0] == nil }) {
             return (.failure(.invalidId, "no choice set \(missing)"), [])
         }
-        return startInteraction(.performInteraction, rpc: rpc, appID: appID, cancelID: request.cancelID, timeout: .milliseconds(request.timeout ?? 10_000))
+        return checkInteraction(.performInteraction, rpc: rpc, appID: appID)
     }
 
     /// CancelInteraction for Alert, SubtleAlert, PerformInteraction, Slider and

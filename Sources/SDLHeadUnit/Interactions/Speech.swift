@@ -60,9 +60,18 @@ extension SDLHeadUnitEmulator {
         return .speakable
     }
 
+    /// Speak, as SDL Core checks it: the FILE chunks must be uploaded; the HMI speaks it.
     func speak(_ request: Speak, rpc: SDLRPCPayload, appID: String) -> (Reply, [Effect]) {
         let verdict = checkSpeech((try? SDLJSONValue(parsing: rpc.json))?["ttsChunks"], appID: appID)
         if case .missingFile = verdict { return (verdict.reply, []) }
+        return (.deferred, [])
+    }
+
+    /// The built-in HMI speaks a Speak (Core's `TTS.Speak` `requestID`): it interrupts the one
+    /// being spoken (ABORTED) and takes `Configuration.speakingTime`; its answer now (no speaking
+    /// time), or nil while it speaks.
+    func builtInSpeak(_ request: SDLJSONValue, requestID: Int, appID: String, correlationID: UInt32, functionID: UInt32) -> (HMIComponentResult?, [Effect]) {
+        let verdict = checkSpeech(request["ttsChunks"], appID: appID)
         var effects: [Effect] = []
         if let speaking = apps[appID]?.speech {
             // The newer Speak interrupts the one being spoken.
@@ -71,12 +80,15 @@ extension SDLHeadUnitEmulator {
             effects += spoken(speaking, appID: appID, .failure(.aborted, "interrupted by a newer Speak"))
         }
         let speakingTime = configuration.speakingTime
-        guard speakingTime > .zero else { return (verdict.reply, effects) }
+        guard speakingTime > .zero else {
+            return (HMIComponentResult(code: Self.hmiResultCode(verdict.reply.resultCode), info: verdict.reply.info), effects)
+        }
         interactionSerial += 1
         let serial = interactionSerial
-        apps[appID]?.speech = PendingSpeech(correlationID: rpc.correlationID, functionID: rpc.functionID, reply: verdict.reply, serial: serial)
+        apps[appID]?.speech = PendingSpeech(
+            correlationID: correlationID, functionID: functionID, reply: verdict.reply, serial: serial, hmiRequest: requestID)
         schedule(.speech(appID: appID, serial: serial), after: speakingTime)
-        return (.deferred, effects)
+        return (nil, effects)
     }
 
     /// The Speak's timer (`TimerKey.speech`) went off: it is answered.
