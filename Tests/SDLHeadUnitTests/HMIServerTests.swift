@@ -464,6 +464,34 @@ import Testing
         }
     }
 
+    @Test func theHMIHearsOfPublishedAppServicesAndReadsTheirRecords() async throws {
+        try await Self.withHMIServer { emulator, port in
+            try await TestHMI.with(port: port) { hmi in
+                let events = emulator.events()
+                try await hmi.start(subscriptions: Self.subscriptions + ["BasicCommunication.OnSystemCapabilityUpdated"])
+                for await event in events { if case .hmiReady = event { break } }
+                let provider = try await TestApp.register(to: emulator, appID: "tunes-provider", media: true)
+                let published = try await provider.client.send(PublishAppService(appServiceManifest: AppServiceManifest(
+                    serviceName: "Tunes", serviceType: "MEDIA", allowAppConsumers: true, mediaServiceManifest: MediaServiceManifest())))
+                let serviceID = try #require(published.appServiceRecord?.serviceID)
+                // As Core's BroadcastCapabilityUpdate: published, then activated (the only MEDIA service).
+                let update = try #require(await hmi.next("BasicCommunication.OnSystemCapabilityUpdated"))
+                let capability = update.params["systemCapability"]
+                #expect(capability?["systemCapabilityType"] == .string("APP_SERVICES"))
+                let first = capability?["appServicesCapabilities"]?["appServices"].flatMap { if case .array(let list) = $0 { list.first } else { nil } }
+                #expect(first?["updateReason"] == .string("PUBLISHED") && first?["updatedAppServiceRecord"]?["serviceID"] == .string(serviceID))
+                // The HMI reads the registry.
+                let records = try #require(await hmi.request(AppService.GetAppServiceRecords(serviceType: "MEDIA")))
+                guard case .array(let listed)? = records.json["result"]?["serviceRecords"] else {
+                    Issue.record("no serviceRecords in \(records.json)")
+                    return
+                }
+                #expect(listed.compactMap { $0["serviceID"] } == [SDLJSONValue.string(serviceID)])
+                await provider.close()
+            }
+        }
+    }
+
     @Test func aChoiceOnTheHMIAnswersThePerformInteractionAndATimeoutIsTimedOut() async throws {
         try await Self.withReadyHMI { emulator, hmi in
             let (app, _) = try await Self.activeApp(hmi, emulator, appID: "choice-app")

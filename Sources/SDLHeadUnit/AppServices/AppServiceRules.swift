@@ -94,14 +94,19 @@ extension SDLHeadUnitEmulator {
         return appServiceUpdates(service.record, reason: .removed)
     }
 
-    /// OnSystemCapabilityUpdated(APP_SERVICES) for every app subscribed to it.
+    /// OnSystemCapabilityUpdated(APP_SERVICES) for every app subscribed to it, and for the HMI
+    /// (BasicCommunication.OnSystemCapabilityUpdated, as SDL Core's BroadcastCapabilityUpdate).
     private func appServiceUpdates(_ record: AppServiceRecord, reason: ServiceUpdateReason) -> [Effect] {
         let capability = SystemCapability(
             systemCapabilityType: .appServices,
             appServicesCapabilities: AppServicesCapabilities(appServices: [AppServiceCapability(updateReason: reason, updatedAppServiceRecord: record)]))
-        return apps.values.filter { $0.capabilitySubscriptions.contains(.appServices) }.map {
-            notification(OnSystemCapabilityUpdated(systemCapability: capability), to: $0.appID)
+        let update = OnSystemCapabilityUpdated(systemCapability: capability)
+        var effects: [Effect] = apps.values.filter { $0.capabilitySubscriptions.contains(.appServices) }.map { notification(update, to: $0.appID) }
+        if hmi.isReady, let params = (try? SDLJSON.encode(update)).flatMap({ try? SDLJSONValue(parsing: $0) }) {
+            let method = "BasicCommunication.OnSystemCapabilityUpdated"
+            effects.append(.toHMI(.subscribers(method), HMIMessage.notification(method: method, params: params)))
         }
+        return effects
     }
 
     /// The registry as the APP_SERVICES capability lists it.

@@ -92,6 +92,13 @@ extension SDLHeadUnitEmulator {
                     .init(key: "isAppPermissionsRevoked", value: .bool(false)), .init(key: "isAppRevoked", value: .bool(false)),
                 ])
             return answer(answered) + activationEffects(appID) + hmiActivated(appID)
+        case "AppService.GetAppServiceRecords":
+            // The services apps published (of one type, if it names one).
+            let type: String? = if case .string(let name)? = params["serviceType"] { name } else { nil }
+            let records: [SDLJSONValue] = appServices.services.values.sorted { $0.record.serviceID < $1.record.serviceID }
+                .filter { type == nil || $0.record.serviceManifest.serviceType == type }
+                .compactMap { (try? SDLJSON.encode($0.record)).flatMap { try? SDLJSONValue(parsing: $0) } }
+            return answer(HMIMessage.response(id: requestID, method: method, result: [.init(key: "serviceRecords", value: .array(records))]))
         default:
             // SDL's other requests (policies, consent, URLs) are not emulated yet: said so, not faked.
             return answer(HMIMessage.error(id: requestID, code: Common.Result.unsupportedRequest.code, message: "the emulator does not answer \(method)", method: method))
