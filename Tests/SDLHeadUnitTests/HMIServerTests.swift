@@ -468,7 +468,7 @@ import Testing
         try await Self.withHMIServer { emulator, port in
             try await TestHMI.with(port: port) { hmi in
                 let events = emulator.events()
-                try await hmi.start(subscriptions: Self.subscriptions + ["BasicCommunication.OnSystemCapabilityUpdated"])
+                try await hmi.start(subscriptions: Self.subscriptions + ["BasicCommunication.OnSystemCapabilityUpdated", "AppService.OnAppServiceData"])
                 for await event in events { if case .hmiReady = event { break } }
                 let provider = try await TestApp.register(to: emulator, appID: "tunes-provider", media: true)
                 let published = try await provider.client.send(PublishAppService(appServiceManifest: AppServiceManifest(
@@ -487,6 +487,29 @@ import Testing
                     return
                 }
                 #expect(listed.compactMap { $0["serviceID"] } == [SDLJSONValue.string(serviceID)])
+
+                // The HMI as a consumer: its requests go to the provider app, whose answers are its.
+                try await provider.client.handleRequests(GetAppServiceData.self) { request in
+                    GetAppServiceDataResponse(
+                        success: true, resultCode: .success,
+                        serviceData: AppServiceData(serviceType: request.serviceType, serviceID: serviceID, mediaServiceData: MediaServiceData(mediaTitle: "Song")))
+                }
+                try await provider.client.handleRequests(PerformAppServiceInteraction.self) { request in
+                    PerformAppServiceInteractionResponse(success: true, resultCode: .success, serviceSpecificResult: "played \(request.serviceUri) for \(request.originApp)")
+                }
+                let data = try #require(await hmi.request(AppService.GetAppServiceData(serviceType: "MEDIA", subscribe: true)))
+                #expect(data.json["result"]?["code"] == .integer(0))
+                #expect(data.json["result"]?["serviceData"]?["mediaServiceData"]?["mediaTitle"] == .string("Song"))
+                let played = try #require(await hmi.request(AppService.PerformAppServiceInteraction(serviceUri: "tunes://play", serviceID: serviceID)))
+                #expect(played.json["result"]?["serviceSpecificResult"] == .string("played tunes://play for HMI"))
+                // Subscribed: the provider's new data reaches the HMI.
+                try await provider.client.sendNotification(OnAppServiceData(
+                    serviceData: AppServiceData(serviceType: "MEDIA", serviceID: serviceID, mediaServiceData: MediaServiceData(mediaTitle: "Next"))))
+                let next = try #require(await hmi.next("AppService.OnAppServiceData"))
+                #expect(next.params["serviceData"]?["mediaServiceData"]?["mediaTitle"] == .string("Next"))
+                // A service that is not there: the HMI's error, not the provider's.
+                let missing = try #require(await hmi.request(AppService.PerformAppServiceInteraction(serviceUri: "x", serviceID: "nope")))
+                #expect(missing.json["error"]?["code"] == .integer(Common.Result.invalidId.code))
                 await provider.close()
             }
         }

@@ -15,6 +15,8 @@ struct ForwardedRequest: Sendable {
     let functionID: UInt32
     /// GetAppServiceData's `subscribe` and service type: applied once the provider succeeds.
     var subscription: (subscribe: Bool, serviceType: String)?
+    /// The HMI's request, when the HMI is the consumer: its connection, request ID and method.
+    var hmiConsumer: (connection: Int, id: SDLJSONRPCID, method: String)?
 }
 
 /// The app services area: the registry across apps and the consumers' requests waiting for a
@@ -26,6 +28,8 @@ struct AppServiceState: Sendable {
     var published = 0
     /// Apps subscribed to each service type's data (GetAppServiceData subscribe).
     var subscribers: [String: Set<String>] = [:]
+    /// The service types whose data the HMI subscribed to (AppService.GetAppServiceData subscribe).
+    var hmiSubscriptions: Set<String> = []
     /// Requests passed on to providers, by the head unit's correlation ID.
     var forwarded: [UInt32: ForwardedRequest] = [:]
     var lastForwardID: UInt32 = 0
@@ -150,6 +154,13 @@ extension SDLHeadUnitEmulator {
     func providerAnswered(_ rpc: SDLRPCPayload) -> [Effect] {
         guard let request = appServices.forwarded.removeValue(forKey: rpc.correlationID) else { return [] }
         cancelTimer(.forward(correlationID: rpc.correlationID))
+        if let consumer = request.hmiConsumer {
+            let json = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
+            if let (subscribe, serviceType) = request.subscription, json["success"] == .bool(true) {
+                if subscribe { appServices.hmiSubscriptions.insert(serviceType) } else { appServices.hmiSubscriptions.remove(serviceType) }
+            }
+            return [hmiConsumerAnswer(consumer, json)]
+        }
         var effects: [Effect] = [.notify(appID: request.consumerAppID, SDLRPCPayload(
             rpcType: .response, functionID: request.functionID, correlationID: request.consumerCorrelationID, json: rpc.json, bulkData: rpc.bulkData))]
         let succeeded = (try? SDLJSONValue(parsing: rpc.json))?["success"] == .bool(true)
@@ -169,6 +180,9 @@ extension SDLHeadUnitEmulator {
     /// The provider did not answer in time (`TimerKey.forward`): the consumer gets TIMED_OUT.
     func forwardTimedOut(_ correlationID: UInt32) async {
         guard let request = appServices.forwarded.removeValue(forKey: correlationID) else { return }
+        if let consumer = request.hmiConsumer {
+            return await perform([hmiConsumerTimedOut(consumer)])
+        }
         await perform([.respond(
             appID: request.consumerAppID, functionID: request.functionID, correlationID: request.consumerCorrelationID,
             .failure(.timedOut, "the service provider did not answer"))])
@@ -179,8 +193,14 @@ extension SDLHeadUnitEmulator {
         guard let data = try? SDLJSON.decode(OnAppServiceData.self, from: rpc.json, policy: .lenient).value,
               appServices.publishes(appID, type: data.serviceData.serviceType)
         else { return [] }
-        return (appServices.subscribers[data.serviceData.serviceType] ?? []).sorted().filter { $0 != appID && apps[$0] != nil }.map {
+        var effects: [Effect] = (appServices.subscribers[data.serviceData.serviceType] ?? []).sorted().filter { $0 != appID && apps[$0] != nil }.map {
             .notify(appID: $0, SDLRPCPayload(rpcType: .notification, functionID: rpc.functionID, correlationID: Self.notificationCorrelationID, json: rpc.json))
         }
+        // The HMI subscribed to this type's data: AppService.OnAppServiceData.
+        if hmi.isReady, appServices.hmiSubscriptions.contains(data.serviceData.serviceType), let params = try? SDLJSONValue(parsing: rpc.json) {
+            let method = "AppService.OnAppServiceData"
+            effects.append(.toHMI(.subscribers(method), HMIMessage.notification(method: method, params: .object(Self.members(of: params, ["serviceData"])))))
+        }
+        return effects
     }
 }

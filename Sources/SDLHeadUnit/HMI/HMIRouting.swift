@@ -92,6 +92,8 @@ extension SDLHeadUnitEmulator {
                     .init(key: "isAppPermissionsRevoked", value: .bool(false)), .init(key: "isAppRevoked", value: .bool(false)),
                 ])
             return answer(answered) + activationEffects(appID) + hmiActivated(appID)
+        case "AppService.GetAppServiceData", "AppService.PerformAppServiceInteraction":
+            return hmiConsumes(method, params, id: requestID, from: connection)
         case "AppService.GetAppServiceRecords":
             // The services apps published (of one type, if it names one).
             let type: String? = if case .string(let name)? = params["serviceType"] { name } else { nil }
