@@ -47,7 +47,14 @@ extension SDLStandInHMI: SDLHMIDriver {
     }
 
     public func press(_ button: ButtonName, mode: ButtonPressMode) async {
-        await notify("Buttons.OnButtonPress", [.init(key: "name", value: .string(button.rawValue)), .init(key: "mode", value: .string(mode.rawValue))])
+        await pressed([.init(key: "name", value: .string(button.rawValue))], mode: mode)
+    }
+
+    /// As SDL's HMIs press a button: OnButtonEvent down and up, then OnButtonPress.
+    private func pressed(_ button: [SDLJSONValue.Member], mode: ButtonPressMode) async {
+        await notify("Buttons.OnButtonEvent", button + [.init(key: "mode", value: .string("BUTTONDOWN"))])
+        await notify("Buttons.OnButtonEvent", button + [.init(key: "mode", value: .string("BUTTONUP"))])
+        await notify("Buttons.OnButtonPress", button + [.init(key: "mode", value: .string(mode.rawValue))])
     }
 
     public func pressSoftButton(appID: String, id: Int, mode: ButtonPressMode) async throws(SDLHeadUnitControlError) {
@@ -57,10 +64,9 @@ extension SDLStandInHMI: SDLHMIDriver {
         let onTop = Self.list(closable?.params["softButtons"])
         let button = (onTop + app.softButtons).first { $0["softButtonID"] == .integer(id) }
         guard let button else { throw .unknownSoftButton(id) }
-        await notify("Buttons.OnButtonPress", [
-            .init(key: "name", value: .string("CUSTOM_BUTTON")), .init(key: "mode", value: .string(mode.rawValue)),
-            .init(key: "customButtonID", value: .integer(id)), .init(key: "appID", value: .integer(hmiAppID)),
-        ])
+        await pressed([
+            .init(key: "name", value: .string("CUSTOM_BUTTON")), .init(key: "customButtonID", value: .integer(id)), .init(key: "appID", value: .integer(hmiAppID)),
+        ], mode: mode)
         // A button of an alert or message closes it, unless it keeps the context.
         guard let closable, onTop.contains(where: { $0["softButtonID"] == .integer(id) }) else { return }
         let action: String = if case .string(let name)? = button["systemAction"] { name } else { "DEFAULT_ACTION" }

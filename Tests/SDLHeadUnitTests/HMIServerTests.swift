@@ -193,11 +193,20 @@ import Testing
             try await hmi.respond(to: show, .success)
             #expect(try await shown.success)
 
+            // As SDL's HMIs press: button down, button up, the press; the app hears the same.
+            let events = app.client.notifications(OnButtonEvent.self)
             let presses = app.client.notifications(OnButtonPress.self)
+            try await hmi.notify(Buttons.OnButtonEvent(name: .customButton, mode: .buttondown, customButtonID: 5, appID: hmiAppID))
+            try await hmi.notify(Buttons.OnButtonEvent(name: .customButton, mode: .buttonup, customButtonID: 5, appID: hmiAppID))
             try await hmi.notify(Buttons.OnButtonPress(name: .customButton, mode: .short, customButtonID: 5, appID: hmiAppID))
+            var heardEvents = events.makeAsyncIterator()
+            #expect(await heardEvents.next()?.buttonEventMode == .buttondown)
+            #expect(await heardEvents.next()?.buttonEventMode == .buttonup)
             var heard = presses.makeAsyncIterator()
             let press = await heard.next()
             #expect(press?.buttonName == .customButton && press?.customButtonID == 5)
+            let received = await emulator.recordedRPCs(appID: "button-app").filter { $0.direction == "out" }.map(\.functionName)
+            #expect(received.suffix(3) == ["OnButtonEvent", "OnButtonEvent", "OnButtonPress"])
 
             // The driver closes the app on the HMI: NONE.
             try await hmi.notify(BasicCommunication.OnExitApplication(reason: .userExit, appID: hmiAppID))

@@ -54,12 +54,15 @@ extension SDLHeadUnitEmulator {
 
     /// A hardware button pressed on the HMI (Buttons.OnButtonPress), relayed as SDL Core does.
     func buttonPressed(_ button: ButtonName, mode: ButtonPressMode) async {
-        var effects: [Effect] = []
-        for app in apps.values.sorted(by: { $0.connectionID < $1.connectionID }) where app.buttonSubscriptions.contains(button) {
-            guard app.hmiLevel == .full || (app.hmiLevel == .limited && Self.mediaButtons.contains(button)) else { continue }
-            effects += buttonNotifications(button, mode: mode, customButtonID: nil, to: app.appID)
-        }
-        await perform(effects)
+        await perform(buttonRecipients(button).flatMap { buttonNotifications(button, mode: mode, customButtonID: nil, to: $0) })
+    }
+
+    /// The apps a hardware button's notifications go to: subscribed to it and in FULL, or in
+    /// LIMITED for a media button.
+    func buttonRecipients(_ button: ButtonName) -> [String] {
+        apps.values.sorted { $0.connectionID < $1.connectionID }.filter { app in
+            app.buttonSubscriptions.contains(button) && (app.hmiLevel == .full || (app.hmiLevel == .limited && Self.mediaButtons.contains(button)))
+        }.map(\.appID)
     }
 
     /// The driver taps a soft button of the app (on its screen or on what is on top): the app

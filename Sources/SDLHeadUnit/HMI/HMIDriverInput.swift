@@ -9,20 +9,25 @@ extension SDLHeadUnitEmulator {
     /// relays them.
     func hmiDriverInput(_ method: String, params: SDLJSONValue, appID: String?) async -> [Effect] {
         switch method {
-        case "Buttons.OnButtonPress":
+        case "Buttons.OnButtonEvent", "Buttons.OnButtonPress":
+            // Relayed as the HMI sent them (SDL's HMIs send button down, button up, then the
+            // press): a soft button's to the app it names, a hardware button's to the apps
+            // subscribed to it that may hear it.
             guard case .string(let name)? = params["name"] else { return [] }
-            let mode: ButtonPressMode = if case .string(let raw)? = params["mode"] { ButtonPressMode(rawValue: raw) } else { .short }
-            if case .integer(let customID)? = params["customButtonID"], let appID, apps[appID] != nil {
-                // A connected HMI's soft buttons are its own (an alert's, a message's): SDL Core
-                // relays the press to the app it names. The built-in HMI's press closes its alert.
-                guard hmi.isReady else {
-                    try? await softButtonPressed(appID: appID, id: customID, mode: mode)
-                    return []
-                }
-                return buttonNotifications(.customButton, mode: mode, customButtonID: customID, to: appID)
-            } else if name != "CUSTOM_BUTTON" {
-                await buttonPressed(ButtonName(rawValue: name), mode: mode)
+            let button = ButtonName(rawValue: name)
+            let customID: Int? = if case .integer(let id)? = params["customButtonID"] { id } else { nil }
+            let recipients: [String] = if customID != nil, let appID, apps[appID] != nil {
+                [appID]
+            } else if button != .customButton {
+                buttonRecipients(button)
+            } else { [] }
+            guard case .string(let mode)? = params["mode"] else { return [] }
+            if method == "Buttons.OnButtonEvent" {
+                let event = OnButtonEvent(buttonName: button, buttonEventMode: ButtonEventMode(rawValue: mode), customButtonID: customID)
+                return recipients.map { notification(event, to: $0) }
             }
+            let press = OnButtonPress(buttonName: button, buttonPressMode: ButtonPressMode(rawValue: mode), customButtonID: customID)
+            return recipients.map { notification(press, to: $0) }
         case "UI.OnCommand", "VR.OnCommand":
             if let appID, case .integer(let cmdID)? = params["cmdID"] { try? await commandSelected(appID: appID, cmdID: cmdID) }
         case "UI.OnSubtleAlertPressed":
