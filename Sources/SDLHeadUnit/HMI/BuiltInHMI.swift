@@ -2,14 +2,22 @@ import SDLHMIRPC
 import SDLRPC
 import SDLRuntime
 
-/// The built-in HMI: the HMI half that answers the Core half's HMI requests in process when no
-/// HMI is connected over the HMI API. The Core half forwards an app's request the same way
-/// whichever HMI answers (`forwardToHMI`, one exchange per request, SDL Core's combination of
-/// the parts' results); only the transport differs. The built-in HMI accepts what the Core half
-/// accepted and shows the Core half's record of each app (its screen, menu, windows), which is
-/// what the control API and the web page read; interactions and speech it holds until the driver
-/// (the control API's methods), their timeout or the app ends them, then answers the held
-/// requests.
+/// The built-in HMI: the HMI half in process, for when no HMI is connected over the HMI API.
+/// The Core half hands it each part of a request as it hands a connected HMI (`HMIHalf`), and
+/// its answers come back the same way (`hmiAnswered`, Core's combination). It accepts what the
+/// Core half accepted and shows the Core half's record of each app (its screen, menu, windows:
+/// what the control API and the web page read); it shows interactions itself (REJECTED when
+/// something is on top, an Alert aborting what is) and speaks, holding them until the driver
+/// (the control API's methods), their timeout or the app ends them.
+struct BuiltInHMI: HMIHalf {
+    func receive(_ part: HMIRequestPart, by headUnit: isolated SDLHeadUnitEmulator) -> HMIPartOutcome {
+        let (answer, effects) = headUnit.builtInHMIReceived(
+            part.method, requestID: part.id, appID: part.appID, function: part.function, request: part.request, correlationID: part.correlationID,
+            functionID: part.functionID)
+        return HMIPartOutcome(answer: answer, effects: effects)
+    }
+}
+
 extension SDLHeadUnitEmulator {
     /// The HMI requests the built-in HMI holds on the interaction its rule started.
     static let builtInHeldMethods: Set<String> = [

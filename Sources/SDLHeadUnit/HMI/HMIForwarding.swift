@@ -151,38 +151,23 @@ extension SDLHeadUnitEmulator {
         var messages: [Effect] = []
         var waiting: Set<Int> = []
         var answeredAtOnce: [(id: Int, result: HMIComponentResult)] = []
-        let hmiAppID = hmi.isReady ? hmi.appID(of: appID) : 0
+        // Whichever HMI answers, it is handed each part the same way.
+        let half: any HMIHalf = hmi.isReady ? ConnectedHMI() : BuiltInHMI()
         for part in parts {
             let id = hmi.requestID()
             waiting.insert(id)
             hmi.pending[id] = HMIPendingRequest(method: part.method, exchange: exchange, startUp: false, builtIn: !hmi.isReady)
-            guard hmi.isReady else {
-                if let builtInAnswer {
-                    answeredAtOnce.append((id, builtInAnswer))
-                    continue
-                }
-                let (result, shown) = builtInHMIReceived(
-                    part.method, requestID: id, appID: appID, function: function, request: request, correlationID: correlationID, functionID: responseID)
-                messages += shown
-                if let result {
-                    answeredAtOnce.append((id, result))
-                } else {
-                    schedule(.hmiRequest(id: id), after: configuration.hmiTimeout + driverTime)
-                }
-                continue
+            let outcome = builtInAnswer.map { HMIPartOutcome(answer: $0) } ?? half.receive(
+                HMIRequestPart(
+                    id: id, method: part.method, params: part.params, appID: appID, function: function, request: request, correlationID: correlationID,
+                    functionID: responseID),
+                by: self)
+            messages += outcome.effects
+            if let answer = outcome.answer {
+                answeredAtOnce.append((id, answer))
+            } else {
+                schedule(.hmiRequest(id: id), after: configuration.hmiTimeout + driverTime)
             }
-            let component = HMIBridge.component(of: part.method)
-            guard !hmi.unavailable.contains(component) else {
-                // SDL Core's ProcessHMIInterfacesAvailability: the request is not sent, its answer
-                // is UNSUPPORTED_RESOURCE.
-                answeredAtOnce.append((id, HMIComponentResult(
-                    code: Common.Result.unsupportedResource.code, info: "\(component) is not supported by system", componentAbsent: true)))
-                continue
-            }
-            schedule(.hmiRequest(id: id), after: configuration.hmiTimeout + driverTime)
-            let params = SDLJSONValue.object(
-                withImagePaths(Self.withSoftButtonDefaults(part.params), appID: appID) + [.init(key: "appID", value: .integer(hmiAppID))])
-            messages.append(.toHMI(.component(HMIBridge.component(of: part.method)), HMIMessage.request(id: id, method: part.method, params: params)))
         }
         hmi.exchanges[exchange] = HMIExchange(
             appID: appID, function: function, responseID: responseID, correlationID: correlationID, waiting: waiting, effects: effects,
@@ -193,3 +178,49 @@ extension SDLHeadUnitEmulator {
         return (.deferred, messages)
     }
 }
+
+/// One part of an app's request as the Core half hands it to the HMI: Core's request (its ID,
+/// method and parameters in Core's wording) and the app request it is part of.
+struct HMIRequestPart: Sendable {
+    let id: Int
+    let method: String
+    let params: [SDLJSONValue.Member]
+    /// The app (its key on the head unit), its request's name, parameters, correlation and function IDs.
+    let appID: String
+    let function: String
+    let request: SDLJSONValue
+    let correlationID: UInt32
+    let functionID: UInt32
+}
+
+/// What an HMI made of a part: its answer now (nil: later, through `hmiAnswered`), and what
+/// receiving it caused (a message on the wire, what the built-in HMI showed).
+struct HMIPartOutcome {
+    var answer: HMIComponentResult?
+    var effects: [SDLHeadUnitEmulator.Effect] = []
+}
+
+/// The HMI half as the Core half sees it, whichever HMI it is: it is handed Core's requests one
+/// part at a time and answers each, now or later.
+protocol HMIHalf: Sendable {
+    func receive(_ part: HMIRequestPart, by headUnit: isolated SDLHeadUnitEmulator) -> HMIPartOutcome
+}
+
+/// An HMI connected over the HMI API: the part goes as a JSON-RPC request, with the app's HMI ID,
+/// the files' paths and the soft buttons' defaults; a component it said is absent gets nothing.
+struct ConnectedHMI: HMIHalf {
+    func receive(_ part: HMIRequestPart, by headUnit: isolated SDLHeadUnitEmulator) -> HMIPartOutcome {
+        let component = HMIBridge.component(of: part.method)
+        guard !headUnit.hmi.unavailable.contains(component) else {
+            // SDL Core's ProcessHMIInterfacesAvailability: the request is not sent, its answer
+            // is UNSUPPORTED_RESOURCE.
+            return HMIPartOutcome(answer: HMIComponentResult(
+                code: Common.Result.unsupportedResource.code, info: "\(component) is not supported by system", componentAbsent: true))
+        }
+        let params = SDLJSONValue.object(
+            headUnit.withImagePaths(SDLHeadUnitEmulator.withSoftButtonDefaults(part.params), appID: part.appID)
+                + [.init(key: "appID", value: .integer(headUnit.hmi.appID(of: part.appID)))])
+        return HMIPartOutcome(answer: nil, effects: [.toHMI(.component(component), HMIMessage.request(id: part.id, method: part.method, params: params))])
+    }
+}
+
