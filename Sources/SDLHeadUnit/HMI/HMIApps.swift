@@ -36,11 +36,7 @@ extension SDLHeadUnitEmulator {
     func hmiAppListUpdate() -> [Effect] {
         guard hmi.components["BasicCommunication"] != nil else { return [] }
         let applications = apps.values.sorted { $0.connectionID < $1.connectionID }.compactMap { hmiApplication($0.appID) }
-        let id = hmi.requestID()
-        hmi.pending[id] = HMIPendingRequest(method: "BasicCommunication.UpdateAppList", exchange: nil, startUp: false)
-        schedule(.hmiRequest(id: id), after: configuration.hmiTimeout)
-        let request = HMIMessage.request(id: id, method: "BasicCommunication.UpdateAppList", params: .object([.init(key: "applications", value: .array(applications))]))
-        return [.toHMI(.component("BasicCommunication"), request)]
+        return [coreRequest("BasicCommunication.UpdateAppList", [.init(key: "applications", value: .array(applications))])]
     }
 
     /// The app left: OnAppUnregistered (`unexpectedDisconnect` after a drop), and the app list.
@@ -55,9 +51,15 @@ extension SDLHeadUnitEmulator {
     /// An app's HMI level changed by Core (not by the HMI): BasicCommunication.ActivateApp for FULL.
     func hmiActivated(_ appID: String) -> [Effect] {
         guard hmi.components["BasicCommunication"] != nil, apps[appID] != nil else { return [] }
+        return [coreRequest("BasicCommunication.ActivateApp", [.init(key: "appID", value: .integer(hmi.appID(of: appID)))])]
+    }
+
+    /// One of the Core half's own requests to the HMI (not part of an app's request): waited for
+    /// `hmiTimeout`, its answer (`streamOf`: a StartStream's) handled by `hmiAnswered`.
+    func coreRequest(_ method: String, _ params: [SDLJSONValue.Member], streamOf: String? = nil) -> Effect {
         let id = hmi.requestID()
-        hmi.pending[id] = HMIPendingRequest(method: "BasicCommunication.ActivateApp", exchange: nil, startUp: false)
+        hmi.pending[id] = HMIPendingRequest(method: method, exchange: nil, startUp: false, streamOf: streamOf)
         schedule(.hmiRequest(id: id), after: configuration.hmiTimeout)
-        return [.toHMI(.component("BasicCommunication"), HMIMessage.request(id: id, method: "BasicCommunication.ActivateApp", params: .object([.init(key: "appID", value: .integer(hmi.appID(of: appID)))])))]
+        return .toHMI(.component(HMIBridge.component(of: method)), HMIMessage.request(id: id, method: method, params: .object(params)))
     }
 }

@@ -62,13 +62,9 @@ extension SDLHeadUnitEmulator {
     func hmiStreamStarted(_ service: SDLServiceType, appID: String) -> [Effect] {
         guard hmi.isReady, service == .video || service == .audio, !hmi.unavailable.contains("Navigation") else { return [] }
         let method = service == .video ? "Navigation.StartStream" : "Navigation.StartAudioStream"
-        let id = hmi.requestID()
-        hmi.pending[id] = HMIPendingRequest(method: method, exchange: nil, startUp: false, streamOf: appID)
-        schedule(.hmiRequest(id: id), after: configuration.hmiTimeout)
         let url = configuration.hmiStreamURL?(appID, Int(service.rawValue))
             ?? (service == .video ? "http://127.0.0.1:5050" : "http://127.0.0.1:5080")
-        let params: SDLJSONValue = .object([.init(key: "url", value: .string(url)), .init(key: "appID", value: .integer(hmi.appID(of: appID)))])
-        return [.toHMI(.component("Navigation"), HMIMessage.request(id: id, method: method, params: params))]
+        return [coreRequest(method, [.init(key: "url", value: .string(url)), .init(key: "appID", value: .integer(hmi.appID(of: appID)))], streamOf: appID)]
     }
 
     /// The HMI accepted playing the stream (`request`'s StartStream): it hears the data flows.
@@ -82,11 +78,7 @@ extension SDLHeadUnitEmulator {
         guard hmi.isReady, service == .video || service == .audio, !hmi.unavailable.contains("Navigation") else { return [] }
         let video = service == .video
         let method = video ? "Navigation.StopStream" : "Navigation.StopAudioStream"
-        let id = hmi.requestID()
-        hmi.pending[id] = HMIPendingRequest(method: method, exchange: nil, startUp: false)
-        schedule(.hmiRequest(id: id), after: configuration.hmiTimeout)
-        let stop = HMIMessage.request(id: id, method: method, params: .object([.init(key: "appID", value: .integer(hmi.appID(of: appID)))]))
-        return [hmiDataStreaming(video: video, available: false), .toHMI(.component("Navigation"), stop)]
+        return [hmiDataStreaming(video: video, available: false), coreRequest(method, [.init(key: "appID", value: .integer(hmi.appID(of: appID)))])]
     }
 
     private func hmiDataStreaming(video: Bool, available: Bool) -> Effect {
