@@ -57,7 +57,7 @@ public final class SDLWebSocketListener: Sendable {
     }
 
     private let server: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never>
-    private let open: Counter
+    private let open: Admissions
     public let configuration: Configuration
     /// The port actually bound.
     public let port: Int
@@ -65,7 +65,7 @@ public final class SDLWebSocketListener: Sendable {
     /// Connections open now, handshakes included.
     public var openConnections: Int { open.value }
 
-    private init(server: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never>, open: Counter, configuration: Configuration) {
+    private init(server: NIOAsyncChannel<EventLoopFuture<Upgrade>, Never>, open: Admissions, configuration: Configuration) {
         self.server = server
         self.open = open
         self.configuration = configuration
@@ -75,7 +75,7 @@ public final class SDLWebSocketListener: Sendable {
     public static func bind(
         _ configuration: Configuration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> SDLWebSocketListener {
-        let open = Counter()
+        let open = Admissions()
         let limits = configuration.limits
         // Reads of at most 1 KB: each connection keeps its receive buffers between reads (NIO's
         // pool holds two when the frame decoder still holds the last), which thousands of idle
@@ -85,9 +85,16 @@ public final class SDLWebSocketListener: Sendable {
         let server = try await ServerBootstrap(group: group).sdlListenerOptions(maxReadSize: 1024)
             // At most four reads in a row before the reader's queue is checked again.
             .childChannelOption(.maxMessagesPerRead, value: 4)
+            // Connections are admitted in the order they were accepted, on the listener's event
+            // loop: each child's initializer runs later on its own loop, where a later
+            // connection could otherwise take the last place before an earlier one.
+            .serverChannelInitializer { server in
+                server.eventLoop.makeCompletedFuture {
+                    try server.pipeline.syncOperations.addHandler(AdmissionHandler(admissions: open, limit: limits.maxConnections))
+                }
+            }
             .bind(host: configuration.host, port: configuration.port) { channel in
-                let admitted = open.admit(limit: limits.maxConnections)
-                channel.closeFuture.whenComplete { _ in if admitted { open.release() } }
+                let admitted = open.decision(for: channel)
                 return channel.eventLoop.makeCompletedFuture {
                     let upgraded = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
                     // The request's URI, for a refusal's report (the upgrader sees the head; the
@@ -178,22 +185,56 @@ public final class SDLWebSocketListener: Sendable {
     }
 }
 
-/// Connections counted across event loops.
-private final class Counter: Sendable {
-    private let count = Mutex(0)
+/// The connections open and which of them were admitted, across event loops.
+private final class Admissions: Sendable {
+    private struct State {
+        var open = 0
+        /// Each accepted connection's admission, until its initializer takes it.
+        var decided: [ObjectIdentifier: Bool] = [:]
+    }
+    private let state = Mutex(State())
 
-    var value: Int { count.withLock { $0 } }
+    var value: Int { state.withLock { $0.open } }
 
-    func admit(limit: Int) -> Bool {
-        count.withLock { count in
-            guard count < limit else { return false }
-            count += 1
-            return true
+    /// Admits `channel` if a place is free; its place is freed when it closes.
+    func admit(_ channel: any Channel, limit: Int) {
+        let id = ObjectIdentifier(channel)
+        let admitted = state.withLock { state in
+            let admitted = state.open < limit
+            if admitted { state.open += 1 }
+            state.decided[id] = admitted
+            return admitted
+        }
+        channel.closeFuture.whenComplete { _ in
+            self.state.withLock { state in
+                if admitted { state.open -= 1 }
+                state.decided[id] = nil
+            }
         }
     }
 
-    func release() {
-        count.withLock { $0 -= 1 }
+    /// Whether `channel` was admitted (false for one closed before its initializer ran).
+    func decision(for channel: any Channel) -> Bool {
+        state.withLock { $0.decided[ObjectIdentifier(channel)] ?? false }
+    }
+}
+
+/// On the listener's pipeline, ahead of NIO's accept handler: sees each accepted connection in
+/// the order the listener accepted them.
+private final class AdmissionHandler: ChannelInboundHandler {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+    let admissions: Admissions
+    let limit: Int
+
+    init(admissions: Admissions, limit: Int) {
+        self.admissions = admissions
+        self.limit = limit
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        admissions.admit(unwrapInboundIn(data), limit: limit)
+        context.fireChannelRead(data)
     }
 }
 

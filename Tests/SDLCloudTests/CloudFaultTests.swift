@@ -59,7 +59,7 @@ struct CloudFaultTests {
         }
         let events = fixture.server.host.events()
         let good = fixture.vehicle()
-        await waitFor(events, isReady)
+        try await fixture.waitFor(events, isReady)
         let (peer, status, rest) = try await RawWebSocketPeer.connect(port: fixture.port)
         #expect(status == 101)
         try await peer.send(input.bytes)
@@ -67,7 +67,7 @@ struct CloudFaultTests {
         if let expected = input.closeCodes {
             #expect(code.map { expected.contains($0) } == true, "close code \(code.map(String.init) ?? "none")")
         }
-        await waitFor(events, isEnded)
+        try await fixture.waitFor(events, isEnded)
         // The well-behaved vehicle's session is untouched.
         #expect(await fixture.server.host.openSessions == 1)
         let manager = try #require(managers.current.first)
@@ -89,19 +89,18 @@ struct CloudFaultTests {
         let events = fixture.server.host.events()
         // Connected first and then as quiet as the other, but its WebSocket answers pings.
         let healthy = fixture.vehicle()
-        await waitFor(events, isReady)
+        try await fixture.waitFor(events, isReady)
         let (silent, status, rest) = try await RawWebSocketPeer.connect(port: fixture.port)
         #expect(status == 101)
         let (code, _) = await silent.readUntilClosed(after: rest)
         #expect(code == 1001)
-        var reason = ""
-        for await event in events {
-            if case .ended(_, let why, _) = event {
-                reason = why
-                break
-            }
+        let reason = Locked("")
+        try await fixture.waitFor(events) { event in
+            guard case .ended(_, let why, _) = event else { return false }
+            reason.withLock { $0 = why }
+            return true
         }
-        #expect(reason.contains("nothing received"))
+        #expect(reason.current.contains("nothing received"))
         #expect(await fixture.server.host.openSessions == 1)
         #expect(await healthy.emulator.registeredApps().count == 1)
         await fixture.stop()
@@ -123,9 +122,9 @@ struct CloudFaultTests {
         let events = fixture.server.host.events()
         // The head unit takes ten minutes to speak: the request stays pending.
         let vehicle = fixture.vehicle { $0.speakingTime = .seconds(600) }
-        await vehicle.waitForRequest("Speak")
+        try await vehicle.waitForRequest("Speak")
         await vehicle.transport.current?.abort()
-        await waitFor(events, isEnded)
+        try await fixture.waitFor(events, isEnded)
         let error = try #require(failure.current)
         #expect(error != "answered")
         #expect(!error.contains("time"), "failed at once, not by a timeout: \(error)")
@@ -155,9 +154,9 @@ struct CloudFaultTests {
         }
         let events = fixture.server.host.events()
         let vehicle = fixture.vehicle()
-        await vehicle.waitForRequest("Show", count: 3)
+        try await vehicle.waitForRequest("Show", count: 3)
         await vehicle.transport.current?.abort()
-        await waitFor(events, isEnded)
+        try await fixture.waitFor(events, isEnded)
         // The RPC client and its protocol session too: they once kept each other after the end.
         let freed = await firstOf(timeout: .seconds(20), on: .continuous) { (try? await until { held.manager == nil && held.client == nil }) != nil }
         #expect(freed, "manager freed: \(held.manager == nil), RPC client freed: \(held.client == nil)")
@@ -189,12 +188,12 @@ struct CloudFaultTests {
             outcome.yield(uploaded.current ?? "")
         }
         let (slow, relayTask) = fixture.relayedVehicle(pieceSize: 1 << 16, authToken: "slow")
-        let relay = try #require(await relayTask.value)
-        await slow.waitForRequest("PutFile")
+        let relay = try await relayTask.value
+        try await slow.waitForRequest("PutFile")
         relay.pause()
         // Another vehicle is served while the slow one reads nothing.
         let fast = fixture.vehicle(authToken: "fast")
-        await fast.waitForRequest("Show")
+        try await fast.waitForRequest("Show")
         #expect(uploaded.current == nil, "the upload cannot be done while the head unit reads nothing")
         relay.resume()
         var results = outcomes.makeAsyncIterator()

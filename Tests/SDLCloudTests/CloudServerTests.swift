@@ -23,7 +23,7 @@ struct CloudServerTests {
             _ = try await manager.send(Show(mainField1: "Hello from the cloud"))
         }
         let vehicle = fixture.vehicle(authToken: "account-42")
-        await vehicle.waitForRequest("Show")
+        try await vehicle.waitForRequest("Show")
         #expect(tokens.current == ["account-42"])
         #expect(await fixture.server.host.openSessions == 1)
         let functions = await vehicle.functions()
@@ -43,7 +43,7 @@ struct CloudServerTests {
             _ = try await manager.send(Show(mainField1: "for \(token)"))
         }
         let vehicles = (1...4).map { fixture.vehicle(authToken: "vehicle-\($0)") }
-        for vehicle in vehicles { await vehicle.waitForRequest("Show") }
+        for vehicle in vehicles { try await vehicle.waitForRequest("Show") }
         #expect(await fixture.server.host.openSessions == 4)
         for (index, vehicle) in vehicles.enumerated() {
             let shows = await vehicle.emulator.recordedRPCs(appID: "cloud-cloud").filter { $0.functionName == "Show" && $0.direction == "in" }
@@ -59,7 +59,7 @@ struct CloudServerTests {
         let fixture = try await CloudFixture.start { manager in try await manager.waitUntilReady() }
         let events = fixture.server.host.events()
         let vehicles = (1...3).map { _ in fixture.vehicle() }
-        await waitFor(events, count: 3, isReady)
+        try await fixture.waitFor(events, count: 3, isReady)
         await fixture.server.shutdown()
         try await fixture.runTask.value
         for vehicle in vehicles {
@@ -83,7 +83,7 @@ struct CloudServerTests {
         let fixture = CloudFixture(server: server, port: port, runTask: Task {})
         let events = server.host.events()
         let vehicles = (1...2).map { _ in fixture.vehicle() }
-        await waitFor(events, count: 2, isReady)
+        try await fixture.waitFor(events, count: 2, isReady)
         await group.triggerGracefulShutdown()
         try await running.value
         for vehicle in vehicles {
@@ -103,8 +103,10 @@ struct CloudServerTests {
         let (wrongPath, wrongStatus, _) = try await RawWebSocketPeer.connect(port: fixture.port, path: "/other")
         #expect(wrongStatus == 404)
         await wrongPath.transport.close()
+        // Its place is free once the server saw it close.
+        try await until { fixture.server.openConnections == 0 }
         let vehicle = fixture.vehicle()
-        await waitFor(events, isReady)
+        try await fixture.waitFor(events, isReady)
         let (full, fullStatus, _) = try await RawWebSocketPeer.connect(port: fixture.port)
         #expect(fullStatus == 503)
         await full.transport.close()
@@ -148,11 +150,13 @@ struct CloudServerTests {
         let (wrong, wrongStatus, _) = try await RawWebSocketPeer.connect(port: port, path: "/cloud?vin=7")
         #expect(wrongStatus == 404)
         await wrong.transport.close()
+        try await until { server.openConnections == 0 }
         #expect(refusals.current.first?.reason == .unknownPath(listening: "/sdl"))
         #expect(refusals.current.first?.path == "/cloud")
         #expect(lines.current.contains { $0.contains("GET /cloud?vin=7") && $0.contains("refused (404)") })
 
-        // A connection that has not asked for anything yet holds the one place.
+        // A connection that has not asked for anything yet holds the one place: admitted in the
+        // order the listener accepts, it comes before the next one whatever event loop runs it.
         let held = try await SDLChannelTransport.connect(host: "127.0.0.1", port: port)
         Task { await held.run() }
         let (full, fullStatus, _) = try await RawWebSocketPeer.connect(port: port, path: "/sdl/")
@@ -206,14 +210,13 @@ struct CloudServerTests {
         }
         let events = fixture.server.host.events()
         let vehicle = fixture.vehicle()
-        var reason = ""
-        for await event in events {
-            if case .ended(_, let why, _) = event {
-                reason = why
-                break
-            }
+        let reason = Locked("")
+        try await fixture.waitFor(events) { event in
+            guard case .ended(_, let why, _) = event else { return false }
+            reason.withLock { $0 = why }
+            return true
         }
-        #expect(reason == "the session handler failed: not our user")
+        #expect(reason.current == "the session handler failed: not our user")
         await vehicle.task.value
         #expect(await vehicle.functions().last == "UnregisterAppInterface")
         await fixture.stop()
@@ -232,6 +235,21 @@ struct CloudServerTests {
         _ = await serving.result
     }
 
+    @Test("a vehicle whose dial fails ends the test's wait at once with the reason, instead of leaving it to wait for a request that cannot come")
+    func failedDialEndsTheWait() async throws {
+        let fixture = try await CloudFixture.start { manager in try await manager.waitUntilReady() }
+        await fixture.stop()
+        let vehicle = fixture.vehicle()
+        let wait = await outcome { try await vehicle.waitForRequest("Show") }
+        #expect(throws: HelperFailed.self) { try wait.get() }
+        #expect("\(fixture.helpers.error.map { "\($0)" } ?? "")".hasPrefix("the vehicle's dial to ws://127.0.0.1:\(fixture.port)/sdl failed: "))
+        let (relayed, relay) = fixture.relayedVehicle(pieceSize: 7)
+        await #expect(throws: HelperFailed.self) { try await relay.value }
+        await #expect(throws: HelperFailed.self) { try await relayed.waitForRequest("Show") }
+        await vehicle.task.value
+        await relayed.task.value
+    }
+
     @Test("SDL frames split across messages and several frames in one message make the same session")
     func framesCutAnyhow() async throws {
         let fixture = try await CloudFixture.start { manager in
@@ -239,8 +257,8 @@ struct CloudServerTests {
             _ = try await manager.send(Show(mainField1: "cut"))
         }
         let (vehicle, relay) = fixture.relayedVehicle(pieceSize: 7)
-        await vehicle.waitForRequest("Show")
-        let cuts = try #require(await relay.value)
+        try await vehicle.waitForRequest("Show")
+        let cuts = try await relay.value
         #expect(cuts.split.current > 0)
         #expect(cuts.merged.current > 0)
         #expect(await vehicle.functions().contains("Show"))

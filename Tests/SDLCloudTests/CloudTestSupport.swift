@@ -14,6 +14,9 @@ struct CloudFixture {
     let server: SDLWebSocketServer
     let port: Int
     let runTask: Task<Void, any Error>
+    /// The first failure of one of its vehicles' dials or relays: waits for what they were to bring
+    /// end with it at once.
+    let helpers = HelperFailure()
 
     static func app(_ name: String = "Cloud") -> SDLManager.Configuration {
         var app = SDLManager.Configuration(appName: name, appID: "cloud-\(name.lowercased())")
@@ -37,6 +40,11 @@ struct CloudFixture {
 
     var url: SDLWebSocketURL { try! SDLWebSocketURL("ws://127.0.0.1:\(port)/sdl") }
 
+    /// Waits for `count` events `match` accepts, or throws at once when a vehicle's dial or relay fails.
+    func waitFor<Element: Sendable>(_ events: AsyncStream<Element>, count: Int = 1, _ match: @escaping @Sendable (Element) -> Bool) async throws {
+        try await SDLTestSupport.waitFor(events, count: count, unless: helpers, match)
+    }
+
     func stop() async {
         await server.shutdown()
         _ = await runTask.result
@@ -51,33 +59,46 @@ struct CloudFixture {
         let url = self.url
         let connected = Locked<SDLChannelTransport?>(nil)
         let dials = Locked(0)
+        let helpers = self.helpers
         let task = Task {
             // One connection: a second dial (after a drop) fails, and one failure ends it.
             // One attempt: the retry delay is never waited for.
             await emulator.runCloudApp(SDLCloudAppEndpoint(authToken: authToken, retryDelay: .milliseconds(10), maxAttempts: 1, redialsAfterDrop: true) {
                 guard dials.withLock({ count in count += 1; return count }) == 1 else { throw SDLTransportError.closed }
-                let transport = try await SDLChannelTransport.connectWebSocket(to: url)
+                let transport: SDLChannelTransport
+                do {
+                    transport = try await SDLChannelTransport.connectWebSocket(to: url)
+                } catch {
+                    helpers.fail(HelperFailed("the vehicle's dial to \(url)", error))
+                    throw error
+                }
                 connected.withLock { $0 = transport }
                 return transport
             })
         }
-        return Vehicle(emulator: emulator, events: events, task: task, transport: connected)
+        return Vehicle(emulator: emulator, events: events, task: task, transport: connected, helpers: helpers)
     }
 
     /// A vehicle whose WebSocket goes through a `Relay`.
-    func relayedVehicle(pieceSize: Int, authToken: String? = nil) -> (Vehicle, Task<Relay?, Never>) {
+    func relayedVehicle(pieceSize: Int, authToken: String? = nil) -> (Vehicle, Task<Relay, any Error>) {
         let emulator = SDLHeadUnitEmulator()
         let events = emulator.events()
         let url = self.url
-        let relay = Task<Relay?, Never> {
-            guard let webSocket = try? await SDLChannelTransport.connectWebSocket(to: url) else { return nil }
-            return Relay(webSocket: webSocket, pieceSize: pieceSize)
+        let helpers = self.helpers
+        let relay = Task<Relay, any Error> {
+            do {
+                return Relay(webSocket: try await SDLChannelTransport.connectWebSocket(to: url), pieceSize: pieceSize, failures: helpers)
+            } catch {
+                let failure = HelperFailed("the relay's dial to \(url)", error)
+                helpers.fail(failure)
+                throw failure
+            }
         }
         let task = Task {
-            guard let relay = await relay.value else { return }
+            guard let relay = try? await relay.value else { return }
             await emulator.serve(relay.headUnitSide, authToken: authToken)
         }
-        return (Vehicle(emulator: emulator, events: events, task: task, transport: Locked(nil)), relay)
+        return (Vehicle(emulator: emulator, events: events, task: task, transport: Locked(nil), helpers: helpers), relay)
     }
 
     struct Vehicle {
@@ -85,10 +106,12 @@ struct CloudFixture {
         let events: AsyncStream<SDLHeadUnitEvent>
         let task: Task<Void, Never>
         let transport: Locked<SDLChannelTransport?>
+        let helpers: HelperFailure
 
-        /// Returns once the head unit saw `function` from the app (RegisterAppInterface, Show...).
-        func waitForRequest(_ function: String, count: Int = 1) async {
-            await waitFor(events, count: count) { event in
+        /// Returns once the head unit saw `function` from the app (RegisterAppInterface, Show...);
+        /// throws at once when the vehicle's dial or relay failed.
+        func waitForRequest(_ function: String, count: Int = 1) async throws {
+            try await SDLTestSupport.waitFor(events, count: count, unless: helpers) { event in
                 if case .requestReceived(_, function) = event { true } else { false }
             }
         }
@@ -206,7 +229,8 @@ final class Relay: Sendable {
     let merged = Locked(0)
     let split = Locked(0)
 
-    init(webSocket: SDLChannelTransport, pieceSize: Int) {
+    /// `failures` hears of a relay that fails while the connection is open.
+    init(webSocket: SDLChannelTransport, pieceSize: Int, failures: HelperFailure) {
         (headUnitSide, appSide) = SDLMemoryTransport.pair(bufferSize: 64 << 10)
         let (appSide, paused, resumed, merged, split) = (self.appSide, self.paused, self.resumed, self.merged, self.split)
         // The relay reads the WebSocket itself, so it runs it; the run ends with the connection.
@@ -218,7 +242,9 @@ final class Relay: Sendable {
                     if paused.current { await withCheckedContinuation { continuation in resumed.withLock { $0.append(continuation) } } }
                     try await appSide.send(chunk)
                 }
-            } catch {}
+            } catch {
+                failures.fail(HelperFailed("the relay, server to head unit,", error))
+            }
             await appSide.close()
         }
         // Head unit → server: what piled up while the last message went out, in one go.
@@ -230,7 +256,9 @@ final class Relay: Sendable {
                     pile.withLock { $0.append(chunk) }
                     wake.yield()
                 }
-            } catch {}
+            } catch {
+                failures.fail(HelperFailed("the relay, reading the head unit,", error))
+            }
             wake.finish()
         }
         Task {
@@ -253,7 +281,9 @@ final class Relay: Sendable {
                         offset = end
                     }
                 }
-            } catch {}
+            } catch {
+                failures.fail(HelperFailed("the relay, head unit to server,", error))
+            }
             await webSocket.close()
         }
     }
