@@ -14,7 +14,7 @@ let package = Package(
     ],
     dependencies: [
         // In an app: .package(url: "https://github.com/<owner>/swift-sdl", from: "<version>").
-        .package(name: "swift-sdl", path: "../.."),
+        .package(name: "swift-sdl", path: "../..")
     ],
     targets: [
         .target(

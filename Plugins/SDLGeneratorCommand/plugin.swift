@@ -84,7 +84,8 @@ struct SDLGeneratorCommand {
         }
         if let specName, let configuration = inputs.configuration {
             inputs.configurationGivesSpec = true
-            inputs.spec = specName.hasPrefix("/")
+            inputs.spec =
+                specName.hasPrefix("/")
                 ? URL(fileURLWithPath: specName) : configuration.deletingLastPathComponent().appending(path: specName)
         } else {
             let mobile = try find(defaultSpecName)
@@ -106,7 +107,8 @@ struct SDLGeneratorCommand {
         if !explicit && inputs.configuration == nil { return false }
         if inputs.configuration == nil && inputs.spec == nil && !userGivesSpec && !userGivesConfig {
             if explicit {
-                throw Failure("""
+                throw Failure(
+                    """
                     target '\(target.name)' has no \(Self.configurationName), \(Self.defaultSpecName) or \(Self.defaultHMISpecName); \
                     add one to \(Self.path(target.directoryURL)) or pass --spec PATH
                     """)
@@ -178,7 +180,8 @@ extension SDLGeneratorCommand: CommandPlugin {
             }
         }
         if generated.isEmpty {
-            throw Failure("""
+            throw Failure(
+                """
                 no target has an \(Self.configurationName); name one with --target NAME \
                 (its folder holding \(Self.defaultSpecName), or with --spec PATH)
                 """)

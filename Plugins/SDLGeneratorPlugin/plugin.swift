@@ -136,16 +136,16 @@ extension SDLGeneratorPlugin: BuildToolPlugin {
 }
 
 #if canImport(XcodeProjectPlugin)
-import XcodeProjectPlugin
+    import XcodeProjectPlugin
 
-extension SDLGeneratorPlugin: XcodeBuildToolPlugin {
-    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        try createBuildCommands(
-            workDirectory: context.pluginWorkDirectoryURL,
-            tool: try context.tool(named: "sdlgen").url,
-            files: target.inputFiles.map(\.url),
-            targetName: target.displayName
-        )
+    extension SDLGeneratorPlugin: XcodeBuildToolPlugin {
+        func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+            try createBuildCommands(
+                workDirectory: context.pluginWorkDirectoryURL,
+                tool: try context.tool(named: "sdlgen").url,
+                files: target.inputFiles.map(\.url),
+                targetName: target.displayName
+            )
+        }
     }
-}
 #endif

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// glibc's malloc settings for memory that was freed, looked up when called: musl and other C
@@ -25,7 +25,8 @@ package enum FreedMemory {
     @discardableResult
     package static func keep(upTo bytes: Int32, pad: Int32) -> Bool {
         guard let mallopt = glibc("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self) else { return false }
-        let trimThreshold: Int32 = -1, topPad: Int32 = -2
+        let trimThreshold: Int32 = -1
+        let topPad: Int32 = -2
         _ = mallopt(trimThreshold, bytes)
         _ = mallopt(topPad, pad)
         return true
@@ -33,10 +34,10 @@ package enum FreedMemory {
 
     private static func glibc<Function>(_ name: String, as type: Function.Type) -> Function? {
         #if canImport(Glibc)
-        guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, name) else { return nil }
-        return unsafeBitCast(symbol, to: type)
+            guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, name) else { return nil }
+            return unsafeBitCast(symbol, to: type)
         #else
-        return nil
+            return nil
         #endif
     }
 }

@@ -70,7 +70,8 @@ public final class SDLWebSocketServer: Service, Sendable {
         let bound: SDLWebSocketListener
         var configuration = listenerConfiguration
         // A head unit turned away (a path Core dials differently, a full server) is worth a line.
-        let logger = self.logger, forward = configuration.onRefusal
+        let logger = self.logger
+        let forward = configuration.onRefusal
         configuration.onRefusal = { refusal in
             logger.warning("refused a head unit's connection: \(refusal)", metadata: ["path": "\(refusal.path)", "status": "\(refusal.status)"])
             forward?(refusal)
@@ -83,10 +84,12 @@ public final class SDLWebSocketServer: Service, Sendable {
         listener.yield(bound)
         // A shutdown that came while binding.
         if shuttingDown.withLock({ $0 }) { await bound.close() }
-        logger.info("cloud app listening", metadata: [
-            "host": "\(listenerConfiguration.host)", "port": "\(bound.port)", "path": "\(listenerConfiguration.path ?? "*")",
-            "tls": "\(listenerConfiguration.tls != nil)",
-        ])
+        logger.info(
+            "cloud app listening",
+            metadata: [
+                "host": "\(listenerConfiguration.host)", "port": "\(bound.port)", "path": "\(listenerConfiguration.path ?? "*")",
+                "tls": "\(listenerConfiguration.tls != nil)",
+            ])
         let host = self.host
         defer { listener.finish(with: nil) }
         do {

@@ -63,7 +63,8 @@ public struct GeneratorConfiguration: Sendable, Hashable, Decodable {
             throw Problem(key: nil, message: "the configuration must be a JSON object, like {\"accessLevel\": \"internal\"}")
         }
         for key in container.allKeys where !Self.keys.contains(key.stringValue) {
-            let suggestion = Self.closestKey(to: key.stringValue)
+            let suggestion =
+                Self.closestKey(to: key.stringValue)
                 .map { "; did you mean '\($0)'?" } ?? "; the keys are \(Self.keys.joined(separator: ", "))"
             throw Problem(key: key.stringValue, message: "unknown key '\(key.stringValue)'\(suggestion)")
         }
@@ -151,8 +152,9 @@ public struct GeneratorConfiguration: Sendable, Hashable, Decodable {
                 line += 1
             } else if bytes[index..<index + needle.count].elementsEqual(needle) {
                 var next = index + needle.count
-                while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t")
-                    || bytes[next] == UInt8(ascii: "\n") || bytes[next] == UInt8(ascii: "\r")
+                while next < bytes.count,
+                    bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t")
+                        || bytes[next] == UInt8(ascii: "\n") || bytes[next] == UInt8(ascii: "\r")
                 {
                     next += 1
                 }

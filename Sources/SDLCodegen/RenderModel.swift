@@ -144,14 +144,15 @@ public struct PropertyModel: MustacheParent, Sendable, Hashable {
         self.isOptional = isOptional
         self.docs = docs
         self.metadataArguments = metadataArguments
-        let kind = switch valueKind {
-        case .boolean: "Bool"
-        case .integer: "Integer"
-        case .float: "Float"
-        case .string: "String"
-        case .enumeration: "Enum"
-        case .structure: "Struct"
-        }
+        let kind =
+            switch valueKind {
+            case .boolean: "Bool"
+            case .integer: "Integer"
+            case .float: "Float"
+            case .string: "String"
+            case .enumeration: "Enum"
+            case .structure: "Struct"
+            }
         codingName = isArray ? kind + "Array" : kind
         let bare = SwiftNamer.unescaped(swiftName)
         labelName = ["inout", "var", "let"].contains(bare) ? swiftName : bare
@@ -341,7 +342,8 @@ public struct FileModel: MustacheParent, Sendable {
 extension FileModel {
     /// A rough measure of how much text the file will have, to start the longest renders first.
     var estimatedSize: Int {
-        let nested = namespaces.flatMap(\.enums).reduce(0) { $0 + 4 * $1.cases.count + 10 }
+        let nested =
+            namespaces.flatMap(\.enums).reduce(0) { $0 + 4 * $1.cases.count + 10 }
             + namespaces.flatMap(\.structs).reduce(0) { $0 + 8 * $1.properties.count + 20 }
         return nested + enums.reduce(0) { $0 + 4 * $1.cases.count + 10 } + structs.reduce(0) { $0 + 8 * $1.properties.count + 20 }
     }

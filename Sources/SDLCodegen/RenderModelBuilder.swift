@@ -166,7 +166,8 @@ public struct RenderModelBuilder: Sendable {
                 lines.append(DocLine(text: ""))
                 let version = interface.versionText.map { " \($0)" } ?? ""
                 let date = interface.date.map { " (\($0))" } ?? ""
-                lines.append(DocLine(text: "- Remark: Interface `\(interface.name)`\(version)\(date) in \(options.specFileName), line \(interface.location.line)."))
+                lines.append(
+                    DocLine(text: "- Remark: Interface `\(interface.name)`\(version)\(date) in \(options.specFileName), line \(interface.location.line)."))
                 return HMICatalogModel.Interface(
                     name: SwiftNamer.namespaceName(interface.name), docs: lines,
                     versionLiteral: versionLiteral(interface.version).map { "SDLRuntime.SDLSpecVersion" + $0 } ?? "nil",
@@ -248,7 +249,8 @@ public struct RenderModelBuilder: Sendable {
             }
         }
         let structsByName = Dictionary(interface.structs.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-        var pending: [Parameter] = interface.structs.filter { selection.structs.contains($0.name) }.flatMap(\.parameters)
+        var pending: [Parameter] =
+            interface.structs.filter { selection.structs.contains($0.name) }.flatMap(\.parameters)
             + interface.functions.filter { selection.functions.contains(FunctionKey($0)) }.flatMap(\.parameters)
         while let parameter = pending.popLast() {
             switch parameter.type {
@@ -305,7 +307,9 @@ public struct RenderModelBuilder: Sendable {
         for (element, swiftName) in zip(definition.elements, swiftNames) {
             var arguments = ["name: \(SwiftLiteral.string(element.name))"]
             if let value = element.value { arguments.append("value: \(value)") }
-            if let availability = availabilityLiteral(element.availability, history: element.history.map(\.availability)) { arguments.append("availability: \(availability)") }
+            if let availability = availabilityLiteral(element.availability, history: element.history.map(\.availability)) {
+                arguments.append("availability: \(availability)")
+            }
             let model = EnumCaseModel(
                 swiftName: swiftName,
                 rawValueLiteral: SwiftLiteral.string(element.name),
@@ -332,7 +336,8 @@ public struct RenderModelBuilder: Sendable {
             valueCases: valueCases,
             uniqueValueCases: uniqueValueCases,
             valuesAreComplete: hasValues && valueCases.count == cases.count,
-            availabilityLiteral: availabilityLiteral(definition.availability, history: definition.history.map(\.availability)).map { ", availability: \($0)" } ?? "")
+            availabilityLiteral: availabilityLiteral(definition.availability, history: definition.history.map(\.availability)).map { ", availability: \($0)" }
+                ?? "")
     }
 
     // MARK: Structs and messages
@@ -347,7 +352,8 @@ public struct RenderModelBuilder: Sendable {
             specName: definition.name,
             docs: documentation,
             properties: properties(definition.parameters),
-            availabilityLiteral: availabilityLiteral(definition.availability, history: definition.history.map(\.availability)).map { ", availability: \($0)" } ?? "",
+            availabilityLiteral: availabilityLiteral(definition.availability, history: definition.history.map(\.availability)).map { ", availability: \($0)" }
+                ?? "",
             message: nil)
     }
 
@@ -356,11 +362,12 @@ public struct RenderModelBuilder: Sendable {
     /// and conform to `SDLHMIRequest`...
     private func messageModel(_ function: FunctionDefinition, functionIDs: EnumDefinition?, includeFunctionIDCase: Bool) -> StructModel {
         let protocolPrefix = isHMI ? "SDLRuntime.SDLHMI" : "SDLRuntime.SDL"
-        let protocolKind = switch function.messageType {
-        case .request: "Request"
-        case .response: "Response"
-        case .notification: "Notification"
-        }
+        let protocolKind =
+            switch function.messageType {
+            case .request: "Request"
+            case .response: "Response"
+            case .notification: "Notification"
+            }
         var responseType: String?
         switch function.messageType {
         case .request:
@@ -394,7 +401,8 @@ public struct RenderModelBuilder: Sendable {
             specName: function.name,
             docs: documentation,
             properties: properties(function.parameters),
-            availabilityLiteral: availabilityLiteral(function.availability, history: function.history.map(\.availability)).map { ", availability: \($0)" } ?? "",
+            availabilityLiteral: availabilityLiteral(function.availability, history: function.history.map(\.availability)).map { ", availability: \($0)" }
+                ?? "",
             message: MessageModel(
                 functionName: isHMI ? Self.split(function.name).name : function.name,
                 messageType: function.messageType.rawValue,
@@ -409,7 +417,8 @@ public struct RenderModelBuilder: Sendable {
     /// appended. An HMI message is named inside its interface: `UI.Show`, `UI.ShowResponse`.
     private func messageTypeName(_ name: String, _ messageType: MessageType) -> String {
         let (namespace, functionName) = isHMI ? Self.split(name) : (nil, name)
-        let base = (namespace.map { SwiftNamer.namespaceName($0) + "." } ?? "")
+        let base =
+            (namespace.map { SwiftNamer.namespaceName($0) + "." } ?? "")
             + SwiftNamer.messageTypeName(functionName, messageType: messageType.rawValue)
         let takenByType = typeNames.contains(base)
         let requestAndNotification = messageType == .notification && interface.function(named: name, type: .request) != nil
@@ -453,7 +462,9 @@ public struct RenderModelBuilder: Sendable {
         if let value = parameter.minSize { arguments.append("minSize: \(value)") }
         if let value = parameter.maxSize { arguments.append("maxSize: \(value)") }
         if let value = parameter.defaultValue { arguments.append("defaultValue: \(SwiftLiteral.string(value))") }
-        if let availability = availabilityLiteral(parameter.availability, history: parameter.history.map(\.availability)) { arguments.append("availability: \(availability)") }
+        if let availability = availabilityLiteral(parameter.availability, history: parameter.history.map(\.availability)) {
+            arguments.append("availability: \(availability)")
+        }
 
         var documentation = docs(parameter.documentation, availability: parameter.availability)
         let constraints = constraintLines(parameter)
@@ -500,7 +511,8 @@ public struct RenderModelBuilder: Sendable {
         var lines: [DocLine] = []
         func paragraph(_ text: String) {
             if !lines.isEmpty { lines.append(DocLine(text: "")) }
-            lines.append(contentsOf: text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { DocLine(text: String(decoding: $0, as: UTF8.self)) })
+            lines.append(
+                contentsOf: text.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).map { DocLine(text: String(decoding: $0, as: UTF8.self)) })
         }
         for text in documentation.descriptions + documentation.designDescriptions where !text.isEmpty {
             paragraph(text)
@@ -526,9 +538,9 @@ public struct RenderModelBuilder: Sendable {
         var parts: [String] = []
         func range(_ low: String?, _ high: String?) -> String {
             switch (low, high) {
-            case let (low?, high?): "\(low)...\(high)"
-            case let (low?, nil): "at least \(low)"
-            case let (nil, high?): "at most \(high)"
+            case (let low?, let high?): "\(low)...\(high)"
+            case (let low?, nil): "at least \(low)"
+            case (nil, let high?): "at most \(high)"
             case (nil, nil): ""
             }
         }

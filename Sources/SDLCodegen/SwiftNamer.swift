@@ -98,7 +98,8 @@ public enum SwiftNamer {
     /// The Swift name of an HMI interface's namespace: the interface's name when it is an
     /// identifier (`UI`, `BasicCommunication`), else as a type name.
     public static func namespaceName(_ interfaceName: String) -> String {
-        let isIdentifier = interfaceName.first.map { $0.isLetter || $0 == "_" } == true
+        let isIdentifier =
+            interfaceName.first.map { $0.isLetter || $0 == "_" } == true
             && interfaceName.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
         return isIdentifier && !keywords.contains(interfaceName) && !reservedTypeNames.contains(interfaceName)
             ? interfaceName : typeName(interfaceName)

@@ -169,13 +169,16 @@ extension SDLHeadUnitEmulator {
                     members[index].value = .array([.string("TEXT")])
                 case "displayCapabilities":
                     guard case .object(var display) = members[index].value,
-                          let fields = display.firstIndex(where: { $0.key == "imageFields" }), case .array(let images) = display[fields].value
+                        let fields = display.firstIndex(where: { $0.key == "imageFields" }), case .array(let images) = display[fields].value
                     else { continue }
-                    display[fields].value = .array(images.map { field in
-                        // Core keeps it for these two only.
-                        guard case .object(let parts) = field, field["name"] != .string("locationImage"), field["name"] != .string("alertIcon") else { return field }
-                        return .object(parts.filter { $0.key != "imageTypeSupported" })
-                    })
+                    display[fields].value = .array(
+                        images.map { field in
+                            // Core keeps it for these two only.
+                            guard case .object(let parts) = field, field["name"] != .string("locationImage"), field["name"] != .string("alertIcon") else {
+                                return field
+                            }
+                            return .object(parts.filter { $0.key != "imageTypeSupported" })
+                        })
                     members[index].value = .object(display)
                 default: continue
                 }

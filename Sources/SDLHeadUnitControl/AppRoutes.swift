@@ -12,10 +12,11 @@ extension SDLHeadUnitControlAPI {
             var apps: [AppListing] = []
             for app in await headUnit.registeredApps() {
                 let hasIcon = await headUnit.appIcon(appID: app.appID) != nil
-                apps.append(AppListing(
-                    appID: app.appID, name: app.name, hmiLevel: app.hmiLevel.rawValue, systemContext: app.systemContext.rawValue,
-                    session: app.connection, appTypes: app.appTypes.map(\.rawValue), isMedia: app.isMedia,
-                    icon: hasIcon ? "/apps/\(app.appID)/icon" : nil))
+                apps.append(
+                    AppListing(
+                        appID: app.appID, name: app.name, hmiLevel: app.hmiLevel.rawValue, systemContext: app.systemContext.rawValue,
+                        session: app.connection, appTypes: app.appTypes.map(\.rawValue), isMedia: app.isMedia,
+                        icon: hasIcon ? "/apps/\(app.appID)/icon" : nil))
             }
             return apps
         }
@@ -23,7 +24,9 @@ extension SDLHeadUnitControlAPI {
             // The main display as the head unit announces it: what the page draws.
             let display = await headUnit.configuration.capabilities["displayCapabilities"]
             let resolution = display?["screenParams"]?["resolution"]
-            var name = "GENERIC_DISPLAY", width = 800, height = 350
+            var name = "GENERIC_DISPLAY"
+            var width = 800
+            var height = 350
             if case .string(let value)? = display?["displayName"] { name = value }
             if case .integer(let value)? = resolution?["resolutionWidth"] { width = value }
             if case .integer(let value)? = resolution?["resolutionHeight"] { height = value }
@@ -135,7 +138,8 @@ extension SDLHeadUnitControlAPI {
             return await headUnit.files(appID: appID).map { FileListing(name: $0, url: "/apps/\(appID)/files/\($0)") }
         }
         router.get("apps/:appID/files/:name") { _, context in
-            let appID = context.appID, name = context.parameters.decoded("name")
+            let appID = context.appID
+            let name = context.parameters.decoded("name")
             guard let bytes = await headUnit.file(appID: appID, name: name) else { throw ControlError(.notFound, "\(appID) has no file named \(name)") }
             return BytesAnswer.file(bytes)
         }

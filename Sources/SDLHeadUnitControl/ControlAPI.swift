@@ -1,12 +1,13 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
 import Hummingbird
 import NIOCore
 import SDLHeadUnit
 import SDLRuntime
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The emulator's control API as Hummingbird routes: what `curl`, the web page and scripts call
 /// to play the driver. ``SDLHeadUnitControlServer`` serves it; tests drive ``router()`` with
@@ -232,7 +233,7 @@ extension Parameters {
         var iterator = raw.utf8.makeIterator()
         while let byte = iterator.next() {
             if byte == UInt8(ascii: "%"), let high = iterator.next(), let low = iterator.next(),
-               let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
             {
                 bytes.append(value)
             } else {

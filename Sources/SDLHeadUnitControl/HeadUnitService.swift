@@ -49,7 +49,9 @@ public struct SDLHeadUnitService: Service {
     public func run() async throws {
         // A head unit receives video: larger reads than a server of thousands of idle apps.
         let listener = try await SDLTCPListener.bind(host: host, port: port, maxReadSize: 256 * 1024)
-        let emulator = self.emulator, onListening = self.onListening, appPort = listener.port
+        let emulator = self.emulator
+        let onListening = self.onListening
+        let appPort = listener.port
         try await cancelWhenGracefulShutdown {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await listener.run { transport in await emulator.serve(transport) } }

@@ -24,14 +24,16 @@ extension SDLHeadUnitControlAPI {
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            // A first comment, so the client sees the stream open before any event.
-            try await writer.write(ByteBuffer(string: ": sdl headunit events\n\n"))
-            for await event in events {
-                try await writer.write(ByteBuffer(string: "data: \(String(decoding: event.json.jsonBytes, as: UTF8.self))\n\n"))
-            }
-            try await writer.finish(nil)
-        })
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                // A first comment, so the client sees the stream open before any event.
+                try await writer.write(ByteBuffer(string: ": sdl headunit events\n\n"))
+                for await event in events {
+                    try await writer.write(ByteBuffer(string: "data: \(String(decoding: event.json.jsonBytes, as: UTF8.self))\n\n"))
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// `GET /apps/{appID}/video`: the app's video as it arrives, H.264/H.265 Annex-B (RTP already
@@ -43,17 +45,19 @@ extension SDLHeadUnitControlAPI {
         var headers = HTTPFields()
         headers[.contentType] = "video/h264"
         headers[.cacheControl] = "no-cache"
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            var started = false
-            for await chunk in chunks where chunk.appID == appID && chunk.service == 11 {
-                if !started {
-                    guard Self.beginsDecoding(chunk) else { continue }
-                    started = true
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                var started = false
+                for await chunk in chunks where chunk.appID == appID && chunk.service == 11 {
+                    if !started {
+                        guard Self.beginsDecoding(chunk) else { continue }
+                        started = true
+                    }
+                    try await writer.write(ByteBuffer(bytes: chunk.bytes))
                 }
-                try await writer.write(ByteBuffer(bytes: chunk.bytes))
-            }
-            try await writer.finish(nil)
-        })
+                try await writer.finish(nil)
+            })
     }
 
     /// Whether a decoder can start at `chunk`: it holds a sequence parameter set (H.264 type 7,

@@ -91,7 +91,8 @@ public struct SDLControlPayload: Hashable, Sendable {
     public init(document: BSONDocument) throws(SDLProtocolError) {
         self.init()
         for element in document.elements {
-            let key = element.key, value = element.value
+            let key = element.key
+            let value = element.value
             switch key {
             case Key.protocolVersion: protocolVersion = try Self.string(value, key)
             case Key.hashID: hashID = try Self.int32(value, key)

@@ -172,7 +172,9 @@ public struct SDLRTPH264Packetizer: Sendable {
                 var fuHeader = header & 0x1F
                 if offset == unit.startIndex + 1 { fuHeader |= 0x80 }
                 if end == unit.endIndex { fuHeader |= 0x40 }
-                append(packet: unit[offset..<end], prefix: [indicator, fuHeader], marker: lastUnit && end == unit.endIndex, timestamp: timestamp, to: &message, messages: &messages)
+                append(
+                    packet: unit[offset..<end], prefix: [indicator, fuHeader], marker: lastUnit && end == unit.endIndex, timestamp: timestamp, to: &message,
+                    messages: &messages)
                 offset = end
             }
         }

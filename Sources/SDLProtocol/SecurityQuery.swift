@@ -80,7 +80,8 @@ public struct SDLSecurityQuery: Sendable, Hashable {
             switch scalar {
             case "\"": return "\\\""
             case "\\": return "\\\\"
-            case _ where scalar.value < 0x20: return "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            case _ where scalar.value < 0x20:
+                return "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
             default: return String(scalar)
             }
         }.joined()
@@ -126,7 +127,10 @@ public struct SDLSecurityQuery: Sendable, Hashable {
     }
 
     private static func bigEndian(_ value: UInt32) -> [UInt8] {
-        [UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)]
+        [
+            UInt8(truncatingIfNeeded: value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8),
+            UInt8(truncatingIfNeeded: value),
+        ]
     }
 
     private static func uint32(_ bytes: [UInt8], at offset: Int) -> UInt32 {

@@ -18,9 +18,10 @@ public enum SchemaValidator {
             let message = error.pointee.message.map { String(cString: $0) } ?? "schema error \(error.pointee.code)"
             let file = error.pointee.file.map { String(cString: $0) } ?? collector.fallbackPath
             let severity: Diagnostic.Severity = error.pointee.level == XML_ERR_WARNING ? .warning : .error
-            collector.diagnostics.append(Diagnostic(
-                severity, message.trimmingCharacters(in: " \n\r\t"),
-                at: SourceLocation(file: file, line: max(1, Int(error.pointee.line)))))
+            collector.diagnostics.append(
+                Diagnostic(
+                    severity, message.trimmingCharacters(in: " \n\r\t"),
+                    at: SourceLocation(file: file, line: max(1, Int(error.pointee.line)))))
         }
 
         guard let parserContext = xmlSchemaNewParserCtxt(schemaPath) else {

@@ -22,10 +22,12 @@ public struct SpecModelValidator: Sendable {
     /// (`Show.softButtons[1].text`); empty when the message is valid.
     public func issues(function: String, messageType: SDLMessageType, params: SDLJSONValue) -> [SDLCodingIssue] {
         guard let type = MessageType(rawValue: messageType.rawValue),
-              let definition = interface.function(named: function, type: type)
+            let definition = interface.function(named: function, type: type)
         else {
             let version = interface.versionText ?? "?"
-            return [SDLCodingIssue(path: SDLCodingPath(root: "function"), kind: .malformed("spec \(version) has no \(messageType.rawValue) named \"\(function)\""))]
+            return [
+                SDLCodingIssue(path: SDLCodingPath(root: "function"), kind: .malformed("spec \(version) has no \(messageType.rawValue) named \"\(function)\""))
+            ]
         }
         var checker = Checker(enums: enums, structs: structs, path: SDLCodingPath(root: function))
         checker.object(params, definition.parameters)

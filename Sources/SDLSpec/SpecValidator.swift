@@ -213,7 +213,7 @@ public struct SpecValidator {
             }
         case .integer, .float:
             guard let number = Double(value), number.isFinite,
-                  parameter.type == .float || Int(value) != nil
+                parameter.type == .float || Int(value) != nil
             else {
                 let kind = parameter.type == .integer ? "an integer" : "a number"
                 diagnostics.error("param '\(name)' has defvalue '\(value)', which is not \(kind)", at: location)

@@ -17,7 +17,7 @@ public struct SpecVersion: Hashable, Comparable, Sendable, Codable, CustomString
         var numbers: [Int] = []
         for part in parts {
             guard !part.isEmpty, part.count <= 9, part.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let value = Int(part)
+                let value = Int(part)
             else { return nil }
             numbers.append(value)
         }

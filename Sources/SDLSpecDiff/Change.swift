@@ -190,7 +190,8 @@ public struct Verdict: Hashable, Sendable {
 extension Change {
     /// The one order every renderer uses: by kind, then path, then aspect.
     static func canonicalOrder(_ lhs: Change, _ rhs: Change) -> Bool {
-        let lk = Kind.allCases.firstIndex(of: lhs.kind)!, rk = Kind.allCases.firstIndex(of: rhs.kind)!
+        let lk = Kind.allCases.firstIndex(of: lhs.kind)!
+        let rk = Kind.allCases.firstIndex(of: rhs.kind)!
         if lk != rk { return lk < rk }
         if lhs.path != rhs.path { return lhs.path < rhs.path }
         if lhs.aspect.rank != rhs.aspect.rank { return lhs.aspect.rank < rhs.aspect.rank }

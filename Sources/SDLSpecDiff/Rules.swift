@@ -3,11 +3,24 @@ import SDLSpec
 /// The compatibility rules, by id. The ids are stable: output cites them, and README.md's
 /// "Compatibility rules" section is the single written source for what each means and why.
 public enum Rule: String, Hashable, Sendable, CaseIterable {
-    case g1 = "G1", g2 = "G2", g3 = "G3"
-    case f1 = "F1", f2 = "F2"
+    case g1 = "G1"
+    case g2 = "G2"
+    case g3 = "G3"
+    case f1 = "F1"
+    case f2 = "F2"
     case t1 = "T1"
-    case p1 = "P1", p2 = "P2", p3 = "P3", p4 = "P4", p5 = "P5", p6 = "P6", p7 = "P7", p8 = "P8", p9 = "P9", p10 = "P10"
-    case e1 = "E1", e2 = "E2"
+    case p1 = "P1"
+    case p2 = "P2"
+    case p3 = "P3"
+    case p4 = "P4"
+    case p5 = "P5"
+    case p6 = "P6"
+    case p7 = "P7"
+    case p8 = "P8"
+    case p9 = "P9"
+    case p10 = "P10"
+    case e1 = "E1"
+    case e2 = "E2"
 
     public var id: String { rawValue }
 
@@ -42,12 +55,13 @@ enum Rules {
 
     /// G1.
     static func removed(_ kind: Change.Kind) -> Verdict {
-        let reason = switch kind {
-        case .function: "apps that use this message must stop; head units on the new version do not support it"
-        case .struct, .enum: "code that uses this type no longer compiles against the new version"
-        case .param: "apps that set or read it lose it; head units on the new version ignore or reject it"
-        case .element: "apps that send or handle this value lose it; head units on the new version reject it"
-        }
+        let reason =
+            switch kind {
+            case .function: "apps that use this message must stop; head units on the new version do not support it"
+            case .struct, .enum: "code that uses this type no longer compiles against the new version"
+            case .param: "apps that set or read it lose it; head units on the new version ignore or reject it"
+            case .element: "apps that send or handle this value lose it; head units on the new version reject it"
+            }
         return Verdict(isBreaking: true, rule: .g1, reason: reason)
     }
 

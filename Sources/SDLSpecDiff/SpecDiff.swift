@@ -74,11 +74,13 @@ struct Differ {
             let path = ChangePath(owner)
             switch (old.functions[key], new.functions[key]) {
             case (nil, let added?):
-                record(.added, .function, path, .presence(summary: Self.count(added.parameters.count, "param", added.availability)),
-                       Rules.addedFunction)
+                record(
+                    .added, .function, path, .presence(summary: Self.count(added.parameters.count, "param", added.availability)),
+                    Rules.addedFunction)
             case (let removed?, nil):
-                record(.removed, .function, path, .presence(summary: Self.count(removed.parameters.count, "param", removed.availability)),
-                       Rules.removed(.function))
+                record(
+                    .removed, .function, path, .presence(summary: Self.count(removed.parameters.count, "param", removed.availability)),
+                    Rules.removed(.function))
             case (let before?, let after?):
                 compareDeprecation(.function, path, before.availability, after.availability)
                 if before.functionID != after.functionID {
@@ -97,11 +99,13 @@ struct Differ {
             let path = ChangePath(owner)
             switch (old.structs[name], new.structs[name]) {
             case (nil, let added?):
-                record(.added, .struct, path, .presence(summary: Self.count(added.parameters.count, "param", added.availability)),
-                       Rules.addedType)
+                record(
+                    .added, .struct, path, .presence(summary: Self.count(added.parameters.count, "param", added.availability)),
+                    Rules.addedType)
             case (let removed?, nil):
-                record(.removed, .struct, path, .presence(summary: Self.count(removed.parameters.count, "param", removed.availability)),
-                       Rules.removed(.struct))
+                record(
+                    .removed, .struct, path, .presence(summary: Self.count(removed.parameters.count, "param", removed.availability)),
+                    Rules.removed(.struct))
             case (let before?, let after?):
                 compareDeprecation(.struct, path, before.availability, after.availability)
                 compareParameters(before.parameters, after.parameters, owner: owner, usage: usage.usage(ofStruct: name))
@@ -117,11 +121,13 @@ struct Differ {
             let path = ChangePath(owner)
             switch (old.enums[name], new.enums[name]) {
             case (nil, let added?):
-                record(.added, .enum, path, .presence(summary: Self.count(added.elements.count, "element", added.availability)),
-                       Rules.addedType)
+                record(
+                    .added, .enum, path, .presence(summary: Self.count(added.elements.count, "element", added.availability)),
+                    Rules.addedType)
             case (let removed?, nil):
-                record(.removed, .enum, path, .presence(summary: Self.count(removed.elements.count, "element", removed.availability)),
-                       Rules.removed(.enum))
+                record(
+                    .removed, .enum, path, .presence(summary: Self.count(removed.elements.count, "element", removed.availability)),
+                    Rules.removed(.enum))
             case (let before?, let after?):
                 compareDeprecation(.enum, path, before.availability, after.availability)
                 compareElements(before.elements, after.elements, owner: owner, usage: usage.usage(ofEnum: name))
@@ -140,8 +146,9 @@ struct Differ {
             let path = ChangePath(owner, member: name)
             switch (oldByName[name], newByName[name]) {
             case (nil, let added?):
-                record(.added, .param, path, .presence(summary: Self.signature(added)),
-                       Rules.addedParam(isMandatory: added.isMandatory, owner: owner, usage: usage))
+                record(
+                    .added, .param, path, .presence(summary: Self.signature(added)),
+                    Rules.addedParam(isMandatory: added.isMandatory, owner: owner, usage: usage))
             case (let removed?, nil):
                 record(.removed, .param, path, .presence(summary: Self.signature(removed)), Rules.removed(.param))
             case (let a?, let b?):
@@ -161,8 +168,9 @@ struct Differ {
             record(.changed, .param, path, .array(old: a.isArray, new: b.isArray), Rules.changedArray)
         }
         if a.isMandatory != b.isMandatory {
-            record(.changed, .param, path, .mandatory(old: a.isMandatory, new: b.isMandatory),
-                   Rules.changedMandatory(to: b.isMandatory, owner: path.owner, usage: usage))
+            record(
+                .changed, .param, path, .mandatory(old: a.isMandatory, new: b.isMandatory),
+                Rules.changedMandatory(to: b.isMandatory, owner: path.owner, usage: usage))
         }
         let bounds: [(Bound, Double?, Double?)] = [
             (.minValue, a.minValue, b.minValue), (.maxValue, a.maxValue, b.maxValue),
@@ -172,12 +180,14 @@ struct Differ {
             (.maxSize, a.maxSize.map(Double.init), b.maxSize.map(Double.init)),
         ]
         for (bound, old, new) in bounds where old != new {
-            record(.changed, .param, path, .bound(bound, old: old, new: new),
-                   Rules.changedBound(bound, old: old, new: new, owner: path.owner, usage: usage))
+            record(
+                .changed, .param, path, .bound(bound, old: old, new: new),
+                Rules.changedBound(bound, old: old, new: new, owner: path.owner, usage: usage))
         }
         if a.defaultValue != b.defaultValue {
-            record(.changed, .param, path, .defaultValue(old: a.defaultValue, new: b.defaultValue),
-                   Rules.changedDefault(old: a.defaultValue, new: b.defaultValue, isMandatory: b.isMandatory))
+            record(
+                .changed, .param, path, .defaultValue(old: a.defaultValue, new: b.defaultValue),
+                Rules.changedDefault(old: a.defaultValue, new: b.defaultValue, isMandatory: b.isMandatory))
         }
     }
 
@@ -188,8 +198,9 @@ struct Differ {
             let path = ChangePath(owner, member: name)
             switch (oldByName[name], newByName[name]) {
             case (nil, let added?):
-                record(.added, .element, path, .presence(summary: Self.elementSummary(added)),
-                       Rules.addedElement(owner: owner, usage: usage))
+                record(
+                    .added, .element, path, .presence(summary: Self.elementSummary(added)),
+                    Rules.addedElement(owner: owner, usage: usage))
             case (let removed?, nil):
                 record(.removed, .element, path, .presence(summary: Self.elementSummary(removed)), Rules.removed(.element))
             case (let a?, let b?):
@@ -205,8 +216,9 @@ struct Differ {
 
     private mutating func compareDeprecation(_ kind: Change.Kind, _ path: ChangePath, _ before: Availability, _ after: Availability) {
         guard before.deprecated != after.deprecated else { return }
-        record(after.deprecated ? .deprecated : .changed, kind, path, .deprecation(isDeprecated: after.deprecated),
-               Rules.deprecation(isDeprecated: after.deprecated))
+        record(
+            after.deprecated ? .deprecated : .changed, kind, path, .deprecation(isDeprecated: after.deprecated),
+            Rules.deprecation(isDeprecated: after.deprecated))
     }
 
     private mutating func record(_ action: Change.Action, _ kind: Change.Kind, _ path: ChangePath, _ aspect: Aspect, _ verdict: Verdict) {

@@ -64,9 +64,11 @@ extension SDLStandInHMI: SDLHMIDriver {
         let onTop = Self.list(closable?.params["softButtons"])
         let button = (onTop + app.softButtons).first { $0["softButtonID"] == .integer(id) }
         guard let button else { throw .unknownSoftButton(id) }
-        await pressed([
-            .init(key: "name", value: .string("CUSTOM_BUTTON")), .init(key: "customButtonID", value: .integer(id)), .init(key: "appID", value: .integer(hmiAppID)),
-        ], mode: mode)
+        await pressed(
+            [
+                .init(key: "name", value: .string("CUSTOM_BUTTON")), .init(key: "customButtonID", value: .integer(id)),
+                .init(key: "appID", value: .integer(hmiAppID)),
+            ], mode: mode)
         // A button of an alert or message closes it, unless it keeps the context.
         guard let closable, onTop.contains(where: { $0["softButtonID"] == .integer(id) }) else { return }
         let action: String = if case .string(let name)? = button["systemAction"] { name } else { "DEFAULT_ACTION" }
@@ -86,7 +88,8 @@ extension SDLStandInHMI: SDLHMIDriver {
         let hmiAppID = try await app(appID)
         if open, let onTop = apps[hmiAppID]?.held.first { throw .invalidAnswer("\(onTop.method) is on top") }
         apps[hmiAppID]?.menuOpen = open
-        await notify("UI.OnSystemContext", [.init(key: "systemContext", value: .string(open ? "MENU" : "MAIN")), .init(key: "appID", value: .integer(hmiAppID))])
+        await notify(
+            "UI.OnSystemContext", [.init(key: "systemContext", value: .string(open ? "MENU" : "MAIN")), .init(key: "appID", value: .integer(hmiAppID))])
     }
 
     public func openSubmenu(appID: String, menuID: Int?) async throws(SDLHeadUnitControlError) {
@@ -96,9 +99,12 @@ extension SDLStandInHMI: SDLHMIDriver {
         guard app.subMenus.contains(menuID) else { throw .invalidAnswer("no sub-menu \(menuID)") }
         // An empty sub-menu: the app is asked for its cells (dynamic menus).
         if !app.commands.values.contains(where: { $0 == menuID }) {
-            await notify("UI.OnUpdateSubMenu", [
-                .init(key: "menuID", value: .integer(menuID)), .init(key: "updateSubCells", value: .bool(true)), .init(key: "appID", value: .integer(hmiAppID)),
-            ])
+            await notify(
+                "UI.OnUpdateSubMenu",
+                [
+                    .init(key: "menuID", value: .integer(menuID)), .init(key: "updateSubCells", value: .bool(true)),
+                    .init(key: "appID", value: .integer(hmiAppID)),
+                ])
         }
     }
 
@@ -161,7 +167,7 @@ extension SDLStandInHMI: SDLHMIDriver {
     public func typeOnKeyboard(appID: String, _ text: String) async throws(SDLHeadUnitControlError) {
         let hmiAppID = try await app(appID)
         guard let app = apps[hmiAppID], let ui = app.held.first(where: { $0.method == "UI.PerformInteraction" }),
-              ["KEYBOARD", "LIST_WITH_SEARCH", "ICON_WITH_SEARCH"].contains(where: { ui.params["interactionLayout"] == .string($0) })
+            ["KEYBOARD", "LIST_WITH_SEARCH", "ICON_WITH_SEARCH"].contains(where: { ui.params["interactionLayout"] == .string($0) })
         else { throw .invalidAnswer("no keyboard is shown") }
         var entry = ""
         for character in text {

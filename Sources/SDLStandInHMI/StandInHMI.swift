@@ -163,9 +163,10 @@ public actor SDLStandInHMI {
     }
 
     func notify(_ method: String, _ params: [SDLJSONValue.Member]) async {
-        await write(.object([
-            .init(key: "jsonrpc", value: .string("2.0")), .init(key: "method", value: .string(method)), .init(key: "params", value: .object(params)),
-        ]))
+        await write(
+            .object([
+                .init(key: "jsonrpc", value: .string("2.0")), .init(key: "method", value: .string(method)), .init(key: "params", value: .object(params)),
+            ]))
     }
 
     /// Sends one of the HMI's requests and waits for Core's answer (`.null` if the connection ended).
@@ -191,10 +192,11 @@ public actor SDLStandInHMI {
     }
 
     private func respond(_ id: Int, _ method: String, _ code: Common.Result = .success, _ result: [SDLJSONValue.Member] = []) async {
-        await write(.object([
-            .init(key: "id", value: .integer(id)), .init(key: "jsonrpc", value: .string("2.0")),
-            .init(key: "result", value: .object([.init(key: "code", value: .integer(code.code)), .init(key: "method", value: .string(method))] + result)),
-        ]))
+        await write(
+            .object([
+                .init(key: "id", value: .integer(id)), .init(key: "jsonrpc", value: .string("2.0")),
+                .init(key: "result", value: .object([.init(key: "code", value: .integer(code.code)), .init(key: "method", value: .string(method))] + result)),
+            ]))
     }
 
     // MARK: Receiving
@@ -229,11 +231,12 @@ public actor SDLStandInHMI {
         switch method {
         case "BasicCommunication.OnAppRegistered":
             guard let application = params["application"], case .integer(let id)? = application["appID"],
-                  case .string(let policyAppID)? = application["policyAppID"]
+                case .string(let policyAppID)? = application["policyAppID"]
             else { return }
-            let types: [String] = if case .array(let list)? = application["appType"] {
-                list.compactMap { if case .string(let type) = $0 { type } else { nil } }
-            } else { [] }
+            let types: [String] =
+                if case .array(let list)? = application["appType"] {
+                    list.compactMap { if case .string(let type) = $0 { type } else { nil } }
+                } else { [] }
             apps[id] = App(policyAppID: policyAppID, appTypes: types)
             for (wait, waiting) in registrationWaiters where waiting.policyAppID == policyAppID {
                 registrationWaiters[wait] = nil
@@ -262,10 +265,12 @@ public actor SDLStandInHMI {
         case "UI.GetSupportedLanguages", "VR.GetSupportedLanguages", "TTS.GetSupportedLanguages":
             await respond(id, method, .success, [.init(key: "languages", value: .array(configuration.supportedLanguages.map(SDLJSONValue.string)))])
         case "BasicCommunication.GetSystemInfo":
-            await respond(id, method, .success, [
-                .init(key: "ccpu_version", value: .string("sdl-stand-in-hmi")), .init(key: "language", value: .string(configuration.language)),
-                .init(key: "wersCountryCode", value: .string("WAEGB")),
-            ])
+            await respond(
+                id, method, .success,
+                [
+                    .init(key: "ccpu_version", value: .string("sdl-stand-in-hmi")), .init(key: "language", value: .string(configuration.language)),
+                    .init(key: "wersCountryCode", value: .string("WAEGB")),
+                ])
         case "VehicleInfo.GetVehicleData":
             // The items asked for (`"speed": true`), with the car's values.
             guard case .object(let asked) = params else { return await respond(id, method) }
@@ -318,12 +323,13 @@ public actor SDLStandInHMI {
         let wasShowing = !(apps[appID]?.held.isEmpty ?? true)
         apps[appID]?.held.append(held)
         shownIntake.yield(held.method)
-        let milliseconds: Int = switch held.method {
-        case "UI.Alert", "UI.SubtleAlert": Self.integer(held.params["duration"]) ?? 5_000
-        case "UI.ScrollableMessage": Self.integer(held.params["timeout"]) ?? 30_000
-        case "UI.PerformAudioPassThru": Self.integer(held.params["maxDuration"]) ?? 10_000
-        default: Self.integer(held.params["timeout"]) ?? 10_000
-        }
+        let milliseconds: Int =
+            switch held.method {
+            case "UI.Alert", "UI.SubtleAlert": Self.integer(held.params["duration"]) ?? 5_000
+            case "UI.ScrollableMessage": Self.integer(held.params["timeout"]) ?? 30_000
+            case "UI.PerformAudioPassThru": Self.integer(held.params["maxDuration"]) ?? 10_000
+            default: Self.integer(held.params["timeout"]) ?? 10_000
+            }
         timerIntake.yield((held.id, .milliseconds(milliseconds)))
         if !wasShowing, held.method.hasPrefix("UI.") {
             let context = held.method.hasSuffix("Alert") ? "ALERT" : "HMI_OBSCURED"
@@ -351,7 +357,9 @@ public actor SDLStandInHMI {
         }
         // Read again: the answers gave other calls their turn.
         if let app = apps[appID], app.held.isEmpty, !closing.isEmpty {
-            await notify("UI.OnSystemContext", [.init(key: "systemContext", value: .string(app.menuOpen ? "MENU" : "MAIN")), .init(key: "appID", value: .integer(appID))])
+            await notify(
+                "UI.OnSystemContext",
+                [.init(key: "systemContext", value: .string(app.menuOpen ? "MENU" : "MAIN")), .init(key: "appID", value: .integer(appID))])
         }
     }
 

@@ -76,7 +76,8 @@ public final class SDLChannelTransport: SDLTransport {
     public func send(_ bytes: [UInt8]) async throws {
         try await outbound.reserve(bytes.count)
         let promise = channel.eventLoop.makePromise(of: Void.self)
-        let outbound = self.outbound, count = bytes.count
+        let outbound = self.outbound
+        let count = bytes.count
         promise.futureResult.whenComplete { result in
             if case .failure(let error) = result {
                 outbound.written(count, failure: Self.transportError(error))
@@ -86,7 +87,8 @@ public final class SDLChannelTransport: SDLTransport {
         }
         // Written on the event loop by the bridge, which flushes once per burst of sends (a
         // flush is a system call; a stream of small RTP packets would make one each).
-        let bridge = self.bridge, buffer = ByteBuffer(bytes: bytes)
+        let bridge = self.bridge
+        let buffer = ByteBuffer(bytes: bytes)
         channel.eventLoop.execute { bridge.value.write(buffer, promise: promise) }
     }
 

@@ -115,7 +115,9 @@ final class WebSocketBytesHandler: ChannelDuplexHandler, RemovableChannelHandler
         }
         // Clients mask every frame and servers none (RFC 6455 §5.1).
         guard (frame.maskKey != nil) == (role == .server) else {
-            return fail(context: context, .protocolViolation(role == .server ? "an unmasked frame from a client" : "a masked frame from a server"), code: .protocolError)
+            return fail(
+                context: context, .protocolViolation(role == .server ? "an unmasked frame from a client" : "a masked frame from a server"), code: .protocolError
+            )
         }
         switch frame.opcode {
         case .binary:
@@ -270,9 +272,10 @@ public enum SDLWebSocketPipeline {
             try pipeline.addHandler(writer, position: .before(nioEncoder))
             encodedWriter = writer
         }
-        try pipeline.addHandler(WebSocketBytesHandler(
-            role: isClient ? .client : .server, maxMessageSize: limits.messageSize,
-            pingInterval: limits.pingInterval.map { .nanoseconds($0.nanoseconds) },
-            idleTimeout: limits.idleTimeout.map { .nanoseconds($0.nanoseconds) }, encodedWriter: encodedWriter))
+        try pipeline.addHandler(
+            WebSocketBytesHandler(
+                role: isClient ? .client : .server, maxMessageSize: limits.messageSize,
+                pingInterval: limits.pingInterval.map { .nanoseconds($0.nanoseconds) },
+                idleTimeout: limits.idleTimeout.map { .nanoseconds($0.nanoseconds) }, encodedWriter: encodedWriter))
     }
 }

@@ -118,7 +118,8 @@ public final class SDLWebSocketListener: Sendable {
                         upgradePipelineHandler: { channel, head in
                             channel.eventLoop.makeCompletedFuture {
                                 upgraded.value = true
-                                try SDLWebSocketPipeline.addHandlers(to: channel.pipeline.syncOperations, limits: limits, isClient: false, includingCodec: false)
+                                try SDLWebSocketPipeline.addHandlers(
+                                    to: channel.pipeline.syncOperations, limits: limits, isClient: false, includingCodec: false)
                                 let transport = try SDLChannelTransport(wrappingChannelSynchronously: channel, inboundBufferSize: limits.bufferSize)
                                 return .websocket(transport, head, remoteAddress: channel.remoteAddress)
                             }
@@ -128,8 +129,10 @@ public final class SDLWebSocketListener: Sendable {
                         notUpgradingCompletionHandler: { channel in
                             // A full server (503) or another path (404): answered, then closed.
                             channel.eventLoop.makeCompletedFuture {
-                                try channel.pipeline.syncOperations.addHandler(RefusalHandler(
-                                    admitted: admitted, path: configuration.path, limit: limits.maxConnections, uri: asked.value, report: configuration.onRefusal))
+                                try channel.pipeline.syncOperations.addHandler(
+                                    RefusalHandler(
+                                        admitted: admitted, path: configuration.path, limit: limits.maxConnections, uri: asked.value,
+                                        report: configuration.onRefusal))
                                 return .refused
                             }
                         })
@@ -264,11 +267,12 @@ public struct SDLWebSocketRefusal: Sendable, Hashable, CustomStringConvertible {
 
     /// `GET /sdl from 10.0.0.7:51000 refused (404): the listener is on /cloud`.
     public var description: String {
-        let why = switch reason {
-        case .unknownPath(let listening): "the listener is on \(listening)"
-        case .connectionLimit(let limit): "the listener holds its \(limit) connections"
-        case .notAnUpgrade: "not a WebSocket upgrade"
-        }
+        let why =
+            switch reason {
+            case .unknownPath(let listening): "the listener is on \(listening)"
+            case .connectionLimit(let limit): "the listener holds its \(limit) connections"
+            case .notAnUpgrade: "not a WebSocket upgrade"
+            }
         return "GET \(uri)\(remoteAddress.map { " from \($0)" } ?? "") refused (\(status)): \(why)"
     }
 }
@@ -311,8 +315,9 @@ private final class RefusalHandler: ChannelInboundHandler, RemovableChannelHandl
             reason = .notAnUpgrade
         }
         let status: HTTPResponseStatus = admitted ? .notFound : .serviceUnavailable
-        report?(SDLWebSocketRefusal(
-            reason: reason, uri: uri, status: Int(status.code), remoteAddress: context.channel.remoteAddress.map(SDLWebSocketListener.text)))
+        report?(
+            SDLWebSocketRefusal(
+                reason: reason, uri: uri, status: Int(status.code), remoteAddress: context.channel.remoteAddress.map(SDLWebSocketListener.text)))
         let body = context.channel.allocator.buffer(string: "\(status.reasonPhrase)\n")
         var headers = HTTPHeaders()
         headers.add(name: "Content-Length", value: "\(body.readableBytes)")

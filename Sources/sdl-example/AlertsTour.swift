@@ -30,7 +30,8 @@ struct AlertsTour {
         let (presses, pressed) = AsyncStream<String>.makeStream()
         await steps.run("alert") {
             let alert = SDLAlertView(
-                text: "Traffic ahead", secondaryText: "20 min delay", buttons: [
+                text: "Traffic ahead", secondaryText: "20 min delay",
+                buttons: [
                     SDLSoftButton(name: "reroute", text: "Reroute") { _ in pressed.yield("reroute") },
                     SDLSoftButton(name: "ignore", text: "Ignore") { _ in pressed.yield("ignore") },
                 ], audio: "Traffic ahead", duration: .seconds(10))
@@ -42,14 +43,23 @@ struct AlertsTour {
             guard let id = await softButtonID(of: "Alert", text: "Reroute") else { throw TourError("the alert did not show") }
             await place.driver.control("POST", "/apps/\(place.appID)/softbuttons/\(id)/press", steps: steps)
             let outcome = try await shown.value
-            guard outcome == .buttonPressed("reroute"), await within(5, { for await name in presses { return name }; return nil }) == "reroute" else {
+            guard outcome == .buttonPressed("reroute"),
+                await within(
+                    5,
+                    {
+                        for await name in presses { return name }
+                        return nil
+                    }) == "reroute"
+            else {
                 throw TourError("expected the Reroute press, got \(outcome)")
             }
             return "Reroute pressed, its handler ran"
         }
         if rpcVersion >= .version(7, 0) {
             await steps.run("subtle alert") {
-                let shown = Task { try await screen.presentSubtleAlert(SDLSubtleAlertView(text: "New message", secondaryText: "From Ann", duration: .seconds(5))) }
+                let shown = Task {
+                    try await screen.presentSubtleAlert(SDLSubtleAlertView(text: "New message", secondaryText: "From Ann", duration: .seconds(5)))
+                }
                 guard hasDriver else { return "\(try await shown.value)" }
                 await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/subtle-alert/press", steps: steps)
                 guard try await shown.value == .pressed else { throw TourError("the tap was not reported") }
@@ -63,7 +73,8 @@ struct AlertsTour {
             return
         }
         await steps.run("slider") {
-            let slider = SDLSlider(ticks: 5, position: 1, header: "Fan speed", footer: .perPosition(["Off", "Low", "Mid", "High", "Max"]), timeout: .seconds(30))
+            let slider = SDLSlider(
+                ticks: 5, position: 1, header: "Fan speed", footer: .perPosition(["Off", "Low", "Mid", "High", "Max"]), timeout: .seconds(30))
             let shown = Task { try await screen.presentSlider(slider) }
             await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/interaction", #"{"sliderPosition": 4}"#, steps: steps)
             guard case .selected(let position) = try await shown.value, position == 4 else { throw TourError("position 4 was not returned") }
@@ -87,7 +98,9 @@ struct AlertsTour {
             guard first == .spoken, second == .spoken else { throw TourError("\(first), \(second)") }
             // SDL Core's default configuration speaks TEXT only: the pause is left out there.
             let speaks = await manager.systemCapabilities.speechCapabilities
-            let pause = speaks.map { $0.contains(.silence) } ?? true ? "with a pause" : "its pause left out (the head unit speaks \(speaks?.map(\.rawValue).joined(separator: ", ") ?? "?") only)"
+            let pause =
+                speaks.map { $0.contains(.silence) } ?? true
+                ? "with a pause" : "its pause left out (the head unit speaks \(speaks?.map(\.rawValue).joined(separator: ", ") ?? "?") only)"
             return "two prompts, the second after the first's answer, \(pause)"
         }
         await steps.run("media clock") {
@@ -95,7 +108,8 @@ struct AlertsTour {
             try await screen.setMediaClock(.pause(indicator: .play))
             try await screen.setMediaClock(.resume(indicator: .pause))
             // RPC 7.1: the seek buttons jump 30 s forward, 10 s back; the clock runs at 1.5x.
-            try await screen.setMediaClock(.countUp(from: .zero, to: .seconds(600), indicator: .pause).seeking(forward: .seconds(30), back: .seconds(10)).counting(atRate: 1.5))
+            try await screen.setMediaClock(
+                .countUp(from: .zero, to: .seconds(600), indicator: .pause).seeking(forward: .seconds(30), back: .seconds(10)).counting(atRate: 1.5))
             try await screen.setMediaClock(.clear())
             return "count up 0:30 → 4:13, paused, resumed; seek ±30/10 s at 1.5x; cleared"
         }
@@ -136,7 +150,7 @@ struct AlertsTour {
             if let log = await place.driver.fetch("/apps/\(place.appID)/log") {
                 for line in log.split(separator: UInt8(ascii: "\n")).reversed() {
                     guard let entry = try? SDLJSONValue(parsing: Array(line)), entry["direction"] == .string("in"),
-                          entry["name"] == .string(function), case .array(let buttons)? = entry["params"]?["softButtons"]
+                        entry["name"] == .string(function), case .array(let buttons)? = entry["params"]?["softButtons"]
                     else { continue }
                     for button in buttons where button["text"] == .string(text) {
                         if case .integer(let id)? = button["softButtonID"] { return id }

@@ -40,7 +40,13 @@ struct ButtonsTour {
             }
             await place.driver.control("POST", "/buttons/OK/press", #"{"mode": "SHORT"}"#, steps: steps)
             await place.driver.control("POST", "/buttons/PRESET_1/press", #"{"mode": "LONG"}"#, steps: steps)
-            if let mode = await within(10, { for await mode in okPresses { return mode }; return nil }) {
+            if let mode = await within(
+                10,
+                {
+                    for await mode in okPresses { return mode }
+                    return nil
+                })
+            {
                 steps.pass("OK pressed (\(mode.rawValue))")
             } else {
                 steps.fail("no OK press arrived")

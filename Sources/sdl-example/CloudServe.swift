@@ -48,8 +48,9 @@ struct CloudServe {
         let vehicle = manager.registerResponse?.vehicleType
         let steps = Steps(prefix: "[\(manager.authToken ?? "no token") \(vehicle?.make ?? "?") \(vehicle?.model ?? "?")] ")
         steps.pass("ready: RPC \(manager.negotiatedRPCVersion), auth token \(manager.authToken ?? "none")")
-        let place = TourPlace(host: "", port: 0, appID: manager.configuration.appID,
-                              driver: Driver(appID: manager.configuration.appID, controlURL: nil, activationTimeout: activationTimeout))
+        let place = TourPlace(
+            host: "", port: 0, appID: manager.configuration.appID,
+            driver: Driver(appID: manager.configuration.appID, controlURL: nil, activationTimeout: activationTimeout))
         await LifecycleTour(place: place).capabilities(of: manager, steps: steps)
         guard await manager.waitForHMILevel(.full, timeout: .milliseconds(Int(activationTimeout * 1000))) else {
             steps.fail("the app was not activated")

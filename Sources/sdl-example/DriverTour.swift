@@ -19,19 +19,27 @@ struct DriverTour {
         let screen = manager.screen
         let presses = Presses()
         await steps.run("screen") {
-            try await screen.update { $0.textField1 = "Driver tour"; $0.textField2 = "Count 0" }
+            try await screen.update {
+                $0.textField1 = "Driver tour"
+                $0.textField2 = "Count 0"
+            }
             try await screen.setSoftButtons([
-                SDLSoftButton(name: "like", states: [
-                    SDLSoftButtonState(name: "off", text: "Like"), SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
-                ]) { _ in presses.yield("like") },
+                SDLSoftButton(
+                    name: "like",
+                    states: [
+                        SDLSoftButtonState(name: "off", text: "Like"), SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
+                    ]
+                ) { _ in presses.yield("like") },
                 SDLSoftButton(name: "count", text: "Count") { _ in presses.yield("count") },
             ])
             try await screen.setMenu([
                 SDLMenuCell(title: "Play") { _ in presses.yield("menu Play") },
-                SDLMenuCell(title: "Settings", subCells: [
-                    SDLMenuCell(title: "Audio") { _ in presses.yield("menu Audio") },
-                    SDLMenuCell(title: "Display") { _ in presses.yield("menu Display") },
-                ]),
+                SDLMenuCell(
+                    title: "Settings",
+                    subCells: [
+                        SDLMenuCell(title: "Audio") { _ in presses.yield("menu Audio") },
+                        SDLMenuCell(title: "Display") { _ in presses.yield("menu Display") },
+                    ]),
             ])
             return "text, Like and Count soft buttons, a menu (Play, Settings › Audio, Display)"
         }
@@ -75,7 +83,10 @@ struct DriverTour {
             return "keyboard: \(text) entered"
         }
         steps.note("waiting: change the car's speed")
-        let heard = await within(patience) { for await update in speed.updates { if let value = update.speed { return value } }; return nil }
+        let heard = await within(patience) {
+            for await update in speed.updates { if let value = update.speed { return value } }
+            return nil
+        }
         if let heard { steps.pass("vehicle data: speed \(heard) (OnVehicleData)") } else { steps.fail("no speed change arrived") }
         await steps.run("choice set") {
             steps.note("waiting: choose a colour, by touch or by voice")
@@ -122,7 +133,14 @@ struct DriverTour {
     private func step(_ ask: String, expecting press: String, _ presses: Presses, _ steps: Steps, then report: () async throws -> String) async {
         steps.note("waiting: \(ask)")
         let stream = presses.stream
-        guard await within(patience, { for await seen in stream where seen == press { return true }; return nil }) == true else {
+        guard
+            await within(
+                patience,
+                {
+                    for await seen in stream where seen == press { return true }
+                    return nil
+                }) == true
+        else {
             steps.fail("\(ask): nothing arrived")
             return
         }

@@ -89,8 +89,8 @@ struct EncryptionTour {
             var received: Int?
             for _ in 0..<100 where received == nil {
                 if let data = await place.driver.fetch("/apps/\(appID)/streams"),
-                   let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-                   let video = object["video"] as? [String: Any], let count = video["frames"] as? Int, count >= frames.count - 1
+                    let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                    let video = object["video"] as? [String: Any], let count = video["frames"] as? Int, count >= frames.count - 1
                 {
                     received = count
                 } else {
@@ -119,8 +119,8 @@ struct EncryptionTour {
     /// A certificate for `appID` from the emulator's test CA (`POST /security/certificates`).
     private func issued(for appID: String, _ steps: Steps) async -> SDLTLSIdentity? {
         guard let issued = await place.driver.postReading("/security/certificates", #"{"appID": "\#(appID)"}"#),
-              let object = try? JSONSerialization.jsonObject(with: issued) as? [String: Any],
-              let certificate = object["certificate"] as? String, let key = object["privateKey"] as? String
+            let object = try? JSONSerialization.jsonObject(with: issued) as? [String: Any],
+            let certificate = object["certificate"] as? String, let key = object["privateKey"] as? String
         else {
             steps.fail("no certificate for \(appID): give --cert and --key, or --control-url of sdl headunit --security")
             return nil

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import SDLRPC
 import SDLRuntime
 import SmartDeviceLink
 import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// An app built on `SDLManager`, in tours that print each step; exits 0 only when every step it
 /// ran succeeded. Runs against `sdl headunit` and against SDL Core 8.2.
@@ -26,7 +27,10 @@ struct Example: AsyncParsableCommand {
 
     @Option(help: "Head unit host.") var host = "127.0.0.1"
     @Option(help: "Head unit TCP port.") var port = 12345
-    @Option(help: "Which tour: lifecycle, files, vehicle, buttons, services, screen, alerts, navigation, or all; driver waits for a person to play the driver in the emulator's page; encryption needs sdl headunit --security.")
+    @Option(
+        help:
+            "Which tour: lifecycle, files, vehicle, buttons, services, screen, alerts, navigation, or all; driver waits for a person to play the driver in the emulator's page; encryption needs sdl headunit --security."
+    )
     var tour = "all"
     @Option(help: "The emulator's control API, to play the driver.") var controlURL: String?
     @Option(help: "App ID to register.") var appID = "8675309"
@@ -37,7 +41,9 @@ struct Example: AsyncParsableCommand {
     @Flag(help: "Run as a cloud app: a WebSocket server head units dial into (--port, --host, --path); the tours that need no driver run for each vehicle.")
     var serve = false
     @Option(help: "With --serve: the WebSocket path head units ask for.") var path = "/"
-    @Option(help: ArgumentHelp("The encryption tour's app certificate (PEM, subject serialNumber = the app ID), for a head unit with its own CA.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The encryption tour's app certificate (PEM, subject serialNumber = the app ID), for a head unit with its own CA.", valueName: "path"))
     var cert: String?
     @Option(help: ArgumentHelp("The private key of --cert (PEM).", valueName: "path"))
     var key: String?
@@ -71,7 +77,8 @@ struct Example: AsyncParsableCommand {
         }
         if tour == "encryption" {
             // Not part of "all": it needs a head unit with a security manager (sdl headunit --security).
-            let place = TourPlace(host: host, port: port, appID: appID, driver: driver, keeper: ManagerKeeper(keepingAfter: stay ? "encryption" : nil), runner: runner)
+            let place = TourPlace(
+                host: host, port: port, appID: appID, driver: driver, keeper: ManagerKeeper(keepingAfter: stay ? "encryption" : nil), runner: runner)
             let ok = await EncryptionTour(place: place, certificatePath: cert, keyPath: key).run()
             await place.keeper.holdUntilInterrupted()
             if !ok { throw ExitCode.failure }
@@ -186,7 +193,7 @@ struct Driver {
     func fetch(_ path: String) async -> Data? {
         guard let controlURL, let address = URL(string: "\(controlURL)\(path)") else { return nil }
         guard let (data, response) = try? await URLSession.shared.data(from: address),
-              let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode)
+            let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode)
         else { return nil }
         return data
     }
@@ -245,7 +252,13 @@ struct LifecycleTour {
         steps.pass("lock screen: \(line(await manager.lockScreen.state))")
         // The head unit's logo comes from its LOCK_SCREEN_ICON_URL through the HTTP client.
         let states = manager.lockScreen.states()
-        if let logo = await within(5, { for await state in states { if let icon = state.oemIcon { return icon.count } }; return nil }) {
+        if let logo = await within(
+            5,
+            {
+                for await state in states { if let icon = state.oemIcon { return icon.count } }
+                return nil
+            })
+        {
             steps.pass("lock screen logo: \(logo) bytes from the head unit's LOCK_SCREEN_ICON_URL")
         } else {
             steps.note("lock screen logo: none within 5 s (the head unit's LOCK_SCREEN_ICON_URL unreachable?)")
@@ -287,7 +300,8 @@ struct LifecycleTour {
             guard await second.activate(manager, steps: steps), await heard.wait(for: [true, false, true]) else {
                 throw TourError("Show was not allowed again after reconnecting")
             }
-            return "Show allowed in FULL, not allowed once the head unit dropped the connection and the app registered again, allowed again in FULL: one observer throughout"
+            return
+                "Show allowed in FULL, not allowed once the head unit dropped the connection and the app registered again, allowed again in FULL: one observer throughout"
         }
         reader.cancel()
         await manager.stop()
@@ -379,7 +393,9 @@ struct LifecycleTour {
         let capabilities = manager.systemCapabilities
         if let main = await capabilities.defaultMainWindowCapability {
             let templates = main.templatesAvailable ?? []
-            steps.pass("capabilities: main window with \(main.textFields?.count ?? 0) text fields, \(templates.count) templates (\(templates.prefix(3).joined(separator: ", "))...)")
+            steps.pass(
+                "capabilities: main window with \(main.textFields?.count ?? 0) text fields, \(templates.count) templates (\(templates.prefix(3).joined(separator: ", "))...)"
+            )
         } else {
             steps.fail("capabilities: no main window capability")
         }

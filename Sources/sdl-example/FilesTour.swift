@@ -10,7 +10,8 @@ struct FilesTour {
         let steps = Steps()
         say("Tour: files")
         var configuration = place.configuration()
-        configuration.appIcon = SDLArtwork(bytes: SolidPNG.make(width: 70, height: 70, rgb: (0x1E, 0x88, 0xE5)), format: .png, name: "sdl-example-icon.png", persistent: true)
+        configuration.appIcon = SDLArtwork(
+            bytes: SolidPNG.make(width: 70, height: 70, rgb: (0x1E, 0x88, 0xE5)), format: .png, name: "sdl-example-icon.png", persistent: true)
         guard let manager = await place.start(configuration, steps: steps) else { return false }
         let files = manager.files
         let resumed = manager.registerResponse?.iconResumed == true
@@ -22,7 +23,8 @@ struct FilesTour {
         } else {
             steps.fail("app icon: not on the head unit")
         }
-        steps.note("files on the head unit: \(await files.remoteFileNames.sorted()), \(await files.bytesAvailable.map { "\($0) bytes free" } ?? "space unknown")")
+        steps.note(
+            "files on the head unit: \(await files.remoteFileNames.sorted()), \(await files.bytesAvailable.map { "\($0) bytes free" } ?? "space unknown")")
 
         if await driver.activate(manager, steps: steps) {
             await uploads(files, steps: steps)
@@ -59,7 +61,8 @@ struct FilesTour {
         do {
             let names = try await files.refresh()
             let expected = Set(artworks.map(\.name) + [big.name])
-            expected.isSubset(of: names) ? steps.pass("ListFiles has the three artworks and the 2 MB file") : steps.fail("ListFiles lacks \(expected.subtracting(names).sorted())")
+            expected.isSubset(of: names)
+                ? steps.pass("ListFiles has the three artworks and the 2 MB file") : steps.fail("ListFiles lacks \(expected.subtracting(names).sorted())")
         } catch {
             steps.fail("ListFiles: \(error)")
         }
@@ -89,7 +92,8 @@ enum SolidPNG {
             zlib += raw[offset..<offset + count]
             offset += count
         } while offset < raw.count
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in raw {
             a = (a + UInt32(byte)) % 65_521
             b = (b + a) % 65_521

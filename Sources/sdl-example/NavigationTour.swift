@@ -34,7 +34,7 @@ struct NavigationTour {
             parameters.hapticSpatialDataSupported ? steps.fail("SendHapticData: \(error)") : steps.note("no haptic data: \(error)")
         }
         guard let clip = Bundle.module.url(forResource: "navigation-800x380", withExtension: "h264"),
-              let data = try? Data(contentsOf: clip)
+            let data = try? Data(contentsOf: clip)
         else {
             steps.fail("the clip is missing from the example's resources")
             return
@@ -80,11 +80,13 @@ struct NavigationTour {
             let prompt = SDLAudioPrompt(Self.tone(seconds: seconds, frequency: frequency))
             // Bounded: a prompt that never plays fails the step instead of hanging the tour.
             let outcome = await within(seconds + 10) { await audio.play(prompt) }
-            outcome == .played ? steps.pass("spoke a \(seconds) s prompt") : steps.fail("the \(seconds) s prompt was \(outcome.map { "\($0)" } ?? "not played in time")")
+            outcome == .played
+                ? steps.pass("spoke a \(seconds) s prompt") : steps.fail("the \(seconds) s prompt was \(outcome.map { "\($0)" } ?? "not played in time")")
         }
         if let data = await place.driver.fetch("/apps/\(place.appID)/streams"),
-           let streams = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-           let bytes = (streams["audio"] as? [String: Any])?["bytes"] as? Int {
+            let streams = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let bytes = (streams["audio"] as? [String: Any])?["bytes"] as? Int
+        {
             let seconds = Double(bytes) / Double(format.byteRate)
             abs(seconds - 2.5) <= 2.5 * 0.05
                 ? steps.pass("the head unit received \(String(format: "%.2f", seconds)) s of audio (2.5 s spoken)")
@@ -165,7 +167,9 @@ struct NavigationTour {
             return nil
         }
         let size = parameters.resolution.map { "\($0.resolutionWidth)x\($0.resolutionHeight)" } ?? "any size"
-        steps.pass("video streaming \(parameters.format.protocol.rawValue)/\(parameters.format.codec.rawValue) \(size), scale \(parameters.scale), \(parameters.frameRate) fps, up to \(parameters.maxBitrate) kbit/s")
+        steps.pass(
+            "video streaming \(parameters.format.protocol.rawValue)/\(parameters.format.codec.rawValue) \(size), scale \(parameters.scale), \(parameters.frameRate) fps, up to \(parameters.maxBitrate) kbit/s"
+        )
         return parameters
     }
 
@@ -188,7 +192,9 @@ struct NavigationTour {
         let seconds = Double(frames.count) / 15
         let statistics = await manager.videoStreaming.statistics
         queued == frames.count
-            ? steps.pass("streamed \(frames.count) frames (\(String(format: "%.1f", seconds)) s, \(statistics.bytesSent / 1024) KB, \(statistics.keyFramesSent) key frames)")
+            ? steps.pass(
+                "streamed \(frames.count) frames (\(String(format: "%.1f", seconds)) s, \(statistics.bytesSent / 1024) KB, \(statistics.keyFramesSent) key frames)"
+            )
             : steps.fail("only \(queued) of \(frames.count) frames were queued")
     }
 

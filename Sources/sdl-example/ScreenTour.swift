@@ -55,7 +55,8 @@ struct ScreenTour {
             // A template the head unit offers this app: SDL's HMI (sdl_hmi) gives each app type
             // its own (NON-MEDIA to every app) and refuses the others, whatever it lists.
             let offered = await manager.systemCapabilities.defaultMainWindowCapability?.templatesAvailable ?? []
-            let template = offered.contains(PredefinedLayout.nonMedia.rawValue) || offered.isEmpty
+            let template =
+                offered.contains(PredefinedLayout.nonMedia.rawValue) || offered.isEmpty
                 ? PredefinedLayout.nonMedia.rawValue : offered[0]
             let colors = TemplateColorScheme(primaryColor: RGBColor(red: 0x1E, green: 0x88, blue: 0xE5))
             return "\(try await screen.changeLayout(SDLTemplate(template, dayColors: colors))) (\(template), day colours)"
@@ -64,9 +65,12 @@ struct ScreenTour {
 
     private func softButtons(_ screen: SDLScreenManager, steps: Steps) async {
         let (presses, pressed) = AsyncStream<Void>.makeStream()
-        let like = SDLSoftButton(name: "like", states: [
-            SDLSoftButtonState(name: "off", text: "Like"), SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
-        ]) { _ in pressed.yield() }
+        let like = SDLSoftButton(
+            name: "like",
+            states: [
+                SDLSoftButtonState(name: "off", text: "Like"), SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
+            ]
+        ) { _ in pressed.yield() }
         await steps.run("soft buttons") {
             try await screen.setSoftButtons([like, SDLSoftButton(name: "skip", text: "Skip")])
             return "like and skip shown"
@@ -76,7 +80,13 @@ struct ScreenTour {
             return
         }
         await place.driver.control("POST", "/apps/\(place.appID)/softbuttons/\(id)/press", steps: steps)
-        if await within(10, { for await _ in presses { return true }; return nil }) == true {
+        if await within(
+            10,
+            {
+                for await _ in presses { return true }
+                return nil
+            }) == true
+        {
             await steps.run("soft button pressed") {
                 try await screen.transition("like", to: "on")
                 return "like → on (Liked, highlighted)"
@@ -103,7 +113,9 @@ struct ScreenTour {
         await steps.run("menu with artwork") {
             // Not on the head unit yet: the guide's text-only menu first, then the cell with its icon.
             let icon = SDLArtwork(bytes: SolidPNG.make(width: 48, height: 48, rgb: (0xF5, 0x7C, 0x00)), format: .png)
-            try await screen.setMenu([cell("About"), SDLMenuCell(title: "Play", icon: icon) { _ in }, SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Language")])])
+            try await screen.setMenu([
+                cell("About"), SDLMenuCell(title: "Play", icon: icon) { _ in }, SDLMenuCell(title: "Settings", subCells: [cell("Audio"), cell("Language")]),
+            ])
             return "Play shown at once without its icon, then with it once uploaded"
         }
     }
@@ -123,9 +135,9 @@ struct ScreenTour {
         await steps.run("dynamic submenu") {
             func settings() async -> (id: Int, children: Int)? {
                 guard let data = await place.driver.fetch("/apps/\(place.appID)/screen"),
-                      let screen = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], let menu = screen["menu"] as? [String: Any],
-                      let subMenus = menu["subMenus"] as? [[String: Any]], let commands = menu["commands"] as? [[String: Any]],
-                      let id = subMenus.first(where: { $0["menuName"] as? String == "Settings" })?["menuID"] as? Int
+                    let screen = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], let menu = screen["menu"] as? [String: Any],
+                    let subMenus = menu["subMenus"] as? [[String: Any]], let commands = menu["commands"] as? [[String: Any]],
+                    let id = subMenus.first(where: { $0["menuName"] as? String == "Settings" })?["menuID"] as? Int
                 else { return nil }
                 return (id, commands.filter { ($0["menuParams"] as? [String: Any])?["parentID"] as? Int == id }.count)
             }

@@ -12,8 +12,9 @@ struct ServicesTour {
         say("Tour: services")
         guard let provider = await place.start(place.configuration(name: "SDL Weather", types: [.information]), steps: steps, label: "provider ready")
         else { return false }
-        guard let consumer = await place.start(
-            place.configuration(appID: place.appID + "-consumer", name: "SDL Consumer", types: [.default]), steps: steps, label: "consumer ready")
+        guard
+            let consumer = await place.start(
+                place.configuration(appID: place.appID + "-consumer", name: "SDL Consumer", types: [.default]), steps: steps, label: "consumer ready")
         else { return await place.finish("services", [provider], steps: steps) }
         await services(provider: provider, consumer: consumer, steps: steps)
         return await place.finish("services", [consumer, provider], steps: steps)
@@ -40,10 +41,13 @@ struct ServicesTour {
         }
         do {
             let found = try await consumer.appServices.services(ofType: AppServiceType.weather.rawValue)
-            found.isEmpty ? steps.fail("the consumer found no weather service") : steps.pass("consumer found \(found.map { $0.serviceManifest.serviceName ?? $0.serviceID })")
+            found.isEmpty
+                ? steps.fail("the consumer found no weather service")
+                : steps.pass("consumer found \(found.map { $0.serviceManifest.serviceName ?? $0.serviceID })")
             let data = try await consumer.appServices.data(ofType: AppServiceType.weather.rawValue)
             let summary = data.weatherServiceData?.currentForecast?.weatherSummary
-            summary == "Sunny" ? steps.pass("consumer's GetAppServiceData answered by the provider: \(summary ?? "-")") : steps.fail("consumer got \(summary ?? "nothing")")
+            summary == "Sunny"
+                ? steps.pass("consumer's GetAppServiceData answered by the provider: \(summary ?? "-")") : steps.fail("consumer got \(summary ?? "nothing")")
             let updates = try await consumer.appServices.subscribe(toType: AppServiceType.weather.rawValue)
             try await provider.appServices.update(service, with: Self.forecast("Rain", 14.0))
             let next = await within(10) {
@@ -70,7 +74,8 @@ struct ServicesTour {
                     return nil
                 }
                 update == "SDL Weather Pro"
-                    ? steps.pass("manifest updated: the consumer heard MANIFEST_UPDATE for \(update ?? "-")") : steps.fail("the consumer heard no manifest update")
+                    ? steps.pass("manifest updated: the consumer heard MANIFEST_UPDATE for \(update ?? "-")")
+                    : steps.fail("the consumer heard no manifest update")
             } catch {
                 steps.fail("manifest update: \(error)")
             }
@@ -86,7 +91,9 @@ struct ServicesTour {
                 _ = try await provider.files.upload(SDLFile(name: "sunny.png", bytes: icon, type: .graphicPng))
                 if let serviceID = await provider.appServices.record(of: service)?.serviceID {
                     let fetched = try await consumer.appServices.file(named: "sunny.png", ofService: serviceID)
-                    fetched == icon ? steps.pass("consumer fetched the provider's sunny.png (\(fetched.count) bytes, CRC checked)") : steps.fail("the provider's file came back different")
+                    fetched == icon
+                        ? steps.pass("consumer fetched the provider's sunny.png (\(fetched.count) bytes, CRC checked)")
+                        : steps.fail("the provider's file came back different")
                 }
             } catch {
                 steps.fail("the provider's file: \(error)")
@@ -99,7 +106,8 @@ struct ServicesTour {
                 try await consumer.setCloudAppProperties(entry)
                 let held = try await consumer.cloudAppProperties(of: "weather-cloud")
                 held?.endpoint == entry.endpoint
-                    ? steps.pass("cloud app entry set and read back: \(held?.endpoint ?? "-")") : steps.fail("cloud app entry read back as \(String(describing: held))")
+                    ? steps.pass("cloud app entry set and read back: \(held?.endpoint ?? "-")")
+                    : steps.fail("cloud app entry read back as \(String(describing: held))")
             } catch {
                 steps.fail("SetCloudAppProperties / GetCloudAppProperties: \(error)")
             }
@@ -113,8 +121,9 @@ struct ServicesTour {
     }
 
     static func forecast(_ summary: String, _ celsius: Double) -> SDLAppServiceContent {
-        .weather(WeatherServiceData(
-            location: LocationDetails(locationName: "Detroit"),
-            currentForecast: WeatherData(currentTemperature: Temperature(unit: .celsius, value: celsius), weatherSummary: summary)))
+        .weather(
+            WeatherServiceData(
+                location: LocationDetails(locationName: "Detroit"),
+                currentForecast: WeatherData(currentTemperature: Temperature(unit: .celsius, value: celsius), weatherSummary: summary)))
     }
 }

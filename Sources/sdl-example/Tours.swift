@@ -131,10 +131,12 @@ final class ManagerKeeper: Sendable {
 
     /// Waits for SIGINT or SIGTERM when it holds managers (or `always` has some), then stops them.
     func holdUntilInterrupted(always: [SDLManager] = []) async {
-        let managers = always + held.withLock { held in
-            defer { held = [] }
-            return held
-        }
+        let managers =
+            always
+            + held.withLock { held in
+                defer { held = [] }
+                return held
+            }
         guard !managers.isEmpty else { return }
         say("· the app stays registered; Ctrl-C (or SIGTERM) unregisters it and exits")
         for await _ in await UnixSignalsSequence(trapping: .sigint, .sigterm) { break }

@@ -35,7 +35,11 @@ struct Decode: ParsableCommand {
             lines.append(.object([.init(key: "error", value: .string("\(error)")), .init(key: "offset", value: .integer(offset))]))
         }
         if decoder.bufferedByteCount > 0 {
-            lines.append(.object([.init(key: "error", value: .string("\(decoder.bufferedByteCount) bytes of an incomplete frame at the end")), .init(key: "offset", value: .integer(offset))]))
+            lines.append(
+                .object([
+                    .init(key: "error", value: .string("\(decoder.bufferedByteCount) bytes of an incomplete frame at the end")),
+                    .init(key: "offset", value: .integer(offset)),
+                ]))
         }
         return lines
     }

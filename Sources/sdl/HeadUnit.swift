@@ -1,14 +1,14 @@
 import ArgumentParser
 import Foundation
 import SDLHeadUnit
-import SmartDeviceLink
 import SDLHeadUnitControl
-import SDLStandInHMI
-import SDLTLS
-import X509
 import SDLRPC
 import SDLRuntime
+import SDLStandInHMI
+import SDLTLS
 import SDLTransport
+import SmartDeviceLink
+import X509
 
 /// `sdl headunit`: the emulator on a TCP port, with its control API on another.
 struct HeadUnit: AsyncParsableCommand {
@@ -50,9 +50,10 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: ArgumentHelp("JSON object of vehicle-data values, e.g. {\"speed\": 88.0}.", valueName: "path"))
     var vehicleData: String?
 
-    @Option(help: ArgumentHelp(
-        "A policy server: the policy update at an app's first activation goes through the app (OnSystemRequest PROPRIETARY) to this URL, as on SDL Core.",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "A policy server: the policy update at an app's first activation goes through the app (OnSystemRequest PROPRIETARY) to this URL, as on SDL Core.",
+            valueName: "url"))
     var policyURL: String?
 
     @Option(help: "Bytes each app may store with PutFile.")
@@ -67,25 +68,43 @@ struct HeadUnit: AsyncParsableCommand {
     @Flag(help: "No phone paired over Bluetooth: DialNumber is REJECTED.")
     var noPhone = false
 
-    @Option(help: ArgumentHelp("The lock screen logo's URL sent to apps in OnSystemRequest(LOCK_SCREEN_ICON_URL) after registration (default: SDL's logo on GitHub, as SDL Core's policy table names).", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "The lock screen logo's URL sent to apps in OnSystemRequest(LOCK_SCREEN_ICON_URL) after registration (default: SDL's logo on GitHub, as SDL Core's policy table names).",
+            valueName: "url"))
     var lockScreenIconURL: String?
 
-    @Flag(help: "Announce what a stock SDL Core 8.2 does: speech TEXT only, no DISPLAYS capability (legacy display capabilities), image fields without imageTypeSupported but for locationImage and alertIcon.")
+    @Flag(
+        help:
+            "Announce what a stock SDL Core 8.2 does: speech TEXT only, no DISPLAYS capability (legacy display capabilities), image fields without imageTypeSupported but for locationImage and alertIcon."
+    )
     var sdlCoreDefaults = false
 
-    @Flag(help: "Dynamic menu updates (RPC 7.0): submenus filled on demand (OnUpdateSubMenu when the driver opens one) and menu icons fetched when shown (OnUpdateFile).")
+    @Flag(
+        help:
+            "Dynamic menu updates (RPC 7.0): submenus filled on demand (OnUpdateSubMenu when the driver opens one) and menu icons fetched when shown (OnUpdateFile)."
+    )
     var dynamicMenus = false
 
     @Flag(help: "The driver refuses remote-control consent (GetInteriorVehicleDataConsent answers false).")
     var refuseConsent = false
 
-    @Option(help: ArgumentHelp("Grant this functional group to every app without an entry of its own, as an OEM's policy would (e.g. HapticGroup: touches for navigation apps). Repeatable.", valueName: "group"))
+    @Option(
+        help: ArgumentHelp(
+            "Grant this functional group to every app without an entry of its own, as an OEM's policy would (e.g. HapticGroup: touches for navigation apps). Repeatable.",
+            valueName: "group"))
     var grant: [String] = []
 
-    @Flag(help: "Run SDL Core's security manager: the TLS handshake with apps that protect services, checking their certificates against a CA (a test CA made at start unless --ca), ENCRYPTION_NEEDED for RPCs of encryption_required groups.")
+    @Flag(
+        help:
+            "Run SDL Core's security manager: the TLS handshake with apps that protect services, checking their certificates against a CA (a test CA made at start unless --ca), ENCRYPTION_NEEDED for RPCs of encryption_required groups."
+    )
     var security = false
 
-    @Option(help: ArgumentHelp("An RPC every app must send encrypted (a policy group with encryption_required): plain, it is answered ENCRYPTION_NEEDED. Repeatable.", valueName: "rpc"))
+    @Option(
+        help: ArgumentHelp(
+            "An RPC every app must send encrypted (a policy group with encryption_required): plain, it is answered ENCRYPTION_NEEDED. Repeatable.",
+            valueName: "rpc"))
     var encryptionRequired: [String] = []
 
     @Option(help: ArgumentHelp("With --security: the CA certificate (PEM) app certificates must be signed by.", valueName: "path"))
@@ -94,46 +113,61 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --security and --ca: the CA's private key (PEM), so the control API can issue app certificates.", valueName: "path"))
     var caKey: String?
 
-    @Option(help: ArgumentHelp("With --security: the head unit's own certificate (PEM, SDL Core's CertificatePath), presented to an app that asks for it; needs --key.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "With --security: the head unit's own certificate (PEM, SDL Core's CertificatePath), presented to an app that asks for it; needs --key.",
+            valueName: "path"))
     var cert: String?
 
     @Option(help: ArgumentHelp("With --security and --cert: the head unit certificate's private key (PEM, SDL Core's KeyPath).", valueName: "path"))
     var key: String?
 
-    @Flag(help: "With --security: start without the HMI's system time (SDL Core before BasicCommunication.OnSystemTimeReady): protected services are refused \"System time provider is not ready\" until PUT /security/system-time {\"ready\": true}.")
+    @Flag(
+        help:
+            "With --security: start without the HMI's system time (SDL Core before BasicCommunication.OnSystemTimeReady): protected services are refused \"System time provider is not ready\" until PUT /security/system-time {\"ready\": true}."
+    )
     var noSystemTime = false
 
-    @Option(help: ArgumentHelp("With --security: write the CA certificate (and a generated CA's key) to this directory as ca.pem and ca-key.pem.", valueName: "directory"))
+    @Option(
+        help: ArgumentHelp(
+            "With --security: write the CA certificate (and a generated CA's key) to this directory as ca.pem and ca-key.pem.", valueName: "directory"))
     var writeCA: String?
 
     @Option(help: "Port of the HTTP control API (0: any free port); none without this option.")
     var controlPort: Int?
 
-    @Option(help: ArgumentHelp(
-        "Listen for HMIs on this port as SDL Core does on 8087 (WebSocket, the HMI API's JSON-RPC): SDL's own HMI (sdl_hmi) or any HMI written for SDL Core becomes the head unit's screen. Apps are served once it says OnReady; they stay in NONE until it activates them.",
-        valueName: "port"))
+    @Option(
+        help: ArgumentHelp(
+            "Listen for HMIs on this port as SDL Core does on 8087 (WebSocket, the HMI API's JSON-RPC): SDL's own HMI (sdl_hmi) or any HMI written for SDL Core becomes the head unit's screen. Apps are served once it says OnReady; they stay in NONE until it activates them.",
+            valueName: "port"))
     var hmiPort: Int?
 
-    @Flag(help: ArgumentHelp(
-        "With --hmi-port: connect a headless stand-in HMI to it over the HMI API (it answers as SDL's stand-in HMI, shows interactions until the driver answers) and play the control API's driver through it: every request and driver step goes through the HMI API."))
+    @Flag(
+        help: ArgumentHelp(
+            "With --hmi-port: connect a headless stand-in HMI to it over the HMI API (it answers as SDL's stand-in HMI, shows interactions until the driver answers) and play the control API's driver through it: every request and driver step goes through the HMI API."
+        ))
     var standInHMI = false
 
     @Flag(help: "Log every frame, both directions, as JSON lines on standard output.")
     var log = false
 
-    @Option(help: ArgumentHelp(
-        "Write each app's streams here: <appID>-video.h264 (H.264 Annex-B, RTP depacketised) and <appID>-audio.wav (the head unit's PCM format).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "Write each app's streams here: <appID>-video.h264 (H.264 Annex-B, RTP depacketised) and <appID>-audio.wav (the head unit's PCM format).",
+            valueName: "dir"))
     var recordStreams: String?
 
-    @Option(help: ArgumentHelp(
-        "Dial a cloud app's WebSocket server (ws:// or wss://) as SDL Core does, instead of listening on TCP (after a drop: see --redial-after-drop). tcp://HOST:PORT dials plain TCP (for comparisons; SDL Core uses WebSocket).",
-        valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Dial a cloud app's WebSocket server (ws:// or wss://) as SDL Core does, instead of listening on TCP (after a drop: see --redial-after-drop). tcp://HOST:PORT dials plain TCP (for comparisons; SDL Core uses WebSocket).",
+            valueName: "url"))
     var cloudApp: String?
 
     @Option(help: "With --cloud-app: this many vehicles, each its own head unit with its own connection (load tests).")
     var cloudApps = 1
 
-    @Option(help: "With --cloud-app: the app's auth token (the policy table's auth_token), sent in StartServiceACK; vehicle N gets TOKEN-N when there are several.")
+    @Option(
+        help: "With --cloud-app: the app's auth token (the policy table's auth_token), sent in StartServiceACK; vehicle N gets TOKEN-N when there are several.")
     var authToken: String?
 
     @Option(help: ArgumentHelp("With a wss:// --cloud-app: trust the certificates in this PEM file (a self-signed server).", valueName: "path"))
@@ -145,12 +179,16 @@ struct HeadUnit: AsyncParsableCommand {
     @Option(help: "With --cloud-app: failed dials in a row before a vehicle gives up (SDL Core: 5).")
     var retryAttempts = 5
 
-    @Flag(help: "With --cloud-app: dial again after a connection drops (load tests, scale-out drills). Without it, as SDL Core 8.2, a vehicle waits for the HMI to activate the app again (POST /cloud-app/activate).")
+    @Flag(
+        help:
+            "With --cloud-app: dial again after a connection drops (load tests, scale-out drills). Without it, as SDL Core 8.2, a vehicle waits for the HMI to activate the app again (POST /cloud-app/activate)."
+    )
     var redialAfterDrop = false
 
-    @Option(help: ArgumentHelp(
-        "With --cloud-app, several vehicles and --redial-after-drop: drop this percentage of the vehicles per minute, spread over the minute (a random connected vehicle's socket closes without a goodbye, as in a tunnel), so that each dials again: reconnect churn for soak tests.",
-        valueName: "percent"))
+    @Option(
+        help: ArgumentHelp(
+            "With --cloud-app, several vehicles and --redial-after-drop: drop this percentage of the vehicles per minute, spread over the minute (a random connected vehicle's socket closes without a goodbye, as in a tunnel), so that each dials again: reconnect churn for soak tests.",
+            valueName: "percent"))
     var churn: Double?
 
     /// The security manager: a TLS client per connection checking app certificates against the
@@ -272,7 +310,8 @@ struct HeadUnit: AsyncParsableCommand {
         // it shows are written where it can load them by path (Core's AppStorageFolder).
         configuration.waitsForHMI = hmiPort != nil
         if hmiPort != nil {
-            configuration.hmiFileFolder = FileManager.default.temporaryDirectory.appendingPathComponent("sdl-headunit-\(ProcessInfo.processInfo.processIdentifier)").path
+            configuration.hmiFileFolder =
+                FileManager.default.temporaryDirectory.appendingPathComponent("sdl-headunit-\(ProcessInfo.processInfo.processIdentifier)").path
             // The HMI plays an app's video from the control API (a raw H.264 stream over HTTP,
             // as SDL Core's socket consumer serves it), when its port is known in advance.
             if let controlPort, controlPort > 0 {
@@ -286,7 +325,8 @@ struct HeadUnit: AsyncParsableCommand {
             let pcm = configuration.capabilities["pcmStreamCapabilities"]
             func value(_ key: String) -> String? { if case .string(let text)? = pcm?[key] { text } else { nil } }
             let audioFormat = SDLAudioFormat(
-                samplingRate: SamplingRate(rawValue: value("samplingRate") ?? "16KHZ"), bitsPerSample: BitsPerSample(rawValue: value("bitsPerSample") ?? "16_BIT"))
+                samplingRate: SamplingRate(rawValue: value("samplingRate") ?? "16KHZ"),
+                bitsPerSample: BitsPerSample(rawValue: value("bitsPerSample") ?? "16_BIT"))
             let recorder = try StreamRecorder(directory: recordStreams, audioFormat: audioFormat)
             configuration.streamSink = { recorder.write($0) }
         }

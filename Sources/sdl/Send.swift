@@ -51,7 +51,9 @@ struct Send: AsyncParsableCommand {
                 if type != RegisterAppInterface.self {
                     let allowed = await permissions.waitUntilAllowed(name, timeout: .milliseconds(Int(wait * 1000)))
                     if !allowed {
-                        Output.error("\(name) is not allowed in HMI level \(await permissions.hmiLevel.rawValue) after \(wait) s; activate the app on the head unit or raise --wait. Sending anyway.")
+                        Output.error(
+                            "\(name) is not allowed in HMI level \(await permissions.hmiLevel.rawValue) after \(wait) s; activate the app on the head unit or raise --wait. Sending anyway."
+                        )
                     }
                 }
                 let reply = try await client.sendRaw(functionName: name, functionID: functionID, json: body, bulkData: bulk)

@@ -118,7 +118,10 @@ struct GeneratedTypesValidator: MessageValidator {
 
     func issues(function: String, messageType: SDLMessageType, params: SDLJSONValue) -> [SDLCodingIssue] {
         guard let type = types["\(messageType.rawValue) \(function)"] else {
-            return [SDLCodingIssue(path: SDLCodingPath(root: "function"), kind: .malformed("spec \(MobileAPI.version) has no \(messageType.rawValue) named \"\(function)\""))]
+            return [
+                SDLCodingIssue(
+                    path: SDLCodingPath(root: "function"), kind: .malformed("spec \(MobileAPI.version) has no \(messageType.rawValue) named \"\(function)\""))
+            ]
         }
         return Self.decode(type, params.jsonBytes)
     }

@@ -40,7 +40,8 @@ struct ConfigFile {
             } catch {
                 if let description = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String {
                     detail = "not valid JSON: " + description
-                    line = number(after: "line ", in: description)
+                    line =
+                        number(after: "line ", in: description)
                         ?? number(after: "character ", in: description).map { lineOf(offset: $0, in: bytes) }
                 }
             }

@@ -56,11 +56,14 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        let oldPath: String, newPath: String
+        let oldPath: String
+        let newPath: String
         switch paths.count {
         case 2: (oldPath, newPath) = (paths[0], paths[1])
         case 1: (oldPath, newPath) = (paths[0], paths[0])
-        default: oldPath = try specOption.resolvedPath(); newPath = oldPath
+        default:
+            oldPath = try specOption.resolvedPath()
+            newPath = oldPath
         }
         let oldSpec = try loadForDiff(oldPath)
         let newSpec = oldPath == newPath ? oldSpec : try loadForDiff(newPath)

@@ -5,7 +5,8 @@ import SDLSpec
 struct Dump: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print the whole spec model, for other tools.",
-        discussion: "Every definition with its attributes, documentation, history and source line: the interface of a MOBILE_API.xml, or the interfaces of an HMI_API.xml."
+        discussion:
+            "Every definition with its attributes, documentation, history and source line: the interface of a MOBILE_API.xml, or the interfaces of an HMI_API.xml."
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {

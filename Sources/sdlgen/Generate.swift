@@ -120,7 +120,8 @@ struct Generate: ParsableCommand {
         try record?.write()
         if !quiet {
             StandardError.write(
-                "sdlgen: \(report.changed.count) file\(report.changed.count == 1 ? "" : "s") written, \(report.unchanged.count) unchanged in \(outputDirectory)\n")
+                "sdlgen: \(report.changed.count) file\(report.changed.count == 1 ? "" : "s") written, \(report.unchanged.count) unchanged in \(outputDirectory)\n"
+            )
         }
     }
 

@@ -48,11 +48,12 @@ func loadSpec(_ path: String) throws -> LoadedSpec {
     do {
         return try SpecLoader.load(path: path)
     } catch {
-        Report.print(error.diagnostics.map { diagnostic in
-            var located = diagnostic
-            if located.location == nil { located.location = SourceLocation(file: path, line: 1) }
-            return located
-        })
+        Report.print(
+            error.diagnostics.map { diagnostic in
+                var located = diagnostic
+                if located.location == nil { located.location = SourceLocation(file: path, line: 1) }
+                return located
+            })
         throw ExitCode.failure
     }
 }

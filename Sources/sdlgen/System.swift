@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 enum StandardError {
@@ -12,9 +12,9 @@ enum StandardError {
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { raw in
                 #if canImport(Darwin)
-                Darwin.write(2, raw.baseAddress, raw.count)
+                    Darwin.write(2, raw.baseAddress, raw.count)
                 #else
-                Glibc.write(2, raw.baseAddress, raw.count)
+                    Glibc.write(2, raw.baseAddress, raw.count)
                 #endif
             }
             if written <= 0 { return }

@@ -31,7 +31,8 @@ struct Validate: ParsableCommand {
         var interfaces = ""
         if case .hmi(let set) = spec.document { interfaces = "\(set.interfaces.count) interfaces, " }
         StandardError.write(
-            "\(path): \(interfaces)\(interface.enums.count) enums, \(interface.structs.count) structs, \(interface.functions.count) functions; \(Report.summary(diagnostics))\n")
+            "\(path): \(interfaces)\(interface.enums.count) enums, \(interface.structs.count) structs, \(interface.functions.count) functions; \(Report.summary(diagnostics))\n"
+        )
         if failed { throw ExitCode.failure }
     }
 }

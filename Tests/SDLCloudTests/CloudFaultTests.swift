@@ -6,8 +6,9 @@ import SDLRuntime
 import SDLTestSupport
 import SDLTransport
 import SDLWebSocket
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Head units that misbehave or vanish: each is dropped alone, the other sessions go on.
 @Suite("Cloud app server faults", .timeLimit(.minutes(3)))
@@ -44,7 +45,9 @@ struct CloudFaultTests {
             Hostile(name: "a text message", bytes: frame(0x1, true, Array("hello".utf8), nil), closeCodes: [1003]),
             Hostile(name: "a continuation with no message", bytes: frame(0x0, true, [1, 2, 3], nil), closeCodes: [1002]),
             Hostile(name: "an SDL frame claiming 4 GB", bytes: frame(0x2, true, hugeSDLFrame, nil), closeCodes: nil),
-            Hostile(name: "garbage instead of SDL frames", bytes: frame(0x2, true, (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }, nil), closeCodes: nil),
+            Hostile(
+                name: "garbage instead of SDL frames", bytes: frame(0x2, true, (0..<512).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 17) }, nil),
+                closeCodes: nil),
         ]
     }()
 

@@ -6,10 +6,11 @@ import SDLRPC
 import SDLRuntime
 import SDLTestSupport
 import SDLTransport
-@testable import SDLWebSocket
 import ServiceLifecycle
 import SmartDeviceLink
 import Testing
+
+@testable import SDLWebSocket
 
 @Suite("Cloud app server", .timeLimit(.minutes(3)))
 struct CloudServerTests {

@@ -63,18 +63,24 @@ struct CloudFixture {
         let task = Task {
             // One connection: a second dial (after a drop) fails, and one failure ends it.
             // One attempt: the retry delay is never waited for.
-            await emulator.runCloudApp(SDLCloudAppEndpoint(authToken: authToken, retryDelay: .milliseconds(10), maxAttempts: 1, redialsAfterDrop: true) {
-                guard dials.withLock({ count in count += 1; return count }) == 1 else { throw SDLTransportError.closed }
-                let transport: SDLChannelTransport
-                do {
-                    transport = try await SDLChannelTransport.connectWebSocket(to: url)
-                } catch {
-                    helpers.fail(HelperFailed("the vehicle's dial to \(url)", error))
-                    throw error
-                }
-                connected.withLock { $0 = transport }
-                return transport
-            })
+            await emulator.runCloudApp(
+                SDLCloudAppEndpoint(authToken: authToken, retryDelay: .milliseconds(10), maxAttempts: 1, redialsAfterDrop: true) {
+                    guard
+                        dials.withLock({ count in
+                            count += 1
+                            return count
+                        }) == 1
+                    else { throw SDLTransportError.closed }
+                    let transport: SDLChannelTransport
+                    do {
+                        transport = try await SDLChannelTransport.connectWebSocket(to: url)
+                    } catch {
+                        helpers.fail(HelperFailed("the vehicle's dial to \(url)", error))
+                        throw error
+                    }
+                    connected.withLock { $0 = transport }
+                    return transport
+                })
         }
         return Vehicle(emulator: emulator, events: events, task: task, transport: connected, helpers: helpers)
     }
@@ -143,7 +149,8 @@ final class RawWebSocketPeer: Sendable {
         let transport = try await SDLChannelTransport.connect(host: "127.0.0.1", port: port)
         // The raw peer reads the transport itself, so it runs it; the run ends with the connection.
         Task { await transport.run() }
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
         try await transport.send(Array(request.utf8))
         var received: [UInt8] = []
@@ -270,7 +277,10 @@ final class Relay: Sendable {
                     // carries two writes, however fast the WebSocket drains.
                     if batches == 1, pile.withLock({ $0.count }) < 2 { continue }
                     batches += 1
-                    let chunks = pile.withLock { list in defer { list = [] }; return list }
+                    let chunks = pile.withLock { list in
+                        defer { list = [] }
+                        return list
+                    }
                     if chunks.count > 1 { merged.withLock { $0 += 1 } }
                     let bytes = chunks.flatMap { $0 }
                     if bytes.count > pieceSize { split.withLock { $0 += 1 } }
@@ -292,7 +302,10 @@ final class Relay: Sendable {
 
     func resume() {
         paused.withLock { $0 = false }
-        for continuation in resumed.withLock({ list in defer { list = [] }; return list }) { continuation.resume() }
+        for continuation in resumed.withLock({ list in
+            defer { list = [] }
+            return list
+        }) { continuation.resume() }
     }
 }
 

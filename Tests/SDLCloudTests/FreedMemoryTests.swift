@@ -32,22 +32,22 @@ struct FreedMemoryTests {
         #expect(await host.openSessions == 0)
 
         #if canImport(Glibc)
-        // Seconds since the start, and the releases by then: at the first look after the
-        // session (10 s since the last release), then 10 s after that look, then never again.
-        for (second, expected) in [(12, 1), (14, 1), (20, 1), (22, 2), (24, 2), (40, 2)] {
-            while clock.now.offset < .seconds(second) {
-                clock.advance(by: .seconds(2))
-                await clock.waitForSleepers(1)
+            // Seconds since the start, and the releases by then: at the first look after the
+            // session (10 s since the last release), then 10 s after that look, then never again.
+            for (second, expected) in [(12, 1), (14, 1), (20, 1), (22, 2), (24, 2), (40, 2)] {
+                while clock.now.offset < .seconds(second) {
+                    clock.advance(by: .seconds(2))
+                    await clock.waitForSleepers(1)
+                }
+                #expect(releases() == expected, "at \(second) s")
             }
-            #expect(releases() == expected, "at \(second) s")
-        }
-        releaser.cancel()
-        await releaser.value
+            releaser.cancel()
+            await releaser.value
         #else
-        // Nothing to hand back with: the loop ends at its first due release.
-        clock.advance(by: .seconds(2))
-        await releaser.value
-        #expect(releases() == 0)
+            // Nothing to hand back with: the loop ends at its first due release.
+            clock.advance(by: .seconds(2))
+            await releaser.value
+            #expect(releases() == 0)
         #endif
     }
 }

@@ -1,8 +1,9 @@
 import NIOCore
 import NIOEmbedded
 import NIOWebSocket
-@testable import SDLWebSocket
 import Testing
+
+@testable import SDLWebSocket
 
 /// The word-at-a-time masking and the frame encoder that uses it write exactly the bytes NIO's
 /// byte-at-a-time `webSocketMask` and `WebSocketFrameEncoder` write.

@@ -1,5 +1,6 @@
-@testable import SDLCodegen
 import Testing
+
+@testable import SDLCodegen
 
 /// `EmbeddedTemplates.swift` is the compiled-in copy of `Templates/`; the two must not drift.
 @Suite struct EmbeddedTemplatesTests {

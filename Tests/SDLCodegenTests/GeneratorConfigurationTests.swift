@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test func everyKeyIsRead() throws {
-        let configuration = try decode("""
+        let configuration = try decode(
+            """
             {"spec": "API.xml", "output": "Gen", "templates": "T", "accessLevel": "package",
              "only": "Show|OnHMIStatus", "kinds": ["enums", "functions", "enums"], "dependencies": false}
             """)

@@ -1,7 +1,8 @@
 import Foundation
-@testable import SDLCodegen
 import SDLSpec
 import Testing
+
+@testable import SDLCodegen
 
 /// `GeneratorOptions`: selection, dependencies, kinds, access level and template overrides.
 @Suite struct GeneratorOptionsTests {
@@ -29,18 +30,22 @@ import Testing
     @Test func onlyPullsInTheResponseAndEveryTypeUsed() throws {
         let spec = try TestSupport.loadRealSpec("8.0.0")
         let selected = try selection(spec, TestSupport.options { $0.only = "Show" })
-        #expect(selected == Selection(
-            enums: ["Result", "TextAlignment", "ImageType", "SoftButtonType", "SystemAction", "MetadataType"],
-            structs: ["Image", "SoftButton", "MetadataTags", "TemplateConfiguration", "TemplateColorScheme", "RGBColor"],
-            requests: ["Show"], responses: ["Show"]))
+        #expect(
+            selected
+                == Selection(
+                    enums: ["Result", "TextAlignment", "ImageType", "SoftButtonType", "SystemAction", "MetadataType"],
+                    structs: ["Image", "SoftButton", "MetadataTags", "TemplateConfiguration", "TemplateColorScheme", "RGBColor"],
+                    requests: ["Show"], responses: ["Show"]))
     }
 
     @Test func onlyWithoutDependenciesTakesJustTheMatches() throws {
         let spec = try TestSupport.loadRealSpec("8.0.0")
-        let selected = try selection(spec, TestSupport.options {
-            $0.only = "Show"
-            $0.includeDependencies = false
-        })
+        let selected = try selection(
+            spec,
+            TestSupport.options {
+                $0.only = "Show"
+                $0.includeDependencies = false
+            })
         // The response matches `Show` itself; the types both messages use are left out.
         #expect(selected == Selection(requests: ["Show"], responses: ["Show"]))
     }
@@ -48,14 +53,18 @@ import Testing
     /// `Show` must not select `ShowConstantTBT` or `ShowAppMenu`.
     @Test func onlyMatchesWholeNames() throws {
         let spec = try TestSupport.loadRealSpec("8.0.0")
-        let exact = try selection(spec, TestSupport.options {
-            $0.only = "Show"
-            $0.includeDependencies = false
-        })
-        let prefixed = try selection(spec, TestSupport.options {
-            $0.only = "Show.*"
-            $0.includeDependencies = false
-        })
+        let exact = try selection(
+            spec,
+            TestSupport.options {
+                $0.only = "Show"
+                $0.includeDependencies = false
+            })
+        let prefixed = try selection(
+            spec,
+            TestSupport.options {
+                $0.only = "Show.*"
+                $0.includeDependencies = false
+            })
         #expect(exact.requests == ["Show"])
         #expect(prefixed.requests == ["Show", "ShowConstantTBT", "ShowAppMenu"])
     }
@@ -88,12 +97,16 @@ import Testing
         let structsOnly = try selection(spec, TestSupport.options { $0.kinds = [.structs] })
         #expect(structsOnly == Selection(enums: ["Mode", "Level"], structs: ["Point", "Empty", "Everything", "Outdated"]))
 
-        let functionsOnly = try selection(spec, TestSupport.options {
-            $0.kinds = [.functions]
-            $0.includeDependencies = false
-        })
-        #expect(functionsOnly == Selection(
-            requests: ["Probe", "Configure", "Retire"], responses: ["Probe", "Configure", "Retire"], notifications: ["OnPulse"]))
+        let functionsOnly = try selection(
+            spec,
+            TestSupport.options {
+                $0.kinds = [.functions]
+                $0.includeDependencies = false
+            })
+        #expect(
+            functionsOnly
+                == Selection(
+                    requests: ["Probe", "Configure", "Retire"], responses: ["Probe", "Configure", "Retire"], notifications: ["OnPulse"]))
     }
 
     /// Build plugins declare their outputs up front, so every file is written even when empty.
@@ -173,13 +186,14 @@ import Testing
 
     /// A spec with errors is refused before anything is rendered.
     @Test func aSpecWithErrorsIsRefused() throws {
-        let spec = try TestSupport.loadSpec(xml: """
-            <interface name="Broken" version="1.0.0">
-                <struct name="Holder">
-                    <param name="thing" type="Missing" />
-                </struct>
-            </interface>
-            """)
+        let spec = try TestSupport.loadSpec(
+            xml: """
+                <interface name="Broken" version="1.0.0">
+                    <struct name="Holder">
+                        <param name="thing" type="Missing" />
+                    </struct>
+                </interface>
+                """)
         #expect(spec.hasErrors)
         let error = #expect(throws: SpecError.self) {
             try Generator.generate(spec, options: GeneratorOptions(), templates: TemplateSet())
@@ -189,12 +203,13 @@ import Testing
 
     /// Two spec names that become one Swift type name stop generation instead of producing code that cannot compile.
     @Test func typeNameClashesAreErrors() throws {
-        let spec = try TestSupport.loadSpec(xml: """
-            <interface name="Clash" version="1.0.0">
-                <struct name="Data"><param name="a" type="Integer" /></struct>
-                <struct name="SDLData"><param name="b" type="Integer" /></struct>
-            </interface>
-            """)
+        let spec = try TestSupport.loadSpec(
+            xml: """
+                <interface name="Clash" version="1.0.0">
+                    <struct name="Data"><param name="a" type="Integer" /></struct>
+                    <struct name="SDLData"><param name="b" type="Integer" /></struct>
+                </interface>
+                """)
         #expect(!spec.hasErrors)
         let error = #expect(throws: SpecError.self) {
             try Generator.generate(spec, options: GeneratorOptions(), templates: TemplateSet())

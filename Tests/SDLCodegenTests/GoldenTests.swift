@@ -1,7 +1,8 @@
 import Foundation
-@testable import SDLCodegen
 import SDLSpec
 import Testing
+
+@testable import SDLCodegen
 
 /// The generator's whole output, byte for byte, for the fixtures and for the committed 8.0.0
 /// code. `SDL_RECORD=1` rewrites the expected files; review the diff before committing it.

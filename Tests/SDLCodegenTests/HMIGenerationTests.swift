@@ -1,8 +1,9 @@
 import Foundation
-@testable import SDLCodegen
 import SDLSpec
 import SDLTestSupport
 import Testing
+
+@testable import SDLCodegen
 
 /// The HMI API through the same generator: types nested in their interface, messages that are
 /// JSON-RPC methods, `Common.Result` sent by number.
@@ -41,32 +42,39 @@ struct HMIGenerationTests {
     @Test func typesAreNestedInTheirInterface() throws {
         let files = try Self.generated()
         let enums = try #require(files["Enums.swift"])
-        #expect(enums.contains("\nextension Common {\n    /// - Remark: Generated from enum `Common.Result` in HMI_API.xml, line 4.\n    nonisolated public enum Result: SDLRuntime.SDLEnumeration {\n"))
+        #expect(
+            enums.contains(
+                "\nextension Common {\n    /// - Remark: Generated from enum `Common.Result` in HMI_API.xml, line 4.\n    nonisolated public enum Result: SDLRuntime.SDLEnumeration {\n"
+            ))
         // A nested name may reuse a standard library or SwiftUI name: every use is qualified.
         #expect(enums.contains("    nonisolated public enum Image: SDLRuntime.SDLEnumeration {"))
         #expect(enums.contains("extension Common.Result {\n    public static let allCases: [Common.Result] = ["))
         let requests = try #require(files["Requests.swift"])
-        #expect(requests.contains("""
-            extension UI {
-                /// Shows text.
-                ///
-                /// - Remark: Generated from function `UI.Show (request)` in HMI_API.xml, line 11.
-                nonisolated public struct Show: SDLRuntime.SDLHMIRequest {
-                    public typealias Response = UI.ShowResponse
+        #expect(
+            requests.contains(
+                """
+                extension UI {
+                    /// Shows text.
+                    ///
+                    /// - Remark: Generated from function `UI.Show (request)` in HMI_API.xml, line 11.
+                    nonisolated public struct Show: SDLRuntime.SDLHMIRequest {
+                        public typealias Response = UI.ShowResponse
 
-                    /// Size: at most 8 items.
-                    public var showStrings: [Common.TextFieldStruct]
-            """))
-        #expect(requests.contains("""
-            extension UI.Show {
-                public static let functionName = "Show"
-                public static let method = "UI.Show"
-                public static let messageType = SDLRuntime.SDLMessageType.request
+                        /// Size: at most 8 items.
+                        public var showStrings: [Common.TextFieldStruct]
+                """))
+        #expect(
+            requests.contains(
+                """
+                extension UI.Show {
+                    public static let functionName = "Show"
+                    public static let method = "UI.Show"
+                    public static let messageType = SDLRuntime.SDLMessageType.request
 
-                public static let structInfo = SDLRuntime.SDLStructInfo(name: "UI.Show", parameters: [
-                    .init(name: "showStrings", type: .structure("Common.TextFieldStruct"), isArray: true, isMandatory: true, maxSize: 8),
-                    .init(name: "kind", type: .enumeration("Common.Image"), isMandatory: false),
-            """))
+                    public static let structInfo = SDLRuntime.SDLStructInfo(name: "UI.Show", parameters: [
+                        .init(name: "showStrings", type: .structure("Common.TextFieldStruct"), isArray: true, isMandatory: true, maxSize: 8),
+                        .init(name: "kind", type: .enumeration("Common.Image"), isMandatory: false),
+                """))
         #expect(!requests.contains("functionIDValue"))
         #expect(try #require(files["Responses.swift"]).contains("    nonisolated public struct ShowResponse: SDLRuntime.SDLHMIResponse {"))
         let notifications = try #require(files["Notifications.swift"])
@@ -78,14 +86,16 @@ struct HMIGenerationTests {
 
     @Test func catalogDeclaresTheNamespacesAndTheResultCode() throws {
         let catalog = try #require(try Self.generated()["HMIAPI.swift"])
-        #expect(catalog.contains("""
-            /// Types every interface uses.
-            ///
-            /// - Remark: Interface `Common` 2.0.0 (2024-01-01) in HMI_API.xml, line 2.
-            nonisolated public enum Common {
-                /// The interface's `version` in the spec.
-                public static let interfaceVersion: SDLRuntime.SDLSpecVersion? = SDLRuntime.SDLSpecVersion.version(2, 0)
-            """))
+        #expect(
+            catalog.contains(
+                """
+                /// Types every interface uses.
+                ///
+                /// - Remark: Interface `Common` 2.0.0 (2024-01-01) in HMI_API.xml, line 2.
+                nonisolated public enum Common {
+                    /// The interface's `version` in the spec.
+                    public static let interfaceVersion: SDLRuntime.SDLSpecVersion? = SDLRuntime.SDLSpecVersion.version(2, 0)
+                """))
         #expect(catalog.contains("nonisolated public enum UI {"))
         #expect(catalog.contains("extension Common.Result: SDLRuntime.SDLHMIResultCode {"))
         #expect(catalog.contains("public typealias HMIResponse<Result: SDLRuntime.SDLHMIResponse> = SDLRuntime.SDLJSONRPCResponse<Result, Common.Result>"))

@@ -1,7 +1,8 @@
 import Foundation
-@testable import SDLCodegen
 import SDLSpec
 import Testing
+
+@testable import SDLCodegen
 
 /// Generating is deterministic, and writing touches only files whose bytes change.
 @Suite struct OutputTests {

@@ -1,6 +1,7 @@
-@testable import SDLCodegen
 import SDLSpec
 import Testing
+
+@testable import SDLCodegen
 
 /// Every published spec version generates cleanly; the newest one gives the expected numbers.
 @Suite struct RealSpecTests {

@@ -1,5 +1,6 @@
-@testable import SDLCodegen
 import Testing
+
+@testable import SDLCodegen
 
 /// One test per naming rule of `SwiftNamer` (README, "Naming rules").
 @Suite struct SwiftNamerTests {

@@ -1,8 +1,9 @@
 import Foundation
-@testable import SDLCodegen
 import SDLSpec
 import SDLTestSupport
 import Testing
+
+@testable import SDLCodegen
 
 /// Where the tests find files on disk, how they run the generator, and the record mode
 /// (`SDL_RECORD=1`) that rewrites golden files instead of comparing with them.

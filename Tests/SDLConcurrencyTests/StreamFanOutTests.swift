@@ -51,7 +51,6 @@ import Testing
     }
 }
 
-
 extension Array {
     fileprivate init<S: AsyncSequence>(_ sequence: S) async where S.Element == Element, S.Failure == Never {
         var elements: [Element] = []

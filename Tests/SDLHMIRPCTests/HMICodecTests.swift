@@ -52,8 +52,9 @@ struct HMICodecTests {
         #expect(Self.corpus.count == 265)
         #expect(HMIAPI.requests.count + HMIAPI.responses.count + HMIAPI.notifications.count == 265)
         let methods = Set(Self.corpus.compactMap { line in try? SDLJSONRPC.read(Array(line.utf8)) }.map { "\($0.kindName) \($0.method ?? "")" })
-        let generated = Set(HMIAPI.requests.map { "request \($0.method)" } + HMIAPI.responses.map { "response \($0.method)" }
-            + HMIAPI.notifications.map { "notification \($0.method)" })
+        let generated = Set(
+            HMIAPI.requests.map { "request \($0.method)" } + HMIAPI.responses.map { "response \($0.method)" }
+                + HMIAPI.notifications.map { "notification \($0.method)" })
         #expect(methods == generated)
     }
 
@@ -78,7 +79,10 @@ struct HMICodecTests {
 
     @Test func requestIsBuiltAndDecoded() throws {
         let bytes = try SDLJSONRPC.encode(SDLJSONRPCRequest(id: 7, params: Self.show))
-        #expect(String(decoding: bytes, as: UTF8.self) == #"{"jsonrpc":"2.0","id":7,"method":"UI.Show","params":{"showStrings":[{"fieldName":"mainField1","fieldText":"Hello"},{"fieldName":"mainField2","fieldText":"World"}],"appID":65537}}"#)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"jsonrpc":"2.0","id":7,"method":"UI.Show","params":{"showStrings":[{"fieldName":"mainField1","fieldText":"Hello"},{"fieldName":"mainField2","fieldText":"World"}],"appID":65537}}"#
+        )
         let decoded = try SDLJSONRPC.decodeRequest(UI.Show.self, from: bytes)
         #expect(decoded.value.id == 7 && decoded.value.params == Self.show)
     }
@@ -98,14 +102,17 @@ struct HMICodecTests {
     @Test func errorReplyNamesItsMethod() throws {
         let error = HMIError(id: 3, code: .rejected, message: "The requested layout is not supported", method: "UI.Show")
         let bytes = SDLJSONRPC.encode(error)
-        #expect(String(decoding: bytes, as: UTF8.self) == #"{"jsonrpc":"2.0","id":3,"error":{"code":4,"message":"The requested layout is not supported","data":{"method":"UI.Show"}}}"#)
+        #expect(
+            String(decoding: bytes, as: UTF8.self)
+                == #"{"jsonrpc":"2.0","id":3,"error":{"code":4,"message":"The requested layout is not supported","data":{"method":"UI.Show"}}}"#)
         let reply = try SDLJSONRPC.decodeReply(UI.ShowResponse.self, code: Common.Result.self, from: bytes).value
         #expect(reply == .error(error))
     }
 
     @Test func strictDecodingReportsPathsUnderParams() throws {
         let long = String(repeating: "x", count: 501)
-        let text = #"{"jsonrpc":"2.0","id":1,"method":"UI.Show","params":{"showStrings":[{"fieldName":"mainField1","fieldText":"a"},{"fieldName":"mainField2","fieldText":"\#(long)"}],"appID":1}}"#
+        let text =
+            #"{"jsonrpc":"2.0","id":1,"method":"UI.Show","params":{"showStrings":[{"fieldName":"mainField1","fieldText":"a"},{"fieldName":"mainField2","fieldText":"\#(long)"}],"appID":1}}"#
         #expect {
             _ = try SDLJSONRPC.decodeRequest(UI.Show.self, from: Array(text.utf8))
         } throws: { error in

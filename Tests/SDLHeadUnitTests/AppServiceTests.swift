@@ -43,7 +43,8 @@ import Testing
         let data = try await consumer.client.send(GetAppServiceData(serviceType: "MEDIA", subscribe: true))
         #expect(data.resultCode == .success)
         #expect(data.serviceData?.mediaServiceData?.mediaTitle == "Song")
-        let interaction = try await consumer.client.send(PerformAppServiceInteraction(serviceUri: "play://1", serviceID: record.serviceID, originApp: "consumer"))
+        let interaction = try await consumer.client.send(
+            PerformAppServiceInteraction(serviceUri: "play://1", serviceID: record.serviceID, originApp: "consumer"))
         #expect(interaction.serviceSpecificResult == "played play://1")
         // An RPC the manifest handles goes to the provider.
         let press = try await consumer.client.send(ButtonPress(moduleType: .audio, buttonName: .playPause, buttonPressMode: .short))
@@ -51,7 +52,8 @@ import Testing
 
         // The provider's data reaches the subscriber.
         let serviceData = consumer.client.notifications(OnAppServiceData.self)
-        try await provider.client.sendNotification(OnAppServiceData(serviceData: AppServiceData(serviceType: "MEDIA", serviceID: "tunes", mediaServiceData: MediaServiceData(mediaTitle: "Next"))))
+        try await provider.client.sendNotification(
+            OnAppServiceData(serviceData: AppServiceData(serviceType: "MEDIA", serviceID: "tunes", mediaServiceData: MediaServiceData(mediaTitle: "Next"))))
         var dataIterator = serviceData.makeAsyncIterator()
         #expect(await dataIterator.next()?.serviceData.mediaServiceData?.mediaTitle == "Next")
 
@@ -71,7 +73,8 @@ import Testing
         let succeed = Locked(false)
         try await provider.client.handleRequests(GetAppServiceData.self) { request in
             succeed.withLock { $0 }
-                ? GetAppServiceDataResponse(success: true, resultCode: .success, serviceData: AppServiceData(serviceType: request.serviceType, serviceID: "tunes"))
+                ? GetAppServiceDataResponse(
+                    success: true, resultCode: .success, serviceData: AppServiceData(serviceType: request.serviceType, serviceID: "tunes"))
                 : GetAppServiceDataResponse(success: false, resultCode: .rejected)
         }
         _ = try await provider.client.send(PublishAppService(appServiceManifest: Self.manifest))

@@ -53,16 +53,18 @@ import Testing
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit, activate: false)
         let sent = await headUnit.recordedRPCs(appID: app.appID).filter { $0.direction == "out" }
-        #expect(Array(sent.prefix(6).map(\.functionName)) == [
-            "RegisterAppInterface", "OnHMIStatus", "OnPermissionsChange", "OnSystemRequest", "OnDriverDistraction", "OnDriverDistraction",
-        ])
+        #expect(
+            Array(sent.prefix(6).map(\.functionName)) == [
+                "RegisterAppInterface", "OnHMIStatus", "OnPermissionsChange", "OnSystemRequest", "OnDriverDistraction", "OnDriverDistraction",
+            ])
         // As in both recorded SDL Core sessions: dismissal enabled with Core's warning, then disabled.
         let distractions = sent.filter { $0.functionName == "OnDriverDistraction" }.compactMap(\.parameters)
         #expect(distractions.map { $0["state"] } == [.string("DD_OFF"), .string("DD_OFF")])
         #expect(distractions.map { $0["lockScreenDismissalEnabled"] } == [.bool(true), .bool(false)])
-        #expect(distractions.map { $0["lockScreenDismissalWarning"] } == [
-            .string("Swipe down to dismiss, acknowledging that you are not the driver"), nil,
-        ])
+        #expect(
+            distractions.map { $0["lockScreenDismissalWarning"] } == [
+                .string("Swipe down to dismiss, acknowledging that you are not the driver"), nil,
+            ])
         await app.close()
     }
 
@@ -106,7 +108,8 @@ import Testing
         let malformed = try await app.client.sendRaw(functionName: "Show", functionID: 13, json: Array(#"{"mainField1":"#.utf8))
         #expect(try SDLJSON.decode(ShowResponse.self, from: malformed.payload.json).value.resultCode == .invalidData)
         // Out of range: a string over its maxlength, a number past its maximum.
-        let long = try await app.client.sendRaw(functionName: "Show", functionID: 13, json: Array("{\"mainField1\":\"\(String(repeating: "x", count: 501))\"}".utf8))
+        let long = try await app.client.sendRaw(
+            functionName: "Show", functionID: 13, json: Array("{\"mainField1\":\"\(String(repeating: "x", count: 501))\"}".utf8))
         #expect(try SDLJSON.decode(ShowResponse.self, from: long.payload.json).value.resultCode == .invalidData)
         let slider = try await app.client.sendRaw(functionName: "Slider", functionID: 26, json: Array(#"{"numTicks":99,"position":1,"sliderHeader":"x"}"#.utf8))
         #expect(try SDLJSON.decode(SliderResponse.self, from: slider.payload.json).value.resultCode == .invalidData)

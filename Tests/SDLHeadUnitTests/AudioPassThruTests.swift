@@ -9,8 +9,14 @@ import Testing
 /// PerformAudioPassThru on a manual clock: chunks of exactly one interval's samples, the
 /// response after the last chunk, and the ways a recording ends.
 @Suite(.timeLimit(.minutes(1))) struct AudioPassThruTests {
-    static func record(_ app: TestApp, maxDuration: Int, rate: SamplingRate = ._16khz, bits: BitsPerSample = ._16Bit) -> Task<PerformAudioPassThruResponse, any Error> {
-        Task { try await app.client.send(PerformAudioPassThru(audioPassThruDisplayText1: "Speak now", samplingRate: rate, maxDuration: maxDuration, bitsPerSample: bits, audioType: .pcm)) }
+    static func record(_ app: TestApp, maxDuration: Int, rate: SamplingRate = ._16khz, bits: BitsPerSample = ._16Bit) -> Task<
+        PerformAudioPassThruResponse, any Error
+    > {
+        Task {
+            try await app.client.send(
+                PerformAudioPassThru(audioPassThruDisplayText1: "Speak now", samplingRate: rate, maxDuration: maxDuration, bitsPerSample: bits, audioType: .pcm)
+            )
+        }
     }
 
     @Test func chunksCoverExactlyMaxDurationThenTheResponse() async throws {

@@ -14,7 +14,14 @@ import Testing
             let app = try await TestApp.register(to: headUnit, appID: "8675309", name: "Hello", activate: false)
             let apps = try await api.handle(method: "GET", path: "/apps")
             #expect(apps.status == 200)
-            #expect(apps.jsonValue == .array([try SDLJSONValue(parsing: #"{"appID":"8675309","appTypes":["DEFAULT"],"hmiLevel":"NONE","isMedia":false,"name":"Hello","session":1,"systemContext":"MAIN"}"#)]))
+            #expect(
+                apps.jsonValue
+                    == .array([
+                        try SDLJSONValue(
+                            parsing:
+                                #"{"appID":"8675309","appTypes":["DEFAULT"],"hmiLevel":"NONE","isMedia":false,"name":"Hello","session":1,"systemContext":"MAIN"}"#
+                        )
+                    ]))
             #expect(try await api.handle(method: "POST", path: "/apps/8675309/activate").status == 200)
             #expect(await app.status { $0.hmiLevel == .full } != nil)
             _ = try await app.client.send(Show(mainField1: "Hello", softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 3)]))
@@ -82,15 +89,25 @@ import Testing
             let app = try await TestApp.register(to: headUnit, appID: "data")
             _ = try await app.client.send(PutFile(syncFileName: "art.png", fileType: .graphicPng), bulkData: [1, 2, 3])
             // A graphic never uploaded is answered SUCCESS, as SDL Core does; the screen says so.
-            #expect(try await app.client.send(Show(graphic: Image(value: "art.png", imageType: .dynamic), secondaryGraphic: Image(value: "none.png", imageType: .dynamic))).resultCode == .success)
+            #expect(
+                try await app.client.send(
+                    Show(graphic: Image(value: "art.png", imageType: .dynamic), secondaryGraphic: Image(value: "none.png", imageType: .dynamic))
+                ).resultCode == .success)
             let images = try await api.handle(method: "GET", path: "/apps/data/screen").jsonValue?["images"]
-            #expect(images == (try SDLJSONValue(parsing: #"[{"name":"art.png","url":"/apps/data/files/art.png","uploaded":true},{"name":"none.png","url":"/apps/data/files/none.png","uploaded":false}]"#)))
+            #expect(
+                images
+                    == (try SDLJSONValue(
+                        parsing:
+                            #"[{"name":"art.png","url":"/apps/data/files/art.png","uploaded":true},{"name":"none.png","url":"/apps/data/files/none.png","uploaded":false}]"#
+                    )))
             let files = try await api.handle(method: "GET", path: "/apps/data/files")
             #expect(files.jsonValue == .array([try SDLJSONValue(parsing: #"{"name":"art.png","url":"/apps/data/files/art.png"}"#)]))
             let file = try await api.handle(method: "GET", path: "/apps/data/files/art.png")
             #expect(file.body == [1, 2, 3])
             // A fault for the next PutFile: the head unit answers it with the result code asked for.
-            #expect(try await api.handle(method: "POST", path: "/apps/data/faults/putfile", body: Array(#"{"fault":"GENERIC_ERROR","chunk":1}"#.utf8)).status == 200)
+            #expect(
+                try await api.handle(method: "POST", path: "/apps/data/faults/putfile", body: Array(#"{"fault":"GENERIC_ERROR","chunk":1}"#.utf8)).status == 200
+            )
             #expect(try await app.client.send(PutFile(syncFileName: "b.png", fileType: .graphicPng), bulkData: [4]).resultCode == .genericError)
             #expect(try await app.client.send(PutFile(syncFileName: "b.png", fileType: .graphicPng), bulkData: [4]).resultCode == .success)
             _ = try await app.client.send(DeleteFile(syncFileName: "b.png"))
@@ -104,7 +121,12 @@ import Testing
             #expect(try await api.handle(method: "PUT", path: "/vehicle-data", body: Array(#"{"rpm": "fast"}"#.utf8)).status == 400)
             #expect(try await api.handle(method: "PUT", path: "/policy", body: Array(#"{"functional_groupings": {}}"#.utf8)).status == 400)
             let permissions = app.client.notifications(OnPermissionsChange.self)
-            #expect(try await api.handle(method: "PUT", path: "/policy", body: Array(#"{"functional_groupings": {"G": {"rpcs": {"Show": {"hmi_levels": ["FULL"]}}}}, "app_policies": {"default": {"groups": ["G"]}}}"#.utf8)).status == 200)
+            #expect(
+                try await api.handle(
+                    method: "PUT", path: "/policy",
+                    body: Array(
+                        #"{"functional_groupings": {"G": {"rpcs": {"Show": {"hmi_levels": ["FULL"]}}}}, "app_policies": {"default": {"groups": ["G"]}}}"#.utf8)
+                ).status == 200)
             var permissionIterator = permissions.makeAsyncIterator()
             #expect(await permissionIterator.next()?.permissionItem.map(\.rpcName) == ["Show"])
             await app.close()
@@ -116,9 +138,13 @@ import Testing
         try await ControlClient.with(headUnit) { api in
             let app = try await TestApp.register(to: headUnit, appID: "sys")
             let requests = app.client.rawNotifications(OnSystemRequest.self)
-            #expect(try await api.handle(method: "POST", path: "/apps/sys/policy-update", body: Array(#"{"url": "http://127.0.0.1:9/policy"}"#.utf8)).status == 200)
-            #expect(try await api.handle(
-                method: "POST", path: "/apps/sys/system-request", body: Array(#"{"requestType": "HTTP", "url": "http://x/y", "timeout": 7, "body": "hi"}"#.utf8)).status == 200)
+            #expect(
+                try await api.handle(method: "POST", path: "/apps/sys/policy-update", body: Array(#"{"url": "http://127.0.0.1:9/policy"}"#.utf8)).status == 200)
+            #expect(
+                try await api.handle(
+                    method: "POST", path: "/apps/sys/system-request",
+                    body: Array(#"{"requestType": "HTTP", "url": "http://x/y", "timeout": 7, "body": "hi"}"#.utf8)
+                ).status == 200)
             #expect(try await api.handle(method: "POST", path: "/apps/sys/system-request", body: Array(#"{"requestType": "NOPE"}"#.utf8)).status == 400)
             #expect(try await api.handle(method: "POST", path: "/apps/nobody/policy-update", body: Array(#"{"url": "http://x"}"#.utf8)).status == 404)
             var iterator = requests.makeAsyncIterator()

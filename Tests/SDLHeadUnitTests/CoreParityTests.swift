@@ -154,8 +154,9 @@ import Testing
         #expect(layout.success)
         #expect(layout.resultCode == .warnings)
         #expect(layout.info?.hasPrefix("The RPC is deprecated") == true)
-        let recoloured = try await app.client.send(SetDisplayLayout(
-            displayLayout: "NON-MEDIA", dayColorScheme: TemplateColorScheme(primaryColor: RGBColor(red: 1, green: 2, blue: 3))))
+        let recoloured = try await app.client.send(
+            SetDisplayLayout(
+                displayLayout: "NON-MEDIA", dayColorScheme: TemplateColorScheme(primaryColor: RGBColor(red: 1, green: 2, blue: 3))))
         #expect(recoloured.resultCode == .rejected)
         await app.close()
 
@@ -183,8 +184,9 @@ import Testing
         #expect(try await music.client.send(Show(templateConfiguration: TemplateConfiguration(template: "ONSCREEN_PRESETS"))).success)
         let nav = try await TestApp.register(to: headUnit, appID: "nav", name: "Nav", types: [.navigation])
         let window = try await nav.client.send(GetSystemCapability(systemCapabilityType: .displays))
-        #expect(window.systemCapability?.displayCapabilities?.first?.windowCapabilities?.first?.templatesAvailable
-            == ["DEFAULT", "NON-MEDIA", "NAV_FULLSCREEN_MAP"])
+        #expect(
+            window.systemCapability?.displayCapabilities?.first?.windowCapabilities?.first?.templatesAvailable
+                == ["DEFAULT", "NON-MEDIA", "NAV_FULLSCREEN_MAP"])
         #expect(try await nav.client.send(Show(templateConfiguration: TemplateConfiguration(template: "NAV_FULLSCREEN_MAP"))).success)
         for app in [plain, music, nav] { await app.close() }
 
@@ -280,12 +282,19 @@ import Testing
             (Slider.self, #"{"numTicks":3,"position":1,"sliderHeader":"Pick","sliderFooter":["a","b"]}"#, .invalidData),
             (CancelInteraction.self, #"{"functionID":13}"#, .invalidId),
             (SetGlobalProperties.self, #"{"vrHelp":[{"text":"Play","position":1}]}"#, .rejected),
-            (PerformAudioPassThru.self,
-             #"{"audioPassThruDisplayText1":"Say\\tit","samplingRate":"16KHZ","maxDuration":1000,"bitsPerSample":"16_BIT","audioType":"PCM"}"#, .invalidData),
-            (CreateInteractionChoiceSet.self,
-             #"{"interactionChoiceSetID":1,"choiceSet":[{"choiceID":1,"menuName":"A","vrCommands":["a"]},{"choiceID":2,"menuName":"B"}]}"#, .invalidData),
-            (CreateInteractionChoiceSet.self,
-             #"{"interactionChoiceSetID":2,"choiceSet":[{"choiceID":3,"menuName":"A","vrCommands":["go"]},{"choiceID":4,"menuName":"B","vrCommands":["Go"]}]}"#, .duplicateName),
+            (
+                PerformAudioPassThru.self,
+                #"{"audioPassThruDisplayText1":"Say\\tit","samplingRate":"16KHZ","maxDuration":1000,"bitsPerSample":"16_BIT","audioType":"PCM"}"#, .invalidData
+            ),
+            (
+                CreateInteractionChoiceSet.self,
+                #"{"interactionChoiceSetID":1,"choiceSet":[{"choiceID":1,"menuName":"A","vrCommands":["a"]},{"choiceID":2,"menuName":"B"}]}"#, .invalidData
+            ),
+            (
+                CreateInteractionChoiceSet.self,
+                #"{"interactionChoiceSetID":2,"choiceSet":[{"choiceID":3,"menuName":"A","vrCommands":["go"]},{"choiceID":4,"menuName":"B","vrCommands":["Go"]}]}"#,
+                .duplicateName
+            ),
         ]
         for (type, json, expected) in cases {
             let answer = try await Self.answer(app, type, json)
@@ -295,9 +304,11 @@ import Testing
         _ = try await Self.answer(app, CreateInteractionChoiceSet.self, #"{"interactionChoiceSetID":3,"choiceSet":[{"choiceID":5,"menuName":"C"}]}"#)
         let voice = try await Self.answer(app, PerformInteraction.self, #"{"initialText":"Pick","interactionMode":"VR_ONLY","interactionChoiceSetIDList":[3]}"#)
         #expect(voice.resultCode == .invalidData)
-        let twice = try await Self.answer(app, PerformInteraction.self, #"{"initialText":"Pick","interactionMode":"MANUAL_ONLY","interactionChoiceSetIDList":[3,3]}"#)
+        let twice = try await Self.answer(
+            app, PerformInteraction.self, #"{"initialText":"Pick","interactionMode":"MANUAL_ONLY","interactionChoiceSetIDList":[3,3]}"#)
         #expect(twice.resultCode == .invalidId)
-        let empty = try await Self.answer(app, PerformInteraction.self, #"{"initialText":" ","interactionMode":"MANUAL_ONLY","interactionChoiceSetIDList":[3]}"#)
+        let empty = try await Self.answer(
+            app, PerformInteraction.self, #"{"initialText":" ","interactionMode":"MANUAL_ONLY","interactionChoiceSetIDList":[3]}"#)
         #expect(empty.resultCode == .invalidData)
         // A name with a newline cannot register.
         let newline = try await TestApp.register(to: headUnit, appID: "nl", name: "Two\nLines", activate: false)
@@ -340,7 +351,10 @@ import Testing
         #expect(results.value.clusterModes?.resultCode == .success)
         let answered = try SDLJSONValue(parsing: subscribed.payload.json)
         let names = Set(SubscribeVehicleDataResponse.structInfo.parameters.map(\.name))
-        guard case .object(let members) = answered else { Issue.record("not an object"); return }
+        guard case .object(let members) = answered else {
+            Issue.record("not an object")
+            return
+        }
         #expect(members.allSatisfy { names.contains($0.key) })
         #expect(members.count == subscribeItems.count + 2)  // success and resultCode beside one result per item
         await app.close()
@@ -351,7 +365,8 @@ import Testing
         let app = try await TestApp.register(to: headUnit)
         _ = try await app.client.send(SubscribeVehicleData(speed: true, rpm: true))
         var updates = app.client.notifications(OnVehicleData.self).makeAsyncIterator()
-        try await headUnit.setVehicleData(.object([.init(key: "speed", value: .float(88.0)), .init(key: "rpm", value: .integer(3_000)), .init(key: "odometer", value: .integer(1))]))
+        try await headUnit.setVehicleData(
+            .object([.init(key: "speed", value: .float(88.0)), .init(key: "rpm", value: .integer(3_000)), .init(key: "odometer", value: .integer(1))]))
         let update = try #require(await updates.next())
         #expect(update.speed == 88.0 && update.rpm == 3_000 && update.odometer == nil)
         await app.close()
@@ -384,7 +399,8 @@ import Testing
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit)
         let events = headUnit.events()
-        _ = try await app.client.send(CreateInteractionChoiceSet(interactionChoiceSetID: 1, choiceSet: [Choice(choiceID: 7, menuName: "Home", vrCommands: ["home"])]))
+        _ = try await app.client.send(
+            CreateInteractionChoiceSet(interactionChoiceSetID: 1, choiceSet: [Choice(choiceID: 7, menuName: "Home", vrCommands: ["home"])]))
         async let picked = app.client.send(PerformInteraction(initialText: "Where?", interactionMode: .both, interactionChoiceSetIDList: [1]))
         await Wait.interaction(events)
         try await headUnit.answerInteraction(appID: app.appID, .voiceChoice(7))
@@ -392,7 +408,8 @@ import Testing
         #expect(answer.choiceID == 7 && answer.triggerSource == .vr)
 
         var inputs = app.client.notifications(OnKeyboardInput.self).makeAsyncIterator()
-        async let typed = app.client.send(PerformInteraction(initialText: "Name?", interactionMode: .manualOnly, interactionChoiceSetIDList: [], interactionLayout: .keyboard))
+        async let typed = app.client.send(
+            PerformInteraction(initialText: "Name?", interactionMode: .manualOnly, interactionChoiceSetIDList: [], interactionLayout: .keyboard))
         await Wait.interaction(events)
         try await headUnit.setKeyboardMasked(appID: app.appID, true)
         #expect(await inputs.next()?.event == .inputKeyMaskEnabled)

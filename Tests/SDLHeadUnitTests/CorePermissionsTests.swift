@@ -12,7 +12,8 @@ import Testing
     typealias Table = [String: (levels: Set<HMILevel>, parameters: Set<String>)]
 
     static func table(_ notification: OnPermissionsChange) -> Table {
-        Dictionary(notification.permissionItem.map { ($0.rpcName, (Set($0.hmiPermissions.allowed), Set($0.parameterPermissions.allowed))) }) { first, _ in first }
+        Dictionary(notification.permissionItem.map { ($0.rpcName, (Set($0.hmiPermissions.allowed), Set($0.parameterPermissions.allowed))) }) { first, _ in first
+        }
     }
 
     /// The OnPermissionsChange notifications SDL Core sent in the recorded session, in order.

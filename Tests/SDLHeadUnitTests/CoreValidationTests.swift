@@ -15,9 +15,10 @@ import Testing
     static func headUnit() async -> SDLHeadUnitEmulator {
         let headUnit = TestApp.headUnit()
         var policy = SDLHeadUnitPolicy.sdlCoreDefault
-        policy.groups["Everything"] = Dictionary(uniqueKeysWithValues: MobileAPI.requests.map {
-            ($0.functionName, SDLHeadUnitPolicy.Permission(levels: [.full, .limited, .background, .none]))
-        })
+        policy.groups["Everything"] = Dictionary(
+            uniqueKeysWithValues: MobileAPI.requests.map {
+                ($0.functionName, SDLHeadUnitPolicy.Permission(levels: [.full, .limited, .background, .none]))
+            })
         policy.appGroups["validating"] = ["Base-4", "Everything"]
         policy.appGroups["pre_DataConsent"] = (policy.appGroups["pre_DataConsent"] ?? []) + ["Everything"]
         await headUnit.setPolicy(policy)
@@ -41,7 +42,8 @@ import Testing
         let headUnit = await Self.headUnit()
         let app = try await TestApp.register(to: headUnit, appID: "validating", media: true)
         // 12KHZ is no SamplingRate of the spec: the library keeps it, Core refuses it.
-        let reply = try await Self.send(app, "PerformAudioPassThru",
+        let reply = try await Self.send(
+            app, "PerformAudioPassThru",
             #"{"samplingRate":"12KHZ","maxDuration":2000,"bitsPerSample":"16_BIT","audioType":"PCM"}"#)
         #expect(reply == Reply(success: false, code: "INVALID_DATA"))
         #expect(try await Self.send(app, "SubscribeButton", #"{"buttonName":"WARP"}"#) == Reply(success: false, code: "INVALID_DATA"))
@@ -77,8 +79,9 @@ import Testing
     @Test func aDiagnosticModeTheHeadUnitDoesNotListIsRejected() async throws {
         let headUnit = await Self.headUnit()
         let app = try await TestApp.register(to: headUnit, appID: "validating")
-        #expect(try await Self.send(app, "DiagnosticMessage", #"{"targetID":2024,"messageLength":2,"messageData":[4,0]}"#)
-            == Reply(success: false, code: "REJECTED"))
+        #expect(
+            try await Self.send(app, "DiagnosticMessage", #"{"targetID":2024,"messageLength":2,"messageData":[4,0]}"#)
+                == Reply(success: false, code: "REJECTED"))
         #expect(try await Self.send(app, "DiagnosticMessage", #"{"targetID":2024,"messageLength":2,"messageData":[1,0]}"#).success)
         await app.close()
     }
@@ -87,8 +90,9 @@ import Testing
         let headUnit = await Self.headUnit()
         let app = try await TestApp.register(to: headUnit, appID: "validating")
         #expect(try await Self.send(app, "SystemRequest", #"{"requestType":"QUERY_APPS"}"#) == Reply(success: false, code: "INVALID_DATA"))
-        #expect(try await Self.send(app, "SystemRequest", #"{"requestType":"QUERY_APPS"}"#, bulkData: Array("not json".utf8))
-            == Reply(success: false, code: "INVALID_DATA"))
+        #expect(
+            try await Self.send(app, "SystemRequest", #"{"requestType":"QUERY_APPS"}"#, bulkData: Array("not json".utf8))
+                == Reply(success: false, code: "INVALID_DATA"))
         #expect(try await Self.send(app, "SystemRequest", #"{"requestType":"QUERY_APPS"}"#, bulkData: Array(#"{"response":[]}"#.utf8)).success)
         await app.close()
     }

@@ -1,14 +1,14 @@
+import Logging
 import SDLConcurrency
 import SDLHMIRPC
 import SDLHMIServer
-import SDLProtocol
 import SDLHeadUnit
+import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import SDLTestSupport
 import SDLTransport
 import SmartDeviceLink
-import Logging
 import Testing
 
 /// The emulator as SDL Core toward an HMI: a test HMI (`TestHMI`, over a real WebSocket, on
@@ -73,11 +73,20 @@ import Testing
         // The HMI's navigation capability, among UI.GetCapabilities' systemCapabilities.
         let answer: TestHMI.Answer = { method, params in
             guard method == "UI.GetCapabilities" else { return TestHMI.standardAnswers(method, params) }
-            return (.success, [.init(key: "systemCapabilities", value: .object([
-                .init(key: "navigationCapability", value: .object([
-                    .init(key: "sendLocationEnabled", value: .bool(false)), .init(key: "getWayPointsEnabled", value: .bool(true)),
-                ])),
-            ]))])
+            return (
+                .success,
+                [
+                    .init(
+                        key: "systemCapabilities",
+                        value: .object([
+                            .init(
+                                key: "navigationCapability",
+                                value: .object([
+                                    .init(key: "sendLocationEnabled", value: .bool(false)), .init(key: "getWayPointsEnabled", value: .bool(true)),
+                                ]))
+                        ]))
+                ]
+            )
         }
         try await Self.withHMIServer { emulator, port in
             try await TestHMI.with(port: port, answer: answer) { hmi in
@@ -386,7 +395,9 @@ import Testing
             let vr = try #require(await hmi.next("VR.ChangeRegistration"))
             let tts = try #require(await hmi.next("TTS.ChangeRegistration"))
             let ui = try #require(await hmi.next("UI.ChangeRegistration"))
-            #expect(vr.params["language"] == .string("DE-DE") && vr.params["vrSynonyms"] == .array([.string("Umbenannt")]) && vr.params["appID"] == .integer(hmiAppID))
+            #expect(
+                vr.params["language"] == .string("DE-DE") && vr.params["vrSynonyms"] == .array([.string("Umbenannt")])
+                    && vr.params["appID"] == .integer(hmiAppID))
             #expect(ui.params["language"] == .string("DE-DE") && ui.params["appName"] == .string("Umbenannt"))
             // UI and VR accept, TTS has no voice for it: a success, UNSUPPORTED_RESOURCE.
             try await hmi.respond(to: ui, .success)
@@ -430,7 +441,8 @@ import Testing
 
             // Then yes: the module changes hands.
             async let allowed = second.client.send(GetInteriorVehicleDataConsent(moduleType: .climate, moduleIds: ["C0A"]))
-            try await hmi.respond(to: try #require(await hmi.next("RC.GetInteriorVehicleDataConsent")), .success, [.init(key: "allowed", value: .array([.bool(true)]))])
+            try await hmi.respond(
+                to: try #require(await hmi.next("RC.GetInteriorVehicleDataConsent")), .success, [.init(key: "allowed", value: .array([.bool(true)]))])
             #expect(try await allowed.allowed == [true])
             async let changed = second.client.send(fan(30))
             try await hmi.respond(to: try #require(await hmi.next("RC.SetInteriorVehicleData")), .success)
@@ -449,9 +461,13 @@ import Testing
                 audioPassThruDisplayText1: "Speak now", samplingRate: ._16khz, maxDuration: 2_000, bitsPerSample: ._16Bit, audioType: .pcm)
             async let recorded = app.client.send(record)
             let ui = try #require(await hmi.next("UI.PerformAudioPassThru"))
-            #expect(ui.params["audioPassThruDisplayTexts"] == .array([.object([
-                .init(key: "fieldName", value: .string("audioPassThruDisplayText1")), .init(key: "fieldText", value: .string("Speak now")),
-            ])]))
+            #expect(
+                ui.params["audioPassThruDisplayTexts"]
+                    == .array([
+                        .object([
+                            .init(key: "fieldName", value: .string("audioPassThruDisplayText1")), .init(key: "fieldText", value: .string("Speak now")),
+                        ])
+                    ]))
             #expect(ui.params["maxDuration"] == .integer(2_000) && ui.params["muteAudio"] == .bool(true) && ui.params["appID"] == .integer(hmiAppID))
             // Core records while the HMI shows the popup: the app gets the microphone's chunks.
             clock.advance(by: .milliseconds(100))
@@ -480,8 +496,10 @@ import Testing
                 try await hmi.start(subscriptions: Self.subscriptions + ["BasicCommunication.OnSystemCapabilityUpdated", "AppService.OnAppServiceData"])
                 for await event in events { if case .hmiReady = event { break } }
                 let provider = try await TestApp.register(to: emulator, appID: "tunes-provider", media: true)
-                let published = try await provider.client.send(PublishAppService(appServiceManifest: AppServiceManifest(
-                    serviceName: "Tunes", serviceType: "MEDIA", allowAppConsumers: true, mediaServiceManifest: MediaServiceManifest())))
+                let published = try await provider.client.send(
+                    PublishAppService(
+                        appServiceManifest: AppServiceManifest(
+                            serviceName: "Tunes", serviceType: "MEDIA", allowAppConsumers: true, mediaServiceManifest: MediaServiceManifest())))
                 let serviceID = try #require(published.appServiceRecord?.serviceID)
                 // As Core's BroadcastCapabilityUpdate: published, then activated (the only MEDIA service).
                 let update = try #require(await hmi.next("BasicCommunication.OnSystemCapabilityUpdated"))
@@ -501,10 +519,12 @@ import Testing
                 try await provider.client.handleRequests(GetAppServiceData.self) { request in
                     GetAppServiceDataResponse(
                         success: true, resultCode: .success,
-                        serviceData: AppServiceData(serviceType: request.serviceType, serviceID: serviceID, mediaServiceData: MediaServiceData(mediaTitle: "Song")))
+                        serviceData: AppServiceData(
+                            serviceType: request.serviceType, serviceID: serviceID, mediaServiceData: MediaServiceData(mediaTitle: "Song")))
                 }
                 try await provider.client.handleRequests(PerformAppServiceInteraction.self) { request in
-                    PerformAppServiceInteractionResponse(success: true, resultCode: .success, serviceSpecificResult: "played \(request.serviceUri) for \(request.originApp)")
+                    PerformAppServiceInteractionResponse(
+                        success: true, resultCode: .success, serviceSpecificResult: "played \(request.serviceUri) for \(request.originApp)")
                 }
                 let data = try #require(await hmi.request(AppService.GetAppServiceData(serviceType: "MEDIA", subscribe: true)))
                 #expect(data.json["result"]?["code"] == .integer(0))
@@ -512,8 +532,9 @@ import Testing
                 let played = try #require(await hmi.request(AppService.PerformAppServiceInteraction(serviceUri: "tunes://play", serviceID: serviceID)))
                 #expect(played.json["result"]?["serviceSpecificResult"] == .string("played tunes://play for HMI"))
                 // Subscribed: the provider's new data reaches the HMI.
-                try await provider.client.sendNotification(OnAppServiceData(
-                    serviceData: AppServiceData(serviceType: "MEDIA", serviceID: serviceID, mediaServiceData: MediaServiceData(mediaTitle: "Next"))))
+                try await provider.client.sendNotification(
+                    OnAppServiceData(
+                        serviceData: AppServiceData(serviceType: "MEDIA", serviceID: serviceID, mediaServiceData: MediaServiceData(mediaTitle: "Next"))))
                 let next = try #require(await hmi.next("AppService.OnAppServiceData"))
                 #expect(next.params["serviceData"]?["mediaServiceData"]?["mediaTitle"] == .string("Next"))
                 // A service that is not there: the HMI's error, not the provider's.
@@ -527,11 +548,13 @@ import Testing
     @Test func aChoiceOnTheHMIAnswersThePerformInteractionAndATimeoutIsTimedOut() async throws {
         try await Self.withReadyHMI { emulator, hmi in
             let (app, _) = try await Self.activeApp(hmi, emulator, appID: "choice-app")
-            let set = try await app.client.send(CreateInteractionChoiceSet(
-                interactionChoiceSetID: 40, choiceSet: [Choice(choiceID: 41, menuName: "Coffee"), Choice(choiceID: 42, menuName: "Tea")]))
+            let set = try await app.client.send(
+                CreateInteractionChoiceSet(
+                    interactionChoiceSetID: 40, choiceSet: [Choice(choiceID: 41, menuName: "Coffee"), Choice(choiceID: 42, menuName: "Tea")]))
             #expect(set.success)
-            async let chosen = app.client.send(PerformInteraction(
-                initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [40], timeout: 5000))
+            async let chosen = app.client.send(
+                PerformInteraction(
+                    initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [40], timeout: 5000))
             let ui = try #require(await hmi.next("UI.PerformInteraction"))
             let typed = try #require(ui.message).decode(UI.PerformInteraction.self).value
             #expect(typed.choiceSet?.map(\.menuName) == ["Coffee", "Tea"] && typed.initialText?.fieldText == "Drink?" && typed.timeout == 5000)
@@ -540,8 +563,9 @@ import Testing
             #expect(response.success && response.choiceID == 42 && response.triggerSource == .menu)
 
             // The driver does not choose: the HMI says TIMED_OUT, and so does the app's answer.
-            async let ignored = app.client.send(PerformInteraction(
-                initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [40], timeout: 5000))
+            async let ignored = app.client.send(
+                PerformInteraction(
+                    initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [40], timeout: 5000))
             let again = try #require(await hmi.next("UI.PerformInteraction"))
             try await hmi.respond(to: again, .timedOut)
             let timedOut = try await ignored
@@ -563,9 +587,13 @@ import Testing
             // The first subscriber of an item goes to the HMI; its OnVehicleData reaches the app.
             async let subscribed = app.client.send(SubscribeVehicleData(speed: true))
             let subscribe = try #require(await hmi.next("VehicleInfo.SubscribeVehicleData"))
-            try await hmi.respond(to: subscribe, .success, [
-                .init(key: "speed", value: .object([.init(key: "dataType", value: .string("VEHICLEDATA_SPEED")), .init(key: "resultCode", value: .string("SUCCESS"))])),
-            ])
+            try await hmi.respond(
+                to: subscribe, .success,
+                [
+                    .init(
+                        key: "speed",
+                        value: .object([.init(key: "dataType", value: .string("VEHICLEDATA_SPEED")), .init(key: "resultCode", value: .string("SUCCESS"))]))
+                ])
             let subscription = try await subscribed
             #expect(subscription.success && subscription.speed?.resultCode == .success)
             let updates = app.client.notifications(OnVehicleData.self)

@@ -53,10 +53,13 @@ import Testing
         let events = headUnit.events()
         let app = try await TestApp.register(to: headUnit)
         let presses = app.client.notifications(OnButtonPress.self)
-        async let alert = app.client.send(Alert(alertText1: "Low fuel", softButtons: [
-            SoftButton(type: .text, text: "Later", softButtonID: 6, systemAction: .keepContext),
-            SoftButton(type: .text, text: "OK", softButtonID: 5),
-        ]))
+        async let alert = app.client.send(
+            Alert(
+                alertText1: "Low fuel",
+                softButtons: [
+                    SoftButton(type: .text, text: "Later", softButtonID: 6, systemAction: .keepContext),
+                    SoftButton(type: .text, text: "OK", softButtonID: 5),
+                ]))
         await Wait.interaction(events, kind: "alert")
         try await headUnit.pressSoftButton(appID: app.appID, id: 6)
         var iterator = presses.makeAsyncIterator()
@@ -71,7 +74,7 @@ import Testing
         let sent = await headUnit.sentToApp(app.appID)
         let lastPress = try #require(sent.lastIndex(of: "OnButtonPress"))
         let answer = try #require(sent.lastIndex(of: "AlertResponse"))
-        #expect(sent[answer - 3 ..< answer] == ["OnButtonEvent", "OnButtonEvent", "OnButtonPress"])
+        #expect(sent[answer - 3..<answer] == ["OnButtonEvent", "OnButtonEvent", "OnButtonPress"])
         #expect(lastPress < answer)
         await app.close()
     }
@@ -86,7 +89,8 @@ import Testing
             switch kind {
             case "slider": try await app.client.send(Slider(numTicks: 3, position: 1, sliderHeader: "Fan")).resultCode
             case "scrollableMessage": try await app.client.send(ScrollableMessage(scrollableMessageBody: "Terms")).resultCode
-            default: try await app.client.send(PerformInteraction(initialText: "Pick", interactionMode: .manualOnly, interactionChoiceSetIDList: [1])).resultCode
+            default:
+                try await app.client.send(PerformInteraction(initialText: "Pick", interactionMode: .manualOnly, interactionChoiceSetIDList: [1])).resultCode
             }
         }
         await Wait.interaction(events, kind: kind)
@@ -153,7 +157,10 @@ import Testing
             onTop = Task { try await app.client.send(ScrollableMessage(scrollableMessageBody: "Terms", cancelID: 4)).resultCode }
         case "performInteraction":
             functionID = PerformInteraction.functionIDValue
-            onTop = Task { try await app.client.send(PerformInteraction(initialText: "Pick", interactionMode: .manualOnly, interactionChoiceSetIDList: [1], cancelID: 4)).resultCode }
+            onTop = Task {
+                try await app.client.send(PerformInteraction(initialText: "Pick", interactionMode: .manualOnly, interactionChoiceSetIDList: [1], cancelID: 4))
+                    .resultCode
+            }
         default:
             functionID = Slider.functionIDValue
             onTop = Task { try await app.client.send(Slider(numTicks: 3, position: 1, sliderHeader: "Fan", cancelID: 4)).resultCode }

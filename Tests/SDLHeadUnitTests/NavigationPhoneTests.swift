@@ -55,11 +55,17 @@ import Testing
             var iterator = changes.makeAsyncIterator()
             await headUnit.setWayPoints([LocationDetails(coordinate: Coordinate(latitudeDegrees: 42.0, longitudeDegrees: -83.0), locationName: "Detour")])
             #expect(await iterator.next()?.wayPoints.map(\.locationName) == ["Detour"])
-            let put = try await api.handle(method: "PUT", path: "/waypoints", body: Array(#"{"wayPoints":[{"locationName":"Home","coordinate":{"latitudeDegrees":42.5,"longitudeDegrees":-83.5}}]}"#.utf8))
+            let put = try await api.handle(
+                method: "PUT", path: "/waypoints",
+                body: Array(#"{"wayPoints":[{"locationName":"Home","coordinate":{"latitudeDegrees":42.5,"longitudeDegrees":-83.5}}]}"#.utf8))
             #expect(put.status == 200)
             #expect(await iterator.next()?.wayPoints.first?.locationName == "Home")
-            #expect(try await api.handle(method: "GET", path: "/waypoints").jsonValue?["wayPoints"] == (try SDLJSONValue(parsing: #"[{"coordinate":{"latitudeDegrees":42.5,"longitudeDegrees":-83.5},"locationName":"Home"}]"#)))
-            #expect(try await api.handle(method: "PUT", path: "/waypoints", body: Array(#"{"wayPoints":[{"coordinate":{"latitudeDegrees":"north"}}]}"#.utf8)).status == 400)
+            #expect(
+                try await api.handle(method: "GET", path: "/waypoints").jsonValue?["wayPoints"]
+                    == (try SDLJSONValue(parsing: #"[{"coordinate":{"latitudeDegrees":42.5,"longitudeDegrees":-83.5},"locationName":"Home"}]"#)))
+            #expect(
+                try await api.handle(method: "PUT", path: "/waypoints", body: Array(#"{"wayPoints":[{"coordinate":{"latitudeDegrees":"north"}}]}"#.utf8)).status
+                    == 400)
             #expect(try await api.handle(method: "PUT", path: "/waypoints", body: Array("{}".utf8)).status == 400)
             #expect(try await app.client.send(UnsubscribeWayPoints()).resultCode == .success)
             #expect(try await app.client.send(UnsubscribeWayPoints()).resultCode == .ignored)

@@ -11,8 +11,10 @@ import Testing
     @Test func inNoneTheScreenIsDisallowedAndFilesAreLimited() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit, activate: false)
-        for request in [AnyRequest(Show(mainField1: "x")), AnyRequest(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "x"))),
-                        AnyRequest(Alert(alertText1: "x")), AnyRequest(SubscribeButton(buttonName: .ok)), AnyRequest(GetVehicleData(speed: true))] {
+        for request in [
+            AnyRequest(Show(mainField1: "x")), AnyRequest(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "x"))),
+            AnyRequest(Alert(alertText1: "x")), AnyRequest(SubscribeButton(buttonName: .ok)), AnyRequest(GetVehicleData(speed: true)),
+        ] {
             #expect(try await request.send(app.client) == .disallowed, "\(request.name)")
         }
         for _ in 0..<5 { #expect(try await app.client.send(PutFile(syncFileName: "a", fileType: .binary), bulkData: [1]).resultCode == .success) }
@@ -39,13 +41,15 @@ import Testing
         let headUnit = TestApp.headUnit()
         let app = try await TestApp.register(to: headUnit, appID: "limited")
         let changes = app.client.notifications(OnPermissionsChange.self)
-        let policy = try SDLHeadUnitPolicy(parsing: Array(#"""
-            {"policy_table": {"functional_groupings": {
-                "Base": {"rpcs": {"Show": {"hmi_levels": ["FULL"]}, "ListFiles": {"hmi_levels": ["NONE", "FULL"]}}},
-                "Speed": {"rpcs": {"GetVehicleData": {"hmi_levels": ["FULL"], "parameters": ["speed"]}}}},
-              "app_policies": {"default": {"groups": ["Base"]}, "limited": {"groups": ["Base", "Speed"]}},
-              "module_config": {"exchange_after_x_ignition_cycles": 100}}}
-            """#.utf8))
+        let policy = try SDLHeadUnitPolicy(
+            parsing: Array(
+                #"""
+                {"policy_table": {"functional_groupings": {
+                    "Base": {"rpcs": {"Show": {"hmi_levels": ["FULL"]}, "ListFiles": {"hmi_levels": ["NONE", "FULL"]}}},
+                    "Speed": {"rpcs": {"GetVehicleData": {"hmi_levels": ["FULL"], "parameters": ["speed"]}}}},
+                  "app_policies": {"default": {"groups": ["Base"]}, "limited": {"groups": ["Base", "Speed"]}},
+                  "module_config": {"exchange_after_x_ignition_cycles": 100}}}
+                """#.utf8))
         await headUnit.setPolicy(policy)
         var iterator = changes.makeAsyncIterator()
         let change = await iterator.next()
@@ -62,9 +66,18 @@ import Testing
 
     @Test(arguments: [
         (#"{"app_policies": {}}"#, "functional_groupings"),
-        (#"{"functional_groupings": {"G": {"rpcs": {"Show": {"hmi_levels": ["FULLL"]}}}}, "app_policies": {}}"#, #"functional_groupings.G.rpcs.Show.hmi_levels[0]: "FULLL" is not an HMI level"#),
-        (#"{"functional_groupings": {}, "app_policies": {"default": {"groups": ["Missing"]}}}"#, "app_policies.default.groups[0]: no functional group named Missing"),
-        (#"{"functional_groupings": {"G": {"rpcs": {"Show": {"hmi_levels": [], "parameters": "speed"}}}}, "app_policies": {}}"#, "functional_groupings.G.rpcs.Show.parameters"),
+        (
+            #"{"functional_groupings": {"G": {"rpcs": {"Show": {"hmi_levels": ["FULLL"]}}}}, "app_policies": {}}"#,
+            #"functional_groupings.G.rpcs.Show.hmi_levels[0]: "FULLL" is not an HMI level"#
+        ),
+        (
+            #"{"functional_groupings": {}, "app_policies": {"default": {"groups": ["Missing"]}}}"#,
+            "app_policies.default.groups[0]: no functional group named Missing"
+        ),
+        (
+            #"{"functional_groupings": {"G": {"rpcs": {"Show": {"hmi_levels": [], "parameters": "speed"}}}}, "app_policies": {}}"#,
+            "functional_groupings.G.rpcs.Show.parameters"
+        ),
         ("[1, 2", "not JSON"),
     ])
     func aMalformedPolicyNamesThePath(input: String, expected: String) {
@@ -102,21 +115,27 @@ extension GetVehicleDataResponse: HasResultCode {}
         let headUnit = SDLHeadUnitEmulator(configuration: configuration)
         let app = try await TestApp.register(to: headUnit, appID: "files")
         let bytes = (0..<300).map { UInt8(truncatingIfNeeded: $0) }
-        let first = try await app.client.send(PutFile(syncFileName: "icon.png", fileType: .graphicPng, offset: 0, length: 300, crc: Int(crc(Array(bytes[0..<100])))), bulkData: Array(bytes[0..<100]))
+        let first = try await app.client.send(
+            PutFile(syncFileName: "icon.png", fileType: .graphicPng, offset: 0, length: 300, crc: Int(crc(Array(bytes[0..<100])))),
+            bulkData: Array(bytes[0..<100]))
         #expect(first.resultCode == .success)
         #expect(first.spaceAvailable == 700)
         // Not listed until complete.
         #expect(try await app.client.send(ListFiles()).filenames == [])
-        let corrupt = try await app.client.send(PutFile(syncFileName: "icon.png", fileType: .graphicPng, offset: 100, length: 200, crc: 1), bulkData: Array(bytes[100..<300]))
+        let corrupt = try await app.client.send(
+            PutFile(syncFileName: "icon.png", fileType: .graphicPng, offset: 100, length: 200, crc: 1), bulkData: Array(bytes[100..<300]))
         #expect(corrupt.resultCode == .corruptedData)
-        let rest = try await app.client.send(PutFile(syncFileName: "icon.png", fileType: .graphicPng, offset: 100, length: 200, crc: Int(crc(Array(bytes[100..<300])))), bulkData: Array(bytes[100..<300]))
+        let rest = try await app.client.send(
+            PutFile(syncFileName: "icon.png", fileType: .graphicPng, offset: 100, length: 200, crc: Int(crc(Array(bytes[100..<300])))),
+            bulkData: Array(bytes[100..<300]))
         #expect(rest.resultCode == .success)
         #expect(rest.info == "File was downloaded")
         let listed = try await app.client.send(ListFiles())
         #expect(listed.filenames == ["icon.png"])
         #expect(listed.spaceAvailable == 700)
         #expect(await headUnit.file(appID: "files", name: "icon.png") == bytes)
-        #expect(try await app.client.send(PutFile(syncFileName: "big", fileType: .binary), bulkData: Array(repeating: 0, count: 800)).resultCode == .outOfMemory)
+        #expect(
+            try await app.client.send(PutFile(syncFileName: "big", fileType: .binary), bulkData: Array(repeating: 0, count: 800)).resultCode == .outOfMemory)
         #expect(try await app.client.send(SetAppIcon(syncFileName: "icon.png")).resultCode == .success)
         #expect(try await app.client.send(SetAppIcon(syncFileName: "missing.png")).resultCode == .invalidData)
         #expect(try await app.client.send(DeleteFile(syncFileName: "missing.png")).resultCode == .rejected)
@@ -152,12 +171,17 @@ extension GetVehicleDataResponse: HasResultCode {}
     @Test func everyItemOfTheSpecHasAValue() async throws {
         let headUnit = TestApp.headUnit()
         let data = await headUnit.vehicleData()
-        guard case .object(let members) = data else { Issue.record("not an object"); return }
+        guard case .object(let members) = data else {
+            Issue.record("not an object")
+            return
+        }
         // The spec's items, then the OEM custom ones.
         #expect(members.map(\.key) == SDLSimulatedVehicle.itemNames + SDLSimulatedVehicle.defaultCustomValues.keys.sorted())
         #expect(SDLSimulatedVehicle.itemNames.count > 30)
         // Every value decodes strictly as the spec's type.
-        let response = SDLJSONValue.object([.init(key: "success", value: .bool(true)), .init(key: "resultCode", value: .string("SUCCESS"))] + members.filter { SDLSimulatedVehicle.itemNames.contains($0.key) })
+        let response = SDLJSONValue.object(
+            [.init(key: "success", value: .bool(true)), .init(key: "resultCode", value: .string("SUCCESS"))]
+                + members.filter { SDLSimulatedVehicle.itemNames.contains($0.key) })
         #expect(throws: Never.self) { try SDLJSON.decode(GetVehicleDataResponse.self, from: response.jsonBytes) }
     }
 

@@ -65,8 +65,9 @@ import Testing
     @Test func settingMergesAndRespectsReadOnlyItems() async throws {
         let headUnit = TestApp.headUnit()
         let app = try await Self.rcApp(headUnit, "setter")
-        let readOnly = SetInteriorVehicleData(moduleData: ModuleData(
-            moduleType: .climate, climateControlData: ClimateControlData(currentTemperature: Temperature(unit: .celsius, value: 30))))
+        let readOnly = SetInteriorVehicleData(
+            moduleData: ModuleData(
+                moduleType: .climate, climateControlData: ClimateControlData(currentTemperature: Temperature(unit: .celsius, value: 30))))
         let refused = try await app.client.send(readOnly)
         #expect(refused.resultCode == .readOnly)
         #expect(!refused.success)
@@ -77,12 +78,15 @@ import Testing
         #expect(set.moduleData?.climateControlData?.acEnable == true)
         #expect(set.moduleData?.climateControlData?.desiredTemperature?.value == 21)
         // Read-only items among settable ones are cut off.
-        let mixed = try await app.client.send(SetInteriorVehicleData(moduleData: ModuleData(
-            moduleType: .climate, climateControlData: ClimateControlData(fanSpeed: 20, currentTemperature: Temperature(unit: .celsius, value: 30)))))
+        let mixed = try await app.client.send(
+            SetInteriorVehicleData(
+                moduleData: ModuleData(
+                    moduleType: .climate, climateControlData: ClimateControlData(fanSpeed: 20, currentTemperature: Temperature(unit: .celsius, value: 30)))))
         #expect(mixed.resultCode == .success)
         #expect(mixed.moduleData?.climateControlData?.currentTemperature?.value == 22.5)
         // Control data of another module type: INVALID_DATA.
-        let wrong = try await app.client.send(SetInteriorVehicleData(moduleData: ModuleData(moduleType: .climate, radioControlData: RadioControlData(frequencyInteger: 99))))
+        let wrong = try await app.client.send(
+            SetInteriorVehicleData(moduleData: ModuleData(moduleType: .climate, radioControlData: RadioControlData(frequencyInteger: 99))))
         #expect(wrong.resultCode == .invalidData)
         #expect(await headUnit.moduleData(.climate)?.climateControlData?.fanSpeed == 20)
         await app.close()
@@ -105,7 +109,8 @@ import Testing
         #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: Grid(col: 0, row: 0, level: 0)))).resultCode == .success)
         #expect(try await app.client.send(Self.fan(60, module: "C1A")).resultCode == .success)
         // The radio serves the whole vehicle.
-        let radio = SetInteriorVehicleData(moduleData: ModuleData(moduleType: .radio, radioControlData: RadioControlData(frequencyInteger: 99, frequencyFraction: 5)))
+        let radio = SetInteriorVehicleData(
+            moduleData: ModuleData(moduleType: .radio, radioControlData: RadioControlData(frequencyInteger: 99, frequencyFraction: 5)))
         #expect(try await app.client.send(radio).moduleData?.radioControlData?.frequencyInteger == 99)
         await app.close()
     }
@@ -136,7 +141,8 @@ import Testing
         #expect(after?.allocatedModules.isEmpty == true)
 
         // A seat cannot be shared, consent or not.
-        let seat = SetInteriorVehicleData(moduleData: ModuleData(moduleType: .seat, moduleId: "S0A", seatControlData: SeatControlData(id: .driver, heatingEnabled: true)))
+        let seat = SetInteriorVehicleData(
+            moduleData: ModuleData(moduleType: .seat, moduleId: "S0A", seatControlData: SeatControlData(id: .driver, heatingEnabled: true)))
         #expect(try await first.client.send(seat).resultCode == .success)
         #expect(try await second.client.send(GetInteriorVehicleDataConsent(moduleType: .seat, moduleIds: ["S0A"])).allowed == [true])
         #expect(try await second.client.send(seat).resultCode == .inUse)
@@ -159,10 +165,12 @@ import Testing
         var iterator = updates.makeAsyncIterator()
         #expect(await iterator.next()?.moduleData.climateControlData?.fanSpeed == 80)
         // A button press changes the module too.
-        #expect(try await setter.client.send(ButtonPress(moduleType: .climate, moduleId: "C0A", buttonName: .ac, buttonPressMode: .short)).resultCode == .success)
+        #expect(
+            try await setter.client.send(ButtonPress(moduleType: .climate, moduleId: "C0A", buttonName: .ac, buttonPressMode: .short)).resultCode == .success)
         #expect(await iterator.next()?.moduleData.climateControlData?.acEnable == false)
         // The driver turns the temperature up.
-        try await headUnit.setModuleData(ModuleData(moduleType: .climate, climateControlData: ClimateControlData(desiredTemperature: Temperature(unit: .celsius, value: 23))))
+        try await headUnit.setModuleData(
+            ModuleData(moduleType: .climate, climateControlData: ClimateControlData(desiredTemperature: Temperature(unit: .celsius, value: 23))))
         #expect(await iterator.next()?.moduleData.climateControlData?.desiredTemperature?.value == 23)
         #expect(await headUnit.moduleData(.climate, moduleID: "C0A")?.climateControlData?.desiredTemperature?.value == 23)
         await #expect(throws: SDLHeadUnitControlError.self) { try await headUnit.setModuleData(ModuleData(moduleType: .climate, moduleId: "C7Q")) }
@@ -174,12 +182,14 @@ import Testing
         let headUnit = TestApp.headUnit()
         let app = try await Self.rcApp(headUnit, "buttons")
         #expect(try await app.client.send(ButtonPress(moduleType: .climate, buttonName: .volumeUp, buttonPressMode: .short)).resultCode == .invalidData)
-        #expect(try await app.client.send(ButtonPress(moduleType: .radio, moduleId: "R0A", buttonName: .volumeUp, buttonPressMode: .long)).resultCode == .success)
+        #expect(
+            try await app.client.send(ButtonPress(moduleType: .radio, moduleId: "R0A", buttonName: .volumeUp, buttonPressMode: .long)).resultCode == .success)
         #expect(try await app.client.send(ButtonPress(moduleType: .climate, buttonName: .fanUp, buttonPressMode: .short)).resultCode == .success)
         #expect(await headUnit.moduleData(.climate)?.climateControlData?.fanSpeed == 50)
         // From the front passenger's seat the rear climate is out of reach (the driver's is not).
         #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: Grid(col: 2, row: 0, level: 0)))).resultCode == .success)
-        #expect(try await app.client.send(ButtonPress(moduleType: .climate, moduleId: "C1A", buttonName: .fanUp, buttonPressMode: .short)).resultCode == .rejected)
+        #expect(
+            try await app.client.send(ButtonPress(moduleType: .climate, moduleId: "C1A", buttonName: .fanUp, buttonPressMode: .short)).resultCode == .rejected)
         await app.close()
     }
 
@@ -196,7 +206,8 @@ import Testing
         #expect(rc?.hmiSettingsControlCapabilities?.moduleInfo?.moduleId == "H0A")
         let climateButtons = rc?.buttonCapabilities?.filter { $0.moduleInfo?.moduleId == "C0A" }.map(\.name)
         #expect(climateButtons == [.ac, .acMax, .recirculate, .fanUp, .fanDown, .tempUp, .tempDown])
-        #expect(rc?.buttonCapabilities?.filter { $0.moduleInfo?.moduleId == "R0A" }.map(\.name) == [.volumeUp, .volumeDown, .eject, .source, .shuffle, .repeat])
+        #expect(
+            rc?.buttonCapabilities?.filter { $0.moduleInfo?.moduleId == "R0A" }.map(\.name) == [.volumeUp, .volumeDown, .eject, .source, .shuffle, .repeat])
         let seats = try await app.client.send(GetSystemCapability(systemCapabilityType: .seatLocation)).systemCapability?.seatLocationCapability
         #expect(seats?.rows == 2)
         #expect(seats?.columns == 3)
@@ -216,13 +227,16 @@ import Testing
             #expect(try await api.handle(method: "GET", path: "/rc/SPACESHIP").status == 404)
             let updates = app.client.notifications(OnInteriorVehicleData.self)
             _ = try await app.client.send(GetInteriorVehicleData(moduleType: .radio, subscribe: true))
-            let put = try await api.handle(method: "PUT", path: "/rc", body: Array(#"{"moduleType":"RADIO","radioControlData":{"frequencyInteger":95,"frequencyFraction":5}}"#.utf8))
+            let put = try await api.handle(
+                method: "PUT", path: "/rc", body: Array(#"{"moduleType":"RADIO","radioControlData":{"frequencyInteger":95,"frequencyFraction":5}}"#.utf8))
             #expect(put.status == 200)
             #expect(put.jsonValue?["radioControlData"]?["frequencyInteger"] == .integer(95))
             #expect(put.jsonValue?["radioControlData"]?["band"] == .string("FM"))
             var iterator = updates.makeAsyncIterator()
             #expect(await iterator.next()?.moduleData.radioControlData?.frequencyInteger == 95)
-            #expect(try await api.handle(method: "PUT", path: "/rc", body: Array(#"{"moduleType":"RADIO","radioControlData":{"frequencyInteger":"x"}}"#.utf8)).status == 400)
+            #expect(
+                try await api.handle(method: "PUT", path: "/rc", body: Array(#"{"moduleType":"RADIO","radioControlData":{"frequencyInteger":"x"}}"#.utf8))
+                    .status == 400)
             #expect(try await api.handle(method: "PUT", path: "/rc/consent", body: Array(#"{"allowed":false}"#.utf8)).status == 200)
             #expect(try await app.client.send(GetInteriorVehicleDataConsent(moduleType: .radio, moduleIds: ["R0A"])).allowed == [false])
             #expect(try await api.handle(method: "PUT", path: "/rc/consent", body: Array(#"{"allowed":"no"}"#.utf8)).status == 400)

@@ -31,7 +31,10 @@ import Testing
         // The sub-menu took its command with it.
         #expect(try await client.send(DeleteCommand(cmdID: 5)).resultCode == .invalidId)
         let commands = try await headUnit.screen(appID: app.appID)["menu"]?["commands"]
-        guard case .array(let remaining)? = commands else { Issue.record("no menu"); return }
+        guard case .array(let remaining)? = commands else {
+            Issue.record("no menu")
+            return
+        }
         #expect(remaining.map { $0["cmdID"] } == [.integer(1), .integer(4)])
         await app.close()
     }
@@ -43,7 +46,9 @@ import Testing
         #expect(try await app.client.send(set).resultCode == .success)
         #expect(try await app.client.send(set).resultCode == .invalidId)
         // A choiceID used in another set is accepted.
-        #expect(try await app.client.send(CreateInteractionChoiceSet(interactionChoiceSetID: 2, choiceSet: [Choice(choiceID: 7, menuName: "Seven")])).resultCode == .success)
+        #expect(
+            try await app.client.send(CreateInteractionChoiceSet(interactionChoiceSetID: 2, choiceSet: [Choice(choiceID: 7, menuName: "Seven")])).resultCode
+                == .success)
         #expect(try await app.client.send(DeleteInteractionChoiceSet(interactionChoiceSetID: 3)).resultCode == .invalidId)
         #expect(try await app.client.send(DeleteInteractionChoiceSet(interactionChoiceSetID: 2)).resultCode == .success)
         await app.close()
@@ -131,8 +136,9 @@ import Testing
 /// clock, or cancelled by the app.
 @Suite(.timeLimit(.minutes(1))) struct InteractionTests {
     static func choices(_ app: TestApp) async throws {
-        _ = try await app.client.send(CreateInteractionChoiceSet(
-            interactionChoiceSetID: 1, choiceSet: [Choice(choiceID: 1, menuName: "One"), Choice(choiceID: 2, menuName: "Two")]))
+        _ = try await app.client.send(
+            CreateInteractionChoiceSet(
+                interactionChoiceSetID: 1, choiceSet: [Choice(choiceID: 1, menuName: "One"), Choice(choiceID: 2, menuName: "Two")]))
     }
 
     static func waitForInteraction(_ events: AsyncStream<SDLHeadUnitEvent>) async {
@@ -163,7 +169,8 @@ import Testing
         let events = headUnit.events()
         let app = try await TestApp.register(to: headUnit)
         try await Self.choices(app)
-        async let answer = app.client.send(PerformInteraction(initialText: "Pick", interactionMode: .manualOnly, interactionChoiceSetIDList: [1], timeout: 5_000))
+        async let answer = app.client.send(
+            PerformInteraction(initialText: "Pick", interactionMode: .manualOnly, interactionChoiceSetIDList: [1], timeout: 5_000))
         await Self.waitForInteraction(events)
         clock.advance(by: .seconds(5))
         #expect(try await answer.resultCode == .timedOut)
@@ -192,8 +199,9 @@ import Testing
         try await headUnit.answerInteraction(appID: app.appID, .sliderPosition(4))
         #expect(try await slider.sliderPosition == 4)
         try await Self.choices(app)
-        async let search = app.client.send(PerformInteraction(
-            initialText: "Search", interactionMode: .manualOnly, interactionChoiceSetIDList: [1], interactionLayout: .keyboard))
+        async let search = app.client.send(
+            PerformInteraction(
+                initialText: "Search", interactionMode: .manualOnly, interactionChoiceSetIDList: [1], interactionLayout: .keyboard))
         await Self.waitForInteraction(events)
         try await headUnit.answerInteraction(appID: app.appID, .text("coffee"))
         let typed = try await search
@@ -227,7 +235,9 @@ import Testing
         let headUnit = TestApp.headUnit()
         // A remote-control app: SDL Core keeps REMOTE_CONTROL for those.
         let app = try await TestApp.register(to: headUnit, types: [.remoteControl])
-        let types: [SystemCapabilityType] = [.displays, .navigation, .phoneCall, .videoStreaming, .remoteControl, .appServices, .seatLocation, .driverDistraction]
+        let types: [SystemCapabilityType] = [
+            .displays, .navigation, .phoneCall, .videoStreaming, .remoteControl, .appServices, .seatLocation, .driverDistraction,
+        ]
         for type in types {
             let response = try await app.client.send(GetSystemCapability(systemCapabilityType: type))
             #expect(response.resultCode == .success, "\(type)")

@@ -110,9 +110,11 @@ import Testing
         }
 
         func send(_ type: SDLControlFrameType, service: SDLServiceType, sessionID: UInt8, payload: [UInt8] = []) async throws {
-            try await transport.send(SDLFrame(
-                header: SDLFrameHeader(version: 5, frameType: .control, serviceType: service, frameInfo: type.rawValue, sessionID: sessionID),
-                payload: payload).bytes)
+            try await transport.send(
+                SDLFrame(
+                    header: SDLFrameHeader(version: 5, frameType: .control, serviceType: service, frameInfo: type.rawValue, sessionID: sessionID),
+                    payload: payload
+                ).bytes)
         }
 
         mutating func next() async throws -> SDLFrame {
@@ -230,8 +232,10 @@ import Testing
         var wire = Wire(headUnit)
         let session = try await wire.start()
         func frame(_ size: Int) -> [UInt8] {
-            SDLFrame(header: SDLFrameHeader(version: 5, frameType: .single, serviceType: .rpc, sessionID: session.sessionID, messageID: 1),
-                     payload: [UInt8](repeating: 0, count: size)).bytes
+            SDLFrame(
+                header: SDLFrameHeader(version: 5, frameType: .single, serviceType: .rpc, sessionID: session.sessionID, messageID: 1),
+                payload: [UInt8](repeating: 0, count: size)
+            ).bytes
         }
         try await wire.transport.send(frame(131_073))
         try await wire.send(.heartbeat, service: .control, sessionID: session.sessionID)

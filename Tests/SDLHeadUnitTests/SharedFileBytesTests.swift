@@ -27,7 +27,8 @@ import Testing
             #expect(try await app.client.send(PutFile(syncFileName: "icon.png", fileType: .graphicPng, crc: crc), bulkData: icon).resultCode == .success)
             // In two chunks, without a CRC: the same bytes once complete.
             _ = try await app.client.send(PutFile(syncFileName: "copy.png", fileType: .graphicPng, offset: 0, length: 4_096), bulkData: Array(icon[..<1_000]))
-            _ = try await app.client.send(PutFile(syncFileName: "copy.png", fileType: .graphicPng, offset: 1_000, length: 3_096), bulkData: Array(icon[1_000...]))
+            _ = try await app.client.send(
+                PutFile(syncFileName: "copy.png", fileType: .graphicPng, offset: 1_000, length: 3_096), bulkData: Array(icon[1_000...]))
             _ = try await app.client.send(PutFile(syncFileName: "other.bin", fileType: .binary), bulkData: other)
             #expect(try await app.client.send(ListFiles()).filenames == ["copy.png", "icon.png", "other.bin"])
         }

@@ -35,12 +35,14 @@ import Testing
             #expect(await app.status { $0.hmiLevel == .full } != nil)
 
             // A choice shown by the HMI, answered by the driver through it.
-            let set = try await app.client.send(CreateInteractionChoiceSet(
-                interactionChoiceSetID: 1, choiceSet: [Choice(choiceID: 11, menuName: "Coffee"), Choice(choiceID: 12, menuName: "Tea")]))
+            let set = try await app.client.send(
+                CreateInteractionChoiceSet(
+                    interactionChoiceSetID: 1, choiceSet: [Choice(choiceID: 11, menuName: "Coffee"), Choice(choiceID: 12, menuName: "Tea")]))
             #expect(set.success)
             var shown = standIn.shownRequests.makeAsyncIterator()
-            async let performed = app.client.send(PerformInteraction(
-                initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [1], timeout: 30_000))
+            async let performed = app.client.send(
+                PerformInteraction(
+                    initialText: "Drink?", interactionMode: .manualOnly, interactionChoiceSetIDList: [1], timeout: 30_000))
             #expect(await shown.next() == "UI.PerformInteraction")
             // Not offered on the HMI's screen: refused without an answer.
             await #expect(throws: SDLHeadUnitControlError.invalidAnswer("choice 13 is not offered")) {

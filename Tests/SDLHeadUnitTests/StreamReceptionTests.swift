@@ -58,7 +58,9 @@ import Testing
         let nav = try await TestApp.register(to: headUnit, appID: "nav", types: [.navigation])
         _ = try await nav.session.startService(.video, parameters: Self.video("RTP"))
         // SPS and PPS in one STAP-A; the IDR in two FU-A fragments, the marker on the last.
-        let sps = Array(Self.sps.dropFirst(4)), pps = Array(Self.pps.dropFirst(4)), idr = Array(Self.idr.dropFirst(4))
+        let sps = Array(Self.sps.dropFirst(4))
+        let pps = Array(Self.pps.dropFirst(4))
+        let idr = Array(Self.idr.dropFirst(4))
         let stap: [UInt8] = [24, 0, UInt8(sps.count)] + sps + [0, UInt8(pps.count)] + pps
         let indicator = (idr[0] & 0xE0) | 28
         let first: [UInt8] = [indicator, 0x80 | (idr[0] & 0x1F)] + idr[1..<20]

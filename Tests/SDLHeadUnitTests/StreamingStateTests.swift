@@ -35,7 +35,10 @@ import Testing
         #expect(ack.videoProtocol == "RAW" && ack.videoCodec == "H264" && ack.width == 800 && ack.height == 380)
         #expect(ack.mtu == 131_072)
         let again = await Self.refusal { try await nav.session.startService(.video, parameters: video) }
-        #expect(again.reason == "Cannot start an unprotected service of type 11. Session \(await nav.session.session?.sessionID ?? 0) already has an unprotected service of type 11")
+        #expect(
+            again.reason
+                == "Cannot start an unprotected service of type 11. Session \(await nav.session.session?.sessionID ?? 0) already has an unprotected service of type 11"
+        )
         _ = try await nav.session.startService(.audio)
 
         // Leaving for NONE ends both services from the head unit's side.

@@ -41,11 +41,12 @@ struct TestApp {
         let statuses = client.notifications(OnHMIStatus.self)
         let distraction = client.notifications(OnDriverDistraction.self)
         let displays = client.notifications(OnSystemCapabilityUpdated.self)
-        let response = try await client.send(RegisterAppInterface(
-            // Each app its own name by default: SDL Core refuses a name another app has.
-            syncMsgVersion: version, appName: name ?? "Demo \(appID)", vrSynonyms: vrSynonyms,
-            isMediaApplication: media, languageDesired: language, hmiDisplayLanguageDesired: language,
-            appHMIType: types ?? [media ? .media : .default], hashID: hashID, appID: appID, fullAppID: fullAppID))
+        let response = try await client.send(
+            RegisterAppInterface(
+                // Each app its own name by default: SDL Core refuses a name another app has.
+                syncMsgVersion: version, appName: name ?? "Demo \(appID)", vrSynonyms: vrSynonyms,
+                isMediaApplication: media, languageDesired: language, hmiDisplayLanguageDesired: language,
+                appHMIType: types ?? [media ? .media : .default], hashID: hashID, appID: appID, fullAppID: fullAppID))
         let app = TestApp(appID: fullAppID ?? appID, client: client, session: session, running: running, statuses: statuses, registration: response)
         // SDL Core's notifications follow the response; the last two are OnDriverDistraction.
         // Once the app has heard them, a test's own subscriptions start after them.

@@ -143,7 +143,9 @@ final class TestHMI: Sendable {
 
     /// SDL's start-up: components, subscriptions, OnReady; returns once the emulator asked its
     /// start-up questions (answered by `answer`).
-    func start(components: [String] = ["BasicCommunication", "UI", "VR", "TTS", "Buttons", "VehicleInfo", "Navigation", "RC"], subscriptions: [String]) async throws {
+    func start(components: [String] = ["BasicCommunication", "UI", "VR", "TTS", "Buttons", "VehicleInfo", "Navigation", "RC"], subscriptions: [String])
+        async throws
+    {
         for component in components { _ = try await broker("MB.registerComponent", [.init(key: "componentName", value: .string(component))]) }
         for name in subscriptions { _ = try await broker("MB.subscribeTo", [.init(key: "propertyName", value: .string(name))]) }
         try await notify(BasicCommunication.OnReady())
@@ -167,10 +169,11 @@ final class TestHMI: Sendable {
     }
 
     private static func response(id: SDLJSONRPCID, method: String, code: Common.Result, result: [SDLJSONValue.Member]) -> [UInt8] {
-        let idValue: SDLJSONValue = switch id {
-        case .number(let number): .integer(number)
-        case .string(let string): .string(string)
-        }
+        let idValue: SDLJSONValue =
+            switch id {
+            case .number(let number): .integer(number)
+            case .string(let string): .string(string)
+            }
         return SDLJSONValue.object([
             .init(key: "id", value: idValue), .init(key: "jsonrpc", value: .string("2.0")),
             .init(key: "result", value: .object([.init(key: "code", value: .integer(code.code)), .init(key: "method", value: .string(method))] + result)),
@@ -201,14 +204,25 @@ final class TestHMI: Sendable {
         case "UI.GetSupportedLanguages", "VR.GetSupportedLanguages", "TTS.GetSupportedLanguages":
             (.success, [.init(key: "languages", value: .array([.string("EN-US"), .string("DE-DE")]))])
         case "VehicleInfo.GetVehicleType":
-            (.success, [.init(key: "vehicleType", value: .object([
-                .init(key: "make", value: .string("TestHMI Motors")), .init(key: "model", value: .string("Bench")), .init(key: "modelYear", value: .string("2026")),
-            ]))])
+            (
+                .success,
+                [
+                    .init(
+                        key: "vehicleType",
+                        value: .object([
+                            .init(key: "make", value: .string("TestHMI Motors")), .init(key: "model", value: .string("Bench")),
+                            .init(key: "modelYear", value: .string("2026")),
+                        ]))
+                ]
+            )
         case "BasicCommunication.GetSystemInfo":
-            (.success, [
-                .init(key: "ccpu_version", value: .string("test-hmi-1.0")), .init(key: "language", value: .string("EN-US")),
-                .init(key: "wersCountryCode", value: .string("WAEGB")),
-            ])
+            (
+                .success,
+                [
+                    .init(key: "ccpu_version", value: .string("test-hmi-1.0")), .init(key: "language", value: .string("EN-US")),
+                    .init(key: "wersCountryCode", value: .string("WAEGB")),
+                ]
+            )
         case "UI.GetCapabilities", "VR.GetCapabilities", "TTS.GetCapabilities", "Buttons.GetCapabilities", "RC.GetCapabilities",
             "BasicCommunication.UpdateAppList", "BasicCommunication.ActivateApp":
             (.success, [])

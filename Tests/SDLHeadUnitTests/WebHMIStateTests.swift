@@ -61,8 +61,9 @@ import Testing
         let headUnit = TestApp.headUnit(clock: clock)
         let app = try await TestApp.register(to: headUnit, appID: "clock", media: true)
         func reading() async throws -> SDLJSONValue? { try await headUnit.screen(appID: "clock")["mediaClockReading"] }
-        _ = try await app.client.send(SetMediaClockTimer(
-            startTime: StartTime(hours: 0, minutes: 1, seconds: 0), endTime: StartTime(hours: 0, minutes: 1, seconds: 10), updateMode: .countup))
+        _ = try await app.client.send(
+            SetMediaClockTimer(
+                startTime: StartTime(hours: 0, minutes: 1, seconds: 0), endTime: StartTime(hours: 0, minutes: 1, seconds: 10), updateMode: .countup))
         #expect(try await reading() == (try SDLJSONValue(parsing: #"{"seconds":60,"counting":"UP","endSeconds":70}"#)))
         clock.advance(by: .seconds(5))
         #expect(try await reading()?["seconds"] == .integer(65))
@@ -85,8 +86,9 @@ import Testing
         let app = try await TestApp.register(to: headUnit, appID: "keys")
         _ = try await app.client.send(CreateInteractionChoiceSet(interactionChoiceSetID: 1, choiceSet: [Choice(choiceID: 1, menuName: "One")]))
         let asked = Task {
-            try await app.client.send(PerformInteraction(
-                initialText: "City", interactionMode: .manualOnly, interactionChoiceSetIDList: [], interactionLayout: .keyboard))
+            try await app.client.send(
+                PerformInteraction(
+                    initialText: "City", interactionMode: .manualOnly, interactionChoiceSetIDList: [], interactionLayout: .keyboard))
         }
         await Wait.interaction(events, kind: "performInteraction")
         try await headUnit.typeOnKeyboard(appID: "keys", "Bo")
@@ -108,9 +110,10 @@ import Testing
             if seen.count == 2 { break }
         }
         #expect(seen == [.vehicleDataChanged(items: ["speed", "rpm"]), .driverDistractionChanged(on: true)])
-        #expect(seen.map(\.json) == [
-            try SDLJSONValue(parsing: #"{"event":"vehicleDataChanged","items":["speed","rpm"]}"#),
-            try SDLJSONValue(parsing: #"{"event":"driverDistractionChanged","on":true}"#),
-        ])
+        #expect(
+            seen.map(\.json) == [
+                try SDLJSONValue(parsing: #"{"event":"vehicleDataChanged","items":["speed","rpm"]}"#),
+                try SDLJSONValue(parsing: #"{"event":"driverDistractionChanged","on":true}"#),
+            ])
     }
 }

@@ -26,7 +26,7 @@ import Testing
     static func load(_ capture: Capture) throws -> (bytes: [UInt8], lines: [Line]) {
         let base = capturesDirectory.appendingPathComponent(capture.session).appendingPathComponent(capture.direction)
         guard let bytes = FileManager.default.contents(atPath: base.path + ".bin"),
-              let text = FileManager.default.contents(atPath: base.path + ".jsonl")
+            let text = FileManager.default.contents(atPath: base.path + ".jsonl")
         else {
             try Test.cancel(Comment(rawValue: SharedData.missingCapture(base.path)))
         }
@@ -131,11 +131,12 @@ import Testing
     /// one do: SDL Core 8.2 leaves out `ImageField.imageTypeSupported`, which the spec makes
     /// mandatory, so the app-side (lenient) decoding keeps the response and warns.
     private func decodeTyped(name: String, rpcType: SDLRPCType, json: [UInt8]) throws {
-        let types: [any SDLMessage.Type] = switch rpcType {
-        case .request: MobileAPI.requests
-        case .response: MobileAPI.responses
-        default: MobileAPI.notifications
-        }
+        let types: [any SDLMessage.Type] =
+            switch rpcType {
+            case .request: MobileAPI.requests
+            case .response: MobileAPI.responses
+            default: MobileAPI.notifications
+            }
         let type = try #require(types.first { $0.functionName == name })
         try decode(type, json)
     }

@@ -47,7 +47,8 @@ private func wire(_ frames: [SDLFrame]) -> [UInt8] {
     }
 
     @Test func headUnitAnswerFromTheSpecDecodes() throws {
-        let bytes = hex("""
+        let bytes = hex(
+            """
             50 07 02 01 00 00 00 39 00 00 00 01 39 00 00 00 02 70 72 6F 74 6F 63 6F 6C 56 65 72 73 69 6F 6E 00 06 00 00 00 35 2E 34 2E 30 00 \
             10 68 61 73 68 49 64 00 2A 00 00 00 12 6D 74 75 00 0C 00 02 00 00 00 00 00 00
             """.replacingOccurrences(of: "\\", with: ""))
@@ -95,9 +96,12 @@ private func wire(_ frames: [SDLFrame]) -> [UInt8] {
         let frame = SDLFrame(header: header, payload: [1, 2, 3])
         #expect(frame.bytes.count == (version == 1 ? 8 : 12) + 3)
         let messages = try decodeAll(frame.bytes)
-        #expect(messages == [SDLProtocolMessage(
-            version: version, serviceType: .hybrid, sessionID: 9, messageID: header.messageID,
-            isEncrypted: version > 1, payload: [1, 2, 3])])
+        #expect(
+            messages == [
+                SDLProtocolMessage(
+                    version: version, serviceType: .hybrid, sessionID: 9, messageID: header.messageID,
+                    isEncrypted: version > 1, payload: [1, 2, 3])
+            ])
     }
 
     // MARK: MTU edges
@@ -254,7 +258,9 @@ private func wire(_ frames: [SDLFrame]) -> [UInt8] {
         // The spec's 42-byte array element.
         var transports = SDLControlPayload()
         transports.secondaryTransports = ["TCP_WIFI"]
-        #expect(Array(transports.bytes.dropFirst(4).dropLast()) == hex("04 73 65 63 6F 6E 64 61 72 79 54 72 61 6E 73 70 6F 72 74 73 00 15 00 00 00 02 30 00 09 00 00 00 54 43 50 5F 57 49 46 49 00 00"))
+        #expect(
+            Array(transports.bytes.dropFirst(4).dropLast())
+                == hex("04 73 65 63 6F 6E 64 61 72 79 54 72 61 6E 73 70 6F 72 74 73 00 15 00 00 00 02 30 00 09 00 00 00 54 43 50 5F 57 49 46 49 00 00"))
         #expect(throws: SDLProtocolError.self) {
             try SDLControlPayload(document: ["hashId": .string("x")])
         }
@@ -265,7 +271,8 @@ private func wire(_ frames: [SDLFrame]) -> [UInt8] {
     /// The send path's direct encoding writes exactly the frames `frames(for:)` describes.
     @Test(arguments: [0, 1, 999, 1000, 1001, 300_000])
     func encodeIntoMatchesTheFrames(_ size: Int) {
-        let message = SDLProtocolMessage(version: 5, serviceType: .hybrid, sessionID: 3, messageID: 7, payload: (0..<size).map { UInt8(truncatingIfNeeded: $0) })
+        let message = SDLProtocolMessage(
+            version: 5, serviceType: .hybrid, sessionID: 3, messageID: 7, payload: (0..<size).map { UInt8(truncatingIfNeeded: $0) })
         var direct: [UInt8] = []
         SDLFramer.encode(message, maxPayloadSize: 1000, into: &direct)
         var viaFrames: [UInt8] = []

@@ -9,7 +9,9 @@ import Testing
     }
 
     @Test func annexBSplitsOnThreeAndFourByteStartCodes() {
-        let sps = Self.unit(0x67, 5), pps = Self.unit(0x68, 3), idr = Self.unit(0x65, 20)
+        let sps = Self.unit(0x67, 5)
+        let pps = Self.unit(0x68, 3)
+        let idr = Self.unit(0x65, 20)
         let bytes = [0, 0, 0, 1] + sps + [0, 0, 1] + pps + [0, 0, 0, 1] + idr
         #expect(SDLH264.nalUnits(in: bytes).map(Array.init) == [sps, pps, idr])
         #expect(SDLH264.nalTypes(bytes) == [7, 8, 5])

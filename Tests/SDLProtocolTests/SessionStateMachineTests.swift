@@ -80,7 +80,10 @@ import Testing
 
     @Test func negotiatesTheLowerVersionWithTheHashAndMTU() throws {
         var app = Self.app()
-        var headUnit = Self.headUnit { $0.protocolVersion = SDLProtocolVersion(5, 2, 0); $0.mtu = 4096 }
+        var headUnit = Self.headUnit {
+            $0.protocolVersion = SDLProtocolVersion(5, 2, 0)
+            $0.mtu = 4096
+        }
         let start = try Self.frames([try app.startSession(now: .zero)])
         #expect(start.map(\.header.version) == [1])
         #expect(start.map(\.header.sessionID) == [0])
@@ -104,14 +107,18 @@ import Testing
         let ack = try Self.feed(&headUnit, Self.written([try app.startSession(now: .zero)]))
         #expect(try Self.frames(ack).map(\.payload) == [SDLControlPayload.legacyHashBytes(65537)])
         let started = try Self.feed(&app, Self.written(ack))
-        #expect(started == [.sessionStarted(SDLNegotiatedSession(protocolVersion: SDLProtocolVersion(4), sessionID: 1, hashID: 65537, mtu: 131_072, details: nil))])
+        #expect(
+            started == [.sessionStarted(SDLNegotiatedSession(protocolVersion: SDLProtocolVersion(4), sessionID: 1, hashID: 65537, mtu: 131_072, details: nil))])
     }
 
     @Test func anAppAskingForANewerProtocolGetsTheHeadUnits() throws {
         var headUnit = Self.headUnit()
         var request = SDLControlPayload()
         request.protocolVersion = "7.0.0"
-        let start = SDLFrame(header: SDLFrameHeader(version: 1, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startService.rawValue, sessionID: 0, messageID: 1), payload: request.bytes)
+        let start = SDLFrame(
+            header: SDLFrameHeader(
+                version: 1, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startService.rawValue, sessionID: 0, messageID: 1),
+            payload: request.bytes)
         let ack = try Self.frames(try Self.feed(&headUnit, start.bytes))
         #expect(try SDLControlPayload(decoding: ack[0].payload).protocolVersion == "5.4.0")
     }
@@ -122,7 +129,10 @@ import Testing
         var parameters = SDLControlPayload()
         parameters.protocolVersion = "5.4.0"
         parameters.mtu = 10
-        let ack = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startServiceACK.rawValue, sessionID: 1, messageID: 1), payload: parameters.bytes)
+        let ack = SDLFrame(
+            header: SDLFrameHeader(
+                version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startServiceACK.rawValue, sessionID: 1, messageID: 1),
+            payload: parameters.bytes)
         #expect(throws: SDLProtocolError.invalidMTU(10)) { try Self.feed(&app, ack.bytes) }
     }
 
@@ -131,7 +141,10 @@ import Testing
         _ = try app.startSession(now: .zero)
         var nak = SDLControlPayload()
         nak.reason = "no"
-        let frame = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startServiceNAK.rawValue, sessionID: 0, messageID: 1), payload: nak.bytes)
+        let frame = SDLFrame(
+            header: SDLFrameHeader(
+                version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startServiceNAK.rawValue, sessionID: 0, messageID: 1),
+            payload: nak.bytes)
         #expect(try Self.feed(&app, frame.bytes) == [.sessionRefused(nak)])
         #expect(app.phase == .closed)
         #expect(throws: Machine.Refusal.closed) { try app.startSession(now: .zero) }
@@ -140,7 +153,9 @@ import Testing
     @Test func aSecondRPCStartServiceIsRefused() throws {
         var (app, headUnit) = try Self.started()
         _ = app
-        let again = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startService.rawValue, sessionID: 1, messageID: 9))
+        let again = SDLFrame(
+            header: SDLFrameHeader(
+                version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startService.rawValue, sessionID: 1, messageID: 9))
         let nak = try Self.frames(try Self.feed(&headUnit, again.bytes))
         #expect(nak.map(\.header.controlFrameType) == [.startServiceNAK])
         #expect(try SDLControlPayload(decoding: nak[0].payload).reason?.contains("already has an unprotected service of type 7") == true)
@@ -158,16 +173,28 @@ import Testing
     // MARK: Heartbeat
 
     static func ack(version: UInt8) -> [UInt8] {
-        SDLFrame(header: SDLFrameHeader(version: version, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startServiceACK.rawValue, sessionID: 3, messageID: 1)).bytes
+        SDLFrame(
+            header: SDLFrameHeader(
+                version: version, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startServiceACK.rawValue, sessionID: 3, messageID: 1)
+        ).bytes
     }
 
     @Test func heartbeatsFromProtocol3() throws {
-        var app = Self.app { $0.protocolVersion = SDLProtocolVersion(3); $0.heartbeatInterval = .seconds(5); $0.heartbeatTimeout = .seconds(7) }
+        var app = Self.app {
+            $0.protocolVersion = SDLProtocolVersion(3)
+            $0.heartbeatInterval = .seconds(5)
+            $0.heartbeatTimeout = .seconds(7)
+        }
         _ = try app.startSession(now: .zero)
         _ = try Self.feed(&app, Self.ack(version: 3), now: .seconds(1))
         #expect(app.nextDeadline == .seconds(6))
         // Traffic in between moves the heartbeat on.
-        _ = try Self.feed(&app, SDLFrame(header: SDLFrameHeader(version: 3, frameType: .control, serviceType: .control, frameInfo: SDLControlFrameType.heartbeatACK.rawValue, sessionID: 3, messageID: 2)).bytes, now: .seconds(4))
+        _ = try Self.feed(
+            &app,
+            SDLFrame(
+                header: SDLFrameHeader(
+                    version: 3, frameType: .control, serviceType: .control, frameInfo: SDLControlFrameType.heartbeatACK.rawValue, sessionID: 3, messageID: 2)
+            ).bytes, now: .seconds(4))
         #expect(app.deadlinesPassed(now: .seconds(6)).isEmpty)
         #expect(app.nextDeadline == .seconds(9))
         let heartbeat = try Self.frames(app.deadlinesPassed(now: .seconds(9)))
@@ -178,7 +205,10 @@ import Testing
     }
 
     @Test func noHeartbeatsBeforeProtocol3() throws {
-        var app = Self.app { $0.protocolVersion = SDLProtocolVersion(2); $0.heartbeatInterval = .seconds(5) }
+        var app = Self.app {
+            $0.protocolVersion = SDLProtocolVersion(2)
+            $0.heartbeatInterval = .seconds(5)
+        }
         _ = try app.startSession(now: .zero)
         _ = try Self.feed(&app, Self.ack(version: 2))
         #expect(app.session?.protocolVersion == SDLProtocolVersion(2))
@@ -187,7 +217,10 @@ import Testing
 
     @Test func bothEndsAnswerAHeartbeatWithItsMessageID() throws {
         var (app, headUnit) = try Self.started()
-        let heartbeat = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .control, frameInfo: SDLControlFrameType.heartbeat.rawValue, sessionID: 1, messageID: 77)).bytes
+        let heartbeat = SDLFrame(
+            header: SDLFrameHeader(
+                version: 5, frameType: .control, serviceType: .control, frameInfo: SDLControlFrameType.heartbeat.rawValue, sessionID: 1, messageID: 77)
+        ).bytes
         for answer in [try Self.feed(&app, heartbeat), try Self.feed(&headUnit, heartbeat)] {
             let frames = try Self.frames(answer)
             #expect(frames.map(\.header.controlFrameType) == [.heartbeatACK])
@@ -211,7 +244,10 @@ import Testing
         // Refused: a NAK with the reason.
         let nak = headUnit.streamingDecided(service, accepted: nil, refusal: ("busy", ["height"]), isProtected: false)
         let refused = try Self.feed(&app, Self.written([nak]))
-        guard case .answered(_, let answer) = refused.first else { Issue.record("no answer: \(refused)"); return }
+        guard case .answered(_, let answer) = refused.first else {
+            Issue.record("no answer: \(refused)")
+            return
+        }
         #expect(!answer.accepted)
         #expect(answer.parameters.rejectedParams == ["height"])
         #expect(!app.runningMediaServices.contains(service))
@@ -219,7 +255,10 @@ import Testing
         _ = try Self.feed(&headUnit, Self.written([try app.startService(service, parameters: request, encrypted: false, now: .zero)]))
         let ack = headUnit.streamingDecided(service, accepted: SDLControlPayload(), isProtected: false)
         let accepted = try Self.feed(&app, Self.written([ack]))
-        guard case .answered(_, let answer) = accepted.first else { Issue.record("no answer: \(accepted)"); return }
+        guard case .answered(_, let answer) = accepted.first else {
+            Issue.record("no answer: \(accepted)")
+            return
+        }
         #expect(answer.accepted && answer.parameters.mtu == 131_072)
         #expect(app.runningMediaServices.contains(service))
         // The end: the head unit refuses once, then accepts.
@@ -230,7 +269,10 @@ import Testing
         #expect(endNAK.count == 1)
         _ = try Self.feed(&headUnit, Self.written([try app.endService(service, now: .zero)]))
         let endACK = try Self.feed(&app, Self.written([headUnit.endStreamingDecided(service, ended: true)]))
-        guard case .answered(let exchange, let ended) = endACK.first else { Issue.record("no answer: \(endACK)"); return }
+        guard case .answered(let exchange, let ended) = endACK.first else {
+            Issue.record("no answer: \(endACK)")
+            return
+        }
         #expect(exchange == Machine.Exchange(service: service, request: .endService) && ended.accepted)
     }
 
@@ -250,7 +292,9 @@ import Testing
         _ = try app.startService(.audio, parameters: SDLControlPayload(), encrypted: false, now: .seconds(2))
         #expect(app.deadlinesPassed(now: .seconds(12)) == [.exchangeTimedOut(Machine.Exchange(service: .audio, request: .startService))])
         // A late answer is ignored.
-        let late = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .audio, frameInfo: SDLControlFrameType.startServiceACK.rawValue, sessionID: 1, messageID: 5))
+        let late = SDLFrame(
+            header: SDLFrameHeader(
+                version: 5, frameType: .control, serviceType: .audio, frameInfo: SDLControlFrameType.startServiceACK.rawValue, sessionID: 1, messageID: 5))
         #expect(Self.others(try Self.feed(&app, late.bytes)).isEmpty)
     }
 
@@ -258,7 +302,10 @@ import Testing
         var (app, headUnit) = try Self.started()
         var wrong = SDLControlPayload()
         wrong.hashID = 12
-        let bad = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.endService.rawValue, sessionID: 1, messageID: 4), payload: wrong.bytes)
+        let bad = SDLFrame(
+            header: SDLFrameHeader(
+                version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.endService.rawValue, sessionID: 1, messageID: 4),
+            payload: wrong.bytes)
         let nak = try Self.frames(try Self.feed(&headUnit, bad.bytes))
         #expect(nak.map(\.header.controlFrameType) == [.endServiceNAK])
         #expect(try SDLControlPayload(decoding: nak[0].payload).rejectedParams == ["hashId"])
@@ -298,16 +345,21 @@ import Testing
 
     @Test func theHeadUnitDropsFramesOverItsMTU() throws {
         var headUnit = Self.headUnit { $0.mtu = 100 }
-        let big = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .single, serviceType: .rpc, sessionID: 1, messageID: 1), payload: Array(repeating: 0, count: 101))
+        let big = SDLFrame(
+            header: SDLFrameHeader(version: 5, frameType: .single, serviceType: .rpc, sessionID: 1, messageID: 1), payload: Array(repeating: 0, count: 101))
         let actions = try Self.feed(&headUnit, big.bytes)
         #expect(actions.count == 1)
-        guard case .ignored(_, let reason) = actions.first else { Issue.record("\(actions)"); return }
+        guard case .ignored(_, let reason) = actions.first else {
+            Issue.record("\(actions)")
+            return
+        }
         #expect(reason == "payload beyond the MTU")
     }
 
     @Test func moreThanTenMalformedFramesInASecondCloseTheConnection() throws {
         var headUnit = Self.headUnit()
-        let unknown = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .single, serviceType: SDLServiceType(rawValue: 0x09), sessionID: 1, messageID: 1)).bytes
+        let unknown = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .single, serviceType: SDLServiceType(rawValue: 0x09), sessionID: 1, messageID: 1))
+            .bytes
         for index in 0..<10 {
             #expect(!(try Self.feed(&headUnit, unknown, now: .milliseconds(50 * index))).contains(.close(.malformedFrames)))
         }
@@ -323,7 +375,10 @@ import Testing
         let rpc = SDLRPCPayload(rpcType: .notification, functionID: 32768, json: Array("{}".utf8))
         let stranger = SDLFrame(header: SDLFrameHeader(version: 5, frameType: .single, serviceType: .rpc, sessionID: 9, messageID: 1), payload: rpc.bytes)
         for actions in [try Self.feed(&app, stranger.bytes), try Self.feed(&headUnit, stranger.bytes)] {
-            guard case .ignored(_, let reason) = actions.first, actions.count == 1 else { Issue.record("\(actions)"); continue }
+            guard case .ignored(_, let reason) = actions.first, actions.count == 1 else {
+                Issue.record("\(actions)")
+                continue
+            }
             #expect(reason.contains("session 9"))
         }
     }
@@ -346,11 +401,17 @@ import Testing
         #expect(query.type == .response && query.sequenceNumber == 1 && query.binary == [0x14])
         #expect(try Self.feed(&headUnit, Self.written(answer)) == [.continueHandshake([0x14], sequenceNumber: 1)])
         let accepted = headUnit.handshakeStepped(SDLHandshakeStep(outgoing: [], isComplete: true), sequenceNumber: 1)
-        guard case .writeEncrypted(let ack) = accepted.first else { Issue.record("\(accepted)"); return }
+        guard case .writeEncrypted(let ack) = accepted.first else {
+            Issue.record("\(accepted)")
+            return
+        }
         #expect(ack.controlFrameType == .startServiceACK && ack.isEncrypted)
         #expect(headUnit.protectedServices == [.rpc])
         let answered = try Self.feed(&app, Self.written(accepted))
-        guard case .answered(_, let result) = answered.first else { Issue.record("\(answered)"); return }
+        guard case .answered(_, let result) = answered.first else {
+            Issue.record("\(answered)")
+            return
+        }
         #expect(result.accepted && result.isEncrypted)
         #expect(app.protectedServices == [.rpc])
         // Now records are accepted, and a response to an encrypted request goes out encrypted.
@@ -408,7 +469,8 @@ import Testing
         let error = try SDLSecurityQuery(decoding: answer[0].payload)
         #expect(error.errorCode == .invalidQueryID && error.sequenceNumber == 4)
         // Handshake data when no handshake runs, and a record before any: refused.
-        let stray = try Self.frames(try Self.feed(&headUnit, Self.written([app.send(SDLSecurityQuery.handshake([1], sequenceNumber: 2).encoded, service: .control)])))
+        let stray = try Self.frames(
+            try Self.feed(&headUnit, Self.written([app.send(SDLSecurityQuery.handshake([1], sequenceNumber: 2).encoded, service: .control)])))
         #expect(try SDLSecurityQuery(decoding: stray[0].payload).errorCode == .serviceNotProtected)
         let record = try app.sendRPC(SDLRPCPayload(rpcType: .request, functionID: 13, correlationID: 1, json: Array("{}".utf8)), encrypted: true)
         let refused = try Self.frames(try Self.feed(&headUnit, Self.written([record])))

@@ -40,8 +40,9 @@ import Testing
         let bytes = try SDLProtocolOneEnvelope.encode(request, functions: functions)
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"request":{"name":"RegisterAppInterface","correlationID":1,"parameters":{"appName":"A"}}}"#)
         let notification = SDLRPCPayload(rpcType: .notification, functionID: 32768, correlationID: 0xFFFF_FFFF, json: [])
-        #expect(String(decoding: try SDLProtocolOneEnvelope.encode(notification, functions: functions), as: UTF8.self)
-            == #"{"notification":{"name":"OnHMIStatus","parameters":{}}}"#)
+        #expect(
+            String(decoding: try SDLProtocolOneEnvelope.encode(notification, functions: functions), as: UTF8.self)
+                == #"{"notification":{"name":"OnHMIStatus","parameters":{}}}"#)
     }
 
     @Test func roundTrips() throws {

@@ -37,18 +37,20 @@ private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8
 
     @Test func reportsEveryViolationWithItsPath() {
         let long = String(repeating: "x", count: 501)
-        let body = #"{"mainField1":5,"softButtons":[{"type":"TEXT","softButtonID":1},{"type":"TEXT","softButtonID":70000},{"type":"TEXT","softButtonID":3,"text":"\#(long)"},{"text":"no type"}]}"#
+        let body =
+            #"{"mainField1":5,"softButtons":[{"type":"TEXT","softButtonID":1},{"type":"TEXT","softButtonID":70000},{"type":"TEXT","softButtonID":3,"text":"\#(long)"},{"text":"no type"}]}"#
         do {
             _ = try SDLJSON.decode(Show.self, from: json(body))
             Issue.record("decoding should fail")
         } catch {
-            #expect(error.errors.map(\.description) == [
-                "Show.mainField1: expected String, found Integer",
-                "Show.softButtons[1].softButtonID: 70000 is out of range, maxvalue is 65535",
-                "Show.softButtons[2].text: 501 characters, maxlength is 500",
-                "Show.softButtons[3].type: mandatory parameter is missing",
-                "Show.softButtons[3].softButtonID: mandatory parameter is missing",
-            ])
+            #expect(
+                error.errors.map(\.description) == [
+                    "Show.mainField1: expected String, found Integer",
+                    "Show.softButtons[1].softButtonID: 70000 is out of range, maxvalue is 65535",
+                    "Show.softButtons[2].text: 501 characters, maxlength is 500",
+                    "Show.softButtons[3].type: mandatory parameter is missing",
+                    "Show.softButtons[3].softButtonID: mandatory parameter is missing",
+                ])
         }
     }
 

@@ -81,8 +81,9 @@ struct RandomMessages: Sendable {
     }
 
     private static let alphabet: [Unicode.Scalar] = Array(
-        "abcXYZ019 _-.,:/" + "\"\\\n\r\t\u{01}\u{1F}" + "éüß中文😀🚗\u{301}\u{200D}")
-        .flatMap(\.unicodeScalars)
+        "abcXYZ019 _-.,:/" + "\"\\\n\r\t\u{01}\u{1F}" + "éüß中文😀🚗\u{301}\u{200D}"
+    )
+    .flatMap(\.unicodeScalars)
 
     private func text(length: Int, using rng: inout any SeededRandomNumberGenerator) -> String {
         var scalars = String.UnicodeScalarView()

@@ -78,9 +78,15 @@ import Testing
         var subtypes: Set<UInt8> = []
         func visit(_ value: BSONValue) {
             switch value {
-            case .document(let document): types.insert("document"); document.elements.forEach { visit($0.value) }
-            case .array(let values): types.insert("array"); values.forEach(visit)
-            case .binary(let subtype, _): types.insert("binary"); subtypes.insert(subtype)
+            case .document(let document):
+                types.insert("document")
+                document.elements.forEach { visit($0.value) }
+            case .array(let values):
+                types.insert("array")
+                values.forEach(visit)
+            case .binary(let subtype, _):
+                types.insert("binary")
+                subtypes.insert(subtype)
             case .double: types.insert("double")
             case .string: types.insert("string")
             case .bool: types.insert("bool")

@@ -26,7 +26,8 @@ import Testing
     @Test func startServiceACKAndEndServicePayloads() throws {
         try expectBytes(
             ["protocolVersion": .string("5.4.0"), "hashId": .int32(42), "mtu": .int64(131_084)],
-            hex("""
+            hex(
+                """
                 39000000
                 02 70726F746F636F6C56657273696F6E 00 06000000 352E342E30 00
                 10 68617368496400 2A000000
@@ -38,7 +39,8 @@ import Testing
 
     /// §12.3: the array element `secondaryTransports: ["TCP_WIFI"]` (42 bytes) in a document.
     @Test func secondaryTransportsArray() throws {
-        let element = hex("""
+        let element = hex(
+            """
             04 7365636F6E646172795472616E73706F72747300
             15000000
             02 3000 09000000 5443505F5749464900
@@ -52,10 +54,11 @@ import Testing
     /// The bytes SDL Core 8.2.0 sent: decoded in its key order and written back unchanged.
     @Test func sdlCoreStartServiceACK() throws {
         let document = try BSONDocument(decoding: Fixtures.startServiceACK)
-        #expect(document.keys == [
-            "videoServiceTransports", "hashId", "model", "mtu", "modelYear", "make", "secondaryTransports",
-            "systemSoftwareVersion", "trim", "audioServiceTransports", "protocolVersion",
-        ])
+        #expect(
+            document.keys == [
+                "videoServiceTransports", "hashId", "model", "mtu", "modelYear", "make", "secondaryTransports",
+                "systemSoftwareVersion", "trim", "audioServiceTransports", "protocolVersion",
+            ])
         #expect(document["mtu"] == .int64(131_072))
         #expect(document["hashId"] == .int32(65_537))
         #expect(document["secondaryTransports"] == .array([]))
@@ -153,15 +156,16 @@ import Testing
             _ = try SDLBSON.decode(Show.self, from: document)
             Issue.record("decoding should fail")
         } catch {
-            #expect(error.errors.map(\.description) == [
-                "Show.mainField1: expected String, found int32",
-                "Show.softButtons[1].softButtonID: 70000 is out of range, maxvalue is 65535",
-                "Show.softButtons[2].softButtonID: expected Integer, found double",
-                "Show.softButtons[3]: expected Object (SoftButton), found string",
-                "Show.windowID: expected Integer, found double",
-                "Show.graphic.value: expected String, found binary",
-                "Show.graphic.imageType: expected String (ImageType), found null",
-            ])
+            #expect(
+                error.errors.map(\.description) == [
+                    "Show.mainField1: expected String, found int32",
+                    "Show.softButtons[1].softButtonID: 70000 is out of range, maxvalue is 65535",
+                    "Show.softButtons[2].softButtonID: expected Integer, found double",
+                    "Show.softButtons[3]: expected Object (SoftButton), found string",
+                    "Show.windowID: expected Integer, found double",
+                    "Show.graphic.value: expected String, found binary",
+                    "Show.graphic.imageType: expected String (ImageType), found null",
+                ])
         }
     }
 }

@@ -56,8 +56,9 @@ import Testing
         let keys = String(repeating: ".a", count: limit - 1)
         #expect(jsonErrors(Show.self, utf8(#"{"x":"#) + Self.repeated(#"{"a":"#, depth)) == ["Show.x\(keys): \(tooDeep)"])
         // A known array whose elements should be objects.
-        #expect(jsonErrors(Show.self, utf8(#"{"softButtons":"#) + Self.repeated("[", depth))
-            == ["Show.softButtons[0]: expected Object (SoftButton), found Array", "Show.softButtons\(indexes): \(tooDeep)"])
+        #expect(
+            jsonErrors(Show.self, utf8(#"{"softButtons":"#) + Self.repeated("[", depth))
+                == ["Show.softButtons[0]: expected Object (SoftButton), found Array", "Show.softButtons\(indexes): \(tooDeep)"])
         // Not an object at all.
         #expect(jsonErrors(Show.self, Self.repeated("[", depth)) == ["Show: a message must be a JSON object, found an array"])
         // Balanced and just at the limit is fine; one more level is not (the message is level 1).
@@ -120,22 +121,25 @@ import Testing
         // What is allowed: NUL and astral characters by escape, raw multi-byte text, raw DEL.
         let good = #"{"mainField1":"\u0000\uD83D\uDE00\u00e9 e\u0301 😀\#u{7F}"}"#
         #expect(jsonErrors(Show.self, good) == [])
-        #expect((try? SDLJSON.decode(Show.self, from: utf8(good)))?.value.mainField1?.unicodeScalars.map(\.value)
-            == [0, 0x1F600, 0xE9, 0x20, 0x65, 0x301, 0x20, 0x1F600, 0x7F])
+        #expect(
+            (try? SDLJSON.decode(Show.self, from: utf8(good)))?.value.mainField1?.unicodeScalars.map(\.value)
+                == [0, 0x1F600, 0xE9, 0x20, 0x65, 0x301, 0x20, 0x1F600, 0x7F])
     }
 
     // MARK: Keys
 
     @Test func duplicateKeysAreErrorsAtTheirPath() {
         #expect(jsonErrors(Show.self, #"{"mainField1":"a","mainField1":"b"}"#) == [#"Show.mainField1: key "mainField1" appears more than once"#])
-        #expect(jsonErrors(Show.self, #"{"graphic":{"value":"a","imageType":"STATIC","value":"b"}}"#)
-            == [#"Show.graphic.value: key "value" appears more than once"#])
+        #expect(
+            jsonErrors(Show.self, #"{"graphic":{"value":"a","imageType":"STATIC","value":"b"}}"#)
+                == [#"Show.graphic.value: key "value" appears more than once"#])
         // Inside a skipped unknown value too, at the path of the value.
-        #expect(jsonErrors(Show.self, #"{"x":1,"x":{"y":[2,{"z":3,"z":4}],"y":3}}"#) == [
-            #"Show.x: key "x" appears more than once"#,
-            #"Show.x.y[1].z: key "z" appears more than once"#,
-            #"Show.x.y: key "y" appears more than once"#,
-        ])
+        #expect(
+            jsonErrors(Show.self, #"{"x":1,"x":{"y":[2,{"z":3,"z":4}],"y":3}}"#) == [
+                #"Show.x: key "x" appears more than once"#,
+                #"Show.x.y[1].z: key "z" appears more than once"#,
+                #"Show.x.y: key "y" appears more than once"#,
+            ])
     }
 
     /// Keys are compared as bytes: Swift's `==` would call the NFC and NFD spellings of "clé" equal.

@@ -1,5 +1,6 @@
-@testable import SDLRuntime
 import Testing
+
+@testable import SDLRuntime
 
 // MARK: - Test types, shaped like generated HMI API code
 
@@ -13,10 +14,12 @@ private struct TestTextField: SDLCodable {
         self.fieldText = fieldText
     }
 
-    static let structInfo = SDLStructInfo(name: "Common.TextFieldStruct", parameters: [
-        .init(name: "fieldName", type: .string, isMandatory: true),
-        .init(name: "fieldText", type: .string, isMandatory: true, maxLength: 500),
-    ])
+    static let structInfo = SDLStructInfo(
+        name: "Common.TextFieldStruct",
+        parameters: [
+            .init(name: "fieldName", type: .string, isMandatory: true),
+            .init(name: "fieldText", type: .string, isMandatory: true, maxLength: 500),
+        ])
 
     init<R: SDLReader>(from reader: inout R) throws(SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
@@ -63,10 +66,12 @@ private struct TestShow: SDLHMIRequest {
 
     static let method = "UI.Show"
     static let messageType = SDLMessageType.request
-    static let structInfo = SDLStructInfo(name: "UI.Show", parameters: [
-        .init(name: "showStrings", type: .structure("Common.TextFieldStruct"), isArray: true, isMandatory: true, minSize: 0, maxSize: 8),
-        .init(name: "appID", type: .integer, isMandatory: false, minValue: 0, maxValue: 2_000_000_000),
-    ])
+    static let structInfo = SDLStructInfo(
+        name: "UI.Show",
+        parameters: [
+            .init(name: "showStrings", type: .structure("Common.TextFieldStruct"), isArray: true, isMandatory: true, minSize: 0, maxSize: 8),
+            .init(name: "appID", type: .integer, isMandatory: false, minValue: 0, maxValue: 2_000_000_000),
+        ])
 
     init<R: SDLReader>(from reader: inout R) throws(SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
@@ -109,9 +114,11 @@ private struct TestShowResponse: SDLHMIResponse {
 
     static let method = "UI.Show"
     static let messageType = SDLMessageType.response
-    static let structInfo = SDLStructInfo(name: "UI.Show", parameters: [
-        .init(name: "info", type: .string, isMandatory: false, maxLength: 1000),
-    ])
+    static let structInfo = SDLStructInfo(
+        name: "UI.Show",
+        parameters: [
+            .init(name: "info", type: .string, isMandatory: false, maxLength: 1000)
+        ])
 
     init<R: SDLReader>(from reader: inout R) throws(SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
@@ -146,10 +153,12 @@ private struct TestOnCommand: SDLHMINotification {
 
     static let method = "UI.OnCommand"
     static let messageType = SDLMessageType.notification
-    static let structInfo = SDLStructInfo(name: "UI.OnCommand", parameters: [
-        .init(name: "cmdID", type: .integer, isMandatory: true, minValue: 0, maxValue: 2_000_000_000),
-        .init(name: "appID", type: .integer, isMandatory: false),
-    ])
+    static let structInfo = SDLStructInfo(
+        name: "UI.OnCommand",
+        parameters: [
+            .init(name: "cmdID", type: .integer, isMandatory: true, minValue: 0, maxValue: 2_000_000_000),
+            .init(name: "appID", type: .integer, isMandatory: false),
+        ])
 
     init<R: SDLReader>(from reader: inout R) throws(SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
@@ -248,11 +257,13 @@ private enum TestResult: SDLHMIResultCode {
         return true
     }
 
-    static let enumInfo = SDLEnumInfo(name: "Common.Result", elements: [
-        .init(name: "SUCCESS", value: 0),
-        .init(name: "REJECTED", value: 4),
-        .init(name: "WARNINGS", value: 21),
-    ])
+    static let enumInfo = SDLEnumInfo(
+        name: "Common.Result",
+        elements: [
+            .init(name: "SUCCESS", value: 0),
+            .init(name: "REJECTED", value: 4),
+            .init(name: "WARNINGS", value: 21),
+        ])
 }
 
 // MARK: - Helpers
@@ -287,7 +298,8 @@ private func failsAsMalformed<T>(_ body: () throws(SDLDecodingError) -> T) -> Bo
     }
 }
 
-private let showText = #"{"jsonrpc":"2.0","id":7,"method":"UI.Show","params":{"showStrings":[{"fieldName":"mainField1","fieldText":"Now \"playing\"\n"},{"fieldName":"mainField2","fieldText":"é 🚗"}],"appID":65537}}"#
+private let showText =
+    #"{"jsonrpc":"2.0","id":7,"method":"UI.Show","params":{"showStrings":[{"fieldName":"mainField1","fieldText":"Now \"playing\"\n"},{"fieldName":"mainField2","fieldText":"é 🚗"}],"appID":65537}}"#
 
 private let show = TestShow(
     showStrings: [
@@ -384,7 +396,8 @@ private let show = TestShow(
     // MARK: Key order and absent params
 
     @Test func keysInAnyOrder() throws {
-        let request = #"{"params":{"appID":65537,"showStrings":[{"fieldText":"Now \"playing\"\n","fieldName":"mainField1"},{"fieldName":"mainField2","fieldText":"é 🚗"}]},"method":"UI.Show","id":7,"jsonrpc":"2.0"}"#
+        let request =
+            #"{"params":{"appID":65537,"showStrings":[{"fieldText":"Now \"playing\"\n","fieldName":"mainField1"},{"fieldName":"mainField2","fieldText":"é 🚗"}]},"method":"UI.Show","id":7,"jsonrpc":"2.0"}"#
         #expect(try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(request)).value == SDLJSONRPCRequest(id: 7, params: show))
 
         let response = #" { "result" : { "info" : "ok", "method" : "UI.Show", "code" : 0 } , "id" : 7 , "jsonrpc" : "2.0" } "#
@@ -402,34 +415,39 @@ private let show = TestShow(
         // Absent params are empty params: a mandatory parameter is then missing, at its path.
         let show = #"{"jsonrpc":"2.0","id":1,"method":"UI.Show"}"#
         #expect(try SDLJSONRPC.read(rpc(show)).kind == .request(id: 1))
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(show)) }
-            == ["UI.Show.params.showStrings: mandatory parameter is missing"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(show)) }
+                == ["UI.Show.params.showStrings: mandatory parameter is missing"])
     }
 
     // MARK: Strict and lenient envelopes
 
     @Test func missingVersionIsAnErrorOnlyWhenStrict() throws {
         let text = #"{"id":7,"method":"UI.Show","params":{"showStrings":[]}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(text)) }
-            == ["UI.Show.jsonrpc: mandatory parameter is missing"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(text)) }
+                == ["UI.Show.jsonrpc: mandatory parameter is missing"])
         let decoded = try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(text), policy: .lenient)
         #expect(decoded.value == SDLJSONRPCRequest(id: 7, params: TestShow(showStrings: [])))
         #expect(decoded.warnings.map(\.description) == ["UI.Show.jsonrpc: mandatory parameter is missing"])
         #expect(decoded.warnings.allSatisfy { $0.severity == .warning })
 
         let wrong = #"{"jsonrpc":"1.0","method":"UI.OnCommand","params":{"cmdID":1}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(wrong)) }
-            == [#"UI.OnCommand.jsonrpc: expected "2.0", found "1.0""#])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(wrong)) }
+                == [#"UI.OnCommand.jsonrpc: expected "2.0", found "1.0""#])
         #expect(try SDLJSONRPC.read(rpc(wrong), policy: .lenient).warnings.count == 1)
         let number = #"{"jsonrpc":2.0,"method":"UI.OnCommand","params":{"cmdID":1}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(number)) }
-            == [#"UI.OnCommand.jsonrpc: expected "2.0", found Float"#])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(number)) }
+                == [#"UI.OnCommand.jsonrpc: expected "2.0", found Float"#])
     }
 
     @Test func missingResultMethodIsAnErrorOnlyWhenStrict() throws {
         let text = #"{"jsonrpc":"2.0","id":7,"result":{"code":0,"info":"ok"}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(text)) }
-            == ["message.result.method: mandatory parameter is missing"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(text)) }
+                == ["message.result.method: mandatory parameter is missing"])
         let message = try SDLJSONRPC.read(rpc(text), policy: .lenient)
         #expect(message.kind == .response(id: 7, code: 0))
         #expect(message.method == nil)
@@ -452,8 +470,9 @@ private let show = TestShow(
         ] {
             #expect(!rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(text), policy: .lenient) }.isEmpty, "\(text)")
         }
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(#"{"jsonrpc":"2.0","id":1,"result":{"method":"UI.Show"}}"#)) }
-            == ["UI.Show.result.code: mandatory parameter is missing"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(#"{"jsonrpc":"2.0","id":1,"result":{"method":"UI.Show"}}"#)) }
+                == ["UI.Show.result.code: mandatory parameter is missing"])
     }
 
     @Test func unknownResultCodeIsKeptWithAWarning() throws {
@@ -468,49 +487,59 @@ private let show = TestShow(
     @Test func methodMismatchNamesBoth() throws {
         let alert = #"{"jsonrpc":"2.0","id":7,"method":"UI.Alert","params":{}}"#
         let message = try SDLJSONRPC.read(rpc(alert))
-        #expect(rpcErrors { () throws(SDLDecodingError) in try message.decode(TestShow.self) }
-            == ["message: expected UI.Show request, found UI.Alert request"])
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(alert)) }
-            == ["message: expected UI.Show request, found UI.Alert request"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try message.decode(TestShow.self) }
+                == ["message: expected UI.Show request, found UI.Alert request"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(alert)) }
+                == ["message: expected UI.Show request, found UI.Alert request"])
 
         // The right method, the wrong kind.
         let notification = #"{"jsonrpc":"2.0","method":"UI.Show","params":{"showStrings":[]}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(notification)) }
-            == ["message: expected UI.Show request, found UI.Show notification"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(notification)) }
+                == ["message: expected UI.Show request, found UI.Show notification"])
         let request = #"{"jsonrpc":"2.0","id":1,"method":"UI.Show","params":{"showStrings":[]}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in
-            try SDLJSONRPC.decodeReply(TestShowResponse.self, code: TestResult.self, from: rpc(request))
-        } == ["message: expected UI.Show response, found UI.Show request"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in
+                try SDLJSONRPC.decodeReply(TestShowResponse.self, code: TestResult.self, from: rpc(request))
+            } == ["message: expected UI.Show response, found UI.Show request"])
         let otherResponse = #"{"jsonrpc":"2.0","id":1,"result":{"code":0,"method":"UI.Alert"}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in
-            try SDLJSONRPC.decodeReply(TestShowResponse.self, code: TestResult.self, from: rpc(otherResponse))
-        } == ["message: expected UI.Show response, found UI.Alert response"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in
+                try SDLJSONRPC.decodeReply(TestShowResponse.self, code: TestResult.self, from: rpc(otherResponse))
+            } == ["message: expected UI.Show response, found UI.Alert response"])
         let otherError = #"{"jsonrpc":"2.0","id":1,"error":{"code":4,"data":{"method":"UI.Alert"}}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in
-            try SDLJSONRPC.decodeReply(TestShowResponse.self, code: TestResult.self, from: rpc(otherError))
-        } == ["message: expected UI.Show response, found error 4 for UI.Alert"])
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(otherError)).decode(TestShowResponse.self) }
-            == ["message: expected UI.Show response, found error 4 for UI.Alert"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in
+                try SDLJSONRPC.decodeReply(TestShowResponse.self, code: TestResult.self, from: rpc(otherError))
+            } == ["message: expected UI.Show response, found error 4 for UI.Alert"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(otherError)).decode(TestShowResponse.self) }
+                == ["message: expected UI.Show response, found error 4 for UI.Alert"])
     }
 
     // MARK: Body issues
 
     @Test func bodyIssuesAreRootedAtTheMethod() throws {
         let long = String(repeating: "x", count: 501)
-        let text = #"{"jsonrpc":"2.0","id":7,"method":"UI.Show","params":{"showStrings":[{"fieldName":"a","fieldText":"b"},{"fieldName":"c","fieldText":""#
+        let text =
+            #"{"jsonrpc":"2.0","id":7,"method":"UI.Show","params":{"showStrings":[{"fieldName":"a","fieldText":"b"},{"fieldName":"c","fieldText":""#
             + long + #""}],"appID":-1}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(text)) } == [
-            "UI.Show.params.showStrings[1].fieldText: 501 characters, maxlength is 500",
-            "UI.Show.params.appID: -1 is out of range, minvalue is 0",
-        ])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(text)) } == [
+                "UI.Show.params.showStrings[1].fieldText: 501 characters, maxlength is 500",
+                "UI.Show.params.appID: -1 is out of range, minvalue is 0",
+            ])
         let lenient = try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(text), policy: .lenient)
         #expect(lenient.value.params.showStrings[1].fieldText == long)
         #expect(lenient.warnings.count == 2 && lenient.warnings.allSatisfy { $0.severity == .warning })
 
         let response = #"{"jsonrpc":"2.0","id":7,"result":{"code":0,"method":"UI.Show","info":5}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in
-            try SDLJSONRPC.decodeReply(TestShowResponse.self, code: TestResult.self, from: rpc(response))
-        } == ["UI.Show.result.info: expected String, found Integer"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in
+                try SDLJSONRPC.decodeReply(TestShowResponse.self, code: TestResult.self, from: rpc(response))
+            } == ["UI.Show.result.info: expected String, found Integer"])
     }
 
     @Test func responseCodeAndMethodAreNotUnknownKeys() throws {
@@ -526,18 +555,21 @@ private let show = TestShow(
 
     @Test func duplicateKeysAreErrorsWhenStrict() throws {
         let top = #"{"jsonrpc":"2.0","id":1,"id":2,"method":"UI.OnCommand","params":{"cmdID":1}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(top)) }
-            == [#"UI.OnCommand.id: key "id" appears more than once"#])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(top)) }
+                == [#"UI.OnCommand.id: key "id" appears more than once"#])
         #expect(try SDLJSONRPC.read(rpc(top), policy: .lenient).kind == .request(id: 2))
         let code = #"{"jsonrpc":"2.0","id":1,"result":{"code":0,"method":"UI.Show","code":4}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(code)) }
-            == [#"UI.Show.result.code: key "code" appears more than once"#])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(code)) }
+                == [#"UI.Show.result.code: key "code" appears more than once"#])
         // Reported once, by the envelope.
         let reply = try SDLJSONRPC.decodeReply(TestShowResponse.self, code: TestResult.self, from: rpc(code), policy: .lenient)
         #expect(reply.warnings.map(\.description) == [#"UI.Show.result.code: key "code" appears more than once"#])
         let unknown = #"{"jsonrpc":"2.0","method":"UI.OnCommand","x":1,"x":2,"params":{"cmdID":1}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(unknown)) }
-            == [#"UI.OnCommand.x: key "x" appears more than once"#])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(unknown)) }
+                == [#"UI.OnCommand.x: key "x" appears more than once"#])
     }
 
     // MARK: Malformed input
@@ -578,9 +610,10 @@ private let show = TestShow(
         ] {
             for policy in [SDLDecodingPolicy.strict, .lenient] {
                 #expect(failsAsMalformed { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(text), policy: policy) }, "\(text)")
-                #expect(failsAsMalformed { () throws(SDLDecodingError) in
-                    try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(text), policy: policy)
-                }, "\(text)")
+                #expect(
+                    failsAsMalformed { () throws(SDLDecodingError) in
+                        try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(text), policy: policy)
+                    }, "\(text)")
             }
         }
         // Invalid UTF-8 in the body.
@@ -593,8 +626,9 @@ private let show = TestShow(
         let text = #"{"jsonrpc":"2.0","id":1,"method":"UI.Show","params":{"x":"# + deep + "}}"
         // The message is level 1, params level 2.
         let indexes = String(repeating: "[0]", count: SDLJSON.defaultMaxDepth - 2)
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(text)) }
-            == ["UI.Show.params.x\(indexes): nested deeper than \(SDLJSON.defaultMaxDepth) levels"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(text)) }
+                == ["UI.Show.params.x\(indexes): nested deeper than \(SDLJSON.defaultMaxDepth) levels"])
     }
 
     @Test func resultAndErrorTogetherAreMalformed() {
@@ -611,12 +645,14 @@ private let show = TestShow(
     @Test func idOfTheWrongTypeFails() {
         for (id, found) in [("[1]", "Array"), ("1.5", "Float"), ("true", "Boolean"), (#"{"a":1}"#, "Object")] {
             let text = #"{"jsonrpc":"2.0","id":"# + id + #","method":"UI.Show","params":{"showStrings":[]}}"#
-            #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(text), policy: .lenient) }
-                == ["UI.Show.id: expected Integer or String, found \(found)"])
+            #expect(
+                rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(text), policy: .lenient) }
+                    == ["UI.Show.id: expected Integer or String, found \(found)"])
         }
         let huge = #"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"UI.Show"}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(huge)) }
-            == ["UI.Show.id: number 123456789012345678901234567890 does not fit"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.read(rpc(huge)) }
+                == ["UI.Show.id: number 123456789012345678901234567890 does not fit"])
     }
 
     // MARK: One pass and two
@@ -654,8 +690,9 @@ private let show = TestShow(
         }
         // A syntax error in params is at its path under the message's method.
         let alert = #"{"jsonrpc":"2.0","id":7,"method":"UI.Alert","params":{"showStrings":[1,]}}"#
-        #expect(rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(alert)) }
-            == ["UI.Alert.params.showStrings[1]: invalid number at byte 71"])
+        #expect(
+            rpcErrors { () throws(SDLDecodingError) in try SDLJSONRPC.decodeRequest(TestShow.self, from: rpc(alert)) }
+                == ["UI.Alert.params.showStrings[1]: invalid number at byte 71"])
     }
 
     // MARK: Encoding

@@ -1,6 +1,7 @@
 import SDLSpec
-@testable import SDLSpecDiff
 import Testing
+
+@testable import SDLSpecDiff
 
 /// Hand-written spec pairs, one per area, with every change and verdict spelled out.
 @Suite("Fixture diffs")
@@ -8,20 +9,21 @@ struct FixtureDiffTests {
     @Test("functions: added, removed, deprecated, moved to another ID, per message type")
     func functions() throws {
         let diff = try TestSupport.fixtureDiff("functions")
-        #expect(diff.rows == [
-            "deprecated function Alert(request) [deprecated] compatible G2",
-            "deprecated function Alert(response) [deprecated] compatible G2",
-            "added function CancelInteraction(request) [2 params] compatible F1",
-            "added function CancelInteraction(response) [0 params] compatible F1",
-            "changed function OnPing(notification) [functionID: OnPingID → OnPongID] breaking F2",
-            "removed function Slider(request) [1 param] breaking G1",
-            "removed function Slider(response) [0 params] breaking G1",
-            "changed element FunctionID.AlertID [value: 2 → 12] breaking E2",
-            // No message has a FunctionID param, so its new elements reach no app.
-            "added element FunctionID.CancelInteractionID [value 5] compatible G3",
-            "added element FunctionID.OnPongID [value 6] compatible G3",
-            "removed element FunctionID.SliderID [value 3] breaking G1",
-        ])
+        #expect(
+            diff.rows == [
+                "deprecated function Alert(request) [deprecated] compatible G2",
+                "deprecated function Alert(response) [deprecated] compatible G2",
+                "added function CancelInteraction(request) [2 params] compatible F1",
+                "added function CancelInteraction(response) [0 params] compatible F1",
+                "changed function OnPing(notification) [functionID: OnPingID → OnPongID] breaking F2",
+                "removed function Slider(request) [1 param] breaking G1",
+                "removed function Slider(response) [0 params] breaking G1",
+                "changed element FunctionID.AlertID [value: 2 → 12] breaking E2",
+                // No message has a FunctionID param, so its new elements reach no app.
+                "added element FunctionID.CancelInteractionID [value 5] compatible G3",
+                "added element FunctionID.OnPongID [value 6] compatible G3",
+                "removed element FunctionID.SliderID [value 3] breaking G1",
+            ])
         #expect(diff.breakingCount == 5)
         #expect(diff.old.version == SpecVersion("1.0.0") && diff.new.version == SpecVersion("2.0.0"))
     }
@@ -29,71 +31,74 @@ struct FixtureDiffTests {
     @Test("structs and enums: added, removed, deprecated, no longer deprecated")
     func types() throws {
         let diff = try TestSupport.fixtureDiff("types")
-        #expect(diff.rows == [
-            "removed struct OldThing [1 param] breaking G1",
-            "deprecated struct Point [deprecated] compatible G2",
-            "added struct Rect [2 params] compatible T1",
-            "changed struct Size [no longer deprecated] compatible G2",
-            "deprecated enum Color [deprecated] compatible G2",
-            "added enum Mood [2 elements] compatible T1",
-            "removed enum Shape [1 element] breaking G1",
-        ])
+        #expect(
+            diff.rows == [
+                "removed struct OldThing [1 param] breaking G1",
+                "deprecated struct Point [deprecated] compatible G2",
+                "added struct Rect [2 params] compatible T1",
+                "changed struct Size [no longer deprecated] compatible G2",
+                "deprecated enum Color [deprecated] compatible G2",
+                "added enum Mood [2 elements] compatible T1",
+                "removed enum Shape [1 element] breaking G1",
+            ])
     }
 
     @Test("params: every attribute, judged by direction")
     func params() throws {
         let diff = try TestSupport.fixtureDiff("params")
-        #expect(diff.rows == [
-            // Both: sent and received, so the stricter verdict each time.
-            "changed param Both.becomesOptional [mandatory: true → false] breaking P4",
-            "changed param Both.loosened [maxvalue: 100 → 200] breaking P8",
-            "changed param Both.tightened [maxvalue: 100 → 50] breaking P7",
-            // Inner is only reached through Sent.
-            "changed param Inner.label [maxlength: 100 → 50] breaking P7",
-            "changed param OnEvent(notification).value [maxvalue: 1 → 2] breaking P8",
-            "changed param Received.becomesMandatory [mandatory: false → true] compatible P3",
-            "changed param Received.becomesOptional [mandatory: true → false] breaking P4",
-            "changed param Received.loosened [maxvalue: 100 → 200] breaking P8",
-            "added param Received.required [mandatory String] compatible P2",
-            "changed param Received.tightened [maxvalue: 100 → 50] compatible P7",
-            "changed param Sent.becomesMandatory [mandatory: false → true] breaking P3",
-            "changed param Sent.becomesOptional [mandatory: true → false] compatible P4",
-            "removed param Sent.gone [optional String] breaking G1",
-            "changed param Sent.loosened [maxvalue: 100 → 200] compatible P8",
-            "added param Sent.required [mandatory String] breaking P2",
-            "changed param Sent.tightened [maxvalue: 100 → 50] breaking P7",
-            "changed param Set(request).count [type: Integer → Float] breaking P5",
-            "added param Set(request).extraMandatory [mandatory String] breaking P2",
-            "added param Set(request).extraOptional [optional String] compatible P1",
-            "changed param Set(request).fixed [defvalue: 1 → 2] compatible P10",
-            "changed param Set(request).items [minsize: 1 → 2] breaking P7",
-            "changed param Set(request).items [maxsize: 10 → none] compatible P8",
-            "changed param Set(request).level [defvalue: none → 3] compatible P9",
-            "changed param Set(request).mode [defvalue: fast → slow] breaking P10",
-            "changed param Set(request).name [minlength: 1 → 0] compatible P8",
-            "changed param Set(request).name [maxlength: 100 → 50] breaking P7",
-            "deprecated param Set(request).oldStyle [deprecated] compatible G2",
-            "changed param Set(request).revived [no longer deprecated] compatible G2",
-            "changed param Set(request).speed [defvalue: 1 → none] breaking P10",
-            "changed param Set(request).tag [array: false → true] breaking P6",
-            "added param Set(response).extraMandatory [mandatory String] compatible P2",
-            "changed param Unused.becomesOptional [mandatory: true → false] compatible G3",
-            "changed param Unused.tightened [maxvalue: 100 → 50] compatible G3",
-        ])
+        #expect(
+            diff.rows == [
+                // Both: sent and received, so the stricter verdict each time.
+                "changed param Both.becomesOptional [mandatory: true → false] breaking P4",
+                "changed param Both.loosened [maxvalue: 100 → 200] breaking P8",
+                "changed param Both.tightened [maxvalue: 100 → 50] breaking P7",
+                // Inner is only reached through Sent.
+                "changed param Inner.label [maxlength: 100 → 50] breaking P7",
+                "changed param OnEvent(notification).value [maxvalue: 1 → 2] breaking P8",
+                "changed param Received.becomesMandatory [mandatory: false → true] compatible P3",
+                "changed param Received.becomesOptional [mandatory: true → false] breaking P4",
+                "changed param Received.loosened [maxvalue: 100 → 200] breaking P8",
+                "added param Received.required [mandatory String] compatible P2",
+                "changed param Received.tightened [maxvalue: 100 → 50] compatible P7",
+                "changed param Sent.becomesMandatory [mandatory: false → true] breaking P3",
+                "changed param Sent.becomesOptional [mandatory: true → false] compatible P4",
+                "removed param Sent.gone [optional String] breaking G1",
+                "changed param Sent.loosened [maxvalue: 100 → 200] compatible P8",
+                "added param Sent.required [mandatory String] breaking P2",
+                "changed param Sent.tightened [maxvalue: 100 → 50] breaking P7",
+                "changed param Set(request).count [type: Integer → Float] breaking P5",
+                "added param Set(request).extraMandatory [mandatory String] breaking P2",
+                "added param Set(request).extraOptional [optional String] compatible P1",
+                "changed param Set(request).fixed [defvalue: 1 → 2] compatible P10",
+                "changed param Set(request).items [minsize: 1 → 2] breaking P7",
+                "changed param Set(request).items [maxsize: 10 → none] compatible P8",
+                "changed param Set(request).level [defvalue: none → 3] compatible P9",
+                "changed param Set(request).mode [defvalue: fast → slow] breaking P10",
+                "changed param Set(request).name [minlength: 1 → 0] compatible P8",
+                "changed param Set(request).name [maxlength: 100 → 50] breaking P7",
+                "deprecated param Set(request).oldStyle [deprecated] compatible G2",
+                "changed param Set(request).revived [no longer deprecated] compatible G2",
+                "changed param Set(request).speed [defvalue: 1 → none] breaking P10",
+                "changed param Set(request).tag [array: false → true] breaking P6",
+                "added param Set(response).extraMandatory [mandatory String] compatible P2",
+                "changed param Unused.becomesOptional [mandatory: true → false] compatible G3",
+                "changed param Unused.tightened [maxvalue: 100 → 50] compatible G3",
+            ])
     }
 
     @Test("enum elements: added by direction, removed, deprecated, renumbered; hexvalue equals value")
     func elements() throws {
         let diff = try TestSupport.fixtureDiff("elements")
-        #expect(diff.rows == [
-            "changed element Coded.HIGH [value: 32 → 33] breaking E2",
-            "deprecated element Coded.OLD [deprecated] compatible G2",
-            "added element ReceivedChoice.B [enum element] breaking E1",
-            "removed element SentChoice.B [enum element] breaking G1",
-            "added element SentChoice.C [enum element] compatible E1",
-            "added element SharedChoice.B [enum element] breaking E1",
-            "added element UnusedChoice.B [enum element] compatible G3",
-        ])
+        #expect(
+            diff.rows == [
+                "changed element Coded.HIGH [value: 32 → 33] breaking E2",
+                "deprecated element Coded.OLD [deprecated] compatible G2",
+                "added element ReceivedChoice.B [enum element] breaking E1",
+                "removed element SentChoice.B [enum element] breaking G1",
+                "added element SentChoice.C [enum element] compatible E1",
+                "added element SharedChoice.B [enum element] breaking E1",
+                "added element UnusedChoice.B [enum element] compatible G3",
+            ])
         // Coded.LOW went from value="16" to hexvalue="10": the same number, so no change.
         #expect(diff.changes(at: "Coded.LOW").isEmpty)
     }
@@ -169,7 +174,8 @@ struct RuleTests {
 
     @Test func directionDecidesOnlyDirectionalRules() {
         let owner = ChangePath.Owner.structure("S")
-        let sent = Usage(sentVia: "F(request).s"), received = Usage(receivedVia: "F(response).s")
+        let sent = Usage(sentVia: "F(request).s")
+        let received = Usage(receivedVia: "F(response).s")
         #expect(Rules.addedParam(isMandatory: true, owner: owner, usage: sent).isBreaking)
         #expect(!Rules.addedParam(isMandatory: true, owner: owner, usage: received).isBreaking)
         #expect(!Rules.addedParam(isMandatory: false, owner: owner, usage: sent).isBreaking)

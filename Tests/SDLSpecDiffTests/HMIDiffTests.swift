@@ -1,8 +1,9 @@
 import Foundation
 import SDLSpec
-@testable import SDLSpecDiff
 import SDLTestSupport
 import Testing
+
+@testable import SDLSpecDiff
 
 /// Two HMI APIs compared with the same rules as two mobile specs: SDL Core 8.2.0's HMI_API.xml
 /// against a copy with one change of each kind made in the test.
@@ -29,7 +30,8 @@ struct HMIDiffTests {
     @Test func removedParameterNewElementAndTypeChange() throws {
         let original = try Self.original()
         var mutated = try Self.replacing(
-            #"<param name="alignment" type="Common.TextAlignment" mandatory="false">"#, with: #"<param name="alignment_gone" type="Common.TextAlignment" mandatory="false">"#,
+            #"<param name="alignment" type="Common.TextAlignment" mandatory="false">"#,
+            with: #"<param name="alignment_gone" type="Common.TextAlignment" mandatory="false">"#,
             after: #"<function name="Show" messagetype="request">"#, in: original)
         // The rename above is a removal plus an addition; make the addition go away too by
         // removing the renamed param's element entirely.
@@ -46,11 +48,12 @@ struct HMIDiffTests {
         let old = try Self.load(original, path: "HMI_API.xml")
         let new = try Self.load(mutated, path: "mutated.xml")
         let diff = SpecDiff(old: old.interface, at: nil, source: "HMI_API.xml", new: new.interface, at: nil, source: "mutated.xml")
-        #expect(diff.rows == [
-            "removed param UI.Show(request).alignment [optional Common.TextAlignment] breaking G1",
-            "changed param UI.Slider(request).numTicks [type: Integer → Float] breaking P5",
-            "added element Common.TextAlignment.JUSTIFIED [enum element] compatible E1",
-        ])
+        #expect(
+            diff.rows == [
+                "removed param UI.Show(request).alignment [optional Common.TextAlignment] breaking G1",
+                "changed param UI.Slider(request).numTicks [type: Integer → Float] breaking P5",
+                "added element Common.TextAlignment.JUSTIFIED [enum element] compatible E1",
+            ])
         #expect(diff.breakingCount == 2)
         // The same file twice: nothing.
         #expect(SpecDiff(old: old.interface, at: nil, new: old.interface, at: nil).changes.isEmpty)

@@ -12,35 +12,37 @@ struct HistoryTests {
 
     @Test("1.0 → 2.0: until, since, history shells, param history, removed")
     func oneToTwo() throws {
-        #expect(try diff(from: "1.0", to: "2.0").rows == [
-            "added function New(request) [0 params] compatible F1",
-            "added function New(response) [0 params] compatible F1",
-            "removed function Old(request) [0 params] breaking G1",
-            "removed function Old(response) [0 params] breaking G1",
-            // A shell entry (since 1.0 until 2.0, no params) before the deprecated definition.
-            "deprecated struct Shell [deprecated] compatible G2",
-            "deprecated enum Legacy [deprecated] compatible G2",
-            // removed="true" since="2.0", with its 1.0 form in history.
-            "removed param Read(request).dropped [optional String] breaking G1",
-            // Two history entries: maxvalue 3 in 1.0..2.0, 7 in 2.0..3.0; a request, so looser is fine.
-            "changed param Read(request).limit [maxvalue: 3 → 7] compatible P8",
-            "added element FunctionID.NewID [value 2] compatible G3",
-            "removed element FunctionID.OldID [value 1] breaking G1",
-            "added element Status.AUTO [enum element] compatible E1",
-        ])
+        #expect(
+            try diff(from: "1.0", to: "2.0").rows == [
+                "added function New(request) [0 params] compatible F1",
+                "added function New(response) [0 params] compatible F1",
+                "removed function Old(request) [0 params] breaking G1",
+                "removed function Old(response) [0 params] breaking G1",
+                // A shell entry (since 1.0 until 2.0, no params) before the deprecated definition.
+                "deprecated struct Shell [deprecated] compatible G2",
+                "deprecated enum Legacy [deprecated] compatible G2",
+                // removed="true" since="2.0", with its 1.0 form in history.
+                "removed param Read(request).dropped [optional String] breaking G1",
+                // Two history entries: maxvalue 3 in 1.0..2.0, 7 in 2.0..3.0; a request, so looser is fine.
+                "changed param Read(request).limit [maxvalue: 3 → 7] compatible P8",
+                "added element FunctionID.NewID [value 2] compatible G3",
+                "removed element FunctionID.OldID [value 1] breaking G1",
+                "added element Status.AUTO [enum element] compatible E1",
+            ])
     }
 
     @Test("2.0 → 3.0: element until, element history, a history entry with its own params")
     func twoToThree() throws {
-        #expect(try diff(from: "2.0", to: "3.0").rows == [
-            "deprecated param Read(request).limit [deprecated] compatible G2",
-            "changed param Read(request).limit [maxvalue: 7 → 10] compatible P8",
-            "changed param Rebuilt.a [mandatory: true → false] compatible P4",
-            "removed param Rebuilt.legacy [optional String] breaking G1",
-            "added param Shell.b [optional Integer] compatible P1",
-            "deprecated element Status.IDLE [deprecated] compatible G2",
-            "removed element Status.OFF [enum element] breaking G1",
-        ])
+        #expect(
+            try diff(from: "2.0", to: "3.0").rows == [
+                "deprecated param Read(request).limit [deprecated] compatible G2",
+                "changed param Read(request).limit [maxvalue: 7 → 10] compatible P8",
+                "changed param Rebuilt.a [mandatory: true → false] compatible P4",
+                "removed param Rebuilt.legacy [optional String] breaking G1",
+                "added param Shell.b [optional Integer] compatible P1",
+                "deprecated element Status.IDLE [deprecated] compatible G2",
+                "removed element Status.OFF [enum element] breaking G1",
+            ])
     }
 
     @Test("a version compared with itself has no changes", arguments: ["1.0", "2.0", "3.0"])

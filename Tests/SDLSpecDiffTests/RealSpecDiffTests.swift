@@ -20,8 +20,9 @@ struct RealSpecDiffTests {
         let diff = try TestSupport.realFileDiff(old, new)
         #expect(diff.old.version == SpecVersion(old) && diff.new.version == SpecVersion(new))
         let expected = try #require(Self.expectedCounts[old])
-        #expect(diff.changes.count == expected.total && diff.breakingCount == expected.breaking,
-                "\(old) → \(new): \(diff.changes.count) changes, \(diff.breakingCount) breaking")
+        #expect(
+            diff.changes.count == expected.total && diff.breakingCount == expected.breaking,
+            "\(old) → \(new): \(diff.changes.count) changes, \(diff.breakingCount) breaking")
         // Verdicts always cite a rule and give a reason; paths name their owner.
         for change in diff.changes {
             #expect(!change.verdict.reason.isEmpty)
@@ -42,14 +43,17 @@ struct RealSpecDiffTests {
         #expect(rebuilt.subtracting(files).isEmpty, "only inside 8.0.0: \(rebuilt.subtracting(files).sorted())")
         // 6.0.0 made these optional, and added SystemRequest(response).info, without recording
         // `since` or `<history>`; a later file cannot tell they changed.
-        let unrecorded: Set<String> = old != "5.1.0" ? [] : [
-            "changed param DiagnosticMessage(response).messageDataResult [mandatory: true → false] breaking P4",
-            "changed param GetDTCs(response).ecuHeader [mandatory: true → false] breaking P4",
-            "changed param GetInteriorVehicleData(response).moduleData [mandatory: true → false] breaking P4",
-            "changed param GetSystemCapability(response).systemCapability [mandatory: true → false] breaking P4",
-            "changed param SetInteriorVehicleData(response).moduleData [mandatory: true → false] breaking P4",
-            "added param SystemRequest(response).info [optional String] compatible P1",
-        ]
+        let unrecorded: Set<String> =
+            old != "5.1.0"
+            ? []
+            : [
+                "changed param DiagnosticMessage(response).messageDataResult [mandatory: true → false] breaking P4",
+                "changed param GetDTCs(response).ecuHeader [mandatory: true → false] breaking P4",
+                "changed param GetInteriorVehicleData(response).moduleData [mandatory: true → false] breaking P4",
+                "changed param GetSystemCapability(response).systemCapability [mandatory: true → false] breaking P4",
+                "changed param SetInteriorVehicleData(response).moduleData [mandatory: true → false] breaking P4",
+                "added param SystemRequest(response).info [optional String] compatible P1",
+            ]
         #expect(files.subtracting(rebuilt) == unrecorded, "only in the files: \(files.subtracting(rebuilt).sorted())")
     }
 
@@ -61,9 +65,11 @@ struct RealSpecDiffTests {
         let expected = names.map { "changed param TireStatus.\($0) [mandatory: true → false] breaking P4" }
         let files = try TestSupport.realFileDiff("7.1.0", "8.0.0")
         #expect(files.rows == expected)
-        #expect(files.changes.allSatisfy {
-            $0.verdict.reason == "TireStatus is received by apps (e.g. in GetVehicleData(response).tirePressure): they can no longer count on it being present"
-        })
+        #expect(
+            files.changes.allSatisfy {
+                $0.verdict.reason
+                    == "TireStatus is received by apps (e.g. in GetVehicleData(response).tirePressure): they can no longer count on it being present"
+            })
         // The same, rebuilt from inside 8.0.0 alone.
         #expect(try TestSupport.realHistoryDiff(in: "8.0.0", from: "7.1", to: "8.0").rows == expected)
         // And 8.0.0 has nothing between 8.0 and itself.
@@ -95,11 +101,12 @@ struct RealSpecDiffTests {
         // is not part of 7.0.0 itself.
         let diff = try TestSupport.realFileDiff("6.0.0", "7.0.0")
         let removed = diff.rows.filter { $0.hasPrefix("removed ") }
-        #expect(removed == [
-            "removed element VehicleDataType.VEHICLEDATA_FUELLEVEL [enum element] breaking G1",
-            "removed element VehicleDataType.VEHICLEDATA_FUELLEVEL_STATE [enum element] breaking G1",
-            "removed element VehicleDataType.VEHICLEDATA_PRNDL [enum element] breaking G1",
-        ])
+        #expect(
+            removed == [
+                "removed element VehicleDataType.VEHICLEDATA_FUELLEVEL [enum element] breaking G1",
+                "removed element VehicleDataType.VEHICLEDATA_FUELLEVEL_STATE [enum element] breaking G1",
+                "removed element VehicleDataType.VEHICLEDATA_PRNDL [enum element] breaking G1",
+            ])
         // GetVehicleData(request).fuelLevel: deprecated="true" since="7.0", history 2.0..7.0.
         #expect(diff.rows.contains("deprecated param GetVehicleData(request).fuelLevel [deprecated] compatible G2"))
     }
@@ -108,9 +115,10 @@ struct RealSpecDiffTests {
     func defaultDropped() throws {
         // 4.5.0: <param name="subscribe" type="Boolean" mandatory="false" defvalue="false">;
         // 4.5.1 drops defvalue: "If subscribe is not included, the subscription status … remain[s] unchanged."
-        #expect(try TestSupport.realFileDiff("4.5.0", "4.5.1").rows == [
-            "changed param GetInteriorVehicleData(request).subscribe [defvalue: false → none] breaking P10",
-        ])
+        #expect(
+            try TestSupport.realFileDiff("4.5.0", "4.5.1").rows == [
+                "changed param GetInteriorVehicleData(request).subscribe [defvalue: false → none] breaking P10"
+            ])
     }
 
     @Test("5.0.0 against 4.5.1: GPSData loosened for receivers; Choice loosened for senders")

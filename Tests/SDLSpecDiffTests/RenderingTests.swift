@@ -67,7 +67,8 @@ struct RenderingTests {
             </interface>
             """
         let new = try SpecLoader.load(bytes: Array(xml.utf8), path: "inline.xml").interface
-        let old = try SpecLoader.load(bytes: Array(xml.replacingOccurrences(of: "defvalue=\"say &quot;hi&quot;\\now\"", with: "").utf8), path: "inline.xml").interface
+        let old = try SpecLoader.load(bytes: Array(xml.replacingOccurrences(of: "defvalue=\"say &quot;hi&quot;\\now\"", with: "").utf8), path: "inline.xml")
+            .interface
         let json = SpecDiff(old: old, at: nil, new: new, at: nil).rendered(as: .json)
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
         #expect(objects.first?["new"] as? String == "say \"hi\"\\now")

@@ -64,7 +64,8 @@ enum TestSupport {
 
     /// Two real spec files, each at its own version.
     static func realFileDiff(_ old: String, _ new: String) throws -> SpecDiff {
-        let a = try realSpec(old), b = try realSpec(new)
+        let a = try realSpec(old)
+        let b = try realSpec(new)
         return SpecDiff(old: a.interface, at: a.interface.version, new: b.interface, at: b.interface.version)
     }
 

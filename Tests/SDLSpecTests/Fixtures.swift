@@ -1,6 +1,7 @@
 import Foundation
-@testable import SDLSpec
 import Testing
+
+@testable import SDLSpec
 
 /// `SourceLocation` means the spec's file:line here; Swift Testing's own is `Testing.SourceLocation`.
 typealias SourceLocation = SDLSpec.SourceLocation

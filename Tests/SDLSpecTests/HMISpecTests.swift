@@ -1,7 +1,8 @@
 import Foundation
-@testable import SDLSpec
 import SDLTestSupport
 import Testing
+
+@testable import SDLSpec
 
 /// SDL Core's HMI API (`HMI_API.xml`): the same reader, model and validator as the mobile spec,
 /// with what differs said by types (`SpecDocument.hmi`, `InterfaceSet`, `Scope`).
@@ -20,9 +21,10 @@ struct HMISpecTests {
             return
         }
         #expect(set.name == "SmartDeviceLink HMI API")
-        #expect(set.interfaces.map(\.name) == [
-            "Common", "Buttons", "BasicCommunication", "VR", "TTS", "UI", "Navigation", "VehicleInfo", "SDL", "RC", "AppService",
-        ])
+        #expect(
+            set.interfaces.map(\.name) == [
+                "Common", "Buttons", "BasicCommunication", "VR", "TTS", "UI", "Navigation", "VehicleInfo", "SDL", "RC", "AppService",
+            ])
         // Counted independently with Python's ElementTree.
         #expect(set.interfaces.reduce(0) { $0 + $1.functions.count } == 265)
         #expect(set.interfaces.reduce(0) { $0 + $1.structs.count } == 124)
@@ -50,8 +52,12 @@ struct HMISpecTests {
         var references = 0
         for parameter in combined.structs.flatMap(\.parameters) + combined.functions.flatMap(\.parameters) {
             switch parameter.type {
-            case .enumeration(let name): #expect(enums.contains(name)); references += 1
-            case .structure(let name): #expect(structs.contains(name)); references += 1
+            case .enumeration(let name):
+                #expect(enums.contains(name))
+                references += 1
+            case .structure(let name):
+                #expect(structs.contains(name))
+                references += 1
             case .unresolved(let name): Issue.record("\(parameter.name): \(name) unresolved")
             default: break
             }
@@ -80,9 +86,10 @@ struct HMISpecTests {
         guard let schema = SharedData.hmiSpecFile("HMI_API.xsd") else { try Test.cancel(Comment(rawValue: SharedData.missingHMISpec("HMI_API.xsd"))) }
         let findings = SchemaValidator.validate(specPath: path, schemaPath: schema)
         let line = try SpecFiles.line(containing: #"<param name="countRate" type="Float" minvalue="0.1""#, in: path)
-        #expect(findings.map(\.description) == [
-            "\(path):\(line): error: Element 'param', attribute 'minvalue': '0.1' is not a valid value of the atomic type 'xs:short'."
-        ])
+        #expect(
+            findings.map(\.description) == [
+                "\(path):\(line): error: Element 'param', attribute 'minvalue': '0.1' is not a valid value of the atomic type 'xs:short'."
+            ])
     }
 
     // MARK: Broken HMI specs
@@ -112,80 +119,99 @@ struct HMISpecTests {
     }
 
     @Test func cleanFixtureHasNoErrors() throws {
-        let spec = try SpecLoader.load(bytes: Array(Self.document("""
-            <interface name="UI" version="1.0.0" date="2024-01-01">
-            <function name="Show" messagetype="request"><param name="fields" type="Common.TextField" array="true"/></function>
-            <function name="Show" messagetype="response"/>
-            <function name="OnCommand" messagetype="notification" scope="internal"><param name="id" type="Integer"/></function>
-            </interface>
-            """).utf8), path: "hmi.xml")
+        let spec = try SpecLoader.load(
+            bytes: Array(
+                Self.document(
+                    """
+                    <interface name="UI" version="1.0.0" date="2024-01-01">
+                    <function name="Show" messagetype="request"><param name="fields" type="Common.TextField" array="true"/></function>
+                    <function name="Show" messagetype="response"/>
+                    <function name="OnCommand" messagetype="notification" scope="internal"><param name="id" type="Integer"/></function>
+                    </interface>
+                    """
+                ).utf8), path: "hmi.xml")
         #expect(spec.diagnostics.isEmpty, "\(spec.diagnostics)")
         #expect(spec.interface.function(named: "UI.OnCommand", type: .notification)?.scope == .internal)
     }
 
     @Test func unknownType() {
-        #expect(Self.errors("""
-            <interface name="UI">
-            <function name="Show" messagetype="request"><param name="fields" type="Common.Nope"/></function>
-            <function name="Show" messagetype="response"/>
-            </interface>
-            """) == ["hmi.xml:7: error: param 'UI.Show (request).fields' has type 'Common.Nope', which is not defined"])
+        #expect(
+            Self.errors(
+                """
+                <interface name="UI">
+                <function name="Show" messagetype="request"><param name="fields" type="Common.Nope"/></function>
+                <function name="Show" messagetype="response"/>
+                </interface>
+                """) == ["hmi.xml:7: error: param 'UI.Show (request).fields' has type 'Common.Nope', which is not defined"])
     }
 
     @Test func typeOfAnotherInterfaceNeedsItsName() {
         // `TextField` alone means UI's own TextField, which UI does not have.
-        #expect(Self.errors("""
-            <interface name="UI">
-            <function name="Show" messagetype="request"><param name="fields" type="TextField"/></function>
-            <function name="Show" messagetype="response"/>
-            </interface>
-            """) == ["hmi.xml:7: error: param 'UI.Show (request).fields' has type 'TextField', which is not defined"])
+        #expect(
+            Self.errors(
+                """
+                <interface name="UI">
+                <function name="Show" messagetype="request"><param name="fields" type="TextField"/></function>
+                <function name="Show" messagetype="response"/>
+                </interface>
+                """) == ["hmi.xml:7: error: param 'UI.Show (request).fields' has type 'TextField', which is not defined"])
     }
 
     @Test func responseWithoutItsRequest() {
-        #expect(Self.errors("""
-            <interface name="UI">
-            <function name="Show" messagetype="response"/>
-            </interface>
-            """) == ["hmi.xml:7: error: response 'UI.Show' has no request with the same name"])
+        #expect(
+            Self.errors(
+                """
+                <interface name="UI">
+                <function name="Show" messagetype="response"/>
+                </interface>
+                """) == ["hmi.xml:7: error: response 'UI.Show' has no request with the same name"])
     }
 
     @Test func requestWithoutItsResponse() {
-        #expect(Self.errors("""
-            <interface name="UI">
-            <function name="Show" messagetype="request"/>
-            </interface>
-            """) == ["hmi.xml:7: error: request 'UI.Show' has no response with the same name"])
+        #expect(
+            Self.errors(
+                """
+                <interface name="UI">
+                <function name="Show" messagetype="request"/>
+                </interface>
+                """) == ["hmi.xml:7: error: request 'UI.Show' has no response with the same name"])
     }
 
     @Test func duplicateFunction() {
-        #expect(Self.errors("""
-            <interface name="UI">
-            <function name="OnCommand" messagetype="notification"/>
-            <function name="OnCommand" messagetype="notification"/>
-            </interface>
-            """) == ["hmi.xml:8: error: function UI.OnCommand (notification) is already defined at line 7"])
+        #expect(
+            Self.errors(
+                """
+                <interface name="UI">
+                <function name="OnCommand" messagetype="notification"/>
+                <function name="OnCommand" messagetype="notification"/>
+                </interface>
+                """) == ["hmi.xml:8: error: function UI.OnCommand (notification) is already defined at line 7"])
     }
 
     @Test func duplicateInterface() {
-        #expect(Self.errors("""
-            <interface name="UI"></interface>
-            <interface name="UI"></interface>
-            """) == ["hmi.xml:7: error: interface 'UI' is already defined at line 6"])
+        #expect(
+            Self.errors(
+                """
+                <interface name="UI"></interface>
+                <interface name="UI"></interface>
+                """) == ["hmi.xml:7: error: interface 'UI' is already defined at line 6"])
     }
 
     @Test func unknownScope() {
-        #expect(Self.errors("""
-            <interface name="UI">
-            <function name="OnCommand" messagetype="notification" scope="private"/>
-            </interface>
-            """) == ["hmi.xml:7: error: 'scope' is 'private'; the only scope is internal"])
+        #expect(
+            Self.errors(
+                """
+                <interface name="UI">
+                <function name="OnCommand" messagetype="notification" scope="private"/>
+                </interface>
+                """) == ["hmi.xml:7: error: 'scope' is 'private'; the only scope is internal"])
     }
 
     @Test func interfaceWithoutName() {
-        #expect(Self.errors("<interface></interface>") == [
-            "hmi.xml:6: error: <interface> has no 'name'; the HMI API's methods and types are named by it"
-        ])
+        #expect(
+            Self.errors("<interface></interface>") == [
+                "hmi.xml:6: error: <interface> has no 'name'; the HMI API's methods and types are named by it"
+            ])
     }
 
     @Test func resultCodesMustBeNumbered() {
@@ -210,9 +236,10 @@ struct HMISpecTests {
     }
 
     @Test func scopeIsNotPartOfTheMobileSpec() {
-        #expect(Fixture.warnings(#"<struct name="S" scope="internal"><param name="p" type="String"/></struct>"#) == [
-            "test.xml:2: warning: unknown attribute 'scope' on <struct> is ignored"
-        ])
+        #expect(
+            Fixture.warnings(#"<struct name="S" scope="internal"><param name="p" type="String"/></struct>"#) == [
+                "test.xml:2: warning: unknown attribute 'scope' on <struct> is ignored"
+            ])
     }
 
     @Test func rootMustBeAnInterfaceOrInterfaces() {

@@ -1,7 +1,8 @@
 import Foundation
-@testable import SDLSpec
 import SDLTestSupport
 import Testing
+
+@testable import SDLSpec
 
 /// Whatever the bytes, loading ends in a model or in a `SpecError` whose errors say where.
 /// A crash or a hang fails the whole run; an error without a place fails here.
@@ -78,17 +79,18 @@ struct HostileInputTests {
         #expect(spec.interface.structs.first?.documentation.descriptions == ["ünïcödé"])
     }
 
-    @Test(arguments: [
-        [0x80],  // a lone continuation byte
-        [0xC0, 0xAF],  // overlong "/"
-        [0xED, 0xA0, 0x80],  // a UTF-16 surrogate
-        [0xF8, 0x88, 0x80, 0x80, 0x80],  // a five-byte form
-        [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
-        [0xE2, 0x82],  // a sequence cut short
-        [0xFF, 0xFE, 0xFF],
-        [0x00],  // NUL
-        [0x01, 0x1B],  // control characters XML forbids
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x80],  // a lone continuation byte
+            [0xC0, 0xAF],  // overlong "/"
+            [0xED, 0xA0, 0x80],  // a UTF-16 surrogate
+            [0xF8, 0x88, 0x80, 0x80, 0x80],  // a five-byte form
+            [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
+            [0xE2, 0x82],  // a sequence cut short
+            [0xFF, 0xFE, 0xFF],
+            [0x00],  // NUL
+            [0x01, 0x1B],  // control characters XML forbids
+        ] as [[UInt8]])
     func invalidSequences(sequence: [UInt8]) {
         // In text, in an attribute value, in an element name, and at the very end.
         // None of these is well-formed UTF-8 XML; in text the error names the line.
@@ -134,7 +136,8 @@ struct HostileInputTests {
 
     @Test func deeplyNestedElements() {
         let depth = 10_000
-        let xml = "<interface name=\"T\">" + String(repeating: "<struct>", count: depth)
+        let xml =
+            "<interface name=\"T\">" + String(repeating: "<struct>", count: depth)
             + String(repeating: "</struct>", count: depth) + "</interface>"
         let result = expectGracefulLoad(Array(xml.utf8), "10,000 levels")
         if case .success = result { Issue.record("10,000 levels of nesting were accepted") }

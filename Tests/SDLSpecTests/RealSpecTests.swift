@@ -1,6 +1,7 @@
 import Foundation
-@testable import SDLSpec
 import Testing
+
+@testable import SDLSpec
 
 /// The published specs, 4.4.0 through 8.0.0, as they are.
 @Suite("Real specs")
@@ -75,7 +76,8 @@ struct RealSpecTests {
 
     @Test func schemaValidatorReportsViolationsWithLines() throws {
         // The 8.0.0 XSD requires `since` on every function; this one has none.
-        let xml = Fixture.document("""
+        let xml = Fixture.document(
+            """
             <enum name="FunctionID" since="1.0"><element name="FID" value="1" since="1.0"/></enum>
             <function name="F" functionID="FID" messagetype="notification"/>
             """)
@@ -133,11 +135,12 @@ struct ModelDetailTests {
         let resultCode = try #require(response.parameters.first { $0.name == "resultCode" })
         #expect(resultCode.type == .enumeration("Result"))
         #expect(resultCode.platform == "documentation")
-        #expect(resultCode.possibleElements == [
-            "SUCCESS", "INVALID_DATA", "OUT_OF_MEMORY", "TOO_MANY_PENDING_REQUESTS", "GENERIC_ERROR",
-            "DUPLICATE_NAME", "TOO_MANY_APPLICATIONS", "APPLICATION_REGISTERED_ALREADY", "UNSUPPORTED_VERSION",
-            "WRONG_LANGUAGE", "DISALLOWED", "WARNINGS", "RESUME_FAILED",
-        ])
+        #expect(
+            resultCode.possibleElements == [
+                "SUCCESS", "INVALID_DATA", "OUT_OF_MEMORY", "TOO_MANY_PENDING_REQUESTS", "GENERIC_ERROR",
+                "DUPLICATE_NAME", "TOO_MANY_APPLICATIONS", "APPLICATION_REGISTERED_ALREADY", "UNSUPPORTED_VERSION",
+                "WRONG_LANGUAGE", "DISALLOWED", "WARNINGS", "RESUME_FAILED",
+            ])
         #expect(resultCode.documentation.descriptions == ["See Result"])
     }
 
@@ -220,14 +223,18 @@ struct ModelDetailTests {
 
         // And the last function, near the end of the file.
         let last = try #require(spec.interface.functions.last)
-        #expect(last.location.line == (try SpecFiles.line(containing: "<function name=\"\(last.name)\" functionID=\"\(last.functionID)\" messagetype=\"\(last.messageType.rawValue)\"", in: path)))
+        #expect(
+            last.location.line
+                == (try SpecFiles.line(
+                    containing: "<function name=\"\(last.name)\" functionID=\"\(last.functionID)\" messagetype=\"\(last.messageType.rawValue)\"", in: path)))
     }
 
     @Test func linesPast65535() throws {
         // libxml2 keeps 16-bit line numbers unless asked for more; definitions far down a file
         // must still point at their own line.
         let padding = String(repeating: "\n", count: 70_000)
-        let spec = try Fixture.load("""
+        let spec = try Fixture.load(
+            """
             \(padding)<enum name="E">
                 <element name="A"/>
             </enum>

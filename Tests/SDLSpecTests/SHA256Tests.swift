@@ -1,7 +1,8 @@
 import Foundation
-@testable import SDLSpec
 import SDLTestSupport
 import Testing
+
+@testable import SDLSpec
 
 @Suite("SHA256")
 struct SHA256Tests {
@@ -9,8 +10,10 @@ struct SHA256Tests {
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
     ])
     func nistVectors(message: String, digest: String) {
         #expect(SHA256.hex(of: Array(message.utf8)) == digest)

@@ -16,17 +16,21 @@ import Testing
     @Test func aValidMessageHasNoIssues() throws {
         #expect(try Self.issues("8.0.0", "Show", .request, #"{"mainField1":"hi","softButtons":[{"type":"TEXT","softButtonID":1,"text":"ok"}]}"#).isEmpty)
         // Unknown keys are ignored, as a head unit ignores them.
-        #expect(try Self.issues("8.0.0", "OnHMIStatus", .notification, #"{"hmiLevel":"FULL","audioStreamingState":"AUDIBLE","systemContext":"MAIN","later":1}"#).isEmpty)
+        #expect(
+            try Self.issues("8.0.0", "OnHMIStatus", .notification, #"{"hmiLevel":"FULL","audioStreamingState":"AUDIBLE","systemContext":"MAIN","later":1}"#)
+                .isEmpty)
     }
 
     @Test func everyRuleIsReportedWithItsPath() throws {
-        let issues = try Self.issues("8.0.0", "Show", .request, #"{"mainField1":5,"alignment":"SIDEWAYS","softButtons":[{"type":"TEXT","softButtonID":70000},{"type":"TEXT"}]}"#)
-        #expect(issues == [
-            "Show.mainField1: expected String, found Integer",
-            #"Show.alignment: "SIDEWAYS" is not an element of TextAlignment"#,
-            "Show.softButtons[0].softButtonID: 70000 is out of range, maxvalue is 65535",
-            "Show.softButtons[1].softButtonID: mandatory parameter is missing",
-        ])
+        let issues = try Self.issues(
+            "8.0.0", "Show", .request, #"{"mainField1":5,"alignment":"SIDEWAYS","softButtons":[{"type":"TEXT","softButtonID":70000},{"type":"TEXT"}]}"#)
+        #expect(
+            issues == [
+                "Show.mainField1: expected String, found Integer",
+                #"Show.alignment: "SIDEWAYS" is not an element of TextAlignment"#,
+                "Show.softButtons[0].softButtonID: 70000 is out of range, maxvalue is 65535",
+                "Show.softButtons[1].softButtonID: mandatory parameter is missing",
+            ])
     }
 
     @Test func theSpecVersionDecides() throws {

@@ -1,5 +1,6 @@
-@testable import SDLSpec
 import Testing
+
+@testable import SDLSpec
 
 @Suite("SpecVersion")
 struct SpecVersionTests {

@@ -1,12 +1,14 @@
-@testable import SDLSpec
 import Testing
+
+@testable import SDLSpec
 
 /// Anything the reader does not understand is reported as a warning at its line, never
 /// dropped silently, and does not stop the load.
 @Suite("Unknown vocabulary")
 struct UnknownVocabularyTests {
     @Test func unknownElementsAtEveryLevel() throws {
-        let spec = try Fixture.load("""
+        let spec = try Fixture.load(
+            """
             <typedef name="T"/>
             <enum name="E">
                 <element name="A">
@@ -24,14 +26,15 @@ struct UnknownVocabularyTests {
                 <description>text <b>bold</b></description>
             </struct>
             """)
-        #expect(spec.diagnostics.map(\.description) == [
-            "test.xml:2: warning: unknown element <typedef> inside <interface> is ignored",
-            "test.xml:5: warning: unknown element <note> inside <element> is ignored",
-            "test.xml:7: warning: unknown element <value> inside <enum> is ignored",
-            "test.xml:11: warning: unknown element <range> inside <param> is ignored",
-            "test.xml:13: warning: unknown element <field> inside <struct> is ignored",
-            "test.xml:16: warning: unknown element <b> inside <description> is ignored",
-        ])
+        #expect(
+            spec.diagnostics.map(\.description) == [
+                "test.xml:2: warning: unknown element <typedef> inside <interface> is ignored",
+                "test.xml:5: warning: unknown element <note> inside <element> is ignored",
+                "test.xml:7: warning: unknown element <value> inside <enum> is ignored",
+                "test.xml:11: warning: unknown element <range> inside <param> is ignored",
+                "test.xml:13: warning: unknown element <field> inside <struct> is ignored",
+                "test.xml:16: warning: unknown element <b> inside <description> is ignored",
+            ])
         // The known parts around them are still there.
         #expect(spec.interface.enumDefinition(named: "E")?.elements.map(\.name) == ["A"])
         #expect(spec.interface.structDefinition(named: "S")?.parameters.map(\.name) == ["p"])
@@ -58,22 +61,24 @@ struct UnknownVocabularyTests {
             </function>
             </interface>
             """
-        #expect(Fixture.diagnostics(ofDocument: document).map(\.description) == [
-            "test.xml:1: warning: unknown attribute 'color' on <interface> is ignored",
-            "test.xml:3: warning: unknown attribute 'size' on <enum> is ignored",
-            "test.xml:4: warning: unknown attribute 'label' on <element> is ignored",
-            "test.xml:6: warning: unknown attribute 'final' on <struct> is ignored",
-            "test.xml:7: warning: unknown attribute 'unit' on <param> is ignored",
-            "test.xml:8: warning: unknown attribute 'value' on <element> is ignored",
-            "test.xml:9: warning: unknown attribute 'lang' on <description> is ignored",
-            "test.xml:10: warning: unknown attribute 'severity' on <issue> is ignored",
-            "test.xml:13: warning: unknown attribute 'async' on <function> is ignored",
-            "test.xml:14: warning: unknown attribute 'kind' on <history> is ignored",
-        ])
+        #expect(
+            Fixture.diagnostics(ofDocument: document).map(\.description) == [
+                "test.xml:1: warning: unknown attribute 'color' on <interface> is ignored",
+                "test.xml:3: warning: unknown attribute 'size' on <enum> is ignored",
+                "test.xml:4: warning: unknown attribute 'label' on <element> is ignored",
+                "test.xml:6: warning: unknown attribute 'final' on <struct> is ignored",
+                "test.xml:7: warning: unknown attribute 'unit' on <param> is ignored",
+                "test.xml:8: warning: unknown attribute 'value' on <element> is ignored",
+                "test.xml:9: warning: unknown attribute 'lang' on <description> is ignored",
+                "test.xml:10: warning: unknown attribute 'severity' on <issue> is ignored",
+                "test.xml:13: warning: unknown attribute 'async' on <function> is ignored",
+                "test.xml:14: warning: unknown attribute 'kind' on <history> is ignored",
+            ])
     }
 
     @Test func wrongKindInsideHistory() throws {
-        let spec = try Fixture.load("""
+        let spec = try Fixture.load(
+            """
             <struct name="S">
                 <param name="p" type="String">
                     <history>
@@ -83,9 +88,10 @@ struct UnknownVocabularyTests {
                 </param>
             </struct>
             """)
-        #expect(spec.diagnostics.map(\.description) == [
-            "test.xml:5: warning: <struct> inside the <history> of a <param> is ignored; history holds earlier <param>s",
-        ])
+        #expect(
+            spec.diagnostics.map(\.description) == [
+                "test.xml:5: warning: <struct> inside the <history> of a <param> is ignored; history holds earlier <param>s"
+            ])
         #expect(spec.interface.structs.first?.parameters.first?.history.count == 1)
     }
 
@@ -95,7 +101,8 @@ struct UnknownVocabularyTests {
     }
 
     @Test func boundsThatDoNotApplyToTheType() throws {
-        let spec = try Fixture.load("""
+        let spec = try Fixture.load(
+            """
             <struct name="S">
                 <param name="b" type="Boolean" minvalue="0"/>
                 <param name="i" type="Integer" maxlength="3"/>
@@ -104,12 +111,13 @@ struct UnknownVocabularyTests {
             </struct>
             <struct name="S2"/>
             """)
-        #expect(spec.diagnostics.map(\.description) == [
-            "test.xml:3: warning: param 'S.b' has minvalue/maxvalue, which only apply to Integer and Float; they are ignored",
-            "test.xml:4: warning: param 'S.i' has minlength/maxlength, which only apply to String; they are ignored",
-            "test.xml:5: warning: param 'S.s' has minsize/maxsize but is not an array; they are ignored",
-            "test.xml:6: warning: param 'S.t' lists <element>s, but its type S2 is not an enum",
-        ])
+        #expect(
+            spec.diagnostics.map(\.description) == [
+                "test.xml:3: warning: param 'S.b' has minvalue/maxvalue, which only apply to Integer and Float; they are ignored",
+                "test.xml:4: warning: param 'S.i' has minlength/maxlength, which only apply to String; they are ignored",
+                "test.xml:5: warning: param 'S.s' has minsize/maxsize but is not an array; they are ignored",
+                "test.xml:6: warning: param 'S.t' lists <element>s, but its type S2 is not an enum",
+            ])
     }
 
     @Test func realSpecsHaveNoUnknownVocabulary() throws {

@@ -1,5 +1,6 @@
-@testable import SDLSpec
 import Testing
+
+@testable import SDLSpec
 
 /// One test per error the builder or validator reports, each on a tiny inline spec. Snippets
 /// start on line 2 of their document (see `Fixture.document`).
@@ -7,7 +8,8 @@ import Testing
 struct ValidationTests {
     @Test func cleanFixtureHasNoDiagnostics() throws {
         // The baseline the other tests add one mistake to.
-        let spec = try Fixture.load("""
+        let spec = try Fixture.load(
+            """
             \(Fixture.functionIDs("FID", "OnID"))
             <enum name="E"><element name="A"/><element name="B"/></enum>
             <struct name="S">
@@ -29,7 +31,8 @@ struct ValidationTests {
     // MARK: Names and types
 
     @Test func unresolvedTypeName() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <struct name="S">
                 <param name="p" type="Nope"/>
             </struct>
@@ -41,21 +44,24 @@ struct ValidationTests {
     }
 
     @Test func duplicateEnum() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <enum name="E"><element name="A"/></enum>
             <enum name="E"><element name="B"/></enum>
             """, ["test.xml:3: error: enum 'E' is already defined as enum at line 2"])
     }
 
     @Test func duplicateStruct() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <struct name="S"/>
             <struct name="S"/>
             """, ["test.xml:3: error: struct 'S' is already defined as struct at line 2"])
     }
 
     @Test func enumAndStructShareAName() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <enum name="X"/>
             <struct name="X"/>
             """, ["test.xml:3: error: struct 'X' is already defined as enum at line 2"])
@@ -63,7 +69,8 @@ struct ValidationTests {
 
     @Test func structAndEnumShareAName() {
         // Reported at the second definition, whichever kind comes first in the file.
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <struct name="X"/>
             <enum name="X"/>
             """, ["test.xml:3: error: enum 'X' is already defined as struct at line 2"])
@@ -75,7 +82,8 @@ struct ValidationTests {
 
     @Test func duplicateFunction() {
         // The same name may appear once per messagetype; a second request is a duplicate.
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             \(Fixture.functionIDs("FID"))
             <function name="F" functionID="FID" messagetype="request"/>
             <function name="F" functionID="FID" messagetype="response"/>
@@ -84,7 +92,8 @@ struct ValidationTests {
     }
 
     @Test func duplicateParam() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <struct name="S">
                 <param name="p" type="String"/>
                 <param name="p" type="Integer"/>
@@ -93,7 +102,8 @@ struct ValidationTests {
     }
 
     @Test func duplicateFunctionParam() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             \(Fixture.functionIDs("OnID"))
             <function name="On" functionID="OnID" messagetype="notification">
                 <param name="p" type="String"/>
@@ -103,7 +113,8 @@ struct ValidationTests {
     }
 
     @Test func duplicateElement() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <enum name="E">
                 <element name="A"/>
                 <element name="A"/>
@@ -146,7 +157,8 @@ struct ValidationTests {
         (#"type="String" array="true" minsize="3" maxsize="1""#, "minsize 3 greater than maxsize 1"),
     ])
     func invertedBounds(attributes: String, message: String) {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <struct name="S">
                 <param name="p" \(attributes)/>
             </struct>
@@ -181,7 +193,8 @@ struct ValidationTests {
     }
 
     @Test func defaultNotInItsEnum() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <enum name="E"><element name="A"/></enum>
             <struct name="S"><param name="p" type="E" defvalue="B"/></struct>
             """, ["test.xml:3: error: param 'S.p' has defvalue 'B', which is not an element of enum 'E'"])
@@ -207,7 +220,8 @@ struct ValidationTests {
     }
 
     @Test func structDefault() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <struct name="T"/>
             <struct name="S"><param name="p" type="T" defvalue="x"/></struct>
             """, ["test.xml:3: error: param 'S.p' has defvalue 'x', but struct 'T' cannot have a default"])
@@ -222,14 +236,16 @@ struct ValidationTests {
     // MARK: Functions
 
     @Test func requestWithoutResponse() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             \(Fixture.functionIDs("FID"))
             <function name="F" functionID="FID" messagetype="request"/>
             """, ["test.xml:3: error: request 'F' has no response with the same name"])
     }
 
     @Test func responseFunctionIDDiffersFromRequest() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             \(Fixture.functionIDs("FID", "GID"))
             <function name="F" functionID="FID" messagetype="request"/>
             <function name="F" functionID="GID" messagetype="response"/>
@@ -237,14 +253,16 @@ struct ValidationTests {
     }
 
     @Test func functionIDElementWithoutValue() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <enum name="FunctionID"><element name="FID"/></enum>
             <function name="F" functionID="FID" messagetype="notification"/>
             """, ["test.xml:2: error: FunctionID element 'FID' has no 'value'"])
     }
 
     @Test func duplicateFunctionIDValue() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <enum name="FunctionID">
                 <element name="FID" value="1"/>
                 <element name="GID" value="1"/>
@@ -254,21 +272,24 @@ struct ValidationTests {
     }
 
     @Test func functionIDNotInTheEnum() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             \(Fixture.functionIDs("FID"))
             <function name="F" functionID="Nope" messagetype="notification"/>
             """, ["test.xml:3: error: function F (notification) has functionID 'Nope', which is not an element of enum 'FunctionID'"])
     }
 
     @Test func functionIDNotInAnEmptyEnum() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <enum name="FunctionID"/>
             <function name="F" functionID="FID" messagetype="notification"/>
             """, ["test.xml:3: error: function F (notification) has functionID 'FID', which is not an element of enum 'FunctionID'"])
     }
 
     @Test func functionIDSharedByTwoFunctions() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             \(Fixture.functionIDs("FID"))
             <function name="F" functionID="FID" messagetype="notification"/>
             <function name="G" functionID="FID" messagetype="notification"/>
@@ -277,7 +298,8 @@ struct ValidationTests {
 
     @Test(arguments: [#""#, #"functionID="""#])
     func functionWithoutFunctionID(attribute: String) {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             \(Fixture.functionIDs("FID"))
             <function name="F" \(attribute) messagetype="notification"/>
             """, ["test.xml:3: error: function 'F' (notification) has no 'functionID'"])
@@ -290,14 +312,16 @@ struct ValidationTests {
     }
 
     @Test func badMessageType() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             \(Fixture.functionIDs("FID"))
             <function name="F" functionID="FID" messagetype="event"/>
             """, ["test.xml:3: error: function 'F' has messagetype 'event'; expected request, response or notification"])
     }
 
     @Test func missingMessageType() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             \(Fixture.functionIDs("FID"))
             <function name="F" functionID="FID"/>
             """, ["test.xml:3: error: function 'F' has no 'messagetype'"])
@@ -307,7 +331,8 @@ struct ValidationTests {
 
     @Test(arguments: ["since", "until"], ["7.x", "abc", "1", "", "1.0.0.0", "v6.0"])
     func availabilityIsNotAVersion(attribute: String, value: String) {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <struct name="S">
                 <param name="p" type="String" \(attribute)="\(value)"/>
             </struct>
@@ -323,10 +348,11 @@ struct ValidationTests {
     @Test func interfaceVersionIsNotAVersion() {
         let errors = Fixture.diagnostics(ofDocument: #"<interface name="T" version="eight" minVersion="1"/>"#)
             .filter { $0.severity == .error }.map(\.description)
-        #expect(errors == [
-            "test.xml:1: error: 'version' is 'eight', which is not a version like 8.0.0",
-            "test.xml:1: error: 'minVersion' is '1', which is not a version like 1.0",
-        ])
+        #expect(
+            errors == [
+                "test.xml:1: error: 'version' is 'eight', which is not a version like 8.0.0",
+                "test.xml:1: error: 'minVersion' is '1', which is not a version like 1.0",
+            ])
     }
 
     // MARK: Enum elements
@@ -350,7 +376,8 @@ struct ValidationTests {
     }
 
     @Test func paramElementNotInItsEnum() {
-        Fixture.expectErrors("""
+        Fixture.expectErrors(
+            """
             <enum name="E"><element name="A"/></enum>
             <struct name="S">
                 <param name="p" type="E">
@@ -367,6 +394,9 @@ struct ValidationTests {
         let error = #expect(throws: SpecError.self) {
             try SpecLoader.load(bytes: Array("<?xml version=\"1.0\"?>\n<root/>\n".utf8), path: Fixture.path)
         }
-        #expect(error?.diagnostics.map(\.description) == ["test.xml:2: error: the root element is <root>, expected <interface> (MOBILE_API) or <interfaces> (HMI_API)"])
+        #expect(
+            error?.diagnostics.map(\.description) == [
+                "test.xml:2: error: the root element is <root>, expected <interface> (MOBILE_API) or <interfaces> (HMI_API)"
+            ])
     }
 }

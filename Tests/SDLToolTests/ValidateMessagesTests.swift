@@ -23,20 +23,32 @@ import Testing
     }
 
     @Test func validMessagesPass() throws {
-        #expect(try verdict(#"{"function":"Show","messageType":"request","params":{"mainField1":"hi","softButtons":[{"type":"TEXT","softButtonID":1,"text":"ok"}]}}"#) == #"{"valid":true}"#)
+        #expect(
+            try verdict(
+                #"{"function":"Show","messageType":"request","params":{"mainField1":"hi","softButtons":[{"type":"TEXT","softButtonID":1,"text":"ok"}]}}"#)
+                == #"{"valid":true}"#)
         #expect(try verdict(#"{"function":"ListFiles","messageType":"request"}"#) == #"{"valid":true}"#)
         // Unknown keys are ignored, as a head unit ignores them.
-        #expect(try verdict(#"{"function":"OnHMIStatus","messageType":"notification","params":{"hmiLevel":"FULL","audioStreamingState":"AUDIBLE","systemContext":"MAIN","later":1}}"#) == #"{"valid":true}"#)
+        #expect(
+            try verdict(
+                #"{"function":"OnHMIStatus","messageType":"notification","params":{"hmiLevel":"FULL","audioStreamingState":"AUDIBLE","systemContext":"MAIN","later":1}}"#
+            ) == #"{"valid":true}"#)
     }
 
     @Test func everyRuleIsReportedWithItsPath() throws {
-        let line = #"{"function":"Show","messageType":"request","params":{"mainField1":5,"alignment":"SIDEWAYS","softButtons":[{"type":"TEXT","softButtonID":70000},{"type":"TEXT"}]}}"#
-        #expect(try verdict(line) == #"{"valid":false,"errors":[{"path":"Show.mainField1","message":"expected String, found Integer"},{"path":"Show.alignment","message":"\"SIDEWAYS\" is not an element of TextAlignment"},{"path":"Show.softButtons[0].softButtonID","message":"70000 is out of range, maxvalue is 65535"},{"path":"Show.softButtons[1].softButtonID","message":"mandatory parameter is missing"}]}"#)
+        let line =
+            #"{"function":"Show","messageType":"request","params":{"mainField1":5,"alignment":"SIDEWAYS","softButtons":[{"type":"TEXT","softButtonID":70000},{"type":"TEXT"}]}}"#
+        #expect(
+            try verdict(line)
+                == #"{"valid":false,"errors":[{"path":"Show.mainField1","message":"expected String, found Integer"},{"path":"Show.alignment","message":"\"SIDEWAYS\" is not an element of TextAlignment"},{"path":"Show.softButtons[0].softButtonID","message":"70000 is out of range, maxvalue is 65535"},{"path":"Show.softButtons[1].softButtonID","message":"mandatory parameter is missing"}]}"#
+        )
         let long = String(repeating: "x", count: 501)
-        #expect(try verdict(#"{"function":"Show","messageType":"request","params":{"softButtons":[{"type":"TEXT","softButtonID":1,"text":"\#(long)"}]}}"#)
-            == #"{"valid":false,"errors":[{"path":"Show.softButtons[0].text","message":"501 characters, maxlength is 500"}]}"#)
-        #expect(try verdict(#"{"function":"Speak","messageType":"request","params":{"ttsChunks":[]}}"#)
-            == #"{"valid":false,"errors":[{"path":"Speak.ttsChunks","message":"0 items, minsize is 1"}]}"#)
+        #expect(
+            try verdict(#"{"function":"Show","messageType":"request","params":{"softButtons":[{"type":"TEXT","softButtonID":1,"text":"\#(long)"}]}}"#)
+                == #"{"valid":false,"errors":[{"path":"Show.softButtons[0].text","message":"501 characters, maxlength is 500"}]}"#)
+        #expect(
+            try verdict(#"{"function":"Speak","messageType":"request","params":{"ttsChunks":[]}}"#)
+                == #"{"valid":false,"errors":[{"path":"Speak.ttsChunks","message":"0 items, minsize is 1"}]}"#)
     }
 
     @Test func envelopeProblems() throws {
@@ -44,7 +56,9 @@ import Testing
         #expect(try verdict(#"{"messageType":"request"}"#) == #"{"valid":false,"errors":[{"path":"function","message":"missing or not a string"}]}"#)
         #expect(try verdict(#"{"function":"Show","messageType":"order"}"#).contains(#""path":"messageType""#))
         #expect(try verdict(#"{"function":"Show","messageType":"request","params":[]}"#).contains(#""path":"params""#))
-        #expect(try verdict(#"{"function":"Nope","messageType":"request"}"#) == #"{"valid":false,"errors":[{"path":"function","message":"spec 8.0.0 has no request named \"Nope\""}]}"#)
+        #expect(
+            try verdict(#"{"function":"Nope","messageType":"request"}"#)
+                == #"{"valid":false,"errors":[{"path":"function","message":"spec 8.0.0 has no request named \"Nope\""}]}"#)
     }
 
     @Test func anOlderSpecKnowsLess() throws {

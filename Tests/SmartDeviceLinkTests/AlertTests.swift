@@ -1,7 +1,8 @@
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Alerts, subtle alerts, sliders and scrollable messages against the stateful emulator: the
 /// requests sent, in order, and what the app is told.
@@ -156,12 +157,16 @@ import Testing
             #expect(sent["sliderFooter"] == .array([.string("Low"), .string("Mid"), .string("High")]))
             #expect(sent["timeout"] == .integer(10_000))
 
-            let unanswered = Task { try await manager.screen.presentSlider(SDLSlider(ticks: 5, header: "Volume", footer: .single("Level"), timeout: .seconds(5))) }
+            let unanswered = Task {
+                try await manager.screen.presentSlider(SDLSlider(ticks: 5, header: "Volume", footer: .single("Level"), timeout: .seconds(5)))
+            }
             await waitFor(events, FeatureTestSupport.isInteractionStarted)
             clock.advance(by: .seconds(5))
             #expect(try await unanswered.value == .timedOut)
 
-            await expectSDLError(SDLScreenError.self) { _ = try await manager.screen.presentSlider(SDLSlider(ticks: 3, header: "x", footer: .perPosition(["a"]))) }
+            await expectSDLError(SDLScreenError.self) {
+                _ = try await manager.screen.presentSlider(SDLSlider(ticks: 3, header: "x", footer: .perPosition(["a"])))
+            }
             await expectSDLError(SDLScreenError.self) { _ = try await manager.screen.presentSlider(SDLSlider(ticks: 30, header: "x")) }
             #expect(await Self.sent(headUnit, "Slider").count == 2)
         }

@@ -2,8 +2,9 @@ import Logging
 import SDLRPC
 import SDLRuntime
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The app-service manager against a fake context: what it publishes, the guide's rule that an
 /// inactive service pushes no data, the answers it gives the head unit, and clean-up after a
@@ -41,11 +42,12 @@ struct AppServiceManagerUnitTests {
             #expect(answer.serviceData?.weatherServiceData?.location.locationName == "Detroit")
 
             var records = services.publishedRecords().makeAsyncIterator()
-            context.push(SystemCapability(
-                systemCapabilityType: .appServices,
-                appServicesCapabilities: AppServicesCapabilities(appServices: [
-                    AppServiceCapability(updateReason: .activated, updatedAppServiceRecord: Self.record(active: true)),
-                ])))
+            context.push(
+                SystemCapability(
+                    systemCapabilityType: .appServices,
+                    appServicesCapabilities: AppServicesCapabilities(appServices: [
+                        AppServiceCapability(updateReason: .activated, updatedAppServiceRecord: Self.record(active: true))
+                    ])))
             #expect(await records.next()?.serviceActive == true)
             #expect(await services.isActive(service))
             #expect(try await services.update(service, with: .weather(weather)))
@@ -80,7 +82,9 @@ struct AppServiceManagerUnitTests {
             #expect(refusal?.resultCode == .disallowed)
             #expect(context.sent.first?.contains(#""handledRPCs":[\#(ButtonPress.wireFunctionID ?? 0)]"#) == true)
             // ButtonPress is no longer answered; the service's own requests stay for other services.
-            #expect(context.handledRequests == [GetAppServiceData.wireFunctionID, PerformAppServiceInteraction.wireFunctionID].compactMap { $0 }.reduce(into: []) { $0.insert($1) })
+            #expect(
+                context.handledRequests
+                    == [GetAppServiceData.wireFunctionID, PerformAppServiceInteraction.wireFunctionID].compactMap { $0 }.reduce(into: []) { $0.insert($1) })
         }
     }
 

@@ -1,7 +1,8 @@
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// App services between two apps on one emulator: a provider and a consumer.
 @Suite(.timeLimit(.minutes(1)), .runsManagers) struct AppServiceTests {
@@ -136,10 +137,12 @@ import Testing
                 let presses = Locked<[ButtonName]>([])
                 let service = try await provider.appServices.publish(
                     AppServiceManifest(serviceName: "Player", serviceType: AppServiceType.media.rawValue, mediaServiceManifest: MediaServiceManifest()),
-                    handling: [SDLAppServiceRequestHandler(ButtonPress.self) { press in
-                        presses.withLock { $0.append(press.buttonName) }
-                        return ButtonPressResponse(resultCode: .success, success: true)
-                    }],
+                    handling: [
+                        SDLAppServiceRequestHandler(ButtonPress.self) { press in
+                            presses.withLock { $0.append(press.buttonName) }
+                            return ButtonPressResponse(resultCode: .success, success: true)
+                        }
+                    ],
                     interactions: { request in SDLAppServiceInteractionResult(serviceSpecificResult: "playing \(request.serviceUri)") })
                 let serviceID = try #require(await provider.appServices.record(of: service)?.serviceID)
                 let published = await Self.records(headUnit, appID: "player", "PublishAppService").first { $0.direction == "in" }

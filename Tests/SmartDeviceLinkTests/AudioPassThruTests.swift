@@ -1,7 +1,8 @@
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Audio pass-thru against the emulator's synthetic microphone: chunks as a sequence, the three
 /// ways a recording ends, the format check, and the WAV helper.
@@ -18,7 +19,8 @@ import Testing
         try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in
             let events = headUnit.events()
             let format = SDLAudioFormat(samplingRate: ._16khz, bitsPerSample: ._16Bit)
-            let capture = try await manager.screen.startAudioPassThru(SDLAudioPassThru(format: format, maxDuration: .seconds(1), text: "Speak now", prompt: "Speak now"))
+            let capture = try await manager.screen.startAudioPassThru(
+                SDLAudioPassThru(format: format, maxDuration: .seconds(1), text: "Speak now", prompt: "Speak now"))
             let collected = Task {
                 var pcm: [UInt8] = []
                 var chunks = 0
@@ -43,7 +45,7 @@ import Testing
             let wav = SDLWAV.encode(pcm, format: format)
             #expect(Array(wav[0..<4]) == Array("RIFF".utf8))
             #expect(wav.count == 44 + pcm.count)
-            #expect(Array(wav[24..<28]) == [0x80, 0x3E, 0, 0])   // 16,000 Hz
+            #expect(Array(wav[24..<28]) == [0x80, 0x3E, 0, 0])  // 16,000 Hz
         }
     }
 
@@ -80,7 +82,10 @@ import Testing
         let headUnit = Self.emulator(ManualClock())
         try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in
             do throws(SDLScreenError) {
-                _ = try await detailed(SDLScreenError.self) { try await manager.screen.startAudioPassThru(SDLAudioPassThru(format: SDLAudioFormat(samplingRate: ._22khz, bitsPerSample: ._16Bit), maxDuration: .seconds(2))) }
+                _ = try await detailed(SDLScreenError.self) {
+                    try await manager.screen.startAudioPassThru(
+                        SDLAudioPassThru(format: SDLAudioFormat(samplingRate: ._22khz, bitsPerSample: ._16Bit), maxDuration: .seconds(2)))
+                }
                 Issue.record("a 22 kHz recording was started")
             } catch {
                 guard case .invalid(.audioFormatUnsupported) = error else {

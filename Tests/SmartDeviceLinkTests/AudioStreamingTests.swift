@@ -3,8 +3,9 @@ import SDLHeadUnit
 import SDLProtocol
 import SDLRPC
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Spoken prompts over the audio service against the in-process emulator: pacing on a manual
 /// clock, the queue, and the HMI state's effects; WAV reading and conversion as pure values.
@@ -136,7 +137,8 @@ import Testing
     static func wav(rate: Int, bits: Int, channels: Int, data: [UInt8], extraChunk: Bool = false) -> [UInt8] {
         func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
         func le16(_ value: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: value >> ($0 * 8)) } }
-        let fmt = Array("fmt ".utf8) + le32(16) + le16(1) + le16(channels) + le32(rate) + le32(rate * channels * bits / 8) + le16(channels * bits / 8) + le16(bits)
+        let fmt =
+            Array("fmt ".utf8) + le32(16) + le16(1) + le16(channels) + le32(rate) + le32(rate * channels * bits / 8) + le16(channels * bits / 8) + le16(bits)
         let list = extraChunk ? Array("LIST".utf8) + le32(3) + [1, 2, 3, 0] : []
         let body = Array("WAVE".utf8) + fmt + list + Array("data".utf8) + le32(data.count) + data
         return Array("RIFF".utf8) + le32(body.count) + body
@@ -147,7 +149,8 @@ import Testing
     @Test func a44kStereoFileBecomes16kMono() throws {
         // 0.1 s at 44.1 kHz stereo, left 0.5, right 0.25 of full scale: mixed to 0.375.
         let frame: [UInt8] = [0x00, 0x40, 0x00, 0x20]
-        let pcm = try SDLPCMBuffer(wav: Self.wav(rate: 44_100, bits: 16, channels: 2, data: Array(repeating: frame, count: 4_410).flatMap { $0 }, extraChunk: true))
+        let pcm = try SDLPCMBuffer(
+            wav: Self.wav(rate: 44_100, bits: 16, channels: 2, data: Array(repeating: frame, count: 4_410).flatMap { $0 }, extraChunk: true))
         #expect(pcm.sampleRate == 44_100 && pcm.channels == 2 && pcm.frameCount == 4_410)
         #expect(pcm.duration == .milliseconds(100))
         let converted = pcm.converted(to: Self.target)
@@ -185,7 +188,9 @@ import Testing
         #expect(Self.pcmCause { try SDLPCMBuffer(wav: Array("ID3 mp3 data".utf8)) } == SDLPCMError.notWAV("no RIFF/WAVE header"))
         var compressed = Self.wav(rate: 16_000, bits: 16, channels: 1, data: [0, 0])
         compressed[20] = 0x55  // MPEG Layer 3 in a WAV
-        #expect(Self.pcmCause { try SDLPCMBuffer(wav: compressed) } == SDLPCMError.unsupportedFormat("WAV encoding 85 (only PCM, 1, is read; decode other formats first)"))
+        #expect(
+            Self.pcmCause { try SDLPCMBuffer(wav: compressed) }
+                == SDLPCMError.unsupportedFormat("WAV encoding 85 (only PCM, 1, is read; decode other formats first)"))
         #expect(Self.pcmCause { try SDLPCMBuffer(sampleRate: 16_000, bitsPerSample: 12, bytes: []) } != nil)
     }
 

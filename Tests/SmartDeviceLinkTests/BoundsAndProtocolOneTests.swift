@@ -124,9 +124,10 @@ import Testing
         var allIterator = all.makeAsyncIterator()
         #expect(await anyIterator.next()?["Show"]?.allowedLevels == nil)  // the current state: unknown
         #expect(await tracker.status(of: group) == .unknown)
-        try await headUnit.notify(OnPermissionsChange(permissionItem: [
-            Self.item("Show", [.background, .full]), Self.item("Alert", [.full]),
-        ]))
+        try await headUnit.notify(
+            OnPermissionsChange(permissionItem: [
+                Self.item("Show", [.background, .full]), Self.item("Alert", [.full]),
+            ]))
         #expect(await anyIterator.next()?["Alert"]?.isAllowed == false)
         #expect(await tracker.status(of: group) == .disallowed)
         try await headUnit.notify(OnHMIStatus(hmiLevel: .background, audioStreamingState: .notAudible, systemContext: .main))

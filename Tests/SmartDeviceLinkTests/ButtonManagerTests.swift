@@ -1,7 +1,8 @@
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Subscription buttons against the stateful emulator: one SubscribeButton per button however
 /// many observers, the guide's rules before sending, and presses reaching the app.
@@ -160,12 +161,18 @@ import Testing
         // Stopped inside; `stopping` stops it again at the end (a no-op), also when something throws.
         try await stopping(Self.start(headUnit)) { manager in
             let ok = try await manager.buttons.subscribe(.ok)
-            let ended = Task { for await _ in ok {}; return true }
+            let ended = Task {
+                for await _ in ok {}
+                return true
+            }
             await manager.buttons.unsubscribe(.ok)
             #expect(await ended.value)
 
             let preset = try await manager.buttons.subscribe(.preset3)
-            let presetEnded = Task { for await _ in preset {}; return true }
+            let presetEnded = Task {
+                for await _ in preset {}
+                return true
+            }
             await manager.stop()
             #expect(await presetEnded.value)
             // A manager runs once.

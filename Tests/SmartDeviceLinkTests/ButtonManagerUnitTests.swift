@@ -3,9 +3,10 @@ import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Synchronization
 import Testing
+
+@testable import SmartDeviceLink
 
 /// A sub-manager context with no manager behind it: records what is sent, answers SUCCESS (or
 /// what a test sets), and delivers notifications a test pushes. Its child tasks run in a scope
@@ -111,10 +112,22 @@ struct ButtonManagerUnitTests {
         let context = FakeSubManagerContext(appTypes: [.default], rpcVersion: .version(8, 0), presets: 2)
         try await context.running {
             let buttons = Self.buttons(context)
-            guard case .wrongAppType(.playPause, needs: .media)? = await Self.refusal(buttons, .playPause) else { Issue.record("media only"); return }
-            guard case .wrongAppType(.navZoomIn, needs: .navigation)? = await Self.refusal(buttons, .navZoomIn) else { Issue.record("navigation only"); return }
-            guard case .presetUnavailable(.preset2, available: 2)? = await Self.refusal(buttons, .preset2) else { Issue.record("beyond 2 presets"); return }
-            guard case .notSubscribable(.customButton)? = await Self.refusal(buttons, .customButton) else { Issue.record("soft buttons"); return }
+            guard case .wrongAppType(.playPause, needs: .media)? = await Self.refusal(buttons, .playPause) else {
+                Issue.record("media only")
+                return
+            }
+            guard case .wrongAppType(.navZoomIn, needs: .navigation)? = await Self.refusal(buttons, .navZoomIn) else {
+                Issue.record("navigation only")
+                return
+            }
+            guard case .presetUnavailable(.preset2, available: 2)? = await Self.refusal(buttons, .preset2) else {
+                Issue.record("beyond 2 presets")
+                return
+            }
+            guard case .notSubscribable(.customButton)? = await Self.refusal(buttons, .customButton) else {
+                Issue.record("soft buttons")
+                return
+            }
             #expect(context.sent.isEmpty)
             _ = try await buttons.subscribe(.preset1) { _ in }
             #expect(context.sent == ["SubscribeButton PRESET_1"])
@@ -126,7 +139,8 @@ struct ButtonManagerUnitTests {
         let context = FakeSubManagerContext(appTypes: [.navigation], rpcVersion: .version(5, 0))
         try await context.running {
             guard case .notSent(.unsupportedByHeadUnit)? = await Self.refusal(Self.buttons(context), .navZoomIn) else {
-                Issue.record("NAV_ZOOM_IN on RPC 5.0"); return
+                Issue.record("NAV_ZOOM_IN on RPC 5.0")
+                return
             }
             #expect(context.sent.isEmpty)
         }
@@ -141,7 +155,10 @@ struct ButtonManagerUnitTests {
                 _ = try await detailed(SDLButtonError.self) { try await buttons.subscribe(.search) { _ in } }
                 Issue.record("a refused subscription succeeded")
             } catch {
-                guard case .refused(.search, .rejected, _) = error else { Issue.record("unexpected \(error)"); return }
+                guard case .refused(.search, .rejected, _) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
             }
             #expect(await buttons.subscribedButtons.isEmpty)
         }

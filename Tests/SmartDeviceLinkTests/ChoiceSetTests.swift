@@ -1,7 +1,8 @@
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Popup menus (choice sets) against the stateful emulator: preloading without duplicates, the
 /// interaction, the driver's answer, cancellation and timeouts.
@@ -43,10 +44,12 @@ import Testing
             try await Self.choose(jazz, on: headUnit, manager: manager, events: events)
             _ = try await presented.value
             let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
-            #expect(interaction["vrHelp"] == .array([
-                .object([.init(key: "text", value: .string("Jazz")), .init(key: "position", value: .integer(1))]),
-                .object([.init(key: "text", value: .string("Say a station")), .init(key: "position", value: .integer(2))]),
-            ]))
+            #expect(
+                interaction["vrHelp"]
+                    == .array([
+                        .object([.init(key: "text", value: .string("Jazz")), .init(key: "position", value: .integer(1))]),
+                        .object([.init(key: "text", value: .string("Say a station")), .init(key: "position", value: .integer(2))]),
+                    ]))
             let choice = try #require(await Self.sent(headUnit, "CreateInteractionChoiceSet").first?["choiceSet"]?[0])
             #expect(choice["secondaryText"] == .string("Smooth") && choice["tertiaryText"] == .string("24/7"))
             #expect(choice["image"]?["value"] == .string("jazz.png"))

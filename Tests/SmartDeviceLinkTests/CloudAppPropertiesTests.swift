@@ -1,8 +1,9 @@
 import SDLHeadUnit
 import SDLRPC
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// SetCloudAppProperties / GetCloudAppProperties through the manager's helpers, against the
 /// emulator's policy table: unknown apps are nil, entries round-trip, an endpoint SDL Core

@@ -1,8 +1,9 @@
 import Foundation
 import SDLTestSupport
 import SDLTransport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// One error model: every detailed error of the library says which `SDLError` it is
 /// (`SDLErrorConvertible`), so none falls to `.unknown` by accident.

@@ -1,8 +1,9 @@
 import Logging
 import SDLRPC
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The phone and navigation managers against a fake context: their capability checks before
 /// sending, what they send, and a refusal as the one error model has it. No emulator.
@@ -12,7 +13,10 @@ struct FeatureManagerUnitTests {
         let context = FakeManagerContext()
         let phone = SDLPhoneManager(context: context, logger: Logger(label: "test"))
         let noPhone = await expectSDLError(SDLFeatureError.self) { try await phone.dial("555 0100") }
-        guard case .unsupported? = noPhone else { Issue.record("unexpected \(String(describing: noPhone))"); return }
+        guard case .unsupported? = noPhone else {
+            Issue.record("unexpected \(String(describing: noPhone))")
+            return
+        }
         context.set(SystemCapability(systemCapabilityType: .phoneCall, phoneCapability: PhoneCapability(dialNumberEnabled: false)))
         await expectSDLError(SDLFeatureError.self) { try await phone.dial("555 0100") }
         #expect(context.sent.isEmpty)
@@ -21,7 +25,7 @@ struct FeatureManagerUnitTests {
         try await phone.dial("+1 (555) 010-2030")
         #expect(context.sent == [#"DialNumber {"number":"+15550102030"}"#])
 
-        context.answer("DialNumber", with: .rejected)   // no phone paired over Bluetooth
+        context.answer("DialNumber", with: .rejected)  // no phone paired over Bluetooth
         let refused = await #expect(throws: SDLError.self) { try await phone.dial("911") }
         #expect(refused?.code == .refusedByHeadUnit)
         #expect(refused?.resultCode == .rejected)
@@ -59,7 +63,7 @@ struct VehicleDataManagerUnitTests {
         #expect(context.sent == Array(repeating: #"GetVehicleData {"speed":true}"#, count: 5))
         let sixth = Task { try await vehicleData.get(\.rpm) }
         await clock.waitForSleepers()
-        #expect(context.sent.count == 5)   // the sixth waits for a slot
+        #expect(context.sent.count == 5)  // the sixth waits for a slot
         clock.advance(by: .seconds(1))
         _ = try await sixth.value
         #expect(context.sent.last == #"GetVehicleData {"rpm":true}"#)

@@ -2,9 +2,10 @@ import Foundation
 import SDLConcurrency
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Synchronization
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The file manager against the stateful emulator: what reaches the wire, what the head unit
 /// holds, and what the app is told.
@@ -123,7 +124,9 @@ import Testing
             let error = await expectSDLError(SDLFileError.self) {
                 try await manager.files.upload(SDLFile(name: "huge", bytes: Self.bytes(20_000), type: .binary))
             }
-            #expect(error == .failed(name: "huge", confirmedBytes: 0, totalBytes: 20_000, reason: .refused(.outOfMemory, info: "Not enough space on the head unit")))
+            #expect(
+                error == .failed(name: "huge", confirmedBytes: 0, totalBytes: 20_000, reason: .refused(.outOfMemory, info: "Not enough space on the head unit"))
+            )
             #expect(await manager.files.hasFile(named: "huge") == false)
             // OUT_OF_MEMORY is not retried.
             #expect(await Self.putFiles(headUnit, appID: "files").count == 1)
@@ -297,9 +300,10 @@ import Testing
             let results = await manager.files.upload(batch) { step in fractions.withLock { $0.append(step.fraction) } }
             #expect(results.map { (try? $0.get()) != nil } == [true, false, true])
             #expect(fractions.current.last == 1)
-            let stopped = await manager.files.upload([
-                SDLFile(name: "d", bytes: Self.bytes(60_000), type: .binary), SDLFile(name: "e", bytes: Self.bytes(10), type: .binary),
-            ], stopOnFailure: true)
+            let stopped = await manager.files.upload(
+                [
+                    SDLFile(name: "d", bytes: Self.bytes(60_000), type: .binary), SDLFile(name: "e", bytes: Self.bytes(10), type: .binary),
+                ], stopOnFailure: true)
             #expect(stopped.last.map { if case .failure(let error) = $0, case .cancelled? = error.underlying as? SDLFileError { true } else { false } } == true)
             let deleted = await manager.files.delete(["a", "nope", "c"])
             #expect(deleted.map { (try? $0.get()) != nil } == [true, false, true])
@@ -373,17 +377,19 @@ import Testing
         // RPC 5.0, no dynamic images: the legacy display model says so.
         var emulator = SDLHeadUnitEmulator.Configuration()
         guard case .object(let members) = emulator.capabilities else { return }
-        emulator.capabilities = .object(members.map { member in
-            switch member.key {
-            case "syncMsgVersion":
-                return .init(key: member.key, value: .object([.init(key: "majorVersion", value: .integer(5)), .init(key: "minorVersion", value: .integer(0))]))
-            case "displayCapabilities":
-                guard case .object(let display) = member.value else { return member }
-                return .init(key: member.key, value: .object(display.map { $0.key == "graphicSupported" ? .init(key: $0.key, value: .bool(false)) : $0 }))
-            default:
-                return member
-            }
-        })
+        emulator.capabilities = .object(
+            members.map { member in
+                switch member.key {
+                case "syncMsgVersion":
+                    return .init(
+                        key: member.key, value: .object([.init(key: "majorVersion", value: .integer(5)), .init(key: "minorVersion", value: .integer(0))]))
+                case "displayCapabilities":
+                    guard case .object(let display) = member.value else { return member }
+                    return .init(key: member.key, value: .object(display.map { $0.key == "graphicSupported" ? .init(key: $0.key, value: .bool(false)) : $0 }))
+                default:
+                    return member
+                }
+            })
         let plain = SDLHeadUnitEmulator(configuration: emulator)
         var plainConfiguration = FileManagerTests.configuration(plain, appID: "plain")
         plainConfiguration.appIcon = SDLArtwork(bytes: FileManagerTests.bytes(100), format: .png)

@@ -2,8 +2,9 @@ import Foundation
 import SDLHeadUnit
 import SDLRPC
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The manager against a head unit that misbehaves at every step (`HostileHeadUnit`: other result
 /// codes, malformed, missing, duplicated and out-of-order responses, notifications at random
@@ -78,7 +79,10 @@ import Testing
             }
             // The screen waits while the head unit says NONE: after a while the app gives up
             // and stops, which must end every call still waiting.
-            _ = await firstOf(timeout: losesResponses ? .seconds(5) : .seconds(20), on: .continuous) { for await _ in done {}; return true }
+            _ = await firstOf(timeout: losesResponses ? .seconds(5) : .seconds(20), on: .continuous) {
+                for await _ in done {}
+                return true
+            }
             freedClient = manager.client
             await manager.stop()
             outcome = await scenario.value
@@ -86,11 +90,15 @@ import Testing
 
             if ProcessInfo.processInfo.environment["SDL_HOSTILE_VERBOSE"] != nil {
                 let record = hostile.record.current
-                print("hostile seed \(seed): ready \(outcome.ready), uploaded \(outcome.uploaded), streamed \(hostile.record.current.videoMessages), shown \(outcome.shownText ?? "-"), dropped \(record.dropped), \(record.mischief.sorted { $0.key < $1.key })")
+                print(
+                    "hostile seed \(seed): ready \(outcome.ready), uploaded \(outcome.uploaded), streamed \(hostile.record.current.videoMessages), shown \(outcome.shownText ?? "-"), dropped \(record.dropped), \(record.mischief.sorted { $0.key < $1.key })"
+                )
             }
             if outcome.uploaded {
                 let held = await hostile.emulator.file(appID: Self.appID, name: "hostile.bin")
-                #expect(held == bytes, "seed \(seed): an upload reported done that the head unit does not hold (\(held?.count ?? 0) bytes; \(hostile.record.current.mischief))")
+                #expect(
+                    held == bytes,
+                    "seed \(seed): an upload reported done that the head unit does not hold (\(held?.count ?? 0) bytes; \(hostile.record.current.mischief))")
             }
             if let shown = outcome.shownText {
                 #expect(hostile.record.current.confirmedTexts.contains(shown), "seed \(seed): the screen manager shows \(shown), never confirmed")
@@ -120,11 +128,14 @@ import Testing
         }
         _ = try? await manager.screen.setMenu([SDLMenuCell(title: "A"), SDLMenuCell(title: "B", subCells: [SDLMenuCell(title: "B1")])])
         // A menu update: one cell gone, one moved into the submenu, one new.
-        _ = try? await manager.screen.setMenu([SDLMenuCell(title: "B", subCells: [SDLMenuCell(title: "B1"), SDLMenuCell(title: "A")]), SDLMenuCell(title: "C")])
+        _ = try? await manager.screen.setMenu([
+            SDLMenuCell(title: "B", subCells: [SDLMenuCell(title: "B1"), SDLMenuCell(title: "A")]), SDLMenuCell(title: "C"),
+        ])
         if seed % 2 == 0 {
             // Frames whether the stream started or not: each is queued, refused or dropped.
             for index in 0..<40 {
-                _ = try? await manager.videoStreaming.send(VideoStreamingTests.frame(key: index % 10 == 0, size: 2_000, seed: UInt8(index), at: .milliseconds(33 * index)))
+                _ = try? await manager.videoStreaming.send(
+                    VideoStreamingTests.frame(key: index % 10 == 0, size: 2_000, seed: UInt8(index), at: .milliseconds(33 * index)))
             }
         }
         _ = try? await manager.send(Show(mainField2: "direct"))

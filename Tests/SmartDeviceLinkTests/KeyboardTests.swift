@@ -1,8 +1,9 @@
 import Logging
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The keyboard against the stateful emulator: properties, key presses answered with
 /// autocomplete lists, the entry, and dismissal.
@@ -48,7 +49,8 @@ import Testing
 
             let keyboard = SDLKeyboard(
                 initialText: "Code", properties: KeyboardProperties(keyboardLayout: .azerty, customKeys: ["-", "_", "@", "#"]),
-                timeout: .seconds(30)) { _ in [] }
+                timeout: .seconds(30)
+            ) { _ in [] }
             let events = headUnit.events()
             let presented = Task { try await manager.screen.presentKeyboard(keyboard) }
             await waitFor(events) { if case .interactionStarted = $0 { true } else { false } }
@@ -65,7 +67,8 @@ import Testing
             let inputs = manager.screen.keyboardInput()
             let keyboard = SDLKeyboard(
                 initialText: "City", properties: KeyboardProperties(keyboardLayout: .qwerty, maskInputCharacters: .disableInputKeyMask),
-                timeout: .seconds(30)) { entry in ["\(entry)ston", "\(entry)troit"] }
+                timeout: .seconds(30)
+            ) { entry in ["\(entry)ston", "\(entry)troit"] }
             let outcome = try await Self.typeBoston(keyboard, manager: manager, headUnit: headUnit)
             #expect(outcome == .entered("Boston"))
 
@@ -73,9 +76,10 @@ import Testing
             #expect(properties.count == 3)
             #expect(properties.first??["keypressMode"] == .string("RESEND_CURRENT_ENTRY"))
             #expect(properties.first??["keyboardLayout"] == .string("QWERTY"))
-            #expect(properties.dropFirst().map { $0?["autoCompleteList"] } == [
-                .array([.string("Bston"), .string("Btroit")]), .array([.string("Boston"), .string("Botroit")]),
-            ])
+            #expect(
+                properties.dropFirst().map { $0?["autoCompleteList"] } == [
+                    .array([.string("Bston"), .string("Btroit")]), .array([.string("Boston"), .string("Botroit")]),
+                ])
             let interaction = try #require(await Self.sent(headUnit, "PerformInteraction").first)
             #expect(interaction["interactionLayout"] == .string("KEYBOARD"))
             #expect(interaction["initialText"] == .string("City"))
@@ -127,7 +131,10 @@ import Testing
         #expect(SDLScreenManager.fitted(wanted, to: nil, logger: logger) == wanted)
         let capabilities = KeyboardCapabilities(
             maskInputCharactersSupported: false,
-            supportedKeyboards: [KeyboardLayoutCapability(keyboardLayout: .qwerty, numConfigurableKeys: 2), KeyboardLayoutCapability(keyboardLayout: .azerty, numConfigurableKeys: 2)])
+            supportedKeyboards: [
+                KeyboardLayoutCapability(keyboardLayout: .qwerty, numConfigurableKeys: 2),
+                KeyboardLayoutCapability(keyboardLayout: .azerty, numConfigurableKeys: 2),
+            ])
         let fitted = SDLScreenManager.fitted(wanted, to: capabilities, logger: logger)
         #expect(fitted.maskInputCharacters == nil)
         #expect(fitted.keyboardLayout == .azerty)
@@ -190,9 +197,10 @@ import Testing
             #expect(interaction["initialText"] == .string("City"))
             let properties = await Self.sent(headUnit, "SetGlobalProperties").map { $0["keyboardProperties"] }
             #expect(properties.first??["keypressMode"] == .string("RESEND_CURRENT_ENTRY"))
-            #expect(properties.dropFirst().map { $0?["autoCompleteList"] } == [
-                .array([.string("Boston"), .string("Bonn")]), .array([.string("Boston"), .string("Bonn")]),
-            ])
+            #expect(
+                properties.dropFirst().map { $0?["autoCompleteList"] } == [
+                    .array([.string("Boston"), .string("Bonn")]), .array([.string("Boston"), .string("Bonn")]),
+                ])
         }
     }
 
@@ -219,7 +227,7 @@ import Testing
             try await headUnit.answerInteraction(appID: Self.appID, .cancel)
             let cancelled = Task { await waitFor(inputs) { $0.event == .entryCancelled } }
             #expect(try await again.value == .cancelled)
-            await cancelled.value   // the suite's time limit bounds it
+            await cancelled.value  // the suite's time limit bounds it
         }
     }
 }

@@ -1,6 +1,7 @@
-@testable import SmartDeviceLink
 import SDLTransport
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The manager's lifecycle as a value, driven event by event: no emulator, no socket, no clock.
 @Suite(.timeLimit(.minutes(1)), .runsManagers)
@@ -44,7 +45,10 @@ struct LifecycleStateMachineTests {
 
     @Test func stopBeforeRunMakesRunReturnAtOnce() {
         var machine = machine()
-        guard case .none = machine.stop() else { Issue.record("nothing to do before run"); return }
+        guard case .none = machine.stop() else {
+            Issue.record("nothing to do before run")
+            return
+        }
         #expect(machine.isStopped)
         #expect(machine.run() == .returnAtOnce)
         #expect(machine.run() == .returnAtOnce)
@@ -64,8 +68,11 @@ struct LifecycleStateMachineTests {
     @Test func aStoppedManagerIsOneShot() {
         var machine = machine()
         ready(&machine)
-        guard case .unregisterAndClose("c1") = machine.stop() else { Issue.record("unregister and close c1"); return }
-        #expect(machine.run() == .refuse(.alreadyRunning)) // still stopping
+        guard case .unregisterAndClose("c1") = machine.stop() else {
+            Issue.record("unregister and close c1")
+            return
+        }
+        #expect(machine.run() == .refuse(.alreadyRunning))  // still stopping
         machine.runEnded(nil)
         #expect(machine.run() == .refuse(.alreadyStopped))
         #expect(machine.publicState == .stopped)
@@ -74,12 +81,21 @@ struct LifecycleStateMachineTests {
     @Test func stopWhileDialingCancelsTheDial() {
         var machine = machine()
         _ = machine.run()
-        guard case .cancelConnecting = machine.stop() else { Issue.record("cancel the dial"); return }
+        guard case .cancelConnecting = machine.stop() else {
+            Issue.record("cancel the dial")
+            return
+        }
         #expect(machine.publicState == .stopping)
         // The dial that finishes anyway is closed, not registered.
         check(!machine.transportConnected("late"))
-        guard case .stopping("late") = machine.state else { Issue.record("holds the late connection"); return }
-        guard case .finish = machine.connectionEnded(.closedByApp) else { Issue.record("finish"); return }
+        guard case .stopping("late") = machine.state else {
+            Issue.record("holds the late connection")
+            return
+        }
+        guard case .finish = machine.connectionEnded(.closedByApp) else {
+            Issue.record("finish")
+            return
+        }
         machine.runEnded(nil)
         #expect(machine.isStopped && machine.failure == nil)
     }
@@ -88,12 +104,18 @@ struct LifecycleStateMachineTests {
         var machine = machine()
         _ = machine.run()
         check(machine.transportConnected("c1"))
-        guard case .close("c1") = machine.stop() else { Issue.record("close c1"); return }
+        guard case .close("c1") = machine.stop() else {
+            Issue.record("close c1")
+            return
+        }
         check(!machine.registered())
         check(!machine.settingUp())
         check(!machine.ready())
         #expect(machine.readyConnection == nil)
-        guard case .finish = machine.connectionEnded(.transportClosed) else { Issue.record("a stop never reconnects"); return }
+        guard case .finish = machine.connectionEnded(.transportClosed) else {
+            Issue.record("a stop never reconnects")
+            return
+        }
     }
 
     @Test func stopWhileSettingUpUnregisters() {
@@ -102,59 +124,84 @@ struct LifecycleStateMachineTests {
         _ = machine.transportConnected("c1")
         _ = machine.registered()
         _ = machine.settingUp()
-        guard case .unregisterAndClose("c1") = machine.stop() else { Issue.record("unregister c1"); return }
+        guard case .unregisterAndClose("c1") = machine.stop() else {
+            Issue.record("unregister c1")
+            return
+        }
         check(!machine.ready())
     }
 
     @Test func stopWhileReconnectingCancelsTheBackOff() {
         var machine = machine()
         ready(&machine)
-        guard case .reconnect = machine.connectionEnded(.transportClosed) else { Issue.record("reconnect"); return }
+        guard case .reconnect = machine.connectionEnded(.transportClosed) else {
+            Issue.record("reconnect")
+            return
+        }
         #expect(machine.publicState == .reconnecting)
-        guard case .cancelConnecting = machine.stop() else { Issue.record("cancel the back-off"); return }
+        guard case .cancelConnecting = machine.stop() else {
+            Issue.record("cancel the back-off")
+            return
+        }
         check(!machine.backOffEnded())
-        guard case .none = machine.stop() else { Issue.record("a second stop does nothing more"); return }
+        guard case .none = machine.stop() else {
+            Issue.record("a second stop does nothing more")
+            return
+        }
     }
 
     @Test func aDropThatAllowsReconnectionBacksOffThenConnectsAgain() {
         var machine = machine(SDLReconnectPolicy(maxAttempts: 3, initialDelay: .seconds(1), maxDelay: .seconds(10)))
         ready(&machine)
         guard case .reconnect(let delay, let attempt) = machine.connectionEnded(.heartbeatTimeout) else {
-            Issue.record("reconnect after a heartbeat timeout"); return
+            Issue.record("reconnect after a heartbeat timeout")
+            return
         }
         #expect(attempt == 1)
         #expect(delay == .seconds(1))
-        guard case .reconnecting(1, .heartbeatTimeout) = machine.state else { Issue.record("reconnecting, attempt 1"); return }
+        guard case .reconnecting(1, .heartbeatTimeout) = machine.state else {
+            Issue.record("reconnecting, attempt 1")
+            return
+        }
         check(machine.backOffEnded())
-        #expect(machine.publicState == .reconnecting) // dialing again shows as reconnecting
+        #expect(machine.publicState == .reconnecting)  // dialing again shows as reconnecting
         // The dial fails: attempt 2, a longer back-off.
         guard case .reconnect(let second, 2) = machine.connectionEnded(.transportFailed(.closed)) else {
-            Issue.record("attempt 2"); return
+            Issue.record("attempt 2")
+            return
         }
         #expect(second == .seconds(2))
         check(machine.backOffEnded())
         // The third failure spends the attempts.
         guard case .fail(.connectionLost(.transportFailed(.closed))) = machine.connectionEnded(.transportFailed(.closed)) else {
-            Issue.record("give up after maxAttempts"); return
+            Issue.record("give up after maxAttempts")
+            return
         }
     }
 
     @Test func aConnectionThatWorkedStartsTheCountAgain() {
         var machine = machine(SDLReconnectPolicy(maxAttempts: 2))
         ready(&machine)
-        guard case .reconnect(_, 1) = machine.connectionEnded(.transportClosed) else { Issue.record("attempt 1"); return }
+        guard case .reconnect(_, 1) = machine.connectionEnded(.transportClosed) else {
+            Issue.record("attempt 1")
+            return
+        }
         check(machine.backOffEnded())
         check(machine.transportConnected("c2"))
         check(machine.registered() && machine.settingUp() && machine.ready())
         #expect(machine.readyConnection == "c2")
-        guard case .reconnect(_, 1) = machine.connectionEnded(.endedByHeadUnit) else { Issue.record("attempt 1 again"); return }
+        guard case .reconnect(_, 1) = machine.connectionEnded(.endedByHeadUnit) else {
+            Issue.record("attempt 1 again")
+            return
+        }
     }
 
     @Test func aDropThatForbidsReconnectionFails() {
         var machine = machine()
         ready(&machine)
         guard case .fail(.connectionLost(.unregistered(.appUnauthorized))) = machine.connectionEnded(.unregistered(.appUnauthorized)) else {
-            Issue.record("APP_UNAUTHORIZED ends the run"); return
+            Issue.record("APP_UNAUTHORIZED ends the run")
+            return
         }
         machine.runEnded(SDLManagerError.connectionLost(.unregistered(.appUnauthorized)))
         #expect(machine.failure as? SDLManagerError == .connectionLost(.unregistered(.appUnauthorized)))
@@ -165,14 +212,18 @@ struct LifecycleStateMachineTests {
         var machine = machine(.never)
         ready(&machine)
         guard case .fail(.connectionLost(.transportClosed)) = machine.connectionEnded(.transportClosed) else {
-            Issue.record("one attempt only"); return
+            Issue.record("one attempt only")
+            return
         }
     }
 
     @Test func theAppClosingTheSessionFinishes() {
         var machine = machine()
         ready(&machine)
-        guard case .finish = machine.connectionEnded(.closedByApp) else { Issue.record("finish"); return }
+        guard case .finish = machine.connectionEnded(.closedByApp) else {
+            Issue.record("finish")
+            return
+        }
     }
 
     @Test func theBackOffHasAFloor() {

@@ -18,7 +18,9 @@ import Testing
         return nil
     }
 
-    static func manager(_ headUnit: SDLHeadUnitEmulator, http: AppIconTests.FakeHTTP?, _ configure: (inout SDLLockScreenConfiguration) -> Void = { _ in }) -> SDLManager {
+    static func manager(_ headUnit: SDLHeadUnitEmulator, http: AppIconTests.FakeHTTP?, _ configure: (inout SDLLockScreenConfiguration) -> Void = { _ in })
+        -> SDLManager
+    {
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: appID)
         configuration.httpClient = http
         configure(&configuration.lockScreen)
@@ -78,7 +80,10 @@ import Testing
     @Test func theLogoIsNotFetchedWhenNotWanted() async throws {
         let headUnit = SDLHeadUnitEmulator()
         let http = AppIconTests.FakeHTTP(body: Self.logo)
-        let manager = Self.manager(headUnit, http: http) { $0.showDeviceLogo = false; $0.displayMode = .always }
+        let manager = Self.manager(headUnit, http: http) {
+            $0.showDeviceLogo = false
+            $0.displayMode = .always
+        }
         try await startRunning(manager)
         try await stopping(manager) { manager in
             // `always`: shown from connection on, whatever the status.

@@ -1,6 +1,6 @@
 import SDLHeadUnit
-import SDLTestSupport
 import SDLTLS
+import SDLTestSupport
 import SmartDeviceLink
 import Testing
 
@@ -21,7 +21,9 @@ import Testing
         return headUnit
     }
 
-    static func configuration(_ headUnit: SDLHeadUnitEmulator, authority: SDLCertificateAuthority?, makes: Set<String> = ["SDL"]) throws -> SDLManager.Configuration {
+    static func configuration(_ headUnit: SDLHeadUnitEmulator, authority: SDLCertificateAuthority?, makes: Set<String> = ["SDL"]) throws
+        -> SDLManager.Configuration
+    {
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: appID)
         if let authority {
             let identity = try authority.issue(appID: appID)

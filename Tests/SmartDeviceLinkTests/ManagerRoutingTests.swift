@@ -39,9 +39,10 @@ import Testing
                 for await pending in requests {
                     correlationIDs.append(pending.correlationID)
                     if correlationIDs.count == 1 {
-                        pending.respond(GetAppServiceDataResponse(
-                            success: true, resultCode: .success,
-                            serviceData: AppServiceData(serviceType: "MEDIA", serviceID: "x", mediaServiceData: MediaServiceData(mediaTitle: "Song"))))
+                        pending.respond(
+                            GetAppServiceDataResponse(
+                                success: true, resultCode: .success,
+                                serviceData: AppServiceData(serviceType: "MEDIA", serviceID: "x", mediaServiceData: MediaServiceData(mediaTitle: "Song"))))
                     } else {
                         // Dropped without an answer: the library answers for the app.
                         break
@@ -73,7 +74,9 @@ import Testing
                 PerformAppServiceInteractionResponse(success: true, resultCode: .success, serviceSpecificResult: "did \(request.serviceUri)")
             }
             let second = await expectSDLError(SDLRPCError.self) {
-                try await provider.handleRequests(PerformAppServiceInteraction.self) { _ in PerformAppServiceInteractionResponse(success: true, resultCode: .success) }
+                try await provider.handleRequests(PerformAppServiceInteraction.self) { _ in
+                    PerformAppServiceInteractionResponse(success: true, resultCode: .success)
+                }
             }
             #expect(second?.description == "a handler for PerformAppServiceInteraction requests is already registered")
             let sawReconnecting = try await provider.dropAndReconnect(on: headUnit, appID: "provider")

@@ -41,9 +41,15 @@ import Testing
         try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, media: true)) { manager in
             for await level in manager.hmiLevels() where level == .full { break }
             // A media app in FULL is audible; a late subscriber gets the current value first.
-            for await state in manager.audioStreamingStates() { #expect(state == .audible); break }
+            for await state in manager.audioStreamingStates() {
+                #expect(state == .audible)
+                break
+            }
             #expect(manager.audioStreamingState == .audible)
-            for await context in manager.systemContexts() { #expect(context == .main); break }
+            for await context in manager.systemContexts() {
+                #expect(context == .main)
+                break
+            }
             let contexts = manager.systemContexts()
             _ = try await manager.send(ShowAppMenu())
             var seen: [SystemContext] = []
@@ -54,7 +60,10 @@ import Testing
             #expect(seen == [.main, .menu])
             #expect(manager.systemContext == .menu)
             var videoStates: [VideoStreamingState] = []
-            for await state in manager.videoStreamingStates() { videoStates.append(state); break }
+            for await state in manager.videoStreamingStates() {
+                videoStates.append(state)
+                break
+            }
             #expect(videoStates == [manager.videoStreamingState])
         }
     }
@@ -68,7 +77,10 @@ import Testing
             #expect(manager.systemContext(window: 7) == nil)
             let created = try await manager.send(CreateWindow(windowID: 7, windowName: "Weather", type: .widget))
             #expect(created.success)
-            for await level in widgetLevels { #expect(level == HMILevel.none); break }
+            for await level in widgetLevels {
+                #expect(level == HMILevel.none)
+                break
+            }
             #expect(manager.systemContext(window: 7) == .main)
             // The main window is untouched by the widget's NONE.
             #expect(manager.hmiLevel == .full)

@@ -16,11 +16,13 @@ import Testing
         _ headUnit: SDLHeadUnitEmulator, appID: String = "8675309", media: Bool = false, clock: ManualClock = ManualClock()
     ) -> SDLManager.Configuration {
         // Each app its own name: SDL Core refuses a name another app has (DUPLICATE_NAME).
-        var configuration = SDLManager.Configuration(appName: "Hello \(appID)", appID: appID, transport: .custom {
-            let (app, car) = SDLMemoryTransport.pair()
-            Task { await headUnit.serve(car) }
-            return app
-        })
+        var configuration = SDLManager.Configuration(
+            appName: "Hello \(appID)", appID: appID,
+            transport: .custom {
+                let (app, car) = SDLMemoryTransport.pair()
+                Task { await headUnit.serve(car) }
+                return app
+            })
         configuration.appTypes = media ? [.media] : [.default]
         // Safety timeouts on the manual clock: never reached unless a test advances it that far.
         configuration.session.controlTimeout = .seconds(120)
@@ -46,7 +48,10 @@ import Testing
         // Stopping unregistered the app.
         var unregistered = false
         for await event in events {
-            if case .appUnregistered("8675309") = event { unregistered = true; break }
+            if case .appUnregistered("8675309") = event {
+                unregistered = true
+                break
+            }
         }
         #expect(unregistered)
         #expect(await headUnit.requestsReceived(from: "8675309").suffix(1) == ["UnregisterAppInterface"])
@@ -125,10 +130,12 @@ import Testing
 
     @Test func aStopWhileDialingEndsTheRunWithoutAnError() async throws {
         // A head unit that never answers the dial.
-        var configuration = SDLManager.Configuration(appName: "Hello", appID: "dialing", transport: .custom {
-            try await Task.sleep(for: .seconds(3600))
-            throw CancellationError()
-        })
+        var configuration = SDLManager.Configuration(
+            appName: "Hello", appID: "dialing",
+            transport: .custom {
+                try await Task.sleep(for: .seconds(3600))
+                throw CancellationError()
+            })
         configuration.session.clock = SDLClock(ManualClock())
         let manager = SDLManager(configuration: configuration)
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -182,10 +189,12 @@ import Testing
         guard case .object(var members) = configuration.capabilities else { return SDLHeadUnitEmulator() }
         members = members.map { member in
             guard member.key == "syncMsgVersion" else { return member }
-            return .init(key: member.key, value: .object([
-                .init(key: "majorVersion", value: .integer(major)), .init(key: "minorVersion", value: .integer(minor)),
-                .init(key: "patchVersion", value: .integer(0)),
-            ]))
+            return .init(
+                key: member.key,
+                value: .object([
+                    .init(key: "majorVersion", value: .integer(major)), .init(key: "minorVersion", value: .integer(minor)),
+                    .init(key: "patchVersion", value: .integer(0)),
+                ]))
         }
         configuration.capabilities = .object(members)
         return SDLHeadUnitEmulator(configuration: configuration)
@@ -249,7 +258,10 @@ import Testing
             let more: [any SDLRequest] = (6...9).map { AddCommand(cmdID: $0, menuParams: MenuParams(menuName: "Item \($0)")) }
             let sequential = await manager.sendSequentially(more) { progress in progress.completed < 2 }
             #expect(sequential.prefix(2).allSatisfy { (try? $0.get()) != nil })
-            #expect(sequential.suffix(2).allSatisfy { if case .failure(let error) = $0 { error.code == .cancelled && error.underlying is SDLBatchCancelled } else { false } })
+            #expect(
+                sequential.suffix(2).allSatisfy {
+                    if case .failure(let error) = $0 { error.code == .cancelled && error.underlying is SDLBatchCancelled } else { false }
+                })
             let sent = await headUnit.requestsReceived(from: "batch").filter { $0 == "AddCommand" }.count
             #expect(sent == 7)
         }
@@ -283,7 +295,7 @@ import Testing
         #expect(results.prefix(2).allSatisfy { (try? $0.get()) != nil })
         // The pending slider failed with the drop, at once; what came after was not sent.
         guard case .failure(let error) = results[2], error.code == .connectionClosed,
-              case .connectionClosed(.transportClosed)? = error.underlying as? SDLRPCError
+            case .connectionClosed(.transportClosed)? = error.underlying as? SDLRPCError
         else {
             Issue.record("the pending request should fail with the drop, got \(results[2])")
             return

@@ -1,7 +1,8 @@
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The main menu against the stateful emulator: the minimal set of menu RPCs for each change,
 /// read from the emulator's record.
@@ -109,9 +110,10 @@ import Testing
             try await manager.screen.setMenuConfiguration(SDLMenuConfiguration(dynamicUpdates: .forceOff))
             try await manager.screen.setMenu([Self.cell("A"), Self.cell("B")])
             try await manager.screen.setMenu([Self.cell("A"), Self.cell("C")])
-            #expect(await Self.sent(headUnit) == [
-                "SetGlobalProperties", "AddCommand A@0", "AddCommand B@1", "DeleteCommand B", "DeleteCommand A", "AddCommand A@0", "AddCommand C@1",
-            ])
+            #expect(
+                await Self.sent(headUnit) == [
+                    "SetGlobalProperties", "AddCommand A@0", "AddCommand B@1", "DeleteCommand B", "DeleteCommand A", "AddCommand A@0", "AddCommand C@1",
+                ])
         }
     }
 
@@ -183,9 +185,11 @@ import Testing
         let headUnit = SDLHeadUnitEmulator(configuration: configuration)
         try await Self.withManager(headUnit) { manager in
             let picked = Locked<[TriggerSource]>([])
-            let stations = SDLMenuCell(title: "Stations", subCells: [
-                SDLMenuCell(title: "Jazz", voiceCommands: ["Jazz"]) { source in picked.withLock { $0.append(source) } }, Self.cell("Rock"),
-            ])
+            let stations = SDLMenuCell(
+                title: "Stations",
+                subCells: [
+                    SDLMenuCell(title: "Jazz", voiceCommands: ["Jazz"]) { source in picked.withLock { $0.append(source) } }, Self.cell("Rock"),
+                ])
             try await manager.screen.setMenu([Self.cell("Home"), stations])
             #expect(await Self.sent(headUnit) == ["AddCommand Home@0", "AddSubMenu Stations@1"])
 
@@ -221,7 +225,7 @@ import Testing
         try await Self.withManager(headUnit) { manager in
             try await manager.screen.setMenu([SDLMenuCell(title: "A", subCells: [Self.cell("A1")])])
             let old = try #require(try await Self.ids(headUnit).subMenus["A"])
-            try await manager.screen.fillSubmenu(old + 1_000)   // unknown: nothing happens
+            try await manager.screen.fillSubmenu(old + 1_000)  // unknown: nothing happens
             try await manager.screen.setMenu([SDLMenuCell(title: "B", subCells: [Self.cell("B1")])])
             try await manager.screen.fillSubmenu(old)
             #expect(await Self.sent(headUnit) == ["AddSubMenu A@0", "DeleteSubMenu A", "AddSubMenu B@0"])

@@ -1,7 +1,8 @@
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Sub-managers an app never touches are never made (a cloud server holds thousands of
 /// managers); one made late behaves as if it had been there from the start.

@@ -60,7 +60,10 @@ import Testing
             #expect(Self.allAllowed(change8) == true)
             var sawAllowedAgain = false
             while let change = await any.next() {
-                if change["Show"]?.isAllowed == true { sawAllowedAgain = true; break }
+                if change["Show"]?.isAllowed == true {
+                    sawAllowedAgain = true
+                    break
+                }
             }
             #expect(sawAllowedAgain)
         }

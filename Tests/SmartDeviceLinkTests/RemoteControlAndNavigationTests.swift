@@ -1,7 +1,8 @@
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Remote control, navigation, phone calls and closing the app against the stateful emulator.
 @Suite(.timeLimit(.minutes(1)), .runsManagers) struct RemoteControlAndNavigationTests {
@@ -31,9 +32,10 @@ import Testing
             #expect(notified.climateControlData?.desiredTemperature?.value == 23)
 
             // The subscription is read from before its request; consent came before the set.
-            #expect(await FeatureTestSupport.requests(
-                headUnit, appID: Self.appID, among: ["GetInteriorVehicleData", "GetInteriorVehicleDataConsent", "SetInteriorVehicleData"])
-                == ["GetInteriorVehicleData", "GetInteriorVehicleDataConsent", "SetInteriorVehicleData"])
+            #expect(
+                await FeatureTestSupport.requests(
+                    headUnit, appID: Self.appID, among: ["GetInteriorVehicleData", "GetInteriorVehicleDataConsent", "SetInteriorVehicleData"])
+                    == ["GetInteriorVehicleData", "GetInteriorVehicleDataConsent", "SetInteriorVehicleData"])
             #expect(await Self.sent(headUnit, "GetInteriorVehicleData").first?["subscribe"] == .bool(true))
             #expect(await Self.sent(headUnit, "GetInteriorVehicleDataConsent").first?["moduleIds"] == .array([.string("C0A")]))
 
@@ -52,7 +54,10 @@ import Testing
                 _ = try await detailed(SDLFeatureError.self) { try await plain.remoteControl.data(of: .climate) }
                 Issue.record("a non-RC app read climate data")
             } catch {
-                guard case .wrongAppType(_, needs: .remoteControl) = error else { Issue.record("unexpected \(error)"); return }
+                guard case .wrongAppType(_, needs: .remoteControl) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
             }
         }
 
@@ -60,20 +65,30 @@ import Testing
             let rc = manager.remoteControl
             // The driver's seat is outside the rear climate module's service area.
             do throws(SDLFeatureError) {
-                try await detailed(SDLFeatureError.self) { try await rc.set(ModuleData(moduleType: .climate, moduleId: "C1A", climateControlData: ClimateControlData(fanSpeed: 10))) }
+                try await detailed(SDLFeatureError.self) {
+                    try await rc.set(ModuleData(moduleType: .climate, moduleId: "C1A", climateControlData: ClimateControlData(fanSpeed: 10)))
+                }
                 Issue.record("the driver set the rear climate")
             } catch {
-                guard case .invalid = error else { Issue.record("unexpected \(error)"); return }
+                guard case .invalid = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
             }
             // A button the module does not have.
             await expectSDLError(SDLFeatureError.self) { try await rc.press(.eject, on: .climate, moduleID: "C0A") }
             // Consent refused: nothing is set.
             await headUnit.setRemoteControlConsent(false)
             do throws(SDLFeatureError) {
-                try await detailed(SDLFeatureError.self) { try await rc.set(ModuleData(moduleType: .radio, moduleId: "R0A", radioControlData: RadioControlData(frequencyInteger: 99))) }
+                try await detailed(SDLFeatureError.self) {
+                    try await rc.set(ModuleData(moduleType: .radio, moduleId: "R0A", radioControlData: RadioControlData(frequencyInteger: 99)))
+                }
                 Issue.record("set without consent")
             } catch {
-                guard case .consentDenied(.radio, moduleID: "R0A") = error else { Issue.record("unexpected \(error)"); return }
+                guard case .consentDenied(.radio, moduleID: "R0A") = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
             }
             #expect(await Self.sent(headUnit, "SetInteriorVehicleData").isEmpty)
             #expect(await Self.sent(headUnit, "ButtonPress").isEmpty)
@@ -91,9 +106,10 @@ import Testing
         let headUnit = SDLHeadUnitEmulator()
         try await FeatureTestSupport.withManager(headUnit, appID: Self.appID, appTypes: [.navigation]) { manager in
             let pin = SDLArtwork(bytes: Array(repeating: 3, count: 128), format: .png, name: "pin")
-            try await manager.navigation.send(SDLDestination(
-                latitude: 42.3314, longitude: -83.0458, name: "Campus Martius", addressLines: ["800 Woodward Ave", "Detroit, MI"], image: pin,
-                deliveryMode: .prompt))
+            try await manager.navigation.send(
+                SDLDestination(
+                    latitude: 42.3314, longitude: -83.0458, name: "Campus Martius", addressLines: ["800 Woodward Ave", "Detroit, MI"], image: pin,
+                    deliveryMode: .prompt))
             #expect(await FeatureTestSupport.requests(headUnit, appID: Self.appID, among: ["PutFile", "SendLocation"]) == ["PutFile", "SendLocation"])
             let location = try #require(await Self.sent(headUnit, "SendLocation").first)
             #expect(location["locationName"] == .string("Campus Martius"))
@@ -128,7 +144,10 @@ import Testing
                 try await detailed(SDLFeatureError.self) { try await manager.phone.dial("911") }
                 Issue.record("dialed without a phone")
             } catch {
-                guard case .refused("DialNumber", .rejected, _) = error else { Issue.record("unexpected \(error)"); return }
+                guard case .refused("DialNumber", .rejected, _) = error else {
+                    Issue.record("unexpected \(error)")
+                    return
+                }
             }
         }
     }

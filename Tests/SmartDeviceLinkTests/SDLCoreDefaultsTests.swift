@@ -1,8 +1,9 @@
 import SDLHeadUnit
 import SDLRPC
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The example's served steps against what a stock SDL Core 8.2 announces
 /// (`SDLHeadUnitEmulator.Configuration.sdlCoreDefaults`: speech TEXT only, no DISPLAYS capability,

@@ -55,7 +55,7 @@ struct SDLErrorTests {
         let headUnit = SDLHeadUnitEmulator()
         try await withSDLManager(ManagerLifecycleTests.configuration(headUnit, appID: "codes")) { manager in
             do {
-                _ = try await manager.buttons.subscribe(.playPause) { _ in }   // not a media app
+                _ = try await manager.buttons.subscribe(.playPause) { _ in }  // not a media app
                 Issue.record("PLAY_PAUSE for a non-media app")
             } catch {
                 #expect(SDLError(error).code == .wrongAppType)

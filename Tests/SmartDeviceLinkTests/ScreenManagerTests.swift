@@ -1,7 +1,8 @@
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The screen manager's text, images and template against the stateful emulator: the exact
 /// RPC sequence it produced, from the emulator's record.
@@ -51,7 +52,9 @@ import Testing
             display = display.map { field in
                 switch field.key {
                 case "textFields":
-                    return .init(key: field.key, value: (try? SDLJSONValue(parsing: Array(#"[{"name":"mainField1","characterSet":"UTF_8","width":10,"rows":1}]"#.utf8))) ?? .array([]))
+                    return .init(
+                        key: field.key,
+                        value: (try? SDLJSONValue(parsing: Array(#"[{"name":"mainField1","characterSet":"UTF_8","width":10,"rows":1}]"#.utf8))) ?? .array([]))
                 case "imageFields": return .init(key: field.key, value: .array([]))
                 default: return field
                 }
@@ -59,8 +62,12 @@ import Testing
             return .init(key: member.key, value: .object(display))
         }.map { member in
             guard member.key == "softButtonCapabilities" else { return member }
-            return .init(key: member.key, value: (try? SDLJSONValue(parsing: Array(
-                #"[{"shortPressAvailable":true,"longPressAvailable":true,"upDownAvailable":true,"imageSupported":false,"textSupported":true}]"#.utf8))) ?? .array([]))
+            return .init(
+                key: member.key,
+                value: (try? SDLJSONValue(
+                    parsing: Array(
+                        #"[{"shortPressAvailable":true,"longPressAvailable":true,"upDownAvailable":true,"imageSupported":false,"textSupported":true}]"#.utf8)))
+                    ?? .array([]))
         }
         configuration.capabilities = .object(members)
         return SDLHeadUnitEmulator(configuration: configuration)
@@ -78,13 +85,17 @@ import Testing
                 $0.alignment = .centered
             }
             #expect(result == .applied)
-            #expect(await Self.sent(headUnit) == [
-                #"Show {"alignment":"CENTERED","mainField1":"Song","mainField2":"Artist","mainField3":"","mainField4":"","metadataTags":{"mainField1":["mediaTitle"]}}"#,
-            ])
+            #expect(
+                await Self.sent(headUnit) == [
+                    #"Show {"alignment":"CENTERED","mainField1":"Song","mainField2":"Artist","mainField3":"","mainField4":"","metadataTags":{"mainField1":["mediaTitle"]}}"#
+                ])
             #expect(await manager.screen.shownContent.textField2 == "Artist")
             // Clearing a line sends it empty.
             try await manager.screen.update { $0.textField2 = nil }
-            #expect(await Self.sent(headUnit).last == #"Show {"alignment":"CENTERED","mainField1":"Song","mainField2":"","mainField3":"","mainField4":"","metadataTags":{"mainField1":["mediaTitle"]}}"#)
+            #expect(
+                await Self.sent(headUnit).last
+                    == #"Show {"alignment":"CENTERED","mainField1":"Song","mainField2":"","mainField3":"","mainField4":"","metadataTags":{"mainField1":["mediaTitle"]}}"#
+            )
             // Nothing changed: nothing sent.
             try await manager.screen.update { $0.textField1 = "Song" }
             #expect(await Self.sent(headUnit).count == 2)
@@ -99,11 +110,12 @@ import Testing
                 $0.primaryGraphic = Self.art
             }
             let sent = await Self.sent(headUnit)
-            #expect(sent == [
-                #"Show {"mainField1":"Now playing","mainField2":"","mainField3":"","mainField4":""}"#,
-                "PutFile",
-                #"Show {"graphic":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"}}"#,
-            ])
+            #expect(
+                sent == [
+                    #"Show {"mainField1":"Now playing","mainField2":"","mainField3":"","mainField4":""}"#,
+                    "PutFile",
+                    #"Show {"graphic":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"}}"#,
+                ])
             #expect(await manager.screen.shownContent.primaryGraphic == Self.art)
             #expect(try await headUnit.screen(appID: Self.appID)["graphic"] != nil)
             // A static icon needs no upload: it goes with the text.
@@ -122,22 +134,27 @@ import Testing
     /// must still see the `graphic` field there and send the image.
     @Test func sdlCoresLegacyDisplayCapabilitiesStillShowTheGraphic() async throws {
         guard case .object(var response) = SDLHeadUnitEmulator.Configuration.defaultCapabilities,
-              let index = response.firstIndex(where: { $0.key == "displayCapabilities" }),
-              case .object(var display) = response[index].value,
-              let fields = display.firstIndex(where: { $0.key == "imageFields" }),
-              case .array(let imageFields) = display[fields].value
-        else { Issue.record("unexpected default capabilities"); return }
+            let index = response.firstIndex(where: { $0.key == "displayCapabilities" }),
+            case .object(var display) = response[index].value,
+            let fields = display.firstIndex(where: { $0.key == "imageFields" }),
+            case .array(let imageFields) = display[fields].value
+        else {
+            Issue.record("unexpected default capabilities")
+            return
+        }
         // As SDL Core sends them: only locationImage and alertIcon keep `imageTypeSupported`.
-        display[fields].value = .array(imageFields.map { field in
-            guard case .object(let members) = field, field["name"] != .string("locationImage"), field["name"] != .string("alertIcon") else { return field }
-            return .object(members.filter { $0.key != "imageTypeSupported" })
-        })
+        display[fields].value = .array(
+            imageFields.map { field in
+                guard case .object(let members) = field, field["name"] != .string("locationImage"), field["name"] != .string("alertIcon") else { return field }
+                return .object(members.filter { $0.key != "imageTypeSupported" })
+            })
         response[index].value = .object(display)
         var configuration = SDLHeadUnitEmulator.Configuration(capabilities: .object(response))
         configuration.unavailableCapabilities = [.displays]
         let headUnit = SDLHeadUnitEmulator(configuration: configuration)
         try await Self.withManager(headUnit) { manager in
-            #expect(await ScreenTestSupport.sent(headUnit, appID: Self.appID, "GetSystemCapability").contains { $0["systemCapabilityType"] == .string("DISPLAYS") })
+            #expect(
+                await ScreenTestSupport.sent(headUnit, appID: Self.appID, "GetSystemCapability").contains { $0["systemCapabilityType"] == .string("DISPLAYS") })
             try await manager.screen.update {
                 $0.textField1 = "Swift SDL"
                 $0.primaryGraphic = Self.art
@@ -158,7 +175,7 @@ import Testing
             try await until { await !manager.screen.queue.isEmpty }
             let second = Task { try await manager.screen.update { $0.textField2 = "second" } }
             #expect(try await first.value == .superseded)
-            #expect(await Self.sent(headUnit).isEmpty)   // still NONE: nothing went out
+            #expect(await Self.sent(headUnit).isEmpty)  // still NONE: nothing went out
             try await headUnit.activate(appID: Self.appID)
             #expect(try await second.value == .applied)
             #expect(await Self.sent(headUnit) == [#"Show {"mainField1":"first","mainField2":"second","mainField3":"","mainField4":""}"#])
@@ -186,7 +203,9 @@ import Testing
             // NON-MEDIA: SDL's HMI gives every app type that one (and refuses GRAPHIC_WITH_TEXT).
             try await manager.screen.changeLayout(SDLTemplate(.nonMedia, dayColors: colors))
             let layout = await Self.sent(headUnit)
-            #expect(layout.first?.contains(#""templateConfiguration":{"dayColorScheme":{"primaryColor":{"blue":0,"green":0,"red":255}},"template":"NON-MEDIA"}"#) == true, "\(layout)")
+            #expect(
+                layout.first?.contains(#""templateConfiguration":{"dayColorScheme":{"primaryColor":{"blue":0,"green":0,"red":255}},"template":"NON-MEDIA"}"#)
+                    == true, "\(layout)")
             // Colours alone, without a template change, do not apply: refused before sending.
             do throws(SDLScreenError) {
                 try await detailed(SDLScreenError.self) { try await manager.screen.changeLayout(SDLTemplate(.nonMedia, dayColors: nil)) }
@@ -201,10 +220,11 @@ import Testing
                 $0.template = SDLTemplate(.nonMedia)
                 $0.textField1 = "Hi"
             }
-            #expect(await Self.sent(old) == [
-                #"SetDisplayLayout {"displayLayout":"NON-MEDIA"}"#,
-                #"Show {"mainField1":"Hi","mainField2":"","mainField3":"","mainField4":""}"#,
-            ])
+            #expect(
+                await Self.sent(old) == [
+                    #"SetDisplayLayout {"displayLayout":"NON-MEDIA"}"#,
+                    #"Show {"mainField1":"Hi","mainField2":"","mainField3":"","mainField4":""}"#,
+                ])
         }
     }
 
@@ -217,7 +237,8 @@ import Testing
             for await event in events {
                 if case .requestReceived(_, "Show") = event { break }
             }
-            #expect(await Self.sent(headUnit) == Array(repeating: #"Show {"mainField1":"Still here","mainField2":"","mainField3":"","mainField4":""}"#, count: 2))
+            #expect(
+                await Self.sent(headUnit) == Array(repeating: #"Show {"mainField1":"Still here","mainField2":"","mainField3":"","mainField4":""}"#, count: 2))
         }
     }
 
@@ -237,10 +258,13 @@ import Testing
         try await Self.withManager(headUnit) { manager in
             let pressed = Locked<[String]>([])
             let (handled, handledSink) = AsyncStream<Void>.makeStream()
-            let like = SDLSoftButton(name: "like", states: [
-                SDLSoftButtonState(name: "off", text: "Like"),
-                SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
-            ]) { _ in
+            let like = SDLSoftButton(
+                name: "like",
+                states: [
+                    SDLSoftButtonState(name: "off", text: "Like"),
+                    SDLSoftButtonState(name: "on", text: "Liked", isHighlighted: true),
+                ]
+            ) { _ in
                 pressed.withLock { $0.append("like") }
                 handledSink.yield()
             }
@@ -248,11 +272,12 @@ import Testing
             try await manager.screen.setSoftButtons([like, icon])
             let likeID = try #require(await manager.screen.softButtonID("like"))
             let iconID = try #require(await manager.screen.softButtonID("icon"))
-            #expect(await Self.sent(headUnit) == [
-                #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(likeID),"text":"Like","type":"TEXT"},{"isHighlighted":false,"softButtonID":\#(iconID),"text":"Art","type":"TEXT"}]}"#,
-                "PutFile",
-                #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(likeID),"text":"Like","type":"TEXT"},{"image":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"},"isHighlighted":false,"softButtonID":\#(iconID),"text":"Art","type":"BOTH"}]}"#,
-            ])
+            #expect(
+                await Self.sent(headUnit) == [
+                    #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(likeID),"text":"Like","type":"TEXT"},{"isHighlighted":false,"softButtonID":\#(iconID),"text":"Art","type":"TEXT"}]}"#,
+                    "PutFile",
+                    #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":\#(likeID),"text":"Like","type":"TEXT"},{"image":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"},"isHighlighted":false,"softButtonID":\#(iconID),"text":"Art","type":"BOTH"}]}"#,
+                ])
             let presses = await manager.screen.softButtonPresses("like")
             try await headUnit.pressSoftButton(appID: Self.appID, id: likeID)
             var iterator = presses.makeAsyncIterator()

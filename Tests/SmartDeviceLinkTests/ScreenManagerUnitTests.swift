@@ -3,9 +3,10 @@ import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Synchronization
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The screen manager against a fake context: what it sends for text, images and soft buttons,
 /// the queue's superseding and waiting, presses, a resend on a new connection, and the end.
@@ -28,10 +29,11 @@ struct ScreenManagerUnitTests {
                 $0.primaryGraphic = Self.art
             }
             #expect(result == .applied)
-            #expect(context.sent == [
-                #"Show {"mainField1":"Song","mainField2":"","mainField3":"","mainField4":""}"#,
-                #"Show {"graphic":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"}}"#,
-            ])
+            #expect(
+                context.sent == [
+                    #"Show {"mainField1":"Song","mainField2":"","mainField3":"","mainField4":""}"#,
+                    #"Show {"graphic":{"imageType":"DYNAMIC","isTemplate":false,"value":"cover.png"}}"#,
+                ])
             #expect(context.uploads == ["cover.png"])
             #expect(await screen.shownContent.primaryGraphic == Self.art)
             try await screen.update { $0.textField1 = "Song" }
@@ -70,10 +72,11 @@ struct ScreenManagerUnitTests {
                 SDLSoftButton(name: "play", text: "Play") { _ in pressed.yield("play") },
                 SDLSoftButton(name: "skip", text: "Skip", artwork: Self.art) { _ in pressed.yield("skip") },
             ])
-            #expect(context.sent == [
-                #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":1000,"text":"Play","type":"TEXT"},{"isHighlighted":false,"softButtonID":1001,"text":"Skip","type":"TEXT"}]}"#,
-            ])
-            #expect(context.uploads.isEmpty)   // the head unit takes no soft-button images
+            #expect(
+                context.sent == [
+                    #"Show {"softButtons":[{"isHighlighted":false,"softButtonID":1000,"text":"Play","type":"TEXT"},{"isHighlighted":false,"softButtonID":1001,"text":"Skip","type":"TEXT"}]}"#
+                ])
+            #expect(context.uploads.isEmpty)  // the head unit takes no soft-button images
             #expect(await screen.softButtonID("skip") == 1001)
             try context.deliver(OnButtonPress(buttonName: .customButton, buttonPressMode: .short, customButtonID: 1001))
             var iterator = presses.makeAsyncIterator()
@@ -94,7 +97,10 @@ struct ScreenManagerUnitTests {
 
             context.answer("Show", with: .rejected)
             let refusal = await expectSDLError(SDLScreenError.self) { try await screen.update { $0.textField1 = "No" } }
-            guard case .refused("Show", .rejected, _)? = refusal else { Issue.record("unexpected \(String(describing: refusal))"); return }
+            guard case .refused("Show", .rejected, _)? = refusal else {
+                Issue.record("unexpected \(String(describing: refusal))")
+                return
+            }
             #expect(await screen.shownContent.textField1 == "Hello")
         }
     }
@@ -108,9 +114,14 @@ struct ScreenManagerUnitTests {
             await screen.managerStopped()
             context.detach()
             context.allowShowing()
-            for cause in [await expectSDLError(SDLScreenError.self) { try await queued.value },
-                          await expectSDLError(SDLScreenError.self) { try await screen.update { $0.textField1 = "late" } }] {
-                guard case .stopped? = cause else { Issue.record("unexpected \(String(describing: cause))"); continue }
+            for cause in [
+                await expectSDLError(SDLScreenError.self) { try await queued.value },
+                await expectSDLError(SDLScreenError.self) { try await screen.update { $0.textField1 = "late" } },
+            ] {
+                guard case .stopped? = cause else {
+                    Issue.record("unexpected \(String(describing: cause))")
+                    continue
+                }
             }
         }
     }

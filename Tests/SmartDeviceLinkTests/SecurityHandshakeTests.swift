@@ -1,7 +1,7 @@
 import Foundation
 import SDLHeadUnit
-import SDLTestSupport
 import SDLTLS
+import SDLTestSupport
 import SDLTransport
 import SmartDeviceLink
 import Testing
@@ -38,9 +38,10 @@ import Testing
         configuration.controlTimeout = .seconds(30)
         configuration.security = try SDLTLSSecurity(role: .server(identity), tls13: tls13)
         return try await withSDLSession(transport: transport, configuration: configuration) { client in
-            let registration = try await client.send(RegisterAppInterface(
-                syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "Secure",
-                isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appHMIType: types, appID: appID))
+            let registration = try await client.send(
+                RegisterAppInterface(
+                    syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "Secure",
+                    isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appHMIType: types, appID: appID))
             #expect(registration.success)
             return try await body(client)
         }
@@ -153,7 +154,8 @@ import Testing
         let identity: SDLTLSIdentity
         switch problem {
         case "another CA": identity = try SDLCertificateAuthority.generate(name: "Rogue CA").issue(appID: Self.appID)
-        case "expired": identity = try authority.issue(appID: Self.appID, notBefore: Date(timeIntervalSinceNow: -9 * 86_400), notAfter: Date(timeIntervalSinceNow: -86_400))
+        case "expired":
+            identity = try authority.issue(appID: Self.appID, notBefore: Date(timeIntervalSinceNow: -9 * 86_400), notAfter: Date(timeIntervalSinceNow: -86_400))
         default: identity = try authority.issue(appID: "someone-else")
         }
         try await Self.registered(Self.memory(headUnit), identity: identity) { client in

@@ -1,7 +1,8 @@
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Synchronization
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The runner behind the manager's system requests: in order, one at a time, and a task only
 /// while there is work.

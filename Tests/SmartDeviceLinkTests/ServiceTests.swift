@@ -80,9 +80,12 @@ import Testing
         async let started = outcome { try await connection.session.start() }
         var frames = refusing.frames.makeAsyncIterator()
         _ = await frames.next()
-        try await refusing.transport.send(SDLFrame(
-            header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startServiceNAK.rawValue, sessionID: 0),
-            payload: nak.bytes).bytes)
+        try await refusing.transport.send(
+            SDLFrame(
+                header: SDLFrameHeader(
+                    version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startServiceNAK.rawValue, sessionID: 0),
+                payload: nak.bytes
+            ).bytes)
         guard case .failure(let error) = await started else {
             Issue.record("expected the start to fail")
             return

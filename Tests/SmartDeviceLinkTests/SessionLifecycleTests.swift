@@ -82,9 +82,12 @@ import Testing
         var frames = headUnit.frames.makeAsyncIterator()
         let startService = try #require(await frames.next())
         #expect(startService.header.controlFrameType == .startService)
-        try await headUnit.transport.send(SDLFrame(
-            header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startServiceACK.rawValue, sessionID: 7),
-            payload: FakeHeadUnit.standardACK.bytes).bytes)
+        try await headUnit.transport.send(
+            SDLFrame(
+                header: SDLFrameHeader(
+                    version: 5, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startServiceACK.rawValue, sessionID: 7),
+                payload: FakeHeadUnit.standardACK.bytes
+            ).bytes)
         let (a, b) = try await (first, second)
         #expect(a == b)
         #expect(a.sessionID == 7)
@@ -104,9 +107,12 @@ import Testing
         _ = try #require(await frames.next())  // StartService(video), unanswered so far
         // The second call is refused while the first waits; the first still gets its ACK.
         await #expect(throws: SDLSessionError.serviceBusy(.video)) { try await session.startService(.video) }
-        try await headUnit.transport.send(SDLFrame(
-            header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .video, frameInfo: SDLControlFrameType.startServiceACK.rawValue, sessionID: 1),
-            payload: FakeHeadUnit.standardACK.bytes).bytes)
+        try await headUnit.transport.send(
+            SDLFrame(
+                header: SDLFrameHeader(
+                    version: 5, frameType: .control, serviceType: .video, frameInfo: SDLControlFrameType.startServiceACK.rawValue, sessionID: 1),
+                payload: FakeHeadUnit.standardACK.bytes
+            ).bytes)
         #expect(try await first.get().mtu == 131_072)
         await connection.client.close()
     }

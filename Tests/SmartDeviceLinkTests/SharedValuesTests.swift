@@ -1,8 +1,9 @@
 import SDLHeadUnit
 import SDLRPC
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Values many sessions receive byte for byte the same are decoded once per host: never shared
 /// between different bytes, bounded, and what each manager sees is what its head unit sent.

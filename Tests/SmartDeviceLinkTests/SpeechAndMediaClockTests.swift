@@ -1,7 +1,8 @@
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Speak, help prompts and the media clock against the stateful emulator.
 @Suite(.timeLimit(.minutes(1)), .runsManagers) struct SpeechAndMediaClockTests {
@@ -58,7 +59,9 @@ import Testing
             let value6 = try await manager.screen.speak(SDLSpeech([.file(chime), .text("Goal")]))
             #expect(value6 == .spoken)
             #expect(await FeatureTestSupport.requests(headUnit, appID: Self.appID, among: ["PutFile", "Speak"]) == ["PutFile", "Speak"])
-            #expect(await Self.sent(headUnit, "Speak").first?["ttsChunks"]?[0] == .object([.init(key: "text", value: .string("chime.mp3")), .init(key: "type", value: .string("FILE"))]))
+            #expect(
+                await Self.sent(headUnit, "Speak").first?["ttsChunks"]?[0]
+                    == .object([.init(key: "text", value: .string("chime.mp3")), .init(key: "type", value: .string("FILE"))]))
         }
     }
 
@@ -76,10 +79,13 @@ import Testing
             let spoken = try await manager.screen.speak(SDLSpeech([.text("one"), .silence, .text("two")]))
             #expect(spoken == .spoken)
             let chunks = await Self.sent(headUnit, "Speak").map { $0["ttsChunks"] }
-            #expect(chunks == [.array([
-                .object([.init(key: "text", value: .string("one")), .init(key: "type", value: .string("TEXT"))]),
-                .object([.init(key: "text", value: .string("two")), .init(key: "type", value: .string("TEXT"))]),
-            ])])
+            #expect(
+                chunks == [
+                    .array([
+                        .object([.init(key: "text", value: .string("one")), .init(key: "type", value: .string("TEXT"))]),
+                        .object([.init(key: "text", value: .string("two")), .init(key: "type", value: .string("TEXT"))]),
+                    ])
+                ])
 
             await manager.screen.setUnsupportedSpeechPolicy(.refuse)
             do throws(SDLScreenError) {
@@ -98,9 +104,10 @@ import Testing
     @Test func helpPromptsGoOutInOneSetGlobalPropertiesAndReset() async throws {
         let headUnit = SDLHeadUnitEmulator()
         try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in
-            try await manager.screen.setHelp(SDLHelp(
-                helpPrompt: "Say a station name", timeoutPrompt: "Time is up", voiceHelpTitle: "Radio",
-                voiceHelp: [SDLVoiceHelpItem("Play jazz"), SDLVoiceHelpItem("Next station")]))
+            try await manager.screen.setHelp(
+                SDLHelp(
+                    helpPrompt: "Say a station name", timeoutPrompt: "Time is up", voiceHelpTitle: "Radio",
+                    voiceHelp: [SDLVoiceHelpItem("Play jazz"), SDLVoiceHelpItem("Next station")]))
             let set = try #require(await Self.sent(headUnit, "SetGlobalProperties").last)
             #expect(set["helpPrompt"]?[0]?["text"] == .string("Say a station name"))
             #expect(set["timeoutPrompt"]?[0]?["text"] == .string("Time is up"))
@@ -121,7 +128,10 @@ import Testing
             try await media.screen.setMediaClock(.clear())
             let clocks = await Self.sent(headUnit, "SetMediaClockTimer")
             #expect(clocks.map { $0["updateMode"] } == [.string("COUNTUP"), .string("PAUSE"), .string("COUNTDOWN"), .string("CLEAR")])
-            #expect(clocks[0]["startTime"] == .object([.init(key: "hours", value: .integer(0)), .init(key: "minutes", value: .integer(0)), .init(key: "seconds", value: .integer(30))]))
+            #expect(
+                clocks[0]["startTime"]
+                    == .object([.init(key: "hours", value: .integer(0)), .init(key: "minutes", value: .integer(0)), .init(key: "seconds", value: .integer(30))])
+            )
             #expect(clocks[0]["endTime"]?["minutes"] == .integer(4))
             #expect(clocks[0]["audioStreamingIndicator"] == .string("PAUSE"))
             #expect(clocks[1]["audioStreamingIndicator"] == .string("PLAY"))

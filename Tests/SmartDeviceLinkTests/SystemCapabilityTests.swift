@@ -102,9 +102,10 @@ import Testing
             let (app, car) = SDLMemoryTransport.pair()
             Task { await headUnit.serve(car) }
             let provider = try await Connection.over(app)
-            _ = try await provider.client.send(RegisterAppInterface(
-                syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0), appName: "Provider", isMediaApplication: true,
-                languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "provider"))
+            _ = try await provider.client.send(
+                RegisterAppInterface(
+                    syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0), appName: "Provider", isMediaApplication: true,
+                    languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "provider"))
             let published = try await provider.client.send(PublishAppService(appServiceManifest: Self.manifest))
             #expect(published.success)
             // Nothing is pushed to an app that could not subscribe: the next poll finds the change.

@@ -1,21 +1,23 @@
 import SDLAsyncHTTPClient
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The head unit's HTTP and PROPRIETARY system requests, forwarded by the library through
 /// AsyncHTTPClient to a loopback HTTP server playing the policy server.
 @Suite(.timeLimit(.minutes(2)), .runsManagers) struct SystemRequestTests {
     /// A policy server's answer, as sdl_server gives it: the table inside `data`.
-    static let policyTableUpdate = Array(#"""
-    {"data":[{"policy_table":{
-      "functional_groupings":{
-        "Base-4":{"rpcs":{"Show":{"hmi_levels":["BACKGROUND","FULL","LIMITED"]},
-                          "SystemRequest":{"hmi_levels":["BACKGROUND","FULL","LIMITED","NONE"]}}},
-        "VehicleInfo-3":{"rpcs":{"GetVehicleData":{"hmi_levels":["BACKGROUND","FULL","LIMITED"],"parameters":["rpm","speed"]}}}},
-      "app_policies":{"default":{"groups":["Base-4","VehicleInfo-3"]},"pre_DataConsent":{"groups":["Base-4"]}}}}]}
-    """#.utf8)
+    static let policyTableUpdate = Array(
+        #"""
+        {"data":[{"policy_table":{
+          "functional_groupings":{
+            "Base-4":{"rpcs":{"Show":{"hmi_levels":["BACKGROUND","FULL","LIMITED"]},
+                              "SystemRequest":{"hmi_levels":["BACKGROUND","FULL","LIMITED","NONE"]}}},
+            "VehicleInfo-3":{"rpcs":{"GetVehicleData":{"hmi_levels":["BACKGROUND","FULL","LIMITED"],"parameters":["rpm","speed"]}}}},
+          "app_policies":{"default":{"groups":["Base-4","VehicleInfo-3"]},"pre_DataConsent":{"groups":["Base-4"]}}}}]}
+        """#.utf8)
 
     static func start(_ headUnit: SDLHeadUnitEmulator, appID: String, http: (any SDLHTTPClient)? = SDLAsyncHTTPClient()) async throws -> SDLManager {
         var configuration = ManagerLifecycleTests.configuration(headUnit, appID: appID)

@@ -1,6 +1,7 @@
 import SDLRPC
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// OnTouchEvent sequences (as the emulator's gestures send them) turned into gestures, with the
 /// iOS library's thresholds and the video's scale. A pure value: no emulator, no clock. (Here the
@@ -39,23 +40,28 @@ struct TouchGestureTests {
         var recognizer = SDLTouchGestureRecognizer()
         _ = recognizer.receive(Self.event(.begin, [(0, 100, 100)], ts: 0), at: Self.ms(0))
         #expect(recognizer.receive(Self.event(.move, [(0, 120, 100)], ts: 10), at: Self.ms(10)).isEmpty, "within the tap distance")
-        #expect(recognizer.receive(Self.event(.move, [(0, 200, 100)], ts: 20), at: Self.ms(20)) == [
-            .panBegan(SDLPoint(x: 100, y: 100)), .panMoved(from: SDLPoint(x: 100, y: 100), to: SDLPoint(x: 200, y: 100)),
-        ])
-        #expect(recognizer.receive(Self.event(.move, [(0, 250, 130)], ts: 30), at: Self.ms(30)) == [
-            .panMoved(from: SDLPoint(x: 200, y: 100), to: SDLPoint(x: 250, y: 130)),
-        ])
+        #expect(
+            recognizer.receive(Self.event(.move, [(0, 200, 100)], ts: 20), at: Self.ms(20)) == [
+                .panBegan(SDLPoint(x: 100, y: 100)), .panMoved(from: SDLPoint(x: 100, y: 100), to: SDLPoint(x: 200, y: 100)),
+            ])
+        #expect(
+            recognizer.receive(Self.event(.move, [(0, 250, 130)], ts: 30), at: Self.ms(30)) == [
+                .panMoved(from: SDLPoint(x: 200, y: 100), to: SDLPoint(x: 250, y: 130))
+            ])
         #expect(recognizer.receive(Self.event(.end, [(0, 250, 130)], ts: 40), at: Self.ms(40)) == [.panEnded(SDLPoint(x: 250, y: 130))])
         #expect(recognizer.flush(at: Self.ms(5_000)).isEmpty, "a pan is no tap")
     }
 
     @Test func twoFingersPinchWithTheirScaleAroundTheirCentre() {
         var recognizer = SDLTouchGestureRecognizer()
-        #expect(recognizer.receive(Self.event(.begin, [(0, 350, 200), (1, 450, 200)], ts: 0), at: Self.ms(0)) == [.pinchBegan(center: SDLPoint(x: 400, y: 200))])
-        #expect(recognizer.receive(Self.event(.move, [(0, 300, 200), (1, 500, 200)], ts: 10), at: Self.ms(10)) == [
-            .pinchMoved(center: SDLPoint(x: 400, y: 200), scale: 2),
-        ])
-        #expect(recognizer.receive(Self.event(.end, [(0, 300, 200), (1, 500, 200)], ts: 20), at: Self.ms(20)) == [.pinchEnded(center: SDLPoint(x: 400, y: 200))])
+        #expect(
+            recognizer.receive(Self.event(.begin, [(0, 350, 200), (1, 450, 200)], ts: 0), at: Self.ms(0)) == [.pinchBegan(center: SDLPoint(x: 400, y: 200))])
+        #expect(
+            recognizer.receive(Self.event(.move, [(0, 300, 200), (1, 500, 200)], ts: 10), at: Self.ms(10)) == [
+                .pinchMoved(center: SDLPoint(x: 400, y: 200), scale: 2)
+            ])
+        #expect(
+            recognizer.receive(Self.event(.end, [(0, 300, 200), (1, 500, 200)], ts: 20), at: Self.ms(20)) == [.pinchEnded(center: SDLPoint(x: 400, y: 200))])
     }
 
     @Test func aCancelEndsAPanAndTheScaleConvertsCoordinates() {
@@ -84,9 +90,13 @@ struct TouchGestureTests {
         // The second finger's own BEGIN starts the pinch around both.
         #expect(recognizer.receive(Self.event(.begin, [(1, 500, 200)], ts: 5), at: Self.ms(5)) == [.pinchBegan(center: SDLPoint(x: 400, y: 200))])
         #expect(recognizer.receive(Self.event(.begin, [(2, 900, 900)], ts: 6), at: Self.ms(6)) == [], "a third finger")
-        #expect(recognizer.receive(Self.event(.move, [(0, 250, 200), (1, 550, 200)], ts: 10), at: Self.ms(10)).first == .pinchMoved(center: SDLPoint(x: 400, y: 200), scale: 1.5))
+        #expect(
+            recognizer.receive(Self.event(.move, [(0, 250, 200), (1, 550, 200)], ts: 10), at: Self.ms(10)).first
+                == .pinchMoved(center: SDLPoint(x: 400, y: 200), scale: 1.5))
         // One finger lifts: the pinch ends.
-        #expect(recognizer.receive(Self.event(.end, [(1, 550, 200)], ts: 20), at: Self.ms(20)).first.map { if case .pinchEnded = $0 { true } else { false } } == true)
+        #expect(
+            recognizer.receive(Self.event(.end, [(1, 550, 200)], ts: 20), at: Self.ms(20)).first.map { if case .pinchEnded = $0 { true } else { false } }
+                == true)
     }
 
     @Test func aCancelledPinchReportsItsCentreNotAnEarlierPan() {
@@ -95,6 +105,7 @@ struct TouchGestureTests {
         _ = recognizer.receive(Self.event(.move, [(0, 100, 0)], ts: 10), at: Self.ms(10))
         _ = recognizer.receive(Self.event(.end, [(0, 100, 0)], ts: 20), at: Self.ms(20))
         _ = recognizer.receive(Self.event(.begin, [(0, 300, 300), (1, 500, 300)], ts: 1_000), at: Self.ms(1_000))
-        #expect(recognizer.receive(Self.event(.cancel, [(0, 300, 300), (1, 500, 300)], ts: 1_010), at: Self.ms(1_010)) == [.cancelled(SDLPoint(x: 400, y: 300))])
+        #expect(
+            recognizer.receive(Self.event(.cancel, [(0, 300, 300), (1, 500, 300)], ts: 1_010), at: Self.ms(1_010)) == [.cancelled(SDLPoint(x: 400, y: 300))])
     }
 }

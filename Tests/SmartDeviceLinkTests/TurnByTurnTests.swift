@@ -1,8 +1,9 @@
 import SDLHeadUnit
 import SDLRuntime
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Turn-by-turn guidance against the emulator: what goes on the wire (icons uploaded first),
 /// what the head unit's screen then shows, and the requests refused before sending.
@@ -38,9 +39,15 @@ import Testing
             // The control API's screen shows it too, with the icons as uploaded files.
             let screen = try await headUnit.screen(appID: Self.appID)
             #expect(screen["turnByTurn"] == shown)
-            #expect(screen["images"] == .array(["turn-left", "turn-right"].map { name in
-                .object([.init(key: "name", value: .string(name)), .init(key: "url", value: .string("/apps/\(Self.appID)/files/\(name)")), .init(key: "uploaded", value: .bool(true))])
-            }))
+            #expect(
+                screen["images"]
+                    == .array(
+                        ["turn-left", "turn-right"].map { name in
+                            .object([
+                                .init(key: "name", value: .string(name)), .init(key: "url", value: .string("/apps/\(Self.appID)/files/\(name)")),
+                                .init(key: "uploaded", value: .bool(true)),
+                            ])
+                        }))
 
             try await navigation.clearManeuver()
             let cleared = try await headUnit.turnByTurn(appID: Self.appID)

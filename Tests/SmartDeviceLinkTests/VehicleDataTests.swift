@@ -1,8 +1,9 @@
 import SDLConcurrency
 import SDLHeadUnit
 import SDLTestSupport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The vehicle-data manager against the stateful emulator: the exact requests on the wire and
 /// what the app was told.
@@ -219,7 +220,7 @@ import Testing
         try await withSDLManager(configuration) { manager in
             #expect(await manager.vehicleData.waitUntilAllowed(\.speed))
             do throws(SDLVehicleDataError) {
-                _ = try await detailed(SDLVehicleDataError.self) { try await manager.vehicleData.subscribe(\.speed, \.gearStatus) }   // gearStatus: RPC 7.0
+                _ = try await detailed(SDLVehicleDataError.self) { try await manager.vehicleData.subscribe(\.speed, \.gearStatus) }  // gearStatus: RPC 7.0
                 Issue.record("gearStatus went to an RPC 6.0 head unit")
             } catch .notSent(.unsupportedByHeadUnit(let what, _, _)) {
                 #expect(what == "SubscribeVehicleData.gearStatus")

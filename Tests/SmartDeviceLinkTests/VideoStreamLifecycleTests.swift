@@ -1,7 +1,8 @@
 import SDLProtocol
 import SDLRPC
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// The video stream's lifecycle as a value: each event's actions, with no session or emulator.
 @Suite struct VideoStreamLifecycleTests {
@@ -9,7 +10,9 @@ import Testing
         preferredResolution: ImageResolution(resolutionWidth: 800, resolutionHeight: 480),
         supportedFormats: [VideoStreamingFormat(protocol: .raw, codec: .h264), VideoStreamingFormat(protocol: .rtp, codec: .h264)],
         scale: 2,
-        additionalVideoStreamingCapabilities: [VideoStreamingCapability(preferredResolution: ImageResolution(resolutionWidth: 400, resolutionHeight: 240), scale: 1)])
+        additionalVideoStreamingCapabilities: [
+            VideoStreamingCapability(preferredResolution: ImageResolution(resolutionWidth: 400, resolutionHeight: 240), scale: 1)
+        ])
 
     static let offers = VideoOffer.offers(SDLVideoStreamingConfiguration(), capability: capability)
 
@@ -41,7 +44,8 @@ import Testing
         var machine = VideoStreamLifecycle()
         #expect(Self.words(machine.connected(offers: Self.offers, unusable: nil, level: .none, streamable: false)) == ["publish suspended (HMI level NONE)"])
         #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["publish starting", "start RTP/H264 400x240"])
-        #expect(Self.words(machine.startAnswered(.refused(rejectedParams: ["videoProtocol"], reason: "no RTP"))) == ["publish starting", "start RAW/H264 400x240"])
+        #expect(
+            Self.words(machine.startAnswered(.refused(rejectedParams: ["videoProtocol"], reason: "no RTP"))) == ["publish starting", "start RAW/H264 400x240"])
         #expect(Self.words(machine.startAnswered(.accepted(Self.parameters))) == ["publish streaming RAW/H264 400x240"])
         #expect(machine.phase == .streaming)
         #expect(Self.words(machine.hmiChanged(level: .limited, streamable: false)) == ["publish suspended (not streamable)"])
@@ -66,7 +70,10 @@ import Testing
         var machine = VideoStreamLifecycle()
         _ = machine.connected(offers: Self.offers, unusable: nil, level: .full, streamable: true)
         #expect(Self.words(machine.startAnswered(.refused(rejectedParams: ["videoProtocol"], reason: nil))) == ["publish starting", "start RAW/H264 400x240"])
-        #expect(Self.words(machine.startAnswered(.refused(rejectedParams: [], reason: "Service type: 11 disallowed with current HMI level"))) == ["publish suspended (not streamable)"])
+        #expect(
+            Self.words(machine.startAnswered(.refused(rejectedParams: [], reason: "Service type: 11 disallowed with current HMI level"))) == [
+                "publish suspended (not streamable)"
+            ])
         #expect(Self.words(machine.hmiChanged(level: .none, streamable: false)) == ["publish suspended (HMI level NONE)"])
         #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == ["publish starting", "start RAW/H264 400x240"])
     }
@@ -74,10 +81,14 @@ import Testing
     @Test func everyOfferRefusedFailsUntilTheNextConnection() {
         var machine = VideoStreamLifecycle()
         _ = machine.connected(offers: Self.offers, unusable: nil, level: .full, streamable: true)
-        #expect(Self.words(machine.startAnswered(.refused(rejectedParams: ["width", "height"], reason: nil))) == ["publish failed (the head unit refused every video format offered (RTP/H264 400x240))"],
-                "the only size is refused: RAW at that size would be too")
+        #expect(
+            Self.words(machine.startAnswered(.refused(rejectedParams: ["width", "height"], reason: nil))) == [
+                "publish failed (the head unit refused every video format offered (RTP/H264 400x240))"
+            ],
+            "the only size is refused: RAW at that size would be too")
         #expect(Self.words(machine.hmiChanged(level: .full, streamable: true)) == [])
-        #expect(Self.words(machine.connected(offers: Self.offers, unusable: nil, level: .full, streamable: true)) == ["publish starting", "start RTP/H264 400x240"])
+        #expect(
+            Self.words(machine.connected(offers: Self.offers, unusable: nil, level: .full, streamable: true)) == ["publish starting", "start RTP/H264 400x240"])
     }
 
     @Test func aRefusalForTheHMILevelWaitsForTheNextStreamableAndRetriesTheSameOffer() {

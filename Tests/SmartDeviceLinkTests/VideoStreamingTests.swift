@@ -4,8 +4,9 @@ import SDLProtocol
 import SDLRPC
 import SDLTestSupport
 import SDLTransport
-@testable import SmartDeviceLink
 import Testing
+
+@testable import SmartDeviceLink
 
 /// Video streaming, touches and haptics against the in-process emulator: negotiation, the HMI
 /// state's effects, frames on the wire (RAW and RTP, through the emulator's depacketiser),
@@ -129,13 +130,19 @@ import Testing
         }
 
         let refusing = Self.emulator { $0.videoConfigurationRefusal = { _ in ["videoProtocol", "videoCodec"] } }
-        try await stopping(Self.start(refusing) { $0.videoStreaming.resolution = .exactly([ImageResolution(resolutionWidth: 640, resolutionHeight: 480)]) }) { manager in
+        try await stopping(Self.start(refusing) { $0.videoStreaming.resolution = .exactly([ImageResolution(resolutionWidth: 640, resolutionHeight: 480)]) }) {
+            manager in
             _ = await Self.state(manager, Self.isSuspended(.hmiLevelNone))
             try await refusing.activate(appID: Self.appID)
             let failed = await Self.state(manager) { if case .failed = $0 { true } else { false } }
-            guard case .failed(let error) = failed else { Issue.record("not failed: \(String(describing: failed))"); return }
+            guard case .failed(let error) = failed else {
+                Issue.record("not failed: \(String(describing: failed))")
+                return
+            }
             #expect(error.code == .refusedByHeadUnit)
-            #expect(error.underlying as? SDLVideoStreamingError == .everyFormatRefused(tried: ["RTP/H264 640x480", "RAW/H264 640x480"], reason: "Received SetVideoConfig failure response"))
+            #expect(
+                error.underlying as? SDLVideoStreamingError
+                    == .everyFormatRefused(tried: ["RTP/H264 640x480", "RAW/H264 640x480"], reason: "Received SetVideoConfig failure response"))
             await #expect(throws: SDLError.self) { try await manager.videoStreaming.send(Self.frame(key: true)) }
         }
     }
@@ -242,10 +249,14 @@ import Testing
     @Test func whenTheConnectionIsBehindNonKeyFramesAreDroppedAndKeyFramesWait() async throws {
         let gate = VideoGate()
         let headUnit = Self.emulator()
-        try await stopping(Self.start(headUnit, configure: {
-            $0.videoStreaming.formats = [VideoStreamingFormat(protocol: .raw, codec: .h264)]
-            $0.videoStreaming.maxQueuedFrames = 2
-        }, transport: { GatedTransport(inner: $0, gate: gate) })) { manager in
+        try await stopping(
+            Self.start(
+                headUnit,
+                configure: {
+                    $0.videoStreaming.formats = [VideoStreamingFormat(protocol: .raw, codec: .h264)]
+                    $0.videoStreaming.maxQueuedFrames = 2
+                }, transport: { GatedTransport(inner: $0, gate: gate) })
+        ) { manager in
             _ = await Self.state(manager, Self.isStreaming)
             let video = manager.videoStreaming
             await gate.close()
@@ -338,12 +349,15 @@ import Testing
             try await manager.haptics.setFocusableAreas(areas)
             try await manager.haptics.setFocusableAreas(areas)
             #expect(await FeatureTestSupport.requests(headUnit, appID: Self.appID, among: ["SendHapticData"]).count == 1, "unchanged areas are not sent again")
-            #expect(await headUnit.hapticRects(appID: Self.appID) == [
-                HapticRect(id: 1, rect: Rectangle(x: 15, y: 30, width: 150, height: 60)),
-                HapticRect(id: 2, rect: Rectangle(x: 300, y: 30, width: 150, height: 60)),
-            ])
+            #expect(
+                await headUnit.hapticRects(appID: Self.appID) == [
+                    HapticRect(id: 1, rect: Rectangle(x: 15, y: 30, width: 150, height: 60)),
+                    HapticRect(id: 2, rect: Rectangle(x: 300, y: 30, width: 150, height: 60)),
+                ])
             await #expect(throws: SDLError.self) {
-                try await manager.haptics.setFocusableAreas([SDLHapticArea(id: 1, x: 0, y: 0, width: 1, height: 1), SDLHapticArea(id: 1, x: 5, y: 0, width: 1, height: 1)])
+                try await manager.haptics.setFocusableAreas([
+                    SDLHapticArea(id: 1, x: 0, y: 0, width: 1, height: 1), SDLHapticArea(id: 1, x: 5, y: 0, width: 1, height: 1),
+                ])
             }
             try await manager.haptics.clear()
             #expect(await headUnit.hapticRects(appID: Self.appID).isEmpty)

@@ -416,7 +416,8 @@ try emulator.run()
 let watchdog = Task {
     try await Task.sleep(for: .seconds(options.setUpLimit))
     let (count, failures) = board.state.withLock { ($0.setUp.count, $0.failures) }
-    print("""
+    print(
+        """
         set-up stalled: \(count) of \(options.vehicles) vehicles set up after \(options.setUpLimit) s, \(await host.openSessions) sessions open, \
         \(failures.count) failures\(failures.first.map { " (first: \($0))" } ?? ""); the emulator \(emulator.isRunning ? "still runs" : "exited with \(emulator.terminationStatus)")
         """)
@@ -437,7 +438,9 @@ let trimTook = ContinuousClock.now - trimStart
 let idleTrimmed = residentBytes()
 let open = await host.openSessions
 if options.exitIdle {
-    print("\(open) sessions idle: heap \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB, RSS \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session; \(heapFreeIdle / 1024) KB free in the allocator's arenas; RSS \(idleTrimmed / 1024) KB after malloc_trim (which took \(trimTook))")
+    print(
+        "\(open) sessions idle: heap \(f(Double(heapIdle - heapBaseline) / Double(max(1, options.vehicles)) / 1024)) KB, RSS \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session; \(heapFreeIdle / 1024) KB free in the allocator's arenas; RSS \(idleTrimmed / 1024) KB after malloc_trim (which took \(trimTook))"
+    )
     // The vehicles go too: an emulator left behind would dial on and load later runs.
     emulator.terminate()
     exit(0)
@@ -451,7 +454,9 @@ if let minutes = options.soak {
     let began = clock.now
     let cpuSoakStart = cpuSeconds()
     var samples = [await sample()]
-    print("soak: \(options.vehicles) vehicles, \(f(rate, 0)) Shows/s, \(f(options.churn)) % of the vehicles dropped and dialling again per minute, \(minutes) min")
+    print(
+        "soak: \(options.vehicles) vehicles, \(f(rate, 0)) Shows/s, \(f(options.churn)) % of the vehicles dropped and dialling again per minute, \(minutes) min"
+    )
     print("minute 0: \(samples[0].open) sessions, heap \(kb(samples[0].heap)), RSS \(kb(samples[0].rss)), \(samples[0].files) open files")
     for minute in 1...max(1, minutes) {
         try await clock.sleep(until: began + .seconds(60 * minute))
@@ -475,7 +480,8 @@ if let minutes = options.soak {
     let (afterOpen, afterHeap) = (await host.openSessions, heapInUse())
     let (first, last) = (samples[1], samples[samples.count - 1])
     func growth(_ from: Int, _ to: Int) -> String { f(Double(to - from) / Double(from) * 100, 2) + " %" }
-    print("""
+    print(
+        """
         soak summary: \(state.sessionsSetUp - options.vehicles) sessions set up again after a drop, \(state.sessionsEnded) cut by the churn, \(state.failures.count) failures\(state.failures.first.map { " (first: \($0))" } ?? "")
         from minute 1 to minute \(minutes): heap \(kb(first.heap)) → \(kb(last.heap)) (\(growth(first.heap, last.heap))), RSS \(kb(first.rss)) → \(kb(last.rss)) (\(growth(first.rss, last.rss))), open files \(first.files) → \(last.files) with \(first.open) → \(last.open) sessions
         from minute 0 (all set up, idle): heap \(growth(samples[0].heap, last.heap)), RSS \(growth(samples[0].rss, last.rss)); server CPU \(f(cpuSoak, 1)) s in \(minutes) min
@@ -501,7 +507,8 @@ let state = board.state.withLock { $0 }
 let shows = state.shows.sorted()
 let setUps = state.setUp.map(milliseconds).sorted()
 let firsts = state.firstShows.sorted()
-print("""
+print(
+    """
     scheme \(options.scheme), \(options.vehicles) vehicles (\(open) sessions open), \(state.failures.count) failures\(state.failures.first.map { " (first: \($0))" } ?? "")
     all set up (registered, FULL, Show, 64 KB PutFile) \(f(milliseconds(allSetUp) / 1000, 2)) s after the emulator started; per session p50 \(f(percentile(setUps, 0.5), 0)) ms, p99 \(f(percentile(setUps, 0.99), 0)) ms
     server memory (RSS): \(baseline / 1024) KB before, \(idle / 1024) KB with all idle → \(f(Double(idle - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per idle session; \(idleTrimmed / 1024) KB after malloc_trim → \(f(Double(idleTrimmed - baseline) / Double(max(1, options.vehicles)) / 1024)) KB per session; \(afterWindow / 1024) KB after the window

@@ -78,17 +78,30 @@ struct Case<Message: SDLCodable, Mirror: Codable>: BenchCase {
         precondition(viaSerialization.value == value, "\(name): JSONSerialization loses information")
 
         let noValidation = SDLEncodingOptions(validate: false)
-        results.decode.append(Row(payload: name, bytes: bytes.count, measurements: try measure("decode", [
-            Candidate(name: "SDLJSON") { try SDLJSON.decode(Message.self, from: bytes).warnings.count },
-            Candidate(name: "JSONDecoder") { _ = try jsonDecoder.decode(Mirror.self, from: data); return 1 },
-            Candidate(name: "JSONSerialization") { (try JSONSerialization.jsonObject(with: data) as? NSDictionary)?.count ?? 0 },
-        ], options: options)))
-        results.encode.append(Row(payload: name, bytes: bytes.count, measurements: try measure("encode", [
-            Candidate(name: "SDLJSON") { try SDLJSON.encode(value).count },
-            Candidate(name: "SDLJSON validate: false") { try SDLJSON.encode(value, options: noValidation).count },
-            Candidate(name: "JSONEncoder") { try jsonEncoder.encode(mirror).count },
-            Candidate(name: "JSONSerialization") { try JSONSerialization.data(withJSONObject: tree).count },
-        ], options: options)))
+        results.decode.append(
+            Row(
+                payload: name, bytes: bytes.count,
+                measurements: try measure(
+                    "decode",
+                    [
+                        Candidate(name: "SDLJSON") { try SDLJSON.decode(Message.self, from: bytes).warnings.count },
+                        Candidate(name: "JSONDecoder") {
+                            _ = try jsonDecoder.decode(Mirror.self, from: data)
+                            return 1
+                        },
+                        Candidate(name: "JSONSerialization") { (try JSONSerialization.jsonObject(with: data) as? NSDictionary)?.count ?? 0 },
+                    ], options: options)))
+        results.encode.append(
+            Row(
+                payload: name, bytes: bytes.count,
+                measurements: try measure(
+                    "encode",
+                    [
+                        Candidate(name: "SDLJSON") { try SDLJSON.encode(value).count },
+                        Candidate(name: "SDLJSON validate: false") { try SDLJSON.encode(value, options: noValidation).count },
+                        Candidate(name: "JSONEncoder") { try jsonEncoder.encode(mirror).count },
+                        Candidate(name: "JSONSerialization") { try JSONSerialization.data(withJSONObject: tree).count },
+                    ], options: options)))
 
         // BSON: the same message as a document.
         let bson = try SDLBSON.encode(value)
@@ -96,12 +109,17 @@ struct Case<Message: SDLCodable, Mirror: Codable>: BenchCase {
         precondition(document.encoded() == bson, "\(name): BSONDocument does not re-encode byte for byte")
         let fromBSON = try SDLBSON.decode(Message.self, from: bson)
         precondition(fromBSON.value == value, "\(name): BSON round trip differs")
-        results.bson.append(Row(payload: name, bytes: bson.count, measurements: try measure("bson", [
-            Candidate(name: "decode BSONDocument") { try BSONDocument(decoding: bson).elements.count },
-            Candidate(name: "encode BSONDocument") { document.encoded().count },
-            Candidate(name: "decode typed") { try SDLBSON.decode(Message.self, from: bson).warnings.count },
-            Candidate(name: "encode typed") { try SDLBSON.encode(value).count },
-        ], options: options)))
+        results.bson.append(
+            Row(
+                payload: name, bytes: bson.count,
+                measurements: try measure(
+                    "bson",
+                    [
+                        Candidate(name: "decode BSONDocument") { try BSONDocument(decoding: bson).elements.count },
+                        Candidate(name: "encode BSONDocument") { document.encoded().count },
+                        Candidate(name: "decode typed") { try SDLBSON.decode(Message.self, from: bson).warnings.count },
+                        Candidate(name: "encode typed") { try SDLBSON.encode(value).count },
+                    ], options: options)))
         if let bsonOutput {
             try Data(bson).write(to: URL(fileURLWithPath: bsonOutput).appendingPathComponent("\(name).bson"))
         }
@@ -213,7 +231,8 @@ print("\n### Encode (value → bytes)\n")
 print(table(results.encode, against: ["JSONEncoder", "JSONSerialization"]))
 print("\n### Allocations per message (malloc calls)\n")
 print(allocationTable(results.decode, results.encode))
-print("""
+print(
+    """
 
     Median of \(options.samples) samples of about \(options.sampleMilliseconds) ms each, candidates interleaved. MB/s is the \
     payload's size (compact JSON, as SDLJSON writes it) over the time, for every candidate. "SDLJSON vs X" is X's \
@@ -227,9 +246,12 @@ if let bsonOutput {
     for row in results.bson {
         var entry: [String: Any] = ["payload": row.payload, "bytes": row.bytes]
         for measurement in row.measurements {
-            let key = measurement.name.hasPrefix("decode B") ? "decodeDocument"
-                : measurement.name.hasPrefix("encode B") ? "encodeDocument"
-                : measurement.name.hasPrefix("decode") ? "decodeTyped" : "encodeTyped"
+            let key =
+                measurement.name.hasPrefix("decode B")
+                ? "decodeDocument"
+                : measurement.name.hasPrefix("encode B")
+                    ? "encodeDocument"
+                    : measurement.name.hasPrefix("decode") ? "decodeTyped" : "encodeTyped"
             entry[key] = measurement.nanoseconds
             entry[key + "Allocations"] = measurement.allocations
         }

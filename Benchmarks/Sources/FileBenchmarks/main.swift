@@ -1,12 +1,13 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import LoopbackBaseline
 import SDLHeadUnit
 import SmartDeviceLink
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Issue 12's speed goal: a 10 MB upload through the file manager to the emulator over TCP
 /// loopback (each chunk's CRC checked there, SDL Core's MTU of 128 KiB), beside the raw

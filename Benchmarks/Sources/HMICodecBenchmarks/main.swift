@@ -79,27 +79,42 @@ func paramsBytes<T: SDLCodable>(_ value: T, in payload: [UInt8], isResponse: Boo
 
 func timings(
     _ name: String, bytes: [UInt8], options: HarnessOptions, into results: inout Results,
-    decode: (ours: () throws -> Int, readDecode: () throws -> Int, read: () throws -> Int, foundation: () throws -> Int, oursParams: () throws -> Int, foundationParams: () throws -> Int),
-    encode: (ours: () throws -> Int, noValidation: () throws -> Int, foundation: () throws -> Int, oursParams: () throws -> Int, foundationParams: () throws -> Int)
+    decode: (
+        ours: () throws -> Int, readDecode: () throws -> Int, read: () throws -> Int, foundation: () throws -> Int, oursParams: () throws -> Int,
+        foundationParams: () throws -> Int
+    ),
+    encode: (
+        ours: () throws -> Int, noValidation: () throws -> Int, foundation: () throws -> Int, oursParams: () throws -> Int, foundationParams: () throws -> Int
+    )
 ) throws {
     // Local copies of the closures, so that the candidates' bodies are plain escaping closures.
     let d = decode
     let e = encode
-    results.decode.append(Row(payload: name, bytes: bytes.count, measurements: try measure("decode", [
-        Candidate(name: Name.ours, body: d.ours),
-        Candidate(name: Name.foundationDecoder, body: d.foundation),
-        Candidate(name: Name.oursReadDecode, body: d.readDecode),
-        Candidate(name: Name.oursRead, body: d.read),
-        Candidate(name: Name.oursParams, body: d.oursParams),
-        Candidate(name: Name.foundationDecoderParams, body: d.foundationParams),
-    ], options: options)))
-    results.encode.append(Row(payload: name, bytes: bytes.count, measurements: try measure("encode", [
-        Candidate(name: Name.ours, body: e.ours),
-        Candidate(name: Name.foundationEncoder, body: e.foundation),
-        Candidate(name: Name.oursNoValidation, body: e.noValidation),
-        Candidate(name: Name.oursParams, body: e.oursParams),
-        Candidate(name: Name.foundationEncoderParams, body: e.foundationParams),
-    ], options: options)))
+    results.decode.append(
+        Row(
+            payload: name, bytes: bytes.count,
+            measurements: try measure(
+                "decode",
+                [
+                    Candidate(name: Name.ours, body: d.ours),
+                    Candidate(name: Name.foundationDecoder, body: d.foundation),
+                    Candidate(name: Name.oursReadDecode, body: d.readDecode),
+                    Candidate(name: Name.oursRead, body: d.read),
+                    Candidate(name: Name.oursParams, body: d.oursParams),
+                    Candidate(name: Name.foundationDecoderParams, body: d.foundationParams),
+                ], options: options)))
+    results.encode.append(
+        Row(
+            payload: name, bytes: bytes.count,
+            measurements: try measure(
+                "encode",
+                [
+                    Candidate(name: Name.ours, body: e.ours),
+                    Candidate(name: Name.foundationEncoder, body: e.foundation),
+                    Candidate(name: Name.oursNoValidation, body: e.noValidation),
+                    Candidate(name: Name.oursParams, body: e.oursParams),
+                    Candidate(name: Name.foundationEncoderParams, body: e.foundationParams),
+                ], options: options)))
 }
 
 func requestCase<P: SDLHMIRequest, Mirror: Codable & Hashable>(_ type: P.Type, _ mirror: Mirror.Type) -> Case {
@@ -116,7 +131,9 @@ func requestCase<P: SDLHMIRequest, Mirror: Codable & Hashable>(_ type: P.Type, _
         let reencodes = try SDLJSONRPC.encode(value) == bytes
         precondition(reencodes, "\(P.method): SDLJSONRPC does not re-encode the payload byte for byte")
         let envelope = try jsonDecoder.decode(RequestMirror<Mirror>.self, from: data)
-        precondition(envelope.jsonrpc == "2.0" && envelope.method == P.method && SDLJSONRPCID.number(envelope.id) == value.id, "\(P.method): the mirror's envelope differs")
+        precondition(
+            envelope.jsonrpc == "2.0" && envelope.method == P.method && SDLJSONRPCID.number(envelope.id) == value.id,
+            "\(P.method): the mirror's envelope differs")
         let viaFoundation = try SDLJSONRPC.decodeRequest(P.self, from: Array(try jsonEncoder.encode(envelope)))
         precondition(viaFoundation.value == value && viaFoundation.warnings.isEmpty, "\(P.method): the Codable mirror loses information")
         let params = try paramsBytes(value.params, in: bytes, isResponse: false, name: P.method)
@@ -127,20 +144,26 @@ func requestCase<P: SDLHMIRequest, Mirror: Codable & Hashable>(_ type: P.Type, _
         precondition(mirrorParamsAgree, "\(P.method): mirror params alone differ")
         let mirrorParams = envelope.params
 
-        try timings(P.method, bytes: bytes, options: options, into: &results, decode: (
-            ours: { try SDLJSONRPC.decodeRequest(P.self, from: bytes).warnings.count },
-            readDecode: { try SDLJSONRPC.read(bytes).decode(P.self).warnings.count },
-            read: { try SDLJSONRPC.read(bytes).warnings.count },
-            foundation: { try jsonDecoder.decode(RequestMirror<Mirror>.self, from: data).id },
-            oursParams: { try SDLJSON.decode(P.self, from: params).warnings.count },
-            foundationParams: { _ = try jsonDecoder.decode(Mirror.self, from: paramsData); return 1 }
-        ), encode: (
-            ours: { try SDLJSONRPC.encode(value).count },
-            noValidation: { try SDLJSONRPC.encode(value, options: noValidation).count },
-            foundation: { try jsonEncoder.encode(envelope).count },
-            oursParams: { try SDLJSON.encode(value.params).count },
-            foundationParams: { try jsonEncoder.encode(mirrorParams).count }
-        ))
+        try timings(
+            P.method, bytes: bytes, options: options, into: &results,
+            decode: (
+                ours: { try SDLJSONRPC.decodeRequest(P.self, from: bytes).warnings.count },
+                readDecode: { try SDLJSONRPC.read(bytes).decode(P.self).warnings.count },
+                read: { try SDLJSONRPC.read(bytes).warnings.count },
+                foundation: { try jsonDecoder.decode(RequestMirror<Mirror>.self, from: data).id },
+                oursParams: { try SDLJSON.decode(P.self, from: params).warnings.count },
+                foundationParams: {
+                    _ = try jsonDecoder.decode(Mirror.self, from: paramsData)
+                    return 1
+                }
+            ),
+            encode: (
+                ours: { try SDLJSONRPC.encode(value).count },
+                noValidation: { try SDLJSONRPC.encode(value, options: noValidation).count },
+                foundation: { try jsonEncoder.encode(envelope).count },
+                oursParams: { try SDLJSON.encode(value.params).count },
+                foundationParams: { try jsonEncoder.encode(mirrorParams).count }
+            ))
     }
 }
 
@@ -168,20 +191,26 @@ func notificationCase<P: SDLHMINotification, Mirror: Codable & Hashable>(_ type:
         precondition(mirrorParamsAgree, "\(P.method): mirror params alone differ")
         let mirrorParams = envelope.params
 
-        try timings(P.method, bytes: bytes, options: options, into: &results, decode: (
-            ours: { try SDLJSONRPC.decodeNotification(P.self, from: bytes).warnings.count },
-            readDecode: { try SDLJSONRPC.read(bytes).decode(P.self).warnings.count },
-            read: { try SDLJSONRPC.read(bytes).warnings.count },
-            foundation: { try jsonDecoder.decode(NotificationMirror<Mirror>.self, from: data).method.utf8.count },
-            oursParams: { try SDLJSON.decode(P.self, from: params).warnings.count },
-            foundationParams: { _ = try jsonDecoder.decode(Mirror.self, from: paramsData); return 1 }
-        ), encode: (
-            ours: { try SDLJSONRPC.encode(value).count },
-            noValidation: { try SDLJSONRPC.encode(value, options: noValidation).count },
-            foundation: { try jsonEncoder.encode(envelope).count },
-            oursParams: { try SDLJSON.encode(value.params).count },
-            foundationParams: { try jsonEncoder.encode(mirrorParams).count }
-        ))
+        try timings(
+            P.method, bytes: bytes, options: options, into: &results,
+            decode: (
+                ours: { try SDLJSONRPC.decodeNotification(P.self, from: bytes).warnings.count },
+                readDecode: { try SDLJSONRPC.read(bytes).decode(P.self).warnings.count },
+                read: { try SDLJSONRPC.read(bytes).warnings.count },
+                foundation: { try jsonDecoder.decode(NotificationMirror<Mirror>.self, from: data).method.utf8.count },
+                oursParams: { try SDLJSON.decode(P.self, from: params).warnings.count },
+                foundationParams: {
+                    _ = try jsonDecoder.decode(Mirror.self, from: paramsData)
+                    return 1
+                }
+            ),
+            encode: (
+                ours: { try SDLJSONRPC.encode(value).count },
+                noValidation: { try SDLJSONRPC.encode(value, options: noValidation).count },
+                foundation: { try jsonEncoder.encode(envelope).count },
+                oursParams: { try SDLJSON.encode(value.params).count },
+                foundationParams: { try jsonEncoder.encode(mirrorParams).count }
+            ))
     }
 }
 
@@ -212,20 +241,26 @@ func responseCase<R: SDLHMIResponse, Mirror: Codable & Hashable>(_ type: R.Type,
         precondition(mirrorParamsAgree, "\(name): mirror params alone differ")
         let mirrorParams = envelope.result
 
-        try timings(name, bytes: bytes, options: options, into: &results, decode: (
-            ours: { try SDLJSONRPC.decodeReply(R.self, code: SDLHMIRPC.Common.Result.self, from: bytes).warnings.count },
-            readDecode: { try SDLJSONRPC.read(bytes).decode(R.self).warnings.count },
-            read: { try SDLJSONRPC.read(bytes).warnings.count },
-            foundation: { try jsonDecoder.decode(ResponseMirror<Mirror>.self, from: data).code },
-            oursParams: { try SDLJSON.decode(R.self, from: params).warnings.count },
-            foundationParams: { _ = try jsonDecoder.decode(Mirror.self, from: paramsData); return 1 }
-        ), encode: (
-            ours: { try SDLJSONRPC.encode(value).count },
-            noValidation: { try SDLJSONRPC.encode(value, options: noValidation).count },
-            foundation: { try jsonEncoder.encode(envelope).count },
-            oursParams: { try SDLJSON.encode(value.result).count },
-            foundationParams: { try jsonEncoder.encode(mirrorParams).count }
-        ))
+        try timings(
+            name, bytes: bytes, options: options, into: &results,
+            decode: (
+                ours: { try SDLJSONRPC.decodeReply(R.self, code: SDLHMIRPC.Common.Result.self, from: bytes).warnings.count },
+                readDecode: { try SDLJSONRPC.read(bytes).decode(R.self).warnings.count },
+                read: { try SDLJSONRPC.read(bytes).warnings.count },
+                foundation: { try jsonDecoder.decode(ResponseMirror<Mirror>.self, from: data).code },
+                oursParams: { try SDLJSON.decode(R.self, from: params).warnings.count },
+                foundationParams: {
+                    _ = try jsonDecoder.decode(Mirror.self, from: paramsData)
+                    return 1
+                }
+            ),
+            encode: (
+                ours: { try SDLJSONRPC.encode(value).count },
+                noValidation: { try SDLJSONRPC.encode(value, options: noValidation).count },
+                foundation: { try jsonEncoder.encode(envelope).count },
+                oursParams: { try SDLJSON.encode(value.result).count },
+                foundationParams: { try jsonEncoder.encode(mirrorParams).count }
+            ))
     }
 }
 
@@ -351,13 +386,19 @@ func allocationTable(_ decode: [Row], _ encode: [Row]) -> String {
 }
 
 print("### Decode (bytes → value)\n")
-print(table(results.decode, ratios: [
-    (Name.ours, Name.foundationDecoder), (Name.oursParams, Name.foundationDecoderParams), (Name.ours, Name.oursParams),
-]))
+print(
+    table(
+        results.decode,
+        ratios: [
+            (Name.ours, Name.foundationDecoder), (Name.oursParams, Name.foundationDecoderParams), (Name.ours, Name.oursParams),
+        ]))
 print("\n### Encode (value → bytes)\n")
-print(table(results.encode, ratios: [
-    (Name.ours, Name.foundationEncoder), (Name.oursParams, Name.foundationEncoderParams),
-]))
+print(
+    table(
+        results.encode,
+        ratios: [
+            (Name.ours, Name.foundationEncoder), (Name.oursParams, Name.foundationEncoderParams),
+        ]))
 print("\n### What the envelope costs (whole message less params alone, median times)\n")
 print("Decode:\n")
 print(envelopeTable(results.decode, ours: Name.ours, oursParams: Name.oursParams, theirs: Name.foundationDecoder, theirsParams: Name.foundationDecoderParams))
@@ -365,7 +406,8 @@ print("\nEncode:\n")
 print(envelopeTable(results.encode, ours: Name.ours, oursParams: Name.oursParams, theirs: Name.foundationEncoder, theirsParams: Name.foundationEncoderParams))
 print("\n### Allocations per message (malloc calls)\n")
 print(allocationTable(results.decode, results.encode))
-print("""
+print(
+    """
 
     Median of \(options.samples) samples of about \(options.sampleMilliseconds) ms each, the candidates of a payload \
     interleaved. MB/s is the whole message's size (compact JSON, as SDLJSONRPC writes it) over the time, for every \

@@ -27,11 +27,22 @@ func show() -> UI.Show {
         graphic: Common.Image(value: "/opt/sdl/storage/1234567_0000000000000000/album_art_a_night_at_the_opera.png", imageType: .dynamic, isTemplate: false),
         secondaryGraphic: Common.Image(value: "/opt/sdl/storage/1234567_0000000000000000/app_logo_dark.png", imageType: .dynamic, isTemplate: true),
         softButtons: [
-            Common.SoftButton(type: .image, image: Common.Image(value: "0x11", imageType: .static, isTemplate: true), isHighlighted: false, softButtonID: 101, systemAction: .defaultAction),
-            Common.SoftButton(type: .both, text: "Like", image: Common.Image(value: "/opt/sdl/storage/1234567_0000000000000000/thumbs_up.png", imageType: .dynamic, isTemplate: true), isHighlighted: true, softButtonID: 102, systemAction: .defaultAction),
-            Common.SoftButton(type: .both, text: "Dislike", image: Common.Image(value: "/opt/sdl/storage/1234567_0000000000000000/thumbs_down.png", imageType: .dynamic, isTemplate: true), isHighlighted: false, softButtonID: 103, systemAction: .defaultAction),
+            Common.SoftButton(
+                type: .image, image: Common.Image(value: "0x11", imageType: .static, isTemplate: true), isHighlighted: false, softButtonID: 101,
+                systemAction: .defaultAction),
+            Common.SoftButton(
+                type: .both, text: "Like",
+                image: Common.Image(value: "/opt/sdl/storage/1234567_0000000000000000/thumbs_up.png", imageType: .dynamic, isTemplate: true),
+                isHighlighted: true, softButtonID: 102, systemAction: .defaultAction),
+            Common.SoftButton(
+                type: .both, text: "Dislike",
+                image: Common.Image(value: "/opt/sdl/storage/1234567_0000000000000000/thumbs_down.png", imageType: .dynamic, isTemplate: true),
+                isHighlighted: false, softButtonID: 103, systemAction: .defaultAction),
             Common.SoftButton(type: .text, text: "Shuffle", isHighlighted: false, softButtonID: 104, systemAction: .keepContext),
-            Common.SoftButton(type: .both, text: "Queue", image: Common.Image(value: "/opt/sdl/storage/1234567_0000000000000000/queue.png", imageType: .dynamic, isTemplate: true), isHighlighted: false, softButtonID: 105, systemAction: .stealFocus),
+            Common.SoftButton(
+                type: .both, text: "Queue",
+                image: Common.Image(value: "/opt/sdl/storage/1234567_0000000000000000/queue.png", imageType: .dynamic, isTemplate: true), isHighlighted: false,
+                softButtonID: 105, systemAction: .stealFocus),
             Common.SoftButton(type: .text, text: "More…", isHighlighted: false, softButtonID: 106, systemAction: .defaultAction),
         ],
         customPresets: ["Favorites", "Discover Weekly", "Rock Classics", "Road Trip", "Chill", "Workout"],
@@ -39,8 +50,10 @@ func show() -> UI.Show {
         windowID: 0,
         templateConfiguration: Common.TemplateConfiguration(
             template: "MEDIA",
-            dayColorScheme: Common.TemplateColorScheme(primaryColor: color(30, 215, 96), secondaryColor: color(25, 20, 20), backgroundColor: color(245, 245, 245)),
-            nightColorScheme: Common.TemplateColorScheme(primaryColor: color(30, 215, 96), secondaryColor: color(179, 179, 179), backgroundColor: color(18, 18, 18))
+            dayColorScheme: Common.TemplateColorScheme(
+                primaryColor: color(30, 215, 96), secondaryColor: color(25, 20, 20), backgroundColor: color(245, 245, 245)),
+            nightColorScheme: Common.TemplateColorScheme(
+                primaryColor: color(30, 215, 96), secondaryColor: color(179, 179, 179), backgroundColor: color(18, 18, 18))
         )
     )
 }
@@ -56,7 +69,10 @@ func alert() -> UI.Alert {
         ],
         duration: 10_000,
         softButtons: [
-            Common.SoftButton(type: .both, text: "Navigate", image: Common.Image(value: "/opt/sdl/storage/1234567_0000000000000000/route.png", imageType: .dynamic, isTemplate: true), isHighlighted: true, softButtonID: 201, systemAction: .defaultAction),
+            Common.SoftButton(
+                type: .both, text: "Navigate",
+                image: Common.Image(value: "/opt/sdl/storage/1234567_0000000000000000/route.png", imageType: .dynamic, isTemplate: true), isHighlighted: true,
+                softButtonID: 201, systemAction: .defaultAction),
             Common.SoftButton(type: .text, text: "Find others", isHighlighted: false, softButtonID: 202, systemAction: .stealFocus),
             Common.SoftButton(type: .text, text: "Dismiss", isHighlighted: false, softButtonID: 203, systemAction: .defaultAction),
         ],
@@ -188,8 +204,10 @@ func onAppRegistered() -> BasicCommunication.OnAppRegistered {
             greyOut: false,
             requestType: [.http, .fileResume, .authRequest, .lockScreenIconUrl, .iconUrl, .proprietary, .queryApps, .launchApp],
             requestSubType: ["SPOTIFY_METADATA", "SPOTIFY_ARTWORK"],
-            dayColorScheme: Common.TemplateColorScheme(primaryColor: color(30, 215, 96), secondaryColor: color(25, 20, 20), backgroundColor: color(245, 245, 245)),
-            nightColorScheme: Common.TemplateColorScheme(primaryColor: color(30, 215, 96), secondaryColor: color(179, 179, 179), backgroundColor: color(18, 18, 18)),
+            dayColorScheme: Common.TemplateColorScheme(
+                primaryColor: color(30, 215, 96), secondaryColor: color(25, 20, 20), backgroundColor: color(245, 245, 245)),
+            nightColorScheme: Common.TemplateColorScheme(
+                primaryColor: color(30, 215, 96), secondaryColor: color(179, 179, 179), backgroundColor: color(18, 18, 18)),
             isCloudApplication: false
         ),
         ttsName: ttsName,

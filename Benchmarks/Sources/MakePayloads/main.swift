@@ -219,11 +219,19 @@ func show() -> Show {
         graphic: Image(value: "album_art_a_night_at_the_opera.png", imageType: .dynamic, isTemplate: false),
         secondaryGraphic: Image(value: "app_logo_dark.png", imageType: .dynamic, isTemplate: true),
         softButtons: [
-            SoftButton(type: .image, image: Image(value: "0x11", imageType: .static, isTemplate: true), isHighlighted: false, softButtonID: 101, systemAction: .defaultAction),
-            SoftButton(type: .both, text: "Like", image: Image(value: "thumbs_up.png", imageType: .dynamic, isTemplate: true), isHighlighted: true, softButtonID: 102, systemAction: .defaultAction),
-            SoftButton(type: .both, text: "Dislike", image: Image(value: "thumbs_down.png", imageType: .dynamic, isTemplate: true), isHighlighted: false, softButtonID: 103, systemAction: .defaultAction),
+            SoftButton(
+                type: .image, image: Image(value: "0x11", imageType: .static, isTemplate: true), isHighlighted: false, softButtonID: 101,
+                systemAction: .defaultAction),
+            SoftButton(
+                type: .both, text: "Like", image: Image(value: "thumbs_up.png", imageType: .dynamic, isTemplate: true), isHighlighted: true, softButtonID: 102,
+                systemAction: .defaultAction),
+            SoftButton(
+                type: .both, text: "Dislike", image: Image(value: "thumbs_down.png", imageType: .dynamic, isTemplate: true), isHighlighted: false,
+                softButtonID: 103, systemAction: .defaultAction),
             SoftButton(type: .text, text: "Shuffle", isHighlighted: false, softButtonID: 104, systemAction: .keepContext),
-            SoftButton(type: .both, text: "Queue", image: Image(value: "queue.png", imageType: .dynamic, isTemplate: true), isHighlighted: false, softButtonID: 105, systemAction: .stealFocus),
+            SoftButton(
+                type: .both, text: "Queue", image: Image(value: "queue.png", imageType: .dynamic, isTemplate: true), isHighlighted: false, softButtonID: 105,
+                systemAction: .stealFocus),
             SoftButton(type: .text, text: "More…", isHighlighted: false, softButtonID: 106, systemAction: .defaultAction),
         ],
         customPresets: ["Favorites", "Discover Weekly", "Rock Classics", "Road Trip", "Chill", "Workout"],

@@ -53,9 +53,10 @@ let session = SDLProtocolSession(transport: transport)
 let client = SDLRPCClient(session: session)
 let clientRun = Task { try await client.run() }
 try await session.start()
-_ = try await client.send(RegisterAppInterface(
-    syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "bare",
-    isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "bare"))
+_ = try await client.send(
+    RegisterAppInterface(
+        syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "bare",
+        isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "bare"))
 
 for _ in 0..<300 {
     _ = try await client.send(show)

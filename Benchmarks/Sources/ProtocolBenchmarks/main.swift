@@ -1,9 +1,9 @@
+import MallocCounter
 import SDLHeadUnit
 import SDLProtocol
 import SDLRPC
 import SDLTransport
 import SmartDeviceLink
-import MallocCounter
 
 /// Protocol benchmarks (issue 4): framing throughput by payload size, and RPC round-trip latency
 /// for Show against the emulator over TCP loopback. Run in release:
@@ -17,7 +17,6 @@ func measure(_ iterations: Int, _ body: () throws -> Void) rethrows -> Duration 
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
-
 
 func framingRow(size: Int) throws -> String {
     let payload = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131) }
@@ -71,9 +70,10 @@ func latency(samples: Int) async throws -> (p50: Double, p99: Double, max: Doubl
     var times: [Double] = []
     times.reserveCapacity(samples)
     try await withSDLSession(transport: transport) { client in
-        _ = try await client.send(RegisterAppInterface(
-            syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "bench",
-            isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "1"))
+        _ = try await client.send(
+            RegisterAppInterface(
+                syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "bench",
+                isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appID: "1"))
         let show = Show(mainField1: "Now playing", mainField2: "Artist", softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 1)])
         let clock = ContinuousClock()
         for _ in 0..<200 { _ = try await client.send(show) }  // warm up

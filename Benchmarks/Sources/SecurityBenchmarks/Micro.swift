@@ -10,7 +10,8 @@ func microTLS() async throws {
     let client = try SDLTLSSecurity(role: .client(SDLCertificateCheck(authority: authority.certificate, expectedSerialNumber: "micro")))
     var toServer = try await client.startHandshake()
     while true {
-        let clientDone = await client.isHandshakeComplete, serverDone = await server.isHandshakeComplete
+        let clientDone = await client.isHandshakeComplete
+        let serverDone = await server.isHandshakeComplete
         if clientDone && serverDone { break }
         let answer = try await server.continueHandshake(with: toServer)
         toServer = try await client.continueHandshake(with: answer.outgoing).outgoing

@@ -17,7 +17,10 @@ func seconds(_ duration: Duration) -> Double {
 
 func format(_ value: Double) -> String { "\((value * 100).rounded() / 100)" }
 
-if CommandLine.arguments.contains("--micro") { try await microTLS(); exit(0) }
+if CommandLine.arguments.contains("--micro") {
+    try await microTLS()
+    exit(0)
+}
 let authority = try SDLCertificateAuthority.generate()
 let appID = "bench"
 var configuration = SDLHeadUnitEmulator.Configuration()
@@ -32,9 +35,10 @@ let identity = try authority.issue(appID: appID)
 
 try await withSDLSession(transport: transport) { client in
     await client.session.setSecurity(try SDLTLSSecurity(role: .server(identity)))
-    _ = try await client.send(RegisterAppInterface(
-        syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "bench",
-        isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appHMIType: [.navigation], appID: appID))
+    _ = try await client.send(
+        RegisterAppInterface(
+            syncMsgVersion: SyncMsgVersion(majorVersion: 8, minorVersion: 0, patchVersion: 0), appName: "bench",
+            isMediaApplication: false, languageDesired: .enUs, hmiDisplayLanguageDesired: .enUs, appHMIType: [.navigation], appID: appID))
     let protection = try await client.session.startProtectedService(.rpc)
     precondition(protection.isEncrypted, "the RPC service was not protected")
     let show = Show(mainField1: "Now playing", mainField2: "Artist", softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 1)])
@@ -43,7 +47,8 @@ try await withSDLSession(transport: transport) { client in
     guard try await client.send(show, encrypted: true).success else { fatalError("the protected Show was refused") }
 
     // Round trips: 20 batches of 250 each way, alternating.
-    var plain: [Double] = [], protected: [Double] = []
+    var plain: [Double] = []
+    var protected: [Double] = []
     for _ in 0..<20 {
         for encrypted in [false, true] {
             for _ in 0..<250 {
@@ -83,7 +88,8 @@ try await withSDLSession(transport: transport) { client in
         return Double(count * 20_005) / seconds(clock.now - start) / 1e6
     }
     _ = try await client.session.startProtectedService(.video, parameters: parameters)
-    var plainRates: [Double] = [], protectedRates: [Double] = []
+    var plainRates: [Double] = []
+    var protectedRates: [Double] = []
     for _ in 0..<7 {
         plainRates.append(try await stream(encrypted: false, count: 500))
         protectedRates.append(try await stream(encrypted: true, count: 500))

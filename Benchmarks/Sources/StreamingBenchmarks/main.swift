@@ -106,7 +106,8 @@ let raw = try await streamingManager(VideoStreamingFormat(protocol: .raw, codec:
 _ = rawLoopback(frames.flatMap { $0 })
 _ = try await push(raw)
 
-var baseline: [Double] = [], rawRates: [Double] = []
+var baseline: [Double] = []
+var rawRates: [Double] = []
 let payload = frames.flatMap { $0 }
 for _ in 0..<7 {
     baseline.append(Double(totalBytes) / seconds(rawLoopback(payload)))
@@ -151,4 +152,7 @@ func percentile(_ p: Double, _ sorted: [Double]) -> Double { sorted[min(sorted.c
 print("")
 print("| latency, send(_:) → emulator receipt, RAW, 300 frames at 30 fps | p50 | p99 | max |")
 print("| --- | ---: | ---: | ---: |")
-print(String(format: "| 40 KB frames, 200 KB key frames | %.2f ms | %.2f ms | %.2f ms |", percentile(0.5, latencies), percentile(0.99, latencies), latencies.last ?? 0))
+print(
+    String(
+        format: "| 40 KB frames, 200 KB key frames | %.2f ms | %.2f ms | %.2f ms |", percentile(0.5, latencies), percentile(0.99, latencies),
+        latencies.last ?? 0))

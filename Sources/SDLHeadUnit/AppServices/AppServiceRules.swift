@@ -67,11 +67,16 @@ extension SDLHeadUnitEmulator {
     func publishAppService(_ request: PublishAppService, appID: String) -> (Reply, [Effect]) {
         let type = request.appServiceManifest.serviceType
         // A second publish of a type the app already publishes updates that service's manifest.
-        if let (serviceID, existing) = appServices.services.first(where: { $0.value.providerAppID == appID && $0.value.record.serviceManifest.serviceType == type }) {
+        if let (serviceID, existing) = appServices.services.first(where: {
+            $0.value.providerAppID == appID && $0.value.record.serviceManifest.serviceType == type
+        }) {
             var record = existing.record
             record.serviceManifest = request.appServiceManifest
             appServices.services[serviceID]?.record = record
-            return (.typed(PublishAppServiceResponse(success: true, resultCode: .success, appServiceRecord: record)), appServiceUpdates(record, reason: .manifestUpdate))
+            return (
+                .typed(PublishAppServiceResponse(success: true, resultCode: .success, appServiceRecord: record)),
+                appServiceUpdates(record, reason: .manifestUpdate)
+            )
         }
         appServices.published += 1
         let active = appServices.activeService(of: type) == nil
@@ -143,8 +148,9 @@ extension SDLHeadUnitEmulator {
     func forward(
         _ rpc: SDLRPCPayload, from consumer: String, to provider: String, subscription: (subscribe: Bool, serviceType: String)? = nil
     ) -> (Reply, [Effect]) {
-        let correlationID = appServices.keep(ForwardedRequest(
-            consumerAppID: consumer, consumerCorrelationID: rpc.correlationID, functionID: rpc.functionID, subscription: subscription))
+        let correlationID = appServices.keep(
+            ForwardedRequest(
+                consumerAppID: consumer, consumerCorrelationID: rpc.correlationID, functionID: rpc.functionID, subscription: subscription))
         let request = SDLRPCPayload(rpcType: .request, functionID: rpc.functionID, correlationID: correlationID, json: rpc.json, bulkData: rpc.bulkData)
         schedule(.forward(correlationID: correlationID), after: .seconds(10))
         return (.deferred, [.notify(appID: provider, request)])
@@ -161,8 +167,12 @@ extension SDLHeadUnitEmulator {
             }
             return [hmiConsumerAnswer(consumer, json)]
         }
-        var effects: [Effect] = [.notify(appID: request.consumerAppID, SDLRPCPayload(
-            rpcType: .response, functionID: request.functionID, correlationID: request.consumerCorrelationID, json: rpc.json, bulkData: rpc.bulkData))]
+        var effects: [Effect] = [
+            .notify(
+                appID: request.consumerAppID,
+                SDLRPCPayload(
+                    rpcType: .response, functionID: request.functionID, correlationID: request.consumerCorrelationID, json: rpc.json, bulkData: rpc.bulkData))
+        ]
         let succeeded = (try? SDLJSONValue(parsing: rpc.json))?["success"] == .bool(true)
         if let (subscribe, serviceType) = request.subscription, succeeded, apps[request.consumerAppID] != nil {
             if subscribe {
@@ -183,15 +193,17 @@ extension SDLHeadUnitEmulator {
         if let consumer = request.hmiConsumer {
             return await perform([hmiConsumerTimedOut(consumer)])
         }
-        await perform([.respond(
-            appID: request.consumerAppID, functionID: request.functionID, correlationID: request.consumerCorrelationID,
-            .failure(.timedOut, "the service provider did not answer"))])
+        await perform([
+            .respond(
+                appID: request.consumerAppID, functionID: request.functionID, correlationID: request.consumerCorrelationID,
+                .failure(.timedOut, "the service provider did not answer"))
+        ])
     }
 
     /// A provider's OnAppServiceData: every app subscribed to that service type gets it.
     func providerPublishedData(_ rpc: SDLRPCPayload, from appID: String) -> [Effect] {
         guard let data = try? SDLJSON.decode(OnAppServiceData.self, from: rpc.json, policy: .lenient).value,
-              appServices.publishes(appID, type: data.serviceData.serviceType)
+            appServices.publishes(appID, type: data.serviceData.serviceType)
         else { return [] }
         var effects: [Effect] = (appServices.subscribers[data.serviceData.serviceType] ?? []).sorted().filter { $0 != appID && apps[$0] != nil }.map {
             .notify(appID: $0, SDLRPCPayload(rpcType: .notification, functionID: rpc.functionID, correlationID: Self.notificationCorrelationID, json: rpc.json))

@@ -58,7 +58,8 @@ extension SDLHeadUnitEmulator {
         apps[key] = app
         emit(.appRegistered(appID: key))
         var effects: [Effect] = [
-            notification(OnHMIStatus(hmiLevel: .none, audioStreamingState: .notAudible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0), to: key),
+            notification(
+                OnHMIStatus(hmiLevel: .none, audioStreamingState: .notAudible, systemContext: .main, videoStreamingState: .notStreamable, windowID: 0), to: key),
             permissionsNotification(to: key),
             notification(OnSystemRequest(requestType: .lockScreenIconUrl, url: configuration.lockScreenIconURL), to: key),
             notification(Self.driverDistraction(on: driverDistracted, dismissalEnabled: true), to: key),
@@ -95,7 +96,8 @@ extension SDLHeadUnitEmulator {
                 return true
             }
             if let ttsName, !other.ttsName.isEmpty,
-               Set(ttsName.map { $0.lowercased() }).contains(where: { text in other.ttsName.contains { $0.lowercased() == text } }) {
+                Set(ttsName.map { $0.lowercased() }).contains(where: { text in other.ttsName.contains { $0.lowercased() == text } })
+            {
                 return true
             }
         }
@@ -131,7 +133,8 @@ extension SDLHeadUnitEmulator {
             switch member.key {
             case "iconResumed": .init(key: "iconResumed", value: .bool(iconResumed))
             case "syncMsgVersion": .init(key: "syncMsgVersion", value: (try? SDLJSONValue(parsing: SDLJSON.encode(version))) ?? member.value)
-            case "displayCapabilities": .init(key: "displayCapabilities", value: Self.replacing("templatesAvailable", in: member.value, with: .array(templatesAvailable(to: app))))
+            case "displayCapabilities":
+                .init(key: "displayCapabilities", value: Self.replacing("templatesAvailable", in: member.value, with: .array(templatesAvailable(to: app))))
             default: member
             }
         }
@@ -149,7 +152,8 @@ extension SDLHeadUnitEmulator {
     func changeRegistration(_ request: ChangeRegistration, appID: String) -> (Reply, [Effect]) {
         // SDL Core compares with every other app (no TTS check); the app stays registered.
         if let name = request.appName ?? apps[appID]?.name,
-           nameClashes(name, synonyms: request.vrSynonyms ?? [], ttsName: nil, except: appID) {
+            nameClashes(name, synonyms: request.vrSynonyms ?? [], ttsName: nil, except: appID)
+        {
             return (.failure(.duplicateName, nil), [])
         }
         // SDL Core: a language its HMI did not list (GetSupportedLanguages) is REJECTED.

@@ -97,8 +97,8 @@ extension SDLHeadUnitEmulator {
     /// The `systemAction` of soft button `id` (DEFAULT_ACTION when it has none).
     static func systemAction(of id: Int, in buttons: SDLJSONValue?) -> SystemAction {
         guard case .array(let items)? = buttons,
-              let button = items.first(where: { $0["softButtonID"] == .integer(id) }),
-              case .string(let action)? = button["systemAction"]
+            let button = items.first(where: { $0["softButtonID"] == .integer(id) }),
+            case .string(let action)? = button["systemAction"]
         else { return .defaultAction }
         return SystemAction(rawValue: action)
     }

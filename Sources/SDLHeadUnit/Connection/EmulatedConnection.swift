@@ -167,7 +167,9 @@ actor EmulatedConnection {
 
     /// What SDL Core's security manager checks before a handshake.
     private func protectionCheck(_ service: SDLServiceType) async -> SDLSessionStateMachine.ProtectionCheck {
-        guard configuration.security != nil, let headUnit else { return .refused("Service type: \(service.rawValue) protection is not supported by the head unit") }
+        guard configuration.security != nil, let headUnit else {
+            return .refused("Service type: \(service.rawValue) protection is not supported by the head unit")
+        }
         guard await headUnit.appID(on: self) != nil else { return .refused("the app is not registered") }
         return await headUnit.systemTimeReady ? .allowed : .systemTimeNotReady
     }

@@ -22,7 +22,8 @@ extension SDLHeadUnitEmulator {
 
     /// A notification already encoded.
     func notification<N: SDLNotification>(_ type: N.Type, json: [UInt8], to appID: String) -> Effect {
-        .notify(appID: appID, SDLRPCPayload(rpcType: .notification, functionID: N.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID, json: json))
+        .notify(
+            appID: appID, SDLRPCPayload(rpcType: .notification, functionID: N.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID, json: json))
     }
 
     /// What SDL Core puts in notifications' correlation ID.

@@ -58,7 +58,7 @@ extension Reply {
     /// A response's parameters as JSON; nil without `success` and `resultCode`.
     init?(parameters: SDLJSONValue) {
         guard case .object(let members) = parameters, case .bool(let success)? = parameters["success"],
-              case .string(let code)? = parameters["resultCode"]
+            case .string(let code)? = parameters["resultCode"]
         else { return nil }
         self.success = success
         self.resultCode = SDLResult(rawValue: code)

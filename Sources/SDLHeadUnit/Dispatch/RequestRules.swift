@@ -150,7 +150,8 @@ extension SDLHeadUnitEmulator {
                 if let refusal = refusal(of: R.functionName, rpc: rpc, appID: appID, encrypted: encrypted) {
                     reply = refusal
                 } else if let check = Self.coreChecks[R.functionName], let app = apps[appID],
-                          let failure = check((try? SDLJSONValue(parsing: rpc.json)) ?? .object([]), app) {
+                    let failure = check((try? SDLJSONValue(parsing: rpc.json)) ?? .object([]), app)
+                {
                     reply = failure
                 } else if let provider = appServices.handlingProvider(of: rpc.functionID, for: appID) {
                     (reply, effects) = forward(rpc, from: appID, to: provider)
@@ -161,9 +162,10 @@ extension SDLHeadUnitEmulator {
                     // What the Core half accepted goes on to the HMI (a connected one, else the
                     // built-in one), and its answer decides the app's.
                     if Self.forwardedFunctions.contains(R.functionName),
-                       let forwarded = forwardedToHMI(
-                        R.functionName, rpc: rpc, appID: appID, responseID: responseID, builtIn: (reply, effects), before: before,
-                        reapply: { headUnit in rule.handle(headUnit, request, rpc, appID).1 }) {
+                        let forwarded = forwardedToHMI(
+                            R.functionName, rpc: rpc, appID: appID, responseID: responseID, builtIn: (reply, effects), before: before,
+                            reapply: { headUnit in rule.handle(headUnit, request, rpc, appID).1 })
+                    {
                         (reply, effects) = forwarded
                     }
                 }

@@ -203,7 +203,9 @@ extension SDLHeadUnitEmulator {
         if Self.isUnsafe(request.syncFileName) { return (.failure(.invalidData, nil), []) }
         var store = fileStore(of: appID)
         guard store.delete(request.syncFileName) else {
-            return (.failure(.rejected, "no file named \(request.syncFileName)", extra: [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]), [])
+            return (
+                .failure(.rejected, "no file named \(request.syncFileName)", extra: [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]), []
+            )
         }
         fileState.stores[appID] = store
         return (.success(extra: [.init(key: "spaceAvailable", value: .integer(store.spaceAvailable))]), [])

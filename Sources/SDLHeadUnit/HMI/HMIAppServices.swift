@@ -32,16 +32,22 @@ extension SDLHeadUnitEmulator {
             let refused = method == "AppService.GetAppServiceData" ? Common.Result.dataNotAvailable : .invalidId
             return [.toHMI(.connection(connection), HMIMessage.error(id: id, code: refused.code, message: "no such service", method: method))]
         }
-        let correlationID = appServices.keep(ForwardedRequest(
-            consumerAppID: "", consumerCorrelationID: 0, functionID: functionID, subscription: subscription, hmiConsumer: (connection, id, method)))
+        let correlationID = appServices.keep(
+            ForwardedRequest(
+                consumerAppID: "", consumerCorrelationID: 0, functionID: functionID, subscription: subscription, hmiConsumer: (connection, id, method)))
         schedule(.forward(correlationID: correlationID), after: .seconds(10))
-        return [.notify(appID: provider.providerAppID, SDLRPCPayload(
-            rpcType: .request, functionID: functionID, correlationID: correlationID, json: SDLJSONValue.object(request).jsonBytes))]
+        return [
+            .notify(
+                appID: provider.providerAppID,
+                SDLRPCPayload(
+                    rpcType: .request, functionID: functionID, correlationID: correlationID, json: SDLJSONValue.object(request).jsonBytes))
+        ]
     }
 
     /// The provider's answer to the HMI's request, as an HMI API response (an error for a failure).
     func hmiConsumerAnswer(_ consumer: (connection: Int, id: SDLJSONRPCID, method: String), _ json: SDLJSONValue) -> Effect {
-        let code: Int = if case .string(let result)? = json["resultCode"] { Self.hmiResultCode(SDLResult(rawValue: result)) } else { Common.Result.genericError.code }
+        let code: Int =
+            if case .string(let result)? = json["resultCode"] { Self.hmiResultCode(SDLResult(rawValue: result)) } else { Common.Result.genericError.code }
         guard json["success"] == .bool(true), case .object(let members) = json else {
             let info: String = if case .string(let text)? = json["info"] { text } else { "the service provider refused it" }
             return .toHMI(.connection(consumer.connection), HMIMessage.error(id: consumer.id, code: code, message: info, method: consumer.method))
@@ -52,7 +58,9 @@ extension SDLHeadUnitEmulator {
 
     /// The provider did not answer the HMI's request in time.
     func hmiConsumerTimedOut(_ consumer: (connection: Int, id: SDLJSONRPCID, method: String)) -> Effect {
-        .toHMI(.connection(consumer.connection), HMIMessage.error(
-            id: consumer.id, code: Common.Result.timedOut.code, message: "the service provider did not answer", method: consumer.method))
+        .toHMI(
+            .connection(consumer.connection),
+            HMIMessage.error(
+                id: consumer.id, code: Common.Result.timedOut.code, message: "the service provider did not answer", method: consumer.method))
     }
 }

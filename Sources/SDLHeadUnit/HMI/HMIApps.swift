@@ -10,10 +10,12 @@ extension SDLHeadUnitEmulator {
         guard let app = apps[appID] else { return nil }
         var members: [SDLJSONValue.Member] = [
             .init(key: "appName", value: .string(app.name)),
-            .init(key: "deviceInfo", value: .object([
-                .init(key: "name", value: .string("Emulated device \(app.connectionID)")), .init(key: "id", value: .string("device-\(app.connectionID)")),
-                .init(key: "transportType", value: .string("WIFI")), .init(key: "isSDLAllowed", value: .bool(true)),
-            ])),
+            .init(
+                key: "deviceInfo",
+                value: .object([
+                    .init(key: "name", value: .string("Emulated device \(app.connectionID)")), .init(key: "id", value: .string("device-\(app.connectionID)")),
+                    .init(key: "transportType", value: .string("WIFI")), .init(key: "isSDLAllowed", value: .bool(true)),
+                ])),
             .init(key: "policyAppID", value: .string(appID)),
             .init(key: "appType", value: .array(app.appTypes.map { .string($0.rawValue) })),
             .init(key: "isMediaApplication", value: .bool(app.isMedia)),

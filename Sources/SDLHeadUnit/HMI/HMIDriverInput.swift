@@ -16,11 +16,12 @@ extension SDLHeadUnitEmulator {
             guard case .string(let name)? = params["name"] else { return [] }
             let button = ButtonName(rawValue: name)
             let customID: Int? = if case .integer(let id)? = params["customButtonID"] { id } else { nil }
-            let recipients: [String] = if customID != nil, let appID, apps[appID] != nil {
-                [appID]
-            } else if button != .customButton {
-                buttonRecipients(button)
-            } else { [] }
+            let recipients: [String] =
+                if customID != nil, let appID, apps[appID] != nil {
+                    [appID]
+                } else if button != .customButton {
+                    buttonRecipients(button)
+                } else { [] }
             guard case .string(let mode)? = params["mode"] else { return [] }
             if method == "Buttons.OnButtonEvent" {
                 let event = OnButtonEvent(buttonName: button, buttonEventMode: ButtonEventMode(rawValue: mode), customButtonID: customID)
@@ -47,7 +48,7 @@ extension SDLHeadUnitEmulator {
             guard case .success = SDLJSONDecoding.decode(OnTouchEvent.self, from: touch.jsonBytes) else { return [] }
             return apps.values.sorted { $0.connectionID < $1.connectionID }.filter { app in
                 guard Self.isVideoApp(app), app.hmiLevel == .full,
-                      case .allowed = policy.decide("OnTouchEvent", level: app.hmiLevel, appID: app.appID, updated: app.policyUpdated, parameters: [])
+                    case .allowed = policy.decide("OnTouchEvent", level: app.hmiLevel, appID: app.appID, updated: app.policyUpdated, parameters: [])
                 else { return false }
                 return true
             }.map { notification(OnTouchEvent.self, json: touch.jsonBytes, to: $0.appID) }

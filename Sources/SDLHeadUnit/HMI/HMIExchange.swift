@@ -61,9 +61,10 @@ extension SDLHeadUnitEmulator {
     func componentAnswered(_ exchange: Int, method: String, code: Int, result: SDLJSONValue) -> [Effect] {
         guard var pending = hmi.exchanges[exchange] else { return [] }
         let info: String? = if case .string(let text)? = result["info"] { text } else { nil }
-        let fields: [SDLJSONValue.Member] = if case .object(let members) = result {
-            members.filter { !["code", "method", "info"].contains($0.key) }
-        } else { [] }
+        let fields: [SDLJSONValue.Member] =
+            if case .object(let members) = result {
+                members.filter { !["code", "method", "info"].contains($0.key) }
+            } else { [] }
         let answer = HMIComponentResult(
             code: code, info: info, fields: fields, componentAbsent: hmi.unavailable.contains(HMIBridge.component(of: method)))
         pending.results[method] = answer
@@ -78,13 +79,14 @@ extension SDLHeadUnitEmulator {
             hmi.pending[id] = nil
             cancelTimer(.hmiRequest(id: id))
         }
-        var reply = if chose {
-            Self.combined([answer])
-        } else if pending.function == "ChangeRegistration" {
-            Self.changeRegistrationCombined(pending.results)
-        } else {
-            Self.combined(pending.results.sorted { $0.key < $1.key }.map(\.value))
-        }
+        var reply =
+            if chose {
+                Self.combined([answer])
+            } else if pending.function == "ChangeRegistration" {
+                Self.changeRegistrationCombined(pending.results)
+            } else {
+                Self.combined(pending.results.sorted { $0.key < $1.key }.map(\.value))
+            }
         let answered = pending.results.sorted { $0.key < $1.key }.flatMap(\.value.fields)
         let answeredKeys = Set(answered.map(\.key))
         reply.fields = pending.baseFields.filter { !answeredKeys.contains($0.key) } + answered
@@ -93,7 +95,8 @@ extension SDLHeadUnitEmulator {
             reply.fields.append(.init(key: "triggerSource", value: .string(source)))
         }
         if ["Alert", "SubtleAlert"].contains(pending.function), let ui = pending.results["UI.\(pending.function)"], ui.isOK,
-           let speech = pending.results["TTS.Speak"], speech.isUnsupportedResource, !speech.componentAbsent {
+            let speech = pending.results["TTS.Speak"], speech.isUnsupportedResource, !speech.componentAbsent
+        {
             // SDL Core's AlertRequest: the alert was shown, its speech was not.
             reply = .success(.warnings, info: "Unsupported phoneme type sent in a prompt", extra: reply.fields)
         }
@@ -177,7 +180,9 @@ extension SDLHeadUnitEmulator {
     /// else the worst of the others. Core's own "not supported by system" infos give way to
     /// what an HMI said itself.
     static func changeRegistrationCombined(_ results: [String: HMIComponentResult]) -> Reply {
-        let ui = results["UI.ChangeRegistration"], vr = results["VR.ChangeRegistration"], tts = results["TTS.ChangeRegistration"]
+        let ui = results["UI.ChangeRegistration"]
+        let vr = results["VR.ChangeRegistration"]
+        let tts = results["TTS.ChangeRegistration"]
         let parts = [ui, vr, tts].compactMap { $0 }
         let acceptable = [Common.Result.success, .warnings, .wrongLanguage, .retry, .saved, .unsupportedResource].map(\.code)
         let allUnsupported = parts.allSatisfy(\.isUnsupportedResource)

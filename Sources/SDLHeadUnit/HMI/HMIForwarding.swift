@@ -63,7 +63,8 @@ extension SDLHeadUnitEmulator {
             guard hmi.isReady else { return forward(parts, builtIn.effects, .zero) }
             // The driver's answer on the HMI replaces the configured one the rule recorded.
             let moduleType: String = if case .string(let type)? = json["moduleType"] { type } else { "" }
-            let ids: [String] = if case .array(let list)? = json["moduleIds"] { list.compactMap { if case .string(let id) = $0 { id } else { nil } } } else { [] }
+            let ids: [String] =
+                if case .array(let list)? = json["moduleIds"] { list.compactMap { if case .string(let id) = $0 { id } else { nil } } } else { [] }
             let (reply, effects) = forward(parts, builtIn.effects, .zero)
             hmi.exchanges[hmi.nextExchange]?.onAnswer = { headUnit, answer in
                 headUnit.recordConsents(answer, moduleType: ModuleType(rawValue: moduleType), ids: ids, appID: appID)
@@ -157,11 +158,13 @@ extension SDLHeadUnitEmulator {
             let id = hmi.requestID()
             waiting.insert(id)
             hmi.pending[id] = HMIPendingRequest(method: part.method, exchange: exchange, startUp: false, builtIn: !hmi.isReady)
-            let outcome = builtInAnswer.map { HMIPartOutcome(answer: $0) } ?? half.receive(
-                HMIRequestPart(
-                    id: id, method: part.method, params: part.params, appID: appID, function: function, request: request, correlationID: correlationID,
-                    functionID: responseID),
-                by: self)
+            let outcome =
+                builtInAnswer.map { HMIPartOutcome(answer: $0) }
+                ?? half.receive(
+                    HMIRequestPart(
+                        id: id, method: part.method, params: part.params, appID: appID, function: function, request: request, correlationID: correlationID,
+                        functionID: responseID),
+                    by: self)
             messages += outcome.effects
             if let answer = outcome.answer {
                 answeredAtOnce.append((id, answer))
@@ -214,8 +217,9 @@ struct ConnectedHMI: HMIHalf {
         guard !headUnit.hmi.unavailable.contains(component) else {
             // SDL Core's ProcessHMIInterfacesAvailability: the request is not sent, its answer
             // is UNSUPPORTED_RESOURCE.
-            return HMIPartOutcome(answer: HMIComponentResult(
-                code: Common.Result.unsupportedResource.code, info: "\(component) is not supported by system", componentAbsent: true))
+            return HMIPartOutcome(
+                answer: HMIComponentResult(
+                    code: Common.Result.unsupportedResource.code, info: "\(component) is not supported by system", componentAbsent: true))
         }
         let params = SDLJSONValue.object(
             headUnit.withImagePaths(SDLHeadUnitEmulator.withSoftButtonDefaults(part.params), appID: part.appID)
@@ -223,4 +227,3 @@ struct ConnectedHMI: HMIHalf {
         return HMIPartOutcome(answer: nil, effects: [.toHMI(.component(component), HMIMessage.request(id: part.id, method: part.method, params: params))])
     }
 }
-

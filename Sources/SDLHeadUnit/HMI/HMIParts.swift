@@ -27,7 +27,10 @@ extension SDLHeadUnitEmulator {
             // In SDL Core's order: VR, TTS, UI (its language the display's).
             return [
                 ("VR.ChangeRegistration", members(["language", "vrSynonyms"])), ("TTS.ChangeRegistration", members(["language", "ttsName"])),
-                ("UI.ChangeRegistration", [.init(key: "language", value: json["hmiDisplayLanguage"] ?? .string("EN-US"))] + members(["appName", "ngnMediaScreenAppName"])),
+                (
+                    "UI.ChangeRegistration",
+                    [.init(key: "language", value: json["hmiDisplayLanguage"] ?? .string("EN-US"))] + members(["appName", "ngnMediaScreenAppName"])
+                ),
             ]
         case "AddSubMenu":
             var menuParams: [SDLJSONValue.Member] = [.init(key: "menuName", value: json["menuName"] ?? .string(""))]
@@ -37,7 +40,12 @@ extension SDLHeadUnitEmulator {
         case "DeleteSubMenu":
             return [("UI.DeleteSubMenu", members(["menuID"]))]
         case "SetMediaClockTimer":
-            return [("UI.SetMediaClockTimer", members(["startTime", "endTime", "updateMode", "audioStreamingIndicator", "countRate", "forwardSeekIndicator", "backSeekIndicator"]))]
+            return [
+                (
+                    "UI.SetMediaClockTimer",
+                    members(["startTime", "endTime", "updateMode", "audioStreamingIndicator", "countRate", "forwardSeekIndicator", "backSeekIndicator"])
+                )
+            ]
         case "CreateWindow":
             return [("UI.CreateWindow", members(["windowID", "windowName", "type", "associatedServiceType", "duplicateUpdatesFromWindowID"]))]
         case "DeleteWindow":
@@ -46,38 +54,60 @@ extension SDLHeadUnitEmulator {
             return [("UI.SetDisplayLayout", members(["displayLayout", "dayColorScheme", "nightColorScheme"]))]
         case "SetAppIcon":
             guard let name = json["syncFileName"] else { return [] }
-            return [("UI.SetAppIcon", [.init(key: "syncFileName", value: .object([.init(key: "value", value: name), .init(key: "imageType", value: .string("DYNAMIC"))]))])]
+            return [
+                (
+                    "UI.SetAppIcon",
+                    [.init(key: "syncFileName", value: .object([.init(key: "value", value: name), .init(key: "imageType", value: .string("DYNAMIC"))]))]
+                )
+            ]
         case "SubscribeButton", "UnsubscribeButton":
             return [("Buttons.\(function)", members(["buttonName"]))]
         case "DialNumber":
             return [("BasicCommunication.DialNumber", members(["number"]))]
         case "SendLocation":
-            return [("Navigation.SendLocation", members([
-                "longitudeDegrees", "latitudeDegrees", "locationName", "locationDescription", "addressLines", "phoneNumber", "locationImage",
-                "timeStamp", "address", "deliveryMode",
-            ]))]
+            return [
+                (
+                    "Navigation.SendLocation",
+                    members([
+                        "longitudeDegrees", "latitudeDegrees", "locationName", "locationDescription", "addressLines", "phoneNumber", "locationImage",
+                        "timeStamp", "address", "deliveryMode",
+                    ])
+                )
+            ]
         case "GetWayPoints":
             return [("Navigation.GetWayPoints", members(["wayPointType"]))]
         case "SubscribeWayPoints", "UnsubscribeWayPoints":
             return [("Navigation.\(function)", [])]
         case "ShowConstantTBT":
-            let texts = textFields(json, [
-                ("navigationText1", "navigationText1"), ("navigationText2", "navigationText2"), ("eta", "ETA"), ("totalDistance", "totalDistance"),
-                ("timeToDestination", "timeToDestination"),
-            ])
-            return [("Navigation.ShowConstantTBT", [.init(key: "navigationTexts", value: .array(texts))] + members([
-                "turnIcon", "nextTurnIcon", "distanceToManeuver", "distanceToManeuverScale", "maneuverComplete", "softButtons",
-            ]))]
+            let texts = textFields(
+                json,
+                [
+                    ("navigationText1", "navigationText1"), ("navigationText2", "navigationText2"), ("eta", "ETA"), ("totalDistance", "totalDistance"),
+                    ("timeToDestination", "timeToDestination"),
+                ])
+            return [
+                (
+                    "Navigation.ShowConstantTBT",
+                    [.init(key: "navigationTexts", value: .array(texts))]
+                        + members([
+                            "turnIcon", "nextTurnIcon", "distanceToManeuver", "distanceToManeuverScale", "maneuverComplete", "softButtons",
+                        ])
+                )
+            ]
         case "AlertManeuver":
             var parts: [(String, [SDLJSONValue.Member])] = [("Navigation.AlertManeuver", members(["softButtons"]))]
-            if let chunks = json["ttsChunks"] { parts.append(("TTS.Speak", [.init(key: "ttsChunks", value: chunks), .init(key: "speakType", value: .string("ALERT_MANEUVER"))])) }
+            if let chunks = json["ttsChunks"] {
+                parts.append(("TTS.Speak", [.init(key: "ttsChunks", value: chunks), .init(key: "speakType", value: .string("ALERT_MANEUVER"))]))
+            }
             return parts
         case "UpdateTurnList":
             var turns: [SDLJSONValue] = []
             if case .array(let list)? = json["turnList"] {
                 turns = list.map { turn in
                     var fields: [SDLJSONValue.Member] = []
-                    if case .string? = turn["navigationText"] { fields.append(.init(key: "navigationText", value: textField("turnText", turn["navigationText"]))) }
+                    if case .string? = turn["navigationText"] {
+                        fields.append(.init(key: "navigationText", value: textField("turnText", turn["navigationText"])))
+                    }
                     if let icon = turn["turnIcon"] { fields.append(.init(key: "turnIcon", value: icon)) }
                     return .object(fields)
                 }
@@ -154,10 +184,15 @@ extension SDLHeadUnitEmulator {
                 .init(key: "alertStrings", value: .array(strings)), .init(key: "duration", value: .integer(duration)),
                 .init(key: "alertType", value: .string(speaks ? "BOTH" : "UI")),
             ]
-            ui += Self.members(of: json, function == "Alert" ? ["softButtons", "progressIndicator", "cancelID", "alertIcon"] : ["softButtons", "cancelID", "alertIcon"])
+            ui += Self.members(
+                of: json, function == "Alert" ? ["softButtons", "progressIndicator", "cancelID", "alertIcon"] : ["softButtons", "cancelID", "alertIcon"])
             var parts: [(method: String, params: [SDLJSONValue.Member])] = [("UI.\(function)", ui)]
             if speaks, let chunks = json["ttsChunks"] {
-                parts.append(("TTS.Speak", [.init(key: "ttsChunks", value: chunks), .init(key: "speakType", value: .string(function == "Alert" ? "ALERT" : "SUBTLE_ALERT"))]))
+                parts.append(
+                    (
+                        "TTS.Speak",
+                        [.init(key: "ttsChunks", value: chunks), .init(key: "speakType", value: .string(function == "Alert" ? "ALERT" : "SUBTLE_ALERT"))]
+                    ))
             }
             return (parts, .milliseconds(duration))
         case "Speak":
@@ -165,11 +200,17 @@ extension SDLHeadUnitEmulator {
         case "PerformAudioPassThru":
             // The popup while the microphone records, and the prompt spoken first.
             let maxDuration = Self.milliseconds(json["maxDuration"], default: 10_000)
-            let texts = Self.textFields(json, [("audioPassThruDisplayText1", "audioPassThruDisplayText1"), ("audioPassThruDisplayText2", "audioPassThruDisplayText2")])
-            var parts: [(method: String, params: [SDLJSONValue.Member])] = [("UI.PerformAudioPassThru", [
-                .init(key: "audioPassThruDisplayTexts", value: .array(texts)), .init(key: "maxDuration", value: .integer(maxDuration)),
-                .init(key: "muteAudio", value: json["muteAudio"] ?? .bool(true)),
-            ])]
+            let texts = Self.textFields(
+                json, [("audioPassThruDisplayText1", "audioPassThruDisplayText1"), ("audioPassThruDisplayText2", "audioPassThruDisplayText2")])
+            var parts: [(method: String, params: [SDLJSONValue.Member])] = [
+                (
+                    "UI.PerformAudioPassThru",
+                    [
+                        .init(key: "audioPassThruDisplayTexts", value: .array(texts)), .init(key: "maxDuration", value: .integer(maxDuration)),
+                        .init(key: "muteAudio", value: json["muteAudio"] ?? .bool(true)),
+                    ]
+                )
+            ]
             if case .array(let prompt)? = json["initialPrompt"], !prompt.isEmpty {
                 parts.append(("TTS.Speak", [.init(key: "ttsChunks", value: .array(prompt)), .init(key: "speakType", value: .string("AUDIO_PASS_THRU"))]))
             }
@@ -197,9 +238,10 @@ extension SDLHeadUnitEmulator {
     private func performInteractionParts(_ json: SDLJSONValue, appID: String) -> ([(method: String, params: [SDLJSONValue.Member])], Duration) {
         let timeout = Self.milliseconds(json["timeout"], default: 10_000)
         let mode: String = if case .string(let mode)? = json["interactionMode"] { mode } else { "BOTH" }
-        let setIDs: [Int] = if case .array(let ids)? = json["interactionChoiceSetIDList"] {
-            ids.compactMap { if case .integer(let id) = $0 { id } else { nil } }
-        } else { [] }
+        let setIDs: [Int] =
+            if case .array(let ids)? = json["interactionChoiceSetIDList"] {
+                ids.compactMap { if case .integer(let id) = $0 { id } else { nil } }
+            } else { [] }
         var parts: [(method: String, params: [SDLJSONValue.Member])] = []
         if mode != "VR_ONLY" {
             var choices: [SDLJSONValue] = []
@@ -251,7 +293,8 @@ extension SDLHeadUnitEmulator {
                 return .array(items.map(rewrite))
             case .object(let fields):
                 if value["imageType"] == .string("DYNAMIC"), case .string(let name)? = value["value"], !Self.isUnsafe(name), !name.contains("/"),
-                   let bytes = fileStore(of: appID).bytes(of: name), let path = HMIFiles.write(bytes, name: name, appID: appID, in: folder) {
+                    let bytes = fileStore(of: appID).bytes(of: name), let path = HMIFiles.write(bytes, name: name, appID: appID, in: folder)
+                {
                     return .object(fields.map { $0.key == "value" ? .init(key: "value", value: .string(path)) : $0 })
                 }
                 return .object(fields.map { .init(key: $0.key, value: rewrite($0.value)) })

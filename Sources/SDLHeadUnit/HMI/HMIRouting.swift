@@ -43,7 +43,11 @@ extension SDLHeadUnitEmulator {
         var effects: [Effect] = []
         for (requestID, request) in lost.sorted(by: { $0.key < $1.key }) {
             cancelTimer(.hmiRequest(id: requestID))
-            if request.awaited { awaitedAnswered(id, HMIComponentResult(code: Common.Result.genericError.code, info: "\(HMIBridge.component(of: request.method)) component does not respond")) }
+            if request.awaited {
+                awaitedAnswered(
+                    id, HMIComponentResult(code: Common.Result.genericError.code, info: "\(HMIBridge.component(of: request.method)) component does not respond")
+                )
+            }
             if let exchange = request.exchange { effects += finishExchange(exchange, timedOut: request.method) }
         }
         return effects
@@ -103,7 +107,8 @@ extension SDLHeadUnitEmulator {
             return answer(HMIMessage.response(id: requestID, method: method, result: [.init(key: "serviceRecords", value: .array(records))]))
         default:
             // SDL's other requests (policies, consent, URLs) are not emulated yet: said so, not faked.
-            return answer(HMIMessage.error(id: requestID, code: Common.Result.unsupportedRequest.code, message: "the emulator does not answer \(method)", method: method))
+            return answer(
+                HMIMessage.error(id: requestID, code: Common.Result.unsupportedRequest.code, message: "the emulator does not answer \(method)", method: method))
         }
     }
 
@@ -111,7 +116,8 @@ extension SDLHeadUnitEmulator {
 
     private func hmiNotification(_ method: String, params: SDLJSONValue, from connection: Int) async -> [Effect] {
         // Other HMI connections that subscribed hear it too, as through Core's broker.
-        let relayed: [Effect] = (hmi.subscriptions[method] ?? []).subtracting([connection]).isEmpty
+        let relayed: [Effect] =
+            (hmi.subscriptions[method] ?? []).subtracting([connection]).isEmpty
             ? [] : [.toHMI(.subscribers(method), HMIMessage.notification(method: method, params: params))]
         let hmiAppID: Int? = if case .integer(let id)? = params["appID"] { id } else { nil }
         let appID = hmiAppID.flatMap { hmi.appKey(of: $0) }
@@ -128,7 +134,7 @@ extension SDLHeadUnitEmulator {
             // The driver is still at it: Core's request `requestID` waits again, `resetPeriod`
             // ms (Core's default timeout without one).
             guard case .integer(let requestID)? = params["requestID"], case .string(let reset)? = params["methodName"],
-                  hmi.pending[requestID]?.method == reset
+                hmi.pending[requestID]?.method == reset
             else { return relayed }
             let period: Duration = if case .integer(let milliseconds)? = params["resetPeriod"] { .milliseconds(milliseconds) } else { configuration.hmiTimeout }
             schedule(.hmiRequest(id: requestID), after: period)
@@ -185,7 +191,8 @@ extension SDLHeadUnitEmulator {
         }
         if request.awaited {
             let info: String? = if case .string(let text)? = result["info"] { text } else { nil }
-            let fields: [SDLJSONValue.Member] = if case .object(let members) = result { members.filter { !["code", "method", "info"].contains($0.key) } } else { [] }
+            let fields: [SDLJSONValue.Member] =
+                if case .object(let members) = result { members.filter { !["code", "method", "info"].contains($0.key) } } else { [] }
             awaitedAnswered(id, HMIComponentResult(code: code, info: info, fields: fields))
             return []
         }
@@ -197,7 +204,10 @@ extension SDLHeadUnitEmulator {
     /// Core's request `id` went unanswered for `hmiTimeout`.
     func hmiRequestTimedOut(_ id: Int) -> [Effect] {
         guard let request = hmi.pending.removeValue(forKey: id) else { return [] }
-        if request.awaited { awaitedAnswered(id, HMIComponentResult(code: Common.Result.genericError.code, info: "\(HMIBridge.component(of: request.method)) component does not respond")) }
+        if request.awaited {
+            awaitedAnswered(
+                id, HMIComponentResult(code: Common.Result.genericError.code, info: "\(HMIBridge.component(of: request.method)) component does not respond"))
+        }
         if request.startUp {
             hmi.startUpPending.remove(id)
             readinessChanged()
@@ -220,15 +230,16 @@ extension SDLHeadUnitEmulator {
     func hmiSystemCapability(_ type: SystemCapabilityType) -> SDLJSONValue.Member? {
         let system = hmi.answers["UI.GetCapabilities"]?["systemCapabilities"]
         let rc = hmi.answers["RC.GetCapabilities"]
-        let found: (String, SDLJSONValue?) = switch type {
-        case .navigation: ("navigationCapability", system?["navigationCapability"])
-        case .phoneCall: ("phoneCapability", system?["phoneCapability"])
-        case .videoStreaming: ("videoStreamingCapability", system?["videoStreamingCapability"])
-        case .driverDistraction: ("driverDistractionCapability", system?["driverDistractionCapability"])
-        case .remoteControl: ("remoteControlCapability", rc?["remoteControlCapability"])
-        case .seatLocation: ("seatLocationCapability", rc?["seatLocationCapability"])
-        default: ("", nil)
-        }
+        let found: (String, SDLJSONValue?) =
+            switch type {
+            case .navigation: ("navigationCapability", system?["navigationCapability"])
+            case .phoneCall: ("phoneCapability", system?["phoneCapability"])
+            case .videoStreaming: ("videoStreamingCapability", system?["videoStreamingCapability"])
+            case .driverDistraction: ("driverDistractionCapability", system?["driverDistractionCapability"])
+            case .remoteControl: ("remoteControlCapability", rc?["remoteControlCapability"])
+            case .seatLocation: ("seatLocationCapability", rc?["seatLocationCapability"])
+            default: ("", nil)
+            }
         return found.1.map { SDLJSONValue.Member(key: found.0, value: $0) }
     }
 

@@ -62,7 +62,8 @@ extension SDLHeadUnitEmulator {
     func hmiStreamStarted(_ service: SDLServiceType, appID: String) -> [Effect] {
         guard hmi.isReady, service == .video || service == .audio, !hmi.unavailable.contains("Navigation") else { return [] }
         let method = service == .video ? "Navigation.StartStream" : "Navigation.StartAudioStream"
-        let url = configuration.hmiStreamURL?(appID, Int(service.rawValue))
+        let url =
+            configuration.hmiStreamURL?(appID, Int(service.rawValue))
             ?? (service == .video ? "http://127.0.0.1:5050" : "http://127.0.0.1:5080")
         return [coreRequest(method, [.init(key: "url", value: .string(url)), .init(key: "appID", value: .integer(hmi.appID(of: appID)))], streamOf: appID)]
     }

@@ -1,13 +1,14 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The format an audio pass-thru captures in.
 struct AudioFormat: Sendable, Hashable {
@@ -60,7 +61,7 @@ extension SDLHeadUnitEmulator {
         guard case .array(let items)? = configuration.capabilities["audioPassThruCapabilities"] else { return [] }
         return items.compactMap { item in
             guard case .string(let rate)? = item["samplingRate"], case .string(let bits)? = item["bitsPerSample"],
-                  case .string(let type)? = item["audioType"]
+                case .string(let type)? = item["audioType"]
             else { return nil }
             return AudioFormat(samplingRate: SamplingRate(rawValue: rate), bitsPerSample: BitsPerSample(rawValue: bits), audioType: AudioType(rawValue: type))
         }
@@ -121,9 +122,13 @@ extension SDLHeadUnitEmulator {
         capture.covered = elapsed
         apps[appID]?.audioCapture = capture
         apps[appID]?.audioPassThruBytesSent += samples.count
-        var effects: [Effect] = [.notify(appID: appID, SDLRPCPayload(
-            rpcType: .notification, functionID: OnAudioPassThru.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
-            json: Array("{}".utf8), bulkData: samples))]
+        var effects: [Effect] = [
+            .notify(
+                appID: appID,
+                SDLRPCPayload(
+                    rpcType: .notification, functionID: OnAudioPassThru.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
+                    json: Array("{}".utf8), bulkData: samples))
+        ]
         if elapsed >= capture.maxDuration {
             effects += finishInteraction(appID, with: .success())
         } else {

@@ -12,7 +12,7 @@ extension SDLHeadUnitEmulator {
         guard apps[appID] != nil else { return (.failure(.applicationNotRegistered, nil), []) }
         let request = (try? SDLJSONValue(parsing: rpc.json)) ?? .object([])
         if kind == .alert || kind == .subtleAlert, case .object(let members) = request,
-           !members.contains(where: { ["alertText1", "alertText2", "alertText3", "ttsChunks", "softButtons", "alertIcon"].contains($0.key) })
+            !members.contains(where: { ["alertText1", "alertText2", "alertText3", "ttsChunks", "softButtons", "alertIcon"].contains($0.key) })
         {
             return (.failure(.invalidData, "RPC.msg_params: an alert needs text, speech or soft buttons"), [])
         }
@@ -82,8 +82,8 @@ extension SDLHeadUnitEmulator {
     /// driver ends): IGNORED.
     func cancelInteraction(_ request: CancelInteraction, appID: String) -> (Reply, [Effect]) {
         guard let interaction = apps[appID]?.interaction, interaction.kind != .audioPassThru,
-              interaction.functionID == UInt32(clamping: request.functionID),
-              request.cancelID == nil || request.cancelID == interaction.cancelID
+            interaction.functionID == UInt32(clamping: request.functionID),
+            request.cancelID == nil || request.cancelID == interaction.cancelID
         else {
             return (.failure(.ignored, "nothing to cancel"), [])
         }
@@ -119,7 +119,8 @@ extension SDLHeadUnitEmulator {
         }
         // Answered through the HMI requests the built-in HMI holds for it, if it holds any (an
         // audio pass-thru it runs alone).
-        let answer: [Effect] = interaction.hmiRequests.isEmpty
+        let answer: [Effect] =
+            interaction.hmiRequests.isEmpty
             ? [.respond(appID: appID, functionID: interaction.functionID, correlationID: interaction.correlationID, reply)]
             : builtInInteractionAnswered(interaction, reply)
         return answer + [hmiStatus(of: appID)]
@@ -152,7 +153,9 @@ extension SDLHeadUnitEmulator {
         case (.text(let text), .performInteraction):
             guard interaction.hasKeyboard else { throw .invalidAnswer("no keyboard is shown") }
             // A searchable list's search text comes back the same way, without a choiceID.
-            reply = .success(extra: [.init(key: "manualTextEntry", value: .string(text)), .init(key: "triggerSource", value: .string(TriggerSource.keyboard.rawValue))])
+            reply = .success(extra: [
+                .init(key: "manualTextEntry", value: .string(text)), .init(key: "triggerSource", value: .string(TriggerSource.keyboard.rawValue)),
+            ])
             // The HMI reports the submitted entry before the interaction's answer, as SDL Core passes it on.
             await perform([notification(OnKeyboardInput(event: .entrySubmitted, data: text), to: appID)])
         case (.sliderPosition(let position), .slider):

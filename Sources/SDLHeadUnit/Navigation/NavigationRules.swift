@@ -45,9 +45,11 @@ extension SDLHeadUnitEmulator {
         navigation.route = wayPoints
         let json = SDLJSONValue.object([.init(key: "wayPoints", value: Self.wayPointsJSON(wayPoints))])
         let effects: [Effect] = apps.values.filter(\.subscribedToWayPoints).sorted { $0.connectionID < $1.connectionID }.map { app in
-            .notify(appID: app.appID, SDLRPCPayload(
-                rpcType: .notification, functionID: OnWayPointChange.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
-                json: json.jsonBytes))
+            .notify(
+                appID: app.appID,
+                SDLRPCPayload(
+                    rpcType: .notification, functionID: OnWayPointChange.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
+                    json: json.jsonBytes))
         }
         await perform(effects)
     }

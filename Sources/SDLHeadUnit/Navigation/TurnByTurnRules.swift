@@ -16,7 +16,7 @@ struct TurnByTurnState: Sendable {
     /// The state as the control API shows it.
     var json: SDLJSONValue {
         var members: [SDLJSONValue.Member] = [
-            .init(key: "maneuver", value: .object(maneuver.keys.sorted().map { .init(key: $0, value: maneuver[$0]!) })),
+            .init(key: "maneuver", value: .object(maneuver.keys.sorted().map { .init(key: $0, value: maneuver[$0]!) }))
         ]
         if let alert { members.append(.init(key: "alertManeuver", value: alert)) }
         if let turnList { members.append(.init(key: "turnList", value: turnList)) }

@@ -207,13 +207,21 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
                 guard case .bool(let value) = flag else { throw .invalid(path: "\(groupPath).encryption_required", "expected true or false") }
                 encryption = value
             }
-            guard let rpcsValue = group.value["rpcs"] else { groups[group.key] = [:]; continue }
-            if case .null = rpcsValue { groups[group.key] = [:]; continue }
+            guard let rpcsValue = group.value["rpcs"] else {
+                groups[group.key] = [:]
+                continue
+            }
+            if case .null = rpcsValue {
+                groups[group.key] = [:]
+                continue
+            }
             guard case .object(let rpcs) = rpcsValue else { throw .invalid(path: "\(groupPath).rpcs", "expected an object") }
             var permissions: [String: Permission] = [:]
             for rpc in rpcs {
                 let rpcPath = "\(groupPath).rpcs.\(rpc.key)"
-                guard case .array(let levels)? = rpc.value["hmi_levels"] else { throw .invalid(path: "\(rpcPath).hmi_levels", "expected an array of HMI levels") }
+                guard case .array(let levels)? = rpc.value["hmi_levels"] else {
+                    throw .invalid(path: "\(rpcPath).hmi_levels", "expected an array of HMI levels")
+                }
                 var set: Set<HMILevel> = []
                 for (index, level) in levels.enumerated() {
                     guard case .string(let name) = level, HMILevel(rawValue: name).isRecognized else {
@@ -244,7 +252,10 @@ public struct SDLHeadUnitPolicy: Sendable, Hashable {
         for app in appMembers {
             let appPath = "\(tablePath)app_policies.\(app.key)"
             // SDL Core allows an entry to name another (`"default"`); follow it.
-            if case .string(let alias) = app.value { appGroups[app.key] = appMembers.first { $0.key == alias }.flatMap { Self.groupList($0.value) } ?? []; continue }
+            if case .string(let alias) = app.value {
+                appGroups[app.key] = appMembers.first { $0.key == alias }.flatMap { Self.groupList($0.value) } ?? []
+                continue
+            }
             guard case .array(let names)? = app.value["groups"] else { throw .invalid(path: "\(appPath).groups", "expected an array of group names") }
             var list: [String] = []
             for (index, name) in names.enumerated() {

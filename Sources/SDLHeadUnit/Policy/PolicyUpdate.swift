@@ -24,17 +24,23 @@ extension SDLHeadUnitEmulator {
     ) async throws(SDLHeadUnitControlError) {
         guard apps[appID] != nil else { throw .unknownApp(appID) }
         let request = OnSystemRequest(requestType: type, url: url, timeout: timeout, fileType: bulkData.isEmpty ? nil : .json)
-        await perform([.notify(appID: appID, SDLRPCPayload(
-            rpcType: .notification, functionID: OnSystemRequest.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
-            json: (try? SDLJSON.encode(request)) ?? Array("{}".utf8), bulkData: bulkData))])
+        await perform([
+            .notify(
+                appID: appID,
+                SDLRPCPayload(
+                    rpcType: .notification, functionID: OnSystemRequest.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
+                    json: (try? SDLJSON.encode(request)) ?? Array("{}".utf8), bulkData: bulkData))
+        ])
     }
 
     func policyUpdateRequest(appID: String, url: String) -> Effect {
         apps[appID]?.policyUpdateRequested = true
         let request = OnSystemRequest(requestType: .proprietary, url: url, timeout: 60, fileType: .json)
-        return .notify(appID: appID, SDLRPCPayload(
-            rpcType: .notification, functionID: OnSystemRequest.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
-            json: (try? SDLJSON.encode(request)) ?? Array("{}".utf8), bulkData: Self.wrappedSnapshot(policy.snapshot(appID: appID, url: url))))
+        return .notify(
+            appID: appID,
+            SDLRPCPayload(
+                rpcType: .notification, functionID: OnSystemRequest.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
+                json: (try? SDLJSON.encode(request)) ?? Array("{}".utf8), bulkData: Self.wrappedSnapshot(policy.snapshot(appID: appID, url: url))))
     }
 
     /// SDL Core's wrapper around the snapshot: the body a policy server receives, with the
@@ -48,9 +54,13 @@ extension SDLHeadUnitEmulator {
             .init(key: "InstanceFollowRedirects", value: .bool(false)), .init(key: "charset", value: .string("utf-8")),
             .init(key: "Content-Length", value: .integer(body.utf8.count)),
         ]
-        return SDLJSONValue.object([.init(key: "HTTPRequest", value: .object([
-            .init(key: "headers", value: .object(headers)), .init(key: "body", value: .string(body)),
-        ]))]).jsonBytes
+        return SDLJSONValue.object([
+            .init(
+                key: "HTTPRequest",
+                value: .object([
+                    .init(key: "headers", value: .object(headers)), .init(key: "body", value: .string(body)),
+                ]))
+        ]).jsonBytes
     }
 
     /// SystemRequest(PROPRIETARY): the policy server's answer. Applied when it reads as a
@@ -81,17 +91,27 @@ extension SDLHeadUnitPolicy {
     /// policy server endpoint.
     func snapshot(appID: String, url: String) -> SDLJSONValue {
         let groups = (appGroups[appID] ?? appGroups["default"] ?? []).map { SDLJSONValue.string($0) }
-        return .object([.init(key: "policy_table", value: .object([
-            .init(key: "module_config", value: .object([
-                .init(key: "preloaded_pt", value: .bool(true)), .init(key: "timeout_after_x_seconds", value: .integer(60)),
-                .init(key: "endpoints", value: .object([.init(key: "0x07", value: .object([.init(key: "default", value: .array([.string(url)]))]))])),
-            ])),
-            .init(key: "app_policies", value: .object([.init(key: appID, value: .object([.init(key: "groups", value: .array(groups))]))])),
-            .init(key: "functional_groupings", value: .object(groups.compactMap { group in
-                guard case .string(let name) = group else { return nil }
-                return .init(key: name, value: .object([]))
-            })),
-            .init(key: "device_data", value: .object([])),
-        ]))])
+        return .object([
+            .init(
+                key: "policy_table",
+                value: .object([
+                    .init(
+                        key: "module_config",
+                        value: .object([
+                            .init(key: "preloaded_pt", value: .bool(true)), .init(key: "timeout_after_x_seconds", value: .integer(60)),
+                            .init(
+                                key: "endpoints", value: .object([.init(key: "0x07", value: .object([.init(key: "default", value: .array([.string(url)]))]))])),
+                        ])),
+                    .init(key: "app_policies", value: .object([.init(key: appID, value: .object([.init(key: "groups", value: .array(groups))]))])),
+                    .init(
+                        key: "functional_groupings",
+                        value: .object(
+                            groups.compactMap { group in
+                                guard case .string(let name) = group else { return nil }
+                                return .init(key: name, value: .object([]))
+                            })),
+                    .init(key: "device_data", value: .object([])),
+                ]))
+        ])
     }
 }

@@ -118,12 +118,17 @@ struct RemoteControlState: Sendable {
     static func data(_ text: String) -> SDLJSONValue { SDLHeadUnitEmulator.json(text) }
 
     static let climateButtons: [ButtonName] = [.ac, .acMax, .recirculate, .fanUp, .fanDown, .tempUp, .tempDown]
-    static let climateCapability = #"{"currentTemperatureAvailable":true,"fanSpeedAvailable":true,"desiredTemperatureAvailable":true,"acEnableAvailable":true,"acMaxEnableAvailable":true,"circulateAirEnableAvailable":true,"autoModeEnableAvailable":true,"dualModeEnableAvailable":true,"defrostZoneAvailable":true,"defrostZone":["FRONT","REAR","ALL","NONE"],"ventilationModeAvailable":true,"ventilationMode":["UPPER","LOWER","BOTH","NONE"],"heatedSteeringWheelAvailable":true,"heatedWindshieldAvailable":true,"heatedRearWindowAvailable":true,"heatedMirrorsAvailable":true,"climateEnableAvailable":true}"#
-    static let climateData = #"{"fanSpeed":40,"currentTemperature":{"unit":"CELSIUS","value":22.5},"desiredTemperature":{"unit":"CELSIUS","value":21.0},"acEnable":true,"circulateAirEnable":false,"autoModeEnable":false,"defrostZone":"NONE","dualModeEnable":false,"acMaxEnable":false,"ventilationMode":"BOTH","heatedSteeringWheelEnable":false,"heatedWindshieldEnable":false,"heatedRearWindowEnable":false,"heatedMirrorsEnable":false,"climateEnable":true}"#
-    static let seatCapability = #"{"heatingEnabledAvailable":true,"coolingEnabledAvailable":true,"heatingLevelAvailable":true,"coolingLevelAvailable":true,"horizontalPositionAvailable":true,"verticalPositionAvailable":true,"frontVerticalPositionAvailable":true,"backVerticalPositionAvailable":true,"backTiltAngleAvailable":true,"headSupportHorizontalPositionAvailable":true,"headSupportVerticalPositionAvailable":true,"massageEnabledAvailable":true,"massageModeAvailable":true,"massageCushionFirmnessAvailable":true,"memoryAvailable":true}"#
+    static let climateCapability =
+        #"{"currentTemperatureAvailable":true,"fanSpeedAvailable":true,"desiredTemperatureAvailable":true,"acEnableAvailable":true,"acMaxEnableAvailable":true,"circulateAirEnableAvailable":true,"autoModeEnableAvailable":true,"dualModeEnableAvailable":true,"defrostZoneAvailable":true,"defrostZone":["FRONT","REAR","ALL","NONE"],"ventilationModeAvailable":true,"ventilationMode":["UPPER","LOWER","BOTH","NONE"],"heatedSteeringWheelAvailable":true,"heatedWindshieldAvailable":true,"heatedRearWindowAvailable":true,"heatedMirrorsAvailable":true,"climateEnableAvailable":true}"#
+    static let climateData =
+        #"{"fanSpeed":40,"currentTemperature":{"unit":"CELSIUS","value":22.5},"desiredTemperature":{"unit":"CELSIUS","value":21.0},"acEnable":true,"circulateAirEnable":false,"autoModeEnable":false,"defrostZone":"NONE","dualModeEnable":false,"acMaxEnable":false,"ventilationMode":"BOTH","heatedSteeringWheelEnable":false,"heatedWindshieldEnable":false,"heatedRearWindowEnable":false,"heatedMirrorsEnable":false,"climateEnable":true}"#
+    static let seatCapability =
+        #"{"heatingEnabledAvailable":true,"coolingEnabledAvailable":true,"heatingLevelAvailable":true,"coolingLevelAvailable":true,"horizontalPositionAvailable":true,"verticalPositionAvailable":true,"frontVerticalPositionAvailable":true,"backVerticalPositionAvailable":true,"backTiltAngleAvailable":true,"headSupportHorizontalPositionAvailable":true,"headSupportVerticalPositionAvailable":true,"massageEnabledAvailable":true,"massageModeAvailable":true,"massageCushionFirmnessAvailable":true,"memoryAvailable":true}"#
 
     static func seatData(_ seat: String) -> SDLJSONValue {
-        data(#"{"id":"\#(seat)","heatingEnabled":false,"coolingEnabled":false,"heatingLevel":0,"coolingLevel":0,"horizontalPosition":50,"verticalPosition":50,"frontVerticalPosition":50,"backVerticalPosition":50,"backTiltAngle":40,"headSupportHorizontalPosition":50,"headSupportVerticalPosition":50,"massageEnabled":false,"massageMode":[{"massageZone":"LUMBAR","massageMode":"OFF"},{"massageZone":"SEAT_CUSHION","massageMode":"OFF"}],"massageCushionFirmness":[{"cushion":"MIDDLE_LUMBAR","firmness":50}]}"#)
+        data(
+            #"{"id":"\#(seat)","heatingEnabled":false,"coolingEnabled":false,"heatingLevel":0,"coolingLevel":0,"horizontalPosition":50,"verticalPosition":50,"frontVerticalPosition":50,"backVerticalPosition":50,"backTiltAngle":40,"headSupportHorizontalPosition":50,"headSupportVerticalPosition":50,"massageEnabled":false,"massageMode":[{"massageZone":"LUMBAR","massageMode":"OFF"},{"massageZone":"SEAT_CUSHION","massageMode":"OFF"}],"massageCushionFirmness":[{"cushion":"MIDDLE_LUMBAR","firmness":50}]}"#
+        )
     }
 
     /// Climate front (C0A) and rear (C1A), the radio (R0A), driver (S0A) and front passenger
@@ -138,12 +143,17 @@ struct RemoteControlState: Sendable {
             RemoteControlModule(
                 type: .climate, name: "Climate rear", info: info("C1A", location: rearRow), buttons: [.fanUp, .fanDown, .tempUp, .tempDown],
                 capability: climateCapability,
-                controlData: data(#"{"fanSpeed":30,"currentTemperature":{"unit":"CELSIUS","value":23.0},"desiredTemperature":{"unit":"CELSIUS","value":22.0},"acEnable":true,"circulateAirEnable":false,"autoModeEnable":false,"ventilationMode":"LOWER","climateEnable":true}"#)),
+                controlData: data(
+                    #"{"fanSpeed":30,"currentTemperature":{"unit":"CELSIUS","value":23.0},"desiredTemperature":{"unit":"CELSIUS","value":22.0},"acEnable":true,"circulateAirEnable":false,"autoModeEnable":false,"ventilationMode":"LOWER","climateEnable":true}"#
+                )),
             RemoteControlModule(
                 type: .radio, name: "Radio", info: info("R0A", location: frontRow, serviceArea: wholeVehicle),
                 buttons: [.volumeUp, .volumeDown, .eject, .source, .shuffle, .repeat],
-                capability: #"{"radioEnableAvailable":true,"radioBandAvailable":true,"radioFrequencyAvailable":true,"hdChannelAvailable":true,"rdsDataAvailable":true,"availableHdChannelsAvailable":true,"stateAvailable":true,"signalStrengthAvailable":true,"signalChangeThresholdAvailable":true,"hdRadioEnableAvailable":true,"siriusxmRadioAvailable":false}"#,
-                controlData: data(#"{"frequencyInteger":101,"frequencyFraction":1,"band":"FM","rdsData":{"PS":"SDL FM","RT":"The emulated station","CT":"2026-11-23T12:00:00.000Z","PI":"C0FE","PTY":5,"TP":false,"TA":false,"REG":"US"},"hdRadioEnable":false,"availableHdChannels":[],"signalStrength":80,"signalChangeThreshold":10,"radioEnable":true,"state":"ACQUIRED"}"#)),
+                capability:
+                    #"{"radioEnableAvailable":true,"radioBandAvailable":true,"radioFrequencyAvailable":true,"hdChannelAvailable":true,"rdsDataAvailable":true,"availableHdChannelsAvailable":true,"stateAvailable":true,"signalStrengthAvailable":true,"signalChangeThresholdAvailable":true,"hdRadioEnableAvailable":true,"siriusxmRadioAvailable":false}"#,
+                controlData: data(
+                    #"{"frequencyInteger":101,"frequencyFraction":1,"band":"FM","rdsData":{"PS":"SDL FM","RT":"The emulated station","CT":"2026-11-23T12:00:00.000Z","PI":"C0FE","PTY":5,"TP":false,"TA":false,"REG":"US"},"hdRadioEnable":false,"availableHdChannels":[],"signalStrength":80,"signalChangeThreshold":10,"radioEnable":true,"state":"ACQUIRED"}"#
+                )),
             RemoteControlModule(
                 type: .seat, name: "Driver seat", info: info("S0A", location: driverSeat, shared: false), buttons: [],
                 capability: seatCapability, controlData: seatData("DRIVER")),
@@ -153,11 +163,16 @@ struct RemoteControlState: Sendable {
             RemoteControlModule(
                 type: .audio, name: "Audio", info: info("A0A", location: frontRow, serviceArea: wholeVehicle), buttons: [],
                 capability: #"{"sourceAvailable":true,"keepContextAvailable":true,"volumeAvailable":true,"equalizerAvailable":true,"equalizerMaxChannelId":3}"#,
-                controlData: data(#"{"source":"FM","keepContext":false,"volume":40,"equalizerSettings":[{"channelId":1,"channelName":"Bass","channelSetting":50},{"channelId":2,"channelName":"Mid","channelSetting":50},{"channelId":3,"channelName":"Treble","channelSetting":50}]}"#)),
+                controlData: data(
+                    #"{"source":"FM","keepContext":false,"volume":40,"equalizerSettings":[{"channelId":1,"channelName":"Bass","channelSetting":50},{"channelId":2,"channelName":"Mid","channelSetting":50},{"channelId":3,"channelName":"Treble","channelSetting":50}]}"#
+                )),
             RemoteControlModule(
                 type: .light, name: "Lights", info: info("L0A", location: wholeVehicle), buttons: [],
-                capability: #"{"supportedLights":[{"name":"FRONT_LEFT_HIGH_BEAM","statusAvailable":true,"densityAvailable":true,"rgbColorSpaceAvailable":false},{"name":"FRONT_RIGHT_HIGH_BEAM","statusAvailable":true,"densityAvailable":true,"rgbColorSpaceAvailable":false},{"name":"AMBIENT_LIGHTS","statusAvailable":true,"densityAvailable":true,"rgbColorSpaceAvailable":true},{"name":"HAZARD_LIGHTS","statusAvailable":true,"densityAvailable":false,"rgbColorSpaceAvailable":false}]}"#,
-                controlData: data(#"{"lightState":[{"id":"FRONT_LEFT_HIGH_BEAM","status":"OFF","density":1.0},{"id":"FRONT_RIGHT_HIGH_BEAM","status":"OFF","density":1.0},{"id":"AMBIENT_LIGHTS","status":"ON","density":0.5,"color":{"red":0,"green":120,"blue":255}},{"id":"HAZARD_LIGHTS","status":"OFF"}]}"#)),
+                capability:
+                    #"{"supportedLights":[{"name":"FRONT_LEFT_HIGH_BEAM","statusAvailable":true,"densityAvailable":true,"rgbColorSpaceAvailable":false},{"name":"FRONT_RIGHT_HIGH_BEAM","statusAvailable":true,"densityAvailable":true,"rgbColorSpaceAvailable":false},{"name":"AMBIENT_LIGHTS","statusAvailable":true,"densityAvailable":true,"rgbColorSpaceAvailable":true},{"name":"HAZARD_LIGHTS","statusAvailable":true,"densityAvailable":false,"rgbColorSpaceAvailable":false}]}"#,
+                controlData: data(
+                    #"{"lightState":[{"id":"FRONT_LEFT_HIGH_BEAM","status":"OFF","density":1.0},{"id":"FRONT_RIGHT_HIGH_BEAM","status":"OFF","density":1.0},{"id":"AMBIENT_LIGHTS","status":"ON","density":0.5,"color":{"red":0,"green":120,"blue":255}},{"id":"HAZARD_LIGHTS","status":"OFF"}]}"#
+                )),
             RemoteControlModule(
                 type: .hmiSettings, name: "HMI settings", info: info("H0A", location: frontRow, serviceArea: wholeVehicle), buttons: [],
                 capability: #"{"distanceUnitAvailable":true,"temperatureUnitAvailable":true,"displayModeUnitAvailable":true}"#,

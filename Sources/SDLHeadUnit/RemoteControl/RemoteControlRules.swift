@@ -42,7 +42,7 @@ extension SDLHeadUnitEmulator {
     /// The app's seat: SetGlobalProperties `userLocation.grid`, the driver's seat by default.
     func userSeat(of appID: String) -> Grid {
         if let grid = apps[appID]?.screen.globalProperties["userLocation"]?["grid"],
-           let seat = try? SDLJSON.decode(Grid.self, from: grid.jsonBytes).value
+            let seat = try? SDLJSON.decode(Grid.self, from: grid.jsonBytes).value
         {
             return seat
         }
@@ -91,8 +91,10 @@ extension SDLHeadUnitEmulator {
             .init(key: "allowed", value: .bool(true)), .init(key: "allocatedModules", value: .array(allocated)),
             .init(key: "freeModules", value: .array(free)),
         ])
-        return .notify(appID: appID, SDLRPCPayload(
-            rpcType: .notification, functionID: OnRCStatus.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID, json: json.jsonBytes))
+        return .notify(
+            appID: appID,
+            SDLRPCPayload(
+                rpcType: .notification, functionID: OnRCStatus.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID, json: json.jsonBytes))
     }
 
     /// OnInteriorVehicleData with the module's data to every app subscribed to it.
@@ -100,9 +102,11 @@ extension SDLHeadUnitEmulator {
         let module = remoteControl.modules[index]
         let json = SDLJSONValue.object([.init(key: "moduleData", value: module.moduleDataJSON)])
         return remoteControl.subscriptions.keys.sorted().filter { remoteControl.subscriptions[$0]?.contains(module.key) == true && apps[$0] != nil }.map {
-            .notify(appID: $0, SDLRPCPayload(
-                rpcType: .notification, functionID: OnInteriorVehicleData.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
-                json: json.jsonBytes))
+            .notify(
+                appID: $0,
+                SDLRPCPayload(
+                    rpcType: .notification, functionID: OnInteriorVehicleData.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
+                    json: json.jsonBytes))
         }
     }
 
@@ -194,7 +198,8 @@ extension SDLHeadUnitEmulator {
     /// The HMI's answer to RC.GetInteriorVehicleDataConsent: its `allowed`, module by module
     /// (refused or unanswered: none allowed).
     func recordConsents(_ answer: Reply, moduleType: ModuleType, ids: [String], appID: String) {
-        let allowed: [SDLJSONValue] = if answer.success, case .array(let list)? = answer.fields.first(where: { $0.key == "allowed" })?.value { list } else { [] }
+        let allowed: [SDLJSONValue] =
+            if answer.success, case .array(let list)? = answer.fields.first(where: { $0.key == "allowed" })?.value { list } else { [] }
         for (position, id) in ids.enumerated() {
             guard let index = remoteControl.index(of: moduleType, id: id) else { continue }
             remoteControl.consents[appID, default: [:]][remoteControl.modules[index].key] = position < allowed.count && allowed[position] == .bool(true)
@@ -282,9 +287,13 @@ extension SDLHeadUnitEmulator {
             case .integer(let number)?: value = Double(number)
             default: return []
             }
-            return [.init(key: "desiredTemperature", value: .object([
-                .init(key: "unit", value: .string(unit)), .init(key: "value", value: .float(value + step)),
-            ]))]
+            return [
+                .init(
+                    key: "desiredTemperature",
+                    value: .object([
+                        .init(key: "unit", value: .string(unit)), .init(key: "value", value: .float(value + step)),
+                    ]))
+            ]
         }
         switch button {
         case .ac: return merge(data, with: toggled("acEnable"))

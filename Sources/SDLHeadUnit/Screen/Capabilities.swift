@@ -30,11 +30,13 @@ extension SDLHeadUnitEmulator {
     /// CreateWindow.
     func capabilityUpdate(_ type: SystemCapabilityType, to appID: String, window: Int? = nil) -> Effect? {
         guard !configuration.unavailableCapabilities.contains(type), let capability = systemCapability(type, for: appID, window: window),
-              let json = try? SDLJSONValue(parsing: Array(#"{"systemCapability":\#(capability.jsonString)}"#.utf8))
+            let json = try? SDLJSONValue(parsing: Array(#"{"systemCapability":\#(capability.jsonString)}"#.utf8))
         else { return nil }
-        return .notify(appID: appID, SDLRPCPayload(
-            rpcType: .notification, functionID: OnSystemCapabilityUpdated.wireFunctionID ?? 0,
-            correlationID: Self.notificationCorrelationID, json: json.jsonBytes))
+        return .notify(
+            appID: appID,
+            SDLRPCPayload(
+                rpcType: .notification, functionID: OnSystemCapabilityUpdated.wireFunctionID ?? 0,
+                correlationID: Self.notificationCorrelationID, json: json.jsonBytes))
     }
 
     /// `{"systemCapabilityType": …, "<field>": …}` as the app sees it now (DISPLAYS follows its
@@ -73,7 +75,9 @@ extension SDLHeadUnitEmulator {
         let windows = windowIDs.filter { onlyWindow == nil || $0 == onlyWindow }.map { windowCapability($0, legacy: legacy, appID: appID) }
         return .object([
             .init(key: "displayName", value: legacy["displayName"] ?? .string("GENERIC_DISPLAY")),
-            .init(key: "windowTypeSupported", value: Self.json(#"[{"type":"MAIN","maximumNumberOfWindows":1},{"type":"WIDGET","maximumNumberOfWindows":\#(Self.maximumWidgets)}]"#)),
+            .init(
+                key: "windowTypeSupported",
+                value: Self.json(#"[{"type":"MAIN","maximumNumberOfWindows":1},{"type":"WIDGET","maximumNumberOfWindows":\#(Self.maximumWidgets)}]"#)),
             .init(key: "windowCapabilities", value: .array(windows)),
         ])
     }
@@ -92,13 +96,20 @@ extension SDLHeadUnitEmulator {
         if let buttons = configuration.capabilities["buttonCapabilities"] { window.append(.init(key: "buttonCapabilities", value: buttons)) }
         if let soft = configuration.capabilities["softButtonCapabilities"] { window.append(.init(key: "softButtonCapabilities", value: soft)) }
         window.append(.init(key: "menuLayoutsAvailable", value: .array([.string("LIST"), .string("TILES")])))
-        window.append(.init(key: "dynamicUpdateCapabilities", value: configuration.dynamicMenuUpdates
-            ? Self.json(#"{"supportedDynamicImageFieldNames":["cmdIcon","subMenuIcon"],"supportsDynamicSubMenus":true}"#)
-            : Self.json(#"{"supportedDynamicImageFieldNames":[],"supportsDynamicSubMenus":false}"#)))
+        window.append(
+            .init(
+                key: "dynamicUpdateCapabilities",
+                value: configuration.dynamicMenuUpdates
+                    ? Self.json(#"{"supportedDynamicImageFieldNames":["cmdIcon","subMenuIcon"],"supportsDynamicSubMenus":true}"#)
+                    : Self.json(#"{"supportedDynamicImageFieldNames":[],"supportsDynamicSubMenus":false}"#)))
         // What sdl_hmi (the HMI released with SDL Core 8.2) announces: libraries trim an app's
         // custom keys to `numConfigurableKeys`, so 0 would drop them all.
-        window.append(.init(key: "keyboardCapabilities", value: Self.json(
-            #"{"maskInputCharactersSupported":true,"supportedKeyboards":[{"keyboardLayout":"QWERTY","numConfigurableKeys":3},{"keyboardLayout":"QWERTZ","numConfigurableKeys":0},{"keyboardLayout":"AZERTY","numConfigurableKeys":4},{"keyboardLayout":"NUMERIC","numConfigurableKeys":2}]}"#)))
+        window.append(
+            .init(
+                key: "keyboardCapabilities",
+                value: Self.json(
+                    #"{"maskInputCharactersSupported":true,"supportedKeyboards":[{"keyboardLayout":"QWERTY","numConfigurableKeys":3},{"keyboardLayout":"QWERTZ","numConfigurableKeys":0},{"keyboardLayout":"AZERTY","numConfigurableKeys":4},{"keyboardLayout":"NUMERIC","numConfigurableKeys":2}]}"#
+                )))
         return .object(window)
     }
 

@@ -5,7 +5,11 @@ import SDLRuntime
 /// moves, so the screen shows it running without the app sending every second (SDL Core's HMI
 /// does the same from SetMediaClockTimer).
 struct MediaClock: Sendable, Hashable {
-    enum Motion: String, Sendable { case up = "UP", down = "DOWN", paused = "PAUSED" }
+    enum Motion: String, Sendable {
+        case up = "UP"
+        case down = "DOWN"
+        case paused = "PAUSED"
+    }
 
     /// The clock's reading at `since`, in seconds.
     var seconds: Int
@@ -61,8 +65,9 @@ struct MediaClock: Sendable, Hashable {
     /// `{"seconds": 75, "counting": "UP", "endSeconds": 210, "rate": 2}`: the reading now, for the
     /// screen JSON (`rate` only when it is not 1).
     func json(at now: Duration) -> SDLJSONValue {
-        .object([.init(key: "seconds", value: .integer(reading(at: now))), .init(key: "counting", value: .string(motion.rawValue))]
-            + (endSeconds.map { [.init(key: "endSeconds", value: .integer($0))] } ?? [])
-            + (rate != 1 ? [.init(key: "rate", value: .float(rate))] : []))
+        .object(
+            [.init(key: "seconds", value: .integer(reading(at: now))), .init(key: "counting", value: .string(motion.rawValue))]
+                + (endSeconds.map { [.init(key: "endSeconds", value: .integer($0))] } ?? [])
+                + (rate != 1 ? [.init(key: "rate", value: .float(rate))] : []))
     }
 }

@@ -169,7 +169,8 @@ extension SDLHeadUnitEmulator {
         for item in items {
             for key in ["cmdIcon", "menuIcon"] {
                 guard case .string(let name)? = item[key]?["value"], item[key]?["imageType"] == .string("DYNAMIC"),
-                      !name.isEmpty, !store.exists(name), asked.insert(name).inserted else { continue }
+                    !name.isEmpty, !store.exists(name), asked.insert(name).inserted
+                else { continue }
                 effects.append(notification(OnUpdateFile(fileName: name), to: appID))
             }
         }

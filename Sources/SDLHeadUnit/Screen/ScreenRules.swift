@@ -14,7 +14,8 @@ extension SDLHeadUnitEmulator {
         var effects: [Effect] = []
         // SDL's HMI refuses a template the app's type may not use, before it shows anything.
         if let app = apps[appID], case .string(let template)? = members.first(where: { $0.key == "templateConfiguration" })?.value["template"],
-           let refusal = templateRefusal(template, for: app, window: windowID) {
+            let refusal = templateRefusal(template, for: app, window: windowID)
+        {
             return (refusal, [])
         }
         for member in members where windowID == 0 || member.key == "templateConfiguration" {
@@ -41,7 +42,8 @@ extension SDLHeadUnitEmulator {
                 + (layout["nightColorScheme"].map { [.init(key: "nightColorScheme", value: $0)] } ?? []))
         // SDL Core refuses new colours for the layout already shown.
         if let current = apps[appID]?.screen.template, current["template"] == .string(name),
-           current["dayColorScheme"] != layout["dayColorScheme"] || current["nightColorScheme"] != layout["nightColorScheme"] {
+            current["dayColorScheme"] != layout["dayColorScheme"] || current["nightColorScheme"] != layout["nightColorScheme"]
+        {
             return (.failure(.rejected, nil), [])
         }
         let effects = changeTemplate(templateConfiguration, appID: appID, window: 0)
@@ -57,7 +59,8 @@ extension SDLHeadUnitEmulator {
         return (.success(extra: extra), effects)
     }
 
-    static let setDisplayLayoutDeprecated = "The RPC is deprecated and will be removed in a future version. "
+    static let setDisplayLayoutDeprecated =
+        "The RPC is deprecated and will be removed in a future version. "
         + "The requested display layout is set to the main window. Please use `Show.templateConfiguration` instead."
 
     /// sdl_hmi's `SDL.SDLModel.isTemplateSupported`: the templates an app of this type may use.
@@ -201,32 +204,50 @@ extension SDLHeadUnitEmulator {
         // app uploaded it (SDL Core shows nothing for a missing one, and still answers SUCCESS).
         let store = fileStore(of: appID)
         let names = Set(app.screen.show.values.flatMap(Self.dynamicImageNames) + Self.dynamicImageNames(app.turnByTurn.json)).sorted()
-        members.append(.init(key: "images", value: .array(names.map { name in
-            .object([
-                .init(key: "name", value: .string(name)), .init(key: "url", value: .string("/apps/\(appID)/files/\(name)")),
-                .init(key: "uploaded", value: .bool(store.exists(name))),
-            ])
-        })))
-        members.append(.init(key: "globalProperties", value: .object(app.screen.globalProperties.keys.sorted().map { .init(key: $0, value: app.screen.globalProperties[$0]!) })))
-        members.append(.init(key: "menu", value: .object([
-            .init(key: "subMenus", value: .array(app.menu.subMenuOrder.compactMap { app.menu.subMenus[$0] })),
-            .init(key: "commands", value: .array(app.menu.commandOrder.compactMap { app.menu.commands[$0] })),
-        ])))
+        members.append(
+            .init(
+                key: "images",
+                value: .array(
+                    names.map { name in
+                        .object([
+                            .init(key: "name", value: .string(name)), .init(key: "url", value: .string("/apps/\(appID)/files/\(name)")),
+                            .init(key: "uploaded", value: .bool(store.exists(name))),
+                        ])
+                    })))
+        members.append(
+            .init(
+                key: "globalProperties",
+                value: .object(app.screen.globalProperties.keys.sorted().map { .init(key: $0, value: app.screen.globalProperties[$0]!) })))
+        members.append(
+            .init(
+                key: "menu",
+                value: .object([
+                    .init(key: "subMenus", value: .array(app.menu.subMenuOrder.compactMap { app.menu.subMenus[$0] })),
+                    .init(key: "commands", value: .array(app.menu.commandOrder.compactMap { app.menu.commands[$0] })),
+                ])))
         members.append(.init(key: "choiceSets", value: .array(app.choiceSets.keys.sorted().compactMap { app.choiceSets[$0] })))
         members.append(.init(key: "subscribedButtons", value: .array(app.buttonSubscriptions.map(\.rawValue).sorted().map(SDLJSONValue.string))))
         // A navigation app's video and the areas its haptic data says are focusable.
-        members.append(.init(key: "streaming", value: .object([
-            .init(key: "video", value: .bool(app.streamingServices.contains(.video))),
-            .init(key: "audio", value: .bool(app.streamingServices.contains(.audio))),
-        ] + (app.streamingServices.contains(.video) ? [.init(key: "videoCodec", value: .string(app.video?.videoCodec ?? "H264"))] : []))))
+        members.append(
+            .init(
+                key: "streaming",
+                value: .object(
+                    [
+                        .init(key: "video", value: .bool(app.streamingServices.contains(.video))),
+                        .init(key: "audio", value: .bool(app.streamingServices.contains(.audio))),
+                    ] + (app.streamingServices.contains(.video) ? [.init(key: "videoCodec", value: .string(app.video?.videoCodec ?? "H264"))] : []))))
         members.append(.init(key: "hapticRects", value: .array(app.hapticRects.compactMap { try? SDLJSONValue(parsing: SDLJSON.encode($0)) })))
         if app.menuOpen {
             members.append(.init(key: "onTop", value: .object([.init(key: "kind", value: .string("menu"))])))
         } else if let interaction = app.interaction {
-            members.append(.init(key: "onTop", value: .object([
-                .init(key: "kind", value: .string(interaction.kind.rawValue)),
-                .init(key: "request", value: interaction.request),
-            ] + (app.keyboardEntry.map { [.init(key: "keyboardEntry", value: .string($0))] } ?? []))))
+            members.append(
+                .init(
+                    key: "onTop",
+                    value: .object(
+                        [
+                            .init(key: "kind", value: .string(interaction.kind.rawValue)),
+                            .init(key: "request", value: interaction.request),
+                        ] + (app.keyboardEntry.map { [.init(key: "keyboardEntry", value: .string($0))] } ?? []))))
         }
         return .object(members)
     }

@@ -26,7 +26,9 @@ extension SDLHeadUnitEmulator {
 
     /// A StartService for `service` (video or audio) on the app's session: the answer, and what
     /// follows it (a refused navigation app goes to NONE).
-    func startStreaming(_ service: SDLServiceType, request: SDLControlPayload?, sessionID: UInt8, on connection: EmulatedConnection) async -> (StreamingAnswer, [Effect]) {
+    func startStreaming(_ service: SDLServiceType, request: SDLControlPayload?, sessionID: UInt8, on connection: EmulatedConnection) async -> (
+        StreamingAnswer, [Effect]
+    ) {
         let number = service.rawValue
         guard let appID = appID(on: connection), let app = apps[appID] else {
             return (.refused(reason: "Service type: \(number) disallowed with current HMI type", rejectedParams: nil), [])
@@ -78,11 +80,13 @@ extension SDLHeadUnitEmulator {
     /// VIDEO_STREAMING capability lists (what the HMI's SetVideoConfig would take), echoed back.
     private func acceptVideo(_ request: SDLControlPayload?) -> StreamingAnswer {
         var rejected: [String] = []
-        let protocolName = request?.videoProtocol ?? "RAW", codec = request?.videoCodec ?? "H264"
+        let protocolName = request?.videoProtocol ?? "RAW"
+        let codec = request?.videoCodec ?? "H264"
         if !Self.videoProtocols.contains(protocolName) { rejected.append("videoProtocol") }
         if !Self.videoCodecs.contains(codec) { rejected.append("videoCodec") }
         if rejected.isEmpty, let formats = configuration.videoStreaming.supportedFormats,
-           !formats.contains(where: { $0.protocol.rawValue == protocolName && $0.codec.rawValue == codec }) {
+            !formats.contains(where: { $0.protocol.rawValue == protocolName && $0.codec.rawValue == codec })
+        {
             rejected = ["videoProtocol", "videoCodec"]
         }
         if rejected.isEmpty, let refusal = configuration.videoConfigurationRefusal, let refused = refusal(request ?? SDLControlPayload()), !refused.isEmpty {

@@ -35,7 +35,7 @@ extension SDLHeadUnitEmulator {
         }
         if let hmiDriver { return try await hmiDriver.touch(appID: appID, type, points) }
         guard Self.isVideoApp(app), app.hmiLevel == .full,
-              case .allowed = policy.decide("OnTouchEvent", level: app.hmiLevel, appID: appID, updated: app.policyUpdated, parameters: [])
+            case .allowed = policy.decide("OnTouchEvent", level: app.hmiLevel, appID: appID, updated: app.policyUpdated, parameters: [])
         else { return false }
         let milliseconds = Int(configuration.clock.now / .milliseconds(1)) % 2_000_000_000
         let events = points.map { TouchEvent(id: $0.id, ts: [milliseconds], c: [TouchCoord(x: $0.x, y: $0.y)]) }

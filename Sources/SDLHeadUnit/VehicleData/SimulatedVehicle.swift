@@ -44,7 +44,7 @@ public struct SDLSimulatedVehicle: Sendable {
     /// The custom item every emulated vehicle has, named as in the guide's example; the built-in
     /// policy grants it.
     public static let defaultCustomValues: [String: SDLJSONValue] = [
-        "OEM-X-Vehicle-Data": .object([.init(key: "level", value: .integer(3)), .init(key: "label", value: .string("eco"))]),
+        "OEM-X-Vehicle-Data": .object([.init(key: "level", value: .integer(3)), .init(key: "label", value: .string("eco"))])
     ]
 
     /// A car with a value for every item: realistic ones for what people look at first (speed,
@@ -69,13 +69,17 @@ public struct SDLSimulatedVehicle: Sendable {
         "engineTorque": "120.5", "accPedalPosition": "12.5", "steeringWheelAngle": "0.0", "engineOilLife": "80.0",
         "turnSignal": #""OFF""#, "driverBraking": #""NO_EVENT""#, "wiperStatus": #""OFF""#, "electronicParkBrakeStatus": #""OPEN""#,
         "cloudAppVehicleID": #""emulated-vehicle""#, "handsOffSteering": "false",
-        "tirePressure": #"{"pressureTelltale":"OFF","leftFront":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":240.0},"rightFront":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":240.0},"leftRear":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":230.0},"rightRear":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":230.0},"innerLeftRear":{"status":"NOT_SUPPORTED","tpms":"UNKNOWN","pressure":0.0},"innerRightRear":{"status":"NOT_SUPPORTED","tpms":"UNKNOWN","pressure":0.0}}"#,
+        "tirePressure":
+            #"{"pressureTelltale":"OFF","leftFront":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":240.0},"rightFront":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":240.0},"leftRear":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":230.0},"rightRear":{"status":"NORMAL","tpms":"SYSTEM_ACTIVE","pressure":230.0},"innerLeftRear":{"status":"NOT_SUPPORTED","tpms":"UNKNOWN","pressure":0.0},"innerRightRear":{"status":"NOT_SUPPORTED","tpms":"UNKNOWN","pressure":0.0}}"#,
         "gearStatus": #"{"userSelectedGear":"DRIVE","actualGear":"FOURTH","transmissionType":"AUTOMATIC"}"#,
         "fuelRange": #"[{"type":"GASOLINE","range":420.0,"level":62.5,"levelState":"NORMAL","capacity":55.0,"capacityUnit":"LITERS"}]"#,
-        "climateData": #"{"externalTemperature":{"unit":"CELSIUS","value":21.5},"cabinTemperature":{"unit":"CELSIUS","value":22.0},"atmosphericPressure":101.3}"#,
-        "seatOccupancy": #"{"seatsOccupied":[{"seatLocation":{"grid":{"col":0,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":true},{"seatLocation":{"grid":{"col":2,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":false}],"seatsBelted":[{"seatLocation":{"grid":{"col":0,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":true},{"seatLocation":{"grid":{"col":2,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":false}]}"#,
+        "climateData":
+            #"{"externalTemperature":{"unit":"CELSIUS","value":21.5},"cabinTemperature":{"unit":"CELSIUS","value":22.0},"atmosphericPressure":101.3}"#,
+        "seatOccupancy":
+            #"{"seatsOccupied":[{"seatLocation":{"grid":{"col":0,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":true},{"seatLocation":{"grid":{"col":2,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":false}],"seatsBelted":[{"seatLocation":{"grid":{"col":0,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":true},{"seatLocation":{"grid":{"col":2,"row":0,"level":0,"colspan":1,"rowspan":1,"levelspan":1}},"conditionActive":false}]}"#,
         "stabilityControlsStatus": #"{"escSystem":"ON","trailerSwayControl":"OFF"}"#,
-        "gps": #"{"longitudeDegrees":-83.2101,"latitudeDegrees":42.3015,"utcYear":2026,"utcMonth":11,"utcDay":23,"utcHours":12,"utcMinutes":0,"utcSeconds":0,"compassDirection":"NORTH","pdop":1.0,"hdop":1.0,"vdop":1.0,"actual":true,"satellites":9,"dimension":"3D","altitude":180.0,"heading":0.0,"speed":50.5}"#,
+        "gps":
+            #"{"longitudeDegrees":-83.2101,"latitudeDegrees":42.3015,"utcYear":2026,"utcMonth":11,"utcDay":23,"utcHours":12,"utcMinutes":0,"utcSeconds":0,"compassDirection":"NORTH","pdop":1.0,"hdop":1.0,"vdop":1.0,"actual":true,"satellites":9,"dimension":"3D","altitude":180.0,"heading":0.0,"speed":50.5}"#,
     ]
 
     /// The value of each of `items` (unknown names are left out).
@@ -262,9 +266,12 @@ extension SDLHeadUnitEmulator {
         for appID in apps.keys.sorted() {
             let followed = members.filter { vehicleState.subscriptions[appID]?.contains($0.key) == true }
             guard !followed.isEmpty else { continue }
-            effects.append(.notify(appID: appID, SDLRPCPayload(
-                rpcType: .notification, functionID: OnVehicleData.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
-                json: SDLJSONValue.object(followed).jsonBytes)))
+            effects.append(
+                .notify(
+                    appID: appID,
+                    SDLRPCPayload(
+                        rpcType: .notification, functionID: OnVehicleData.wireFunctionID ?? 0, correlationID: Self.notificationCorrelationID,
+                        json: SDLJSONValue.object(followed).jsonBytes)))
         }
         await perform(effects)
         emit(.vehicleDataChanged(items: members.map(\.key)))
@@ -277,8 +284,9 @@ extension SDLHeadUnitEmulator {
 
     /// Every item's current value, the OEM custom items last.
     public func vehicleData() -> SDLJSONValue {
-        .object(SDLSimulatedVehicle.itemNames.compactMap { name in vehicleState.vehicle.values[name].map { .init(key: name, value: $0) } }
-            + vehicleState.vehicle.customValues.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) })
+        .object(
+            SDLSimulatedVehicle.itemNames.compactMap { name in vehicleState.vehicle.values[name].map { .init(key: name, value: $0) } }
+                + vehicleState.vehicle.customValues.sorted { $0.key < $1.key }.map { .init(key: $0.key, value: $0.value) })
     }
 
     /// How SDL Core's vehicle-data schema names a custom item's type.

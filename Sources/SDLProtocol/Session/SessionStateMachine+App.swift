@@ -10,7 +10,9 @@ extension SDLSessionStateMachine {
         request.protocolVersion = settings.protocolVersion.description
         let payload = settings.protocolVersion.hasControlPayloads ? request.bytes : []
         let frame = SDLFrame(
-            header: SDLFrameHeader(version: 1, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startService.rawValue, sessionID: 0, messageID: takeMessageID()),
+            header: SDLFrameHeader(
+                version: 1, frameType: .control, serviceType: .rpc, frameInfo: SDLControlFrameType.startService.rawValue, sessionID: 0,
+                messageID: takeMessageID()),
             payload: payload)
         return .write(frame.bytes)
     }
@@ -156,7 +158,9 @@ extension SDLSessionStateMachine {
 
     private func unexpected(_ message: SDLProtocolMessage) -> Action {
         .ignored(
-            SDLFrameHeader(version: message.version, frameType: .control, serviceType: message.serviceType, frameInfo: message.controlFrameType?.rawValue ?? 0, sessionID: message.sessionID, messageID: message.messageID),
+            SDLFrameHeader(
+                version: message.version, frameType: .control, serviceType: message.serviceType, frameInfo: message.controlFrameType?.rawValue ?? 0,
+                sessionID: message.sessionID, messageID: message.messageID),
             reason: "an answer nothing waits for")
     }
 
@@ -164,7 +168,11 @@ extension SDLSessionStateMachine {
     private func answer(_ message: SDLProtocolMessage, accepted: Bool) throws(SDLProtocolError) -> Answer {
         var parameters = SDLControlPayload()
         if hasControlPayloads, !message.payload.isEmpty {
-            if accepted { parameters = try SDLControlPayload(decoding: message.payload) } else { parameters = (try? SDLControlPayload(decoding: message.payload)) ?? parameters }
+            if accepted {
+                parameters = try SDLControlPayload(decoding: message.payload)
+            } else {
+                parameters = (try? SDLControlPayload(decoding: message.payload)) ?? parameters
+            }
         }
         return Answer(accepted: accepted, isEncrypted: message.isEncrypted, parameters: parameters)
     }

@@ -332,7 +332,7 @@ public struct SDLSessionStateMachine: Sendable {
         // A first frame carries the sizes in plain text, and a protected StartService its
         // parameters; the head unit's protected ACK carries one record.
         guard header.isEncrypted, !frame.payload.isEmpty, header.serviceType != .control,
-              header.frameType == .control ? role == .app : header.frameType != .first
+            header.frameType == .control ? role == .app : header.frameType != .first
         else { return .frame(frame) }
         guard acceptsRecords else {
             return .dropped(frame, [securityQuery(.internalError(.serviceNotProtected, text: "encrypted data on a service that is not protected"))])
@@ -496,7 +496,8 @@ public struct SDLSessionStateMachine: Sendable {
     public mutating func handshakeStepped(_ step: SDLHandshakeStep, sequenceNumber: UInt32) -> [Action] {
         var actions: [Action] = []
         if !step.outgoing.isEmpty {
-            let query: SDLSecurityQuery = role == .app
+            let query: SDLSecurityQuery =
+                role == .app
                 ? .handshake(step.outgoing, type: .response, sequenceNumber: sequenceNumber) : .handshake(step.outgoing, type: .request, sequenceNumber: 1)
             actions.append(securityQuery(query))
         }

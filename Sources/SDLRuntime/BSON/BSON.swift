@@ -38,15 +38,32 @@ public enum BSONValue: Hashable, Sendable {
 
     public func hash(into hasher: inout Hasher) {
         switch self {
-        case .double(let value): hasher.combine(0); hasher.combine(value.bitPattern)
-        case .string(let value): hasher.combine(1); hasher.combine(value)
-        case .document(let value): hasher.combine(2); hasher.combine(value)
-        case .array(let value): hasher.combine(3); hasher.combine(value)
-        case .binary(let subtype, let bytes): hasher.combine(4); hasher.combine(subtype); hasher.combine(bytes)
-        case .bool(let value): hasher.combine(5); hasher.combine(value)
+        case .double(let value):
+            hasher.combine(0)
+            hasher.combine(value.bitPattern)
+        case .string(let value):
+            hasher.combine(1)
+            hasher.combine(value)
+        case .document(let value):
+            hasher.combine(2)
+            hasher.combine(value)
+        case .array(let value):
+            hasher.combine(3)
+            hasher.combine(value)
+        case .binary(let subtype, let bytes):
+            hasher.combine(4)
+            hasher.combine(subtype)
+            hasher.combine(bytes)
+        case .bool(let value):
+            hasher.combine(5)
+            hasher.combine(value)
         case .null: hasher.combine(6)
-        case .int32(let value): hasher.combine(7); hasher.combine(value)
-        case .int64(let value): hasher.combine(8); hasher.combine(value)
+        case .int32(let value):
+            hasher.combine(7)
+            hasher.combine(value)
+        case .int64(let value):
+            hasher.combine(8)
+            hasher.combine(value)
         }
     }
 

@@ -180,13 +180,17 @@ public struct SDLBSONReader: SDLReader {
         }
     }
 
-    private mutating func at<V>(_ parameter: SDLParameterInfo, _ read: (inout SDLBSONReader, BSONValue) throws(SDLReaderFailure) -> V?) throws(SDLReaderFailure) -> V? {
+    private mutating func at<V>(_ parameter: SDLParameterInfo, _ read: (inout SDLBSONReader, BSONValue) throws(SDLReaderFailure) -> V?) throws(SDLReaderFailure)
+        -> V?
+    {
         path.components.append(.key(parameter.name))
         defer { path.components.removeLast() }
         return try read(&self, current)
     }
 
-    private mutating func array<V>(_ parameter: SDLParameterInfo, _ element: (inout SDLBSONReader, BSONValue) throws(SDLReaderFailure) -> V?) throws(SDLReaderFailure) -> [V]? {
+    private mutating func array<V>(_ parameter: SDLParameterInfo, _ element: (inout SDLBSONReader, BSONValue) throws(SDLReaderFailure) -> V?)
+        throws(SDLReaderFailure) -> [V]?
+    {
         try at(parameter) { (reader: inout SDLBSONReader, value: BSONValue) throws(SDLReaderFailure) -> [V]? in
             guard case .array(let items) = value else {
                 reader.mismatch("Array", value)

@@ -104,8 +104,8 @@ public struct SDLCodingIssue: Hashable, Sendable, CustomStringConvertible {
 
     /// `Show.softButtons[2].text: 501 characters, maxlength is 500`.
     public var description: String {
-        let where_ = path.description
-        return where_.isEmpty ? message : "\(where_): \(message)"
+        let location = path.description
+        return location.isEmpty ? message : "\(location): \(message)"
     }
 
     static func format(_ number: Double) -> String {

@@ -426,8 +426,9 @@ public struct SDLJSONReader: SDLReader {
             let name = UnsafeRawBufferPointer(bytes)
             var offset = 0
             while offset + 8 <= name.count {
-                guard name.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    == key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                guard
+                    name.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                        == key.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
                 else { return false }
                 offset += 8
             }
@@ -548,7 +549,8 @@ public struct SDLJSONReader: SDLReader {
                 let word = input.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 let quote = word ^ 0x2222_2222_2222_2222
                 let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-                let special = ((quote &- 0x0101_0101_0101_0101) & ~quote)
+                let special =
+                    ((quote &- 0x0101_0101_0101_0101) & ~quote)
                     | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
                     | ((word &- 0x2020_2020_2020_2020) & ~word)
                 if special & 0x8080_8080_8080_8080 != 0 { break }
@@ -922,19 +924,22 @@ public struct SDLJSONReader: SDLReader {
     }
 
     public mutating func readIntegerArray(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [Int]? {
-        try array(parameter, plain: { (reader: inout SDLJSONReader) in reader.plainInteger(parameter) }) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
+        try array(parameter, plain: { (reader: inout SDLJSONReader) in reader.plainInteger(parameter) }) {
+            (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
             try reader.integerValue(parameter)
         }
     }
 
     public mutating func readFloatArray(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [Double]? {
-        try array(parameter, plain: { (reader: inout SDLJSONReader) in reader.plainFloat(parameter) }) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
+        try array(parameter, plain: { (reader: inout SDLJSONReader) in reader.plainFloat(parameter) }) {
+            (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
             try reader.floatValue(parameter)
         }
     }
 
     public mutating func readStringArray(_ parameter: SDLParameterInfo) throws(SDLReaderFailure) -> [String]? {
-        try array(parameter, plain: { (reader: inout SDLJSONReader) in reader.plainString(parameter) }) { (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
+        try array(parameter, plain: { (reader: inout SDLJSONReader) in reader.plainString(parameter) }) {
+            (reader: inout SDLJSONReader) throws(SDLReaderFailure) in
             try reader.stringValue(parameter)
         }
     }
@@ -1124,12 +1129,20 @@ enum UTF8Validation {
             var high: UInt8 = 0xBF
             switch lead {
             case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
+            case 0xE0:
+                length = 3
+                low = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
+            case 0xED:
+                length = 3
+                high = 0x9F
+            case 0xF0:
+                length = 4
+                low = 0x90
             case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
+            case 0xF4:
+                length = 4
+                high = 0x8F
             default: return false
             }
             guard index + length <= count else { return false }

@@ -158,7 +158,10 @@ private struct JSONTreeParser {
                 try expect(UInt8(ascii: ":"), "':'")
                 members.append(.init(key: key, value: try value(depth: depth + 1)))
                 skipWhitespace()
-                if peek() == UInt8(ascii: ",") { position += 1; continue }
+                if peek() == UInt8(ascii: ",") {
+                    position += 1
+                    continue
+                }
                 try expect(UInt8(ascii: "}"), "',' or '}'")
                 return .object(members)
             }
@@ -174,7 +177,10 @@ private struct JSONTreeParser {
             while true {
                 values.append(try value(depth: depth + 1))
                 skipWhitespace()
-                if peek() == UInt8(ascii: ",") { position += 1; continue }
+                if peek() == UInt8(ascii: ",") {
+                    position += 1
+                    continue
+                }
                 try expect(UInt8(ascii: "]"), "',' or ']'")
                 return .array(values)
             }
@@ -197,7 +203,7 @@ private struct JSONTreeParser {
     mutating func literal(_ text: StaticString) throws(SDLJSONSyntaxError) {
         let count = text.utf8CodeUnitCount
         guard position + count <= input.count,
-              (0..<count).allSatisfy({ input[position + $0] == text.utf8Start[$0] })
+            (0..<count).allSatisfy({ input[position + $0] == text.utf8Start[$0] })
         else { throw error("invalid literal") }
         position += count
     }

@@ -95,7 +95,8 @@ public struct SDLJSONWriter: SDLWriter {
             let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
             let quote = word ^ 0x2222_2222_2222_2222
             let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-            let special = ((quote &- 0x0101_0101_0101_0101) & ~quote)
+            let special =
+                ((quote &- 0x0101_0101_0101_0101) & ~quote)
                 | ((backslash &- 0x0101_0101_0101_0101) & ~backslash)
                 | ((word &- 0x2020_2020_2020_2020) & ~word)
             if special & 0x8080_8080_8080_8080 != 0 { return false }

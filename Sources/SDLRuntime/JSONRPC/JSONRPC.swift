@@ -149,19 +149,6 @@ public struct SDLJSONRPCMessage: Sendable {
     /// The nesting limit the envelope was read with, for the body.
     let maxDepth: Int
 
-    init(
-        kind: Kind, method: String?, warnings: [SDLCodingIssue], unknownKeys: [SDLCodingPath], bytes: [UInt8],
-        body: Range<Int>?, maxDepth: Int
-    ) {
-        self.kind = kind
-        self.method = method
-        self.warnings = warnings
-        self.unknownKeys = unknownKeys
-        self.bytes = bytes
-        self.body = body
-        self.maxDepth = maxDepth
-    }
-
     /// Decodes the body as `T`: a request's or notification's `params`, a response's `result`
     /// (less its `code` and `method`). `T` must be the message's method and kind, else this
     /// throws naming both. Issues are rooted at `UI.Show.params` or `UI.Show.result`; the result

@@ -278,9 +278,10 @@ public enum SDLJSONRPC {
     ) -> C {
         let code = C(code: number)
         if !code.isRecognized {
-            warnings.append(SDLCodingIssue(
-                path: SDLCodingPath(root: method, components: [.key(part), .key("code")]),
-                kind: .unknownEnumValue(value: String(number), enumName: C.enumInfo.name), severity: .warning))
+            warnings.append(
+                SDLCodingIssue(
+                    path: SDLCodingPath(root: method, components: [.key(part), .key("code")]),
+                    kind: .unknownEnumValue(value: String(number), enumName: C.enumInfo.name), severity: .warning))
         }
         return code
     }

@@ -232,8 +232,9 @@ public actor SDLAppServiceManager: SDLSubManager {
     }
 
     private func answer(_ request: GetAppServiceData) throws -> GetAppServiceDataResponse {
-        guard let provided = published.values.first(where: { $0.record?.serviceManifest.serviceType == request.serviceType && $0.record?.serviceActive == true })
-            ?? published.values.first(where: { $0.record?.serviceManifest.serviceType == request.serviceType })
+        guard
+            let provided = published.values.first(where: { $0.record?.serviceManifest.serviceType == request.serviceType && $0.record?.serviceActive == true })
+                ?? published.values.first(where: { $0.record?.serviceManifest.serviceType == request.serviceType })
         else { throw SDLRequestRefusal(.invalidId, info: "the app publishes no \(request.serviceType) service") }
         guard let data = provided.latest else { throw SDLRequestRefusal(.dataNotAvailable, info: "the service has no data yet") }
         return GetAppServiceDataResponse(success: true, resultCode: .success, serviceData: data)
@@ -381,7 +382,8 @@ public actor SDLAppServiceManager: SDLSubManager {
                     let record = try await publishOnHeadUnit(provided.manifest)
                     republished(id, record)
                 } catch {
-                    logger.warning("app service \(provided.manifest.serviceName ?? provided.manifest.serviceType) not published again after reconnection: \(error)")
+                    logger.warning(
+                        "app service \(provided.manifest.serviceName ?? provided.manifest.serviceType) not published again after reconnection: \(error)")
                 }
             }
             if !published.isEmpty { await followCapabilities() }

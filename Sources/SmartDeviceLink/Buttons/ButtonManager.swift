@@ -140,12 +140,15 @@ public actor SDLButtonManager: SDLSubManager {
         let version = await context.rpcVersion()
         // PLAY_PAUSE is sent as OK before 5.0, so only other buttons are held to the spec's version.
         if button != .playPause, let availability = ButtonName.enumInfo.element(named: button.rawValue)?.availability,
-           !availability.isAvailable(in: version) {
-            throw .notSent(.unsupportedByHeadUnit(
-                what: "button \(button.rawValue)", available: availability.since.map { "since RPC \($0)" } ?? "in other versions", headUnit: version))
+            !availability.isAvailable(in: version)
+        {
+            throw .notSent(
+                .unsupportedByHeadUnit(
+                    what: "button \(button.rawValue)", available: availability.since.map { "since RPC \($0)" } ?? "in other versions", headUnit: version))
         }
         if let index = Self.presetIndex(button), let available = await context.mainWindowCapability()?.numCustomPresetsAvailable,
-           index >= available {
+            index >= available
+        {
             throw .presetUnavailable(button, available: available)
         }
     }
@@ -169,7 +172,8 @@ public actor SDLButtonManager: SDLSubManager {
     private func unsubscribeOnHeadUnit(_ button: ButtonName) async {
         // Before RPC 5.0, PLAY_PAUSE is OK on the head unit: keep it while the other has observers.
         if headUnitVersion < .version(5, 0), let twin = [ButtonName.ok: ButtonName.playPause, .playPause: .ok][button],
-           observers[twin]?.isEmpty == false {
+            observers[twin]?.isEmpty == false
+        {
             subscribed.remove(button)
             return
         }

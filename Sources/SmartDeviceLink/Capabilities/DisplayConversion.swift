@@ -17,10 +17,12 @@ public enum SDLDisplayConversion {
             imageTypeSupported: legacy.graphicSupported ? [.static, .dynamic] : [.static],
             templatesAvailable: legacy.templatesAvailable, numCustomPresetsAvailable: legacy.numCustomPresetsAvailable,
             buttonCapabilities: buttons, softButtonCapabilities: softButtons)
-        return [DisplayCapability(
-            displayName: legacy.displayName ?? legacy.displayType.rawValue,
-            windowTypeSupported: [WindowTypeCapabilities(type: .main, maximumNumberOfWindows: 1)],
-            windowCapabilities: [window])]
+        return [
+            DisplayCapability(
+                displayName: legacy.displayName ?? legacy.displayType.rawValue,
+                windowTypeSupported: [WindowTypeCapabilities(type: .main, maximumNumberOfWindows: 1)],
+                windowCapabilities: [window])
+        ]
     }
 
     /// What the legacy model can say about a 6.0 display's main window.
@@ -38,7 +40,7 @@ public enum SDLDisplayConversion {
     /// the display type).
     public static func legacy(from displays: [DisplayCapability], previous: DisplayCapabilities? = nil) -> Legacy? {
         guard let display = displays.first,
-              let main = display.windowCapabilities?.first(where: { ($0.windowID ?? 0) == 0 })
+            let main = display.windowCapabilities?.first(where: { ($0.windowID ?? 0) == 0 })
         else { return nil }
         let capabilities = DisplayCapabilities(
             displayType: previous?.displayType ?? .sdlGeneric, displayName: display.displayName,

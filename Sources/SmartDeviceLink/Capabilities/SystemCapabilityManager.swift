@@ -198,7 +198,8 @@ public actor SDLSystemCapabilityManager: SDLSubManager {
         cache[type] = capability
         fanOuts[type]?.yield(capability)
         if type == .displays, let displays = capability.displayCapabilities,
-           let legacy = SDLDisplayConversion.legacy(from: displays, previous: displayCapabilities) {
+            let legacy = SDLDisplayConversion.legacy(from: displays, previous: displayCapabilities)
+        {
             displayCapabilities = legacy.displayCapabilities
             buttonCapabilities = legacy.buttonCapabilities ?? buttonCapabilities
             softButtonCapabilities = legacy.softButtonCapabilities ?? softButtonCapabilities
@@ -303,7 +304,7 @@ public actor SDLSystemCapabilityManager: SDLSubManager {
 
     private func startPollingIfNeeded() {
         guard polling == nil, let tasks = connectionTasks, client != nil, !supportsSubscriptions, rpcVersion >= .version(4, 5),
-              let interval = pollInterval, subscriptions.contains(where: { $0 != .displays })
+            let interval = pollInterval, subscriptions.contains(where: { $0 != .displays })
         else { return }
         let clock = self.clock
         polling = tasks

@@ -91,7 +91,7 @@ public actor SDLLockScreenManager {
             }
             guard asked == connection else { return }
             update { $0.iconDownloaded(response.body) }
-        } catch where Task.isCancelled {
+        } catch  where Task.isCancelled {
             logger.debug("the lock screen logo's download ended with its connection", metadata: ["url": "\(url)"])
         } catch {
             logger.warning("the lock screen logo was not downloaded", metadata: ["url": "\(url)", "error": "\(error)"])

@@ -98,7 +98,8 @@ extension SDLManager {
         /// The registration this configuration asks for.
         var registration: RegisterAppInterface {
             RegisterAppInterface(
-                syncMsgVersion: SyncMsgVersion(majorVersion: MobileAPI.version.major, minorVersion: MobileAPI.version.minor, patchVersion: MobileAPI.version.patch),
+                syncMsgVersion: SyncMsgVersion(
+                    majorVersion: MobileAPI.version.major, minorVersion: MobileAPI.version.minor, patchVersion: MobileAPI.version.patch),
                 appName: appName, ttsName: ttsName, ngnMediaScreenAppName: shortAppName, vrSynonyms: vrSynonyms,
                 isMediaApplication: appTypes.contains(.media), languageDesired: language, hmiDisplayLanguageDesired: language,
                 appHMIType: appTypes, hashID: resumeHash, appID: appID, fullAppID: fullAppID,

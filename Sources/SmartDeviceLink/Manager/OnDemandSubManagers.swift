@@ -46,7 +46,9 @@ struct OnDemandSubManagers {
 
     /// Those made so far that the run loop drives, in the order it calls their hooks.
     var hooked: [any SDLSubManager] {
-        let all: [(any SDLSubManager)?] = [vehicleData, buttons, appServices, screen, navigation, remoteControl, videoStreaming, audioStreaming, touch, haptics]
+        let all: [(any SDLSubManager)?] = [
+            vehicleData, buttons, appServices, screen, navigation, remoteControl, videoStreaming, audioStreaming, touch, haptics,
+        ]
         return all.compactMap { $0 }
     }
 }

@@ -164,7 +164,7 @@ private final class TypedFanOut<N: SDLNotification>: TypedOutlet {
 
     func deliver(_ message: SDLIncomingRPC) -> Int {
         guard fanOut.subscriberCount > 0,
-              let notification = try? SDLJSON.decode(N.self, from: message.payload.json, policy: .lenient).value
+            let notification = try? SDLJSON.decode(N.self, from: message.payload.json, policy: .lenient).value
         else { return 0 }
         return fanOut.yield(notification)
     }

@@ -154,7 +154,9 @@ extension SDLManagerError: SDLErrorConvertible {
         switch error {
         case .notReady: code = .notReady
         case .alreadyRunning, .alreadyStopped: code = .alreadyRunning
-        case .registrationFailed(let result, _): code = .refusedByHeadUnit; resultCode = result
+        case .registrationFailed(let result, _):
+            code = .refusedByHeadUnit
+            resultCode = result
         case .protocolVersionTooLow, .rpcVersionTooLow, .unsupportedByHeadUnit: code = .unsupportedByHeadUnit
         case .vehicleRejected: code = .invalidArgument
         case .connectionLost: code = .connectionClosed

@@ -407,7 +407,7 @@ public final class SDLManager: Service, Sendable {
             // Whichever ends first: the loop (the run is over) or the scope (a stop that cancels
             // connecting); either way the other goes.
             try await tasks.run { try await self.connectLoop() }
-        } catch where isStopConsequence(error) {
+        } catch  where isStopConsequence(error) {
             // A stop cancelled a dial or a back-off, or closed a connection being registered; a
             // failure of the manager's own (a refused registration, spent attempts) still throws.
         }
@@ -583,7 +583,7 @@ public final class SDLManager: Service, Sendable {
                 await connectionEnded(registered: false)
                 // The connection's task scope ends only when cancelled.
                 group.cancelAll()
-                while let _ = try? await group.next() {}
+                while (try? await group.next()) != nil {}
                 if isStopping() { return .closedByApp }
                 throw error
             }
@@ -742,7 +742,8 @@ public final class SDLManager: Service, Sendable {
         await chooseSecurity(make: negotiated.details?.make ?? response.vehicleType?.make, session: session)
         if let veto = configuration.vehicleTypeVeto {
             let details = negotiated.details
-            let vehicle = details?.make != nil
+            let vehicle =
+                details?.make != nil
                 ? VehicleType(make: details?.make, model: details?.model, modelYear: details?.modelYear, trim: details?.trim)
                 : response.vehicleType ?? VehicleType()
             if !veto(vehicle) {
@@ -756,13 +757,14 @@ public final class SDLManager: Service, Sendable {
     /// the app's and is one it supports, the app is asked for its names in that language.
     private func adaptLanguage(_ response: RegisterAppInterfaceResponse, client: SDLRPCClient) async throws {
         guard let language = response.language, let display = response.hmiDisplayLanguage,
-              language != configuration.language || display != configuration.language,
-              configuration.languagesSupported.contains(language) || configuration.languagesSupported.contains(display),
-              let update = configuration.languageUpdate?(language, display)
+            language != configuration.language || display != configuration.language,
+            configuration.languagesSupported.contains(language) || configuration.languagesSupported.contains(display),
+            let update = configuration.languageUpdate?(language, display)
         else { return }
-        let change = try await client.send(ChangeRegistration(
-            language: language, hmiDisplayLanguage: display, appName: update.appName, ttsName: update.ttsName,
-            ngnMediaScreenAppName: update.shortAppName, vrSynonyms: update.vrSynonyms))
+        let change = try await client.send(
+            ChangeRegistration(
+                language: language, hmiDisplayLanguage: display, appName: update.appName, ttsName: update.ttsName,
+                ngnMediaScreenAppName: update.shortAppName, vrSynonyms: update.vrSynonyms))
         if !change.success {
             logger.warning("ChangeRegistration was refused", metadata: ["resultCode": "\(change.resultCode.rawValue)"])
         }
@@ -981,7 +983,8 @@ public final class SDLManager: Service, Sendable {
             throw SDLError(SDLManagerError.invalidRequest("\(error)"))
         }
         do {
-            return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions, protected: protected).response
+            return try await send(R.self, json: json, bulkData: bulkData, timeout: timeout, checkingPermissions: checkingPermissions, protected: protected)
+                .response
         } catch {
             throw SDLError(error)
         }
@@ -1248,7 +1251,8 @@ package enum SDLManagerError: Error, Hashable, Sendable, CustomStringConvertible
         case .vehicleRejected(let vehicle): "the app does not run on this vehicle (\(vehicle.make ?? "?") \(vehicle.model ?? "?"))"
         case .connectionLost(let reason): "the connection is lost: \(reason)"
         case .disallowed(let rpc, let level, let allowed):
-            "\(rpc) is not allowed in HMI level \(level.rawValue)" + (allowed.isEmpty ? " (nor in any other)" : "; it is allowed in \(allowed.joined(separator: ", "))")
+            "\(rpc) is not allowed in HMI level \(level.rawValue)"
+                + (allowed.isEmpty ? " (nor in any other)" : "; it is allowed in \(allowed.joined(separator: ", "))")
         case .unsupportedByHeadUnit(let what, let available, let headUnit):
             "\(what) is not sent: it exists \(available), the head unit speaks RPC \(headUnit)"
         case .invalidRequest(let reason): "request not sent, it breaks the RPC spec: \(reason)"
@@ -1282,7 +1286,7 @@ public func withSDLManager<Result>(
         } catch {
             await manager.stop()
             group.cancelAll()
-            while let _ = try? await group.next() {}
+            while (try? await group.next()) != nil {}
             throw error
         }
         await manager.stop()

@@ -96,11 +96,12 @@ public actor SDLNavigationManager: SDLSubManager {
                 do throws(SDLFileError) { _ = try await manager.uploadArtwork(artwork) } catch { throw .upload(artwork.name, error) }
             }
             if let lines = destination.addressLines, lines.count > 4 { throw .invalid("a destination has at most 4 address lines, not \(lines.count)") }
-            _ = try await manager.feature(SendLocation(
-                longitudeDegrees: destination.longitude, latitudeDegrees: destination.latitude, locationName: destination.name,
-                locationDescription: destination.description, addressLines: destination.addressLines, phoneNumber: destination.phoneNumber,
-                locationImage: destination.image?.image, timeStamp: destination.arrival, address: destination.address,
-                deliveryMode: destination.deliveryMode))
+            _ = try await manager.feature(
+                SendLocation(
+                    longitudeDegrees: destination.longitude, latitudeDegrees: destination.latitude, locationName: destination.name,
+                    locationDescription: destination.description, addressLines: destination.addressLines, phoneNumber: destination.phoneNumber,
+                    locationImage: destination.image?.image, timeStamp: destination.arrival, address: destination.address,
+                    deliveryMode: destination.deliveryMode))
         } catch {
             throw SDLError(error)
         }

@@ -109,8 +109,9 @@ extension SDLNavigationManager {
             try Self.checkTexts([spoken].compactMap { $0 } + buttons.compactMap(\.text))
             try Self.checkButtons(buttons, max: 3)
             try await Self.upload(buttons.map(\.artwork), manager)
-            _ = try await manager.feature(AlertManeuver(
-                ttsChunks: spoken.map { [TTSChunk(text: $0, type: .text)] }, softButtons: buttons.isEmpty ? nil : buttons.map(\.softButton)))
+            _ = try await manager.feature(
+                AlertManeuver(
+                    ttsChunks: spoken.map { [TTSChunk(text: $0, type: .text)] }, softButtons: buttons.isEmpty ? nil : buttons.map(\.softButton)))
         } catch {
             throw SDLError(error)
         }
@@ -132,8 +133,9 @@ extension SDLNavigationManager {
             try Self.checkTexts(turns.compactMap(\.text) + [button?.text].compactMap { $0 })
             if let button { try Self.checkButtons([button], max: 1) }
             try await Self.upload(turns.map(\.icon) + [button?.artwork], manager)
-            _ = try await manager.feature(UpdateTurnList(
-                turnList: turns.map { Turn(navigationText: $0.text, turnIcon: $0.icon?.image) }, softButtons: button.map { [$0.softButton] }))
+            _ = try await manager.feature(
+                UpdateTurnList(
+                    turnList: turns.map { Turn(navigationText: $0.text, turnIcon: $0.icon?.image) }, softButtons: button.map { [$0.softButton] }))
         } catch {
             throw SDLError(error)
         }

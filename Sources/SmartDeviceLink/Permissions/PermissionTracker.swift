@@ -75,12 +75,16 @@ public actor SDLPermissionTracker {
                 // and this notification's bytes name the next table).
                 let key = withUnsafeBytes(of: previous.bigEndian, Array.init) + json
                 let table = self.table
-                guard let next = try? sharedValues.value(PermissionTable.self, from: key, make: { () throws(SDLDecodingError) in
-                    var next = table
-                    next.apply(try SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value)
-                    next.sharedID = sharedValues.newID()
-                    return next
-                }) else { return }
+                guard
+                    let next = try? sharedValues.value(
+                        PermissionTable.self, from: key,
+                        make: { () throws(SDLDecodingError) in
+                            var next = table
+                            next.apply(try SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value)
+                            next.sharedID = sharedValues.newID()
+                            return next
+                        })
+                else { return }
                 self.table = next
                 tableChanged()
             } else if let change = try? SDLJSON.decode(OnPermissionsChange.self, from: json, policy: .lenient).value {

@@ -80,7 +80,9 @@ public actor SDLRemoteControlManager: SDLSubManager {
             throw .unsupported("the head unit has no remote control")
         }
         var modules: [SDLRemoteControlModule] = []
-        for climate in capabilities.climateControlCapabilities ?? [] { modules.append(.init(type: .climate, name: climate.moduleName, info: climate.moduleInfo)) }
+        for climate in capabilities.climateControlCapabilities ?? [] {
+            modules.append(.init(type: .climate, name: climate.moduleName, info: climate.moduleInfo))
+        }
         for radio in capabilities.radioControlCapabilities ?? [] { modules.append(.init(type: .radio, name: radio.moduleName, info: radio.moduleInfo)) }
         for seat in capabilities.seatControlCapabilities ?? [] { modules.append(.init(type: .seat, name: seat.moduleName, info: seat.moduleInfo)) }
         for audio in capabilities.audioControlCapabilities ?? [] { modules.append(.init(type: .audio, name: audio.moduleName, info: audio.moduleInfo)) }
@@ -127,7 +129,9 @@ public actor SDLRemoteControlManager: SDLSubManager {
         let manager = try await requireApp()
         _ = try await module(type, moduleID, manager)
         let response = try await manager.feature(GetInteriorVehicleData(moduleType: type, moduleId: moduleID))
-        guard let data = response.moduleData else { throw .refused(GetInteriorVehicleData.functionName, response.resultCode, info: "no moduleData in the answer") }
+        guard let data = response.moduleData else {
+            throw .refused(GetInteriorVehicleData.functionName, response.resultCode, info: "no moduleData in the answer")
+        }
         return data
     }
 
@@ -277,10 +281,12 @@ public actor SDLRemoteControlManager: SDLSubManager {
         func overlaps(_ start: Int, _ span: Int?, _ otherStart: Int, _ otherSpan: Int?) -> Bool {
             start < otherStart + max(1, otherSpan ?? 1) && otherStart < start + max(1, span ?? 1)
         }
-        let inside = overlaps(grid.col, grid.colspan, area.col, area.colspan) && overlaps(grid.row, grid.rowspan, area.row, area.rowspan)
+        let inside =
+            overlaps(grid.col, grid.colspan, area.col, area.colspan) && overlaps(grid.row, grid.rowspan, area.row, area.rowspan)
             && overlaps(grid.level ?? 0, grid.levelspan, area.level ?? 0, area.levelspan)
         guard inside else {
-            throw .invalid("the user's seat (col \(grid.col), row \(grid.row)) is outside the service area of the \(module.type.rawValue) module \(module.id ?? "")")
+            throw .invalid(
+                "the user's seat (col \(grid.col), row \(grid.row)) is outside the service area of the \(module.type.rawValue) module \(module.id ?? "")")
         }
     }
 
@@ -309,7 +315,8 @@ public actor SDLRemoteControlManager: SDLSubManager {
                     let response = try await manager.feature(GetInteriorVehicleData(moduleType: key.type, moduleId: key.id, subscribe: true))
                     if let data = response.moduleData { await self.deliver(data) }
                 } catch {
-                    self.logger.warning("could not renew a remote-control subscription", metadata: ["module": "\(key.type.rawValue) \(key.id ?? "")", "error": "\(error)"])
+                    self.logger.warning(
+                        "could not renew a remote-control subscription", metadata: ["module": "\(key.type.rawValue) \(key.id ?? "")", "error": "\(error)"])
                 }
             }
         }

@@ -121,13 +121,16 @@ extension SDLScreenManager {
             logger.info("the head unit's RPC version has no audio streaming indicator; the media clock is sent without it")
             indicator = nil
         }
-        var forward = clock.forwardSeekIndicator, back = clock.backSeekIndicator, rate = clock.countRate
+        var forward = clock.forwardSeekIndicator
+        var back = clock.backSeekIndicator
+        var rate = clock.countRate
         if forward != nil || back != nil || rate != nil, await manager.rpcVersion() < .version(7, 1) {
             logger.info("the head unit's RPC version has no seek indicators or count rate (7.1); the media clock is sent without them")
             (forward, back, rate) = (nil, nil, nil)
         }
-        _ = try await request(SetMediaClockTimer(
-            startTime: clock.start.map(SDLMediaClock.time), endTime: clock.end.map(SDLMediaClock.time), updateMode: clock.mode,
-            audioStreamingIndicator: indicator, forwardSeekIndicator: forward, backSeekIndicator: back, countRate: rate), manager: manager)
+        _ = try await request(
+            SetMediaClockTimer(
+                startTime: clock.start.map(SDLMediaClock.time), endTime: clock.end.map(SDLMediaClock.time), updateMode: clock.mode,
+                audioStreamingIndicator: indicator, forwardSeekIndicator: forward, backSeekIndicator: back, countRate: rate), manager: manager)
     }
 }

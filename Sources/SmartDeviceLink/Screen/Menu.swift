@@ -172,7 +172,8 @@ enum MenuDiff {
     /// For each new cell, the index of the old cell it keeps (nil: added); and the old indices
     /// to delete.
     static func diff(old: [SDLMenuCell.Look], new: [SDLMenuCell.Look]) -> (kept: [Int?], deleted: [Int]) {
-        let n = old.count, m = new.count
+        let n = old.count
+        let m = new.count
         var table = Array(repeating: Array(repeating: 0, count: m + 1), count: n + 1)
         for i in stride(from: n - 1, through: 0, by: -1) {
             for j in stride(from: m - 1, through: 0, by: -1) {
@@ -181,7 +182,8 @@ enum MenuDiff {
         }
         var kept = [Int?](repeating: nil, count: m)
         var keptOld = Set<Int>()
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < n && j < m {
             if old[i] == new[j] {
                 kept[j] = i

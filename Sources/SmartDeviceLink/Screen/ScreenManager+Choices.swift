@@ -194,7 +194,9 @@ extension SDLScreenManager {
     /// character set. The driver either picks a cell (`.selected`) or submits the search text
     /// (`.searched`). The set's title and timeout are used, not the keyboard's `initialText` and
     /// `timeout`. Cancelling the calling task cancels it as ``present(_:mode:)`` does.
-    public func presentSearchable(_ set: SDLChoiceSet, keyboard: SDLKeyboard = SDLKeyboard(), mode: InteractionMode = .manualOnly) async throws -> SDLChoiceSetOutcome {
+    public func presentSearchable(_ set: SDLChoiceSet, keyboard: SDLKeyboard = SDLKeyboard(), mode: InteractionMode = .manualOnly) async throws
+        -> SDLChoiceSetOutcome
+    {
         do throws(SDLScreenError) {
             var set = set
             set.searchable = true
@@ -247,8 +249,10 @@ extension SDLScreenManager {
         // What the window cannot show is left out, and its artwork not uploaded (the iOS
         // library's rule; an unknown capability counts as shown).
         let window = await manager.mainWindowCapability()
-        let showsImage = TextFitting.has(.choiceImage, window), showsSecondaryImage = TextFitting.has(.choiceSecondaryImage, window)
-        let showsSecondary = TextFitting.has(.secondaryText, window), showsTertiary = TextFitting.has(.tertiaryText, window)
+        let showsImage = TextFitting.has(.choiceImage, window)
+        let showsSecondaryImage = TextFitting.has(.choiceSecondaryImage, window)
+        let showsSecondary = TextFitting.has(.secondaryText, window)
+        let showsTertiary = TextFitting.has(.tertiaryText, window)
         for cell in cells where preloadedChoices[cell] == nil {
             let artwork = showsImage ? cell.artwork : nil
             let secondaryArtwork = showsSecondaryImage ? cell.secondaryArtwork : nil
@@ -288,11 +292,12 @@ extension SDLScreenManager {
                 vrHelp: set.helpList.map { $0.enumerated().map { VrHelpItem(text: $1, position: $0 + 1) } }, interactionLayout: set.interactionLayout,
                 cancelID: cancelID)
         }
-        let answer = if let keyboard = presentation.keyboard {
-            try await following(keyboard, manager: manager, make)
-        } else {
-            try await runInteraction(manager, make)
-        }
+        let answer =
+            if let keyboard = presentation.keyboard {
+                try await following(keyboard, manager: manager, make)
+            } else {
+                try await runInteraction(manager, make)
+            }
         let response: PerformInteractionResponse
         switch answer {
         case .timedOut: return .timedOut

@@ -96,7 +96,9 @@ extension SDLScreenManager {
         guard let layouts = capabilities.supportedKeyboards else { return fitted }
         let layout = fitted.keyboardLayout ?? .qwerty
         guard let supported = layouts.first(where: { $0.keyboardLayout == layout }) else {
-            logger.info("the head unit has no \(layout.rawValue) keyboard; its default layout shows", metadata: ["supported": "\(layouts.map(\.keyboardLayout.rawValue))"])
+            logger.info(
+                "the head unit has no \(layout.rawValue) keyboard; its default layout shows",
+                metadata: ["supported": "\(layouts.map(\.keyboardLayout.rawValue))"])
             fitted.keyboardLayout = nil
             fitted.customKeys = nil
             return fitted
@@ -138,7 +140,8 @@ extension SDLScreenManager {
     func following(
         _ keyboard: SDLKeyboard, manager: any SDLScreenContext, _ make: (Int?) -> PerformInteraction
     ) async throws(SDLScreenError) -> InteractionAnswer {
-        var properties = Self.fitted(keyboard.properties ?? keyboardConfiguration, to: await manager.mainWindowCapability()?.keyboardCapabilities, logger: logger)
+        var properties = Self.fitted(
+            keyboard.properties ?? keyboardConfiguration, to: await manager.mainWindowCapability()?.keyboardCapabilities, logger: logger)
         let follows = keyboard.autocomplete != nil || keyboard.characterSet != nil
         // Following the entry needs the whole of it on each key press.
         if follows { properties.keypressMode = .resendCurrentEntry }

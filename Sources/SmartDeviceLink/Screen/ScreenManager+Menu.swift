@@ -96,11 +96,12 @@ extension SDLScreenManager {
         let target = menuCells
         let window = await manager.mainWindowCapability()
         let display = await manager.displayName()
-        let minimal = switch menuConfigurationValue.dynamicUpdates {
-        case .forceOn: true
-        case .forceOff: false
-        case .onWithCompatibility: !SDLMenuConfiguration.fullRewriteDisplays.contains(display ?? "")
-        }
+        let minimal =
+            switch menuConfigurationValue.dynamicUpdates {
+            case .forceOn: true
+            case .forceOff: false
+            case .onWithCompatibility: !SDLMenuConfiguration.fullRewriteDisplays.contains(display ?? "")
+            }
         let version = await manager.rpcVersion()
         let context = MenuContext(manager: manager, version: version, window: window, defaultSubmenuLayout: menuConfigurationValue.defaultSubmenuLayout)
         // Kept with the earlier menu's: cells still on the head unit may ask for theirs.
@@ -162,7 +163,8 @@ extension SDLScreenManager {
     private func update(
         level old: [SentMenuCell], to new: [SDLMenuCell], parentID: Int?, minimal: Bool, context: MenuContext
     ) async throws(SDLScreenError) -> [SentMenuCell] {
-        let (kept, deleted) = minimal
+        let (kept, deleted) =
+            minimal
             ? MenuDiff.diff(old: old.map(\.cell.look), new: new.map(\.look))
             : ([Int?](repeating: nil, count: new.count), Array(old.indices))
         var current = old
@@ -174,7 +176,7 @@ extension SDLScreenManager {
         for (position, cell) in new.enumerated() {
             if let oldIndex = kept[position] {
                 var sent = old[oldIndex]
-                sent.cell = cell   // same look; the new handler (and, if awaiting, the cells to send when asked)
+                sent.cell = cell  // same look; the new handler (and, if awaiting, the cells to send when asked)
                 if let children = cell.subCells {
                     if !sent.awaitingContents {
                         sent.children = try await update(level: sent.children, to: children, parentID: sent.id, minimal: minimal, context: context)
@@ -221,9 +223,10 @@ extension SDLScreenManager {
                 let wanted = cell.submenuLayout ?? context.defaultSubmenuLayout
                 if context.window?.menuLayoutsAvailable?.contains(wanted) ?? true { layout = wanted }
             }
-            _ = try await request(AddSubMenu(
-                menuID: id, position: position, menuName: cell.title, menuIcon: icon, menuLayout: layout, parentID: parentID,
-                secondaryText: lines ? cell.secondaryText : nil, tertiaryText: lines ? cell.tertiaryText : nil, secondaryImage: secondaryImage),
+            _ = try await request(
+                AddSubMenu(
+                    menuID: id, position: position, menuName: cell.title, menuIcon: icon, menuLayout: layout, parentID: parentID,
+                    secondaryText: lines ? cell.secondaryText : nil, tertiaryText: lines ? cell.tertiaryText : nil, secondaryImage: secondaryImage),
                 manager: context.manager)
             var sent = SentMenuCell(cell: cell, id: id, children: [])
             // Dynamic submenus: the cells go when the head unit asks (OnUpdateSubMenu).
@@ -234,12 +237,13 @@ extension SDLScreenManager {
             sent.children = try await add(children, parentID: id, context: context)
             return sent
         }
-        _ = try await request(AddCommand(
-            cmdID: id,
-            menuParams: MenuParams(
-                parentID: parentID, position: position, menuName: cell.title,
-                secondaryText: lines ? cell.secondaryText : nil, tertiaryText: lines ? cell.tertiaryText : nil),
-            vrCommands: cell.voiceCommands, cmdIcon: icon, secondaryImage: secondaryImage),
+        _ = try await request(
+            AddCommand(
+                cmdID: id,
+                menuParams: MenuParams(
+                    parentID: parentID, position: position, menuName: cell.title,
+                    secondaryText: lines ? cell.secondaryText : nil, tertiaryText: lines ? cell.tertiaryText : nil),
+                vrCommands: cell.voiceCommands, cmdIcon: icon, secondaryImage: secondaryImage),
             manager: context.manager)
         return SentMenuCell(cell: cell, id: id, children: [])
     }
@@ -276,7 +280,7 @@ extension SDLScreenManager {
     func fillSubmenu(_ menuID: Int) async throws(SDLScreenError) {
         guard let manager = current else { throw .stopped }
         guard let path = Self.path(to: menuID, in: sentMenu), let sent = Self.cell(at: path, in: sentMenu), sent.awaitingContents,
-              let children = sent.cell.subCells
+            let children = sent.cell.subCells
         else { return }
         // Taken now: a second request while these go out finds nothing to fill.
         Self.update(path, in: &sentMenu) { $0.awaitingContents = false }
@@ -370,7 +374,7 @@ extension SDLScreenManager {
     /// menu icons (dynamic updates).
     private func startCommandListener(_ manager: any SDLScreenContext) {
         guard !listeningForCommands, let commandID = OnCommand.wireFunctionID, let submenuID = OnUpdateSubMenu.wireFunctionID,
-              let fileID = OnUpdateFile.wireFunctionID
+            let fileID = OnUpdateFile.wireFunctionID
         else { return }
         let messages = manager.rawNotifications(functionIDs: [commandID, submenuID, fileID])
         listeningForCommands = context.spawn { [weak self] in

@@ -160,11 +160,12 @@ extension SDLScreenManager {
 
     func show(_ slider: SDLSlider) async throws(SDLScreenError) -> SDLSliderOutcome {
         guard let manager = current else { throw .stopped }
-        let footers: [String]? = switch slider.footer {
-        case .none: nil
-        case .single(let text): [text]
-        case .perPosition(let texts): texts
-        }
+        let footers: [String]? =
+            switch slider.footer {
+            case .none: nil
+            case .single(let text): [text]
+            case .perPosition(let texts): texts
+            }
         let response = try await runModal(manager, headUnitTimeout: { .milliseconds($0.timeout ?? 10_000) }) { cancelID in
             Slider(
                 numTicks: slider.ticks, position: slider.position, sliderHeader: slider.header, sliderFooter: footers,
@@ -246,9 +247,10 @@ extension SDLScreenManager {
                 logger.info("soft button \(button.name) is image-only and the head unit's soft buttons take no images; withheld")
                 continue
             }
-            softButtons.append(SoftButton(
-                type: type, text: state.text, image: image, isHighlighted: state.isHighlighted, softButtonID: id,
-                systemAction: state.systemAction ?? .defaultAction))
+            softButtons.append(
+                SoftButton(
+                    type: type, text: state.text, image: image, isHighlighted: state.isHighlighted, softButtonID: id,
+                    systemAction: state.systemAction ?? .defaultAction))
             handlers[id] = (button.name, button.handler)
         }
         return (softButtons, handlers)
@@ -281,7 +283,7 @@ final class PopupPresses: Sendable {
                 return
             }
             guard let press = try? SDLJSON.decode(OnButtonPress.self, from: message.payload.json, policy: .lenient).value,
-                  press.buttonName == .customButton, let id = press.customButtonID, let button = handlers[id]
+                press.buttonName == .customButton, let id = press.customButtonID, let button = handlers[id]
             else { return }
             state.withLock { $0.button = button.name }
             button.handler?(press)

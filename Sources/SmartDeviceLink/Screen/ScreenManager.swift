@@ -78,7 +78,8 @@ public actor SDLScreenManager: SDLSubManager {
         func supersedes(_ other: Work) -> Bool {
             switch (self, other) {
             case (.textAndGraphics, .textAndGraphics), (.softButtons, .softButtons), (.menu, .menu), (.voiceCommands, .voiceCommands),
-                 (.menuConfiguration, .menuConfiguration): true
+                (.menuConfiguration, .menuConfiguration):
+                true
             default: false
             }
         }
@@ -251,7 +252,7 @@ public actor SDLScreenManager: SDLSubManager {
         listeningForPresses = context.spawn { [weak self] in
             for await message in presses {
                 guard let press = try? SDLJSON.decode(OnButtonPress.self, from: message.payload.json, policy: .lenient).value,
-                      press.buttonName == .customButton, let id = press.customButtonID
+                    press.buttonName == .customButton, let id = press.customButtonID
                 else { continue }
                 await self?.pressed(press, id: id)
             }
@@ -419,7 +420,8 @@ public actor SDLScreenManager: SDLSubManager {
         if let template = target.template, template != shownContent.template {
             if rpcVersion < .version(6, 0) {
                 let response = try await SDLScreenError.sending(SetDisplayLayout.functionName) {
-                    try await manager.send(SetDisplayLayout(displayLayout: template.name, dayColorScheme: template.dayColors, nightColorScheme: template.nightColors))
+                    try await manager.send(
+                        SetDisplayLayout(displayLayout: template.name, dayColorScheme: template.dayColors, nightColorScheme: template.nightColors))
                 }
                 guard response.success else { throw .refused(SetDisplayLayout.functionName, response.resultCode, info: response.info) }
                 shownContent.template = template

@@ -119,12 +119,15 @@ extension SDLScreenManager {
             guard unsupportedSpeechPolicy == .leaveOut else { throw .invalid(first.error) }
             guard !SDLSpeech(kept).isEmpty else {
                 guard optional else { throw .invalid(first.error) }
-                logger.warning("the head unit can say none of this speech; the request goes without it", metadata: ["left out": "\(problems.map(\.error.description))"])
+                logger.warning(
+                    "the head unit can say none of this speech; the request goes without it", metadata: ["left out": "\(problems.map(\.error.description))"])
                 return nil
             }
-            logger.warning("speech the head unit cannot say is left out", metadata: [
-                "left out": "\(problems.map(\.error.description))", "kept": "\(kept.count) of \(speech.chunks.count) chunks",
-            ])
+            logger.warning(
+                "speech the head unit cannot say is left out",
+                metadata: [
+                    "left out": "\(problems.map(\.error.description))", "kept": "\(kept.count) of \(speech.chunks.count) chunks",
+                ])
             speech = SDLSpeech(kept)
         }
         if !speech.files.isEmpty, await manager.rpcVersion() < .version(5, 0) {

@@ -260,7 +260,9 @@ public actor SDLProtocolSession {
             throw SDLSessionError.protectionFailed(service: service, reason: answer.parameters.reason, security: machine.securityFailure)
         }
         guard answer.isEncrypted else {
-            logger.warning("the head unit started the service without encryption", metadata: ["service": "\(service)", "security": "\(machine.securityFailure.map(\.description) ?? "-")"])
+            logger.warning(
+                "the head unit started the service without encryption",
+                metadata: ["service": "\(service)", "security": "\(machine.securityFailure.map(\.description) ?? "-")"])
             return SDLServiceProtection(parameters: answer.parameters, isEncrypted: false, securityFailure: machine.securityFailure)
         }
         return SDLServiceProtection(parameters: answer.parameters, isEncrypted: true)
@@ -322,7 +324,6 @@ public actor SDLProtocolSession {
         do { return try body() } catch let refusal as SDLSessionStateMachine.Refusal { throw SDLSessionError(refusal: refusal, closeReason: closeReason) }
     }
 
-
     // MARK: Sending
 
     /// Sends an RPC message on the RPC service, or on the hybrid service when it carries bulk
@@ -383,7 +384,9 @@ public actor SDLProtocolSession {
                 try await write(bytes)
             case .writeEncrypted(let message):
                 guard let security else { throw SDLSessionError.encryptionUnavailable }
-                try await write(try await SDLFramer.protectedBytes(for: message, maxPayloadSize: machine.session?.mtu ?? SDLFramer.defaultMaxPayloadSize, security: security))
+                try await write(
+                    try await SDLFramer.protectedBytes(
+                        for: message, maxPayloadSize: machine.session?.mtu ?? SDLFramer.defaultMaxPayloadSize, security: security))
             case .deliverRPC(let rpc, let service, let encrypted):
                 await onRPC?(SDLIncomingRPC(payload: rpc, serviceType: service, isEncrypted: encrypted))
             case .deliverMedia(let message):
@@ -425,7 +428,8 @@ public actor SDLProtocolSession {
     private func started(_ negotiated: SDLNegotiatedSession) {
         // The session ID goes in this line only: a logger with metadata of its own would be
         // one more copy of the handler and its metadata for every session a server holds.
-        logger.debug("session started", metadata: ["sessionID": "\(negotiated.sessionID)", "protocol": "\(negotiated.protocolVersion)", "mtu": "\(negotiated.mtu)"])
+        logger.debug(
+            "session started", metadata: ["sessionID": "\(negotiated.sessionID)", "protocol": "\(negotiated.protocolVersion)", "mtu": "\(negotiated.mtu)"])
         states.yield(.connected(negotiated))
         for waiter in startWaiters { waiter.resume(returning: negotiated) }
         startWaiters.removeAll()

@@ -109,7 +109,8 @@ public actor SDLRPCClient {
     private let logger: Logger
 
     private enum Phase {
-        case idle, running, finished(SDLCloseReason)
+        case idle, running
+        case finished(SDLCloseReason)
     }
 
     /// What a request's deadline needs; its answer is waited for in `replies`.
@@ -251,7 +252,9 @@ public actor SDLRPCClient {
     }
 
     /// Sends an `R` whose JSON is ready (checked by the caller) and decodes its response.
-    func send<R: SDLRequest>(_ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, encrypted: Bool = false) async throws -> R.Response {
+    func send<R: SDLRequest>(_ type: R.Type, json: [UInt8], bulkData: [UInt8] = [], timeout: Duration? = nil, encrypted: Bool = false) async throws
+        -> R.Response
+    {
         guard let functionID = R.wireFunctionID else { throw SDLRPCError.notAFunction(R.functionName) }
         let response = try await sendRaw(
             functionName: R.functionName, functionID: functionID, json: json, bulkData: bulkData, timeout: timeout, encrypted: encrypted)
@@ -272,7 +275,9 @@ public actor SDLRPCClient {
         do {
             let json = response.payload.json
             if let shared, sharedResponses.contains(ObjectIdentifier(R.Response.self)) {
-                return try shared.value(R.Response.self, from: json) { () throws(SDLDecodingError) in try SDLJSON.decode(R.Response.self, from: json, policy: .lenient).value }
+                return try shared.value(R.Response.self, from: json) { () throws(SDLDecodingError) in
+                    try SDLJSON.decode(R.Response.self, from: json, policy: .lenient).value
+                }
             }
             return try SDLJSON.decode(R.Response.self, from: json, policy: .lenient).value
         } catch {
@@ -347,7 +352,8 @@ public actor SDLRPCClient {
     /// Waits for the response to a written request; cancelling the waiting task fails it at once.
     private func response(to correlationID: UInt32, functionName: String) async throws -> SDLIncomingRPC {
         defer { drop(correlationID) }
-        return try await replies.wait(for: correlationID, missing: SDLRPCError.connectionClosed(closeReason ?? .closedByApp), cancelled: SDLRPCError.cancelled(function: functionName))
+        return try await replies.wait(
+            for: correlationID, missing: SDLRPCError.connectionClosed(closeReason ?? .closedByApp), cancelled: SDLRPCError.cancelled(function: functionName))
     }
 
     /// Sends a notification to the head unit (an app service provider's OnAppServiceData,
@@ -563,7 +569,7 @@ public actor SDLRPCClient {
             complete(message.payload.correlationID, .success(message))
         case .notification:
             if message.payload.functionID == OnAppInterfaceUnregistered.wireFunctionID,
-               let notification = try? SDLJSON.decode(OnAppInterfaceUnregistered.self, from: message.payload.json, policy: .lenient).value
+                let notification = try? SDLJSON.decode(OnAppInterfaceUnregistered.self, from: message.payload.json, policy: .lenient).value
             {
                 await session.headUnitUnregistered(notification.reason)
             }

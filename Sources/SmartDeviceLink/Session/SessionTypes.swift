@@ -116,7 +116,8 @@ public enum SDLSessionError: Error, Hashable, Sendable, CustomStringConvertible 
         case .alreadyRunning: "run() was already called on this session"
         case .serviceBusy(let service): "the \(service) service is already being started or ended"
         case .startRejected(let service, let params, let reason):
-            "the head unit refused to start the \(service) service" + (params.isEmpty ? "" : " (rejected: \(params.joined(separator: ", ")))") + (reason.map { ": \($0)" } ?? "")
+            "the head unit refused to start the \(service) service" + (params.isEmpty ? "" : " (rejected: \(params.joined(separator: ", ")))")
+                + (reason.map { ": \($0)" } ?? "")
         case .endRejected(let service, let reason): "the head unit refused to end the \(service) service" + (reason.map { ": \($0)" } ?? "")
         case .serviceNotRunning(let service): "the \(service) service is not running (never started, or ended); nothing was sent"
         case .protocolViolation(let error): "the head unit broke the protocol: \(error)"

@@ -33,7 +33,7 @@ public func withSDLSession<Result>(
             await client.close()
             group.cancelAll()
             // The run loop's own error (why the connection ended) explains less than the body's.
-            while let _ = try? await group.next() {}
+            while (try? await group.next()) != nil {}
             throw error
         }
         await client.close()

@@ -395,15 +395,16 @@ public actor SDLAudioStreamingManager: SDLSubManager, StreamServiceDriver {
     func accepted(_ ack: SDLControlPayload, offer: AudioOffer) -> SDLAudioFormat { connectionFormat }
 
     func publish(_ published: AudioStreamLifecycle.Published) {
-        let state: SDLAudioStreamState = switch published {
-        case .stopped: .stopped
-        case .starting: .starting
-        case .streaming(let format): .streaming(format)
-        case .suspended(let reason): .suspended(reason)
-        case .failed(.everyOfferRefused(_, let reason)), .failed(.startRefused(let reason)):
-            .failed(SDLError(.refusedByHeadUnit, "the head unit refused the audio service" + (reason.map { ": \($0)" } ?? "")))
-        case .failed(.error(let error)): .failed(error)
-        }
+        let state: SDLAudioStreamState =
+            switch published {
+            case .stopped: .stopped
+            case .starting: .starting
+            case .streaming(let format): .streaming(format)
+            case .suspended(let reason): .suspended(reason)
+            case .failed(.everyOfferRefused(_, let reason)), .failed(.startRefused(let reason)):
+                .failed(SDLError(.refusedByHeadUnit, "the head unit refused the audio service" + (reason.map { ": \($0)" } ?? "")))
+            case .failed(.error(let error)): .failed(error)
+            }
         // The player looks again: it starts, pauses or goes on.
         wake?.yield()
         guard state.description != publishedText else { return }

@@ -45,7 +45,9 @@ public struct SDLPCMBuffer: Sendable, Hashable {
                 format = (encoding, le16(body + 2), le32(body + 4), le16(body + 14))
             } else if wav[offset..<(offset + 4)].elementsEqual("data".utf8) {
                 guard let format else { throw SDLPCMError.notWAV("the data chunk comes before the fmt chunk").sdlError }
-                guard format.encoding == 1 else { throw SDLPCMError.unsupportedFormat("WAV encoding \(format.encoding) (only PCM, 1, is read; decode other formats first)").sdlError }
+                guard format.encoding == 1 else {
+                    throw SDLPCMError.unsupportedFormat("WAV encoding \(format.encoding) (only PCM, 1, is read; decode other formats first)").sdlError
+                }
                 try self.init(sampleRate: format.rate, bitsPerSample: format.bits, channels: format.channels, bytes: Array(wav[body..<end]))
                 return
             }

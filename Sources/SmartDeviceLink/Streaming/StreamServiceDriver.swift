@@ -44,7 +44,8 @@ extension StreamServiceDriver {
             case .publish(let published):
                 publish(published)
             case .start(let offer):
-                let context = self.context, service = self.service
+                let context = self.context
+                let service = self.service
                 let reply = await media.start(service, offer: offer.name, parameters: startParameters(offer), protection: protection, logger: logger) { state in
                     await context.encryptionChanged(state, of: service)
                 }

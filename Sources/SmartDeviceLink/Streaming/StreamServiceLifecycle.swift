@@ -269,7 +269,8 @@ extension SDLMediaServices {
                     if protection == .required {
                         await report(.failed(reason: "started in plain text (\(reason)); it must be encrypted"))
                         await endQuietly(service, logger: logger)
-                        return .failed(SDLError(.encryptionFailed, "the head unit started the \(service) service in plain text (\(reason)); it must be encrypted"))
+                        return .failed(
+                            SDLError(.encryptionFailed, "the head unit started the \(service) service in plain text (\(reason)); it must be encrypted"))
                     }
                     await report(.plainText(reason: reason))
                 } else {
@@ -284,18 +285,22 @@ extension SDLMediaServices {
             return .ack(try await startService(service, parameters: parameters), encrypted: false)
         } catch SDLSessionError.protectionFailed(_, let reason, let security) where protection == .preferred {
             // Refused protected: plain text will do.
-            logger.warning("the head unit refused to protect the service; starting it in plain text", metadata: [
-                "service": "\(service)", "reason": "\(reason ?? "")", "security": "\(security.map(\.description) ?? "")",
-            ])
+            logger.warning(
+                "the head unit refused to protect the service; starting it in plain text",
+                metadata: [
+                    "service": "\(service)", "reason": "\(reason ?? "")", "security": "\(security.map(\.description) ?? "")",
+                ])
             await report(.plainText(reason: security.map(\.description) ?? reason ?? "the head unit refused to protect it"))
             return await start(service, offer: offer, parameters: parameters, protection: .none, logger: logger)
         } catch SDLSessionError.protectionFailed(let failed, let reason, let security) {
             await report(.failed(reason: security.map(\.description) ?? reason ?? "the head unit refused to protect it"))
             return .failed(SDLError(SDLSessionError.protectionFailed(service: failed, reason: reason, security: security)))
         } catch SDLSessionError.startRejected(_, let rejected, let reason) {
-            logger.info("the head unit refused a streaming service", metadata: [
-                "service": "\(service)", "offer": "\(offer)", "rejectedParams": "\(rejected)", "reason": "\(reason ?? "")",
-            ])
+            logger.info(
+                "the head unit refused a streaming service",
+                metadata: [
+                    "service": "\(service)", "offer": "\(offer)", "rejectedParams": "\(rejected)", "reason": "\(reason ?? "")",
+                ])
             return .refused(rejectedParams: rejected, reason: reason)
         } catch {
             return .failed(SDLError(error))

@@ -40,7 +40,7 @@ extension ManagerLink: SDLStreamingContext {
     func pcmFormat() async -> SDLAudioFormat? {
         // A rate or depth this library does not know (a newer spec's) is no format to convert to.
         guard let format = manager?.registerResponse?.pcmStreamCapabilities.map(SDLAudioFormat.init),
-              format.sampleRate > 0, format.bitsPerSample == ._16Bit || format.bitsPerSample == ._8Bit
+            format.sampleRate > 0, format.bitsPerSample == ._16Bit || format.bitsPerSample == ._8Bit
         else { return nil }
         return format
     }

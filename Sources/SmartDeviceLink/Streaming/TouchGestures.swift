@@ -155,7 +155,7 @@ public struct SDLTouchGestureRecognizer: Sendable {
             return [.pinchMoved(center: center, scale: spread / pinchStartDistance)]
         case .touching:
             guard let down = touchDown, let point = fingers.values.first,
-                  point.distance(to: down.point) * scale > thresholds.tapDistance
+                point.distance(to: down.point) * scale > thresholds.tapDistance
             else { return [] }
             mode = .panning
             lastPan = point

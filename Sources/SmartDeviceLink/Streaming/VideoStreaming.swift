@@ -196,12 +196,13 @@ package enum SDLVideoStreamingError: SDLErrorConvertible, Sendable, Hashable, Cu
 
     /// This error as ``SDLError``: its kind, and itself as `underlying`.
     public var sdlError: SDLError {
-        let code: SDLError.Code = switch self {
-        case .notStreaming: .notReady
-        case .wrongAppType: .wrongAppType
-        case .noUsableFormat: .unsupportedByHeadUnit
-        case .everyFormatRefused, .startRefused: .refusedByHeadUnit
-        }
+        let code: SDLError.Code =
+            switch self {
+            case .notStreaming: .notReady
+            case .wrongAppType: .wrongAppType
+            case .noUsableFormat: .unsupportedByHeadUnit
+            case .everyFormatRefused, .startRefused: .refusedByHeadUnit
+            }
         return SDLError(code, description, underlying: self)
     }
 }

@@ -104,7 +104,8 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
             // H.264 and H.265 are checked and gated on key frames; other codecs' bytes go as they are.
             let codec = machine.parameters?.format.codec ?? .h264
             if codec == .h264 || codec == .h265, !SDLH264.hasStartCode(frame.data) {
-                throw SDLError(.invalidArgument, "the frame is not an Annex-B access unit (it does not begin with a 00 00 01 start code); convert AVCC/HVCC samples first")
+                throw SDLError(
+                    .invalidArgument, "the frame is not an Annex-B access unit (it does not begin with a 00 00 01 start code); convert AVCC/HVCC samples first")
             }
             let isKey = frame.isKeyFrame(in: codec)
             if needsKeyFrame, !isKey {
@@ -186,9 +187,10 @@ public actor SDLVideoStreamingManager: SDLSubManager, StreamServiceDriver {
         let offers = VideoOffer.offers(configuration, capability: capability)
         var unusable: SDLError?
         if offers.isEmpty {
-            unusable = SDLVideoStreamingError.noUsableFormat(
-                configured: configuration.formats.map(\.name), headUnit: capability?.supportedFormats?.map(\.name) ?? []
-            ).sdlError
+            unusable =
+                SDLVideoStreamingError.noUsableFormat(
+                    configured: configuration.formats.map(\.name), headUnit: capability?.supportedFormats?.map(\.name) ?? []
+                ).sdlError
         }
         let mtu = await media.session?.mtu ?? SDLProtocolVersion.latest.defaultMTU
         let connectionOffer = Offered(offers: offers, unusable: unusable, capability: capability, sessionMTU: mtu)

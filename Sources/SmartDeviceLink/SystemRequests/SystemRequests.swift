@@ -71,7 +71,8 @@ enum SystemRequests {
         } catch {
             return failed("the SystemRequest was not answered: \(error)")
         }
-        logger.info("\(type.rawValue) system request forwarded", metadata: ["url": "\(url)", "status": "\(response.status)", "bytes": "\(response.body.count)"])
+        logger.info(
+            "\(type.rawValue) system request forwarded", metadata: ["url": "\(url)", "status": "\(response.status)", "bytes": "\(response.body.count)"])
         return .forwarded(type, url: url, httpStatus: response.status, bytes: response.body.count)
     }
 

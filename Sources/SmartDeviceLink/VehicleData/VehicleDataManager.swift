@@ -145,7 +145,8 @@ public actor SDLVehicleDataManager: SDLSubManager {
             let updates = updates()
             let run = generation
             let (response, raw) = try await send(SubscribeVehicleData.self, json: json)
-            let results = try Self.results(of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataAlreadySubscribed)
+            let results = try Self.results(
+                of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataAlreadySubscribed)
             if run == generation { subscribedItems.formUnion(results.succeeded) }
             return SDLVehicleDataSubscription(results: results, updates: updates)
         } catch {
@@ -169,7 +170,8 @@ public actor SDLVehicleDataManager: SDLSubManager {
             let (json, names) = try await prepare(Self.asking(UnsubscribeVehicleData(), for: items), custom: custom)
             subscribedItems.subtract(names)  // not renewed after a reconnection, whatever the answer
             let (response, raw) = try await send(UnsubscribeVehicleData.self, json: json)
-            let results = try Self.results(of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataNotSubscribed)
+            let results = try Self.results(
+                of: raw, success: response.success, resultCode: response.resultCode, info: response.info, requested: names, settled: .dataNotSubscribed)
             return results
         } catch {
             throw SDLError(error)
@@ -206,7 +208,8 @@ public actor SDLVehicleDataManager: SDLSubManager {
                     of: raw, success: response.success, resultCode: response.resultCode, info: response.info,
                     requested: allowed, settled: .dataAlreadySubscribed)
                 if !results.failed.isEmpty {
-                    logger.warning("vehicle-data subscriptions not renewed: \(results.failed.map { "\($0.key) \($0.value.rawValue)" }.sorted().joined(separator: ", "))")
+                    logger.warning(
+                        "vehicle-data subscriptions not renewed: \(results.failed.map { "\($0.key) \($0.value.rawValue)" }.sorted().joined(separator: ", "))")
                 }
             } catch {
                 logger.warning("vehicle-data subscriptions not renewed after reconnection: \(error)")
@@ -229,7 +232,7 @@ public actor SDLVehicleDataManager: SDLSubManager {
         _ items: WritableKeyPath<GetVehicleData, Bool?>..., custom: [String] = [], rpc: String = "GetVehicleData"
     ) async -> Bool {
         guard let permissions = await context.permissions(),
-              case .object(let members)? = try? SDLJSONValue(parsing: SDLJSON.encode(Self.asking(GetVehicleData(), for: items)))
+            case .object(let members)? = try? SDLJSONValue(parsing: SDLJSON.encode(Self.asking(GetVehicleData(), for: items)))
         else { return false }
         return await Self.waitUntilAllowed(Set(members.map(\.key) + custom), rpc: rpc, permissions: permissions)
     }
@@ -275,8 +278,9 @@ public actor SDLVehicleDataManager: SDLSubManager {
         let version = await context.rpcVersion()
         for name in names {
             guard let availability = R.structInfo.parameter(named: name)?.availability, !availability.isAvailable(in: version) else { continue }
-            throw .notSent(.unsupportedByHeadUnit(
-                what: "\(R.functionName).\(name)", available: availability.since.map { "since RPC \($0)" } ?? "in other versions", headUnit: version))
+            throw .notSent(
+                .unsupportedByHeadUnit(
+                    what: "\(R.functionName).\(name)", available: availability.since.map { "since RPC \($0)" } ?? "in other versions", headUnit: version))
         }
         if !custom.isEmpty {
             if version < .version(6, 0) {

@@ -1,8 +1,9 @@
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
-@testable import SmartDeviceLink
 import Synchronization
+
+@testable import SmartDeviceLink
 
 /// What the fake sub-manager contexts share: notifications a test pushes to the readers of
 /// their function ID, and a scope for the sub-manager's child tasks that the test runs.

@@ -2,9 +2,9 @@ import SDLHeadUnit
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
+import SDLTestSupport
 import SDLTransport
 import SmartDeviceLink
-import SDLTestSupport
 
 /// A scripted head unit on the other end of an in-memory pair: answers StartService (with the
 /// ACK a test chooses) and EndService, and reports every other frame and RPC it receives as an
@@ -40,13 +40,19 @@ final class FakeHeadUnit: Sendable {
                         switch frame.header.controlFrameType {
                         case .startService? where answerStartService && frame.header.serviceType == .rpc:
                             let opcode: SDLControlFrameType = ack == nil ? .startServiceNAK : .startServiceACK
-                            try await headUnit.send(SDLFrame(
-                                header: SDLFrameHeader(version: 5, frameType: .control, serviceType: .rpc, frameInfo: opcode.rawValue, sessionID: sessionID),
-                                payload: (ack ?? SDLControlPayload()).bytes).bytes)
+                            try await headUnit.send(
+                                SDLFrame(
+                                    header: SDLFrameHeader(
+                                        version: 5, frameType: .control, serviceType: .rpc, frameInfo: opcode.rawValue, sessionID: sessionID),
+                                    payload: (ack ?? SDLControlPayload()).bytes
+                                ).bytes)
                         case .endService? where frame.header.serviceType == .rpc:
-                            try await headUnit.send(SDLFrame(header: SDLFrameHeader(
-                                version: 5, frameType: .control, serviceType: .rpc,
-                                frameInfo: SDLControlFrameType.endServiceACK.rawValue, sessionID: sessionID)).bytes)
+                            try await headUnit.send(
+                                SDLFrame(
+                                    header: SDLFrameHeader(
+                                        version: 5, frameType: .control, serviceType: .rpc,
+                                        frameInfo: SDLControlFrameType.endServiceACK.rawValue, sessionID: sessionID)
+                                ).bytes)
                         case nil:
                             if let message = try reassembler.receive(frame) {
                                 requestSink.yield(try SDLRPCPayload(decoding: message.payload))
@@ -81,8 +87,11 @@ final class FakeHeadUnit: Sendable {
     }
 
     func sendControl(_ opcode: SDLControlFrameType, service: SDLServiceType = .control, sessionID: UInt8 = 1) async throws {
-        try await transport.send(SDLFrame(header: SDLFrameHeader(
-            version: 5, frameType: .control, serviceType: service, frameInfo: opcode.rawValue, sessionID: sessionID)).bytes)
+        try await transport.send(
+            SDLFrame(
+                header: SDLFrameHeader(
+                    version: 5, frameType: .control, serviceType: service, frameInfo: opcode.rawValue, sessionID: sessionID)
+            ).bytes)
     }
 
     /// A notification, encoded from its typed value.
@@ -92,7 +101,9 @@ final class FakeHeadUnit: Sendable {
 
     /// A success response to `request` of type `R`.
     func respond<R: SDLResponse>(to request: SDLRPCPayload, with response: R, sessionID: UInt8 = 1) async throws {
-        try await send(SDLRPCPayload(rpcType: .response, functionID: R.wireFunctionID!, correlationID: request.correlationID, json: try SDLJSON.encode(response)), sessionID: sessionID)
+        try await send(
+            SDLRPCPayload(rpcType: .response, functionID: R.wireFunctionID!, correlationID: request.correlationID, json: try SDLJSON.encode(response)),
+            sessionID: sessionID)
     }
 }
 
@@ -155,4 +166,3 @@ struct Connection {
         }
     }
 }
-

@@ -2,8 +2,9 @@ import Logging
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
-@testable import SmartDeviceLink
 import Synchronization
+
+@testable import SmartDeviceLink
 
 /// A sub-manager context (the screen's, the widest) with no manager behind it: a window of four text lines, a primary graphic
 /// and soft buttons with images; records every request as "Function {params}" (keys sorted) and
@@ -32,9 +33,13 @@ final class FakeManagerContext: SDLScreenContext, SDLAppServiceContext {
         let lines: [TextFieldName] = [.mainField1, .mainField2, .mainField3, .mainField4]
         window = WindowCapability(
             textFields: lines.map { TextField(name: $0, characterSet: .utf8, width: 500, rows: 1) },
-            imageFields: [ImageField(name: .graphic, imageTypeSupported: [.graphicPng]), ImageField(name: .softButtonImage, imageTypeSupported: [.graphicPng])],
+            imageFields: [
+                ImageField(name: .graphic, imageTypeSupported: [.graphicPng]), ImageField(name: .softButtonImage, imageTypeSupported: [.graphicPng]),
+            ],
             imageTypeSupported: [.static, .dynamic],
-            softButtonCapabilities: [SoftButtonCapabilities(shortPressAvailable: true, longPressAvailable: true, upDownAvailable: true, imageSupported: imageSupported)])
+            softButtonCapabilities: [
+                SoftButtonCapabilities(shortPressAvailable: true, longPressAvailable: true, upDownAvailable: true, imageSupported: imageSupported)
+            ])
     }
 
     /// What was sent, in order.
@@ -91,8 +96,9 @@ final class FakeManagerContext: SDLScreenContext, SDLAppServiceContext {
             state.sent.append("\(R.functionName) \(parameters.jsonString)")
             return state.resultCodes[R.functionName] ?? .success
         }
-        let answer = Array((state.withLock { $0.answers[R.functionName] }
-            ?? #"{"success":\#(code == .success || code == .warnings),"resultCode":"\#(code.rawValue)"}"#).utf8)
+        let answer = Array(
+            (state.withLock { $0.answers[R.functionName] }
+                ?? #"{"success":\#(code == .success || code == .warnings),"resultCode":"\#(code.rawValue)"}"#).utf8)
         let raw = SDLIncomingRPC(payload: SDLRPCPayload(rpcType: .response, functionID: R.wireFunctionID ?? 0, json: answer))
         return (try SDLJSON.decode(R.Response.self, from: answer).value, raw)
     }

@@ -1,7 +1,7 @@
 import SDLConcurrency
 import SDLHeadUnit
-import SDLTestSupport
 import SDLRuntime
+import SDLTestSupport
 import SmartDeviceLink
 
 /// What the feature tests share: a manager of given app types in FULL, waiting for emulator events.

@@ -60,7 +60,9 @@ final class HostileHeadUnit: Sendable {
         Task {
             await withDiscardingTaskGroup { group in
                 group.addTask { await Self.forwardAppToCar(relayApp, relayCar, dropAfter: dropAfterApp, record: record) }
-                group.addTask { await Self.forwardCarToApp(relayCar, relayApp, plan: plan, dropAfter: dropAfter, losesResponses: losesResponses, record: record) }
+                group.addTask {
+                    await Self.forwardCarToApp(relayCar, relayApp, plan: plan, dropAfter: dropAfter, losesResponses: losesResponses, record: record)
+                }
             }
         }
         return app
@@ -89,8 +91,8 @@ final class HostileHeadUnit: Sendable {
                     }
                     if message.serviceType == .video, message.controlFrameType == nil { record.withLock { $0.videoMessages += 1 } }
                     guard message.serviceType == .rpc, message.controlFrameType == nil,
-                          let rpc = try? SDLRPCPayload(decoding: message.payload), rpc.functionID == Show.wireFunctionID,
-                          case .string(let text)? = (try? SDLJSONValue(parsing: rpc.json))?["mainField1"]
+                        let rpc = try? SDLRPCPayload(decoding: message.payload), rpc.functionID == Show.wireFunctionID,
+                        case .string(let text)? = (try? SDLJSONValue(parsing: rpc.json))?["mainField1"]
                     else { continue }
                     record.withLock { $0.showTexts[rpc.correlationID] = text }
                 }
@@ -116,8 +118,9 @@ final class HostileHeadUnit: Sendable {
             try await to.send(out)
             // Confirmed once it is on its way to the app.
             if message.serviceType == .rpc, message.controlFrameType == nil, let rpc = try? SDLRPCPayload(decoding: message.payload),
-               rpc.rpcType == .response, rpc.functionID == Show.wireFunctionID,
-               (try? SDLJSONValue(parsing: rpc.json))?["success"] == .bool(true) {
+                rpc.rpcType == .response, rpc.functionID == Show.wireFunctionID,
+                (try? SDLJSONValue(parsing: rpc.json))?["success"] == .bool(true)
+            {
                 record.withLock { if let text = $0.showTexts[rpc.correlationID] { $0.confirmedTexts.insert(text) } }
             }
         }
@@ -153,12 +156,16 @@ final class HostileHeadUnit: Sendable {
                     case ..<66:
                         // Another result code for what the head unit did (WARNINGS keeps success); a
                         // failure is never turned into a success, which no app could tell from a real one.
-                        guard case .object(var members)? = try? SDLJSONValue(parsing: rpc.json), members.contains(where: { $0.key == "success" && $0.value == .bool(true) }) else {
+                        guard case .object(var members)? = try? SDLJSONValue(parsing: rpc.json),
+                            members.contains(where: { $0.key == "success" && $0.value == .bool(true) })
+                        else {
                             try await send(message)
                             continue
                         }
-                        let codes: [SDLResult] = [.rejected, .disallowed, .genericError, .timedOut, .inUse, .aborted, .invalidData, .outOfMemory,
-                                                  .tooManyPendingRequests, .applicationNotRegistered, .userDisallowed, .unsupportedRequest, .warnings]
+                        let codes: [SDLResult] = [
+                            .rejected, .disallowed, .genericError, .timedOut, .inUse, .aborted, .invalidData, .outOfMemory,
+                            .tooManyPendingRequests, .applicationNotRegistered, .userDisallowed, .unsupportedRequest, .warnings,
+                        ]
                         let code = codes[Int(random.next() % UInt64(codes.count))]
                         members.removeAll { $0.key == "resultCode" || $0.key == "success" }
                         members.append(.init(key: "resultCode", value: .string(code.rawValue)))
@@ -200,14 +207,23 @@ final class HostileHeadUnit: Sendable {
     private static func notification(like message: SDLProtocolMessage, random: inout SplitMix64) -> SDLProtocolMessage? {
         let levels = ["FULL", "LIMITED", "BACKGROUND", "NONE"]
         let choices: [(UInt32?, String)] = [
-            (OnHMIStatus.wireFunctionID, #"{"hmiLevel":"\#(levels[Int(random.next() % 4)])","audioStreamingState":"NOT_AUDIBLE","systemContext":"MAIN","windowID":0}"#),
+            (
+                OnHMIStatus.wireFunctionID,
+                #"{"hmiLevel":"\#(levels[Int(random.next() % 4)])","audioStreamingState":"NOT_AUDIBLE","systemContext":"MAIN","windowID":0}"#
+            ),
             (OnPermissionsChange.wireFunctionID, #"{"permissionItem":[]}"#),
             (OnLanguageChange.wireFunctionID, #"{"language":"DE-DE","hmiDisplayLanguage":"DE-DE"}"#),
             (OnDriverDistraction.wireFunctionID, #"{"state":"DD_ON"}"#),
             // The main window loses every text field but mainField1, and its soft buttons.
-            (OnSystemCapabilityUpdated.wireFunctionID, #"{"systemCapability":{"systemCapabilityType":"DISPLAYS","displayCapabilities":[{"displayName":"SHRUNK","windowCapabilities":[{"windowID":0,"textFields":[{"name":"mainField1","characterSet":"UTF_8","width":20,"rows":1}],"imageFields":[],"imageTypeSupported":[],"templatesAvailable":["DEFAULT"],"numCustomPresetsAvailable":0,"buttonCapabilities":[],"softButtonCapabilities":[]}]}]}}"#),
+            (
+                OnSystemCapabilityUpdated.wireFunctionID,
+                #"{"systemCapability":{"systemCapabilityType":"DISPLAYS","displayCapabilities":[{"displayName":"SHRUNK","windowCapabilities":[{"windowID":0,"textFields":[{"name":"mainField1","characterSet":"UTF_8","width":20,"rows":1}],"imageFields":[],"imageTypeSupported":[],"templatesAvailable":["DEFAULT"],"numCustomPresetsAvailable":0,"buttonCapabilities":[],"softButtonCapabilities":[]}]}]}}"#
+            ),
             // The video stream's size and scale change under the app.
-            (OnSystemCapabilityUpdated.wireFunctionID, #"{"systemCapability":{"systemCapabilityType":"VIDEO_STREAMING","videoStreamingCapability":{"preferredResolution":{"resolutionWidth":320,"resolutionHeight":240},"maxBitrate":100000,"supportedFormats":[{"protocol":"RAW","codec":"H264"}],"hapticSpatialDataSupported":true,"scale":2.0}}}"#),
+            (
+                OnSystemCapabilityUpdated.wireFunctionID,
+                #"{"systemCapability":{"systemCapabilityType":"VIDEO_STREAMING","videoStreamingCapability":{"preferredResolution":{"resolutionWidth":320,"resolutionHeight":240},"maxBitrate":100000,"supportedFormats":[{"protocol":"RAW","codec":"H264"}],"hapticSpatialDataSupported":true,"scale":2.0}}}"#
+            ),
         ]
         let (id, json) = choices[Int(random.next() % UInt64(choices.count))]
         guard let id else { return nil }
