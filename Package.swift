@@ -173,6 +173,7 @@ let package = Package(
             name: "SDLHeadUnitControl",
             dependencies: [
                 "SDLHeadUnit", "SDLHMIServer", "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             // The web page, compiled into the binary: nothing to install or find at run time.
@@ -184,6 +185,7 @@ let package = Package(
             dependencies: [
                 "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
                 "SDLHeadUnitControl", "SDLStandInHMI", "SDLWebSocket", "SDLTLS", "SDLCloudServer", .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -288,3 +290,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// A member (an extension's method, a conformance's property) is visible only in files that
+// import its module: every dependency a file uses is named at its top (SE-0444).
+for target in package.targets where target.type != .system && target.type != .plugin {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

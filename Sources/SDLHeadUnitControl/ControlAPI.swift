@@ -1,5 +1,6 @@
 import Hummingbird
 import NIOCore
+import NIOFoundationEssentialsCompat
 import SDLHeadUnit
 import SDLRuntime
 

@@ -2,6 +2,7 @@ import Hummingbird
 import NIOCore
 import SDLHeadUnit
 import SDLProtocol
+import SDLRuntime
 
 /// The routes that are not plain requests: the web page, the event stream and the video.
 extension SDLHeadUnitControlAPI {

@@ -6,6 +6,7 @@ import SDLWebSocket
 import ServiceLifecycle
 import SmartDeviceLink
 import Synchronization
+import UnixSignals
 
 /// `--serve`: the example app as a cloud app. Head units dial in over WebSocket; for each, the
 /// steps of the tours that need no driver run on that vehicle's own manager, then the session

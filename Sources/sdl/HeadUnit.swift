@@ -8,6 +8,7 @@ import SDLStandInHMI
 import SDLTLS
 import SDLTransport
 import SmartDeviceLink
+import SwiftASN1
 import X509
 
 /// `sdl headunit`: the emulator on a TCP port, with its control API on another.

@@ -1,6 +1,7 @@
 import SDLProtocol
 import SDLRPC
 import SDLTestSupport
+import SmartDeviceLink
 import Testing
 
 @testable import SDLHeadUnit

@@ -2,6 +2,7 @@ import SDLHeadUnit
 import SDLRPC
 import SDLRuntime
 import SDLStandInHMI
+import SmartDeviceLink
 import Testing
 
 /// The stand-in HMI over a real WebSocket to the emulator's HMI server, as the driver's hands:

@@ -4,6 +4,7 @@ import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import SDLTestSupport
+import SmartDeviceLink
 
 /// Synchronising on what the head unit did, never on time.
 enum Wait {

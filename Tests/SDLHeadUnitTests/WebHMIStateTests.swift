@@ -2,6 +2,7 @@ import SDLHeadUnit
 import SDLRPC
 import SDLRuntime
 import SDLTestSupport
+import SmartDeviceLink
 import Testing
 
 /// What the web page reads and does through the control API: the display, app icons, the menu

@@ -1,3 +1,4 @@
+import Foundation
 import SDLProtocol
 import SDLRuntime
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import SDLProtocol
 import SDLTLS
+import SwiftASN1
 import Testing
 import X509
 

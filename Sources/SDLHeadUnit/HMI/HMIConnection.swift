@@ -1,3 +1,4 @@
+import SDLConcurrency
 import SDLRuntime
 
 /// An HMI connected to the emulator the way an HMI connects to SDL Core: JSON-RPC 2.0

@@ -1,3 +1,4 @@
+import SDLConcurrency
 import SDLHMIRPC
 import SDLRPC
 import SDLRuntime

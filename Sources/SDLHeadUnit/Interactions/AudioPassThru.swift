@@ -1,3 +1,4 @@
+import SDLConcurrency
 import SDLProtocol
 import SDLRPC
 import SDLRuntime

@@ -1,3 +1,5 @@
+import SDLRuntime
+
 /// The app's end: it starts the session and its services and keeps the heartbeat.
 extension SDLSessionStateMachine {
     /// StartService(RPC) offering the app's version; the first frame always has a version-1

@@ -1,3 +1,6 @@
+import Logging
+import Synchronization
+
 extension SDLManager {
     /// The encryption of `service` now (`.notStarted` before any was asked).
     public func encryptionState(of service: SDLServiceType) -> SDLEncryptionState {

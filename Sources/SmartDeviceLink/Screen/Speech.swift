@@ -1,3 +1,4 @@
+import Logging
 import SDLRPC
 import SDLRuntime
 

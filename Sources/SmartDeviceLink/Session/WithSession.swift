@@ -1,3 +1,4 @@
+import Logging
 import SDLTransport
 
 /// Runs an SDL session over `transport` for the duration of `body`: starts the client's run loop,
