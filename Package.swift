@@ -21,14 +21,28 @@ let package = Package(
         .library(name: "SDLHeadUnit", targets: ["SDLHeadUnit"]),
         .library(name: "SDLHeadUnitControl", targets: ["SDLHeadUnitControl"]),
         .library(name: "SDLHMIServer", targets: ["SDLHMIServer"]),
-        .library(name: "SDLSpec", targets: ["SDLSpec"]),
-        .library(name: "SDLCodegen", targets: ["SDLCodegen"]),
-        .library(name: "SDLSpecDiff", targets: ["SDLSpecDiff"]),
+        // The generator's libraries (SDLSpec, SDLCodegen, SDLSpecDiff) are no products: their API is
+        // `package`, for sdlgen, sdl and the tests; apps get the generator as sdlgen and the plugins.
         .executable(name: "sdlgen", targets: ["sdlgen"]),
         .executable(name: "sdl", targets: ["sdl"]),
         .executable(name: "sdl-example", targets: ["sdl-example"]),
         .plugin(name: "SDLGeneratorPlugin", targets: ["SDLGeneratorPlugin"]),
         .plugin(name: "SDLGeneratorCommand", targets: ["SDLGeneratorCommand"]),
+    ],
+    // By audience. An app builds and resolves only what the products it uses need once it names
+    // the traits it wants: `.package(url: ..., from: ..., traits: [])` for the app library (and
+    // the emulator library for its tests), `traits: ["Generator"]` for the generator plugins,
+    // `["HTTPClient"]` for SDLAsyncHTTPClient. Without `traits:` a dependent gets the defaults,
+    // everything, as this package does when it is built on its own.
+    traits: [
+        .default(enabledTraits: ["Tools"]),
+        .trait(name: "Generator", description: "sdlgen and the generator plugins (swift-mustache, swift-argument-parser)"),
+        .trait(name: "HTTPClient", description: "SDLAsyncHTTPClient: the library's HTTP on AsyncHTTPClient"),
+        .trait(
+            name: "Tools",
+            description: "The sdl tool, the emulator's control API and HMI servers, the stand-in HMI, the example app and the test suite's own dependencies",
+            enabledTraits: ["Generator", "HTTPClient"]
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -62,13 +76,15 @@ let package = Package(
         // Spec model -> render model -> templates -> files.
         .target(
             name: "SDLCodegen",
-            dependencies: ["SDLSpec", .product(name: "Mustache", package: "swift-mustache")]
+            dependencies: ["SDLSpec", .product(name: "Mustache", package: "swift-mustache", condition: .when(traits: ["Generator"]))]
         ),
         // API differences between two specs, classified for apps.
         .target(name: "SDLSpecDiff", dependencies: ["SDLSpec"]),
         .executableTarget(
             name: "sdlgen",
-            dependencies: ["SDLCodegen", "SDLSpecDiff", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "SDLCodegen", "SDLSpecDiff", .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Generator"])),
+            ]
         ),
         // The small base every generated type conforms to.
         .target(name: "SDLRuntime"),
@@ -105,7 +121,7 @@ let package = Package(
         .target(
             name: "SDLAsyncHTTPClient",
             dependencies: [
-                "SmartDeviceLink", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "SmartDeviceLink", .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["HTTPClient"])),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
@@ -153,8 +169,8 @@ let package = Package(
         .target(
             name: "SDLHMIServer",
             dependencies: [
-                "SDLHeadUnit", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                "SDLHeadUnit", .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -163,7 +179,8 @@ let package = Package(
         .target(
             name: "SDLStandInHMI",
             dependencies: [
-                "SDLHeadUnit", "SDLHMIRPC", "SDLRPC", "SDLRuntime", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                "SDLHeadUnit", "SDLHMIRPC", "SDLRPC", "SDLRuntime",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -172,7 +189,8 @@ let package = Package(
         .target(
             name: "SDLHeadUnitControl",
             dependencies: [
-                "SDLHeadUnit", "SDLHMIServer", "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime", .product(name: "Hummingbird", package: "hummingbird"),
+                "SDLHeadUnit", "SDLHMIServer", "SDLProtocol", "SDLTransport", "SDLRPC", "SDLRuntime",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -186,7 +204,8 @@ let package = Package(
                 "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
                 "SDLHeadUnitControl", "SDLStandInHMI", "SDLWebSocket", "SDLTLS", "SDLCloudServer", .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Generator"])),
             ]
         ),
         // The example app: tours of the manager against a head unit.
@@ -194,7 +213,7 @@ let package = Package(
             name: "sdl-example",
             dependencies: [
                 "SmartDeviceLink", "SDLRPC", "SDLRuntime", "SDLAsyncHTTPClient", "SDLCloudServer", "SDLTLS",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Generator"])),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             exclude: ["Resources/make-clip.sh"],
@@ -227,7 +246,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SDLRPCTests",
-            dependencies: ["SDLRPC", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["SDLRPC", .product(name: "PropertyBased", package: "swift-property-based", condition: .when(traits: ["Tools"]))],
             path: "Tests/SDLRPCTests"
         ),
         .testTarget(
@@ -247,7 +266,9 @@ let package = Package(
             name: "SmartDeviceLinkTests",
             dependencies: [
                 "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLConcurrency", "SDLProtocol", "SDLRPC", "SDLTestSupport", "SDLAsyncHTTPClient",
-                "SDLCloudServer", "SDLWebSocket", "SDLHeadUnitControl", "SDLTLS", .product(name: "Hummingbird", package: "hummingbird"),
+                "SDLCloudServer", "SDLWebSocket", "SDLHeadUnitControl", "SDLTLS",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .target(name: "SwiftUIStandIn", condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
             ],
             path: "Tests/SmartDeviceLinkTests"
         ),
@@ -271,14 +292,17 @@ let package = Package(
             dependencies: [
                 "SDLHeadUnit", "SDLRPC", "SDLRuntime", "SDLConcurrency", "SDLProtocol", "SmartDeviceLink", "SDLTransport", "SDLTestSupport",
                 // The control API's routes, driven in process (HummingbirdTesting, no socket).
-                "SDLHeadUnitControl", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "SDLHeadUnitControl", .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["Tools"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["Tools"])),
                 // The test HMI: the generated HMI types over a real WebSocket to the HMI server.
-                "SDLHMIRPC", "SDLHMIServer", "SDLStandInHMI", .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                "SDLHMIRPC", "SDLHMIServer", "SDLStandInHMI",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: .when(traits: ["Tools"])),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/SDLHeadUnitTests"
         ),
+        // SwiftUI's top-level names, for the test that compiles them beside the RPC types on Linux.
+        .target(name: "SwiftUIStandIn", path: "Tests/SwiftUIStandIn"),
         // A clock tests advance, and small helpers, shared by the test targets.
         .target(name: "SDLTestSupport", path: "Tests/SDLTestSupport"),
         .testTarget(

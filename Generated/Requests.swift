@@ -289,7 +289,7 @@ nonisolated public struct SetGlobalProperties: SDLRuntime.SDLRequest {
     /// Optional icon to draw on an app menu button (for certain touchscreen platforms).
     ///
     /// - Since: SmartDeviceLink 3.0
-    public var menuIcon: Image?
+    public var menuIcon: SDLImage?
     /// On-screen keyboard configuration (if available).
     ///
     /// - Since: SmartDeviceLink 3.0
@@ -306,7 +306,7 @@ nonisolated public struct SetGlobalProperties: SDLRuntime.SDLRequest {
         vrHelpTitle: Swift.String? = nil,
         vrHelp: [VrHelpItem]? = nil,
         menuTitle: Swift.String? = nil,
-        menuIcon: Image? = nil,
+        menuIcon: SDLImage? = nil,
         keyboardProperties: KeyboardProperties? = nil,
         menuLayout: MenuLayout? = nil
     ) {
@@ -366,18 +366,18 @@ nonisolated public struct AddCommand: SDLRuntime.SDLRequest {
     /// If omitted on supported displays, no (or the default if applicable) icon shall be displayed.
     ///
     /// - Since: SmartDeviceLink 2.0
-    public var cmdIcon: Image?
+    public var cmdIcon: SDLImage?
     /// Optional secondary image struct for menu cell
     ///
     /// - Since: SmartDeviceLink 7.1
-    public var secondaryImage: Image?
+    public var secondaryImage: SDLImage?
 
     public init(
         cmdID: Swift.Int,
         menuParams: MenuParams? = nil,
         vrCommands: [Swift.String]? = nil,
-        cmdIcon: Image? = nil,
-        secondaryImage: Image? = nil
+        cmdIcon: SDLImage? = nil,
+        secondaryImage: SDLImage? = nil
     ) {
         self.cmdID = cmdID
         self.menuParams = menuParams
@@ -435,7 +435,7 @@ nonisolated public struct AddSubMenu: SDLRuntime.SDLRequest {
     /// The image field for AddSubMenu
     ///
     /// - Since: SmartDeviceLink 5.0
-    public var menuIcon: Image?
+    public var menuIcon: SDLImage?
     /// Sets the layout of the submenu screen.
     ///
     /// - Since: SmartDeviceLink 6.0
@@ -462,18 +462,18 @@ nonisolated public struct AddSubMenu: SDLRuntime.SDLRequest {
     /// Optional secondary image struct for sub-menu cell
     ///
     /// - Since: SmartDeviceLink 7.1
-    public var secondaryImage: Image?
+    public var secondaryImage: SDLImage?
 
     public init(
         menuID: Swift.Int,
         position: Swift.Int? = nil,
         menuName: Swift.String,
-        menuIcon: Image? = nil,
+        menuIcon: SDLImage? = nil,
         menuLayout: MenuLayout? = nil,
         parentID: Swift.Int? = nil,
         secondaryText: Swift.String? = nil,
         tertiaryText: Swift.String? = nil,
-        secondaryImage: Image? = nil
+        secondaryImage: SDLImage? = nil
     ) {
         self.menuID = menuID
         self.position = position
@@ -662,7 +662,7 @@ nonisolated public struct DeleteInteractionChoiceSet: SDLRuntime.SDLRequest {
 /// - Since: SmartDeviceLink 1.0
 ///
 /// - Remark: Generated from function `Alert (request)` in MOBILE_API.xml, line 5821.
-nonisolated public struct Alert: SDLRuntime.SDLRequest {
+nonisolated public struct SDLAlert: SDLRuntime.SDLRequest {
     public typealias Response = AlertResponse
 
     /// The first line of the alert text field
@@ -708,7 +708,7 @@ nonisolated public struct Alert: SDLRuntime.SDLRequest {
     /// If omitted on supported displays, no (or the default if applicable) icon should be displayed.
     ///
     /// - Since: SmartDeviceLink 6.0
-    public var alertIcon: Image?
+    public var alertIcon: SDLImage?
     /// An ID for this specific alert to allow cancellation through the `CancelInteraction` RPC.
     ///
     /// - Since: SmartDeviceLink 6.0
@@ -723,7 +723,7 @@ nonisolated public struct Alert: SDLRuntime.SDLRequest {
         playTone: Swift.Bool? = nil,
         progressIndicator: Swift.Bool? = nil,
         softButtons: [SoftButton]? = nil,
-        alertIcon: Image? = nil,
+        alertIcon: SDLImage? = nil,
         cancelID: Swift.Int? = nil
     ) {
         self.alertText1 = alertText1
@@ -757,7 +757,7 @@ nonisolated public struct SubtleAlert: SDLRuntime.SDLRequest {
     public var alertText2: Swift.String?
     /// Image to be displayed for the corresponding alert. See Image.
     /// If omitted on supported displays, no (or the default if applicable) icon should be displayed.
-    public var alertIcon: Image?
+    public var alertIcon: SDLImage?
     /// An array of text chunks of type TTSChunk. See TTSChunk.
     /// The array must have at least one item.
     ///
@@ -780,7 +780,7 @@ nonisolated public struct SubtleAlert: SDLRuntime.SDLRequest {
     public init(
         alertText1: Swift.String? = nil,
         alertText2: Swift.String? = nil,
-        alertIcon: Image? = nil,
+        alertIcon: SDLImage? = nil,
         ttsChunks: [TTSChunk]? = nil,
         duration: Swift.Int? = nil,
         softButtons: [SoftButton]? = nil,
@@ -867,12 +867,12 @@ nonisolated public struct Show: SDLRuntime.SDLRequest {
     /// If omitted on supported displays, the displayed graphic shall not change.
     ///
     /// - Since: SmartDeviceLink 3.0
-    public var graphic: Image?
+    public var graphic: SDLImage?
     /// Image struct determining whether static or dynamic secondary image to display in app.
     /// If omitted on supported displays, the displayed secondary graphic shall not change.
     ///
     /// - Since: SmartDeviceLink 3.0
-    public var secondaryGraphic: Image?
+    public var secondaryGraphic: SDLImage?
     /// App defined SoftButtons.
     /// If omitted on supported displays, the currently displayed SoftButton values will not change.
     ///
@@ -920,8 +920,8 @@ nonisolated public struct Show: SDLRuntime.SDLRequest {
         statusBar: Swift.String? = nil,
         mediaClock: Swift.String? = nil,
         mediaTrack: Swift.String? = nil,
-        graphic: Image? = nil,
-        secondaryGraphic: Image? = nil,
+        graphic: SDLImage? = nil,
+        secondaryGraphic: SDLImage? = nil,
         softButtons: [SoftButton]? = nil,
         customPresets: [Swift.String]? = nil,
         metadataTags: MetadataTags? = nil,
@@ -1842,7 +1842,7 @@ nonisolated public struct ScrollableMessage: SDLRuntime.SDLRequest {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from function `Slider (request)` in MOBILE_API.xml, line 7439.
-nonisolated public struct Slider: SDLRuntime.SDLRequest {
+nonisolated public struct SDLSlider: SDLRuntime.SDLRequest {
     public typealias Response = SliderResponse
 
     /// Number of selectable items on a horizontal axis
@@ -1919,9 +1919,9 @@ nonisolated public struct ShowConstantTBT: SDLRuntime.SDLRequest {
     /// Length: 0...500 characters.
     public var totalDistance: Swift.String?
     /// - Since: SmartDeviceLink 2.0
-    public var turnIcon: Image?
+    public var turnIcon: SDLImage?
     /// - Since: SmartDeviceLink 3.0
-    public var nextTurnIcon: Image?
+    public var nextTurnIcon: SDLImage?
     /// Distance (in meters) until next maneuver. May be used to calculate progress bar.
     ///
     /// - Since: SmartDeviceLink 2.0
@@ -1953,8 +1953,8 @@ nonisolated public struct ShowConstantTBT: SDLRuntime.SDLRequest {
         eta: Swift.String? = nil,
         timeToDestination: Swift.String? = nil,
         totalDistance: Swift.String? = nil,
-        turnIcon: Image? = nil,
-        nextTurnIcon: Image? = nil,
+        turnIcon: SDLImage? = nil,
+        nextTurnIcon: SDLImage? = nil,
         distanceToManeuver: Swift.Double? = nil,
         distanceToManeuverScale: Swift.Double? = nil,
         maneuverComplete: Swift.Bool? = nil,
@@ -2324,7 +2324,7 @@ nonisolated public struct SendLocation: SDLRuntime.SDLRequest {
     /// Length: at most 500 characters.
     public var phoneNumber: Swift.String?
     /// Image / icon of intended location (if applicable and supported)
-    public var locationImage: Image?
+    public var locationImage: SDLImage?
     /// timestamp in ISO 8601 format
     ///
     /// - Since: SmartDeviceLink 4.1
@@ -2345,7 +2345,7 @@ nonisolated public struct SendLocation: SDLRuntime.SDLRequest {
         locationDescription: Swift.String? = nil,
         addressLines: [Swift.String]? = nil,
         phoneNumber: Swift.String? = nil,
-        locationImage: Image? = nil,
+        locationImage: SDLImage? = nil,
         timeStamp: DateTime? = nil,
         address: OASISAddress? = nil,
         deliveryMode: DeliveryMode? = nil
@@ -3072,7 +3072,7 @@ extension SetGlobalProperties {
         var vrHelpTitle: Swift.String?
         var vrHelp: [VrHelpItem]?
         var menuTitle: Swift.String?
-        var menuIcon: Image?
+        var menuIcon: SDLImage?
         var keyboardProperties: KeyboardProperties?
         var menuLayout: MenuLayout?
         while let key = try reader.nextKey(in: parameters) {
@@ -3083,7 +3083,7 @@ extension SetGlobalProperties {
             case 3: vrHelpTitle = try reader.readString(parameters[3])
             case 4: vrHelp = try reader.readStructArray(VrHelpItem.self, parameters[4])
             case 5: menuTitle = try reader.readString(parameters[5])
-            case 6: menuIcon = try reader.readStruct(Image.self, parameters[6])
+            case 6: menuIcon = try reader.readStruct(SDLImage.self, parameters[6])
             case 7: keyboardProperties = try reader.readStruct(KeyboardProperties.self, parameters[7])
             case 8: menuLayout = try reader.readEnum(MenuLayout.self, parameters[8])
             default: try reader.skipUnknownValue(forKey: key.name)
@@ -3195,15 +3195,15 @@ extension AddCommand {
         var cmdID: Swift.Int?
         var menuParams: MenuParams?
         var vrCommands: [Swift.String]?
-        var cmdIcon: Image?
-        var secondaryImage: Image?
+        var cmdIcon: SDLImage?
+        var secondaryImage: SDLImage?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: cmdID = try reader.readInteger(parameters[0])
             case 1: menuParams = try reader.readStruct(MenuParams.self, parameters[1])
             case 2: vrCommands = try reader.readStringArray(parameters[2])
-            case 3: cmdIcon = try reader.readStruct(Image.self, parameters[3])
-            case 4: secondaryImage = try reader.readStruct(Image.self, parameters[4])
+            case 3: cmdIcon = try reader.readStruct(SDLImage.self, parameters[3])
+            case 4: secondaryImage = try reader.readStruct(SDLImage.self, parameters[4])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
@@ -3303,23 +3303,23 @@ extension AddSubMenu {
         var menuID: Swift.Int?
         var position: Swift.Int?
         var menuName: Swift.String?
-        var menuIcon: Image?
+        var menuIcon: SDLImage?
         var menuLayout: MenuLayout?
         var parentID: Swift.Int?
         var secondaryText: Swift.String?
         var tertiaryText: Swift.String?
-        var secondaryImage: Image?
+        var secondaryImage: SDLImage?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: menuID = try reader.readInteger(parameters[0])
             case 1: position = try reader.readInteger(parameters[1])
             case 2: menuName = try reader.readString(parameters[2])
-            case 3: menuIcon = try reader.readStruct(Image.self, parameters[3])
+            case 3: menuIcon = try reader.readStruct(SDLImage.self, parameters[3])
             case 4: menuLayout = try reader.readEnum(MenuLayout.self, parameters[4])
             case 5: parentID = try reader.readInteger(parameters[5])
             case 6: secondaryText = try reader.readString(parameters[6])
             case 7: tertiaryText = try reader.readString(parameters[7])
-            case 8: secondaryImage = try reader.readStruct(Image.self, parameters[8])
+            case 8: secondaryImage = try reader.readStruct(SDLImage.self, parameters[8])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
@@ -3638,7 +3638,7 @@ extension DeleteInteractionChoiceSet {
     }
 }
 
-extension Alert {
+extension SDLAlert {
     public static let functionName = "Alert"
     public static let functionIDValue = 12
     public static let functionID = FunctionID.alertID
@@ -3658,7 +3658,7 @@ extension Alert {
     ])
 }
 
-extension Alert {
+extension SDLAlert {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var alertText1: Swift.String?
@@ -3669,7 +3669,7 @@ extension Alert {
         var playTone: Swift.Bool?
         var progressIndicator: Swift.Bool?
         var softButtons: [SoftButton]?
-        var alertIcon: Image?
+        var alertIcon: SDLImage?
         var cancelID: Swift.Int?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
@@ -3681,7 +3681,7 @@ extension Alert {
             case 5: playTone = try reader.readBool(parameters[5])
             case 6: progressIndicator = try reader.readBool(parameters[6])
             case 7: softButtons = try reader.readStructArray(SoftButton.self, parameters[7])
-            case 8: alertIcon = try reader.readStruct(Image.self, parameters[8])
+            case 8: alertIcon = try reader.readStruct(SDLImage.self, parameters[8])
             case 9: cancelID = try reader.readInteger(parameters[9])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
@@ -3750,7 +3750,7 @@ extension SubtleAlert {
         let parameters = Self.structInfo.parameters
         var alertText1: Swift.String?
         var alertText2: Swift.String?
-        var alertIcon: Image?
+        var alertIcon: SDLImage?
         var ttsChunks: [TTSChunk]?
         var duration: Swift.Int?
         var softButtons: [SoftButton]?
@@ -3759,7 +3759,7 @@ extension SubtleAlert {
             switch key.index {
             case 0: alertText1 = try reader.readString(parameters[0])
             case 1: alertText2 = try reader.readString(parameters[1])
-            case 2: alertIcon = try reader.readStruct(Image.self, parameters[2])
+            case 2: alertIcon = try reader.readStruct(SDLImage.self, parameters[2])
             case 3: ttsChunks = try reader.readStructArray(TTSChunk.self, parameters[3])
             case 4: duration = try reader.readInteger(parameters[4])
             case 5: softButtons = try reader.readStructArray(SoftButton.self, parameters[5])
@@ -3837,8 +3837,8 @@ extension Show {
         var statusBar: Swift.String?
         var mediaClock: Swift.String?
         var mediaTrack: Swift.String?
-        var graphic: Image?
-        var secondaryGraphic: Image?
+        var graphic: SDLImage?
+        var secondaryGraphic: SDLImage?
         var softButtons: [SoftButton]?
         var customPresets: [Swift.String]?
         var metadataTags: MetadataTags?
@@ -3855,8 +3855,8 @@ extension Show {
             case 5: statusBar = try reader.readString(parameters[5])
             case 6: mediaClock = try reader.readString(parameters[6])
             case 7: mediaTrack = try reader.readString(parameters[7])
-            case 8: graphic = try reader.readStruct(Image.self, parameters[8])
-            case 9: secondaryGraphic = try reader.readStruct(Image.self, parameters[9])
+            case 8: graphic = try reader.readStruct(SDLImage.self, parameters[8])
+            case 9: secondaryGraphic = try reader.readStruct(SDLImage.self, parameters[9])
             case 10: softButtons = try reader.readStructArray(SoftButton.self, parameters[10])
             case 11: customPresets = try reader.readStringArray(parameters[11])
             case 12: metadataTags = try reader.readStruct(MetadataTags.self, parameters[12])
@@ -5181,7 +5181,7 @@ extension ScrollableMessage {
     }
 }
 
-extension Slider {
+extension SDLSlider {
     public static let functionName = "Slider"
     public static let functionIDValue = 26
     public static let functionID = FunctionID.sliderID
@@ -5197,7 +5197,7 @@ extension Slider {
     ])
 }
 
-extension Slider {
+extension SDLSlider {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var numTicks: Swift.Int?
@@ -5282,8 +5282,8 @@ extension ShowConstantTBT {
         var eta: Swift.String?
         var timeToDestination: Swift.String?
         var totalDistance: Swift.String?
-        var turnIcon: Image?
-        var nextTurnIcon: Image?
+        var turnIcon: SDLImage?
+        var nextTurnIcon: SDLImage?
         var distanceToManeuver: Swift.Double?
         var distanceToManeuverScale: Swift.Double?
         var maneuverComplete: Swift.Bool?
@@ -5295,8 +5295,8 @@ extension ShowConstantTBT {
             case 2: eta = try reader.readString(parameters[2])
             case 3: timeToDestination = try reader.readString(parameters[3])
             case 4: totalDistance = try reader.readString(parameters[4])
-            case 5: turnIcon = try reader.readStruct(Image.self, parameters[5])
-            case 6: nextTurnIcon = try reader.readStruct(Image.self, parameters[6])
+            case 5: turnIcon = try reader.readStruct(SDLImage.self, parameters[5])
+            case 6: nextTurnIcon = try reader.readStruct(SDLImage.self, parameters[6])
             case 7: distanceToManeuver = try reader.readFloat(parameters[7])
             case 8: distanceToManeuverScale = try reader.readFloat(parameters[8])
             case 9: maneuverComplete = try reader.readBool(parameters[9])
@@ -5883,7 +5883,7 @@ extension SendLocation {
         var locationDescription: Swift.String?
         var addressLines: [Swift.String]?
         var phoneNumber: Swift.String?
-        var locationImage: Image?
+        var locationImage: SDLImage?
         var timeStamp: DateTime?
         var address: OASISAddress?
         var deliveryMode: DeliveryMode?
@@ -5895,7 +5895,7 @@ extension SendLocation {
             case 3: locationDescription = try reader.readString(parameters[3])
             case 4: addressLines = try reader.readStringArray(parameters[4])
             case 5: phoneNumber = try reader.readString(parameters[5])
-            case 6: locationImage = try reader.readStruct(Image.self, parameters[6])
+            case 6: locationImage = try reader.readStruct(SDLImage.self, parameters[6])
             case 7: timeStamp = try reader.readStruct(DateTime.self, parameters[7])
             case 8: address = try reader.readStruct(OASISAddress.self, parameters[8])
             case 9: deliveryMode = try reader.readEnum(DeliveryMode.self, parameters[9])

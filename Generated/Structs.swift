@@ -82,7 +82,7 @@ nonisolated public struct CloudAppProperties: SDLRuntime.SDLCodable {
 /// - Since: SmartDeviceLink 2.0
 ///
 /// - Remark: Generated from struct `Image` in MOBILE_API.xml, line 1202.
-nonisolated public struct Image: SDLRuntime.SDLCodable {
+nonisolated public struct SDLImage: SDLRuntime.SDLCodable {
     /// Either the static hex icon value or the binary image file name identifier (sent by PutFile).
     ///
     /// Length: 0...65535 characters.
@@ -116,7 +116,7 @@ nonisolated public struct SoftButton: SDLRuntime.SDLCodable {
     /// Length: 0...500 characters.
     public var text: Swift.String?
     /// Optional image struct for SoftButton (if defined as IMAGE or BOTH)
-    public var image: Image?
+    public var image: SDLImage?
     /// True, if highlighted
     /// False, if not highlighted
     ///
@@ -134,7 +134,7 @@ nonisolated public struct SoftButton: SDLRuntime.SDLCodable {
     public init(
         type: SoftButtonType,
         text: Swift.String? = nil,
-        image: Image? = nil,
+        image: SDLImage? = nil,
         isHighlighted: Swift.Bool? = nil,
         softButtonID: Swift.Int,
         systemAction: SystemAction? = nil
@@ -163,7 +163,7 @@ nonisolated public struct Choice: SDLRuntime.SDLCodable {
     /// Length: at most 99 characters. Size: 1...100 items.
     public var vrCommands: [Swift.String]?
     /// - Since: SmartDeviceLink 2.0
-    public var image: Image?
+    public var image: SDLImage?
     /// Optional secondary text to display; e.g. address of POI in a search result entry
     ///
     /// - Since: SmartDeviceLink 3.0
@@ -179,16 +179,16 @@ nonisolated public struct Choice: SDLRuntime.SDLCodable {
     /// Optional secondary image struct for choice
     ///
     /// - Since: SmartDeviceLink 3.0
-    public var secondaryImage: Image?
+    public var secondaryImage: SDLImage?
 
     public init(
         choiceID: Swift.Int,
         menuName: Swift.String,
         vrCommands: [Swift.String]? = nil,
-        image: Image? = nil,
+        image: SDLImage? = nil,
         secondaryText: Swift.String? = nil,
         tertiaryText: Swift.String? = nil,
-        secondaryImage: Image? = nil
+        secondaryImage: SDLImage? = nil
     ) {
         self.choiceID = choiceID
         self.menuName = menuName
@@ -209,7 +209,7 @@ nonisolated public struct VrHelpItem: SDLRuntime.SDLCodable {
     /// Length: at most 500 characters.
     public var text: Swift.String
     /// Image struct for VR Help item
-    public var image: Image?
+    public var image: SDLImage?
     /// Position to display item in VR Help list
     ///
     /// Value: 1...100.
@@ -217,7 +217,7 @@ nonisolated public struct VrHelpItem: SDLRuntime.SDLCodable {
 
     public init(
         text: Swift.String,
-        image: Image? = nil,
+        image: SDLImage? = nil,
         position: Swift.Int
     ) {
         self.text = text
@@ -408,7 +408,7 @@ nonisolated public struct BeltStatus: SDLRuntime.SDLCodable {
 /// - Since: SmartDeviceLink 6.0
 ///
 /// - Remark: Generated from struct `Grid` in MOBILE_API.xml, line 1818.
-nonisolated public struct Grid: SDLRuntime.SDLCodable {
+nonisolated public struct SDLGrid: SDLRuntime.SDLCodable {
     /// Value: -1...100.
     public var col: Swift.Int
     /// Value: -1...100.
@@ -445,11 +445,11 @@ nonisolated public struct Grid: SDLRuntime.SDLCodable {
 ///
 /// - Remark: Generated from struct `DoorStatus` in MOBILE_API.xml, line 1834.
 nonisolated public struct DoorStatus: SDLRuntime.SDLCodable {
-    public var location: Grid
+    public var location: SDLGrid
     public var status: DoorStatusType
 
     public init(
-        location: Grid,
+        location: SDLGrid,
         status: DoorStatusType
     ) {
         self.location = location
@@ -463,11 +463,11 @@ nonisolated public struct DoorStatus: SDLRuntime.SDLCodable {
 ///
 /// - Remark: Generated from struct `GateStatus` in MOBILE_API.xml, line 1840.
 nonisolated public struct GateStatus: SDLRuntime.SDLCodable {
-    public var location: Grid
+    public var location: SDLGrid
     public var status: DoorStatusType
 
     public init(
-        location: Grid,
+        location: SDLGrid,
         status: DoorStatusType
     ) {
         self.location = location
@@ -504,12 +504,12 @@ nonisolated public struct WindowState: SDLRuntime.SDLCodable {
 ///
 /// - Remark: Generated from struct `RoofStatus` in MOBILE_API.xml, line 1855.
 nonisolated public struct RoofStatus: SDLRuntime.SDLCodable {
-    public var location: Grid
+    public var location: SDLGrid
     public var status: DoorStatusType
     public var state: WindowState?
 
     public init(
-        location: Grid,
+        location: SDLGrid,
         status: DoorStatusType,
         state: WindowState? = nil
     ) {
@@ -1149,7 +1149,7 @@ nonisolated public struct StartTime: SDLRuntime.SDLCodable {
 /// - Since: SmartDeviceLink 1.0
 ///
 /// - Remark: Generated from struct `TextField` in MOBILE_API.xml, line 2426.
-nonisolated public struct TextField: SDLRuntime.SDLCodable {
+nonisolated public struct SDLTextField: SDLRuntime.SDLCodable {
     /// The name that identifies the field. See TextFieldName.
     public var name: TextFieldName
     /// The set of characters that are supported by this text field.
@@ -1403,7 +1403,7 @@ nonisolated public struct DisplayCapabilities: SDLRuntime.SDLCodable {
     /// A set of all fields that support text data. See TextField
     ///
     /// Size: 1...100 items.
-    public var textFields: [TextField]
+    public var textFields: [SDLTextField]
     /// A set of all fields that support images. See ImageField
     ///
     /// Size: 1...100 items.
@@ -1436,7 +1436,7 @@ nonisolated public struct DisplayCapabilities: SDLRuntime.SDLCodable {
     public init(
         displayType: DisplayType,
         displayName: Swift.String? = nil,
-        textFields: [TextField],
+        textFields: [SDLTextField],
         imageFields: [ImageField]? = nil,
         mediaClockFormats: [MediaClockFormat],
         graphicSupported: Swift.Bool,
@@ -1462,11 +1462,11 @@ nonisolated public struct DisplayCapabilities: SDLRuntime.SDLCodable {
 ///
 /// - Remark: Generated from struct `WindowStatus` in MOBILE_API.xml, line 2593.
 nonisolated public struct WindowStatus: SDLRuntime.SDLCodable {
-    public var location: Grid
+    public var location: SDLGrid
     public var state: WindowState
 
     public init(
-        location: Grid,
+        location: SDLGrid,
         state: WindowState
     ) {
         self.location = location
@@ -1485,9 +1485,9 @@ nonisolated public struct ModuleInfo: SDLRuntime.SDLCodable {
     /// Length: at most 100 characters.
     public var moduleId: Swift.String
     /// Location of a module.
-    public var location: Grid?
+    public var location: SDLGrid?
     /// Service area of a module.
-    public var serviceArea: Grid?
+    public var serviceArea: SDLGrid?
     /// allow multiple users/apps to access the module or not
     ///
     /// Default: `true`.
@@ -1495,8 +1495,8 @@ nonisolated public struct ModuleInfo: SDLRuntime.SDLCodable {
 
     public init(
         moduleId: Swift.String,
-        location: Grid? = nil,
-        serviceArea: Grid? = nil,
+        location: SDLGrid? = nil,
+        serviceArea: SDLGrid? = nil,
         allowMultipleAccess: Swift.Bool? = nil
     ) {
         self.moduleId = moduleId
@@ -1672,7 +1672,7 @@ nonisolated public struct WindowCapability: SDLRuntime.SDLCodable {
     /// A set of all fields that support text data. See TextField
     ///
     /// Size: 1...100 items.
-    public var textFields: [TextField]?
+    public var textFields: [SDLTextField]?
     /// A set of all fields that support images. See ImageField
     ///
     /// Size: 1...100 items.
@@ -1714,7 +1714,7 @@ nonisolated public struct WindowCapability: SDLRuntime.SDLCodable {
 
     public init(
         windowID: Swift.Int? = nil,
-        textFields: [TextField]? = nil,
+        textFields: [SDLTextField]? = nil,
         imageFields: [ImageField]? = nil,
         imageTypeSupported: [ImageType]? = nil,
         templatesAvailable: [Swift.String]? = nil,
@@ -1920,11 +1920,11 @@ nonisolated public struct Turn: SDLRuntime.SDLCodable {
     /// Length: at most 500 characters.
     public var navigationText: Swift.String?
     /// Individual turn icon.  Must provide at least text or icon for a given turn.
-    public var turnIcon: Image?
+    public var turnIcon: SDLImage?
 
     public init(
         navigationText: Swift.String? = nil,
-        turnIcon: Image? = nil
+        turnIcon: SDLImage? = nil
     ) {
         self.navigationText = navigationText
         self.turnIcon = turnIcon
@@ -2272,7 +2272,7 @@ nonisolated public struct LocationDetails: SDLRuntime.SDLCodable {
     /// Length: at most 500 characters.
     public var phoneNumber: Swift.String?
     /// Image / icon of intended location.
-    public var locationImage: Image?
+    public var locationImage: SDLImage?
     /// Address to be used by navigation engines for search
     public var searchAddress: OASISAddress?
 
@@ -2282,7 +2282,7 @@ nonisolated public struct LocationDetails: SDLRuntime.SDLCodable {
         addressLines: [Swift.String]? = nil,
         locationDescription: Swift.String? = nil,
         phoneNumber: Swift.String? = nil,
-        locationImage: Image? = nil,
+        locationImage: SDLImage? = nil,
         searchAddress: OASISAddress? = nil
     ) {
         self.coordinate = coordinate
@@ -2514,10 +2514,10 @@ nonisolated public struct TemplateConfiguration: SDLRuntime.SDLCodable {
 ///
 /// - Remark: Generated from struct `SeatLocation` in MOBILE_API.xml, line 3511.
 nonisolated public struct SeatLocation: SDLRuntime.SDLCodable {
-    public var grid: Grid?
+    public var grid: SDLGrid?
 
     public init(
-        grid: Grid? = nil
+        grid: SDLGrid? = nil
     ) {
         self.grid = grid
     }
@@ -3654,7 +3654,7 @@ nonisolated public struct MetadataTags: SDLRuntime.SDLCodable {
 /// - Since: SmartDeviceLink 4.5
 ///
 /// - Remark: Generated from struct `Rectangle` in MOBILE_API.xml, line 4384.
-nonisolated public struct Rectangle: SDLRuntime.SDLCodable {
+nonisolated public struct SDLRectangle: SDLRuntime.SDLCodable {
     /// The upper left X-coordinate of the rectangle
     public var x: Swift.Double
     /// The upper left Y-coordinate of the rectangle
@@ -3688,11 +3688,11 @@ nonisolated public struct HapticRect: SDLRuntime.SDLCodable {
     /// Value: 0...2000000000.
     public var id: Swift.Int
     /// The position of the haptic rectangle to be highlighted. The center of this rectangle will be "touched" when a press occurs.
-    public var rect: Rectangle
+    public var rect: SDLRectangle
 
     public init(
         id: Swift.Int,
-        rect: Rectangle
+        rect: SDLRectangle
     ) {
         self.id = id
         self.rect = rect
@@ -3761,7 +3761,7 @@ nonisolated public struct MediaServiceData: SDLRuntime.SDLCodable {
     /// Audiobook: The book or chapter artwork of the current audiobook
     ///
     /// - Since: SmartDeviceLink 6.0
-    public var mediaImage: Image?
+    public var mediaImage: SDLImage?
 
     public init(
         mediaType: MediaType? = nil,
@@ -3776,7 +3776,7 @@ nonisolated public struct MediaServiceData: SDLRuntime.SDLCodable {
         queuePlaybackDuration: Swift.Int? = nil,
         queueCurrentTrackNumber: Swift.Int? = nil,
         queueTotalTrackCount: Swift.Int? = nil,
-        mediaImage: Image? = nil
+        mediaImage: SDLImage? = nil
     ) {
         self.mediaType = mediaType
         self.mediaTitle = mediaTitle
@@ -3895,7 +3895,7 @@ nonisolated public struct WeatherData: SDLRuntime.SDLCodable {
     public var precipType: Swift.String?
     /// In km
     public var visibility: Swift.Double?
-    public var weatherIcon: Image?
+    public var weatherIcon: SDLImage?
 
     public init(
         currentTemperature: Temperature? = nil,
@@ -3919,7 +3919,7 @@ nonisolated public struct WeatherData: SDLRuntime.SDLCodable {
         precipProbability: Swift.Double? = nil,
         precipType: Swift.String? = nil,
         visibility: Swift.Double? = nil,
-        weatherIcon: Image? = nil
+        weatherIcon: SDLImage? = nil
     ) {
         self.currentTemperature = currentTemperature
         self.temperatureHigh = temperatureHigh
@@ -4013,7 +4013,7 @@ nonisolated public struct NavigationInstruction: SDLRuntime.SDLCodable {
     /// This is a string representation of this instruction, used to display instructions to the users. This is not intended to be read aloud to the users, see the param prompt in NavigationServiceData for that.
     public var details: Swift.String?
     /// An image representation of this instruction.
-    public var image: Image?
+    public var image: SDLImage?
 
     public init(
         locationDetails: LocationDetails,
@@ -4023,7 +4023,7 @@ nonisolated public struct NavigationInstruction: SDLRuntime.SDLCodable {
         junctionType: NavigationJunction? = nil,
         drivingSide: Direction? = nil,
         details: Swift.String? = nil,
-        image: Image? = nil
+        image: SDLImage? = nil
     ) {
         self.locationDetails = locationDetails
         self.action = action
@@ -4091,7 +4091,7 @@ nonisolated public struct AppServiceManifest: SDLRuntime.SDLCodable {
     /// The type of service that is to be offered by this app. See AppServiceType for known enum equivalent types. Parameter is a string to allow for new service types to be used by apps on older versions of SDL Core.
     public var serviceType: Swift.String
     /// The icon to be associated with this service. Most likely the same as the appIcon.
-    public var serviceIcon: Image?
+    public var serviceIcon: SDLImage?
     /// If true, app service consumers beyond the IVI system will be able to access this service. If false, only the IVI system will be able consume the service. If not provided, it is assumed to be false.
     ///
     /// Default: `false`.
@@ -4107,7 +4107,7 @@ nonisolated public struct AppServiceManifest: SDLRuntime.SDLCodable {
     public init(
         serviceName: Swift.String? = nil,
         serviceType: Swift.String,
-        serviceIcon: Image? = nil,
+        serviceIcon: SDLImage? = nil,
         allowAppConsumers: Swift.Bool? = nil,
         rpcSpecVersion: SyncMsgVersion? = nil,
         handledRPCs: [Swift.Int]? = nil,
@@ -4521,7 +4521,7 @@ extension CloudAppProperties {
     }
 }
 
-extension Image {
+extension SDLImage {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Image", availability: .init(since: .version(2, 0)), parameters: [
         .init(name: "value", type: .string, isMandatory: true, minLength: 0, maxLength: 65535),
         .init(name: "imageType", type: .enumeration("ImageType"), isMandatory: true),
@@ -4529,7 +4529,7 @@ extension Image {
     ])
 }
 
-extension Image {
+extension SDLImage {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var value: Swift.String?
@@ -4585,7 +4585,7 @@ extension SoftButton {
         let parameters = Self.structInfo.parameters
         var type: SoftButtonType?
         var text: Swift.String?
-        var image: Image?
+        var image: SDLImage?
         var isHighlighted: Swift.Bool?
         var softButtonID: Swift.Int?
         var systemAction: SystemAction?
@@ -4593,7 +4593,7 @@ extension SoftButton {
             switch key.index {
             case 0: type = try reader.readEnum(SoftButtonType.self, parameters[0])
             case 1: text = try reader.readString(parameters[1])
-            case 2: image = try reader.readStruct(Image.self, parameters[2])
+            case 2: image = try reader.readStruct(SDLImage.self, parameters[2])
             case 3: isHighlighted = try reader.readBool(parameters[3])
             case 4: softButtonID = try reader.readInteger(parameters[4])
             case 5: systemAction = try reader.readEnum(SystemAction.self, parameters[5])
@@ -4653,19 +4653,19 @@ extension Choice {
         var choiceID: Swift.Int?
         var menuName: Swift.String?
         var vrCommands: [Swift.String]?
-        var image: Image?
+        var image: SDLImage?
         var secondaryText: Swift.String?
         var tertiaryText: Swift.String?
-        var secondaryImage: Image?
+        var secondaryImage: SDLImage?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: choiceID = try reader.readInteger(parameters[0])
             case 1: menuName = try reader.readString(parameters[1])
             case 2: vrCommands = try reader.readStringArray(parameters[2])
-            case 3: image = try reader.readStruct(Image.self, parameters[3])
+            case 3: image = try reader.readStruct(SDLImage.self, parameters[3])
             case 4: secondaryText = try reader.readString(parameters[4])
             case 5: tertiaryText = try reader.readString(parameters[5])
-            case 6: secondaryImage = try reader.readStruct(Image.self, parameters[6])
+            case 6: secondaryImage = try reader.readStruct(SDLImage.self, parameters[6])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
@@ -4719,12 +4719,12 @@ extension VrHelpItem {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var text: Swift.String?
-        var image: Image?
+        var image: SDLImage?
         var position: Swift.Int?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: text = try reader.readString(parameters[0])
-            case 1: image = try reader.readStruct(Image.self, parameters[1])
+            case 1: image = try reader.readStruct(SDLImage.self, parameters[1])
             case 2: position = try reader.readInteger(parameters[2])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
@@ -5044,7 +5044,7 @@ extension BeltStatus {
     }
 }
 
-extension Grid {
+extension SDLGrid {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Grid", availability: .init(since: .version(6, 0)), parameters: [
         .init(name: "col", type: .integer, isMandatory: true, minValue: -1, maxValue: 100),
         .init(name: "row", type: .integer, isMandatory: true, minValue: -1, maxValue: 100),
@@ -5055,7 +5055,7 @@ extension Grid {
     ])
 }
 
-extension Grid {
+extension SDLGrid {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var col: Swift.Int?
@@ -5120,11 +5120,11 @@ extension DoorStatus {
 extension DoorStatus {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
-        var location: Grid?
+        var location: SDLGrid?
         var status: DoorStatusType?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
-            case 0: location = try reader.readStruct(Grid.self, parameters[0])
+            case 0: location = try reader.readStruct(SDLGrid.self, parameters[0])
             case 1: status = try reader.readEnum(DoorStatusType.self, parameters[1])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
@@ -5162,11 +5162,11 @@ extension GateStatus {
 extension GateStatus {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
-        var location: Grid?
+        var location: SDLGrid?
         var status: DoorStatusType?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
-            case 0: location = try reader.readStruct(Grid.self, parameters[0])
+            case 0: location = try reader.readStruct(SDLGrid.self, parameters[0])
             case 1: status = try reader.readEnum(DoorStatusType.self, parameters[1])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
@@ -5247,12 +5247,12 @@ extension RoofStatus {
 extension RoofStatus {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
-        var location: Grid?
+        var location: SDLGrid?
         var status: DoorStatusType?
         var state: WindowState?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
-            case 0: location = try reader.readStruct(Grid.self, parameters[0])
+            case 0: location = try reader.readStruct(SDLGrid.self, parameters[0])
             case 1: status = try reader.readEnum(DoorStatusType.self, parameters[1])
             case 2: state = try reader.readStruct(WindowState.self, parameters[2])
             default: try reader.skipUnknownValue(forKey: key.name)
@@ -6263,7 +6263,7 @@ extension StartTime {
     }
 }
 
-extension TextField {
+extension SDLTextField {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "TextField", availability: .init(since: .version(1, 0)), parameters: [
         .init(name: "name", type: .enumeration("TextFieldName"), isMandatory: true),
         .init(name: "characterSet", type: .enumeration("CharacterSet"), isMandatory: true),
@@ -6272,7 +6272,7 @@ extension TextField {
     ])
 }
 
-extension TextField {
+extension SDLTextField {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var name: TextFieldName?
@@ -6790,7 +6790,7 @@ extension DisplayCapabilities {
         let parameters = Self.structInfo.parameters
         var displayType: DisplayType?
         var displayName: Swift.String?
-        var textFields: [TextField]?
+        var textFields: [SDLTextField]?
         var imageFields: [ImageField]?
         var mediaClockFormats: [MediaClockFormat]?
         var graphicSupported: Swift.Bool?
@@ -6801,7 +6801,7 @@ extension DisplayCapabilities {
             switch key.index {
             case 0: displayType = try reader.readEnum(DisplayType.self, parameters[0])
             case 1: displayName = try reader.readString(parameters[1])
-            case 2: textFields = try reader.readStructArray(TextField.self, parameters[2])
+            case 2: textFields = try reader.readStructArray(SDLTextField.self, parameters[2])
             case 3: imageFields = try reader.readStructArray(ImageField.self, parameters[3])
             case 4: mediaClockFormats = try reader.readEnumArray(MediaClockFormat.self, parameters[4])
             case 5: graphicSupported = try reader.readBool(parameters[5])
@@ -6879,11 +6879,11 @@ extension WindowStatus {
 extension WindowStatus {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
-        var location: Grid?
+        var location: SDLGrid?
         var state: WindowState?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
-            case 0: location = try reader.readStruct(Grid.self, parameters[0])
+            case 0: location = try reader.readStruct(SDLGrid.self, parameters[0])
             case 1: state = try reader.readStruct(WindowState.self, parameters[1])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
@@ -6924,14 +6924,14 @@ extension ModuleInfo {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var moduleId: Swift.String?
-        var location: Grid?
-        var serviceArea: Grid?
+        var location: SDLGrid?
+        var serviceArea: SDLGrid?
         var allowMultipleAccess: Swift.Bool?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: moduleId = try reader.readString(parameters[0])
-            case 1: location = try reader.readStruct(Grid.self, parameters[1])
-            case 2: serviceArea = try reader.readStruct(Grid.self, parameters[2])
+            case 1: location = try reader.readStruct(SDLGrid.self, parameters[1])
+            case 2: serviceArea = try reader.readStruct(SDLGrid.self, parameters[2])
             case 3: allowMultipleAccess = try reader.readBool(parameters[3])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
@@ -7259,7 +7259,7 @@ extension WindowCapability {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var windowID: Swift.Int?
-        var textFields: [TextField]?
+        var textFields: [SDLTextField]?
         var imageFields: [ImageField]?
         var imageTypeSupported: [ImageType]?
         var templatesAvailable: [Swift.String]?
@@ -7272,7 +7272,7 @@ extension WindowCapability {
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: windowID = try reader.readInteger(parameters[0])
-            case 1: textFields = try reader.readStructArray(TextField.self, parameters[1])
+            case 1: textFields = try reader.readStructArray(SDLTextField.self, parameters[1])
             case 2: imageFields = try reader.readStructArray(ImageField.self, parameters[2])
             case 3: imageTypeSupported = try reader.readEnumArray(ImageType.self, parameters[3])
             case 4: templatesAvailable = try reader.readStringArray(parameters[4])
@@ -7600,11 +7600,11 @@ extension Turn {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var navigationText: Swift.String?
-        var turnIcon: Image?
+        var turnIcon: SDLImage?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: navigationText = try reader.readString(parameters[0])
-            case 1: turnIcon = try reader.readStruct(Image.self, parameters[1])
+            case 1: turnIcon = try reader.readStruct(SDLImage.self, parameters[1])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
@@ -8029,7 +8029,7 @@ extension LocationDetails {
         var addressLines: [Swift.String]?
         var locationDescription: Swift.String?
         var phoneNumber: Swift.String?
-        var locationImage: Image?
+        var locationImage: SDLImage?
         var searchAddress: OASISAddress?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
@@ -8038,7 +8038,7 @@ extension LocationDetails {
             case 2: addressLines = try reader.readStringArray(parameters[2])
             case 3: locationDescription = try reader.readString(parameters[3])
             case 4: phoneNumber = try reader.readString(parameters[4])
-            case 5: locationImage = try reader.readStruct(Image.self, parameters[5])
+            case 5: locationImage = try reader.readStruct(SDLImage.self, parameters[5])
             case 6: searchAddress = try reader.readStruct(OASISAddress.self, parameters[6])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
@@ -8450,10 +8450,10 @@ extension SeatLocation {
 extension SeatLocation {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
-        var grid: Grid?
+        var grid: SDLGrid?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
-            case 0: grid = try reader.readStruct(Grid.self, parameters[0])
+            case 0: grid = try reader.readStruct(SDLGrid.self, parameters[0])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
@@ -10261,7 +10261,7 @@ extension MetadataTags {
     }
 }
 
-extension Rectangle {
+extension SDLRectangle {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Rectangle", availability: .init(since: .version(4, 5)), parameters: [
         .init(name: "x", type: .float, isMandatory: true),
         .init(name: "y", type: .float, isMandatory: true),
@@ -10270,7 +10270,7 @@ extension Rectangle {
     ])
 }
 
-extension Rectangle {
+extension SDLRectangle {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var x: Swift.Double?
@@ -10328,11 +10328,11 @@ extension HapticRect {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var id: Swift.Int?
-        var rect: Rectangle?
+        var rect: SDLRectangle?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: id = try reader.readInteger(parameters[0])
-            case 1: rect = try reader.readStruct(Rectangle.self, parameters[1])
+            case 1: rect = try reader.readStruct(SDLRectangle.self, parameters[1])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
@@ -10412,7 +10412,7 @@ extension MediaServiceData {
         var queuePlaybackDuration: Swift.Int?
         var queueCurrentTrackNumber: Swift.Int?
         var queueTotalTrackCount: Swift.Int?
-        var mediaImage: Image?
+        var mediaImage: SDLImage?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: mediaType = try reader.readEnum(MediaType.self, parameters[0])
@@ -10427,7 +10427,7 @@ extension MediaServiceData {
             case 9: queuePlaybackDuration = try reader.readInteger(parameters[9])
             case 10: queueCurrentTrackNumber = try reader.readInteger(parameters[10])
             case 11: queueTotalTrackCount = try reader.readInteger(parameters[11])
-            case 12: mediaImage = try reader.readStruct(Image.self, parameters[12])
+            case 12: mediaImage = try reader.readStruct(SDLImage.self, parameters[12])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
@@ -10649,7 +10649,7 @@ extension WeatherData {
         var precipProbability: Swift.Double?
         var precipType: Swift.String?
         var visibility: Swift.Double?
-        var weatherIcon: Image?
+        var weatherIcon: SDLImage?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: currentTemperature = try reader.readStruct(Temperature.self, parameters[0])
@@ -10673,7 +10673,7 @@ extension WeatherData {
             case 18: precipProbability = try reader.readFloat(parameters[18])
             case 19: precipType = try reader.readString(parameters[19])
             case 20: visibility = try reader.readFloat(parameters[20])
-            case 21: weatherIcon = try reader.readStruct(Image.self, parameters[21])
+            case 21: weatherIcon = try reader.readStruct(SDLImage.self, parameters[21])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
@@ -10874,7 +10874,7 @@ extension NavigationInstruction {
         var junctionType: NavigationJunction?
         var drivingSide: Direction?
         var details: Swift.String?
-        var image: Image?
+        var image: SDLImage?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
             case 0: locationDetails = try reader.readStruct(LocationDetails.self, parameters[0])
@@ -10884,7 +10884,7 @@ extension NavigationInstruction {
             case 4: junctionType = try reader.readEnum(NavigationJunction.self, parameters[4])
             case 5: drivingSide = try reader.readEnum(Direction.self, parameters[5])
             case 6: details = try reader.readString(parameters[6])
-            case 7: image = try reader.readStruct(Image.self, parameters[7])
+            case 7: image = try reader.readStruct(SDLImage.self, parameters[7])
             default: try reader.skipUnknownValue(forKey: key.name)
             }
         }
@@ -11031,7 +11031,7 @@ extension AppServiceManifest {
         let parameters = Self.structInfo.parameters
         var serviceName: Swift.String?
         var serviceType: Swift.String?
-        var serviceIcon: Image?
+        var serviceIcon: SDLImage?
         var allowAppConsumers: Swift.Bool?
         var rpcSpecVersion: SyncMsgVersion?
         var handledRPCs: [Swift.Int]?
@@ -11042,7 +11042,7 @@ extension AppServiceManifest {
             switch key.index {
             case 0: serviceName = try reader.readString(parameters[0])
             case 1: serviceType = try reader.readString(parameters[1])
-            case 2: serviceIcon = try reader.readStruct(Image.self, parameters[2])
+            case 2: serviceIcon = try reader.readStruct(SDLImage.self, parameters[2])
             case 3: allowAppConsumers = try reader.readBool(parameters[3])
             case 4: rpcSpecVersion = try reader.readStruct(SyncMsgVersion.self, parameters[4])
             case 5: handledRPCs = try reader.readIntegerArray(parameters[5])

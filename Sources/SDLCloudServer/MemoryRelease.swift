@@ -1,3 +1,4 @@
+import SDLConcurrency
 import SmartDeviceLink
 
 /// Memory hand-back for servers of thousands of sessions: here, beside the server, so the app

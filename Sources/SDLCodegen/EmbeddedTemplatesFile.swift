@@ -1,7 +1,7 @@
 /// Renders `EmbeddedTemplates.swift`, the built-in copy of `Templates/` compiled into the
 /// generator (SwiftPM resources must live inside a target). A test keeps the two in sync.
-public enum EmbeddedTemplatesFile {
-    public static func render(_ sources: [String: String]) -> String {
+package enum EmbeddedTemplatesFile {
+    package static func render(_ sources: [String: String]) -> String {
         var out = """
             // DO NOT EDIT: the built-in copy of Templates/.
             // Refresh with `SDL_RECORD=1 swift test --filter EmbeddedTemplatesTests`.

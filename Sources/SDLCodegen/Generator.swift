@@ -2,25 +2,25 @@ import Dispatch
 import SDLSpec
 
 /// One file of output.
-public struct OutputFile: Sendable, Hashable {
-    public var name: String
-    public var contents: String
+package struct OutputFile: Sendable, Hashable {
+    package var name: String
+    package var contents: String
 
-    public init(name: String, contents: String) {
+    package init(name: String, contents: String) {
         self.name = name
         self.contents = contents
     }
 }
 
 /// The pipeline: validated spec → render model → templates → files.
-public enum Generator {
-    public struct Output: Sendable {
-        public var files: [OutputFile]
-        public var diagnostics: [Diagnostic]
+package enum Generator {
+    package struct Output: Sendable {
+        package var files: [OutputFile]
+        package var diagnostics: [Diagnostic]
     }
 
     /// Renders `spec`. Throws when the spec has errors, so nothing is written from a broken spec.
-    public static func generate(_ spec: LoadedSpec, options: GeneratorOptions, templates: TemplateSet) throws(SpecError) -> Output {
+    package static func generate(_ spec: LoadedSpec, options: GeneratorOptions, templates: TemplateSet) throws(SpecError) -> Output {
         if spec.hasErrors {
             throw SpecError(spec.diagnostics)
         }
@@ -86,14 +86,14 @@ final class Slots<Value>: @unchecked Sendable {
 
 /// Writes output files, touching only those whose bytes changed, so incremental builds stay
 /// incremental; or, in check mode, lists the files that differ.
-public enum OutputWriter {
-    public struct Report: Sendable {
+package enum OutputWriter {
+    package struct Report: Sendable {
         /// Files written (or, when checking, that would be).
-        public var changed: [String] = []
-        public var unchanged: [String] = []
+        package var changed: [String] = []
+        package var unchanged: [String] = []
     }
 
-    public static func write(_ files: [OutputFile], to directory: String, checkOnly: Bool = false) throws(SpecError) -> Report {
+    package static func write(_ files: [OutputFile], to directory: String, checkOnly: Bool = false) throws(SpecError) -> Report {
         var report = Report()
         if !checkOnly {
             do { try FileBytes.createDirectory(directory) } catch {

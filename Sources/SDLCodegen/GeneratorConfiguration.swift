@@ -14,38 +14,38 @@
 ///   "output": "Generated"
 /// }
 /// ```
-public struct GeneratorConfiguration: Sendable, Hashable, Decodable {
+package struct GeneratorConfiguration: Sendable, Hashable, Decodable {
     /// The spec file (default `MOBILE_API.xml` for the build plugin).
-    public var spec: String?
+    package var spec: String?
     /// Folder for the generated files (`sdlgen generate --output`; the build plugin sets its own).
-    public var output: String?
+    package var output: String?
     /// Folder of `.mustache` overrides (`--templates`).
-    public var templates: String?
+    package var templates: String?
     /// `public`, `package` or `internal` (`--access-level`).
-    public var accessLevel: GeneratorOptions.AccessLevel?
+    package var accessLevel: GeneratorOptions.AccessLevel?
     /// Regular expression matching whole spec names (`--only`).
-    public var only: String?
+    package var only: String?
     /// Any of `enums`, `structs`, `functions` (`--kinds`).
-    public var kinds: [GeneratorOptions.Kind]?
+    package var kinds: [GeneratorOptions.Kind]?
     /// Also generate what the selection uses (`--[no-]dependencies`).
-    public var dependencies: Bool?
+    package var dependencies: Bool?
 
     /// The keys the file may hold, in the order the documentation lists them.
-    public static let keys = ["spec", "output", "templates", "accessLevel", "only", "kinds", "dependencies"]
+    package static let keys = ["spec", "output", "templates", "accessLevel", "only", "kinds", "dependencies"]
 
-    public init() {}
+    package init() {}
 
     /// What is wrong with a configuration file; `key` tells which line to point at.
-    public struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
-        public var key: String?
-        public var message: String
+    package struct Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        package var key: String?
+        package var message: String
 
-        public init(key: String?, message: String) {
+        package init(key: String?, message: String) {
             self.key = key
             self.message = message
         }
 
-        public var description: String { message }
+        package var description: String { message }
     }
 
     private struct AnyKey: CodingKey {
@@ -55,7 +55,7 @@ public struct GeneratorConfiguration: Sendable, Hashable, Decodable {
         init?(intValue: Int) { nil }
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container: KeyedDecodingContainer<AnyKey>
         do {
             container = try decoder.container(keyedBy: AnyKey.self)
@@ -135,13 +135,13 @@ public struct GeneratorConfiguration: Sendable, Hashable, Decodable {
 
     /// `path` as seen from the current directory when it is written relative to `directory`
     /// (the configuration file's folder, `""` for the current one).
-    public static func resolve(_ path: String, relativeTo directory: String) -> String {
+    package static func resolve(_ path: String, relativeTo directory: String) -> String {
         if path.hasPrefix("/") || directory.isEmpty || directory == "." { return path }
         return directory.hasSuffix("/") ? directory + path : directory + "/" + path
     }
 
     /// The 1-based line where `"key":` first appears in a JSON text, to point diagnostics at it.
-    public static func line(ofKey key: String, in text: String) -> Int? {
+    package static func line(ofKey key: String, in text: String) -> Int? {
         let needle = Array("\"\(key)\"".utf8)
         let bytes = Array(text.utf8)
         guard needle.count <= bytes.count else { return nil }

@@ -6,41 +6,41 @@ import Mustache
 
 /// Text a template prints as is. Mustache renders `MustacheCustomRenderable` values directly,
 /// skipping the `String(describing:)` it applies to anything else, which was most of its time.
-public struct MustacheText: MustacheCustomRenderable, Sendable, Hashable {
-    public let renderText: String
+package struct MustacheText: MustacheCustomRenderable, Sendable, Hashable {
+    package let renderText: String
 
-    public init(_ text: String) {
+    package init(_ text: String) {
         renderText = text
     }
 
-    public var isNull: Bool { false }
+    package var isNull: Bool { false }
 }
 
 /// One line of a doc comment, without the `///`; empty for a blank comment line.
-public struct DocLine: MustacheParent, Sendable, Hashable {
-    public let text: String
+package struct DocLine: MustacheParent, Sendable, Hashable {
+    package let text: String
     /// What follows `///`: a space and the text, or nothing for a blank line.
     private let rendered: MustacheText
 
-    public init(text: String) {
+    package init(text: String) {
         self.text = text
         self.rendered = MustacheText(text.isEmpty ? "" : " " + text)
     }
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         name == "text" ? rendered : nil
     }
 }
 
-public struct EnumCaseModel: MustacheParent, Sendable, Hashable {
-    public var swiftName: String
+package struct EnumCaseModel: MustacheParent, Sendable, Hashable {
+    package var swiftName: String
     /// The spec name as a Swift string literal, quotes included.
-    public var rawValueLiteral: String
-    public var docs: [DocLine]
-    public var value: Int?
-    public var metadataArguments: String
+    package var rawValueLiteral: String
+    package var docs: [DocLine]
+    package var value: Int?
+    package var metadataArguments: String
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         switch name {
         case "swiftName": MustacheText(swiftName)
         case "rawValueLiteral": MustacheText(rawValueLiteral)
@@ -52,25 +52,25 @@ public struct EnumCaseModel: MustacheParent, Sendable, Hashable {
     }
 }
 
-public struct EnumModel: MustacheParent, Sendable, Hashable {
-    public var swiftName: String
+package struct EnumModel: MustacheParent, Sendable, Hashable {
+    package var swiftName: String
     /// The name outside its declaration: `Common.Result` for a type nested in an HMI interface.
-    public var qualifiedName: String
-    public var specName: String
-    public var docs: [DocLine]
-    public var cases: [EnumCaseModel]
+    package var qualifiedName: String
+    package var specName: String
+    package var docs: [DocLine]
+    package var cases: [EnumCaseModel]
     /// Whether the spec gives elements numeric values (then `init?(value:)` and `value` exist).
-    public var hasValues: Bool
+    package var hasValues: Bool
     /// Every case with a value, for `value`.
-    public var valueCases: [EnumCaseModel]
+    package var valueCases: [EnumCaseModel]
     /// The first case of each value, for `init?(value:)` (a repeated value cannot be a second `case`).
-    public var uniqueValueCases: [EnumCaseModel]
+    package var uniqueValueCases: [EnumCaseModel]
     /// Every known case has a value, so `value`'s switch needs no `default`.
-    public var valuesAreComplete: Bool
-    public var availabilityLiteral: String
+    package var valuesAreComplete: Bool
+    package var availabilityLiteral: String
     private var specNameLiteral: String { SwiftLiteral.string(specName) }
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         switch name {
         case "swiftName": MustacheText(swiftName)
         case "qualifiedName": MustacheText(qualifiedName)
@@ -89,49 +89,49 @@ public struct EnumModel: MustacheParent, Sendable, Hashable {
 }
 
 /// How a property's values are represented; the serializers switch over this.
-public enum ValueKind: String, Sendable, Hashable {
+package enum ValueKind: String, Sendable, Hashable {
     case boolean, integer, float, string, enumeration, structure
 }
 
-public struct PropertyModel: MustacheParent, Sendable, Hashable {
+package struct PropertyModel: MustacheParent, Sendable, Hashable {
     /// Escaped Swift identifier (`` `protocol` ``).
-    public var swiftName: String
+    package var swiftName: String
     /// The key on the wire, exactly as in the spec.
-    public var wireName: String
+    package var wireName: String
     /// The element type, fully qualified (`Swift.String`, `TTSChunk`).
-    public var baseType: String
+    package var baseType: String
     /// The declared type: `[TTSChunk]?`, `Swift.Int`.
-    public var swiftType: String
-    public var valueKind: ValueKind
-    public var isArray: Bool
-    public var isOptional: Bool
-    public var docs: [DocLine]
-    public var metadataArguments: String
+    package var swiftType: String
+    package var valueKind: ValueKind
+    package var isArray: Bool
+    package var isOptional: Bool
+    package var docs: [DocLine]
+    package var metadataArguments: String
     /// Position in `structInfo.parameters`; set with `place(at:isLast:)`.
-    public private(set) var index: Int = 0
-    public private(set) var isLast: Bool = false
+    package private(set) var index: Int = 0
+    package private(set) var isLast: Bool = false
 
     // Derived spellings, computed once because templates look them up many times.
     /// The codec method suffix: `readString`, `writeStructArray`, `checkEnum`...
-    public private(set) var codingName = ""
+    package private(set) var codingName = ""
     /// The name as an argument label at a call site, where most keywords need no backticks.
-    public private(set) var labelName = ""
+    package private(set) var labelName = ""
     /// `ImageType.self, ` for the generic enum and struct readers, empty otherwise.
-    public private(set) var typeArgument = ""
+    package private(set) var typeArgument = ""
     /// The decoder's local: `[TTSChunk]?`.
-    public private(set) var localType = ""
-    public private(set) var wireNameLiteral = ""
+    package private(set) var localType = ""
+    package private(set) var wireNameLiteral = ""
     /// `isTemplate: Swift.Bool? = nil`: the memberwise initializer's parameter.
-    public private(set) var parameterDeclaration = ""
+    package private(set) var parameterDeclaration = ""
     /// The generated decoder's read: `try reader.readEnum(ImageType.self, parameters[1])`.
-    public private(set) var decodeCall = ""
+    package private(set) var decodeCall = ""
     /// The generated encoder's write: `writer.writeEnum(imageType, forKey: "imageType")`.
-    public private(set) var encodeCall = ""
+    package private(set) var encodeCall = ""
     /// The generated validator's check: `checkEnum(imageType, parameters[1])`.
-    public private(set) var validateCall = ""
+    package private(set) var validateCall = ""
     private var indexText = "0"
 
-    public init(
+    package init(
         swiftName: String, wireName: String, baseType: String, swiftType: String, valueKind: ValueKind,
         isArray: Bool, isOptional: Bool, docs: [DocLine], metadataArguments: String
     ) {
@@ -165,7 +165,7 @@ public struct PropertyModel: MustacheParent, Sendable, Hashable {
     }
 
     /// Records the property's position among its struct's properties.
-    public mutating func place(at index: Int, isLast: Bool) {
+    package mutating func place(at index: Int, isLast: Bool) {
         self.index = index
         self.indexText = String(index)
         self.isLast = isLast
@@ -173,7 +173,7 @@ public struct PropertyModel: MustacheParent, Sendable, Hashable {
         validateCall = "check\(codingName)(\(swiftName), parameters[\(index)])"
     }
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         switch name {
         case "swiftName": MustacheText(swiftName)
         case "wireName": MustacheText(wireName)
@@ -202,21 +202,21 @@ public struct PropertyModel: MustacheParent, Sendable, Hashable {
 }
 
 /// A struct, or one message of a function.
-public struct StructModel: MustacheParent, Sendable, Hashable {
-    public var swiftName: String
+package struct StructModel: MustacheParent, Sendable, Hashable {
+    package var swiftName: String
     /// The name outside its declaration: `UI.Show` for a type nested in an HMI interface.
-    public var qualifiedName: String
-    public var specName: String
-    public var docs: [DocLine]
-    public var properties: [PropertyModel]
-    public var availabilityLiteral: String
+    package var qualifiedName: String
+    package var specName: String
+    package var docs: [DocLine]
+    package var properties: [PropertyModel]
+    package var availabilityLiteral: String
     /// Set for function messages.
-    public var message: MessageModel?
+    package var message: MessageModel?
 
     /// The mandatory properties, for the decoder's completeness check.
-    public var mandatoryProperties: [MandatoryPropertyModel] = []
+    package var mandatoryProperties: [MandatoryPropertyModel] = []
 
-    public init(
+    package init(
         swiftName: String, qualifiedName: String? = nil, specName: String, docs: [DocLine], properties: [PropertyModel],
         availabilityLiteral: String, message: MessageModel?
     ) {
@@ -236,7 +236,7 @@ public struct StructModel: MustacheParent, Sendable, Hashable {
 
     private var specNameLiteral = ""
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         switch name {
         case "swiftName": MustacheText(swiftName)
         case "qualifiedName": MustacheText(qualifiedName)
@@ -255,14 +255,14 @@ public struct StructModel: MustacheParent, Sendable, Hashable {
     }
 }
 
-public struct MandatoryPropertyModel: MustacheParent, Sendable, Hashable {
-    public var swiftName: String
-    public var index: Int
+package struct MandatoryPropertyModel: MustacheParent, Sendable, Hashable {
+    package var swiftName: String
+    package var index: Int
     /// A missing mandatory array decodes as empty (reported): head units leave some out.
-    public var isArray: Bool
-    public var isLast: Bool
+    package var isArray: Bool
+    package var isLast: Bool
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         switch name {
         case "swiftName": MustacheText(swiftName)
         case "index": MustacheText(String(index))
@@ -273,21 +273,21 @@ public struct MandatoryPropertyModel: MustacheParent, Sendable, Hashable {
     }
 }
 
-public struct MessageModel: MustacheParent, Sendable, Hashable {
-    public var functionName: String
-    public var messageType: String
+package struct MessageModel: MustacheParent, Sendable, Hashable {
+    package var functionName: String
+    package var messageType: String
     /// The number in the binary header (mobile API); nil for the HMI API, whose functions are
     /// named by `method` instead.
-    public var functionIDValue: Int?
+    package var functionIDValue: Int?
     /// The JSON-RPC method (`UI.Show`), HMI API only.
-    public var method: String?
+    package var method: String?
     /// The `FunctionID` case, when the spec's `FunctionID` enum is generated.
-    public var functionIDCase: String?
-    public var protocolName: String
+    package var functionIDCase: String?
+    package var protocolName: String
     /// For requests: the response type.
-    public var responseType: String?
+    package var responseType: String?
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         switch name {
         case "functionNameLiteral": MustacheText(SwiftLiteral.string(functionName))
         case "messageType": MustacheText(messageType)
@@ -302,23 +302,23 @@ public struct MessageModel: MustacheParent, Sendable, Hashable {
 }
 
 /// Everything one output file shows.
-public struct FileModel: MustacheParent, Sendable {
-    public var fileName: String
-    public var template: String
-    public var access: String
-    public var interfaceName: String
+package struct FileModel: MustacheParent, Sendable {
+    package var fileName: String
+    package var template: String
+    package var access: String
+    package var interfaceName: String
     /// Empty when the spec has no single version (the HMI API versions each interface).
-    public var specVersion: String
-    public var specFileName: String
-    public var specSHA256: String
-    public var enums: [EnumModel] = []
-    public var structs: [StructModel] = []
-    public var catalog: CatalogModel?
+    package var specVersion: String
+    package var specFileName: String
+    package var specSHA256: String
+    package var enums: [EnumModel] = []
+    package var structs: [StructModel] = []
+    package var catalog: CatalogModel?
     /// HMI API: the file's declarations by interface, each nested in its namespace.
-    public var namespaces: [NamespaceModel] = []
-    public var hmiCatalog: HMICatalogModel?
+    package var namespaces: [NamespaceModel] = []
+    package var hmiCatalog: HMICatalogModel?
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         switch name {
         case "fileName": MustacheText(fileName)
         case "access": MustacheText(access)
@@ -350,10 +350,10 @@ extension FileModel {
 }
 
 /// One HMI interface's share of a file: its types, declared inside `extension <name>`.
-public struct NamespaceModel: MustacheParent, Sendable {
-    public var name: String
-    public var enums: [EnumModel] = []
-    public var structs: [StructModel] = []
+package struct NamespaceModel: MustacheParent, Sendable {
+    package var name: String
+    package var enums: [EnumModel] = []
+    package var structs: [StructModel] = []
 
     /// The enums, then the structs, each knowing whether it comes first (no blank line before it).
     private struct Declaration: MustacheParent {
@@ -371,7 +371,7 @@ public struct NamespaceModel: MustacheParent, Sendable {
         }
     }
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         switch name {
         case "name": MustacheText(self.name)
         case "enums": enums
@@ -385,14 +385,14 @@ public struct NamespaceModel: MustacheParent, Sendable {
 }
 
 /// `HMIAPI.swift`: the interfaces' namespaces, the spec, and every generated type.
-public struct HMICatalogModel: MustacheParent, Sendable {
-    public struct Interface: MustacheParent, Sendable {
-        public var name: String
-        public var docs: [DocLine]
-        public var versionLiteral: String
-        public var dateLiteral: String
+package struct HMICatalogModel: MustacheParent, Sendable {
+    package struct Interface: MustacheParent, Sendable {
+        package var name: String
+        package var docs: [DocLine]
+        package var versionLiteral: String
+        package var dateLiteral: String
 
-        public func child(named name: String) -> Any? {
+        package func child(named name: String) -> Any? {
             switch name {
             case "name": MustacheText(self.name)
             case "docs": docs
@@ -403,18 +403,18 @@ public struct HMICatalogModel: MustacheParent, Sendable {
         }
     }
 
-    public var interfaceNameLiteral: String
-    public var sha256Literal: String
-    public var interfaces: [Interface]
+    package var interfaceNameLiteral: String
+    package var sha256Literal: String
+    package var interfaces: [Interface]
     /// The Swift name of `Common.Result`, when it is generated.
-    public var resultCode: String?
-    public var enums: [CatalogModel.Entry]
-    public var structs: [CatalogModel.Entry]
-    public var requests: [CatalogModel.Entry]
-    public var responses: [CatalogModel.Entry]
-    public var notifications: [CatalogModel.Entry]
+    package var resultCode: String?
+    package var enums: [CatalogModel.Entry]
+    package var structs: [CatalogModel.Entry]
+    package var requests: [CatalogModel.Entry]
+    package var responses: [CatalogModel.Entry]
+    package var notifications: [CatalogModel.Entry]
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         switch name {
         case "interfaceNameLiteral": MustacheText(interfaceNameLiteral)
         case "sha256Literal": MustacheText(sha256Literal)
@@ -431,24 +431,24 @@ public struct HMICatalogModel: MustacheParent, Sendable {
 }
 
 /// The `MobileAPI` namespace: which spec, and lists of every generated type.
-public struct CatalogModel: MustacheParent, Sendable {
-    public struct Entry: MustacheParent, Sendable {
-        public var swiftName: String
-        public func child(named name: String) -> Any? { name == "swiftName" ? MustacheText(swiftName) : nil }
+package struct CatalogModel: MustacheParent, Sendable {
+    package struct Entry: MustacheParent, Sendable {
+        package var swiftName: String
+        package func child(named name: String) -> Any? { name == "swiftName" ? MustacheText(swiftName) : nil }
     }
 
-    public var interfaceNameLiteral: String
-    public var versionLiteral: String
-    public var minVersionLiteral: String
-    public var dateLiteral: String
-    public var sha256Literal: String
-    public var enums: [Entry]
-    public var structs: [Entry]
-    public var requests: [Entry]
-    public var responses: [Entry]
-    public var notifications: [Entry]
+    package var interfaceNameLiteral: String
+    package var versionLiteral: String
+    package var minVersionLiteral: String
+    package var dateLiteral: String
+    package var sha256Literal: String
+    package var enums: [Entry]
+    package var structs: [Entry]
+    package var requests: [Entry]
+    package var responses: [Entry]
+    package var notifications: [Entry]
 
-    public func child(named name: String) -> Any? {
+    package func child(named name: String) -> Any? {
         switch name {
         case "interfaceNameLiteral": MustacheText(interfaceNameLiteral)
         case "versionLiteral": MustacheText(versionLiteral)
@@ -466,8 +466,8 @@ public struct CatalogModel: MustacheParent, Sendable {
 }
 
 /// Swift source literals.
-public enum SwiftLiteral {
-    public static func string(_ text: String) -> String {
+package enum SwiftLiteral {
+    package static func string(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -484,11 +484,11 @@ public enum SwiftLiteral {
         return out + "\""
     }
 
-    public static func optionalString(_ text: String?) -> String {
+    package static func optionalString(_ text: String?) -> String {
         text.map(string) ?? "nil"
     }
 
-    public static func number(_ value: Double) -> String {
+    package static func number(_ value: Double) -> String {
         if value.rounded() == value, abs(value) < 1e15 { return "\(Int(value))" }
         return "\(value)"
     }

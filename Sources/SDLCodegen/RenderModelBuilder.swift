@@ -4,12 +4,12 @@ import SDLSpec
 /// Both specs go through the same steps on their combined interface (`SpecDocument.combined`);
 /// the HMI API's types are named inside their interface's namespace (`UI.Show`,
 /// `Common.Result`) and its messages are JSON-RPC methods.
-public struct RenderModelBuilder: Sendable {
-    public let interface: Interface
-    public let document: SpecDocument
-    public let options: GeneratorOptions
-    public let specSHA256: String
-    public private(set) var diagnostics = DiagnosticList()
+package struct RenderModelBuilder: Sendable {
+    package let interface: Interface
+    package let document: SpecDocument
+    package let options: GeneratorOptions
+    package let specSHA256: String
+    package private(set) var diagnostics = DiagnosticList()
 
     private var enumNames: [String: String] = [:]
     private var structNames: [String: String] = [:]
@@ -19,21 +19,21 @@ public struct RenderModelBuilder: Sendable {
 
     /// The fixed set of files every run writes, even when a filter leaves one empty, so build
     /// plugins can declare their outputs up front.
-    public static let fileNames = [
+    package static let fileNames = [
         "Enums.swift", "Structs.swift", "Requests.swift", "Responses.swift", "Notifications.swift", "MobileAPI.swift",
     ]
 
     /// The same for the HMI API: its catalog is `HMIAPI.swift`.
-    public static let hmiFileNames = [
+    package static let hmiFileNames = [
         "Enums.swift", "Structs.swift", "Requests.swift", "Responses.swift", "Notifications.swift", "HMIAPI.swift",
     ]
 
     /// A mobile spec.
-    public init(interface: Interface, options: GeneratorOptions, specSHA256: String) {
+    package init(interface: Interface, options: GeneratorOptions, specSHA256: String) {
         self.init(document: .mobile(interface), options: options, specSHA256: specSHA256)
     }
 
-    public init(document: SpecDocument, options: GeneratorOptions, specSHA256: String) {
+    package init(document: SpecDocument, options: GeneratorOptions, specSHA256: String) {
         self.document = document
         self.interface = document.combined
         self.options = options
@@ -67,7 +67,7 @@ public struct RenderModelBuilder: Sendable {
         return (namespace.map { SwiftNamer.namespaceName($0) + "." } ?? "") + SwiftNamer.nestedTypeName(name)
     }
 
-    public mutating func build() throws(SpecError) -> [FileModel] {
+    package mutating func build() throws(SpecError) -> [FileModel] {
         let selection = try select()
         assignTypeNames()
 
@@ -419,7 +419,7 @@ public struct RenderModelBuilder: Sendable {
         let (namespace, functionName) = isHMI ? Self.split(name) : (nil, name)
         let base =
             (namespace.map { SwiftNamer.namespaceName($0) + "." } ?? "")
-            + SwiftNamer.messageTypeName(functionName, messageType: messageType.rawValue)
+            + SwiftNamer.messageTypeName(functionName, messageType: messageType.rawValue, nested: isHMI)
         let takenByType = typeNames.contains(base)
         let requestAndNotification = messageType == .notification && interface.function(named: name, type: .request) != nil
         if takenByType || requestAndNotification {

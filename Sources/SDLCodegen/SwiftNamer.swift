@@ -1,9 +1,9 @@
 /// Turns spec names into Swift names by fixed, tested rules (README, "Naming rules").
 ///
 /// - Types keep their spec name (`TTSChunk`, `HMILevel`). A name that is a Swift keyword, or a
-///   top-level type of the Swift standard library or Foundation that apps use daily (`Result`,
-///   `Data`, `URL`), gets the prefix `SDL` (`SDLResult`), so importing the module never shadows
-///   them. Characters that cannot appear in an identifier are dropped at word boundaries. A
+///   top-level type of the Swift standard library, Foundation or SwiftUI that apps use daily
+///   (`Result`, `Data`, `URL`, `Image`, `Alert`), gets the prefix `SDL` (`SDLResult`, `SDLImage`),
+///   so importing the module beside them never makes their names ambiguous. Characters that cannot appear in an identifier are dropped at word boundaries. A
 ///   name the generated types declare inside themselves gets the suffix `Type`
 ///   (`Response` → `ResponseType`, since every request has `typealias Response`).
 /// - Requests and notifications take the function name (`Show`, `OnHMIStatus`); responses add
@@ -16,9 +16,9 @@
 /// - Swift keywords are escaped with backticks (`` `protocol` ``, `` `default` ``).
 /// - Names the generated code declares itself (`unrecognized`, `hashValue`, `self`, ...) get a
 ///   trailing underscore; two spec names that map to the same Swift name get `_2`, `_3`, ...
-public enum SwiftNamer {
+package enum SwiftNamer {
     /// Swift keywords that must be escaped as identifiers.
-    public static let keywords: Set<String> = [
+    package static let keywords: Set<String> = [
         "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate",
         "func", "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private",
         "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
@@ -29,7 +29,7 @@ public enum SwiftNamer {
 
     /// Type names that would shadow the Swift standard library or Foundation in app code,
     /// or that name this package's own modules.
-    public static let reservedTypeNames: Set<String> = [
+    package static let reservedTypeNames: Set<String> = [
         // Swift keywords and special types usable as identifiers only with backticks.
         "Any", "AnyObject", "Self", "Type", "Protocol",
         // Swift standard library.
@@ -46,13 +46,21 @@ public enum SwiftNamer {
         "NSString", "Operation", "OperationQueue", "Pipe", "Process", "ProcessInfo", "Progress", "RunLoop",
         "Scanner", "Thread", "TimeInterval", "TimeZone", "Timer", "Unit", "URL", "URLComponents",
         "URLRequest", "URLSession", "UUID",
+        // SwiftUI (and the names UIKit and AppKit apps meet through it): an app's view code imports
+        // SwiftUI beside the generated types, and an unqualified `Image` or `Alert` must stay
+        // SwiftUI's. SDL's `Image` becomes `SDLImage`, as in SDL's iOS library.
+        "Alert", "Angle", "Animation", "Button", "Canvas", "Capsule", "Circle", "Color", "ColorPicker",
+        "DatePicker", "Divider", "Edge", "Ellipse", "Font", "Form", "Gauge", "Gradient", "Grid", "GridRow",
+        "Group", "Image", "Label", "Layout", "Link", "List", "Material", "Menu", "Path", "Picker",
+        "Rectangle", "Scene", "Section", "Shape", "Slider", "Spacer", "Stepper", "Tab", "Table", "Text",
+        "TextEditor", "TextField", "Toggle", "Transaction", "View", "Window",
         // This package.
         "SDLRuntime", "SDLRPC", "MobileAPI", "SDLHMIRPC", "HMIAPI",
     ]
 
     /// Members every generated enum or struct declares or inherits. `self` is here too: a
     /// parameter named `` `self` `` would shadow `self` in the memberwise initializer.
-    public static let reservedMemberNames: Set<String> = [
+    package static let reservedMemberNames: Set<String> = [
         "self", "unrecognized", "rawValue", "isRecognized", "allCases", "enumInfo", "structInfo", "hashValue",
         "hash", "functionName", "functionIDValue", "messageType", "description", "method",
         // Names the generated coding functions use for their own parameters and locals.
@@ -61,8 +69,14 @@ public enum SwiftNamer {
 
     // MARK: Types
 
-    public static func typeName(_ specName: String) -> String {
-        var name = upperCamelCase(specName)
+    package static func typeName(_ specName: String) -> String {
+        unreserved(upperCamelCase(specName))
+    }
+
+    /// `name` prefixed with `SDL` when it is reserved (or starts with a digit), suffixed with
+    /// `Type` when the generated types declare it inside themselves.
+    private static func unreserved(_ name: String) -> String {
+        var name = name
         if let first = name.first, first.isNumber || reservedTypeNames.contains(name) || keywords.contains(name) {
             name = "SDL" + name
         }
@@ -81,13 +95,17 @@ public enum SwiftNamer {
 
     /// Type names the generated types declare inside themselves (`typealias Response` in every
     /// request), which would shadow a spec type of that name there.
-    public static let memberTypeNames: Set<String> = ["Response"]
+    package static let memberTypeNames: Set<String> = ["Response"]
 
     /// The name of a type nested in a namespace (an HMI interface: `Common.Result`). Every use
     /// is qualified, so it may reuse standard library and framework names; only what cannot
     /// follow a dot (`Type`, `Protocol`, `Self`, keywords, a leading digit) is changed.
-    public static func nestedTypeName(_ specName: String) -> String {
-        var name = upperCamelCase(specName)
+    package static func nestedTypeName(_ specName: String) -> String {
+        nestedUnreserved(upperCamelCase(specName))
+    }
+
+    private static func nestedUnreserved(_ name: String) -> String {
+        var name = name
         if let first = name.first, first.isNumber || ["Type", "Protocol", "Self"].contains(name) || keywords.contains(name) {
             name = "SDL" + name
         }
@@ -97,7 +115,7 @@ public enum SwiftNamer {
 
     /// The Swift name of an HMI interface's namespace: the interface's name when it is an
     /// identifier (`UI`, `BasicCommunication`), else as a type name.
-    public static func namespaceName(_ interfaceName: String) -> String {
+    package static func namespaceName(_ interfaceName: String) -> String {
         let isIdentifier =
             interfaceName.first.map { $0.isLetter || $0 == "_" } == true
             && interfaceName.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
@@ -105,18 +123,19 @@ public enum SwiftNamer {
             ? interfaceName : typeName(interfaceName)
     }
 
-    public static func messageTypeName(_ functionName: String, messageType: String) -> String {
-        let base = typeName(functionName)
-        if messageType == "response" && !base.hasSuffix("Response") {
-            return base + "Response"
-        }
-        return base
+    /// A response's name is checked as a whole: `Alert`'s is `AlertResponse`, though its request
+    /// is `SDLAlert`. `nested`: the message is declared in a namespace (an HMI interface's
+    /// `UI.Alert`), so only what cannot follow a dot is changed, as for `nestedTypeName(_:)`.
+    package static func messageTypeName(_ functionName: String, messageType: String, nested: Bool = false) -> String {
+        var name = upperCamelCase(functionName)
+        if messageType == "response" && !name.hasSuffix("Response") { name += "Response" }
+        return nested ? nestedUnreserved(name) : unreserved(name)
     }
 
     // MARK: Members
 
     /// The lowerCamelCase Swift name for an enum element or parameter, escaped if it is a keyword.
-    public static func memberName(_ specName: String) -> String {
+    package static func memberName(_ specName: String) -> String {
         let words = splitWords(specName)
         let allUppercase = !specName.contains { $0.isLowercase }
         var name = ""
@@ -142,12 +161,12 @@ public enum SwiftNamer {
     }
 
     /// `` `name` `` for keywords, `name` otherwise.
-    public static func escaped(_ name: String) -> String {
+    package static func escaped(_ name: String) -> String {
         keywords.contains(name) ? "`\(name)`" : name
     }
 
     /// Gives each name in `names` a distinct Swift name, suffixing later duplicates with `_2`, `_3`...
-    public static func uniqueMemberNames(_ names: [String]) -> [String] {
+    package static func uniqueMemberNames(_ names: [String]) -> [String] {
         var used: Set<String> = []
         return names.map { specName in
             let base = memberName(specName)

@@ -3,12 +3,12 @@ import SDLSpec
 
 /// The Mustache templates that lay out the generated code: the built-in copy of `Templates/`,
 /// with any file from a user's `--templates` folder replacing the one of the same name.
-public struct TemplateSet: Sendable {
-    public private(set) var sources: [String: String]
+package struct TemplateSet: Sendable {
+    package private(set) var sources: [String: String]
     private let library: MustacheLibrary
 
     /// The built-in templates, overridden by `.mustache` files in `directory`.
-    public init(overridesIn directory: String? = nil) throws(SpecError) {
+    package init(overridesIn directory: String? = nil) throws(SpecError) {
         var sources = EmbeddedTemplates.sources
         if let directory {
             let names: [String]
@@ -29,7 +29,7 @@ public struct TemplateSet: Sendable {
         try self.init(sources: sources, directory: directory)
     }
 
-    public init(sources: [String: String], directory: String? = nil) throws(SpecError) {
+    package init(sources: [String: String], directory: String? = nil) throws(SpecError) {
         var library = MustacheLibrary()
         for (name, source) in sources.sorted(by: { $0.key < $1.key }) {
             do {
@@ -53,7 +53,7 @@ public struct TemplateSet: Sendable {
             .joined(separator: "\n")
     }
 
-    public func render(_ file: FileModel) throws(SpecError) -> String {
+    package func render(_ file: FileModel) throws(SpecError) -> String {
         guard sources[file.template] != nil, let text = library.render(file, withTemplate: file.template) else {
             throw SpecError([Diagnostic(.error, "no template named '\(file.template)'", at: nil)])
         }

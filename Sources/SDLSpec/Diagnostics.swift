@@ -1,19 +1,19 @@
 /// A place in a spec file, for compiler-style messages.
-public struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertible {
-    public var file: String
-    public var line: Int
+package struct SourceLocation: Hashable, Sendable, Codable, CustomStringConvertible {
+    package var file: String
+    package var line: Int
 
-    public init(file: String, line: Int) {
+    package init(file: String, line: Int) {
         self.file = file
         self.line = line
     }
 
-    public var description: String { "\(file):\(line)" }
+    package var description: String { "\(file):\(line)" }
 }
 
 /// One finding about a spec, printed like a compiler diagnostic so editors can jump to it.
-public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
-    public enum Severity: String, Hashable, Sendable, Codable, Comparable {
+package struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
+    package enum Severity: String, Hashable, Sendable, Codable, Comparable {
         case note, warning, error
 
         private var rank: Int {
@@ -24,21 +24,21 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
             }
         }
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+        package static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
-    public var severity: Severity
-    public var message: String
-    public var location: SourceLocation?
+    package var severity: Severity
+    package var message: String
+    package var location: SourceLocation?
 
-    public init(_ severity: Severity, _ message: String, at location: SourceLocation?) {
+    package init(_ severity: Severity, _ message: String, at location: SourceLocation?) {
         self.severity = severity
         self.message = message
         self.location = location
     }
 
     /// `PATH:LINE: error: message`, the format Xcode, VS Code and Emacs understand.
-    public var description: String {
+    package var description: String {
         if let location {
             return "\(location): \(severity.rawValue): \(message)"
         }
@@ -47,33 +47,33 @@ public struct Diagnostic: Hashable, Sendable, Codable, CustomStringConvertible {
 }
 
 /// Collects diagnostics across every stage of the pipeline.
-public struct DiagnosticList: Sendable {
-    public private(set) var all: [Diagnostic] = []
+package struct DiagnosticList: Sendable {
+    package private(set) var all: [Diagnostic] = []
 
-    public init() {}
+    package init() {}
 
-    public mutating func error(_ message: String, at location: SourceLocation?) {
+    package mutating func error(_ message: String, at location: SourceLocation?) {
         all.append(Diagnostic(.error, message, at: location))
     }
 
-    public mutating func warning(_ message: String, at location: SourceLocation?) {
+    package mutating func warning(_ message: String, at location: SourceLocation?) {
         all.append(Diagnostic(.warning, message, at: location))
     }
 
-    public mutating func note(_ message: String, at location: SourceLocation?) {
+    package mutating func note(_ message: String, at location: SourceLocation?) {
         all.append(Diagnostic(.note, message, at: location))
     }
 
-    public mutating func append(contentsOf other: [Diagnostic]) {
+    package mutating func append(contentsOf other: [Diagnostic]) {
         all.append(contentsOf: other)
     }
 
-    public var hasErrors: Bool { all.contains { $0.severity == .error } }
-    public var errors: [Diagnostic] { all.filter { $0.severity == .error } }
-    public var warnings: [Diagnostic] { all.filter { $0.severity == .warning } }
+    package var hasErrors: Bool { all.contains { $0.severity == .error } }
+    package var errors: [Diagnostic] { all.filter { $0.severity == .error } }
+    package var warnings: [Diagnostic] { all.filter { $0.severity == .warning } }
 
     /// Diagnostics in file order, so output reads top to bottom like a compiler's.
-    public var sorted: [Diagnostic] {
+    package var sorted: [Diagnostic] {
         all.enumerated().sorted { a, b in
             let la = a.element.location?.line ?? 0
             let lb = b.element.location?.line ?? 0
@@ -83,14 +83,14 @@ public struct DiagnosticList: Sendable {
 }
 
 /// Thrown when a stage cannot go on; the diagnostics say why.
-public struct SpecError: Error, Sendable, CustomStringConvertible {
-    public var diagnostics: [Diagnostic]
+package struct SpecError: Error, Sendable, CustomStringConvertible {
+    package var diagnostics: [Diagnostic]
 
-    public init(_ diagnostics: [Diagnostic]) {
+    package init(_ diagnostics: [Diagnostic]) {
         self.diagnostics = diagnostics
     }
 
-    public var description: String {
+    package var description: String {
         diagnostics.map(\.description).joined(separator: "\n")
     }
 }

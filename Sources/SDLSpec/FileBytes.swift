@@ -8,18 +8,18 @@
 
 /// Reading and writing whole files with the C library, so the spec and generator modules do
 /// not pull Foundation into the build plugin's tool.
-public enum FileBytes {
-    public struct IOError: Error, CustomStringConvertible, Sendable {
-        public var path: String
-        public var reason: String
-        public var description: String { "\(path): \(reason)" }
+package enum FileBytes {
+    package struct IOError: Error, CustomStringConvertible, Sendable {
+        package var path: String
+        package var reason: String
+        package var description: String { "\(path): \(reason)" }
     }
 
     private static func failure(_ path: String) -> IOError {
         IOError(path: path, reason: String(cString: strerror(errno)))
     }
 
-    public static func read(_ path: String) throws(IOError) -> [UInt8] {
+    package static func read(_ path: String) throws(IOError) -> [UInt8] {
         guard let file = fopen(path, "rb") else { throw failure(path) }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -36,7 +36,7 @@ public enum FileBytes {
     }
 
     /// Writes atomically: a temporary file beside the target, then rename.
-    public static func write(_ bytes: [UInt8], to path: String) throws(IOError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(IOError) {
         let temporary = "\(path).tmp-\(getpid())"
         guard let file = fopen(temporary, "wb") else { throw failure(temporary) }
         let written = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
@@ -53,17 +53,17 @@ public enum FileBytes {
         }
     }
 
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
 
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Creates `path` and its parents.
-    public static func createDirectory(_ path: String) throws(IOError) {
+    package static func createDirectory(_ path: String) throws(IOError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component
@@ -75,7 +75,7 @@ public enum FileBytes {
     }
 
     /// File names (not paths) directly inside `directory`.
-    public static func list(_ directory: String) throws(IOError) -> [String] {
+    package static func list(_ directory: String) throws(IOError) -> [String] {
         guard let handle = opendir(directory) else { throw failure(directory) }
         defer { closedir(handle) }
         var names: [String] = []
@@ -88,7 +88,7 @@ public enum FileBytes {
         return names.sorted()
     }
 
-    public static func remove(_ path: String) throws(IOError) {
+    package static func remove(_ path: String) throws(IOError) {
         guard unlink(path) == 0 else { throw failure(path) }
     }
 }

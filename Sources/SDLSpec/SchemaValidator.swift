@@ -1,14 +1,14 @@
 import CLibXML2
 
 /// Validates a spec file against an XSD (`MOBILE_API.xsd`, shipped since 7.0.0) with libxml2.
-public enum SchemaValidator {
+package enum SchemaValidator {
     private final class Collector {
         var diagnostics: [Diagnostic] = []
         let fallbackPath: String
         init(fallbackPath: String) { self.fallbackPath = fallbackPath }
     }
 
-    public static func validate(specPath: String, schemaPath: String) -> [Diagnostic] {
+    package static func validate(specPath: String, schemaPath: String) -> [Diagnostic] {
         LibXML2.initialize()
         let collector = Collector(fallbackPath: specPath)
         let context = Unmanaged.passUnretained(collector).toOpaque()

@@ -1,22 +1,22 @@
 /// The spec pipeline's front door: bytes → raw XML → typed model → validated model.
-public struct LoadedSpec: Sendable {
+package struct LoadedSpec: Sendable {
     /// The spec as written: the mobile API's interface, or the HMI API's interfaces.
-    public var document: SpecDocument
+    package var document: SpecDocument
     /// Every definition in one interface (`SpecDocument.combined`): for the HMI API with names
     /// qualified by interface (`Common.Result`, `UI.Show`).
-    public var interface: Interface
-    public var diagnostics: [Diagnostic]
+    package var interface: Interface
+    package var diagnostics: [Diagnostic]
     /// SHA-256 of the file's bytes, in lowercase hex.
-    public var sha256: String
-    public var path: String
+    package var sha256: String
+    package var path: String
 
-    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+    package var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
-public enum SpecLoader {
+package enum SpecLoader {
     /// Reads, builds and validates the spec at `path`. Throws `SpecError` when the file cannot
     /// be read or is not a spec at all; validation findings are in `diagnostics`.
-    public static func load(path: String, validate: Bool = true) throws(SpecError) -> LoadedSpec {
+    package static func load(path: String, validate: Bool = true) throws(SpecError) -> LoadedSpec {
         let bytes: [UInt8]
         do {
             bytes = try FileBytes.read(path)
@@ -26,7 +26,7 @@ public enum SpecLoader {
         return try load(bytes: bytes, path: path, validate: validate)
     }
 
-    public static func load(bytes: [UInt8], path: String, validate: Bool = true) throws(SpecError) -> LoadedSpec {
+    package static func load(bytes: [UInt8], path: String, validate: Bool = true) throws(SpecError) -> LoadedSpec {
         let root: RawNode
         switch XMLReader.parse(bytes, path: path) {
         case .success(let node): root = node

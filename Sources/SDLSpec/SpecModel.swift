@@ -5,7 +5,7 @@
 /// named and answered (`FunctionID` against `Interface.Function` with numeric result codes).
 
 /// A spec file as read: which API it describes decides its shape.
-public enum SpecDocument: Hashable, Sendable, Encodable {
+package enum SpecDocument: Hashable, Sendable, Encodable {
     /// `MOBILE_API.xml`: one `<interface>`; functions are numbered by the `FunctionID` enum and
     /// answer with a `resultCode` parameter.
     case mobile(Interface)
@@ -17,7 +17,7 @@ public enum SpecDocument: Hashable, Sendable, Encodable {
     /// Every definition in one interface. For the HMI API the interfaces' definitions with
     /// qualified names (`Common.Result`, function `UI.Show`), so name-based tools (diff, message
     /// validation) treat both specs alike.
-    public var combined: Interface {
+    package var combined: Interface {
         switch self {
         case .mobile(let interface): interface
         case .hmi(let set): set.combined
@@ -25,7 +25,7 @@ public enum SpecDocument: Hashable, Sendable, Encodable {
     }
 
     /// A dump shows the definitions as they are: the interface, or the set.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .mobile(let interface): try interface.encode(to: encoder)
         case .hmi(let set): try set.encode(to: encoder)
@@ -34,25 +34,25 @@ public enum SpecDocument: Hashable, Sendable, Encodable {
 }
 
 /// `<interfaces>`: the root of an HMI API spec.
-public struct InterfaceSet: Hashable, Sendable, Codable {
-    public var name: String
-    public var interfaces: [Interface] = []
-    public var location: SourceLocation
+package struct InterfaceSet: Hashable, Sendable, Codable {
+    package var name: String
+    package var interfaces: [Interface] = []
+    package var location: SourceLocation
 
-    public init(name: String, location: SourceLocation) {
+    package init(name: String, location: SourceLocation) {
         self.name = name
         self.location = location
     }
 
     /// The name of the enum whose numbers JSON-RPC responses carry as `code`.
-    public static let resultCodeEnum = "Common.Result"
+    package static let resultCodeEnum = "Common.Result"
 
-    public func interface(named name: String) -> Interface? {
+    package func interface(named name: String) -> Interface? {
         interfaces.first { $0.name == name }
     }
 
     /// The definitions of every interface in one, names qualified by their interface.
-    public var combined: Interface {
+    package var combined: Interface {
         var combined = Interface(name: name, location: location)
         for interface in interfaces {
             let prefix = interface.name + "."
@@ -77,59 +77,59 @@ public struct InterfaceSet: Hashable, Sendable, Codable {
 }
 
 /// `scope` of an HMI definition. Absent means public: part of the interface for every HMI.
-public enum Scope: String, Hashable, Sendable, Codable {
+package enum Scope: String, Hashable, Sendable, Codable {
     /// Between SDL Core and the OEM's own HMI components only (policy and system functions).
     case `internal`
 }
 
 /// `<interface>`: the root of a mobile spec, or one interface of the HMI API.
-public struct Interface: Hashable, Sendable, Codable {
-    public var name: String
-    public var version: SpecVersion?
+package struct Interface: Hashable, Sendable, Codable {
+    package var name: String
+    package var version: SpecVersion?
     /// The text of `version` as written, kept when it is not a valid version.
-    public var versionText: String?
-    public var minVersion: String?
-    public var date: String?
-    public var documentation = Documentation()
-    public var enums: [EnumDefinition] = []
-    public var structs: [StructDefinition] = []
-    public var functions: [FunctionDefinition] = []
-    public var location: SourceLocation
+    package var versionText: String?
+    package var minVersion: String?
+    package var date: String?
+    package var documentation = Documentation()
+    package var enums: [EnumDefinition] = []
+    package var structs: [StructDefinition] = []
+    package var functions: [FunctionDefinition] = []
+    package var location: SourceLocation
 
-    public init(name: String, location: SourceLocation) {
+    package init(name: String, location: SourceLocation) {
         self.name = name
         self.location = location
     }
 }
 
 /// Free text attached to a definition: `description`, `designdescription`, `warning`, `todo`, `issue`.
-public struct Documentation: Hashable, Sendable, Codable {
-    public struct Issue: Hashable, Sendable, Codable {
-        public var creator: String?
-        public var text: String
+package struct Documentation: Hashable, Sendable, Codable {
+    package struct Issue: Hashable, Sendable, Codable {
+        package var creator: String?
+        package var text: String
     }
 
-    public var descriptions: [String] = []
-    public var designDescriptions: [String] = []
-    public var warnings: [String] = []
-    public var todos: [String] = []
-    public var issues: [Issue] = []
+    package var descriptions: [String] = []
+    package var designDescriptions: [String] = []
+    package var warnings: [String] = []
+    package var todos: [String] = []
+    package var issues: [Issue] = []
 
-    public init() {}
+    package init() {}
 
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         descriptions.isEmpty && designDescriptions.isEmpty && warnings.isEmpty && todos.isEmpty && issues.isEmpty
     }
 }
 
 /// When a definition exists: `since`, `until`, `deprecated`, `removed`.
-public struct Availability: Hashable, Sendable, Codable {
-    public var since: SpecVersion?
-    public var until: SpecVersion?
-    public var deprecated: Bool = false
-    public var removed: Bool = false
+package struct Availability: Hashable, Sendable, Codable {
+    package var since: SpecVersion?
+    package var until: SpecVersion?
+    package var deprecated: Bool = false
+    package var removed: Bool = false
 
-    public init(since: SpecVersion? = nil, until: SpecVersion? = nil, deprecated: Bool = false, removed: Bool = false) {
+    package init(since: SpecVersion? = nil, until: SpecVersion? = nil, deprecated: Bool = false, removed: Bool = false) {
         self.since = since
         self.until = until
         self.deprecated = deprecated
@@ -137,7 +137,7 @@ public struct Availability: Hashable, Sendable, Codable {
     }
 
     /// Whether the definition is part of the API at `version`.
-    public func isAvailable(in version: SpecVersion) -> Bool {
+    package func isAvailable(in version: SpecVersion) -> Bool {
         if removed { return false }
         if let since, version < since { return false }
         if let until, version >= until { return false }
@@ -146,83 +146,83 @@ public struct Availability: Hashable, Sendable, Codable {
 }
 
 /// `<enum>`.
-public struct EnumDefinition: Hashable, Sendable, Codable {
-    public var name: String
-    public var elements: [EnumElement] = []
-    public var availability = Availability()
-    public var platform: String?
-    public var internalScope: String?
-    public var documentation = Documentation()
+package struct EnumDefinition: Hashable, Sendable, Codable {
+    package var name: String
+    package var elements: [EnumElement] = []
+    package var availability = Availability()
+    package var platform: String?
+    package var internalScope: String?
+    package var documentation = Documentation()
     /// Earlier forms of this enum, oldest first, from its `<history>`.
-    public var history: [EnumDefinition] = []
-    public var location: SourceLocation
+    package var history: [EnumDefinition] = []
+    package var location: SourceLocation
 
-    public init(name: String, location: SourceLocation) {
+    package init(name: String, location: SourceLocation) {
         self.name = name
         self.location = location
     }
 }
 
 /// `<element>` of an enum.
-public struct EnumElement: Hashable, Sendable, Codable {
-    public var name: String
-    public var value: Int?
-    public var hexValue: String?
-    public var internalName: String?
-    public var rootScreen: Bool = false
-    public var availability = Availability()
-    public var platform: String?
-    public var documentation = Documentation()
-    public var history: [EnumElement] = []
-    public var location: SourceLocation
+package struct EnumElement: Hashable, Sendable, Codable {
+    package var name: String
+    package var value: Int?
+    package var hexValue: String?
+    package var internalName: String?
+    package var rootScreen: Bool = false
+    package var availability = Availability()
+    package var platform: String?
+    package var documentation = Documentation()
+    package var history: [EnumElement] = []
+    package var location: SourceLocation
 
-    public init(name: String, location: SourceLocation) {
+    package init(name: String, location: SourceLocation) {
         self.name = name
         self.location = location
     }
 }
 
 /// `<struct>`.
-public struct StructDefinition: Hashable, Sendable, Codable {
-    public var name: String
-    public var parameters: [Parameter] = []
-    public var availability = Availability()
-    public var platform: String?
+package struct StructDefinition: Hashable, Sendable, Codable {
+    package var name: String
+    package var parameters: [Parameter] = []
+    package var availability = Availability()
+    package var platform: String?
     /// HMI API only.
-    public var scope: Scope?
-    public var documentation = Documentation()
-    public var history: [StructDefinition] = []
-    public var location: SourceLocation
+    package var scope: Scope?
+    package var documentation = Documentation()
+    package var history: [StructDefinition] = []
+    package var location: SourceLocation
 
-    public init(name: String, location: SourceLocation) {
+    package init(name: String, location: SourceLocation) {
         self.name = name
         self.location = location
     }
 }
 
 /// `messagetype` of a function.
-public enum MessageType: String, Hashable, Sendable, Codable, CaseIterable {
+package enum MessageType: String, Hashable, Sendable, Codable, CaseIterable {
     case request, response, notification
 }
 
 /// `<function>`: one message of an RPC.
-public struct FunctionDefinition: Hashable, Sendable, Codable {
-    public var name: String
+package struct FunctionDefinition: Hashable, Sendable, Codable {
+    package var name: String
     /// The name of the `FunctionID` element, e.g. `ShowID`. Mandatory in the mobile API; in
     /// the HMI API, where the method name identifies a function, empty unless a function
     /// copied from the mobile API keeps it.
-    public var functionID: String
-    public var messageType: MessageType
-    public var parameters: [Parameter] = []
-    public var availability = Availability()
-    public var platform: String?
+    package var functionID: String
+    package var messageType: MessageType
+    package var parameters: [Parameter] = []
+    package var availability = Availability()
+    package var platform: String?
     /// HMI API only.
-    public var scope: Scope?
-    public var documentation = Documentation()
-    public var history: [FunctionDefinition] = []
-    public var location: SourceLocation
+    package var scope: Scope?
+    package var documentation = Documentation()
+    package var history: [FunctionDefinition] = []
+    package var location: SourceLocation
 
-    public init(name: String, functionID: String, messageType: MessageType, location: SourceLocation) {
+    package init(name: String, functionID: String, messageType: MessageType, location: SourceLocation) {
         self.name = name
         self.functionID = functionID
         self.messageType = messageType
@@ -231,7 +231,7 @@ public struct FunctionDefinition: Hashable, Sendable, Codable {
 }
 
 /// The type of a parameter, resolved against the spec's enums and structs.
-public enum TypeReference: Hashable, Sendable, Codable, CustomStringConvertible {
+package enum TypeReference: Hashable, Sendable, Codable, CustomStringConvertible {
     case boolean
     case integer
     case float
@@ -242,7 +242,7 @@ public enum TypeReference: Hashable, Sendable, Codable, CustomStringConvertible 
     case unresolved(String)
 
     /// The name as written in the spec.
-    public var specName: String {
+    package var specName: String {
         switch self {
         case .boolean: "Boolean"
         case .integer: "Integer"
@@ -252,46 +252,46 @@ public enum TypeReference: Hashable, Sendable, Codable, CustomStringConvertible 
         }
     }
 
-    public var description: String { specName }
+    package var description: String { specName }
 
-    public var isNumeric: Bool { self == .integer || self == .float }
+    package var isNumeric: Bool { self == .integer || self == .float }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(specName)
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         self = .unresolved(try container.decode(String.self))
     }
 }
 
 /// `<param>` of a struct or function.
-public struct Parameter: Hashable, Sendable, Codable {
-    public var name: String
-    public var type: TypeReference
-    public var isArray: Bool = false
+package struct Parameter: Hashable, Sendable, Codable {
+    package var name: String
+    package var type: TypeReference
+    package var isArray: Bool = false
     /// `mandatory`; a spec that leaves it out means `true`.
-    public var isMandatory: Bool = true
-    public var minSize: Int?
-    public var maxSize: Int?
-    public var minValue: Double?
-    public var maxValue: Double?
-    public var minLength: Int?
-    public var maxLength: Int?
-    public var defaultValue: String?
-    public var availability = Availability()
-    public var platform: String?
+    package var isMandatory: Bool = true
+    package var minSize: Int?
+    package var maxSize: Int?
+    package var minValue: Double?
+    package var maxValue: Double?
+    package var minLength: Int?
+    package var maxLength: Int?
+    package var defaultValue: String?
+    package var availability = Availability()
+    package var platform: String?
     /// HMI API only.
-    public var scope: Scope?
+    package var scope: Scope?
     /// `<element>` children: the enum values this parameter documents as possible (e.g. `resultCode`).
-    public var possibleElements: [String] = []
-    public var documentation = Documentation()
-    public var history: [Parameter] = []
-    public var location: SourceLocation
+    package var possibleElements: [String] = []
+    package var documentation = Documentation()
+    package var history: [Parameter] = []
+    package var location: SourceLocation
 
-    public init(name: String, type: TypeReference, location: SourceLocation) {
+    package init(name: String, type: TypeReference, location: SourceLocation) {
         self.name = name
         self.type = type
         self.location = location
@@ -299,15 +299,15 @@ public struct Parameter: Hashable, Sendable, Codable {
 }
 
 extension Interface {
-    public func enumDefinition(named name: String) -> EnumDefinition? {
+    package func enumDefinition(named name: String) -> EnumDefinition? {
         enums.first { $0.name == name }
     }
 
-    public func structDefinition(named name: String) -> StructDefinition? {
+    package func structDefinition(named name: String) -> StructDefinition? {
         structs.first { $0.name == name }
     }
 
-    public func function(named name: String, type: MessageType) -> FunctionDefinition? {
+    package func function(named name: String, type: MessageType) -> FunctionDefinition? {
         functions.first { $0.name == name && $0.messageType == type }
     }
 }

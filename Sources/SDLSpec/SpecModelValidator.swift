@@ -3,14 +3,14 @@ import SDLRuntime
 /// Validates messages against a spec file's model, for spec versions other than the generated
 /// one. It applies the same rules, in the same words, as the generated decoders (`sdl validate
 /// --spec` uses it).
-public struct SpecModelValidator: Sendable {
+package struct SpecModelValidator: Sendable {
     /// The spec the messages are checked against.
-    public let interface: Interface
+    package let interface: Interface
     private let enums: [String: Set<String>]
     private let structs: [String: StructDefinition]
 
     /// Indexes `interface`'s enums and structs for the checks.
-    public init(interface: Interface) {
+    package init(interface: Interface) {
         self.interface = interface
         var enums: [String: Set<String>] = [:]
         for definition in interface.enums { enums[definition.name] = Set(definition.elements.map(\.name)) }
@@ -20,7 +20,7 @@ public struct SpecModelValidator: Sendable {
 
     /// Every way `params` breaks `function`'s `messageType` in the spec, with paths
     /// (`Show.softButtons[1].text`); empty when the message is valid.
-    public func issues(function: String, messageType: SDLMessageType, params: SDLJSONValue) -> [SDLCodingIssue] {
+    package func issues(function: String, messageType: SDLMessageType, params: SDLJSONValue) -> [SDLCodingIssue] {
         guard let type = MessageType(rawValue: messageType.rawValue),
             let definition = interface.function(named: function, type: type)
         else {

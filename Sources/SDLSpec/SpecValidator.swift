@@ -2,12 +2,12 @@
 /// bounds are ordered, defaults fit their type, every request has its response and every
 /// function has a unique FunctionID (mobile API) or its method a response and its result codes
 /// numbers (HMI API).
-public struct SpecValidator {
-    public private(set) var diagnostics = DiagnosticList()
+package struct SpecValidator {
+    package private(set) var diagnostics = DiagnosticList()
 
-    public init() {}
+    package init() {}
 
-    public mutating func validate(_ document: SpecDocument) {
+    package mutating func validate(_ document: SpecDocument) {
         switch document {
         case .mobile(let interface): validate(interface)
         case .hmi(let set): validate(set)
@@ -15,7 +15,7 @@ public struct SpecValidator {
     }
 
     /// A mobile spec.
-    public mutating func validate(_ interface: Interface) {
+    package mutating func validate(_ interface: Interface) {
         let enums = Dictionary(interface.enums.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         validateDefinitions(interface, enums: enums, prefix: "")
         checkFunctions(interface, enums: enums)
@@ -24,7 +24,7 @@ public struct SpecValidator {
     /// The HMI API: each interface's definitions as in a mobile spec, with types referenced
     /// across interfaces; functions named by method, answered once, and `Common.Result`
     /// numbered, since JSON-RPC carries result codes as numbers.
-    public mutating func validate(_ set: InterfaceSet) {
+    package mutating func validate(_ set: InterfaceSet) {
         var names: [String: SourceLocation] = [:]
         var enums: [String: EnumDefinition] = [:]
         for interface in set.interfaces {

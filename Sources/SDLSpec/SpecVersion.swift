@@ -1,17 +1,17 @@
 /// A version as the spec writes it in `since`, `until` and `<interface version>`: `1.0`, `4.5.1`.
-public struct SpecVersion: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
-    public var major: Int
-    public var minor: Int
-    public var patch: Int
+package struct SpecVersion: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    package var major: Int
+    package var minor: Int
+    package var patch: Int
 
-    public init(major: Int, minor: Int, patch: Int = 0) {
+    package init(major: Int, minor: Int, patch: Int = 0) {
         self.major = major
         self.minor = minor
         self.patch = patch
     }
 
     /// Parses `MAJOR.MINOR` or `MAJOR.MINOR.PATCH` with decimal components; anything else is nil.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2 || parts.count == 3 else { return nil }
         var numbers: [Int] = []
@@ -24,18 +24,18 @@ public struct SpecVersion: Hashable, Comparable, Sendable, Codable, CustomString
         self.init(major: numbers[0], minor: numbers[1], patch: numbers.count == 3 ? numbers[2] : 0)
     }
 
-    public static func < (lhs: SpecVersion, rhs: SpecVersion) -> Bool {
+    package static func < (lhs: SpecVersion, rhs: SpecVersion) -> Bool {
         (lhs.major, lhs.minor, lhs.patch) < (rhs.major, rhs.minor, rhs.patch)
     }
 
-    public var description: String { "\(major).\(minor).\(patch)" }
+    package var description: String { "\(major).\(minor).\(patch)" }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let version = SpecVersion(text) else {

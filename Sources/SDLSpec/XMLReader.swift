@@ -4,14 +4,14 @@ import CLibXML2
 ///
 /// libxml2 is told never to touch the network, never to expand external entities and to keep
 /// its own messages to itself: every problem comes back as a `Diagnostic`.
-public enum XMLReader {
+package enum XMLReader {
     private static let options = Int32(
         XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
             | XML_PARSE_BIG_LINES.rawValue | XML_PARSE_NOCDATA.rawValue
     )
 
     /// Parses `bytes`; `path` only names the file in diagnostics.
-    public static func parse(_ bytes: [UInt8], path: String) -> Result<RawNode, SpecError> {
+    package static func parse(_ bytes: [UInt8], path: String) -> Result<RawNode, SpecError> {
         LibXML2.initialize()
         guard !bytes.isEmpty else {
             return .failure(SpecError([Diagnostic(.error, "the file is empty", at: SourceLocation(file: path, line: 1))]))

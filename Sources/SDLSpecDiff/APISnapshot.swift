@@ -7,24 +7,24 @@ import SDLSpec
 /// of a definition at V is the definition itself when it is available at V, else the history
 /// entry whose `since`..`until` contains V, else nothing. Params and elements are resolved the
 /// same way, each on its own.
-public struct APISnapshot: Sendable {
-    public struct FunctionKey: Hashable, Sendable {
-        public var name: String
-        public var messageType: MessageType
+package struct APISnapshot: Sendable {
+    package struct FunctionKey: Hashable, Sendable {
+        package var name: String
+        package var messageType: MessageType
 
-        public init(name: String, messageType: MessageType) {
+        package init(name: String, messageType: MessageType) {
             self.name = name
             self.messageType = messageType
         }
     }
 
     /// The version resolved at; nil takes every definition as written, minus `removed` ones.
-    public var version: SpecVersion?
-    public var enums: [String: EnumDefinition] = [:]
-    public var structs: [String: StructDefinition] = [:]
-    public var functions: [FunctionKey: FunctionDefinition] = [:]
+    package var version: SpecVersion?
+    package var enums: [String: EnumDefinition] = [:]
+    package var structs: [String: StructDefinition] = [:]
+    package var functions: [FunctionKey: FunctionDefinition] = [:]
 
-    public init(_ interface: Interface, at version: SpecVersion?) {
+    package init(_ interface: Interface, at version: SpecVersion?) {
         self.version = version
         for definition in interface.enums {
             guard enums[definition.name] == nil, var form = definition.form(at: version) else { continue }

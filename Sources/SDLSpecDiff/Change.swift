@@ -4,22 +4,22 @@ import SDLSpec
 ///
 /// A param that changes in several ways (say `mandatory` and `maxvalue`) gives one change per
 /// aspect, because each aspect has its own verdict under the rules.
-public struct Change: Hashable, Sendable {
-    public enum Action: String, Hashable, Sendable, CaseIterable {
+package struct Change: Hashable, Sendable {
+    package enum Action: String, Hashable, Sendable, CaseIterable {
         case added, removed, changed, deprecated
     }
 
-    public enum Kind: String, Hashable, Sendable, CaseIterable {
+    package enum Kind: String, Hashable, Sendable, CaseIterable {
         case function, `struct`, `enum`, param, element
     }
 
-    public var action: Action
-    public var kind: Kind
-    public var path: ChangePath
-    public var aspect: Aspect
-    public var verdict: Verdict
+    package var action: Action
+    package var kind: Kind
+    package var path: ChangePath
+    package var aspect: Aspect
+    package var verdict: Verdict
 
-    public init(action: Action, kind: Kind, path: ChangePath, aspect: Aspect, verdict: Verdict) {
+    package init(action: Action, kind: Kind, path: ChangePath, aspect: Aspect, verdict: Verdict) {
         self.action = action
         self.kind = kind
         self.path = path
@@ -27,27 +27,27 @@ public struct Change: Hashable, Sendable {
         self.verdict = verdict
     }
 
-    public var isBreaking: Bool { verdict.isBreaking }
+    package var isBreaking: Bool { verdict.isBreaking }
 
     /// What changed, in one line: `mandatory: true → false`, `optional String`.
-    public var detail: String { aspect.detail }
+    package var detail: String { aspect.detail }
 }
 
 /// Where a change is: `Alert(request)`, `Alert(request).alertIcon`, `GPSData.shifted`,
 /// `ImageFieldName.alertIcon`.
-public struct ChangePath: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public enum Owner: Hashable, Sendable, CustomStringConvertible {
+package struct ChangePath: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package enum Owner: Hashable, Sendable, CustomStringConvertible {
         case function(String, MessageType)
         case structure(String)
         case enumeration(String)
 
-        public var name: String {
+        package var name: String {
             switch self {
             case .function(let name, _), .structure(let name), .enumeration(let name): name
             }
         }
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .function(let name, let type): "\(name)(\(type.rawValue))"
             case .structure(let name), .enumeration(let name): name
@@ -61,20 +61,20 @@ public struct ChangePath: Hashable, Sendable, Comparable, CustomStringConvertibl
         }
     }
 
-    public var owner: Owner
+    package var owner: Owner
     /// The param or element name; nil for the definition itself.
-    public var member: String?
+    package var member: String?
 
-    public init(_ owner: Owner, member: String? = nil) {
+    package init(_ owner: Owner, member: String? = nil) {
         self.owner = owner
         self.member = member
     }
 
-    public var description: String {
+    package var description: String {
         member.map { "\(owner).\($0)" } ?? owner.description
     }
 
-    public static func < (lhs: ChangePath, rhs: ChangePath) -> Bool {
+    package static func < (lhs: ChangePath, rhs: ChangePath) -> Bool {
         if lhs.owner.name != rhs.owner.name { return lhs.owner.name < rhs.owner.name }
         if lhs.owner.typeRank != rhs.owner.typeRank { return lhs.owner.typeRank < rhs.owner.typeRank }
         return (lhs.member ?? "") < (rhs.member ?? "")
@@ -82,7 +82,7 @@ public struct ChangePath: Hashable, Sendable, Comparable, CustomStringConvertibl
 }
 
 /// A numeric restriction of a param, named as in the XML.
-public enum Bound: String, Hashable, Sendable, CaseIterable {
+package enum Bound: String, Hashable, Sendable, CaseIterable {
     case minValue = "minvalue"
     case maxValue = "maxvalue"
     case minLength = "minlength"
@@ -90,10 +90,10 @@ public enum Bound: String, Hashable, Sendable, CaseIterable {
     case minSize = "minsize"
     case maxSize = "maxsize"
 
-    public var isLowerBound: Bool { self == .minValue || self == .minLength || self == .minSize }
+    package var isLowerBound: Bool { self == .minValue || self == .minLength || self == .minSize }
 
     /// Whether going from `old` to `new` admits fewer values. Nil means "no bound".
-    public func isTightened(from old: Double?, to new: Double?) -> Bool {
+    package func isTightened(from old: Double?, to new: Double?) -> Bool {
         guard let new else { return false }
         guard let old else { return true }
         return isLowerBound ? new > old : new < old
@@ -101,7 +101,7 @@ public enum Bound: String, Hashable, Sendable, CaseIterable {
 }
 
 /// What about a definition changed, with the old and new values.
-public enum Aspect: Hashable, Sendable {
+package enum Aspect: Hashable, Sendable {
     /// The definition appeared or disappeared (the action says which); `summary` describes it,
     /// e.g. `optional String` for a param or `3 elements` for an enum.
     case presence(summary: String)
@@ -115,7 +115,7 @@ public enum Aspect: Hashable, Sendable {
     case value(old: Int?, new: Int?)
 
     /// A short machine name, the XML attribute where there is one.
-    public var name: String {
+    package var name: String {
         switch self {
         case .presence: "presence"
         case .deprecation: "deprecated"
@@ -130,7 +130,7 @@ public enum Aspect: Hashable, Sendable {
     }
 
     /// The values before and after, as text; nil where the aspect has none or a side is unset.
-    public var values: (old: String?, new: String?) {
+    package var values: (old: String?, new: String?) {
         switch self {
         case .presence: (nil, nil)
         case .deprecation(let isDeprecated): (String(!isDeprecated), String(isDeprecated))
@@ -142,7 +142,7 @@ public enum Aspect: Hashable, Sendable {
         }
     }
 
-    public var detail: String {
+    package var detail: String {
         switch self {
         case .presence(let summary): return summary
         case .deprecation(let isDeprecated): return isDeprecated ? "deprecated" : "no longer deprecated"
@@ -175,12 +175,12 @@ public enum Aspect: Hashable, Sendable {
 }
 
 /// Whether a change breaks apps, which written rule says so, and why.
-public struct Verdict: Hashable, Sendable {
-    public var isBreaking: Bool
-    public var rule: Rule
-    public var reason: String
+package struct Verdict: Hashable, Sendable {
+    package var isBreaking: Bool
+    package var rule: Rule
+    package var reason: String
 
-    public init(isBreaking: Bool, rule: Rule, reason: String) {
+    package init(isBreaking: Bool, rule: Rule, reason: String) {
         self.isBreaking = isBreaking
         self.rule = rule
         self.reason = reason

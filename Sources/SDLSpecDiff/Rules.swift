@@ -2,7 +2,7 @@ import SDLSpec
 
 /// The compatibility rules, by id. The ids are stable: output cites them, and README.md's
 /// "Compatibility rules" section is the single written source for what each means and why.
-public enum Rule: String, Hashable, Sendable, CaseIterable {
+package enum Rule: String, Hashable, Sendable, CaseIterable {
     case g1 = "G1"
     case g2 = "G2"
     case g3 = "G3"
@@ -22,10 +22,10 @@ public enum Rule: String, Hashable, Sendable, CaseIterable {
     case e1 = "E1"
     case e2 = "E2"
 
-    public var id: String { rawValue }
+    package var id: String { rawValue }
 
     /// The rule's row in README.md's "Compatibility rules".
-    public var title: String {
+    package var title: String {
         switch self {
         case .g1: "Removing anything is breaking"
         case .g2: "Deprecating is compatible"

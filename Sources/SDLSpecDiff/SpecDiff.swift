@@ -2,34 +2,34 @@ import SDLSpec
 
 /// The API differences between two versions of the RPC spec, each judged for apps by the rules
 /// in README.md's "Compatibility rules".
-public struct SpecDiff: Sendable {
+package struct SpecDiff: Sendable {
     /// One side of the comparison.
-    public struct Side: Hashable, Sendable {
+    package struct Side: Hashable, Sendable {
         /// The version the spec was resolved at; nil when the file gives none.
-        public var version: SpecVersion?
+        package var version: SpecVersion?
         /// Where it came from, e.g. the file's path.
-        public var source: String
+        package var source: String
 
-        public init(version: SpecVersion?, source: String) {
+        package init(version: SpecVersion?, source: String) {
             self.version = version
             self.source = source
         }
 
         /// `8.0.0`, or the source when there is no version.
-        public var label: String { version?.description ?? source }
+        package var label: String { version?.description ?? source }
     }
 
-    public var old: Side
-    public var new: Side
+    package var old: Side
+    package var new: Side
     /// In canonical order: by kind, then path, then aspect.
-    public var changes: [Change]
+    package var changes: [Change]
 
-    public var breakingCount: Int { changes.count { $0.isBreaking } }
-    public var hasBreakingChanges: Bool { changes.contains { $0.isBreaking } }
+    package var breakingCount: Int { changes.count { $0.isBreaking } }
+    package var hasBreakingChanges: Bool { changes.contains { $0.isBreaking } }
 
     /// Compares `old` at `oldVersion` with `new` at `newVersion`. Pass the same interface twice
     /// to compare two versions inside one spec; pass each file's own version to compare files.
-    public init(
+    package init(
         old: Interface, at oldVersion: SpecVersion?, source oldSource: String = "old",
         new: Interface, at newVersion: SpecVersion?, source newSource: String = "new"
     ) {
@@ -38,7 +38,7 @@ public struct SpecDiff: Sendable {
             new: APISnapshot(new, at: newVersion), source: newSource)
     }
 
-    public init(old: APISnapshot, source oldSource: String = "old", new: APISnapshot, source newSource: String = "new") {
+    package init(old: APISnapshot, source oldSource: String = "old", new: APISnapshot, source newSource: String = "new") {
         self.old = Side(version: old.version, source: oldSource)
         self.new = Side(version: new.version, source: newSource)
         var differ = Differ(old: old, new: new)

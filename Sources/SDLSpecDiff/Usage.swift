@@ -4,18 +4,18 @@ import SDLSpec
 ///
 /// Requests and everything they contain are sent by apps; responses and notifications are
 /// received. A struct or enum can be both; one that no message reaches is neither.
-public struct Usage: Hashable, Sendable {
+package struct Usage: Hashable, Sendable {
     /// A value path through which apps send it, e.g. `Show(request).softButtons.image`.
-    public var sentVia: String?
+    package var sentVia: String?
     /// A value path through which apps receive it, e.g. `GetVehicleData(response).gps`.
-    public var receivedVia: String?
+    package var receivedVia: String?
 
-    public init(sentVia: String? = nil, receivedVia: String? = nil) {
+    package init(sentVia: String? = nil, receivedVia: String? = nil) {
         self.sentVia = sentVia
         self.receivedVia = receivedVia
     }
 
-    public var isUnused: Bool { sentVia == nil && receivedVia == nil }
+    package var isUnused: Bool { sentVia == nil && receivedVia == nil }
 
     /// The direction of a function's own params.
     static func of(_ key: APISnapshot.FunctionKey) -> Usage {

@@ -372,9 +372,9 @@ public actor SDLStandInHMI {
         let functionID = Self.integer(params["functionID"])
         let cancelID = Self.integer(params["cancelID"])
         let methods: [Int: [String]] = [
-            Int(Alert.wireFunctionID ?? 0): ["UI.Alert"], Int(SubtleAlert.wireFunctionID ?? 0): ["UI.SubtleAlert"],
+            Int(SDLAlert.wireFunctionID ?? 0): ["UI.Alert"], Int(SubtleAlert.wireFunctionID ?? 0): ["UI.SubtleAlert"],
             Int(PerformInteraction.wireFunctionID ?? 0): ["UI.PerformInteraction", "VR.PerformInteraction"],
-            Int(Slider.wireFunctionID ?? 0): ["UI.Slider"], Int(ScrollableMessage.wireFunctionID ?? 0): ["UI.ScrollableMessage"],
+            Int(SDLSlider.wireFunctionID ?? 0): ["UI.Slider"], Int(ScrollableMessage.wireFunctionID ?? 0): ["UI.ScrollableMessage"],
         ]
         let appID: Int? = if case .integer(let number)? = params["appID"] { number } else { nil }
         guard let appID, let app = apps[appID], let functionID, let names = methods[functionID] else {

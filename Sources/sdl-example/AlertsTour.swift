@@ -1,4 +1,5 @@
 import Foundation
+import SDLRPC
 import SDLRuntime
 import SmartDeviceLink
 
@@ -73,7 +74,7 @@ struct AlertsTour {
             return
         }
         await steps.run("slider") {
-            let slider = SDLSlider(
+            let slider = SDLSliderView(
                 ticks: 5, position: 1, header: "Fan speed", footer: .perPosition(["Off", "Low", "Mid", "High", "Max"]), timeout: .seconds(30))
             let shown = Task { try await screen.presentSlider(slider) }
             await place.driver.controlWhenShown("POST", "/apps/\(place.appID)/interaction", #"{"sliderPosition": 4}"#, steps: steps)

@@ -1,3 +1,4 @@
+import SDLRPC
 import SmartDeviceLink
 
 /// Subscription buttons: OK with a closure, PRESET_1 as a stream, a press of each made through

@@ -1,3 +1,4 @@
+import SDLRPC
 import SmartDeviceLink
 
 /// Waits for a person to play the driver, on the emulator's web page or on a real head unit:
@@ -69,7 +70,7 @@ struct DriverTour {
         await step("open the menu and choose Settings › Audio", expecting: "menu Audio", presses, steps) { "menu: Audio chosen (OnCommand)" }
         await steps.run("slider") {
             steps.note("waiting: move the slider and press OK")
-            let slider = SDLSlider(ticks: 10, position: 1, header: "Volume", footer: .single("1 to 10"), timeout: popupTimeout)
+            let slider = SDLSliderView(ticks: 10, position: 1, header: "Volume", footer: .single("1 to 10"), timeout: popupTimeout)
             guard case .selected(let position) = try await screen.presentSlider(slider) else { throw TourError("the slider was not answered") }
             return "slider: \(position) (the response's sliderPosition)"
         }

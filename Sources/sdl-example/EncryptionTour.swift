@@ -1,4 +1,5 @@
 import Foundation
+import SDLRPC
 import SDLTLS
 import SmartDeviceLink
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SDLRPC
 import SDLRuntime
+import SDLTransport
 import SmartDeviceLink
 import Synchronization
 

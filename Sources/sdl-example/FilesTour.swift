@@ -1,3 +1,4 @@
+import SDLRPC
 import SmartDeviceLink
 
 /// The file manager: the app icon at start, three artworks, a 2 MB file with progress, the

@@ -1,4 +1,5 @@
 import Foundation
+import SDLRPC
 import SmartDeviceLink
 
 /// A NAVIGATION app: the video stream is negotiated, a 6 s H.264 clip (ffmpeg's test pattern at

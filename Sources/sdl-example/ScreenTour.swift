@@ -1,4 +1,5 @@
 import Foundation
+import SDLRPC
 import SmartDeviceLink
 
 /// The screen manager: text and an image, a template change, soft buttons with a state change

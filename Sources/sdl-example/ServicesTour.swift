@@ -1,3 +1,5 @@
+import SDLRPC
+import SDLRuntime
 import SmartDeviceLink
 
 /// App services: this app publishes a weather service and updates it; a second connection, a

@@ -1,4 +1,6 @@
 import SDLAsyncHTTPClient
+import SDLRPC
+import SDLTransport
 import SmartDeviceLink
 import Synchronization
 import UnixSignals

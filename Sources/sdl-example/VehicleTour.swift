@@ -1,3 +1,4 @@
+import SDLRPC
 import SmartDeviceLink
 
 /// Vehicle data: speed and RPM once, a subscription with three updates (made through the

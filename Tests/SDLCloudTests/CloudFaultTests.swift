@@ -1,4 +1,5 @@
 import SDLCloudServer
+import SDLConcurrency
 import SDLHeadUnit
 import SDLProtocol
 import SDLRPC

@@ -6,7 +6,7 @@ import Testing
 @Suite struct SwiftNamerTests {
     // MARK: typeName
 
-    @Test(arguments: ["TTSChunk", "HMILevel", "Image", "Temperature", "Language", "FunctionID", "SDLImage"])
+    @Test(arguments: ["TTSChunk", "HMILevel", "Temperature", "Language", "FunctionID", "SDLImage"])
     func typeNamesKeepTheSpecName(_ name: String) {
         #expect(SwiftNamer.typeName(name) == name)
     }
@@ -15,6 +15,14 @@ import Testing
     @Test(arguments: ["Result", "Int", "Data", "URL", "Date", "Error", "Set", "Notification", "Locale"])
     func standardLibraryAndFoundationNamesGetThePrefix(_ name: String) {
         #expect(SwiftNamer.typeName(name) == "SDL" + name)
+    }
+
+    /// An app's view code imports SwiftUI beside the generated types.
+    @Test(arguments: ["Image", "Alert", "Slider", "Grid", "Rectangle", "TextField", "Text", "Button", "Color"])
+    func swiftUINamesGetThePrefix(_ name: String) {
+        #expect(SwiftNamer.typeName(name) == "SDL" + name)
+        // In a namespace (an HMI interface: `Common.Image`) the name is always qualified.
+        #expect(SwiftNamer.nestedTypeName(name) == name)
     }
 
     @Test(arguments: ["Type", "Self", "Any", "Protocol"])
@@ -58,9 +66,13 @@ import Testing
         #expect(SwiftNamer.messageTypeName("GenericResponse", messageType: "response") == "GenericResponse")
     }
 
+    /// The request takes the type rules; the response's name is checked as a whole.
     @Test func messageNamesFollowTheTypeRules() {
         #expect(SwiftNamer.messageTypeName("Data", messageType: "request") == "SDLData")
-        #expect(SwiftNamer.messageTypeName("Data", messageType: "response") == "SDLDataResponse")
+        #expect(SwiftNamer.messageTypeName("Data", messageType: "response") == "DataResponse")
+        #expect(SwiftNamer.messageTypeName("Alert", messageType: "request") == "SDLAlert")
+        #expect(SwiftNamer.messageTypeName("Alert", messageType: "response") == "AlertResponse")
+        #expect(SwiftNamer.messageTypeName("Alert", messageType: "request", nested: true) == "Alert")
     }
 
     // MARK: memberName

@@ -122,7 +122,7 @@ import Testing
 
         let interrupted = Self.record(app, maxDuration: 60_000)
         await Wait.interaction(events, kind: "audioPassThru")
-        async let alert = app.client.send(Alert(alertText1: "Incoming call"))
+        async let alert = app.client.send(SDLAlert(alertText1: "Incoming call"))
         #expect(try await interrupted.value.resultCode == .aborted)
         await Wait.interaction(events, kind: "alert")
         try await headUnit.answerInteraction(appID: app.appID, .dismiss)

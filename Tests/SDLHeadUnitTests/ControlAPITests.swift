@@ -91,7 +91,7 @@ import Testing
             // A graphic never uploaded is answered SUCCESS, as SDL Core does; the screen says so.
             #expect(
                 try await app.client.send(
-                    Show(graphic: Image(value: "art.png", imageType: .dynamic), secondaryGraphic: Image(value: "none.png", imageType: .dynamic))
+                    Show(graphic: SDLImage(value: "art.png", imageType: .dynamic), secondaryGraphic: SDLImage(value: "none.png", imageType: .dynamic))
                 ).resultCode == .success)
             let images = try await api.handle(method: "GET", path: "/apps/data/screen").jsonValue?["images"]
             #expect(
@@ -176,7 +176,7 @@ import Testing
         try await ControlClient.with(headUnit) { api in
             let app = try await TestApp.register(to: headUnit, appID: "pick")
             #expect(try await api.handle(method: "POST", path: "/apps/pick/interaction", body: Array(#"{"choiceID":1}"#.utf8)).status == 409)
-            async let slider = app.client.send(Slider(numTicks: 3, position: 1, sliderHeader: "Fan"))
+            async let slider = app.client.send(SDLSlider(numTicks: 3, position: 1, sliderHeader: "Fan"))
             for await event in events { if case .interactionStarted = event { break } }
             #expect(try await api.handle(method: "POST", path: "/apps/pick/interaction", body: Array(#"{"nonsense":1}"#.utf8)).status == 400)
             #expect(try await api.handle(method: "POST", path: "/apps/pick/interaction", body: Array(#"{"sliderPosition":2}"#.utf8)).status == 200)

@@ -251,7 +251,7 @@ import Testing
         #expect(cloud.resultCode == .dataNotAvailable)
         #expect(cloud.info == "Cloud app does not exist on module")
         let nav = try await TestApp.register(to: headUnit, appID: "nav", types: [.navigation])
-        #expect(try await nav.client.send(SendHapticData(hapticRectData: [HapticRect(id: 1, rect: Rectangle(x: 0, y: 0, width: 10, height: 10))])).success)
+        #expect(try await nav.client.send(SendHapticData(hapticRectData: [HapticRect(id: 1, rect: SDLRectangle(x: 0, y: 0, width: 10, height: 10))])).success)
         await app.close()
         await nav.close()
     }
@@ -278,8 +278,8 @@ import Testing
             (ChangeRegistration.self, #"{"language":"EN-US","hmiDisplayLanguage":"EN-US","ttsName":[{"text":"a\tb","type":"TEXT"}]}"#, .invalidData),
             (SendLocation.self, #"{"latitudeDegrees":42.3}"#, .invalidData),
             (SetMediaClockTimer.self, #"{"updateMode":"COUNTUP"}"#, .invalidData),
-            (Slider.self, #"{"numTicks":3,"position":4,"sliderHeader":"Pick"}"#, .invalidData),
-            (Slider.self, #"{"numTicks":3,"position":1,"sliderHeader":"Pick","sliderFooter":["a","b"]}"#, .invalidData),
+            (SDLSlider.self, #"{"numTicks":3,"position":4,"sliderHeader":"Pick"}"#, .invalidData),
+            (SDLSlider.self, #"{"numTicks":3,"position":1,"sliderHeader":"Pick","sliderFooter":["a","b"]}"#, .invalidData),
             (CancelInteraction.self, #"{"functionID":13}"#, .invalidId),
             (SetGlobalProperties.self, #"{"vrHelp":[{"text":"Play","position":1}]}"#, .rejected),
             (

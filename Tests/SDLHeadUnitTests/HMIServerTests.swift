@@ -264,7 +264,7 @@ import Testing
     @Test func anAlertWhoseSpeechTheHMICannotSayIsAWarning() async throws {
         try await Self.withReadyHMI { emulator, hmi in
             let (app, hmiAppID) = try await Self.activeApp(hmi, emulator, appID: "alert-app")
-            async let alerted = app.client.send(Alert(alertText1: "Fuel low", ttsChunks: [TTSChunk(text: "F_UE_L", type: .sapiPhonemes)], duration: 3000))
+            async let alerted = app.client.send(SDLAlert(alertText1: "Fuel low", ttsChunks: [TTSChunk(text: "F_UE_L", type: .sapiPhonemes)], duration: 3000))
             let ui = try #require(await hmi.next("UI.Alert"))
             let tts = try #require(await hmi.next("TTS.Speak"))
             let typed = try #require(ui.message).decode(UI.Alert.self).value
@@ -294,7 +294,7 @@ import Testing
                 let (app, _) = try await Self.activeApp(hmi, emulator, appID: "quiet-app")
                 // The alert is shown, its speech is not sent: success, UNSUPPORTED_RESOURCE (not
                 // the WARNINGS of a prompt the HMI could not say).
-                async let alerted = app.client.send(Alert(alertText1: "Fuel low", ttsChunks: [TTSChunk(text: "Fuel low", type: .text)], duration: 3000))
+                async let alerted = app.client.send(SDLAlert(alertText1: "Fuel low", ttsChunks: [TTSChunk(text: "Fuel low", type: .text)], duration: 3000))
                 let ui = try #require(await hmi.next("UI.Alert"))
                 try await hmi.respond(to: ui, .success)
                 let alert = try await alerted

@@ -14,7 +14,7 @@ import Testing
         let headUnit = TestApp.headUnit(clock: clock)
         let events = headUnit.events()
         let app = try await TestApp.register(to: headUnit)
-        async let alert = app.client.send(Alert(alertText1: "Low fuel", duration: 4_000))
+        async let alert = app.client.send(SDLAlert(alertText1: "Low fuel", duration: 4_000))
         await Wait.interaction(events, kind: "alert")
         #expect(try await headUnit.screen(appID: app.appID)["onTop"]?["kind"] == .string("alert"))
         #expect(await app.status { $0.systemContext == .alert } != nil)
@@ -25,7 +25,7 @@ import Testing
         #expect(response.success && response.resultCode == .success)
         #expect(await app.status { $0.systemContext == .main } != nil)
         // Without `duration`, 5 seconds.
-        async let second = app.client.send(Alert(alertText1: "Still low"))
+        async let second = app.client.send(SDLAlert(alertText1: "Still low"))
         await Wait.interaction(events, kind: "alert")
         clock.advance(by: .seconds(5))
         #expect(try await second.resultCode == .success)
@@ -54,7 +54,7 @@ import Testing
         let app = try await TestApp.register(to: headUnit)
         let presses = app.client.notifications(OnButtonPress.self)
         async let alert = app.client.send(
-            Alert(
+            SDLAlert(
                 alertText1: "Low fuel",
                 softButtons: [
                     SoftButton(type: .text, text: "Later", softButtonID: 6, systemAction: .keepContext),
@@ -87,18 +87,18 @@ import Testing
         _ = try await app.client.send(CreateInteractionChoiceSet(interactionChoiceSetID: 1, choiceSet: [Choice(choiceID: 1, menuName: "One")]))
         let onTop = Task { () -> SDLResult in
             switch kind {
-            case "slider": try await app.client.send(Slider(numTicks: 3, position: 1, sliderHeader: "Fan")).resultCode
+            case "slider": try await app.client.send(SDLSlider(numTicks: 3, position: 1, sliderHeader: "Fan")).resultCode
             case "scrollableMessage": try await app.client.send(ScrollableMessage(scrollableMessageBody: "Terms")).resultCode
             default:
                 try await app.client.send(PerformInteraction(initialText: "Pick", interactionMode: .manualOnly, interactionChoiceSetIDList: [1])).resultCode
             }
         }
         await Wait.interaction(events, kind: kind)
-        async let alert = app.client.send(Alert(alertText1: "Accident ahead"))
+        async let alert = app.client.send(SDLAlert(alertText1: "Accident ahead"))
         #expect(try await onTop.value == .aborted)
         await Wait.interaction(events, kind: "alert")
         // A second alert while one is up: REJECTED; the first stays.
-        #expect(try await app.client.send(Alert(alertText1: "Another")).resultCode == .rejected)
+        #expect(try await app.client.send(SDLAlert(alertText1: "Another")).resultCode == .rejected)
         try await headUnit.answerInteraction(appID: app.appID, .dismiss)
         #expect(try await alert.resultCode == .success)
         await app.close()
@@ -108,7 +108,7 @@ import Testing
         let headUnit = TestApp.headUnit()
         let events = headUnit.events()
         let app = try await TestApp.register(to: headUnit)
-        async let slider = app.client.send(Slider(numTicks: 3, position: 1, sliderHeader: "Fan"))
+        async let slider = app.client.send(SDLSlider(numTicks: 3, position: 1, sliderHeader: "Fan"))
         await Wait.interaction(events, kind: "slider")
         #expect(try await app.client.send(SubtleAlert(alertText1: "Traffic")).resultCode == .rejected)
         try await headUnit.answerInteraction(appID: app.appID, .sliderPosition(2))
@@ -119,7 +119,7 @@ import Testing
         await Wait.interaction(events, kind: "subtleAlert")
         #expect(try await app.client.send(SubtleAlert(alertText1: "Again")).resultCode == .rejected)
         // An alert does not push a subtle alert aside (it is an alert in progress).
-        #expect(try await app.client.send(Alert(alertText1: "Alert")).resultCode == .rejected)
+        #expect(try await app.client.send(SDLAlert(alertText1: "Alert")).resultCode == .rejected)
         await #expect(throws: SDLHeadUnitControlError.self) { try await headUnit.pressSubtleAlert(appID: "nobody") }
         try await headUnit.pressSubtleAlert(appID: app.appID)
         #expect(try await subtle.resultCode == .success)
@@ -147,8 +147,8 @@ import Testing
         let onTop: Task<SDLResult, any Error>
         switch kind {
         case "alert":
-            functionID = Alert.functionIDValue
-            onTop = Task { try await app.client.send(Alert(alertText1: "Loading", progressIndicator: true, cancelID: 4)).resultCode }
+            functionID = SDLAlert.functionIDValue
+            onTop = Task { try await app.client.send(SDLAlert(alertText1: "Loading", progressIndicator: true, cancelID: 4)).resultCode }
         case "subtleAlert":
             functionID = SubtleAlert.functionIDValue
             onTop = Task { try await app.client.send(SubtleAlert(alertText1: "Loading", cancelID: 4)).resultCode }
@@ -162,8 +162,8 @@ import Testing
                     .resultCode
             }
         default:
-            functionID = Slider.functionIDValue
-            onTop = Task { try await app.client.send(Slider(numTicks: 3, position: 1, sliderHeader: "Fan", cancelID: 4)).resultCode }
+            functionID = SDLSlider.functionIDValue
+            onTop = Task { try await app.client.send(SDLSlider(numTicks: 3, position: 1, sliderHeader: "Fan", cancelID: 4)).resultCode }
         }
         await Wait.interaction(events, kind: kind)
         // Another function or another cancel ID: nothing to cancel.
@@ -180,12 +180,12 @@ import Testing
         let headUnit = try TestApp.headUnit { try $0.setCapability("speechCapabilities", #"["TEXT","FILE"]"#) }
         let events = headUnit.events()
         let app = try await TestApp.register(to: headUnit)
-        let missing = try await app.client.send(Alert(alertText1: "Ding", ttsChunks: [TTSChunk(text: "ding.wav", type: .file)]))
+        let missing = try await app.client.send(SDLAlert(alertText1: "Ding", ttsChunks: [TTSChunk(text: "ding.wav", type: .file)]))
         #expect(missing.resultCode == .fileNotFound)
         #expect(!missing.success)
         #expect(try await app.client.send(SubtleAlert(ttsChunks: [TTSChunk(text: "ding.wav", type: .file)])).resultCode == .fileNotFound)
         // A chunk type the head unit does not speak: shown, and answered WARNINGS when it ends.
-        async let phonemes = app.client.send(Alert(alertText1: "Hello", ttsChunks: [TTSChunk(text: "h @ l oU", type: .sapiPhonemes)]))
+        async let phonemes = app.client.send(SDLAlert(alertText1: "Hello", ttsChunks: [TTSChunk(text: "h @ l oU", type: .sapiPhonemes)]))
         await Wait.interaction(events, kind: "alert")
         try await headUnit.answerInteraction(appID: app.appID, .dismiss)
         let answer = try await phonemes

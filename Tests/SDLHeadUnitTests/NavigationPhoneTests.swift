@@ -31,7 +31,7 @@ import Testing
         // An image never uploaded is still SUCCESS: SDL Core leaves it to the HMI.
         let location = SendLocation(
             longitudeDegrees: -83.0458, latitudeDegrees: 42.3314, locationName: "Campus Martius",
-            locationImage: Image(value: "pin.png", imageType: .dynamic))
+            locationImage: SDLImage(value: "pin.png", imageType: .dynamic))
         #expect(try await app.client.send(location).resultCode == .success)
         let sent = await headUnit.sentLocations(appID: app.appID)
         #expect(sent.count == 1)

@@ -13,7 +13,7 @@ import Testing
         let app = try await TestApp.register(to: headUnit, activate: false)
         for request in [
             AnyRequest(Show(mainField1: "x")), AnyRequest(AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "x"))),
-            AnyRequest(Alert(alertText1: "x")), AnyRequest(SubscribeButton(buttonName: .ok)), AnyRequest(GetVehicleData(speed: true)),
+            AnyRequest(SDLAlert(alertText1: "x")), AnyRequest(SubscribeButton(buttonName: .ok)), AnyRequest(GetVehicleData(speed: true)),
         ] {
             #expect(try await request.send(app.client) == .disallowed, "\(request.name)")
         }

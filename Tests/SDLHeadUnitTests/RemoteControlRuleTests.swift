@@ -98,15 +98,15 @@ import Testing
         // The driver's seat by default, which SDL Core lets control every module: even the
         // rear climate, which serves row 1 only.
         #expect(try await app.client.send(Self.fan(60, module: "C1A")).resultCode == .success)
-        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: Grid(col: 2, row: 0, level: 0)))).resultCode == .success)
+        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: SDLGrid(col: 2, row: 0, level: 0)))).resultCode == .success)
         let rear = try await app.client.send(Self.fan(60, module: "C1A"))
         #expect(rear.resultCode == .rejected)
         #expect(rear.info?.contains("service area") == true)
-        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: Grid(col: 1, row: 1, level: 0)))).resultCode == .success)
+        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: SDLGrid(col: 1, row: 1, level: 0)))).resultCode == .success)
         #expect(try await app.client.send(Self.fan(60, module: "C1A")).resultCode == .success)
         #expect(try await app.client.send(Self.fan(60, module: "C0A")).resultCode == .rejected)
         // The driver's seat written out, without spans: still the driver, still everything.
-        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: Grid(col: 0, row: 0, level: 0)))).resultCode == .success)
+        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: SDLGrid(col: 0, row: 0, level: 0)))).resultCode == .success)
         #expect(try await app.client.send(Self.fan(60, module: "C1A")).resultCode == .success)
         // The radio serves the whole vehicle.
         let radio = SetInteriorVehicleData(
@@ -187,7 +187,7 @@ import Testing
         #expect(try await app.client.send(ButtonPress(moduleType: .climate, buttonName: .fanUp, buttonPressMode: .short)).resultCode == .success)
         #expect(await headUnit.moduleData(.climate)?.climateControlData?.fanSpeed == 50)
         // From the front passenger's seat the rear climate is out of reach (the driver's is not).
-        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: Grid(col: 2, row: 0, level: 0)))).resultCode == .success)
+        #expect(try await app.client.send(SetGlobalProperties(userLocation: SeatLocation(grid: SDLGrid(col: 2, row: 0, level: 0)))).resultCode == .success)
         #expect(
             try await app.client.send(ButtonPress(moduleType: .climate, moduleId: "C1A", buttonName: .fanUp, buttonPressMode: .short)).resultCode == .rejected)
         await app.close()
@@ -198,7 +198,7 @@ import Testing
         let app = try await Self.rcApp(headUnit, "caps")
         let rc = try await app.client.send(GetSystemCapability(systemCapabilityType: .remoteControl)).systemCapability?.remoteControlCapability
         #expect(rc?.climateControlCapabilities?.compactMap(\.moduleInfo?.moduleId) == ["C0A", "C1A"])
-        #expect(rc?.climateControlCapabilities?.last?.moduleInfo?.serviceArea == Grid(col: 0, row: 1, level: 0, colspan: 3, rowspan: 1, levelspan: 1))
+        #expect(rc?.climateControlCapabilities?.last?.moduleInfo?.serviceArea == SDLGrid(col: 0, row: 1, level: 0, colspan: 3, rowspan: 1, levelspan: 1))
         #expect(rc?.radioControlCapabilities?.first?.moduleInfo?.moduleId == "R0A")
         #expect(rc?.seatControlCapabilities?.compactMap(\.moduleInfo?.moduleId) == ["S0A", "S0C"])
         #expect(rc?.audioControlCapabilities?.first?.moduleInfo?.moduleId == "A0A")

@@ -181,10 +181,10 @@ import Testing
         let headUnit = TestApp.headUnit()
         let events = headUnit.events()
         let app = try await TestApp.register(to: headUnit)
-        async let slider = app.client.send(Slider(numTicks: 5, position: 1, sliderHeader: "Volume", cancelID: 8))
+        async let slider = app.client.send(SDLSlider(numTicks: 5, position: 1, sliderHeader: "Volume", cancelID: 8))
         await Self.waitForInteraction(events)
-        #expect(try await app.client.send(CancelInteraction(cancelID: 7, functionID: Slider.functionIDValue)).resultCode == .ignored)
-        #expect(try await app.client.send(CancelInteraction(cancelID: 8, functionID: Slider.functionIDValue)).resultCode == .success)
+        #expect(try await app.client.send(CancelInteraction(cancelID: 7, functionID: SDLSlider.functionIDValue)).resultCode == .ignored)
+        #expect(try await app.client.send(CancelInteraction(cancelID: 8, functionID: SDLSlider.functionIDValue)).resultCode == .success)
         #expect(try await slider.resultCode == .aborted)
         await app.close()
     }
@@ -193,7 +193,7 @@ import Testing
         let headUnit = TestApp.headUnit()
         let events = headUnit.events()
         let app = try await TestApp.register(to: headUnit)
-        async let slider = app.client.send(Slider(numTicks: 5, position: 1, sliderHeader: "Volume"))
+        async let slider = app.client.send(SDLSlider(numTicks: 5, position: 1, sliderHeader: "Volume"))
         await Self.waitForInteraction(events)
         await #expect(throws: SDLHeadUnitControlError.self) { try await headUnit.answerInteraction(appID: app.appID, .sliderPosition(6)) }
         try await headUnit.answerInteraction(appID: app.appID, .sliderPosition(4))
@@ -215,7 +215,7 @@ import Testing
         let events = headUnit.events()
         let app = try await TestApp.register(to: headUnit)
         let presses = app.client.notifications(OnButtonPress.self)
-        async let alert = app.client.send(Alert(alertText1: "Low fuel", softButtons: [SoftButton(type: .text, text: "OK", softButtonID: 5)]))
+        async let alert = app.client.send(SDLAlert(alertText1: "Low fuel", softButtons: [SoftButton(type: .text, text: "OK", softButtonID: 5)]))
         await Self.waitForInteraction(events)
         #expect(await app.status { $0.systemContext == .alert } != nil)
         try await headUnit.pressSoftButton(appID: app.appID, id: 5)
@@ -224,7 +224,7 @@ import Testing
         #expect(await iterator.next()?.customButtonID == 5)
         #expect(await app.status { $0.systemContext == .main } != nil)
         // No text, speech or buttons: INVALID_DATA; no parameters for SetGlobalProperties either.
-        #expect(try await app.client.send(Alert()).resultCode == .invalidData)
+        #expect(try await app.client.send(SDLAlert()).resultCode == .invalidData)
         #expect(try await app.client.send(SetGlobalProperties()).resultCode == .invalidData)
         await app.close()
     }

@@ -3,6 +3,7 @@ import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import SDLTestSupport
+import SDLTransport
 import SmartDeviceLink
 import Testing
 

@@ -53,7 +53,7 @@ import Testing
         #expect(SDLResult.success.rawValue == "SUCCESS")
         #expect(SamplingRate._8khz.rawValue == "8KHZ")
         #expect(Language.enUs.rawValue == "EN-US")
-        #expect(Image(value: "icon.png", imageType: .dynamic).isTemplate == nil)
+        #expect(SDLImage(value: "icon.png", imageType: .dynamic).isTemplate == nil)
         #expect(Temperature.structInfo.name == "Temperature")
     }
 
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func mandatoryParamsAreNonOptionalAndMetadataCarriesBounds() throws {
-        let image = Image.structInfo
+        let image = SDLImage.structInfo
         #expect(image.parameter(named: "value")?.isMandatory == true)
         #expect(image.parameter(named: "value")?.maxLength == 65535)
         #expect(image.parameter(named: "isTemplate")?.availability.since == .version(5, 0))

@@ -88,10 +88,10 @@ import Testing
 
     private static let show = Show(
         mainField1: "Now playing ♫", mainField2: "e\u{301}t\u{e9} 🚗", alignment: .centered,
-        graphic: Image(value: "cover.png", imageType: .dynamic, isTemplate: false),
+        graphic: SDLImage(value: "cover.png", imageType: .dynamic, isTemplate: false),
         softButtons: [
             SoftButton(type: .text, text: "Skip", softButtonID: 1),
-            SoftButton(type: .image, image: Image(value: "0x11", imageType: .static), isHighlighted: true, softButtonID: 65_535),
+            SoftButton(type: .image, image: SDLImage(value: "0x11", imageType: .static), isHighlighted: true, softButtonID: 65_535),
         ],
         customPresets: ["A", "B"],
         metadataTags: MetadataTags(mainField1: [.mediaTitle, .mediaArtist]),

@@ -99,7 +99,7 @@ private func bsonErrors<T: SDLCodable>(_ type: T.Type, _ bytes: [UInt8], sourceL
 @Suite(.timeLimit(.minutes(2))) struct HostileBSONTests {
     private static let show = Show(
         mainField1: "Now playing", mainField2: "é 🚗", alignment: .centered,
-        graphic: Image(value: "cover.png", imageType: .dynamic),
+        graphic: SDLImage(value: "cover.png", imageType: .dynamic),
         softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 1), SoftButton(type: .image, softButtonID: 2)],
         customPresets: ["A", "B"], windowID: 0)
 

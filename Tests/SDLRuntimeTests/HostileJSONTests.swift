@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct HostileJSONTests {
     private static let show = Show(
         mainField1: "Now playing", mainField2: "é 🚗 \"quoted\"\n", alignment: .centered,
-        graphic: Image(value: "cover.png", imageType: .dynamic),
+        graphic: SDLImage(value: "cover.png", imageType: .dynamic),
         softButtons: [SoftButton(type: .text, text: "Skip", softButtonID: 1), SoftButton(type: .image, softButtonID: 2)],
         customPresets: ["A", "B"], windowID: 0)
 

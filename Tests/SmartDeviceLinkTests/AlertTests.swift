@@ -1,4 +1,5 @@
 import SDLHeadUnit
+import SDLRPC
 import SDLTestSupport
 import Testing
 
@@ -87,7 +88,7 @@ import Testing
             let cancel = try #require(await Self.sent(headUnit, "CancelInteraction").first)
             let alert = try #require(await Self.sent(headUnit, "Alert").first)
             #expect(cancel["cancelID"] == alert["cancelID"])
-            #expect(cancel["functionID"] == .integer(Int(Alert.wireFunctionID ?? 0)))
+            #expect(cancel["functionID"] == .integer(Int(SDLAlert.wireFunctionID ?? 0)))
         }
     }
 
@@ -145,7 +146,7 @@ import Testing
         let headUnit = FeatureTestSupport.emulator(on: clock)
         try await ScreenTestSupport.withManager(headUnit, appID: Self.appID) { manager in
             let events = headUnit.events()
-            let slider = SDLSlider(ticks: 3, position: 2, header: "Fan", footer: .perPosition(["Low", "Mid", "High"]), timeout: .seconds(10))
+            let slider = SDLSliderView(ticks: 3, position: 2, header: "Fan", footer: .perPosition(["Low", "Mid", "High"]), timeout: .seconds(10))
             let chosen = Task { try await manager.screen.presentSlider(slider) }
             await waitFor(events, FeatureTestSupport.isInteractionStarted)
             try await headUnit.answerInteraction(appID: Self.appID, .sliderPosition(3))
@@ -158,16 +159,16 @@ import Testing
             #expect(sent["timeout"] == .integer(10_000))
 
             let unanswered = Task {
-                try await manager.screen.presentSlider(SDLSlider(ticks: 5, header: "Volume", footer: .single("Level"), timeout: .seconds(5)))
+                try await manager.screen.presentSlider(SDLSliderView(ticks: 5, header: "Volume", footer: .single("Level"), timeout: .seconds(5)))
             }
             await waitFor(events, FeatureTestSupport.isInteractionStarted)
             clock.advance(by: .seconds(5))
             #expect(try await unanswered.value == .timedOut)
 
             await expectSDLError(SDLScreenError.self) {
-                _ = try await manager.screen.presentSlider(SDLSlider(ticks: 3, header: "x", footer: .perPosition(["a"])))
+                _ = try await manager.screen.presentSlider(SDLSliderView(ticks: 3, header: "x", footer: .perPosition(["a"])))
             }
-            await expectSDLError(SDLScreenError.self) { _ = try await manager.screen.presentSlider(SDLSlider(ticks: 30, header: "x")) }
+            await expectSDLError(SDLScreenError.self) { _ = try await manager.screen.presentSlider(SDLSliderView(ticks: 30, header: "x")) }
             #expect(await Self.sent(headUnit, "Slider").count == 2)
         }
     }

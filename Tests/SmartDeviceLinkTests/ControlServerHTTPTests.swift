@@ -1,6 +1,7 @@
 import SDLAsyncHTTPClient
 import SDLHeadUnit
 import SDLHeadUnitControl
+import SDLRPC
 import SDLTestSupport
 import SDLTransport
 import SmartDeviceLink

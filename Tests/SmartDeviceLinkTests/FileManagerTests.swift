@@ -1,6 +1,7 @@
 import Foundation
 import SDLConcurrency
 import SDLHeadUnit
+import SDLRPC
 import SDLTestSupport
 import Synchronization
 import Testing
@@ -149,11 +150,11 @@ import Testing
             let other = SDLArtwork(bytes: Self.bytes(400, seed: 10), format: .png)
             #expect(cover.name == same.name)
             #expect(cover.name != other.name)
-            #expect(cover.image == Image(value: cover.name, imageType: .dynamic, isTemplate: false))
+            #expect(cover.image == SDLImage(value: cover.name, imageType: .dynamic, isTemplate: false))
             #expect(try await files.upload(cover) == .uploaded(bytes: 400))
             #expect(try await files.upload(same) == .alreadyOnHeadUnit)
             #expect(try await files.upload(SDLArtwork.staticIcon(.album)) == .staticIcon)
-            #expect(SDLArtwork.staticIcon(.album).image == Image(value: "0x21", imageType: .static, isTemplate: true))
+            #expect(SDLArtwork.staticIcon(.album).image == SDLImage(value: "0x21", imageType: .static, isTemplate: true))
             // song, song again, the cover: nothing for the repeated artwork or the static icon.
             #expect(await Self.putFiles(headUnit, appID: "files").count == 3)
         }

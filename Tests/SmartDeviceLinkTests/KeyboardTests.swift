@@ -1,5 +1,6 @@
 import Logging
 import SDLHeadUnit
+import SDLRPC
 import SDLTestSupport
 import Testing
 

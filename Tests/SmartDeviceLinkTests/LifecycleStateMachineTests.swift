@@ -1,3 +1,4 @@
+import SDLRPC
 import SDLTransport
 import Testing
 

@@ -1,4 +1,5 @@
 import SDLHeadUnit
+import SDLRPC
 import SDLTLS
 import SDLTestSupport
 import SmartDeviceLink

@@ -1,6 +1,8 @@
 import SDLConcurrency
 import SDLHeadUnit
+import SDLRPC
 import SDLTestSupport
+import SDLTransport
 import SmartDeviceLink
 import Testing
 

@@ -287,7 +287,7 @@ import Testing
         }
         let batch: [any SDLRequest] = [
             AddCommand(cmdID: 1, menuParams: MenuParams(menuName: "1")), AddCommand(cmdID: 2, menuParams: MenuParams(menuName: "2")),
-            Slider(numTicks: 3, position: 1, sliderHeader: "Fan"),
+            SDLSlider(numTicks: 3, position: 1, sliderHeader: "Fan"),
             AddCommand(cmdID: 3, menuParams: MenuParams(menuName: "3")), AddCommand(cmdID: 4, menuParams: MenuParams(menuName: "4")),
         ]
         let results = await manager.sendSequentially(batch)

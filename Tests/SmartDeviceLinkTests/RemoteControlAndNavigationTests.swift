@@ -1,4 +1,5 @@
 import SDLHeadUnit
+import SDLRPC
 import SDLTestSupport
 import Testing
 
@@ -95,7 +96,7 @@ import Testing
 
             // From the rear seat the rear climate is the user's.
             await headUnit.setRemoteControlConsent(true)
-            try await rc.setSeat(SeatLocation(grid: Grid(col: 0, row: 1, level: 0, colspan: 1, rowspan: 1, levelspan: 1)))
+            try await rc.setSeat(SeatLocation(grid: SDLGrid(col: 0, row: 1, level: 0, colspan: 1, rowspan: 1, levelspan: 1)))
             let rear = try await rc.set(ModuleData(moduleType: .climate, moduleId: "C1A", climateControlData: ClimateControlData(fanSpeed: 10)))
             #expect(rear.climateControlData?.fanSpeed == 10)
             #expect(await Self.sent(headUnit, "SetGlobalProperties").last?["userLocation"]?["grid"]?["row"] == .integer(1))

@@ -1,5 +1,7 @@
 import Foundation
 import SDLHeadUnit
+import SDLProtocol
+import SDLRPC
 import SDLTLS
 import SDLTestSupport
 import SDLTransport

@@ -1,4 +1,5 @@
 import SDLHeadUnit
+import SDLRPC
 import SDLTestSupport
 import Testing
 

@@ -145,7 +145,7 @@ import Testing
 
     @Test func legacyAndDisplaysConvertBothWays() throws {
         let legacy = DisplayCapabilities(
-            displayType: .gen3_8Inch, displayName: "SYNC", textFields: [TextField(name: .mainField1, characterSet: .utf8, width: 500, rows: 1)],
+            displayType: .gen3_8Inch, displayName: "SYNC", textFields: [SDLTextField(name: .mainField1, characterSet: .utf8, width: 500, rows: 1)],
             imageFields: [], mediaClockFormats: [.clock1], graphicSupported: false, templatesAvailable: ["DEFAULT"], numCustomPresetsAvailable: 6)
         let buttons = [ButtonCapabilities(name: .ok, shortPressAvailable: true, longPressAvailable: true, upDownAvailable: true)]
         let displays = SDLDisplayConversion.displays(from: legacy, buttons: buttons)

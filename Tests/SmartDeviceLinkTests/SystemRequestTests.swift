@@ -1,5 +1,6 @@
 import SDLAsyncHTTPClient
 import SDLHeadUnit
+import SDLRPC
 import SDLTestSupport
 import Testing
 

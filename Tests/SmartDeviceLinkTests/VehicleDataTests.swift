@@ -1,5 +1,6 @@
 import SDLConcurrency
 import SDLHeadUnit
+import SDLRPC
 import SDLTestSupport
 import Testing
 

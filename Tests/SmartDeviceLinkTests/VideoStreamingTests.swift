@@ -351,8 +351,8 @@ import Testing
             #expect(await FeatureTestSupport.requests(headUnit, appID: Self.appID, among: ["SendHapticData"]).count == 1, "unchanged areas are not sent again")
             #expect(
                 await headUnit.hapticRects(appID: Self.appID) == [
-                    HapticRect(id: 1, rect: Rectangle(x: 15, y: 30, width: 150, height: 60)),
-                    HapticRect(id: 2, rect: Rectangle(x: 300, y: 30, width: 150, height: 60)),
+                    HapticRect(id: 1, rect: SDLRectangle(x: 15, y: 30, width: 150, height: 60)),
+                    HapticRect(id: 2, rect: SDLRectangle(x: 300, y: 30, width: 150, height: 60)),
                 ])
             await #expect(throws: SDLError.self) {
                 try await manager.haptics.setFocusableAreas([

@@ -87,10 +87,10 @@ extension SDLHeadUnitEmulator {
         RequestRule<UnsubscribeButton> { $0.unsubscribeButton($1, appID: $3) },
         // Interactions and speech
         // Core checks them; the HMI shows them (the built-in one: `showInteraction`).
-        RequestRule<Alert> { headUnit, _, rpc, appID in headUnit.checkInteraction(.alert, rpc: rpc, appID: appID) },
+        RequestRule<SDLAlert> { headUnit, _, rpc, appID in headUnit.checkInteraction(.alert, rpc: rpc, appID: appID) },
         RequestRule<SubtleAlert> { headUnit, _, rpc, appID in headUnit.checkInteraction(.subtleAlert, rpc: rpc, appID: appID) },
         RequestRule<PerformInteraction> { $0.performInteraction($1, rpc: $2, appID: $3) },
-        RequestRule<Slider> { headUnit, _, rpc, appID in headUnit.checkInteraction(.slider, rpc: rpc, appID: appID) },
+        RequestRule<SDLSlider> { headUnit, _, rpc, appID in headUnit.checkInteraction(.slider, rpc: rpc, appID: appID) },
         RequestRule<ScrollableMessage> { headUnit, _, rpc, appID in headUnit.checkInteraction(.scrollableMessage, rpc: rpc, appID: appID) },
         RequestRule<CancelInteraction> { $0.cancelInteraction($1, appID: $3) },
         RequestRule<Speak> { $0.speak($1, rpc: $2, appID: $3) },

@@ -98,8 +98,8 @@ struct RemoteControlState: Sendable {
     // MARK: The emulated car
 
     /// A grid area in the car's seat grid (3 columns, 2 rows, 1 level).
-    static func grid(col: Int, row: Int, colspan: Int = 1, rowspan: Int = 1) -> Grid {
-        Grid(col: col, row: row, level: 0, colspan: colspan, rowspan: rowspan, levelspan: 1)
+    static func grid(col: Int, row: Int, colspan: Int = 1, rowspan: Int = 1) -> SDLGrid {
+        SDLGrid(col: col, row: row, level: 0, colspan: colspan, rowspan: rowspan, levelspan: 1)
     }
 
     static let frontRow = grid(col: 0, row: 0, colspan: 3)
@@ -109,9 +109,9 @@ struct RemoteControlState: Sendable {
     static let passengerSeat = grid(col: 2, row: 0)
 
     /// The seats of the SEAT_LOCATION capability: driver, front passenger, three rear seats.
-    static let seats: [Grid] = [driverSeat, passengerSeat, grid(col: 0, row: 1), grid(col: 1, row: 1), grid(col: 2, row: 1)]
+    static let seats: [SDLGrid] = [driverSeat, passengerSeat, grid(col: 0, row: 1), grid(col: 1, row: 1), grid(col: 2, row: 1)]
 
-    static func info(_ id: String, location: Grid, serviceArea: Grid? = nil, shared: Bool = true) -> ModuleInfo {
+    static func info(_ id: String, location: SDLGrid, serviceArea: SDLGrid? = nil, shared: Bool = true) -> ModuleInfo {
         ModuleInfo(moduleId: id, location: location, serviceArea: serviceArea ?? location, allowMultipleAccess: shared)
     }
 
@@ -218,9 +218,9 @@ struct RemoteControlState: Sendable {
     }
 }
 
-extension Grid {
+extension SDLGrid {
     /// Whether `other` lies entirely inside this area (a missing span counts 1, a missing level 0).
-    func contains(_ other: Grid) -> Bool {
+    func contains(_ other: SDLGrid) -> Bool {
         func inside(_ start: Int, _ span: Int?, within areaStart: Int, _ areaSpan: Int?) -> Bool {
             start >= areaStart && start + max(1, span ?? 1) <= areaStart + max(1, areaSpan ?? 1)
         }

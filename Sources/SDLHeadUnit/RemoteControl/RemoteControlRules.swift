@@ -40,9 +40,9 @@ extension SDLHeadUnitEmulator {
     }
 
     /// The app's seat: SetGlobalProperties `userLocation.grid`, the driver's seat by default.
-    func userSeat(of appID: String) -> Grid {
+    func userSeat(of appID: String) -> SDLGrid {
         if let grid = apps[appID]?.screen.globalProperties["userLocation"]?["grid"],
-            let seat = try? SDLJSON.decode(Grid.self, from: grid.jsonBytes).value
+            let seat = try? SDLJSON.decode(SDLGrid.self, from: grid.jsonBytes).value
         {
             return seat
         }
@@ -55,7 +55,7 @@ extension SDLHeadUnitEmulator {
         // The driver's seat may control every module, whatever its service area. A missing level
         // or span takes its spec default (0, 1): {col 0, row 0} is the driver however written.
         let driver = RemoteControlState.driverSeat
-        func normalized(_ grid: Grid) -> [Int] { [grid.col, grid.row, grid.level ?? 0, grid.colspan ?? 1, grid.rowspan ?? 1, grid.levelspan ?? 1] }
+        func normalized(_ grid: SDLGrid) -> [Int] { [grid.col, grid.row, grid.level ?? 0, grid.colspan ?? 1, grid.rowspan ?? 1, grid.levelspan ?? 1] }
         if normalized(seat) == normalized(driver) { return nil }
         guard let area = module.info.serviceArea ?? module.info.location, !area.contains(seat) else { return nil }
         return .failure(.rejected, "the user's seat (col \(seat.col), row \(seat.row)) is outside the service area of \(module.info.moduleId)")

@@ -75,7 +75,7 @@ extension SDLHeadUnitEmulator {
 
     /// Alert, PerformInteraction, Slider, ScrollableMessage, SubtleAlert: what CancelInteraction cancels.
     static let interactionFunctionIDs: Set<Int> = Set(
-        [Alert.wireFunctionID, PerformInteraction.wireFunctionID, Slider.wireFunctionID, ScrollableMessage.wireFunctionID, SubtleAlert.wireFunctionID]
+        [SDLAlert.wireFunctionID, PerformInteraction.wireFunctionID, SDLSlider.wireFunctionID, ScrollableMessage.wireFunctionID, SubtleAlert.wireFunctionID]
             .compactMap { $0.map(Int.init) })
 
     private static func invalid(_ reason: String) -> Reply { .failure(.invalidData, reason) }

@@ -1,5 +1,5 @@
 /// The output formats of a diff.
-public enum DiffFormat: String, Hashable, Sendable, CaseIterable {
+package enum DiffFormat: String, Hashable, Sendable, CaseIterable {
     /// For a terminal: grouped by kind, one change per line with its reason under it.
     case text
     /// For release notes: breaking changes first, then compatible ones, grouped by kind.
@@ -9,7 +9,7 @@ public enum DiffFormat: String, Hashable, Sendable, CaseIterable {
 }
 
 extension SpecDiff {
-    public func rendered(as format: DiffFormat) -> String {
+    package func rendered(as format: DiffFormat) -> String {
         switch format {
         case .text: TextRenderer.render(self)
         case .markdown: MarkdownRenderer.render(self)

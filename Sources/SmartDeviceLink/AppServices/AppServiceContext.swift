@@ -1,5 +1,6 @@
 import SDLProtocol
 import SDLRPC
+import SDLRuntime
 
 /// What the app-service manager uses of the manager: the sub-manager context, plus sending
 /// notifications, answering the head unit's requests, and following APP_SERVICES.

@@ -1,4 +1,5 @@
 import Logging
+import SDLProtocol
 import SDLRPC
 import SDLRuntime
 

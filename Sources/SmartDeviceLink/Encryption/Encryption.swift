@@ -1,3 +1,5 @@
+import SDLProtocol
+
 /// The guide's "Encryption": which security library protects the app's services on which head
 /// unit, and when the RPC service is protected.
 ///

@@ -1,4 +1,6 @@
 import Logging
+import SDLConcurrency
+import SDLProtocol
 import Synchronization
 
 extension SDLManager {

@@ -140,8 +140,8 @@ public struct SDLArtwork: Sendable, Hashable {
     }
 
     /// How RPCs refer to it (Show.graphic, SoftButton.image, Alert.alertIcon...).
-    public var image: Image {
-        Image(value: name, imageType: isStaticIcon ? .static : .dynamic, isTemplate: isTemplate)
+    public var image: SDLImage {
+        SDLImage(value: name, imageType: isStaticIcon ? .static : .dynamic, isTemplate: isTemplate)
     }
 
     /// 96 bits of two independent checksums (CRC-32 and 64-bit FNV-1a) and the size: the same

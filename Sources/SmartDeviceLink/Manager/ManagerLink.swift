@@ -1,5 +1,6 @@
 import SDLProtocol
 import SDLRPC
+import SDLRuntime
 import Synchronization
 
 /// What a sub-manager uses of the manager that owns it: a narrow view (its app types, the head

@@ -1,6 +1,7 @@
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
+import SDLTransport
 
 /// One error model for every failure of the app-facing API (the manager, its sub-managers, the
 /// cloud server): what kind of failure it is (`code`, extensible, for `switch` and tests), a

@@ -1,4 +1,5 @@
 import SDLConcurrency
+import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import Synchronization

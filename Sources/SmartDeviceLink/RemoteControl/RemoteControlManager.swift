@@ -15,7 +15,7 @@ public struct SDLRemoteControlModule: Sendable, Hashable {
     public var id: String? { info?.moduleId }
     /// Where the module serves: its service area, else its location, else the whole vehicle
     /// (nil), as the guide describes.
-    public var serviceArea: Grid? { info?.serviceArea ?? info?.location }
+    public var serviceArea: SDLGrid? { info?.serviceArea ?? info?.location }
 }
 
 /// Remote control of the car's modules (RPC 4.5+): read, subscribe, set and press buttons,
@@ -37,7 +37,7 @@ public actor SDLRemoteControlManager: SDLSubManager {
     private let context: any SDLSubManagerContext
     private let logger: Logger
     /// The user's seat; the driver's until set.
-    public private(set) var seat = SeatLocation(grid: Grid(col: 0, row: 0, level: 0, colspan: 1, rowspan: 1, levelspan: 1))
+    public private(set) var seat = SeatLocation(grid: SDLGrid(col: 0, row: 0, level: 0, colspan: 1, rowspan: 1, levelspan: 1))
     private var consents: [ModuleKey: Bool] = [:]
     private var readers: [ModuleKey: [Int: AsyncStream<ModuleData>.Continuation]] = [:]
     private var nextReader = 0

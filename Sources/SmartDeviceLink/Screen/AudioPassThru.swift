@@ -1,4 +1,5 @@
 import Foundation
+import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import Synchronization

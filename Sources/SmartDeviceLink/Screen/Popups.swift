@@ -120,7 +120,7 @@ public enum SDLAlertOutcome: Sendable, Hashable {
 public typealias SDLSubtleAlertOutcome = SDLAlertOutcome
 
 /// A popup slider: 2–26 positions, a header, and no footer, one footer, or one per position.
-public struct SDLSlider: Sendable, Hashable {
+public struct SDLSliderView: Sendable, Hashable {
     /// The text under the slider.
     public enum Footer: Sendable, Hashable {
         /// No footer.

@@ -1,4 +1,5 @@
 import Logging
+import SDLProtocol
 import SDLRPC
 import SDLRuntime
 import Synchronization
@@ -42,7 +43,7 @@ extension SDLScreenManager {
     }
 
     /// Shows a slider and returns the driver's position, or how it ended without one.
-    public func presentSlider(_ slider: SDLSlider) async throws -> SDLSliderOutcome {
+    public func presentSlider(_ slider: SDLSliderView) async throws -> SDLSliderOutcome {
         do throws(SDLScreenError) {
             guard (2...26).contains(slider.ticks) else { throw .invalid(.sliderTicks(slider.ticks)) }
             guard (1...slider.ticks).contains(slider.position) else { throw .invalid(.sliderPosition(slider.position, ticks: slider.ticks)) }
@@ -98,7 +99,7 @@ extension SDLScreenManager {
     /// the buttons' images, the lines fitted to the display's `fields`.
     private struct AlertParts {
         let tts: [TTSChunk]?
-        let icon: Image?
+        let icon: SDLImage?
         let softButtons: [SoftButton]?
         let lines: [String?]
         let presses: PopupPresses
@@ -126,12 +127,12 @@ extension SDLScreenManager {
         let observation = parts.presses.observe(manager)
         defer { observation.cancel() }
         let response = try await runModal(manager, headUnitTimeout: { .milliseconds($0.duration ?? 5_000) }) { cancelID in
-            Alert(
+            SDLAlert(
                 alertText1: parts.lines[0], alertText2: parts.lines[1], alertText3: parts.lines[2], ttsChunks: parts.tts,
                 duration: alert.duration.map(Self.milliseconds), playTone: alert.playTone ? true : nil,
                 progressIndicator: alert.showWaitIndicator ? true : nil, softButtons: parts.softButtons, alertIcon: parts.icon, cancelID: cancelID)
         }
-        return try alertOutcome(Alert.functionName, response.resultCode, response.success, response.info, parts.presses)
+        return try alertOutcome(SDLAlert.functionName, response.resultCode, response.success, response.info, parts.presses)
     }
 
     func show(_ alert: SDLSubtleAlertView) async throws(SDLScreenError) -> SDLAlertOutcome {
@@ -158,7 +159,7 @@ extension SDLScreenManager {
         return presses.subtleAlertPressed ? .pressed : .dismissed
     }
 
-    func show(_ slider: SDLSlider) async throws(SDLScreenError) -> SDLSliderOutcome {
+    func show(_ slider: SDLSliderView) async throws(SDLScreenError) -> SDLSliderOutcome {
         guard let manager = current else { throw .stopped }
         let footers: [String]? =
             switch slider.footer {
@@ -167,7 +168,7 @@ extension SDLScreenManager {
             case .perPosition(let texts): texts
             }
         let response = try await runModal(manager, headUnitTimeout: { .milliseconds($0.timeout ?? 10_000) }) { cancelID in
-            Slider(
+            SDLSlider(
                 numTicks: slider.ticks, position: slider.position, sliderHeader: slider.header, sliderFooter: footers,
                 timeout: slider.timeout.map(Self.milliseconds), cancelID: cancelID)
         }
@@ -177,7 +178,7 @@ extension SDLScreenManager {
         default: break
         }
         guard response.success, let position = response.sliderPosition else {
-            throw .refused(Slider.functionName, response.resultCode, info: response.info)
+            throw .refused(SDLSlider.functionName, response.resultCode, info: response.info)
         }
         return .selected(position)
     }
@@ -211,7 +212,7 @@ extension SDLScreenManager {
     /// field); otherwise nil with a log line.
     private func popupIcon(
         _ artwork: SDLArtwork?, field: ImageFieldName, manager: any SDLScreenContext, window: WindowCapability?
-    ) async throws(SDLScreenError) -> Image? {
+    ) async throws(SDLScreenError) -> SDLImage? {
         guard let artwork else { return nil }
         guard await manager.rpcVersion() >= .version(6, 0), TextFitting.has(field, window) else {
             logger.info("the head unit shows no alert icon; sent without it")
@@ -231,7 +232,7 @@ extension SDLScreenManager {
         var handlers: [Int: (name: String, handler: (@Sendable (OnButtonPress) -> Void)?)] = [:]
         for button in buttons {
             guard let state = button.states.first(where: { $0.name == button.initialState }) else { continue }
-            var image: Image?
+            var image: SDLImage?
             if let artwork = state.artwork, imageSupported {
                 try await upload(artwork, manager: manager)
                 image = artwork.image

@@ -137,7 +137,7 @@ extension SDLScreenManager {
             let showsImages = window?.imageFields?.contains { $0.name == .vrHelpItem } ?? false
             var built: [VrHelpItem] = []
             for (index, item) in voiceHelp.enumerated() {
-                var image: Image?
+                var image: SDLImage?
                 if let artwork = item.artwork, showsImages {
                     try await upload(artwork, manager: manager)
                     image = artwork.image

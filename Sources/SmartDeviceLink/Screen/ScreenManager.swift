@@ -1,4 +1,5 @@
 import Logging
+import SDLProtocol
 import SDLRPC
 import SDLRuntime
 
@@ -58,7 +59,7 @@ public actor SDLScreenManager: SDLSubManager {
         case menuTitle(String?, SDLArtwork?)
         case alert(SDLAlertView)
         case subtleAlert(SDLSubtleAlertView)
-        case slider(SDLSlider)
+        case slider(SDLSliderView)
         case scrollableMessage(SDLScrollableMessage)
         case mediaClock(SDLMediaClock)
         case speak(SDLSpeech)
@@ -520,7 +521,7 @@ public actor SDLScreenManager: SDLSubManager {
 
     private func set(_ show: inout Show, _ field: ImageFieldName, _ artwork: SDLArtwork?) {
         // An empty name clears the image.
-        let image = artwork?.image ?? Image(value: "", imageType: .dynamic)
+        let image = artwork?.image ?? SDLImage(value: "", imageType: .dynamic)
         if field == .graphic { show.graphic = image } else { show.secondaryGraphic = image }
     }
 

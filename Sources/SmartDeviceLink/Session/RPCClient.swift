@@ -3,6 +3,7 @@ import SDLConcurrency
 import SDLProtocol
 import SDLRPC
 import SDLRuntime
+import SDLTransport
 import Synchronization
 
 /// Why an RPC exchange failed: the request was not sent, no response came, the connection

@@ -97,7 +97,7 @@ public actor SDLHapticManager: SDLSubManager {
         }
         let scale = parameters?.scale ?? capability?.scale.flatMap { $0 > 0 ? $0 : nil } ?? 1
         let rects = focusableAreas.map { area in
-            HapticRect(id: area.id, rect: Rectangle(x: area.x * scale, y: area.y * scale, width: area.width * scale, height: area.height * scale))
+            HapticRect(id: area.id, rect: SDLRectangle(x: area.x * scale, y: area.y * scale, width: area.width * scale, height: area.height * scale))
         }
         guard rects != sent else { return }
         do {

@@ -1,4 +1,5 @@
 import SDLConcurrency
+import SDLProtocol
 import SDLRPC
 
 /// What the streaming, touch and haptic managers use of the manager: the main window's HMI

@@ -1,5 +1,6 @@
 import SDLProtocol
 import SDLRPC
+import SDLRuntime
 import Synchronization
 
 /// Child tasks started from anywhere (an actor method, a stream's termination handler) but owned

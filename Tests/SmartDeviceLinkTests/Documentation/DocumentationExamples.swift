@@ -1,4 +1,3 @@
-import UnixSignals
 import Foundation
 import Logging
 import SDLAsyncHTTPClient
@@ -6,6 +5,8 @@ import SDLCloudServer
 import SDLTLS
 import SDLWebSocket
 import ServiceLifecycle
+import UnixSignals
+import SDLRPC
 import SmartDeviceLink
 
 // The Swift of the DocC articles in Sources/SmartDeviceLink/SmartDeviceLink.docc, compiled here;
@@ -46,9 +47,9 @@ enum GettingStartedExamples {
 }
 
 enum ImportingExamples {
-    static func qualified() {
-        let icon = SDLRPC.Image(value: "0x11", imageType: .static)
-        let alert = SDLRPC.Alert(alertText1: "Low fuel")
+    static func unqualified() {
+        let icon = SDLImage(value: "0x11", imageType: .static)
+        let alert = SDLAlert(alertText1: "Low fuel")
         _ = (icon, alert)
     }
 }
@@ -153,7 +154,7 @@ enum PermissionExamples {
             break
         }
         if await permissions.waitUntilAllowed("Alert", timeout: .seconds(30)) {
-            _ = try await manager.send(Alert(alertText1: "Ready when you are"))
+            _ = try await manager.send(SDLAlert(alertText1: "Ready when you are"))
         }
     }
 
@@ -167,12 +168,12 @@ enum PermissionExamples {
 
     static func refusal(manager: SDLManager) async throws {
         do {
-            _ = try await manager.send(Alert(alertText1: "Hi"))
+            _ = try await manager.send(SDLAlert(alertText1: "Hi"))
         } catch let error as SDLError where error.code == .disallowed {
             print(error.message)   // e.g. "Alert is not allowed in HMI level BACKGROUND; it is allowed in FULL, LIMITED"
         }
         // The head unit decides instead of the library:
-        _ = try await manager.send(Alert(alertText1: "Hi"), checkingPermissions: false)
+        _ = try await manager.send(SDLAlert(alertText1: "Hi"), checkingPermissions: false)
     }
 }
 
@@ -768,7 +769,7 @@ enum AlertExamples {
 
 enum SliderExamples {
     static func slider(manager: SDLManager) async throws {
-        let slider = SDLSlider(
+        let slider = SDLSliderView(
             ticks: 5, position: 1, header: "Fan speed",
             footer: .perPosition(["Off", "Low", "Medium", "High", "Max"]), timeout: .seconds(15))
         switch try await manager.screen.presentSlider(slider) {
@@ -778,8 +779,8 @@ enum SliderExamples {
         }
     }
 
-    static func staticFooter() -> SDLSlider {
-        SDLSlider(ticks: 11, position: 6, header: "Balance", footer: .single("Left to right"))
+    static func staticFooter() -> SDLSliderView {
+        SDLSliderView(ticks: 11, position: 6, header: "Balance", footer: .single("Left to right"))
     }
 
     static func scrollableMessage(manager: SDLManager) async throws {
@@ -797,7 +798,7 @@ enum SliderExamples {
         }
     }
 
-    static func cancel(manager: SDLManager, slider: SDLSlider) async throws {
+    static func cancel(manager: SDLManager, slider: SDLSliderView) async throws {
         let presentation = Task { try await manager.screen.presentSlider(slider) }
         // Later: closes it (CancelInteraction on RPC 6.0+).
         presentation.cancel()

@@ -32,7 +32,7 @@ final class FakeManagerContext: SDLScreenContext, SDLAppServiceContext {
     init(imageSupported: Bool = true) {
         let lines: [TextFieldName] = [.mainField1, .mainField2, .mainField3, .mainField4]
         window = WindowCapability(
-            textFields: lines.map { TextField(name: $0, characterSet: .utf8, width: 500, rows: 1) },
+            textFields: lines.map { SDLTextField(name: $0, characterSet: .utf8, width: 500, rows: 1) },
             imageFields: [
                 ImageField(name: .graphic, imageTypeSupported: [.graphicPng]), ImageField(name: .softButtonImage, imageTypeSupported: [.graphicPng]),
             ],

@@ -1,5 +1,6 @@
 import SDLConcurrency
 import SDLHeadUnit
+import SDLRPC
 import SDLRuntime
 import SDLTestSupport
 import SmartDeviceLink

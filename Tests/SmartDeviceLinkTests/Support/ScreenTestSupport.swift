@@ -1,4 +1,5 @@
 import SDLHeadUnit
+import SDLRPC
 import SmartDeviceLink
 
 /// What the screen tests share: a started manager in FULL, and the requests it sent.

@@ -29,7 +29,7 @@ nonisolated public enum MobileAPI {
     ]
 
     public static let structures: [any SDLRuntime.SDLStructure.Type] = [
-        Image.self,
+        SDLImage.self,
         Temperature.self,
         SDLData.self,
         SDLSelf.self,

@@ -11,7 +11,7 @@ import SDLRuntime
 fileprivate struct _GeneratedWithSDLRuntimeVersion1: SDLRuntime.SDLGeneratedCodeVersion1 {}
 
 /// - Remark: Generated from struct `Image` in MOBILE_API.xml, line 53.
-nonisolated public struct Image: SDLRuntime.SDLCodable {
+nonisolated public struct SDLImage: SDLRuntime.SDLCodable {
     public var value: Swift.String
 
     public init(
@@ -47,7 +47,7 @@ nonisolated public struct SDLData: SDLRuntime.SDLCodable {
     public var fuelLevel: Swift.Double?
     public var fuelLevel_2: Swift.Double?
     public var rate: [SamplingRate]?
-    public var image: Image?
+    public var image: SDLImage?
     public var temperature: Temperature?
 
     public init(
@@ -64,7 +64,7 @@ nonisolated public struct SDLData: SDLRuntime.SDLCodable {
         fuelLevel: Swift.Double? = nil,
         fuelLevel_2: Swift.Double? = nil,
         rate: [SamplingRate]? = nil,
-        image: Image? = nil,
+        image: SDLImage? = nil,
         temperature: Temperature? = nil
     ) {
         self.`protocol` = `protocol`
@@ -111,13 +111,13 @@ nonisolated public struct Beep: SDLRuntime.SDLCodable {
 
 // MARK: - Runtime conformances
 
-extension Image {
+extension SDLImage {
     public static let structInfo = SDLRuntime.SDLStructInfo(name: "Image", parameters: [
         .init(name: "value", type: .string, isMandatory: true),
     ])
 }
 
-extension Image {
+extension SDLImage {
     public init<R: SDLRuntime.SDLReader>(from reader: inout R) throws(SDLRuntime.SDLReaderFailure) {
         let parameters = Self.structInfo.parameters
         var value: Swift.String?
@@ -213,7 +213,7 @@ extension SDLData {
         var fuelLevel: Swift.Double?
         var fuelLevel_2: Swift.Double?
         var rate: [SamplingRate]?
-        var image: Image?
+        var image: SDLImage?
         var temperature: Temperature?
         while let key = try reader.nextKey(in: parameters) {
             switch key.index {
@@ -230,7 +230,7 @@ extension SDLData {
             case 10: fuelLevel = try reader.readFloat(parameters[10])
             case 11: fuelLevel_2 = try reader.readFloat(parameters[11])
             case 12: rate = try reader.readEnumArray(SamplingRate.self, parameters[12])
-            case 13: image = try reader.readStruct(Image.self, parameters[13])
+            case 13: image = try reader.readStruct(SDLImage.self, parameters[13])
             case 14: temperature = try reader.readStruct(Temperature.self, parameters[14])
             default: try reader.skipUnknownValue(forKey: key.name)
             }

@@ -1,0 +1,49 @@
+// A stand-in for SwiftUI where there is none (Linux): a type for each top-level name of SwiftUI
+// that the generator keeps out of the generated RPC types (SwiftNamer.reservedTypeNames), so that
+// SwiftUINamesTests compiles app code with both sets of names in scope.
+
+public struct Alert { public init() {} }
+public struct Angle { public init() {} }
+public struct Animation { public init() {} }
+public struct Button { public init() {} }
+public struct Canvas { public init() {} }
+public struct Capsule { public init() {} }
+public struct Circle { public init() {} }
+public struct Color { public init() {} }
+public struct ColorPicker { public init() {} }
+public struct DatePicker { public init() {} }
+public struct Divider { public init() {} }
+public struct Edge { public init() {} }
+public struct Ellipse { public init() {} }
+public struct Font { public init() {} }
+public struct Form { public init() {} }
+public struct Gauge { public init() {} }
+public struct Gradient { public init() {} }
+public struct Grid { public init() {} }
+public struct GridRow { public init() {} }
+public struct Group { public init() {} }
+public struct Image { public init() {} }
+public struct Label { public init() {} }
+public struct Layout { public init() {} }
+public struct Link { public init() {} }
+public struct List { public init() {} }
+public struct Material { public init() {} }
+public struct Menu { public init() {} }
+public struct Path { public init() {} }
+public struct Picker { public init() {} }
+public struct Rectangle { public init() {} }
+public struct Scene { public init() {} }
+public struct Section { public init() {} }
+public struct Shape { public init() {} }
+public struct Slider { public init() {} }
+public struct Spacer { public init() {} }
+public struct Stepper { public init() {} }
+public struct Tab { public init() {} }
+public struct Table { public init() {} }
+public struct Text { public init() {} }
+public struct TextEditor { public init() {} }
+public struct TextField { public init() {} }
+public struct Toggle { public init() {} }
+public struct Transaction { public init() {} }
+public struct View { public init() {} }
+public struct Window { public init() {} }
