@@ -13,8 +13,10 @@ let package = Package(
         .library(name: "HelloHMI", targets: ["HelloHMI"]),
     ],
     dependencies: [
-        // In an app: .package(url: "https://github.com/<owner>/swift-sdl", from: "<version>").
-        .package(name: "swift-sdl", path: "../..")
+        // In an app: .package(url: "https://github.com/<owner>/swift-sdl", from: "<version>", traits: ["Generator"]).
+        // The Generator trait brings sdlgen's own dependencies (for the plugin) and nothing of
+        // the emulator's or the tools'.
+        .package(name: "swift-sdl", path: "../..", traits: ["Generator"])
     ],
     targets: [
         .target(

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Each example depends on swift-sdl as an app would, naming the traits it wants, and builds only
+# its audience's modules: CI lists what each example's build compiled and resolved and fails if a
+# module or package of another audience appears. Examples/HelloManager (the manager, traits: [])
+# builds and runs its test against the in-process emulator; Examples/HelloSDL (the generator
+# plugin, traits: ["Generator"]) is built and tested by .ci/example-plugin.sh before this runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fail() { echo "examples-audience: $*" >&2; exit 1; }
+
+# Tool-only modules and packages, and the generator's.
+tools_modules='^(Hummingbird.*|AsyncHTTPClient|PropertyBased|SwiftDocC.*|Snippet.*|SDLHeadUnitControl|SDLHMIServer|SDLStandInHMI|SDLCloudServer|SDLAsyncHTTPClient|sdl|sdl_example)$'
+generator_modules='^(Mustache|ArgumentParser.*|SDLCodegen|SDLSpec|SDLSpecDiff|sdlgen|CLibXML2)$'
+tools_packages='^(hummingbird|hummingbird-websocket|async-http-client|swift-property-based|swift-docc-plugin|swift-docc-symbolkit)$'
+generator_packages='^(swift-mustache|swift-argument-parser)$'
+
+# The modules a build compiled (their .swiftmodule files, host tools for plugins included) and the
+# packages it resolved.
+modules() { find "$1/.build" -name '*.swiftmodule' -path '*/Modules*/*' 2>/dev/null | xargs -n1 basename | sed 's/\.swiftmodule$//' | sort -u; }
+packages() { swift package --package-path "$1" show-dependencies --format flatlist 2>/dev/null | sort -u; }
+
+check() {
+  local example=$1 forbidden_modules=$2 forbidden_packages=$3
+  local compiled resolved
+  compiled=$(modules "$example")
+  resolved=$(packages "$example")
+  echo "-- $example compiled: $(echo "$compiled" | tr '\n' ' ')"
+  echo "-- $example resolved: $(echo "$resolved" | tr '\n' ' ')"
+  [ -n "$compiled" ] || fail "$example: no modules found (was it built?)"
+  if echo "$compiled" | grep -E "$forbidden_modules"; then fail "$example compiled the modules above, which it does not use"; fi
+  if echo "$resolved" | grep -E "$forbidden_packages"; then fail "$example resolved the packages above, which it does not use"; fi
+}
+
+echo "-- swift test --package-path Examples/HelloManager"
+swift test --package-path Examples/HelloManager
+check Examples/HelloManager "$tools_modules|$generator_modules" "$tools_packages|$generator_packages"
+check Examples/HelloSDL "$tools_modules" "$tools_packages"
+echo "examples-audience: OK"
