@@ -7,6 +7,7 @@
 #   Benchmarks/cloud.sh 10000 20 1000 for 10,000 vehicles at 1,000 Shows/s in all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/spec-env.sh
 vehicles=${1:-1000}
 window=${2:-10}
 rate=${3:-$vehicles}

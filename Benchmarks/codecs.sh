@@ -4,18 +4,14 @@
 # pymongo's C-accelerated `bson`, on the corpus in Benchmarks/Payloads, in one run.
 #
 # Usage: Benchmarks/codecs.sh [--samples N] [--sample-ms N]   (needs python3 with pymongo)
-#        Benchmarks/codecs.sh --regenerate   (rewrites Sources/CodableMirrors and Payloads/)
+#        Benchmarks/codecs.sh --regenerate   (rewrites Payloads/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/spec-env.sh
 scratch=Benchmarks/.build
 
 if [[ "${1:-}" == "--regenerate" ]]; then
-  spec=${SDL_RPC_SPEC_DIR:-../shared/rpc_spec}/8.0.0/MOBILE_API.xml
-  # Codable mirrors of the benchmarked messages and everything they use, through the generator's
-  # template override (Benchmarks/CodableTemplates).
-  swift run sdlgen generate --spec "$spec" --output Benchmarks/Sources/CodableMirrors \
-    --templates Benchmarks/CodableTemplates \
-    --only '(RegisterAppInterface|GetVehicleData|Show|OnHMIStatus|CreateInteractionChoiceSet)'
+  # The Codable mirrors are generated while CodableMirrors builds (its sdlgen.json).
   swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product MakePayloads
   "$scratch/release/MakePayloads" Benchmarks/Payloads
   exit 0

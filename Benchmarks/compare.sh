@@ -8,6 +8,7 @@
 # Usage: Benchmarks/compare.sh OLD_DIR NEW_DIR SDL [ROUNDS] [VEHICLES]
 set -euo pipefail
 old=$1 new=$2 sdl=$3 rounds=${4:-2} vehicles=${5:-1000}
+source "$(dirname "$0")/spec-env.sh"
 for dir in "$old" "$new"; do
   for product in ManagerBenchmarks CloudBenchmarks; do
     swift build -c release --package-path "$dir/Benchmarks" --scratch-path "$dir/Benchmarks/.build" --product $product >&2

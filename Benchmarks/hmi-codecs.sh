@@ -5,27 +5,18 @@
 # without the envelope) in the same run, to show what the envelope costs.
 #
 # Usage: Benchmarks/hmi-codecs.sh [--samples N] [--sample-ms N] [--only PAYLOAD] [--candidate GROUP[:NAME]]
-#        Benchmarks/hmi-codecs.sh --regenerate   (rewrites Sources/HMICodableMirrors and HMIPayloads/)
+#        Benchmarks/hmi-codecs.sh --regenerate   (rewrites HMIPayloads/)
 # The build is niced; the run is not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/spec-env.sh
 scratch=Benchmarks/.build
 build() {
   nice -n 10 swift build -c release --package-path Benchmarks --scratch-path "$scratch" --product "$1" >&2
 }
 
 if [[ "${1:-}" == "--regenerate" ]]; then
-  # SDL Core 8.2.0's HMI_API.xml where the tests look for it (SharedData.hmiSpecDirectory).
-  spec_dir=${SDL_HMI_SPEC_DIR:-../shared/sdl_core_8.2.0}
-  [[ -f "$spec_dir/HMI_API.xml" ]] || spec_dir=.sdl-data/sdl_core_8.2.0
-  # An sdlgen already built (SDLGEN, else the root package's debug build), else swift run.
-  sdlgen=(${SDLGEN:-.build/debug/sdlgen})
-  [[ -x "${sdlgen[0]}" ]] || sdlgen=(swift run sdlgen)
-  # Codable mirrors of the benchmarked messages and everything they use, through the generator's
-  # template override (Benchmarks/CodableTemplates: HMIAPI.mustache declares the namespaces).
-  "${sdlgen[@]}" generate --spec "$spec_dir/HMI_API.xml" --output Benchmarks/Sources/HMICodableMirrors \
-    --templates Benchmarks/CodableTemplates \
-    --only '(UI\.Show|UI\.Alert|UI\.GetCapabilities|BasicCommunication\.OnAppRegistered|VehicleInfo\.GetVehicleData|Buttons\.OnButtonPress)'
+  # The Codable mirrors are generated while HMICodableMirrors builds (its sdlgen.json).
   build MakeHMIPayloads
   "$scratch/release/MakeHMIPayloads" Benchmarks/HMIPayloads
   exit 0

@@ -4,5 +4,6 @@
 # Usage: Benchmarks/manager.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/spec-env.sh
 swift build -c release --package-path Benchmarks --scratch-path Benchmarks/.build --product ManagerBenchmarks >&2
 Benchmarks/.build/release/ManagerBenchmarks

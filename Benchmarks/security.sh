@@ -4,5 +4,6 @@
 # Usage: Benchmarks/security.sh [--micro: the TLS engine alone, four record operations per round trip]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/spec-env.sh
 swift build -c release --package-path Benchmarks --scratch-path Benchmarks/.build --product SecurityBenchmarks >&2
 Benchmarks/.build/release/SecurityBenchmarks "$@"

@@ -7,6 +7,7 @@
 # Usage: Benchmarks/soak.sh [VEHICLES] [MINUTES] [CHURN] [RATE]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/spec-env.sh
 vehicles=${1:-1000}
 minutes=${2:-30}
 churn=${3:-1}

@@ -5,5 +5,6 @@
 # Usage: Benchmarks/streaming.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source Benchmarks/spec-env.sh
 swift build -c release --package-path Benchmarks --scratch-path Benchmarks/.build --product StreamingBenchmarks >&2
 Benchmarks/.build/release/StreamingBenchmarks

@@ -120,7 +120,8 @@ struct SDLGeneratorCommand {
         if let configuration = inputs.configuration, !userGivesConfig {
             arguments += ["--config", Self.path(configuration)]
         }
-        if let spec = inputs.spec, !userGivesSpec {
+        // A spec the configuration names is sdlgen's to find (it expands `${NAME}` in it).
+        if let spec = inputs.spec, !userGivesSpec, !inputs.configurationGivesSpec {
             arguments += ["--spec", Self.path(spec)]
         }
         let outputDirectory: String?

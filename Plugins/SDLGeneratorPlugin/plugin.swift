@@ -37,6 +37,7 @@ struct SDLGeneratorPlugin {
         case notASourceTarget(String)
         case noSpec(target: String)
         case several(name: String, target: String, paths: [String])
+        case unsetVariable(name: String, key: String, configuration: String)
 
         var description: String {
             switch self {
@@ -50,6 +51,8 @@ struct SDLGeneratorPlugin {
                 """
             case .several(let name, let target, let paths):
                 "SDLGeneratorPlugin: target '\(target)' has \(paths.count) files named \(name) (\(paths.joined(separator: ", "))); keep one."
+            case .unsetVariable(let name, let key, let configuration):
+                "\(configuration): error: \"\(key)\" names the environment variable \(name), which is not set."
             }
         }
     }
@@ -75,14 +78,27 @@ struct SDLGeneratorPlugin {
             templatesName = object["templates"] as? String
         }
 
-        func relative(_ name: String) -> URL {
-            if name.hasPrefix("/") { return URL(fileURLWithPath: name) }
-            return configuration!.deletingLastPathComponent().appending(path: name)
+        // `${NAME}` in a path is the environment's (a spec kept outside the package:
+        // `"${SDL_RPC_SPEC_DIR}/8.0.0/MOBILE_API.xml"`), as sdlgen reads it.
+        func relative(_ name: String, key: String) throws -> URL {
+            var expanded = ""
+            var rest = Substring(name)
+            while let start = rest.range(of: "${"), let end = rest[start.upperBound...].firstIndex(of: "}") {
+                let variable = String(rest[start.upperBound..<end])
+                guard let value = ProcessInfo.processInfo.environment[variable] else {
+                    throw PluginError.unsetVariable(name: variable, key: key, configuration: path(configuration!))
+                }
+                expanded += rest[..<start.lowerBound] + value
+                rest = rest[rest.index(after: end)...]
+            }
+            expanded += rest
+            if expanded.hasPrefix("/") { return URL(fileURLWithPath: expanded) }
+            return configuration!.deletingLastPathComponent().appending(path: expanded)
         }
 
         let spec: URL
         if let specName {
-            spec = relative(specName)
+            spec = try relative(specName, key: "spec")
         } else {
             let found = files.filter { $0.lastPathComponent == Self.defaultSpecName }
             let hmi = files.filter { $0.lastPathComponent == Self.defaultHMISpecName }
@@ -101,7 +117,7 @@ struct SDLGeneratorPlugin {
             arguments += ["--config", path(configuration)]
         }
         if let templatesName {
-            let folder = relative(templatesName)
+            let folder = try relative(templatesName, key: "templates")
             let names = (try? FileManager.default.contentsOfDirectory(atPath: path(folder))) ?? []
             inputs += names.filter { $0.hasSuffix(".mustache") }.sorted().map { folder.appending(path: $0) }
         }

@@ -135,6 +135,28 @@ package struct GeneratorConfiguration: Sendable, Hashable, Decodable {
 
     /// `path` as seen from the current directory when it is written relative to `directory`
     /// (the configuration file's folder, `""` for the current one).
+    /// An environment variable a path names (`${NAME}`) that is not set.
+    package struct UnsetVariable: Error, CustomStringConvertible {
+        package let name: String
+        package init(name: String) { self.name = name }
+        package var description: String { "the environment variable \(name) is not set" }
+    }
+
+    /// `text` with each `${NAME}` replaced by `value(NAME)`; throws for one that has no value.
+    package static func expandingVariables(in text: String, value: (String) -> String?) throws(UnsetVariable) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$"), rest[dollar...].dropFirst().first == "{",
+            let end = rest[dollar...].firstIndex(of: "}")
+        {
+            let name = String(rest[rest.index(dollar, offsetBy: 2)..<end])
+            guard let replacement = value(name) else { throw UnsetVariable(name: name) }
+            result += rest[..<dollar] + replacement
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+
     package static func resolve(_ path: String, relativeTo directory: String) -> String {
         if path.hasPrefix("/") || directory.isEmpty || directory == "." { return path }
         return directory.hasSuffix("/") ? directory + path : directory + "/" + path

@@ -122,7 +122,7 @@ public actor SDLStandInHMI {
                 }
             }
             await startUp()
-            if send != nil { await onReady() }
+            if self.send != nil { await onReady() }  // still connected after the start-up questions
             // The connection's end ends the HMI.
             try await group.next()
             group.cancelAll()

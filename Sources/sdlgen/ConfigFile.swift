@@ -9,10 +9,22 @@ struct ConfigFile {
     var configuration = GeneratorConfiguration()
     /// The file's folder, which its relative paths start from (`""`: the current folder).
     var directory = ""
+    /// The file, and the line of each key, for `PATH:LINE: error:`.
+    var filePath = ""
+    var text = ""
 
     /// A path the file gives, as seen from the current folder.
-    func path(_ key: KeyPath<GeneratorConfiguration, String?>) -> String? {
-        configuration[keyPath: key].map { GeneratorConfiguration.resolve($0, relativeTo: directory) }
+    /// A path the file gives, `${NAME}` replaced by the environment variable's value (a spec
+    /// kept outside the repository: `"${SDL_RPC_SPEC_DIR}/8.0.0/MOBILE_API.xml"`), relative to
+    /// the file's folder.
+    func path(_ key: KeyPath<GeneratorConfiguration, String?>, named name: String) throws -> String? {
+        guard let value = configuration[keyPath: key] else { return nil }
+        do {
+            let expanded = try GeneratorConfiguration.expandingVariables(in: value) { Environment.value($0) }
+            return GeneratorConfiguration.resolve(expanded, relativeTo: directory)
+        } catch {
+            throw Self.fail(filePath, line: GeneratorConfiguration.line(ofKey: name, in: text), "\"\(name)\": \(error)")
+        }
     }
 
     static func load(_ path: String) throws -> ConfigFile {
@@ -24,6 +36,8 @@ struct ConfigFile {
         }
         let text = String(decoding: bytes, as: UTF8.self)
         var file = ConfigFile()
+        file.filePath = path
+        file.text = text
         if let slash = path.lastIndex(of: "/") {
             file.directory = path[..<slash].isEmpty ? "/" : String(path[..<slash])
         }

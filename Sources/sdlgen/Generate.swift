@@ -73,11 +73,11 @@ struct Generate: ParsableCommand {
     func run() throws {
         // The file first, so a broken configuration is reported before anything else.
         let file = try config.map(ConfigFile.load) ?? ConfigFile()
-        let path = try specOption.resolvedPath(configured: file.path(\.spec), configFile: config)
-        guard let outputDirectory = self.output ?? file.path(\.output) else {
+        let path = try specOption.resolvedPath(configured: try file.path(\.spec, named: "spec"), configFile: config)
+        guard let outputDirectory = try self.output ?? file.path(\.output, named: "output") else {
             throw ValidationError("Give the output folder with --output DIR or \"output\" in the --config file.")
         }
-        let templates = self.templates ?? file.path(\.templates)
+        let templates = try self.templates ?? file.path(\.templates, named: "templates")
         let spec = try loadSpec(path)
         var options = GeneratorOptions()
         options.accessLevel = accessLevel ?? file.configuration.accessLevel ?? .public

@@ -65,4 +65,17 @@ import Testing
         #expect(GeneratorConfiguration.resolve("/abs/API.xml", relativeTo: "Sources/App") == "/abs/API.xml")
         #expect(GeneratorConfiguration.resolve("API.xml", relativeTo: "") == "API.xml")
     }
+
+    /// A spec kept outside the repository is named through the environment (the benchmarks'
+    /// Codable mirrors: `"${SDL_RPC_SPEC_DIR}/8.0.0/MOBILE_API.xml"`).
+    @Test func environmentVariablesInPathsAreExpanded() throws {
+        let environment = ["SPECS": "/data/rpc_spec", "V": "8.0.0"]
+        let expanded = try GeneratorConfiguration.expandingVariables(in: "${SPECS}/${V}/MOBILE_API.xml") { environment[$0] }
+        #expect(expanded == "/data/rpc_spec/8.0.0/MOBILE_API.xml")
+        #expect(try GeneratorConfiguration.expandingVariables(in: "a$b{c}/$") { _ in nil } == "a$b{c}/$")
+        #expect(throws: GeneratorConfiguration.UnsetVariable.self) {
+            try GeneratorConfiguration.expandingVariables(in: "${MISSING}/API.xml") { environment[$0] }
+        }
+        #expect("\(GeneratorConfiguration.UnsetVariable(name: "MISSING"))" == "the environment variable MISSING is not set")
+    }
 }

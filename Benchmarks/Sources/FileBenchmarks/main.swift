@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackBaseline
 import SDLHeadUnit
+import SDLTransport
 import SmartDeviceLink
 
 #if canImport(Glibc)

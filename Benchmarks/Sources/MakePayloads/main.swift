@@ -33,7 +33,7 @@ func registerAppInterfaceResponse() -> RegisterAppInterfaceResponse {
     let display = DisplayCapabilities(
         displayType: .sdlGeneric,
         displayName: "SYNC3",
-        textFields: textFieldNames.map { TextField(name: $0.0, characterSet: .utf8, width: $0.1, rows: $0.2) },
+        textFields: textFieldNames.map { SDLTextField(name: $0.0, characterSet: .utf8, width: $0.1, rows: $0.2) },
         imageFields: imageFieldNames.map {
             ImageField(name: $0.0, imageTypeSupported: images, imageResolution: ImageResolution(resolutionWidth: $0.1, resolutionHeight: $0.1))
         },
@@ -63,8 +63,8 @@ func registerAppInterfaceResponse() -> RegisterAppInterfaceResponse {
             name: name,
             moduleInfo: ModuleInfo(
                 moduleId: "hmi-buttons-\(index / 10)",
-                location: Grid(col: 0, row: 0, level: 0, colspan: 2, rowspan: 1, levelspan: 1),
-                serviceArea: Grid(col: 0, row: 0, level: 0, colspan: 3, rowspan: 2, levelspan: 1),
+                location: SDLGrid(col: 0, row: 0, level: 0, colspan: 2, rowspan: 1, levelspan: 1),
+                serviceArea: SDLGrid(col: 0, row: 0, level: 0, colspan: 3, rowspan: 2, levelspan: 1),
                 allowMultipleAccess: true
             ),
             shortPressAvailable: true,
@@ -112,7 +112,7 @@ func registerAppInterfaceResponse() -> RegisterAppInterfaceResponse {
 // MARK: - GetVehicleData response with every field
 
 func getVehicleDataResponse() -> GetVehicleDataResponse {
-    func grid(_ col: Int, _ row: Int) -> Grid { Grid(col: col, row: row, level: 0, colspan: 1, rowspan: 1, levelspan: 1) }
+    func grid(_ col: Int, _ row: Int) -> SDLGrid { SDLGrid(col: col, row: row, level: 0, colspan: 1, rowspan: 1, levelspan: 1) }
     let tire = { (pressure: Double) in SingleTireStatus(status: .normal, tpms: .systemActive, pressure: pressure) }
     let seats = [grid(0, 0), grid(2, 0), grid(0, 1), grid(1, 1), grid(2, 1)]
     return GetVehicleDataResponse(
@@ -216,21 +216,22 @@ func show() -> Show {
         statusBar: "Streaming · 320 kbps",
         mediaClock: "2:41 / 5:55",
         mediaTrack: "11 of 12",
-        graphic: Image(value: "album_art_a_night_at_the_opera.png", imageType: .dynamic, isTemplate: false),
-        secondaryGraphic: Image(value: "app_logo_dark.png", imageType: .dynamic, isTemplate: true),
+        graphic: SDLImage(value: "album_art_a_night_at_the_opera.png", imageType: .dynamic, isTemplate: false),
+        secondaryGraphic: SDLImage(value: "app_logo_dark.png", imageType: .dynamic, isTemplate: true),
         softButtons: [
             SoftButton(
-                type: .image, image: Image(value: "0x11", imageType: .static, isTemplate: true), isHighlighted: false, softButtonID: 101,
+                type: .image, image: SDLImage(value: "0x11", imageType: .static, isTemplate: true), isHighlighted: false, softButtonID: 101,
                 systemAction: .defaultAction),
             SoftButton(
-                type: .both, text: "Like", image: Image(value: "thumbs_up.png", imageType: .dynamic, isTemplate: true), isHighlighted: true, softButtonID: 102,
+                type: .both, text: "Like", image: SDLImage(value: "thumbs_up.png", imageType: .dynamic, isTemplate: true), isHighlighted: true,
+                softButtonID: 102,
                 systemAction: .defaultAction),
             SoftButton(
-                type: .both, text: "Dislike", image: Image(value: "thumbs_down.png", imageType: .dynamic, isTemplate: true), isHighlighted: false,
+                type: .both, text: "Dislike", image: SDLImage(value: "thumbs_down.png", imageType: .dynamic, isTemplate: true), isHighlighted: false,
                 softButtonID: 103, systemAction: .defaultAction),
             SoftButton(type: .text, text: "Shuffle", isHighlighted: false, softButtonID: 104, systemAction: .keepContext),
             SoftButton(
-                type: .both, text: "Queue", image: Image(value: "queue.png", imageType: .dynamic, isTemplate: true), isHighlighted: false, softButtonID: 105,
+                type: .both, text: "Queue", image: SDLImage(value: "queue.png", imageType: .dynamic, isTemplate: true), isHighlighted: false, softButtonID: 105,
                 systemAction: .stealFocus),
             SoftButton(type: .text, text: "More…", isHighlighted: false, softButtonID: 106, systemAction: .defaultAction),
         ],
@@ -266,10 +267,10 @@ func createInteractionChoiceSet() -> CreateInteractionChoiceSet {
             choiceID: 1000 + index,
             menuName: name,
             vrCommands: [name, "\(stations[index % 10]) in \(cities[index / 10])", "Station \(index + 1)"],
-            image: Image(value: "station_\(index % 10).png", imageType: .dynamic, isTemplate: false),
+            image: SDLImage(value: "station_\(index % 10).png", imageType: .dynamic, isTemplate: false),
             secondaryText: "\(88 + Double(index % 20) * 0.9) FM · \(cities[index / 10])",
             tertiaryText: index % 3 == 0 ? "Live now" : "Playlist",
-            secondaryImage: index % 4 == 0 ? Image(value: "0x9C", imageType: .static, isTemplate: true) : nil
+            secondaryImage: index % 4 == 0 ? SDLImage(value: "0x9C", imageType: .static, isTemplate: true) : nil
         )
     }
     return CreateInteractionChoiceSet(interactionChoiceSetID: 42, choiceSet: choices)

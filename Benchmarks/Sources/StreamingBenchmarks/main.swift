@@ -1,6 +1,8 @@
 import Foundation
 import LoopbackBaseline
 import SDLHeadUnit
+import SDLRPC
+import SDLTransport
 import SmartDeviceLink
 import Synchronization
 

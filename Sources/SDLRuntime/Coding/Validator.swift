@@ -21,7 +21,7 @@ enum SDLRules {
         // A string has between a quarter of its UTF-8 bytes and all of them as scalars: most
         // strings are within bounds whatever the exact count, and need no counting.
         let bytes = value.utf8.count
-        if parameter.maxLength.map { bytes <= $0 } ?? true, parameter.minLength.map { (bytes + 3) / 4 >= $0 } ?? true {
+        if (parameter.maxLength.map { bytes <= $0 } ?? true), (parameter.minLength.map { (bytes + 3) / 4 >= $0 } ?? true) {
             return nil
         }
         let length = scalarCount(value)
