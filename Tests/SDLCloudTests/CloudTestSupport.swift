@@ -273,16 +273,17 @@ final class Relay: Sendable {
                 var batches = 0
                 for await _ in signal {
                     // The second batch (the registration's response) waits for the emulator's
-                    // next write (OnHMIStatus follows at once): at least one message then
-                    // carries two writes, however fast the WebSocket drains.
-                    if batches == 1, pile.withLock({ $0.count }) < 2 { continue }
+                    // next frame (OnHMIStatus follows at once): at least one message then
+                    // carries two frames, however fast the WebSocket drains. Frames, not reads:
+                    // on a loaded machine one read may already hold both.
+                    if batches == 1, Self.frameCount(pile.withLock { $0.flatMap { $0 } }) < 2 { continue }
                     batches += 1
                     let chunks = pile.withLock { list in
                         defer { list = [] }
                         return list
                     }
-                    if chunks.count > 1 { merged.withLock { $0 += 1 } }
                     let bytes = chunks.flatMap { $0 }
+                    if Self.frameCount(bytes) > 1 { merged.withLock { $0 += 1 } }
                     if bytes.count > pieceSize { split.withLock { $0 += 1 } }
                     var offset = 0
                     while offset < bytes.count {
@@ -296,6 +297,21 @@ final class Relay: Sendable {
             }
             await webSocket.close()
         }
+    }
+
+    /// The whole SDL frames at the start of `bytes` (a version 1 header is 8 bytes, later ones
+    /// 12; the data size is bytes 4–7, big-endian).
+    static func frameCount(_ bytes: [UInt8]) -> Int {
+        var count = 0
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let header = bytes[offset] >> 4 == 1 ? 8 : 12
+            let size = bytes[offset + 4..<offset + 8].reduce(0) { $0 << 8 | Int($1) }
+            guard offset + header + size <= bytes.count else { break }
+            count += 1
+            offset += header + size
+        }
+        return count
     }
 
     func pause() { paused.withLock { $0 = true } }
