@@ -35,4 +35,38 @@ echo "-- swift test --package-path Examples/HelloManager"
 swift test --package-path Examples/HelloManager
 check Examples/HelloManager "$tools_modules|$generator_modules" "$tools_packages|$generator_packages"
 check Examples/HelloSDL "$tools_modules" "$tools_packages"
+# README's second command for the example: hello-manager against `sdl headunit` (the root
+# package's debug build), the driver pressing Bye through the control API.
+echo "-- hello-manager against sdl headunit; the driver presses Bye"
+sdl=.build/debug/sdl
+[ -x "$sdl" ] || swift build --product sdl
+work=$(mktemp -d)
+port=$((20000 + RANDOM % 20000))
+control=$((port + 1))
+"$sdl" headunit --port "$port" --control-port "$control" >"$work/headunit.log" 2>&1 &
+headunit=$!
+trap 'kill "$headunit" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 1 100); do
+  grep -q "listening" "$work/headunit.log" && break
+  sleep 0.1
+done
+timeout 120 Examples/HelloManager/.build/debug/hello-manager 127.0.0.1 "$port" >"$work/app.log" 2>&1 &
+app=$!
+id=""
+for _ in $(seq 1 300); do
+  id=$(curl -fsS "http://127.0.0.1:$control/apps/hello-manager/screen" 2>/dev/null | python3 -c '
+import json, sys
+try:
+    screen = json.load(sys.stdin)
+except ValueError:
+    sys.exit()
+if screen.get("mainField1") == "Hello, driver":
+    print(next((b["softButtonID"] for b in screen.get("softButtons", []) if b.get("text") == "Bye"), ""))' || true)
+  [ -n "$id" ] && break
+  sleep 0.2
+done
+[ -n "$id" ] || fail "hello-manager never showed its greeting with a Bye button: $(cat "$work/app.log")"
+curl -fsS -X POST "http://127.0.0.1:$control/apps/hello-manager/softbuttons/$id/press" >/dev/null
+wait "$app" || fail "hello-manager did not end well: $(cat "$work/app.log")"
+grep -q "the driver pressed Bye" "$work/app.log" || fail "hello-manager printed: $(cat "$work/app.log")"
 echo "examples-audience: OK"
