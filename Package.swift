@@ -31,17 +31,22 @@ let package = Package(
     ],
     // By audience. An app builds and resolves only what the products it uses need once it names
     // the traits it wants: `.package(url: ..., from: ..., traits: [])` for the app library (and
-    // the emulator library for its tests), `traits: ["Generator"]` for the generator plugins,
-    // `["HTTPClient"]` for SDLAsyncHTTPClient. Without `traits:` a dependent gets the defaults,
-    // everything, as this package does when it is built on its own.
+    // the emulator library for its tests), `["TLS"]` for encryption, WebSocket and cloud apps,
+    // `["Generator"]` for the generator plugins, `["HTTPClient"]` for SDLAsyncHTTPClient. Without
+    // `traits:` a dependent gets the defaults, everything, as this package does when it is built
+    // on its own.
     traits: [
         .default(enabledTraits: ["Tools"]),
         .trait(name: "Generator", description: "sdlgen and the generator plugins (swift-mustache, swift-argument-parser)"),
         .trait(name: "HTTPClient", description: "SDLAsyncHTTPClient: the library's HTTP on AsyncHTTPClient"),
         .trait(
+            name: "TLS",
+            description: "SDLTLS (encryption), SDLWebSocket and SDLCloudServer (ws and wss): swift-nio-ssl, swift-certificates, swift-crypto"
+        ),
+        .trait(
             name: "Tools",
             description: "The sdl tool, the emulator's control API and HMI servers, the stand-in HMI, the example app and the test suite's own dependencies",
-            enabledTraits: ["Generator", "HTTPClient"]
+            enabledTraits: ["Generator", "HTTPClient", "TLS"]
         ),
     ],
     dependencies: [
@@ -134,8 +139,10 @@ let package = Package(
             dependencies: [
                 "SDLProtocol", .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "NIOTLS", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TLS"])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(traits: ["TLS"])),
             ]
         ),
         .target(
@@ -143,7 +150,7 @@ let package = Package(
             dependencies: [
                 "SDLTransport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
             ]
         ),
         // Cloud apps: the WebSocket server head units dial into, one manager per vehicle.
@@ -153,7 +160,7 @@ let package = Package(
                 "SmartDeviceLink", "SDLWebSocket", "SDLProtocol", "SDLConcurrency", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
             ]
         ),
         // A head unit for apps to talk to: behaves on the wire like SDL Core.
@@ -202,9 +209,10 @@ let package = Package(
             name: "sdl",
             dependencies: [
                 "SDLRPC", "SDLRuntime", "SDLSpec", "SDLProtocol", "SDLTransport", "SmartDeviceLink", "SDLHeadUnit",
-                "SDLHeadUnitControl", "SDLStandInHMI", "SDLWebSocket", "SDLTLS", "SDLCloudServer", .product(name: "X509", package: "swift-certificates"),
-                .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "SDLHeadUnitControl", "SDLStandInHMI", "SDLWebSocket", "SDLTLS", "SDLCloudServer",
+                .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(traits: ["TLS"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Generator"])),
             ]
         ),
@@ -259,7 +267,7 @@ let package = Package(
         .testTarget(name: "SDLConcurrencyTests", dependencies: ["SDLConcurrency"], path: "Tests/SDLConcurrencyTests"),
         .testTarget(
             name: "SDLTLSTests",
-            dependencies: ["SDLTLS", "SDLProtocol", .product(name: "X509", package: "swift-certificates")],
+            dependencies: ["SDLTLS", "SDLProtocol", .product(name: "X509", package: "swift-certificates", condition: .when(traits: ["TLS"]))],
             path: "Tests/SDLTLSTests"
         ),
         .testTarget(
@@ -277,7 +285,7 @@ let package = Package(
             dependencies: [
                 "SDLCloudServer", "SDLWebSocket", "SmartDeviceLink", "SDLHeadUnit", "SDLTransport", "SDLConcurrency", "SDLProtocol", "SDLRPC",
                 "SDLRuntime", "SDLTestSupport", .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
                 .product(name: "NIOWebSocket", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"), .product(name: "Logging", package: "swift-log"),
             ],

@@ -13,6 +13,9 @@ tools_modules='^(Hummingbird.*|AsyncHTTPClient|PropertyBased|SwiftDocC.*|Snippet
 generator_modules='^(Mustache|ArgumentParser.*|SDLCodegen|SDLSpec|SDLSpecDiff|sdlgen|CLibXML2)$'
 tools_packages='^(hummingbird|hummingbird-websocket|async-http-client|swift-property-based|swift-docc-plugin|swift-docc-symbolkit)$'
 generator_packages='^(swift-mustache|swift-argument-parser)$'
+# TLS (encryption, ws and wss): neither example asks for it.
+tls_modules='^(NIOSSL|X509|Crypto|_CryptoExtras|SwiftASN1|SDLTLS|SDLWebSocket)$'
+tls_packages='^(swift-nio-ssl|swift-certificates|swift-crypto|swift-asn1)$'
 
 # The modules a build compiled (their .swiftmodule files, host tools for plugins included) and the
 # packages it resolved.
@@ -33,8 +36,8 @@ check() {
 
 echo "-- swift test --package-path Examples/HelloManager"
 swift test --package-path Examples/HelloManager
-check Examples/HelloManager "$tools_modules|$generator_modules" "$tools_packages|$generator_packages"
-check Examples/HelloSDL "$tools_modules" "$tools_packages"
+check Examples/HelloManager "$tools_modules|$generator_modules|$tls_modules" "$tools_packages|$generator_packages|$tls_packages"
+check Examples/HelloSDL "$tools_modules|$tls_modules" "$tools_packages|$tls_packages"
 # README's second command for the example: hello-manager against `sdl headunit` (the root
 # package's debug build), the driver pressing Bye through the control API.
 echo "-- hello-manager against sdl headunit; the driver presses Bye"
