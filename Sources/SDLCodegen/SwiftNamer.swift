@@ -74,10 +74,12 @@ package enum SwiftNamer {
     }
 
     /// `name` prefixed with `SDL` when it is reserved (or starts with a digit), suffixed with
-    /// `Type` when the generated types declare it inside themselves.
-    private static func unreserved(_ name: String) -> String {
+    /// `Type` when the generated types declare it inside themselves. `nested`: declared in a
+    /// namespace, so every use is qualified and only what cannot follow a dot is reserved.
+    private static func unreserved(_ name: String, nested: Bool = false) -> String {
         var name = name
-        if let first = name.first, first.isNumber || reservedTypeNames.contains(name) || keywords.contains(name) {
+        let reserved = nested ? ["Type", "Protocol", "Self"].contains(name) : reservedTypeNames.contains(name)
+        if let first = name.first, first.isNumber || reserved || keywords.contains(name) {
             name = "SDL" + name
         }
         if memberTypeNames.contains(name) { name += "Type" }
@@ -101,16 +103,7 @@ package enum SwiftNamer {
     /// is qualified, so it may reuse standard library and framework names; only what cannot
     /// follow a dot (`Type`, `Protocol`, `Self`, keywords, a leading digit) is changed.
     package static func nestedTypeName(_ specName: String) -> String {
-        nestedUnreserved(upperCamelCase(specName))
-    }
-
-    private static func nestedUnreserved(_ name: String) -> String {
-        var name = name
-        if let first = name.first, first.isNumber || ["Type", "Protocol", "Self"].contains(name) || keywords.contains(name) {
-            name = "SDL" + name
-        }
-        if memberTypeNames.contains(name) { name += "Type" }
-        return name
+        unreserved(upperCamelCase(specName), nested: true)
     }
 
     /// The Swift name of an HMI interface's namespace: the interface's name when it is an
@@ -129,7 +122,7 @@ package enum SwiftNamer {
     package static func messageTypeName(_ functionName: String, messageType: String, nested: Bool = false) -> String {
         var name = upperCamelCase(functionName)
         if messageType == "response" && !name.hasSuffix("Response") { name += "Response" }
-        return nested ? nestedUnreserved(name) : unreserved(name)
+        return unreserved(name, nested: nested)
     }
 
     // MARK: Members

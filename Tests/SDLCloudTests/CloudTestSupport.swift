@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import SDLCloudServer
 import SDLHeadUnit
+import SDLProtocol
 import SDLRPC
 import SDLTestSupport
 import SDLTransport
@@ -299,18 +300,12 @@ final class Relay: Sendable {
         }
     }
 
-    /// The whole SDL frames at the start of `bytes` (a version 1 header is 8 bytes, later ones
-    /// 12; the data size is bytes 4–7, big-endian).
+    /// The whole SDL frames at the start of `bytes`.
     static func frameCount(_ bytes: [UInt8]) -> Int {
+        var decoder = SDLFrameDecoder()
+        decoder.append(bytes)
         var count = 0
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            let header = bytes[offset] >> 4 == 1 ? 8 : 12
-            let size = bytes[offset + 4..<offset + 8].reduce(0) { $0 << 8 | Int($1) }
-            guard offset + header + size <= bytes.count else { break }
-            count += 1
-            offset += header + size
-        }
+        while (try? decoder.nextFrame()) != nil { count += 1 }
         return count
     }
 
